@@ -1,0 +1,13 @@
+import { createPingActivities } from './ping.js';
+import type { ActivityServices } from './services.js';
+
+export type { ActivityServices } from './services.js';
+
+/** All activities of the worker, built from their clients. Each feature adds its factory. */
+export function createActivities(services: ActivityServices) {
+  return {
+    ...createPingActivities(),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

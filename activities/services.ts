@@ -1,0 +1,12 @@
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import type { TenantStore } from '../core/tenants/index.js';
+import type { Redis } from 'ioredis';
+
+/** Clients the activities receive from the worker; activities never read the environment. */
+export interface ActivityServices {
+  config: Config;
+  logger: Logger;
+  tenants: TenantStore;
+  redis: Redis | undefined;
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import Koa, { type Context, type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import { errorMiddleware } from './error-middleware.js';
+import { HttpError } from './http-error.js';
+import { FEATURES } from './features.js';
+import type { ApiServices, Feature } from './services.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+function requestId(ctx: Context, next: Next) {
+  const given = ctx.get('X-Request-Id');
+  ctx.state.requestId = REQUEST_ID.test(given) ? given : randomUUID();
+  ctx.set('X-Request-Id', ctx.state.requestId as string);
+  return next();
+}
+
+function hasBody(ctx: Context): boolean {
+  return Boolean(ctx.get('Transfer-Encoding')) || Number(ctx.get('Content-Length') || 0) > 0;
+}
+
+/** A request body must be JSON; an empty POST is allowed (the schema then names what is missing). */
+function requireJson(ctx: Context, next: Next) {
+  if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) {
+    throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json');
+  }
+  return next();
+}
+
+/** Builds the Koa app from its services; never listens (the entry point or a test does). */
+export function createApp(services: ApiServices, features: Feature[] = FEATURES): Koa {
+  const app = new Koa({ proxy: services.config.trustProxy });
+  const log = services.logger;
+  app.silent = true;
+  app.use(requestId);
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      log.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+    }
+  });
+  app.use(errorMiddleware(log));
+  app.use(requireJson);
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: true,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      jsonLimit: services.config.bodyLimitBytes,
+      onError: (err) => {
+        throw err;
+      },
+    }),
+  );
+  for (const feature of features) {
+    const router = feature(services);
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

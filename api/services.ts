@@ -1,0 +1,22 @@
+import type { Client } from '@temporalio/client';
+import type { Redis } from 'ioredis';
+import type Router from '@koa/router';
+import type { Config } from '../core/config.js';
+import type { Limiter } from '../core/limits/index.js';
+import type { Logger } from '../core/logger.js';
+import type { TenantStore } from '../core/tenants/index.js';
+
+/** What every route of the API may use; built once by the entry point (or a test). */
+export interface ApiServices {
+  config: Config;
+  logger: Logger;
+  tenants: TenantStore;
+  limiter: Limiter;
+  temporal: Client;
+  redis: Redis | undefined;
+  /** Named readiness probes for /readyz (Temporal, the stores, …). */
+  probes: Record<string, () => Promise<void>>;
+}
+
+/** A feature of the API: a router built from the shared services. */
+export type Feature = (services: ApiServices) => Router;

@@ -1,0 +1,231 @@
+import path from 'node:path';
+import * as v from 'valibot';
+
+/**
+ * Every setting Quire reads from the environment. Parsed once per process by
+ * `loadConfig`; code receives the parsed object and never reads `process.env`.
+ */
+
+const port = (fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.integer(),
+    v.minValue(1, 'must be a port between 1 and 65535'),
+    v.maxValue(65535, 'must be a port between 1 and 65535'),
+  );
+
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.minValue(1, 'must be at least 1'),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
+const bool = (fallback: boolean) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.check((s) => ['true', 'false', '1', '0'].includes(s), 'must be true or false'),
+    v.transform((s) => s === 'true' || s === '1'),
+  );
+
+const url = v.pipe(v.string(), v.url('must be a URL such as http://host:port'));
+const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
+const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));
+
+const bytes = v.pipe(
+  v.optional(v.string(), '1mb'),
+  v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
+  v.transform((s) => {
+    const m = /^(\d+)(b|kb|mb)?$/i.exec(s)!;
+    const unit = (m[2] ?? 'b').toLowerCase();
+    return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+  }),
+);
+
+export const EnvSchema = v.strictObject({
+  PORT: port(3000),
+  HOST: v.optional(v.string(), '127.0.0.1'),
+  QUIRE_PUBLIC_URL: v.optional(url),
+  QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
+  QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  QUIRE_BODY_LIMIT: bytes,
+  QUIRE_TRUST_PROXY: bool(false),
+
+  TEMPORAL_ADDRESS: v.optional(hostPort),
+  TEMPORAL_NAMESPACE: v.optional(v.pipe(v.string(), v.minLength(1)), 'default'),
+  TEMPORAL_TASK_QUEUE: v.optional(v.pipe(v.string(), v.minLength(1)), 'quire'),
+  TEMPORAL_API_KEY: optionalSecret,
+  TEMPORAL_TLS: bool(false),
+  TEMPORAL_TLS_CERT: v.optional(v.string()),
+  TEMPORAL_TLS_KEY: v.optional(v.string()),
+  QUIRE_TEMPORAL_PORT: port(7233),
+  QUIRE_TEMPORAL_UI_PORT: port(8233),
+  QUIRE_TEMPORAL_BIN: v.optional(v.string()),
+
+  REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'))),
+  QUIRE_RATE_LIMIT_ON_STORE_ERROR: v.optional(
+    v.picklist(['open', 'closed'], 'must be open or closed'),
+    'open',
+  ),
+
+  QDRANT_URL: v.optional(url),
+  QDRANT_API_KEY: optionalSecret,
+  QDRANT_COLLECTION: v.optional(v.pipe(v.string(), v.minLength(1)), 'quire_chunks'),
+
+  QUIRE_MODEL_BASE_URL: v.optional(url),
+  QUIRE_MODEL_API_KEY: optionalSecret,
+  QUIRE_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
+  QUIRE_EMBEDDING_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
+  QUIRE_EMBEDDING_DIMENSIONS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(8192)),
+  ),
+
+  GITHUB_API_URL: v.optional(url, 'https://api.github.com'),
+
+  QUIRE_WORKER_MAX_ACTIVITIES: positiveInt(8, 1000),
+  QUIRE_WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
+  QUIRE_AGENT_MAX_STEPS: positiveInt(40, 1000),
+  QUIRE_AGENT_MAX_TOKENS: positiveInt(400_000),
+  QUIRE_AGENT_MAX_SECONDS: positiveInt(900),
+  QUIRE_AGENT_FIX_ROUNDS: positiveInt(3, 20),
+  QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
+  QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
+  QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
+  QUIRE_JOB_IDLE_ARCHIVE_DAYS: positiveInt(30, 3650),
+  QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
+});
+
+type Env = v.InferOutput<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  seedFile: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  temporal: {
+    /** Undefined: the start command spawns the embedded dev server. */
+    address: string | undefined;
+    namespace: string;
+    taskQueue: string;
+    apiKey: string | undefined;
+    tls: boolean;
+    tlsCertPath: string | undefined;
+    tlsKeyPath: string | undefined;
+    embeddedPort: number;
+    embeddedUiPort: number;
+    cliPath: string | undefined;
+  };
+  redisUrl: string | undefined;
+  rateLimitOnStoreError: 'open' | 'closed';
+  qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
+  model: { baseUrl: string | undefined; apiKey: string | undefined; name: string } | undefined;
+  embedding: { baseUrl: string | undefined; apiKey: string | undefined; model: string; dimensions: number | undefined } | undefined;
+  githubApiUrl: string;
+  worker: { maxActivities: number; shutdownGraceMs: number };
+  agent: {
+    maxSteps: number;
+    maxTokens: number;
+    maxSeconds: number;
+    fixRounds: number;
+    authorName: string;
+    authorEmail: string;
+  };
+  retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+/** Parses the environment; throws ConfigError naming each bad variable and its rule. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const known = Object.keys(EnvSchema.entries);
+  // Only our own variables are checked strictly; the rest of the environment is not ours.
+  const ours: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (known.includes(name)) ours[name] = value;
+    else if (name.startsWith('QUIRE_')) problems.push(`${name}: unknown variable (see the table in README.md)`);
+  }
+  const parsed = v.safeParse(EnvSchema, ours);
+  if (!parsed.success) {
+    for (const issue of parsed.issues) {
+      const name = issue.path?.map((p) => String(p.key)).join('.') ?? '(environment)';
+      problems.push(`${name}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const e = parsed.output;
+  const crossProblems: string[] = [];
+  if (e.QUIRE_MODEL_BASE_URL && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL is set');
+  if (e.QUIRE_MODEL_API_KEY && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_API_KEY is set');
+  if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY))
+    crossProblems.push('TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
+
+  const model = e.QUIRE_MODEL
+    ? { baseUrl: e.QUIRE_MODEL_BASE_URL, apiKey: e.QUIRE_MODEL_API_KEY, name: e.QUIRE_MODEL }
+    : undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(cwd, e.QUIRE_DATA_DIR),
+    seedFile: e.QUIRE_SEED_FILE ? path.resolve(cwd, e.QUIRE_SEED_FILE) : undefined,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.QUIRE_BODY_LIMIT,
+    trustProxy: e.QUIRE_TRUST_PROXY,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      apiKey: e.TEMPORAL_API_KEY,
+      tls: e.TEMPORAL_TLS || Boolean(e.TEMPORAL_TLS_CERT) || Boolean(e.TEMPORAL_API_KEY),
+      tlsCertPath: e.TEMPORAL_TLS_CERT,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY,
+      embeddedPort: e.QUIRE_TEMPORAL_PORT,
+      embeddedUiPort: e.QUIRE_TEMPORAL_UI_PORT,
+      cliPath: e.QUIRE_TEMPORAL_BIN,
+    },
+    redisUrl: e.REDIS_URL,
+    rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
+    qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
+    model,
+    embedding: e.QUIRE_EMBEDDING_MODEL
+      ? {
+          baseUrl: e.QUIRE_MODEL_BASE_URL,
+          apiKey: e.QUIRE_MODEL_API_KEY,
+          model: e.QUIRE_EMBEDDING_MODEL,
+          dimensions: e.QUIRE_EMBEDDING_DIMENSIONS,
+        }
+      : undefined,
+    githubApiUrl: e.GITHUB_API_URL,
+    worker: { maxActivities: e.QUIRE_WORKER_MAX_ACTIVITIES, shutdownGraceMs: e.QUIRE_WORKER_SHUTDOWN_GRACE_MS },
+    agent: {
+      maxSteps: e.QUIRE_AGENT_MAX_STEPS,
+      maxTokens: e.QUIRE_AGENT_MAX_TOKENS,
+      maxSeconds: e.QUIRE_AGENT_MAX_SECONDS,
+      fixRounds: e.QUIRE_AGENT_FIX_ROUNDS,
+      authorName: e.QUIRE_GIT_AUTHOR_NAME,
+      authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
+    },
+    retention: {
+      jobDays: e.QUIRE_JOB_RETENTION_DAYS,
+      jobIdleArchiveDays: e.QUIRE_JOB_IDLE_ARCHIVE_DAYS,
+      threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs. Anything that looks like a credential is redacted by
+ * path, and `scrubSecrets` masks keys and tokens inside free-form strings.
+ */
+export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      name,
+      level,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'headers.authorization',
+          'authorization',
+          '*.apiKey',
+          '*.token',
+          '*.secret',
+          'apiKey',
+          'token',
+          'secret',
+        ],
+        censor: '[redacted]',
+      },
+      formatters: { level: (label) => ({ level: label }) },
+      hooks: {
+        logMethod(args, method) {
+          const scrubbed = args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as typeof args;
+          method.apply(this, scrubbed);
+        },
+      },
+    },
+    destination,
+  );
+}
+
+const SECRET_PATTERNS = [
+  /quire_(?:dsc_)?[A-Za-z0-9_-]{20,}/g,
+  /gh[pousr]_[A-Za-z0-9]{20,}/g,
+  /github_pat_[A-Za-z0-9_]{20,}/g,
+  /sk-[A-Za-z0-9_-]{16,}/g,
+  /(https?:\/\/)[^/\s:@]+:[^/\s@]+@/g,
+  /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
+];
+
+/** Masks API keys, tokens and URL credentials in a string. */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const re of SECRET_PATTERNS) {
+    out = out.replace(re, (_m, keep?: string) => (typeof keep === 'string' ? `${keep}[redacted]` : '[redacted]'));
+  }
+  return out;
+}

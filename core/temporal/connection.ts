@@ -1,0 +1,46 @@
+import fs from 'node:fs/promises';
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config.js';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  tls: boolean;
+  apiKey?: string;
+  tlsCertPath?: string;
+  tlsKeyPath?: string;
+}
+
+/** Where the Temporal frontend is: the configured cluster, or the embedded dev server. */
+export function temporalTarget(config: Config): TemporalTarget {
+  const t = config.temporal;
+  return {
+    address: t.address ?? `127.0.0.1:${t.embeddedPort}`,
+    namespace: t.namespace,
+    tls: t.tls,
+    ...(t.apiKey ? { apiKey: t.apiKey } : {}),
+    ...(t.tlsCertPath ? { tlsCertPath: t.tlsCertPath } : {}),
+    ...(t.tlsKeyPath ? { tlsKeyPath: t.tlsKeyPath } : {}),
+  };
+}
+
+export async function tlsOptions(target: TemporalTarget) {
+  if (!target.tls) return undefined;
+  if (target.tlsCertPath && target.tlsKeyPath) {
+    return {
+      clientCertPair: { crt: await fs.readFile(target.tlsCertPath), key: await fs.readFile(target.tlsKeyPath) },
+    };
+  }
+  return true;
+}
+
+export async function connectClient(target: TemporalTarget): Promise<Client> {
+  const tls = await tlsOptions(target);
+  const connection = await Connection.connect({
+    address: target.address,
+    ...(tls ? { tls } : {}),
+    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+    connectTimeout: '5s',
+  });
+  return new Client({ connection, namespace: target.namespace });
+}

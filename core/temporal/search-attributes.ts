@@ -1,0 +1,8 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Custom search attributes Quire registers (dev server flags, cluster setup, tests). */
+export const JOB_STATUS = defineSearchAttributeKey('QuireJobStatus', SearchAttributeType.KEYWORD);
+export const PROJECT_ID = defineSearchAttributeKey('QuireProjectId', SearchAttributeType.KEYWORD);
+export const DOMAIN_ID = defineSearchAttributeKey('QuireDomainId', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTES = [JOB_STATUS, PROJECT_ID, DOMAIN_ID];

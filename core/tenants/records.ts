@@ -1,0 +1,55 @@
+import { hashSecret, hintOf, newKeyId, newSecret, TENANT_ID } from './keys.js';
+import {
+  type ApiKeyRecord,
+  type Domain,
+  type DomainInput,
+  type KeyKind,
+  type Organisation,
+  type OrgLimits,
+  type Project,
+  type ProjectInput,
+  TenantConflictError,
+} from './types.js';
+
+/** The rules both store implementations share: ids, timestamps, key material. */
+
+export function checkTenantId(kind: string, id: string): void {
+  if (!TENANT_ID.test(id))
+    throw new TenantConflictError(
+      `invalid ${kind} id '${id}': use 1-63 lower-case letters, digits and dashes, starting with a letter or digit`,
+    );
+}
+
+export function newOrg(id: string, limits: OrgLimits | undefined, now = new Date()): Organisation {
+  checkTenantId('organisation', id);
+  return { id, createdAt: now.toISOString(), ...(limits ? { limits } : {}) };
+}
+
+export function mergeProject(input: ProjectInput, existing: Project | undefined, now = new Date()): Project {
+  checkTenantId('project', input.id);
+  if (existing && existing.orgId !== input.orgId)
+    throw new TenantConflictError(`project '${input.id}' already belongs to another organisation`);
+  return { ...input, createdAt: existing?.createdAt ?? now.toISOString(), updatedAt: now.toISOString() };
+}
+
+export function mergeDomain(input: DomainInput, existing: Domain | undefined, now = new Date()): Domain {
+  checkTenantId('domain', input.id);
+  if (existing && existing.orgId !== input.orgId)
+    throw new TenantConflictError(`domain '${input.id}' already belongs to another organisation`);
+  return { ...input, createdAt: existing?.createdAt ?? now.toISOString(), updatedAt: now.toISOString() };
+}
+
+export function newKey(orgId: string, kind: KeyKind, now = new Date()): { record: ApiKeyRecord; secret: string } {
+  const secret = newSecret(kind);
+  const record: ApiKeyRecord = {
+    id: newKeyId(),
+    orgId,
+    kind,
+    hash: hashSecret(secret),
+    hint: hintOf(secret),
+    createdAt: now.toISOString(),
+  };
+  return { record, secret };
+}
+
+export const byId = <T extends { id: string }>(a: T, b: T) => a.id.localeCompare(b.id);

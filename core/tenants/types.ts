@@ -1,0 +1,95 @@
+export type KeyKind = 'admin' | 'assistant';
+
+/** Per-organisation overrides of the API.md limits; absent fields use the defaults. */
+export interface OrgLimits {
+  agentCreatesPerHour?: number;
+  agentMessagesPerHour?: number;
+  assistantPerKeyPerMonth?: number;
+  assistantPerOrgPerHour?: number;
+  assistantPerIpPerDay?: number;
+}
+
+export interface Organisation {
+  id: string;
+  createdAt: string;
+  limits?: OrgLimits;
+}
+
+export type ForgeKind = 'local' | 'github';
+
+export interface Project {
+  id: string;
+  orgId: string;
+  /** Clone URL or local path of the docs repository. */
+  repository: string;
+  branch: string;
+  /** Folder of the docs inside the repository, '' for the root. */
+  docsPath: string;
+  forge: ForgeKind;
+  /** Name of the environment variable that holds the forge token; never the token itself. */
+  forgeTokenEnv?: string;
+  allowedModels: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Domain {
+  id: string;
+  orgId: string;
+  /** Git URL or local folder of the docs. */
+  source: string;
+  branch?: string;
+  docsPath: string;
+  /** Public site the citations link to. */
+  baseUrl: string;
+  includeHidden: boolean;
+  supportContact?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the store keeps of a key: never the secret, only its SHA-256. */
+export interface ApiKeyRecord {
+  id: string;
+  orgId: string;
+  kind: KeyKind;
+  hash: string;
+  /** The first characters of the secret, to tell keys apart in listings. */
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export type ProjectInput = Omit<Project, 'createdAt' | 'updatedAt'>;
+export type DomainInput = Omit<Domain, 'createdAt' | 'updatedAt'>;
+
+export interface TenantStore {
+  addOrg(id: string, limits?: OrgLimits): Promise<Organisation>;
+  getOrg(id: string): Promise<Organisation | undefined>;
+  listOrgs(): Promise<Organisation[]>;
+  putProject(input: ProjectInput): Promise<Project>;
+  getProject(id: string): Promise<Project | undefined>;
+  listProjects(orgId?: string): Promise<Project[]>;
+  putDomain(input: DomainInput): Promise<Domain>;
+  getDomain(id: string): Promise<Domain | undefined>;
+  listDomains(orgId?: string): Promise<Domain[]>;
+  /** Creates a key; the secret is returned once and never stored. */
+  createKey(orgId: string, kind: KeyKind): Promise<{ record: ApiKeyRecord; secret: string }>;
+  listKeys(orgId?: string): Promise<ApiKeyRecord[]>;
+  revokeKey(id: string): Promise<ApiKeyRecord>;
+  /** The live (not revoked) key whose secret this is, or undefined. */
+  authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class UnknownTenantError extends Error {
+  override name = 'UnknownTenantError';
+  constructor(readonly kind: 'organisation' | 'project' | 'domain' | 'key', readonly id: string) {
+    super(`unknown ${kind} '${id}'`);
+  }
+}
+
+export class TenantConflictError extends Error {
+  override name = 'TenantConflictError';
+}

