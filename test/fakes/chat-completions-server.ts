@@ -1,0 +1,239 @@
+/**
+ * Stands in for an OpenAI-compatible model provider (OpenAI, vLLM, Ollama,
+ * LiteLLM): a real HTTP server speaking the Chat Completions and Embeddings
+ * protocols, so the production `openai` client code runs unchanged. Tests
+ * script each reply and assert on the recorded requests.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { onSuiteEnd } from '../support/teardown.js';
+
+export interface ToolCallScript {
+  name: string;
+  /** Arguments as an object (serialised) or a raw string (to send malformed JSON). */
+  arguments: Record<string, unknown> | string;
+  id?: string;
+}
+
+/** One scripted model reply. */
+export type Reply =
+  | { text: string; toolCalls?: ToolCallScript[]; usage?: { prompt: number; completion: number }; finishReason?: string }
+  | { toolCalls: ToolCallScript[]; text?: string; usage?: { prompt: number; completion: number } }
+  | { error: { status: number; message?: string; type?: string; retryAfterSeconds?: number } }
+  /** Streams `text` then breaks the connection (or sends an error) after `afterChars`. */
+  | { failMidStream: { text: string; afterChars: number } };
+
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: {
+    model: string;
+    messages: Array<{ role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string }>;
+    tools?: Array<{ type: string; function: { name: string } }>;
+    stream?: boolean;
+    input?: string | string[];
+    [k: string]: unknown;
+  };
+}
+
+export type Script = Reply[] | ((req: RecordedRequest, index: number) => Reply | Promise<Reply>);
+
+export interface FakeModelServer {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Streamed chunks written so far, across requests (to see how far a stream got). */
+  chunksWritten: number;
+  /** Requests whose client went away before the reply finished. */
+  aborted: number;
+  /** Replace the script for the next requests. */
+  script(next: Script): void;
+  /** Delay between streamed chunks, in milliseconds. */
+  chunkDelayMs: number;
+  close(): Promise<void>;
+}
+
+function splitTokens(text: string): string[] {
+  return text.match(/\s*\S+|\s+/g) ?? [];
+}
+
+/** A deterministic embedding: hashed character trigrams into `dims` buckets, L2-normalised. */
+export function fakeEmbedding(text: string, dims = 64): number[] {
+  const v = new Array<number>(dims).fill(0);
+  const t = ` ${text.toLowerCase()} `;
+  for (let i = 0; i + 3 <= t.length; i++) {
+    const h = createHash('md5').update(t.slice(i, i + 3)).digest();
+    v[h.readUInt16LE(0) % dims]! += 1;
+  }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
+export async function startFakeModel(initial: Script = [], opts: { embeddingDims?: number } = {}): Promise<FakeModelServer> {
+  let script: Script = initial;
+  let served = 0;
+  const state: FakeModelServer = {
+    baseUrl: '',
+    requests: [],
+    chunksWritten: 0,
+    aborted: 0,
+    chunkDelayMs: 0,
+    script(next) {
+      script = next;
+      served = 0;
+    },
+    close: async () => undefined,
+  };
+
+  const nextReply = async (req: RecordedRequest): Promise<Reply> => {
+    const i = served++;
+    if (typeof script === 'function') return script(req, i);
+    const reply = script[i];
+    if (!reply) return { error: { status: 500, message: `fake model: no scripted reply #${i}` } };
+    return reply;
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: String(err) } }));
+      });
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const body = raw ? (JSON.parse(raw) as RecordedRequest['body']) : ({} as RecordedRequest['body']);
+    const recorded: RecordedRequest = { path, headers: req.headers, body };
+    state.requests.push(recorded);
+
+    if (path.endsWith('/embeddings')) {
+      const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
+      const dims = opts.embeddingDims ?? 64;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(String(text), dims) })),
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        }),
+      );
+      return;
+    }
+    if (!path.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake model: no route ${path}` } }));
+      return;
+    }
+
+    const reply = await nextReply(recorded);
+    const id = `chatcmpl-${state.requests.length}`;
+    const created = Math.floor(Date.now() / 1000);
+
+    if ('error' in reply) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (reply.error.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.error.retryAfterSeconds);
+      res.writeHead(reply.error.status, headers);
+      res.end(
+        JSON.stringify({
+          error: { message: reply.error.message ?? 'scripted error', type: reply.error.type ?? 'invalid_request_error', code: null },
+        }),
+      );
+      return;
+    }
+
+    const toolCalls =
+      'toolCalls' in reply && reply.toolCalls
+        ? reply.toolCalls.map((t, i) => ({
+            id: t.id ?? `call_${state.requests.length}_${i}`,
+            type: 'function' as const,
+            function: { name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments) },
+          }))
+        : undefined;
+    const text = 'failMidStream' in reply ? reply.failMidStream.text : (reply.text ?? '');
+    const usage = 'usage' in reply && reply.usage ? reply.usage : { prompt: 10, completion: Math.max(1, splitTokens(text).length) };
+    const finishReason = toolCalls ? 'tool_calls' : ('finishReason' in reply && reply.finishReason) || 'stop';
+
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: text || null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+              finish_reason: finishReason,
+              logprobs: null,
+            },
+          ],
+          usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+        }),
+      );
+      return;
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        closed = true;
+        state.aborted++;
+      }
+    });
+    const send = async (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => {
+      if (closed) return false;
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      state.chunksWritten++;
+      if (state.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, state.chunkDelayMs));
+      return !closed;
+    };
+    if (!(await send({ role: 'assistant', content: '' }))) return;
+    let written = 0;
+    for (const token of splitTokens(text)) {
+      if ('failMidStream' in reply && written >= reply.failMidStream.afterChars) {
+        res.destroy();
+        return;
+      }
+      if (!(await send({ content: token }))) return;
+      written += token.length;
+    }
+    if ('failMidStream' in reply) {
+      res.destroy();
+      return;
+    }
+    if (toolCalls) {
+      for (const [index, call] of toolCalls.entries()) {
+        if (!(await send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] })))
+          return;
+      }
+    }
+    await send({}, finishReason);
+    if (closed) return;
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } })}\n\n`,
+    );
+    res.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.baseUrl = `http://127.0.0.1:${port}/v1`;
+  let closing: Promise<void> | undefined;
+  state.close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+    return closing;
+  };
+  onSuiteEnd(state.close);
+  return state;
+}
