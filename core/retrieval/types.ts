@@ -1,0 +1,53 @@
+/**
+ * The retrieval port shared by the search endpoints, the assistant and the
+ * indexing activities. Two stores implement it: the embedded on-disk index
+ * (default) and Qdrant (`QDRANT_URL`).
+ */
+
+export interface SearchFilter {
+  version?: string;
+  language?: string;
+  tag?: string;
+  /** A chunk matches when it has no groups or shares one with this list. */
+  groups?: string[];
+}
+
+export interface SearchQuery {
+  query: string;
+  pageSize: number;
+  scoreThreshold?: number;
+  filter?: SearchFilter;
+  /** The page the reader is on; its chunks get a small boost. */
+  currentPath?: string;
+}
+
+export interface SearchHit {
+  /** The chunk text (Markdown, MDX markup removed). */
+  content: string;
+  /** URL path of the page, e.g. `/guides/quickstart`. */
+  path: string;
+  metadata: {
+    title: string;
+    /** Heading anchor of the chunk, '' for the top of the page. */
+    anchor: string;
+    /** Heading path from the page title down to the chunk's heading. */
+    breadcrumb: string[];
+    score: number;
+    version?: string;
+    language?: string;
+  };
+}
+
+export interface PageContent {
+  path: string;
+  title: string;
+  /** The page's Markdown body without frontmatter. */
+  content: string;
+}
+
+export interface DocIndex {
+  search(domainId: string, query: SearchQuery): Promise<SearchHit[]>;
+  getPage(domainId: string, path: string, groups?: string[]): Promise<PageContent | undefined>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
