@@ -9,4 +9,6 @@ export interface ActivityServices {
   logger: Logger;
   tenants: TenantStore;
   redis: Redis | undefined;
+  /** Reads a secret (a forge token) by the variable name a project names; filled by the worker entry. */
+  secrets?: (name: string) => string | undefined;
 }

@@ -1,0 +1,41 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../core/config.js';
+import { Limiter } from '../core/limits/index.js';
+import type { Logger } from '../core/logger.js';
+import { connectRedis } from '../core/redis.js';
+import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
+import { openTenantStore } from '../core/tenants/index.js';
+import type { ApiServices } from './services.js';
+
+/**
+ * Connects the API's clients. Temporal is connected lazily, so the API starts
+ * (and /readyz says 503) while the cluster is still coming up.
+ */
+export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const tenants = openTenantStore(config.dataDir, redis);
+  const target = temporalTarget(config);
+  const tls = await tlsOptions(target);
+  const connection = Connection.lazy({
+    address: target.address,
+    ...(tls ? { tls } : {}),
+    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+    connectTimeout: '3s',
+  });
+  const temporal = new Client({ connection, namespace: target.namespace });
+  const limiter = new Limiter({
+    redis,
+    onStoreError: config.rateLimitOnStoreError,
+    onStoreFailure: (err) =>
+      logger.warn({ err: (err as Error).message, policy: config.rateLimitOnStoreError }, 'rate-limit store failed'),
+  });
+  const probes: ApiServices['probes'] = {
+    temporal: async () => {
+      await connection.ensureConnected();
+      await connection.workflowService.getSystemInfo({});
+    },
+    tenants: () => tenants.ping(),
+  };
+  if (redis) probes.redis = async () => void (await redis.ping());
+  return { config, logger, tenants, limiter, temporal, redis, probes };
+}

@@ -1,0 +1,41 @@
+import http from 'node:http';
+import { loadConfig } from '../core/config.js';
+import { createLogger } from '../core/logger.js';
+import { runMain } from '../core/run-main.js';
+import { applySeedFile } from '../core/tenants/seed-file.js';
+import { createApp } from './app.js';
+import { buildApiServices } from './build-services.js';
+
+/** API process: loads configuration, connects clients, listens; closes cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, 'quire-api');
+  const services = await buildApiServices(config, logger);
+  if (config.seedFile) await applySeedFile(config.seedFile, services.tenants);
+  const server = http.createServer(createApp(services).callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${config.port} is already in use; stop the other process or set PORT`)
+          : err,
+      ),
+    );
+    server.listen(config.port, config.host, resolve);
+  });
+  logger.info({ url: `http://${config.host}:${config.port}` }, 'api listening');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      logger.info('api stopping');
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 5000).unref();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  services.redis?.disconnect();
+  await services.temporal.connection.close();
+}
+
+if (require.main === module) runMain('quire-api', main);

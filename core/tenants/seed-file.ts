@@ -1,0 +1,106 @@
+import fs from 'node:fs/promises';
+import * as v from 'valibot';
+import YAML from 'yaml';
+import { TENANT_ID } from './keys.js';
+import type { TenantStore } from './types.js';
+
+const id = v.pipe(v.string(), v.regex(TENANT_ID, 'must be 1-63 lower-case letters, digits or dashes'));
+const count = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+const ProjectSeed = v.strictObject({
+  id,
+  repository: v.pipe(v.string(), v.minLength(1)),
+  branch: v.optional(v.pipe(v.string(), v.minLength(1)), 'main'),
+  docsPath: v.optional(v.string(), ''),
+  forge: v.optional(v.picklist(['local', 'github']), 'local'),
+  /** Name of the environment variable with the forge token; the token never goes in the file. */
+  tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'))),
+  allowedModels: v.optional(v.array(v.pipe(v.string(), v.minLength(1))), []),
+});
+
+const DomainSeed = v.strictObject({
+  id,
+  source: v.pipe(v.string(), v.minLength(1)),
+  branch: v.optional(v.pipe(v.string(), v.minLength(1))),
+  docsPath: v.optional(v.string(), ''),
+  baseUrl: v.pipe(v.string(), v.url('must be a URL')),
+  includeHidden: v.optional(v.boolean(), false),
+  supportContact: v.optional(v.string()),
+});
+
+export const SeedSchema = v.strictObject({
+  organisations: v.array(
+    v.strictObject({
+      id,
+      limits: v.optional(
+        v.strictObject({
+          agentCreatesPerHour: v.optional(count),
+          agentMessagesPerHour: v.optional(count),
+          assistantPerKeyPerMonth: v.optional(count),
+          assistantPerOrgPerHour: v.optional(count),
+          assistantPerIpPerDay: v.optional(count),
+        }),
+      ),
+      projects: v.optional(v.array(ProjectSeed), []),
+      domains: v.optional(v.array(DomainSeed), []),
+    }),
+  ),
+});
+
+export class SeedFileError extends Error {
+  override name = 'SeedFileError';
+}
+
+/** Reads and checks a seed file (YAML or JSON); every error names the file, the field and the rule. */
+export async function readSeedFile(file: string): Promise<v.InferOutput<typeof SeedSchema>> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new SeedFileError(`seed file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let raw: unknown;
+  try {
+    raw = YAML.parse(text);
+  } catch (err) {
+    throw new SeedFileError(`seed file ${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const parsed = v.safeParse(SeedSchema, raw, { abortEarly: false });
+  if (!parsed.success) {
+    const lines = parsed.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') || '(root)'}: ${i.message}`);
+    throw new SeedFileError(`seed file ${file}:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.output;
+}
+
+/** Creates or updates every organisation, project and domain of the file. */
+export async function applySeedFile(file: string, tenants: TenantStore): Promise<void> {
+  const seed = await readSeedFile(file);
+  for (const org of seed.organisations) {
+    await tenants.addOrg(org.id, org.limits);
+    for (const p of org.projects) {
+      await tenants.putProject({
+        id: p.id,
+        orgId: org.id,
+        repository: p.repository,
+        branch: p.branch,
+        docsPath: p.docsPath,
+        forge: p.forge,
+        ...(p.tokenEnv ? { forgeTokenEnv: p.tokenEnv } : {}),
+        allowedModels: p.allowedModels,
+      });
+    }
+    for (const d of org.domains) {
+      await tenants.putDomain({
+        id: d.id,
+        orgId: org.id,
+        source: d.source,
+        ...(d.branch ? { branch: d.branch } : {}),
+        docsPath: d.docsPath,
+        baseUrl: d.baseUrl,
+        includeHidden: d.includeHidden,
+        ...(d.supportContact ? { supportContact: d.supportContact } : {}),
+      });
+    }
+  }
+}

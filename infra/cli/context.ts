@@ -1,0 +1,15 @@
+import type { Config } from '../../core/config.js';
+import type { TenantStore } from '../../core/tenants/index.js';
+
+export interface CliContext {
+  config: Config;
+  tenants: TenantStore;
+  out: NodeJS.WritableStream;
+}
+
+/** A mistake in how the command was called: usage goes to stderr, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Command = (args: string[], ctx: CliContext) => Promise<number>;

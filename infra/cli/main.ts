@@ -1,0 +1,51 @@
+import { loadConfig } from '../../core/config.js';
+import { connectRedis } from '../../core/redis.js';
+import { scrubSecrets } from '../../core/logger.js';
+import { openTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
+import { UsageError, type Command } from './context.js';
+import { domains, keys, orgs, projects } from './tenant-commands.js';
+
+/** Every `quire` command; each feature registers its own line. */
+const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys };
+
+const USAGE = `usage: quire <command>
+  orgs add ORG | orgs list
+  projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github] [--token-env VAR] [--models a,b]
+  domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden]
+  keys create --org ORG --kind admin|assistant | keys list [--org ORG] | keys revoke KEY_ID
+  index DOMAIN
+The store is Redis when REDIS_URL is set, else the data directory (QUIRE_DATA_DIR, default .quire).`;
+
+/** Runs one CLI invocation and returns the exit code; errors are one line on stderr. */
+export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${name && name !== 'help' && name !== '--help' ? `quire: unknown command '${name}'\n` : ''}${USAGE}\n`);
+    return name === 'help' || name === '--help' ? 0 : 2;
+  }
+  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
+  try {
+    const config = loadConfig(env);
+    redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+    const tenants = openTenantStore(config.dataDir, redis);
+    return await command(args, { config, tenants, out: process.stdout });
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`quire ${name}: ${(err as Error).message}\n`);
+      return 2;
+    }
+    let message = err instanceof Error ? err.message : String(err);
+    if (err instanceof UnknownTenantError && err.kind === 'organisation')
+      message += `; create it first with: quire orgs add ${err.id}`;
+    if (!(err instanceof UnknownTenantError || err instanceof TenantConflictError) && !(err instanceof Error)) message = 'unexpected error';
+    process.stderr.write(`quire ${name}: error: ${scrubSecrets(message)}\n`);
+    return 1;
+  } finally {
+    redis?.disconnect();
+  }
+}
+
+if (require.main === module) {
+  cli(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../core/config.js';
+import { connectRedis } from '../core/redis.js';
+import { runMain } from '../core/run-main.js';
+import { openTenantStore } from '../core/tenants/index.js';
+import { applySeedFile } from '../core/tenants/seed-file.js';
+import { startDevServer, type DevServer } from './dev-server.js';
+import { EXAMPLE, ensureExample } from './example.js';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+function spawnChild(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  // Own process group: Ctrl-C reaches only this supervisor, which then stops each child once, in order.
+  return spawn(process.execPath, [path.resolve(__dirname, '..', script)], { env, stdio: 'inherit', detached: true });
+}
+
+async function waitReady(url: string, children: ChildProcess[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const dead = children.find((c) => c.exitCode !== null);
+    if (dead) throw new Error(`a Quire process exited during start-up (code ${dead.exitCode}); see the messages above`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the API did not become ready within ${timeoutMs / 1000}s (${url}/readyz)`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const exited = (c: ChildProcess) =>
+  c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()));
+
+/**
+ * `npm start`: the embedded default on one machine. Starts the Temporal dev
+ * server (unless TEMPORAL_ADDRESS points at a cluster), creates the example
+ * organisation on the first run, then runs the worker and the API as child
+ * processes until Ctrl-C, and stops them in order: API and worker drain first,
+ * the dev server last.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await fs.mkdir(config.dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let devServer: DevServer | undefined;
+  if (!config.temporal.address) {
+    devServer = await startDevServer({
+      binary: config.temporal.cliPath ?? path.join(REPO_ROOT, '.tools', 'bin', 'temporal'),
+      dataDir: config.dataDir,
+      port: config.temporal.embeddedPort,
+      uiPort: config.temporal.embeddedUiPort,
+      namespace: config.temporal.namespace,
+    });
+    env.TEMPORAL_ADDRESS = devServer.address;
+  }
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = async (signal: NodeJS.Signals) => {
+    stopping = true;
+    for (const c of children) if (c.exitCode === null) c.kill(signal);
+    await Promise.all(children.map(exited));
+    await devServer?.stop();
+  };
+  try {
+    const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+    const tenants = openTenantStore(config.dataDir, redis);
+    if (config.seedFile) await applySeedFile(config.seedFile, tenants);
+    const created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
+    redis?.disconnect();
+
+    children.push(spawnChild('worker/main.js', env), spawnChild('api/server.js', env));
+    const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+    await waitReady(apiUrl, children, 60_000);
+
+    const lines = [
+      '',
+      `Quire is running.`,
+      `  API          ${apiUrl}`,
+      devServer ? `  Temporal UI  ${devServer.uiUrl}` : `  Temporal     ${config.temporal.address} (namespace ${config.temporal.namespace})`,
+      `  Data         ${config.dataDir}`,
+    ];
+    if (created) {
+      lines.push(
+        '',
+        `First run: created organisation '${EXAMPLE.org}', project '${EXAMPLE.project}' and domain '${EXAMPLE.domain}'.`,
+        'These keys are shown once; keep them:',
+        `  admin key      ${created.adminKey}`,
+        `  assistant key  ${created.assistantKey}`,
+      );
+    }
+    lines.push('', 'Press Ctrl-C to stop.', '');
+    process.stdout.write(lines.join('\n'));
+  } catch (err) {
+    await stopAll('SIGTERM');
+    throw err;
+  }
+
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const crashed = Promise.race(children.map((c) => exited(c).then(() => c)));
+  const first = await Promise.race([signalled, crashed]);
+  if (typeof first === 'string') {
+    process.stdout.write('\nStopping: draining the worker, closing the API, stopping Temporal…\n');
+    await stopAll('SIGTERM');
+    process.stdout.write('Stopped.\n');
+    return;
+  }
+  if (!stopping) {
+    await stopAll('SIGTERM');
+    throw new Error(`a Quire process exited unexpectedly (code ${first.exitCode ?? first.signalCode}); everything was stopped`);
+  }
+}
+
+if (require.main === module) runMain('quire', main);

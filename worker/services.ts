@@ -1,0 +1,18 @@
+import type { ActivityServices } from '../activities/index.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import { connectRedis } from '../core/redis.js';
+import { openTenantStore } from '../core/tenants/index.js';
+
+/** The worker's clients for the activities, built once at start-up. */
+export async function buildActivityServices(config: Config, logger: Logger, env: NodeJS.ProcessEnv): Promise<ActivityServices> {
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  return {
+    config,
+    logger,
+    redis,
+    tenants: openTenantStore(config.dataDir, redis),
+    // Forge tokens are named per project by variable name; only the worker entry reads them.
+    secrets: (name: string) => env[name] || undefined,
+  };
+}
