@@ -1,3 +1,4 @@
+import { createAgentActivities } from './agent/index.js';
 import { createPingActivities } from './ping.js';
 import type { ActivityServices } from './services.js';
 
@@ -7,6 +8,7 @@ export type { ActivityServices } from './services.js';
 export function createActivities(services: ActivityServices) {
   return {
     ...createPingActivities(),
+    ...createAgentActivities(services),
   };
 }
 
