@@ -1,0 +1,134 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { withFileLock } from '../store/atomic-file.js';
+import { cosine, embeddingText, type Embedder } from './embeddings.js';
+import { matchesFilter, visibleTo } from './filter.js';
+import { reciprocalRankFusion } from './fusion.js';
+import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
+import { chunkTerms, KeywordIndex } from './keyword-index.js';
+import { fileStamp, readSnapshot, writeSnapshot, type Snapshot, type StoredChunk } from './snapshot-file.js';
+import type { PageContent, SearchHit, SearchQuery } from './types.js';
+
+/** How many candidates each ranking contributes before fusion. */
+const CANDIDATES = 50;
+/** The reader's current page is a hint, not a verdict. */
+const CURRENT_PAGE_BOOST = 1.15;
+
+interface LoadedDomain {
+  stamp: string;
+  snapshot: Snapshot;
+  keyword: KeywordIndex;
+}
+
+/** Builds the in-memory search structures of one snapshot. */
+export function loadDomain(snapshot: Snapshot, stamp = 'memory'): LoadedDomain {
+  return { stamp, snapshot, keyword: new KeywordIndex(snapshot.chunks.map((c) => c.terms)) };
+}
+
+/**
+ * The default store: one snapshot file per domain under `<dataDir>/index/`.
+ * Readers reload a domain when its file changes, so the worker's writes reach
+ * the API without a restart; writers take a cross-process lock.
+ */
+export class EmbeddedDocIndex implements WritableDocIndex {
+  private readonly domains = new Map<string, LoadedDomain>();
+
+  constructor(private readonly dir: string, private readonly embedder?: Embedder) {}
+
+  private fileOf(domainId: string): string {
+    return path.join(this.dir, `${encodeURIComponent(domainId)}.json`);
+  }
+
+  private async domain(domainId: string): Promise<LoadedDomain> {
+    const file = this.fileOf(domainId);
+    const stamp = await fileStamp(file);
+    const cached = this.domains.get(domainId);
+    if (cached?.stamp === stamp) return cached;
+    const loaded = loadDomain(await readSnapshot(file), stamp);
+    this.domains.set(domainId, loaded);
+    return loaded;
+  }
+
+  async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
+    const { snapshot, keyword } = await this.domain(domainId);
+    const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
+    return searchLoaded(snapshot, keyword, query, vector);
+  }
+
+  async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
+    const { snapshot } = await this.domain(domainId);
+    const page = snapshot.pages[normalisePagePath(pagePath)];
+    if (!page || !visibleTo(page.groups, groups)) return undefined;
+    return { path: page.path, title: page.title, content: page.content };
+  }
+
+  async pageHashes(domainId: string): Promise<Map<string, string>> {
+    const { snapshot } = await this.domain(domainId);
+    return new Map(Object.values(snapshot.pages).map((p) => [p.path, p.hash]));
+  }
+
+  async applyChanges(domainId: string, changes: PageChanges): Promise<void> {
+    const fresh = changes.upserts.flatMap((p) => p.chunks);
+    const vectors = this.embedder && fresh.length > 0 ? await this.embedder.embed(fresh.map(embeddingText)) : undefined;
+    const stored: StoredChunk[] = fresh.map((chunk, i) => ({
+      ...chunk,
+      terms: [...chunkTerms(chunk)],
+      ...(vectors?.[i] ? { vector: vectors[i] } : {}),
+    }));
+    const file = this.fileOf(domainId);
+    await withFileLock(file, async () => {
+      const snapshot = await readSnapshot(file);
+      const replaced = new Set([...changes.removals, ...changes.upserts.map((p) => p.path)]);
+      for (const gone of changes.removals) delete snapshot.pages[gone];
+      for (const { chunks: _chunks, ...page } of changes.upserts) snapshot.pages[page.path] = page;
+      snapshot.chunks = snapshot.chunks.filter((c) => !replaced.has(c.path)).concat(stored);
+      await writeSnapshot(file, snapshot);
+      this.domains.set(domainId, loadDomain(snapshot, await fileStamp(file)));
+    });
+  }
+
+  async ping(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    await fs.access(this.dir, fs.constants.W_OK);
+  }
+
+  async close(): Promise<void> {
+    this.domains.clear();
+  }
+}
+
+/** Keyword ranking, plus dense ranking when a query vector is given, fused by reciprocal rank. */
+export function searchLoaded(snapshot: Snapshot, keyword: KeywordIndex, query: SearchQuery, vector?: number[]): SearchHit[] {
+  const chunks = snapshot.chunks;
+  const accept = (i: number) => matchesFilter(chunks[i]!, query.filter);
+  const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
+  const boost = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
+  let ranked = keyword.search(query.query, vector ? CANDIDATES : query.pageSize, accept, boost);
+  if (vector) {
+    const dense: Array<{ index: number; score: number }> = [];
+    chunks.forEach((chunk, index) => {
+      if (chunk.vector && accept(index)) dense.push({ index, score: cosine(vector, chunk.vector) * (boost?.(index) ?? 1) });
+    });
+    dense.sort((a, b) => b.score - a.score);
+    const fused = reciprocalRankFusion([ranked.map((r) => r.index), dense.slice(0, CANDIDATES).map((d) => d.index)]);
+    ranked = [...fused].map(([index, score]) => ({ index, score })).sort((a, b) => b.score - a.score);
+  }
+  return ranked
+    .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)
+    .slice(0, query.pageSize)
+    .map(({ index, score }) => {
+      const c = chunks[index]!;
+      return {
+        content: c.content,
+        path: c.path,
+        metadata: {
+          title: c.title,
+          anchor: c.anchor,
+          breadcrumb: c.breadcrumb,
+          score: Math.round(score * 1e4) / 1e4,
+          ...(c.version ? { version: c.version } : {}),
+          ...(c.language ? { language: c.language } : {}),
+        },
+      };
+    });
+}

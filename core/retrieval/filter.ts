@@ -1,0 +1,20 @@
+import type { PageMarkers } from './indexed.js';
+import type { SearchFilter } from './types.js';
+
+/**
+ * Whether a chunk or page passes a filter. A page without a version or
+ * language belongs to every version or language; a tag filter wants the tag;
+ * access groups hide a page from readers who share none of them.
+ */
+export function matchesFilter(markers: PageMarkers, filter: SearchFilter | undefined): boolean {
+  if (filter?.version && markers.version && markers.version !== filter.version) return false;
+  if (filter?.language && markers.language && markers.language !== filter.language) return false;
+  if (filter?.tag && markers.tag !== filter.tag) return false;
+  return visibleTo(markers.groups, filter?.groups);
+}
+
+/** A page with access groups is visible only to a reader who shares one of them. */
+export function visibleTo(pageGroups: string[], readerGroups: string[] | undefined): boolean {
+  if (pageGroups.length === 0) return true;
+  return (readerGroups ?? []).some((g) => pageGroups.includes(g));
+}

@@ -1,0 +1,62 @@
+import type { DocIndex } from './types.js';
+
+/**
+ * The write side of the retrieval port: what indexing hands a store. Both
+ * stores keep whole pages (for `getPage` and incremental re-indexing by hash)
+ * beside their chunks.
+ */
+
+/** Markers a page carries from its frontmatter and navigation; its chunks inherit them. */
+export interface PageMarkers {
+  version?: string;
+  language?: string;
+  tag?: string;
+  /** Access groups; empty means every reader may see the page. */
+  groups: string[];
+}
+
+export interface IndexedChunk extends PageMarkers {
+  path: string;
+  /** Heading anchor (github-slugger), '' for the top of the page. */
+  anchor: string;
+  title: string;
+  breadcrumb: string[];
+  /** Text of the chunk, MDX markup removed. */
+  content: string;
+  /** Text of the headings in the breadcrumb below the title; weighs more than the body. */
+  headings: string;
+}
+
+export interface IndexedPage extends PageMarkers {
+  path: string;
+  title: string;
+  description?: string;
+  /** Hash of everything the page's chunks derive from (source text, nav entry, options). */
+  hash: string;
+  /** Markdown body without frontmatter. */
+  content: string;
+  chunks: IndexedChunk[];
+}
+
+export interface PageChanges {
+  upserts: IndexedPage[];
+  /** Paths of pages that left the source. */
+  removals: string[];
+}
+
+export interface DocIndexWriter {
+  /** Path → content hash of every page the store holds for the domain. */
+  pageHashes(domainId: string): Promise<Map<string, string>>;
+  /** Applies one batch of changes; readers see all of it or none of it. */
+  applyChanges(domainId: string, changes: PageChanges): Promise<void>;
+}
+
+export type WritableDocIndex = DocIndex & DocIndexWriter;
+
+/** `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx` or `/`. */
+export function normalisePagePath(raw: string): string {
+  const trimmed = raw.trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
+  const parts = trimmed.split('/').filter((p) => p.length > 0 && p !== '.');
+  if (parts[parts.length - 1] === 'index') parts.pop();
+  return `/${parts.join('/')}`;
+}

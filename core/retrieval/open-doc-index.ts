@@ -1,0 +1,17 @@
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { EmbeddedDocIndex } from './embedded-store.js';
+import { openAiEmbedder } from './embeddings.js';
+import type { WritableDocIndex } from './indexed.js';
+
+/**
+ * The store both processes open: Qdrant when `QDRANT_URL` is set, else the
+ * embedded index under `<dataDir>/index/`. Dense vectors join the keyword
+ * ranking when an embedding model is configured.
+ * `redis` is accepted for symmetry with the other stores; no store needs it yet.
+ */
+export function openDocIndex(config: Config, _redis?: Redis): WritableDocIndex {
+  const embedder = config.embedding ? openAiEmbedder(config.embedding) : undefined;
+  return new EmbeddedDocIndex(path.join(config.dataDir, 'index'), embedder);
+}

@@ -1,0 +1,78 @@
+/**
+ * The one tokeniser both stores share, so a query and the text it should find
+ * are cut the same way. Identifiers stay whole (`retrievalpagesize`) and also
+ * yield their parts (`retrieval`, `page`, `size`), so a reader who types either
+ * form finds the chunk.
+ */
+
+const WORD = /[\p{L}\p{N}]+(?:[_\-.:/][\p{L}\p{N}]+)*/gu;
+const SEPARATOR = /[_\-.:/]+/;
+// Splits lowerUpper and ACRONYMWord humps: `retrievalPageSize`, `HTTPServer`, `v2Api`.
+const HUMPS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be but by can do does for from has have how i if in into is it its me my of on or ' +
+    'our so than that the their then there these they this to was we what when where which who why will ' +
+    'with you your'
+  ).split(' '),
+);
+
+/** A light English stemmer: enough to meet `tokens`/`token`, `indexing`/`index`, `configured`/`configure`. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && w.length > 4 && !w.endsWith('eed')) w = w.slice(0, -2);
+  else if (/(?:ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  // `configure`, `configured` and `configures` all become `configur`.
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+function normalise(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  if (STOPWORDS.has(lower)) return undefined;
+  return stem(lower);
+}
+
+/** The terms of a text, in order, repeats kept (term frequencies count them). */
+export function tokenise(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    const parts = raw.split(SEPARATOR).flatMap((piece) => piece.match(HUMPS) ?? [piece]);
+    if (parts.length > 1) {
+      // The identifier whole, without separators, then each part.
+      const whole = raw.replace(/[_\-.:/]+/g, '').toLowerCase();
+      terms.push(whole);
+      for (const part of parts) {
+        const term = normalise(part);
+        if (term && term !== whole) terms.push(term);
+      }
+    } else {
+      const term = normalise(raw);
+      if (term) terms.push(term);
+    }
+  }
+  return terms;
+}
+
+/** Term → count for a text. */
+export function termFrequencies(text: string, into = new Map<string, number>(), weight = 1): Map<string, number> {
+  for (const term of tokenise(text)) into.set(term, (into.get(term) ?? 0) + weight);
+  return into;
+}
+
+/** A stable 32-bit id for a term (FNV-1a), the sparse-vector index Qdrant stores. */
+export function termId(term: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    hash ^= term.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
