@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
@@ -21,6 +21,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     ...(tls ? { tls } : {}),
     ...(target.apiKey ? { apiKey: target.apiKey } : {}),
     connectTimeout: '3s',
+    // A request waits a few seconds for Temporal, not the default minute: clients get a prompt 503.
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
   const temporal = new Client({ connection, namespace: target.namespace });
   const limiter = new Limiter({

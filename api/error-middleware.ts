@@ -54,11 +54,12 @@ export function toHttpError(err: unknown): HttpError {
   const type = (err as { type?: unknown }).type;
   if (status === 413 || type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'request body too large');
   if (status === 415) return new HttpError(415, 'unsupported_media_type', 'request body must be application/json');
-  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
-    const message = type === 'entity.parse.failed' || /JSON/i.test(String((err as Error).message))
-      ? 'request body is not valid JSON'
-      : String((err as Error).message);
-    return new HttpError(status, status === 400 ? 'invalid_request' : 'invalid_request', message);
+  if (status === 400 && (type === 'entity.parse.failed' || err instanceof SyntaxError)) {
+    return new HttpError(400, 'invalid_request', 'request body is not valid JSON');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Body-parser and router errors: the status is right, their wording is not ours to show.
+    return new HttpError(status, 'invalid_request', `request rejected (${status})`);
   }
   if (isEngineDown(err)) return new HttpError(503, 'unavailable', 'a required engine is unavailable');
   return new HttpError(500, 'internal', 'internal error');

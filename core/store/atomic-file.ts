@@ -44,8 +44,9 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promi
   await fs.mkdir(path.dirname(file), { recursive: true });
   const release = await lockfile.lock(file, {
     realpath: false,
-    stale: 10_000,
-    retries: { retries: 200, minTimeout: 5, maxTimeout: 50, factor: 1.3 },
+    // A writer holds the lock for milliseconds; a dead writer's lock is taken over after 2 s (the minimum).
+    stale: 2_000,
+    retries: { retries: 150, minTimeout: 5, maxTimeout: 50, factor: 1.3 },
   });
   try {
     return await fn();

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { connectRedis } from '../../../core/redis.js';
+import { FileTenantStore, RedisTenantStore, UnknownTenantError, type TenantStore } from '../../../core/tenants/index.js';
+import { sharedRedis } from '../../support/redis.js';
+import { tempDir } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+const implementations: Array<[string, () => Promise<TenantStore>]> = [
+  ['file', async () => FileTenantStore.inDataDir(await tempDir())],
+  [
+    'redis (real redis-server)',
+    async () => {
+      const server = await sharedRedis();
+      const redis = await connectRedis(server.url);
+      await redis.flushall();
+      onSuiteEnd(async () => redis.disconnect());
+      return new RedisTenantStore(redis);
+    },
+  ],
+];
+
+for (const [name, open] of implementations) {
+  describe(`tenant store: ${name}`, () => {
+    it('keeps organisations, projects and domains, scoped to their organisation', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      await store.addOrg('globex');
+      await store.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+      const updated = await store.putProject({ id: 'docs', orgId: 'acme', repository: '/r2.git', branch: 'dev', docsPath: 'docs', forge: 'local', allowedModels: ['m'] });
+      assert.equal(updated.repository, '/r2.git');
+      await store.putDomain({ id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false });
+      assert.equal((await store.getProject('docs'))?.branch, 'dev');
+      assert.equal((await store.getDomain('acme-docs'))?.orgId, 'acme');
+      assert.deepEqual((await store.listProjects('globex')).length, 0);
+      await assert.rejects(
+        store.putProject({ id: 'docs', orgId: 'globex', repository: '/x', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] }),
+        /already belongs to another organisation/,
+      );
+      await assert.rejects(store.createKey('nobody', 'admin'), (e: unknown) => e instanceof UnknownTenantError && e.id === 'nobody');
+      await assert.rejects(store.addOrg('Bad Name'), /invalid organisation id/);
+    });
+
+    it('authenticates live keys of the right kind only, stores no secret, and forgets revoked keys', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      const admin = await store.createKey('acme', 'admin');
+      const assistant = await store.createKey('acme', 'assistant');
+      assert.equal((await store.authenticate(admin.secret))?.id, admin.record.id);
+      assert.equal((await store.authenticate(assistant.secret))?.kind, 'assistant');
+      assert.equal(await store.authenticate(admin.secret.slice(0, -1) + (admin.secret.endsWith('A') ? 'B' : 'A')), undefined);
+      const listed = await store.listKeys('acme');
+      assert.equal(listed.length, 2);
+      assert.ok(!JSON.stringify(listed).includes(admin.secret), 'a listing never holds the secret');
+      await store.revokeKey(admin.record.id);
+      assert.equal(await store.authenticate(admin.secret), undefined);
+      assert.ok((await store.listKeys('acme')).find((k) => k.id === admin.record.id)?.revokedAt);
+      assert.equal((await store.authenticate(assistant.secret))?.id, assistant.record.id);
+    });
+  });
+}
+
+/** Runs the real CLI in a child process against a data directory. */
+function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve(__dirname, '../../../infra/bin/quire.js'), ...args], {
+      env: { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('file tenant store across processes', () => {
+  it('loses no key when several CLI processes write at once, and a running reader sees them', async () => {
+    const dir = await tempDir();
+    const reader = FileTenantStore.inDataDir(dir);
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const runs = await Promise.all(Array.from({ length: 6 }, () => quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin'])));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const secrets = runs.map((r) => r.stdout.trim().split('\n').at(-1)!);
+    for (const s of secrets) assert.ok((await reader.authenticate(s)) !== undefined, 'the running reader sees every key');
+    assert.equal((await reader.listKeys('acme')).length, 6);
+  });
+
+  it('never leaves a torn file when a writer is killed mid-write', async () => {
+    const dir = await tempDir();
+    const store = FileTenantStore.inDataDir(dir);
+    await store.addOrg('acme');
+    // A writer that creates keys in a loop, killed at a different moment each round.
+    const writer = `
+      const { FileTenantStore } = require(${JSON.stringify(path.resolve(__dirname, '../../../core/tenants/file-store.ts'))});
+      const s = FileTenantStore.inDataDir(${JSON.stringify(dir)});
+      (async () => { for (;;) await s.createKey('acme', 'assistant'); })();`;
+    for (let round = 0; round < 4; round++) {
+      const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', writer], { stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, 700 + round * 37));
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      const text = await fs.readFile(path.join(dir, 'tenants.json'), 'utf8');
+      assert.doesNotThrow(() => JSON.parse(text), 'tenants.json is whole after a kill');
+      // The next writer takes over the dead writer's lock instead of waiting forever.
+      await store.createKey('acme', 'admin');
+    }
+    const keys = await store.listKeys('acme');
+    assert.equal(keys.filter((k) => k.kind === 'admin').length, 4);
+    assert.ok(keys.filter((k) => k.kind === 'assistant').length > 4, 'the killed writers did write');
+  });
+
+  it('says which organisation is unknown and what to do, with a non-zero exit', async () => {
+    const dir = await tempDir();
+    const r = await quire(dir, ['keys', 'create', '--org', 'ghost', '--kind', 'admin']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown organisation 'ghost'; create it first with: quire orgs add ghost/);
+    const usage = await quire(dir, ['keys', 'create', '--org', 'ghost', '--kind', 'root']);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--kind must be admin or assistant/);
+  });
+});

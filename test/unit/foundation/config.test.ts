@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../../core/config.js';
+
+describe('configuration', () => {
+  it('has embedded defaults and no secret defaults', () => {
+    const c = loadConfig({}, '/srv/quire');
+    assert.equal(c.port, 3000);
+    assert.equal(c.dataDir, '/srv/quire/.quire');
+    assert.equal(c.temporal.address, undefined);
+    assert.equal(c.temporal.embeddedPort, 7233);
+    assert.equal(c.temporal.embeddedUiPort, 8233);
+    assert.equal(c.redisUrl, undefined);
+    assert.equal(c.model, undefined);
+    assert.equal(c.temporal.apiKey, undefined);
+    assert.equal(c.qdrant, undefined);
+    assert.equal(c.bodyLimitBytes, 1024 * 1024);
+  });
+
+  it('reads production settings', () => {
+    const c = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      REDIS_URL: 'redis://redis:6379',
+      QDRANT_URL: 'http://qdrant:6333',
+      QUIRE_MODEL_BASE_URL: 'http://llm:8000/v1',
+      QUIRE_MODEL: 'gpt-x',
+      QUIRE_DATA_DIR: '/data',
+      QUIRE_BODY_LIMIT: '512kb',
+    });
+    assert.equal(c.temporal.address, 'temporal:7233');
+    assert.equal(c.redisUrl, 'redis://redis:6379');
+    assert.equal(c.qdrant?.url, 'http://qdrant:6333');
+    assert.deepEqual(c.model, { baseUrl: 'http://llm:8000/v1', apiKey: undefined, name: 'gpt-x' });
+    assert.equal(c.bodyLimitBytes, 512 * 1024);
+  });
+
+  it('names every bad variable and its rule', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /PORT: must be a whole number/);
+        assert.match(err.message, /REDIS_URL: must start with redis:\/\//);
+        assert.match(err.message, /QUIRE_TEMPORAL_PORT: must be a port/);
+        assert.match(err.message, /QUIRE_TRUST_PROXY: must be true or false/);
+        return true;
+      },
+    );
+  });
+
+  it('rejects unknown QUIRE_ variables (typos) and half-set settings', () => {
+    assert.throws(() => loadConfig({ QUIRE_DATADIR: '/x' }), /QUIRE_DATADIR: unknown variable/);
+    assert.throws(() => loadConfig({ QUIRE_MODEL_BASE_URL: 'http://llm/v1' }), /QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL/);
+    assert.throws(() => loadConfig({ TEMPORAL_TLS_CERT: '/c.pem' }), /TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together/);
+  });
+
+  it('ignores variables that are not ours', () => {
+    assert.doesNotThrow(() => loadConfig({ HOME: '/root', NODE_ENV: 'production' }));
+  });
+});
