@@ -1,4 +1,5 @@
 import { createAgentActivities } from './agent/index.js';
+import { createJobActivities } from './jobs/index.js';
 import { createPingActivities } from './ping.js';
 import type { ActivityServices } from './services.js';
 
@@ -9,6 +10,7 @@ export function createActivities(services: ActivityServices) {
   return {
     ...createPingActivities(),
     ...createAgentActivities(services),
+    ...createJobActivities(services),
   };
 }
 

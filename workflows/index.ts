@@ -1,2 +1,3 @@
 // Every workflow the worker registers. The API imports definitions from the files directly.
 export { pingWorkflow } from './ping.js';
+export { agentJobWorkflow } from './agent-job.js';

@@ -1,0 +1,1 @@
+export { createJobActivities, type JobActivities } from './record-job.js';

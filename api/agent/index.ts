@@ -1,0 +1,1 @@
+export { agentRouter } from './routes.js';

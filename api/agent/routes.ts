@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  InvalidCursorError,
+  newJobId,
+  openJobStore,
+  publicRepository,
+  toJobView,
+  workflowIdOf,
+  type JobRecord,
+} from '../../core/jobs/index.js';
+import { JOB_STATUS, PROJECT_ID } from '../../core/temporal/search-attributes.js';
+import type { Project } from '../../core/tenants/index.js';
+import { agentJobWorkflow, archiveUpdate, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../workflows/agent-job.js';
+import { authOf, requireKey } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { badRequest, conflict, notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { consumeAgentLimit } from './agent-limits.js';
+import { readJob } from './job-reader.js';
+import { chooseModel } from './choose-model.js';
+import { CreateJobBody, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
+
+/** An update waits for a worker; without one the client gets 503 instead of hanging. */
+const UPDATE_DEADLINE_MS = 15_000;
+/** Margin over the agent's own time budget before Temporal times a turn out. */
+const TURN_TIMEOUT_MARGIN_SECONDS = 120;
+
+/** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
+export function agentRouter(services: ApiServices): Router {
+  const store = openJobStore(services.config.dataDir, services.redis);
+  const router = new Router({ prefix: '/v2/agent/:projectId' });
+  router.use(requireKey(services.tenants, 'admin'));
+
+  const projectOf = async (ctx: Context): Promise<Project> => {
+    const project = await services.tenants.getProject(String(ctx.params.projectId));
+    if (!project || project.orgId !== authOf(ctx).orgId) throw notFound('project');
+    return project;
+  };
+  const jobOf = async (ctx: Context, project: Project) => {
+    const found = await readJob(services, store, project.id, String(ctx.params.id));
+    if (!found) throw notFound('job');
+    return found;
+  };
+  const update = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await services.temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, fn);
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED) {
+        throw conflict('the job is archived; start a new job');
+      }
+      if (err instanceof WorkflowNotFoundError) throw conflict('the job has ended; start a new job');
+      throw err;
+    }
+  };
+
+  router.post('/job', async (ctx) => {
+    const project = await projectOf(ctx);
+    const body = parseInput(CreateJobBody, ctx.request.body);
+    const model = chooseModel(project, services.config, body.model);
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, project.orgId, project.id, 'create'));
+    const now = new Date().toISOString();
+    const job: JobRecord = {
+      id: newJobId(),
+      projectId: project.id,
+      status: 'active',
+      source: { repository: publicRepository(project.repository), ref: project.branch },
+      model,
+      prLink: null,
+      createdAt: now,
+      archivedAt: null,
+      updatedAt: now,
+      error: null,
+      revision: 0,
+    };
+    const input: AgentJobInput = {
+      job,
+      draft: body.asDraft ?? false,
+      idleArchiveDays: services.config.retention.jobIdleArchiveDays,
+      turnTimeoutSeconds: services.config.agent.maxSeconds + TURN_TIMEOUT_MARGIN_SECONDS,
+      pending: [{ id: randomUUID(), prompt: body.prompt }],
+      seenMessageIds: [],
+      turn: 0,
+      prompts: [],
+      filesChanged: [],
+    };
+    await services.temporal.workflow.start(agentJobWorkflow, {
+      taskQueue: services.config.temporal.taskQueue,
+      workflowId: workflowIdOf(job.id),
+      args: [input],
+      memo: { job },
+      typedSearchAttributes: [
+        { key: PROJECT_ID, value: project.id },
+        { key: JOB_STATUS, value: job.status },
+      ],
+      staticSummary: (body.prompt.split('\n')[0] ?? '').slice(0, 200),
+      staticDetails: `project: ${project.id}\nrepository: ${job.source.repository}\nref: ${job.source.ref}\nmodel: ${model || '(none configured)'}`,
+    });
+    await store.put(job);
+    ctx.status = 201;
+    ctx.body = toJobView(job);
+  });
+
+  router.get('/job/:id', async (ctx) => {
+    const project = await projectOf(ctx);
+    ctx.body = toJobView((await jobOf(ctx, project)).record);
+  });
+
+  router.post('/job/:id/message', async (ctx) => {
+    const project = await projectOf(ctx);
+    const found = await jobOf(ctx, project);
+    const body = parseInput(MessageBody, ctx.request.body);
+    if (found.record.status === 'archived') throw conflict('the job is archived; start a new job');
+    if (!found.open) throw conflict('the job has ended; start a new job');
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, project.orgId, project.id, 'message'));
+    const key = ctx.get('Idempotency-Key');
+    const messageId = IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID();
+    const handle = services.temporal.workflow.getHandle(workflowIdOf(found.record.id));
+    const record = await update(() =>
+      handle.executeUpdate(sendMessageUpdate, { args: [{ id: messageId, prompt: body.prompt }], updateId: messageId }),
+    );
+    ctx.body = toJobView(await store.put(record));
+  });
+
+  router.post('/job/:id/archive', async (ctx) => {
+    const project = await projectOf(ctx);
+    const found = await jobOf(ctx, project);
+    if (found.record.status === 'archived') {
+      ctx.body = toJobView(found.record);
+      return;
+    }
+    if (!found.open) {
+      // The workflow is gone (retention, or stopped by an operator): archive the stored record.
+      const now = new Date().toISOString();
+      const archived: JobRecord = { ...found.record, status: 'archived', archivedAt: now, updatedAt: now, revision: found.record.revision + 1 };
+      ctx.body = toJobView(await store.put(archived));
+      return;
+    }
+    const handle = services.temporal.workflow.getHandle(workflowIdOf(found.record.id));
+    const record = await update(() => handle.executeUpdate(archiveUpdate));
+    ctx.body = toJobView(await store.put(record));
+  });
+
+  router.get('/jobs', async (ctx) => {
+    const project = await projectOf(ctx);
+    const query = parseInput(ListJobsQuery, ctx.query, 'query');
+    try {
+      const page = await store.list(project.id, {
+        limit: query.limit,
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      ctx.body = { jobs: page.jobs.map(toJobView), nextCursor: page.nextCursor };
+    } catch (err) {
+      if (err instanceof InvalidCursorError) throw badRequest(err.message, [{ path: 'cursor', message: err.message }]);
+      throw err;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
+import { parseJobRecord } from './job-schema.js';
+import type { JobRecord } from './job-record.js';
+import { compareNewestFirst, pageOf, type JobListQuery, type JobPage, type JobStore } from './job-store.js';
+
+const SAFE_SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * The embedded default: one JSON file per job under `<dataDir>/jobs/<projectId>/`,
+ * written atomically under a cross-process lock (the API and the worker both write).
+ */
+export class FileJobStore implements JobStore {
+  constructor(private readonly root: string) {}
+
+  private fileOf(projectId: string, jobId: string): string {
+    if (!SAFE_SEGMENT.test(projectId) || !SAFE_SEGMENT.test(jobId)) throw new Error('unsafe job store path');
+    return path.join(this.root, projectId, `${jobId}.json`);
+  }
+
+  async put(record: JobRecord): Promise<JobRecord> {
+    const file = this.fileOf(record.projectId, record.id);
+    return withFileLock(file, async () => {
+      const current = parseJobRecord(await readJsonIfExists<unknown>(file));
+      if (current && current.revision > record.revision) return current;
+      await writeJsonAtomic(file, record);
+      return record;
+    });
+  }
+
+  async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
+    if (!SAFE_SEGMENT.test(projectId) || !SAFE_SEGMENT.test(jobId)) return undefined;
+    return parseJobRecord(await readJsonIfExists<unknown>(this.fileOf(projectId, jobId)));
+  }
+
+  async list(projectId: string, query: JobListQuery): Promise<JobPage> {
+    if (!SAFE_SEGMENT.test(projectId)) return { jobs: [], nextCursor: null };
+    const dir = path.join(this.root, projectId);
+    let names: string[];
+    try {
+      names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { jobs: [], nextCursor: null };
+      throw err;
+    }
+    const records = await Promise.all(names.map(async (n) => parseJobRecord(await readJsonIfExists<unknown>(path.join(dir, n)))));
+    const sorted = records.filter((r): r is JobRecord => r !== undefined).sort(compareNewestFirst);
+    return pageOf(sorted, query);
+  }
+}

@@ -1,0 +1,68 @@
+import type { JobRecord, JobStatus } from './job-record.js';
+
+export interface JobListQuery {
+  status?: JobStatus;
+  /** 1–100. */
+  limit: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+}
+
+export interface JobPage {
+  jobs: JobRecord[];
+  nextCursor: string | null;
+}
+
+/**
+ * Quire's own record of every job, so jobs stay readable (and listable) after
+ * Temporal's retention has forgotten their workflows.
+ */
+export interface JobStore {
+  /** Keeps `record` unless the store already holds a higher revision; returns what is kept. */
+  put(record: JobRecord): Promise<JobRecord>;
+  get(projectId: string, jobId: string): Promise<JobRecord | undefined>;
+  /** Newest first (by creation time, then id). */
+  list(projectId: string, query: JobListQuery): Promise<JobPage>;
+}
+
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+}
+
+interface CursorPosition {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(record: Pick<JobRecord, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorPosition {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+      return { createdAt: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    // fall through: any undecodable cursor is the client's mistake
+  }
+  throw new InvalidCursorError('cursor is not one this API returned');
+}
+
+/** Newest first: later createdAt first, ties broken by id descending. */
+export function compareNewestFirst(a: CursorPosition, b: CursorPosition): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Pages sorted records after the cursor position. */
+export function pageOf(sorted: JobRecord[], query: JobListQuery): JobPage {
+  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const matching = sorted.filter(
+    (r) => (!query.status || r.status === query.status) && (!after || compareNewestFirst(r, after) > 0),
+  );
+  const jobs = matching.slice(0, query.limit);
+  const last = jobs[jobs.length - 1];
+  return { jobs, nextCursor: matching.length > query.limit && last ? encodeCursor(last) : null };
+}

@@ -1,0 +1,81 @@
+import type { Redis } from 'ioredis';
+import type { JobRecord } from './job-record.js';
+import { parseJobRecordJson } from './job-schema.js';
+import { compareNewestFirst, decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobStore } from './job-store.js';
+
+const PREFIX = 'quire:job';
+
+/**
+ * Keeps the record unless a higher revision is stored, and indexes the job in
+ * its project's sorted set by creation time; atomic in Redis.
+ */
+const PUT_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], 'revision')
+if current and tonumber(current) > tonumber(ARGV[1]) then
+  return redis.call('HGET', KEYS[1], 'record')
+end
+redis.call('HSET', KEYS[1], 'revision', ARGV[1], 'record', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+return ARGV[2]
+`;
+
+/** Production store: a hash per job and a per-project index sorted by creation time. */
+export class RedisJobStore implements JobStore {
+  constructor(private readonly redis: Redis) {}
+
+  private keyOf(projectId: string, jobId: string): string {
+    return `${PREFIX}:${projectId}:${jobId}`;
+  }
+
+  private indexOf(projectId: string): string {
+    return `${PREFIX}s:${projectId}`;
+  }
+
+  async put(record: JobRecord): Promise<JobRecord> {
+    const kept = await this.redis.eval(
+      PUT_SCRIPT,
+      2,
+      this.keyOf(record.projectId, record.id),
+      this.indexOf(record.projectId),
+      String(record.revision),
+      JSON.stringify(record),
+      String(Date.parse(record.createdAt)),
+      record.id,
+    );
+    return (typeof kept === 'string' ? parseJobRecordJson(kept) : undefined) ?? record;
+  }
+
+  async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
+    const raw = await this.redis.hget(this.keyOf(projectId, jobId), 'record');
+    return raw ? parseJobRecordJson(raw) : undefined;
+  }
+
+  async list(projectId: string, query: JobListQuery): Promise<JobPage> {
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const max = after ? String(Date.parse(after.createdAt)) : '+inf';
+    const jobs: JobRecord[] = [];
+    let offset = 0;
+    const batch = Math.max(query.limit * 2, 50);
+    // Walks the index newest first in batches until a page (plus one, to know if more exist) is found.
+    for (;;) {
+      const ids = await this.redis.zrevrangebyscore(this.indexOf(projectId), max, '-inf', 'LIMIT', offset, batch);
+      if (ids.length === 0) break;
+      offset += ids.length;
+      const raws = await this.redis.pipeline(ids.map((id) => ['hget', this.keyOf(projectId, id), 'record'])).exec();
+      const records = (raws ?? [])
+        .map(([, raw]) => (typeof raw === 'string' ? parseJobRecordJson(raw) : undefined))
+        .filter((r): r is JobRecord => r !== undefined)
+        .sort(compareNewestFirst);
+      for (const r of records) {
+        if (after && compareNewestFirst(r, after) <= 0) continue;
+        if (query.status && r.status !== query.status) continue;
+        jobs.push(r);
+      }
+      if (jobs.length > query.limit) break;
+    }
+    jobs.sort(compareNewestFirst);
+    const page = jobs.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return { jobs: page, nextCursor: jobs.length > query.limit && last ? encodeCursor(last) : null };
+  }
+}
