@@ -1,5 +1,8 @@
+import { agentRouter } from './agent/index.js';
 import { healthRouter } from './health.js';
+import { assistantRouter } from './assistant/index.js';
+import { threadsRouter } from './threads/index.js';
 import type { Feature } from './services.js';
 
 /** Every router the API serves, in order. Each feature folder adds its own line. */
-export const FEATURES: Feature[] = [healthRouter];
+export const FEATURES: Feature[] = [healthRouter, agentRouter, assistantRouter, threadsRouter];

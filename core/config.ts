@@ -98,6 +98,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
   QUIRE_JOB_IDLE_ARCHIVE_DAYS: positiveInt(30, 3650),
   QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
+  QUIRE_ASSISTANT_PROMPT_TOKENS: positiveInt(12_000, 2_000_000),
 });
 
 type Env = v.InferOutput<typeof EnvSchema>;
@@ -140,6 +141,8 @@ export interface Config {
     authorEmail: string;
   };
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
+  /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
+  assistant: { promptTokens: number };
 }
 
 export class ConfigError extends Error {
@@ -227,5 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       jobIdleArchiveDays: e.QUIRE_JOB_IDLE_ARCHIVE_DAYS,
       threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
     },
+    assistant: { promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS },
   };
 }

@@ -1,0 +1,74 @@
+import type { Logger } from '../../core/logger.js';
+import type { ThreadExchange, ThreadRef, ThreadStore } from '../../core/threads/index.js';
+import type { AnswerWriter, Citation } from './answer-writer.js';
+import type { AnswerInput, Answerer } from './answerer.js';
+import { ModelFailedError } from './model-answerer.js';
+
+export interface AnswerJob {
+  writer: AnswerWriter;
+  answerer: Answerer;
+  input: AnswerInput;
+  citations: Citation[];
+  thread: ThreadRef;
+  exchange: Pick<ThreadExchange, 'messageId' | 'question' | 'fp'>;
+  threads: ThreadStore;
+  logger: Logger;
+  /** Ends the response (the stream's last byte). */
+  end(): void;
+}
+
+/**
+ * Streams one answer to its end and records the exchange. The exchange is
+ * stored before the final chunk, so a follow-up sent on `finish` finds it; a
+ * failed or cut answer is stored as far as it got.
+ */
+export async function runAnswer(job: AnswerJob): Promise<void> {
+  const { writer, input, logger } = job;
+  const startedAt = new Date().toISOString();
+  let answer = '';
+  const record = async (outcome: ThreadExchange['outcome'], error?: string) => {
+    const exchange: ThreadExchange = {
+      ...job.exchange,
+      answer,
+      sources: outcome === 'complete' ? job.citations.map(({ url, title, path }) => ({ url, title, path })) : [],
+      mode: job.answerer.mode,
+      outcome,
+      ...(error ? { error } : {}),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    };
+    try {
+      await job.threads.append(job.thread, exchange);
+    } catch (err) {
+      logger.error({ err, threadId: job.thread.threadId }, 'assistant thread not stored');
+    }
+  };
+
+  const run = job.answerer.answer(input);
+  try {
+    for await (const delta of run.deltas) {
+      if (input.signal.aborted) break;
+      answer += delta;
+      writer.text(delta);
+    }
+  } catch (err) {
+    if (input.signal.aborted) {
+      await record('aborted');
+      return job.end();
+    }
+    const message = err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
+    logger.warn({ err, threadId: job.thread.threadId }, 'assistant answer failed mid-stream');
+    await record('error', message);
+    writer.error(message);
+    return job.end();
+  }
+  if (input.signal.aborted) {
+    await record('aborted');
+    return job.end();
+  }
+  writer.endText();
+  writer.sources(job.citations);
+  await record('complete');
+  writer.finish(run.usage());
+  job.end();
+}

@@ -1,0 +1,59 @@
+import OpenAI from 'openai';
+import type { Config } from '../../core/config.js';
+import type { Usage } from './answer-writer.js';
+import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
+
+type ModelConfig = NonNullable<Config['model']>;
+
+/** The model failed; the message is safe to show to the reader. */
+export class ModelFailedError extends Error {
+  override name = 'ModelFailedError';
+}
+
+function publicReason(err: unknown): string {
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    if (err.status === 429) return 'The language model is busy (rate limited); please try again shortly.';
+    return `The language model returned an error (HTTP ${err.status}).`;
+  }
+  return 'The connection to the language model was interrupted.';
+}
+
+/**
+ * Answers through any OpenAI-compatible Chat Completions endpoint, streamed
+ * token by token. No client retries: a retry after text has streamed would
+ * repeat it, and the reader can simply ask again.
+ */
+export function modelAnswerer(model: ModelConfig): Answerer {
+  const client = new OpenAI({
+    baseURL: model.baseUrl,
+    // Local servers (Ollama, vLLM) take no key, but the client insists on one.
+    apiKey: model.apiKey ?? 'no-key',
+    maxRetries: 0,
+  });
+  return {
+    mode: 'model',
+    answer({ prompt, signal }: AnswerInput): AnswerRun {
+      const usage: Usage = { promptTokens: 0, completionTokens: 0 };
+      async function* deltas(): AsyncGenerator<string> {
+        try {
+          const stream = await client.chat.completions.create(
+            { model: model.name, messages: prompt.messages, stream: true, stream_options: { include_usage: true } },
+            { signal },
+          );
+          for await (const chunk of stream) {
+            const text = chunk.choices[0]?.delta.content;
+            if (text) yield text;
+            if (chunk.usage) {
+              usage.promptTokens = chunk.usage.prompt_tokens;
+              usage.completionTokens = chunk.usage.completion_tokens;
+            }
+          }
+        } catch (err) {
+          if (signal.aborted) throw err;
+          throw new ModelFailedError(publicReason(err), { cause: err });
+        }
+      }
+      return { deltas: deltas(), usage: () => usage };
+    },
+  };
+}

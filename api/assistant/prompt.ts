@@ -1,0 +1,110 @@
+import type { PageContent, SearchHit } from '../../core/retrieval/index.js';
+import type { Domain } from '../../core/tenants/index.js';
+import { passageUrl } from './citations.js';
+import type { Conversation } from './conversation.js';
+import type { ContextItem } from './schema.js';
+import { estimateTokens, truncateToTokens } from './token-budget.js';
+
+export interface PromptMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface AssistantPrompt {
+  messages: PromptMessage[];
+  /** The passages the model was given, in citation order. */
+  passages: SearchHit[];
+  tokens: number;
+}
+
+export interface PromptInput {
+  domain: Pick<Domain, 'id' | 'baseUrl' | 'supportContact'>;
+  conversation: Conversation;
+  hits: SearchHit[];
+  page?: PageContent | undefined;
+  context?: ContextItem[] | undefined;
+  /** Token budget of the whole prompt. */
+  budget: number;
+}
+
+function instructions(domain: PromptInput['domain']): string {
+  const contact = domain.supportContact
+    ? ` and suggest contacting ${domain.supportContact}`
+    : '';
+  return [
+    `You are the documentation assistant of ${domain.baseUrl}.`,
+    'Answer only from the numbered documentation passages below; never from general knowledge.',
+    'Cite every statement with the number of its passage in square brackets, like [1] or [2][3].',
+    `When the passages do not answer the question, say plainly that the documentation does not cover it${contact}; do not guess.`,
+    'Answer in the language of the question, concisely, in Markdown.',
+  ].join('\n');
+}
+
+function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
+  return `[${n}] ${hit.metadata.title} (${passageUrl(baseUrl, hit)})\n${hit.content.trim()}`;
+}
+
+/**
+ * The chat prompt within `budget` tokens. Kept in this order of need: our
+ * instructions, the question, the passages (in rank order), the reader's
+ * snippets and current page (cut to fit), then the latest earlier turns;
+ * older turns are the first to go.
+ */
+export function buildPrompt(input: PromptInput): AssistantPrompt {
+  const { domain, conversation, budget } = input;
+  const head = instructions(domain);
+  // A question larger than half the budget is cut rather than crowding out the passages.
+  const question = truncateToTokens(conversation.question, Math.floor(budget / 2));
+  let used = estimateTokens(head) + estimateTokens(question) + 16;
+
+  const passages: SearchHit[] = [];
+  const blocks: string[] = [];
+  for (const hit of input.hits) {
+    const block = passageBlock(passages.length + 1, domain.baseUrl, hit);
+    const cost = estimateTokens(block) + 2;
+    if (used + cost > budget) break;
+    passages.push(hit);
+    blocks.push(block);
+    used += cost;
+  }
+
+  const extras: string[] = [];
+  for (const item of input.context ?? []) {
+    const label = item.type === 'code' ? 'Code the reader shared' : 'Text the reader selected';
+    const block = `${label}${item.path ? ` (${item.path})` : ''}:\n${item.value}`;
+    const room = budget - used - 8;
+    if (room <= 32) break;
+    const fitted = truncateToTokens(block, room);
+    extras.push(fitted);
+    used += estimateTokens(fitted) + 2;
+  }
+  if (input.page) {
+    const room = budget - used - 8;
+    if (room > 64) {
+      const fitted = truncateToTokens(`The reader is viewing the page ${input.page.path} ("${input.page.title}"):\n${input.page.content}`, room);
+      extras.push(fitted);
+      used += estimateTokens(fitted) + 2;
+    }
+  }
+
+  const system = [
+    head,
+    blocks.length > 0 ? `Documentation passages:\n\n${blocks.join('\n\n')}` : 'No documentation passage matched this question.',
+    ...extras,
+  ].join('\n\n');
+
+  const history: PromptMessage[] = [];
+  for (let i = conversation.earlier.length - 1; i >= 0; i--) {
+    const turn = conversation.earlier[i]!;
+    const cost = estimateTokens(turn.text) + 4;
+    if (used + cost > budget) break;
+    history.unshift({ role: turn.role, content: turn.text });
+    used += cost;
+  }
+
+  return {
+    messages: [{ role: 'system', content: system }, ...history, { role: 'user', content: question }],
+    passages,
+    tokens: used,
+  };
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type * as v from 'valibot';
+import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
+import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import { requireKey, authOf } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import type { WriterFactory } from './answer-writer.js';
+import type { Answerer } from './answerer.js';
+import { runAnswer } from './answer-stream.js';
+import { citationsFor } from './citations.js';
+import { conversationOf, retrievalQuery } from './conversation.js';
+import { DataStreamWriter } from './data-stream.js';
+import { extractiveAnswerer } from './extractive-answerer.js';
+import { assistantLimits } from './limits.js';
+import { modelAnswerer } from './model-answerer.js';
+import { buildPrompt } from './prompt.js';
+import { V1Body, V2Body } from './schema.js';
+import { UiMessageStreamWriter } from './ui-message-stream.js';
+
+export interface AssistantDeps {
+  docIndex?: DocIndex;
+  threads?: ThreadStore;
+  answerer?: Answerer;
+}
+
+interface Protocol {
+  body: typeof V1Body | typeof V2Body;
+  writer: WriterFactory;
+  /** Extra response headers (the v1 deprecation notice). */
+  headers(domainId: string): Record<string, string>;
+}
+
+const V2: Protocol = { body: V2Body, writer: (out, ids) => new UiMessageStreamWriter(out, ids), headers: () => ({}) };
+const V1: Protocol = {
+  body: V1Body,
+  writer: (out, ids) => new DataStreamWriter(out, ids),
+  headers: (domainId) => ({
+    Deprecation: 'true',
+    Link: `</discovery/v2/assistant/${encodeURIComponent(domainId)}/message>; rel="successor-version"`,
+  }),
+};
+
+/** The assistant endpoints: v2 (UI message stream) and v1 (data stream, deprecated). */
+export function assistantRouter(services: ApiServices, deps: AssistantDeps = {}): Router {
+  const { config, tenants, limiter, logger } = services;
+  const docIndex = deps.docIndex ?? openDocIndex(config, services.redis);
+  const threads = deps.threads ?? openThreadStore(config, services.redis);
+  const answerer = deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer());
+  const router = new Router();
+
+  const handle = (protocol: Protocol) => async (ctx: Context) => {
+    const { key, orgId } = authOf(ctx);
+    const domainId = String(ctx.params.domain ?? '');
+    const domain = await tenants.getDomain(domainId);
+    // Another organisation's domain is answered exactly like a missing one.
+    if (!domain || domain.orgId !== orgId) throw notFound(`domain '${domainId}'`);
+    const body: v.InferOutput<typeof V1Body> | v.InferOutput<typeof V2Body> = parseInput(protocol.body, ctx.request.body ?? {});
+
+    const org = await tenants.getOrg(orgId);
+    const limit = await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits));
+    setRateLimitHeaders(ctx, limit);
+
+    const threadId = body.threadId ?? randomUUID();
+    const thread = body.threadId ? await threads.load(orgId, threadId) : undefined;
+    const conversation = conversationOf(body.messages, thread);
+    const filter = body.filter ?? undefined;
+    const [hits, page] = await Promise.all([
+      docIndex.search(domain.id, {
+        query: retrievalQuery(conversation),
+        pageSize: body.retrievalPageSize,
+        ...(filter ? { filter } : {}),
+        ...(body.currentPath ? { currentPath: body.currentPath } : {}),
+      }),
+      body.currentPath ? docIndex.getPage(domain.id, body.currentPath, filter?.groups) : Promise.resolve(undefined),
+    ]);
+    const prompt = buildPrompt({ domain, conversation, hits, page, context: body.context, budget: config.assistant.promptTokens });
+    const citations = citationsFor(domain.baseUrl, prompt.passages);
+
+    // From here on the response is a stream: failures become error parts inside it.
+    const controller = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    });
+    const out = new PassThrough();
+    const messageId = `msg_${randomUUID()}`;
+    const writer = protocol.writer(out, { messageId, threadId });
+    ctx.status = 200;
+    ctx.set({ ...writer.headers, ...protocol.headers(domain.id) });
+    ctx.body = out;
+    writer.start();
+
+    void runAnswer({
+      writer,
+      answerer,
+      input: { prompt, citations, domain, signal: controller.signal },
+      citations,
+      thread: { orgId, threadId, domainId: domain.id },
+      exchange: { messageId, question: conversation.question, fp: body.fp },
+      threads,
+      logger,
+      end: () => out.end(),
+    }).catch((err: unknown) => {
+      logger.error({ err, threadId }, 'assistant stream failed');
+      out.end();
+    });
+  };
+
+  const auth = requireKey(tenants, 'assistant');
+  router.post('/discovery/v2/assistant/:domain/message', auth, handle(V2));
+  router.post('/discovery/v1/assistant/:domain/message', auth, handle(V1));
+  return router;
+}

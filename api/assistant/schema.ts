@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+
+/**
+ * The assistant request bodies of API.md. Unknown top-level and message fields
+ * are allowed on purpose: the AI SDK clients add `id`, `trigger`, `messageId`,
+ * `metadata`, `createdAt`… and must not be refused for it.
+ */
+
+const MAX_MESSAGES = 200;
+
+const part = v.pipe(
+  v.looseObject({ type: v.string('must be a string'), text: v.optional(v.string('must be a string')) }),
+  v.check((p) => p.type !== 'text' || typeof p.text === 'string', 'a text part needs a string `text`'),
+);
+
+const parts = v.array(part, 'must be an array of parts');
+
+const messageId = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
+
+const v2Message = v.looseObject({
+  id: messageId,
+  role: v.picklist(['user', 'assistant', 'system'], 'must be user, assistant or system'),
+  parts,
+  // A v1 message (with `content`) sent here is the wrong endpoint, not a variant.
+  content: v.optional(v.never('is a v1 field; send v1 messages to /discovery/v1/assistant/{domain}/message')),
+});
+
+const v1Message = v.looseObject({
+  id: messageId,
+  role: v.picklist(['user', 'assistant', 'system', 'data'], 'must be user, assistant, system or data'),
+  content: v.string('is required (v1 messages carry their text in `content`)'),
+  parts,
+});
+
+export type V2Message = v.InferOutput<typeof v2Message>;
+export type V1Message = v.InferOutput<typeof v1Message>;
+
+/** The text a message says: its text parts, or (v1) its `content` when it has none. */
+export function messageText(m: { parts: Array<{ type: string; text?: string | undefined }>; content?: string | undefined }): string {
+  const fromParts = m.parts
+    .filter((p) => p.type === 'text')
+    .map((p) => p.text ?? '')
+    .join('');
+  return fromParts.trim() ? fromParts : (m.content ?? '');
+}
+
+const endsWithUserText = (msgs: Array<V2Message | V1Message>) => {
+  const last = msgs.at(-1);
+  return last?.role === 'user' && messageText(last).trim().length > 0;
+};
+
+const contextItem = v.strictObject({
+  type: v.picklist(['code', 'textSelection'], 'must be code or textSelection'),
+  value: v.pipe(v.string('must be a string'), v.maxLength(20_000, 'must be at most 20000 characters')),
+  path: v.optional(v.string('must be a string')),
+  elementId: v.optional(v.string('must be a string')),
+});
+
+const common = {
+  fp: v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+  threadId: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters'))),
+  ),
+  retrievalPageSize: v.optional(
+    v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(50, 'must be at most 50')),
+    5,
+  ),
+  filter: v.optional(
+    v.nullable(
+      v.strictObject({
+        version: v.optional(v.string('must be a string')),
+        language: v.optional(v.string('must be a string')),
+        groups: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
+      }),
+    ),
+  ),
+  context: v.optional(v.pipe(v.array(contextItem, 'must be an array'), v.maxLength(20, 'must have at most 20 items'))),
+  currentPath: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))),
+};
+
+const messagesOf = <T extends v.GenericSchema<unknown, V2Message | V1Message>>(item: T) =>
+  v.pipe(
+    v.array(item, 'is required and must be an array of messages'),
+    v.minLength(1, 'must have at least 1 message'),
+    v.maxLength(MAX_MESSAGES, `must have at most ${MAX_MESSAGES} messages`),
+    v.check(endsWithUserText, 'the last message must be a user message with text'),
+  );
+
+export const V2Body = v.looseObject({ ...common, messages: messagesOf(v2Message) });
+export const V1Body = v.looseObject({ ...common, messages: messagesOf(v1Message) });
+
+export type V2Request = v.InferOutput<typeof V2Body>;
+export type V1Request = v.InferOutput<typeof V1Body>;
+export type ContextItem = v.InferOutput<typeof contextItem>;

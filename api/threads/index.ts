@@ -1,0 +1,1 @@
+export { threadsRouter } from './router.js';

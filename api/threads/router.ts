@@ -1,0 +1,20 @@
+import Router from '@koa/router';
+import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+
+/** `GET /v1/admin/threads/{threadId}`: an assistant conversation, for an admin of its organisation. */
+export function threadsRouter(services: ApiServices, deps: { threads?: ThreadStore } = {}): Router {
+  const threads = deps.threads ?? openThreadStore(services.config, services.redis);
+  const router = new Router();
+  router.get('/v1/admin/threads/:threadId', requireKey(services.tenants, 'admin'), async (ctx) => {
+    const { orgId } = authOf(ctx);
+    const threadId = String(ctx.params.threadId ?? '');
+    // Threads are stored per organisation: another org's id is simply not found here.
+    const thread = threadId.length <= 128 ? await threads.load(orgId, threadId) : undefined;
+    if (!thread) throw notFound(`thread '${threadId.slice(0, 128)}'`);
+    ctx.body = thread;
+  });
+  return router;
+}

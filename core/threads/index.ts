@@ -1,0 +1,4 @@
+export * from './types.js';
+export { FileThreadStore } from './file-store.js';
+export { RedisThreadStore } from './redis-store.js';
+export { openThreadStore } from './open.js';

@@ -1,0 +1,50 @@
+/**
+ * Assistant conversations. A thread belongs to one organisation: the store is
+ * addressed by (orgId, threadId), so the same id sent with another org's key
+ * names a different, empty thread and nothing leaks across organisations.
+ */
+
+export interface ThreadSource {
+  url: string;
+  title: string;
+  path: string;
+}
+
+/** One question and its answer, as streamed (a failed or cut answer is kept as far as it got). */
+export interface ThreadExchange {
+  messageId: string;
+  question: string;
+  answer: string;
+  sources: ThreadSource[];
+  fp: string;
+  /** 'model' when a language model answered, 'extractive' when quoted passages did. */
+  mode: 'model' | 'extractive';
+  outcome: 'complete' | 'error' | 'aborted';
+  error?: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface ThreadTranscript {
+  threadId: string;
+  orgId: string;
+  domainId: string;
+  createdAt: string;
+  updatedAt: string;
+  exchanges: ThreadExchange[];
+}
+
+export interface ThreadRef {
+  orgId: string;
+  threadId: string;
+  domainId: string;
+}
+
+export interface ThreadStore {
+  /** The thread of this organisation, or undefined (unknown, expired or another org's). */
+  load(orgId: string, threadId: string): Promise<ThreadTranscript | undefined>;
+  /** Appends an exchange, creating the thread on first use; renews its retention. */
+  append(ref: ThreadRef, exchange: ThreadExchange): Promise<void>;
+}
+
+export const DAY_MS = 86_400_000;

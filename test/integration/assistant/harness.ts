@@ -1,0 +1,120 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../../api/app.js';
+import { assistantRouter, type AssistantDeps } from '../../../api/assistant/index.js';
+import type { ApiServices } from '../../../api/services.js';
+import { threadsRouter } from '../../../api/threads/index.js';
+import { EmbeddedDocIndex, type IndexedPage } from '../../../core/retrieval/index.js';
+import { openThreadStore } from '../../../core/threads/index.js';
+import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
+import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+
+/** A small docs site, indexed into the real embedded store. */
+export function docsPage(p: string, title: string, sections: Array<{ heading: string; anchor: string; text: string }>, groups: string[] = []): IndexedPage {
+  return {
+    path: p,
+    title,
+    hash: `${p}:${sections.length}`,
+    content: sections.map((s) => `## ${s.heading}\n\n${s.text}`).join('\n\n'),
+    groups,
+    chunks: sections.map((s) => ({
+      path: p,
+      anchor: s.anchor,
+      title,
+      breadcrumb: [title, s.heading],
+      content: s.text,
+      headings: s.heading,
+      groups,
+    })),
+  };
+}
+
+export const SITE: IndexedPage[] = [
+  docsPage('/guides/install', 'Installation', [
+    { heading: 'Install the CLI', anchor: 'install-the-cli', text: 'Install the Quire CLI with npm install -g quire-cli. It needs Node 20 or later.' },
+    { heading: 'Windows', anchor: 'windows', text: 'On Windows, run the installer from PowerShell as administrator.' },
+  ]),
+  docsPage('/guides/webhooks', 'Webhooks', [
+    { heading: 'Signing secrets', anchor: 'signing-secrets', text: 'Every webhook request is signed with HMAC SHA-256 using your signing secret.' },
+  ]),
+  docsPage('/internal/billing', 'Billing internals', [
+    { heading: 'Invoices', anchor: 'invoices', text: 'Invoices are generated monthly by the billing service.' },
+  ], ['staff']),
+];
+
+export interface AssistantWorld {
+  url: string;
+  services: ApiServices;
+  org: Awaited<ReturnType<typeof seedOrg>>;
+  model: FakeModelServer | undefined;
+  domainId: string;
+  docIndex: EmbeddedDocIndex;
+  post(version: 'v1' | 'v2', body: unknown, opts?: { key?: string; domain?: string; headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  env?: Record<string, string>;
+  /** A scripted model; without one the assistant runs in its extractive mode. */
+  script?: Script;
+  orgLimits?: Parameters<ApiServices['tenants']['addOrg']>[1];
+  supportContact?: string;
+  deps?: AssistantDeps;
+}
+
+/** A served API with the assistant over the real embedded index, a real tenant store and (optionally) the fake model. */
+export async function assistantWorld(opts: WorldOptions = {}): Promise<AssistantWorld> {
+  const model = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
+  const env = { ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}), ...opts.env };
+  const services = await testServices({ env, withTemporal: false });
+  if (opts.orgLimits) await services.tenants.addOrg('acme', opts.orgLimits);
+  const org = await seedOrg(services);
+  const domainId = 'docs';
+  await services.tenants.putDomain({
+    id: domainId,
+    orgId: org.orgId,
+    source: '.',
+    docsPath: '',
+    baseUrl: 'https://docs.example.com/',
+    includeHidden: false,
+    ...(opts.supportContact ? { supportContact: opts.supportContact } : {}),
+  });
+  const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
+  await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
+  const threads = openThreadStore(services.config, services.redis);
+  const app = createApp(services, [
+    (s) => assistantRouter(s, { docIndex, threads, ...opts.deps }),
+    (s) => threadsRouter(s, { threads }),
+  ]);
+  const served = await serve(app);
+  return {
+    url: served.url,
+    services,
+    org,
+    model,
+    domainId,
+    docIndex,
+    post: (version, body, o = {}) =>
+      fetch(`${served.url}/discovery/${version}/assistant/${o.domain ?? domainId}/message`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${o.key ?? org.assistantKey}`, ...o.headers },
+        body: JSON.stringify(body),
+        ...(o.signal ? { signal: o.signal } : {}),
+      }),
+    close: async () => {
+      await served.close();
+      await model?.close();
+    },
+  };
+}
+
+export const userMessage = (text: string, id = `m_${Math.random().toString(36).slice(2)}`) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+export const userMessageV1 = (text: string, id = `m_${Math.random().toString(36).slice(2)}`) => ({
+  id,
+  role: 'user',
+  content: text,
+  parts: [{ type: 'text', text }],
+  createdAt: new Date().toISOString(),
+});
+
+export type { AddressInfo };
