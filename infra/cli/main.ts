@@ -47,5 +47,5 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
 }
 
 if (require.main === module) {
-  cli(process.argv.slice(2)).then((code) => process.exit(code));
+  void cli(process.argv.slice(2)).then((code) => process.exit(code));
 }

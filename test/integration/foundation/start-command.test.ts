@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { FileTenantStore } from '../../../core/tenants/index.js';
+import { freePort } from '../../support/redis.js';
+import { tempDir } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+const START = path.resolve(__dirname, '../../../dist/infra/start.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Runs README command one's process (`node dist/infra/start.js`, built by `npm test`) with its own ports and data dir. */
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [START], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  onSuiteEnd(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGINT');
+      await exit;
+    }
+  });
+  return { child, output: () => out, exit };
+}
+
+async function waitFor(s: Started, pattern: RegExp, ms: number): Promise<string> {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(s.output())) {
+    if (s.child.exitCode !== null) throw new Error(`exited ${s.child.exitCode}:\n${s.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return s.output();
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+describe('README command one (npm start) on the embedded defaults', function () {
+  this.timeout(180_000);
+
+  it('starts Temporal, the worker and the API, prints keys once, stops cleanly and reuses its data', async () => {
+    const dataDir = await tempDir();
+    const ports = { PORT: String(await freePort()), QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const env = { QUIRE_DATA_DIR: dataDir, ...ports };
+
+    const first = start(env);
+    const began = Date.now();
+    const banner = await waitFor(first, /Press Ctrl-C to stop/, 90_000);
+    const readyMs = Date.now() - began;
+    assert.match(banner, new RegExp(`API\\s+http://127.0.0.1:${ports.PORT}`));
+    assert.match(banner, new RegExp(`Temporal UI\\s+http://localhost:${ports.QUIRE_TEMPORAL_UI_PORT}`));
+    const adminKey = /admin key\s+(quire_\S+)/.exec(banner)?.[1];
+    const assistantKey = /assistant key\s+(quire_dsc_\S+)/.exec(banner)?.[1];
+    assert.ok(adminKey && assistantKey, banner);
+    const ready = await fetch(`http://127.0.0.1:${ports.PORT}/readyz`);
+    assert.equal(ready.status, 200);
+    console.log(`      (ready in ${readyMs} ms)`);
+
+    first.child.kill('SIGINT');
+    assert.equal(await first.exit, 0, first.output());
+    assert.match(first.output(), /Stopped\./);
+    for (const port of Object.values(ports)) assert.equal(await listening(Number(port)), false, `port ${port} closed after stop`);
+
+    const second = start(env);
+    const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
+    assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
+    const store = FileTenantStore.inDataDir(dataDir);
+    assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
+    assert.equal((await store.listKeys()).length, 2);
+    second.child.kill('SIGTERM');
+    assert.equal(await second.exit, 0);
+  });
+
+  it('refuses a port already in use, and bad configuration, with one clear message', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const busy = (blocker.address() as net.AddressInfo).port;
+    const s = start({ QUIRE_DATA_DIR: await tempDir(), QUIRE_TEMPORAL_PORT: String(busy), PORT: String(await freePort()) });
+    assert.equal(await s.exit, 1);
+    assert.match(s.output(), new RegExp(`port ${busy} is already in use; stop the other process or set QUIRE_TEMPORAL_PORT`));
+    blocker.close();
+
+    const bad = start({ QUIRE_DATA_DIR: await tempDir(), PORT: 'http' });
+    assert.equal(await bad.exit, 1);
+    assert.match(bad.output(), /quire: error: invalid configuration:\n\s+PORT: must be a whole number/);
+  });
+});
