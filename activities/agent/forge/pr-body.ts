@@ -1,0 +1,23 @@
+import type { PullRequestInput } from '../types.js';
+
+/** Hidden marker so a retried activity recognises the comment it already posted for a turn. */
+export function turnMarker(jobId: string, turn: number): string {
+  return `<!-- quire:${jobId}:turn:${turn} -->`;
+}
+
+function list(items: string[], empty: string): string {
+  return items.length ? items.map((i) => `- ${i.replace(/\n+/g, ' ')}`).join('\n') : empty;
+}
+
+/** The pull-request body (first turn) or follow-up comment (later turns). */
+export function pullRequestBody(input: PullRequestInput): string {
+  const sections = [
+    input.summary || 'Documentation update by the Quire agent.',
+    `### Requested\n\n${input.prompts.map((p) => p.split('\n').map((l) => `> ${l}`).join('\n')).join('\n\n')}`,
+    `### Files changed\n\n${list(input.filesChanged.map((f) => `\`${f}\``), '_none_')}`,
+  ];
+  if (input.validationErrors.length)
+    sections.push(`### Validation notes\n\nThese problems remained after the fix rounds:\n\n${list(input.validationErrors, '')}`);
+  sections.push(`_Quire job \`${input.jobId}\`, turn ${input.turn}._\n${turnMarker(input.jobId, input.turn)}`);
+  return sections.join('\n\n');
+}

@@ -1,0 +1,26 @@
+import type { Project } from '../../core/tenants/index.js';
+import type { ActivityServices } from '../services.js';
+import { AGENT_ERROR, permanent } from './errors.js';
+import type { GitAuth } from './git.js';
+
+export async function loadProject(services: ActivityServices, projectId: string): Promise<Project> {
+  const project = await services.tenants.getProject(projectId);
+  if (!project) throw permanent(AGENT_ERROR.projectNotFound, `project ${projectId} no longer exists`);
+  return project;
+}
+
+/** The forge token of a GitHub project, read by variable name; local repositories need none. */
+export function forgeToken(services: ActivityServices, project: Project): string | undefined {
+  if (project.forge !== 'github') return undefined;
+  if (!project.forgeTokenEnv)
+    throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses GitHub but names no token variable (forgeTokenEnv)`);
+  const token = services.secrets?.(project.forgeTokenEnv);
+  if (!token) throw permanent(AGENT_ERROR.badCredentials, `the variable ${project.forgeTokenEnv} holding the GitHub token is not set on the worker`);
+  return token;
+}
+
+export function gitAuthFor(services: ActivityServices, project: Project): GitAuth {
+  const token = forgeToken(services, project);
+  const { authorName, authorEmail } = services.config.agent;
+  return token ? { authorName, authorEmail, token } : { authorName, authorEmail };
+}

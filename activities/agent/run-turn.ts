@@ -1,0 +1,78 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { ActivityServices } from '../services.js';
+import { AGENT_ERROR, permanent } from './errors.js';
+import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
+import { loadProject, gitAuthFor } from './project.js';
+import { runToolLoop, type LoopState } from './tool-loop.js';
+import type { ToolContext } from './tools.js';
+import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
+import { validateChanges } from './validate.js';
+import { changedPaths, commitAndPush, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
+
+function modelClient(services: ActivityServices): OpenAI {
+  const model = services.config.model;
+  if (!model)
+    throw permanent(
+      AGENT_ERROR.modelNotConfigured,
+      'no language model is configured: set QUIRE_MODEL_BASE_URL, QUIRE_MODEL_API_KEY and QUIRE_MODEL',
+    );
+  // Temporal owns retries (with Retry-After); the client must not retry on its own.
+  return new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey ?? 'unused', maxRetries: 0 });
+}
+
+async function docsChanges(ws: Workspace): Promise<string[]> {
+  const all = await changedPaths(ws);
+  return all.map((p) => toDocsRelative(ws, p)).filter((p) => !p.startsWith('..'));
+}
+
+function commitMessage(input: AgentTurnInput, title: string, summary: string, errors: string[]): string {
+  const notes = errors.length ? `\n\nValidation notes:\n${errors.map((e) => `- ${e}`).join('\n')}` : '';
+  return `${title}\n\n${summary || 'Documentation update.'}${notes}\n\nQuire-Job: ${input.jobId}\nQuire-Turn: ${input.turn}`;
+}
+
+/** One agent turn: fresh workspace from the remote, tool loop, fix rounds, one commit, push. */
+export async function runAgentTurn(services: ActivityServices, input: AgentTurnInput): Promise<AgentTurnResult> {
+  const client = modelClient(services);
+  const { agent } = services.config;
+  const started = Date.now();
+  const project = await loadProject(services, input.projectId);
+  const auth = gitAuthFor(services, project);
+  const ws = await prepareWorkspace({ dataDir: services.config.dataDir, jobId: input.jobId, branch: input.branch, project, auth });
+
+  const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
+  const ctx: ToolContext = { root: ws.root, docsRoot: ws.docsRoot, validate: async () => validateChanges(ws, await docsChanges(ws)) };
+  const state: LoopState = {
+    messages: [
+      { role: 'system', content: systemPrompt({ agentsMd, turn: input.turn }) },
+      ...input.messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
+    ],
+    steps: 0,
+    tokens: 0,
+    finish: undefined,
+  };
+  const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000 };
+
+  let stopReason: AgentStopReason = await runToolLoop(client, input.model, ctx, state, bounds);
+  let finish = state.finish;
+  let errors = await ctx.validate();
+  // Feed remaining problems back only when the model stopped on its own; a spent bound ends the turn.
+  for (let round = 0; round < agent.fixRounds && errors.length > 0 && (stopReason === 'finish' || stopReason === 'no_tool_calls'); round++) {
+    state.messages.push({ role: 'user', content: fixRoundPrompt(errors) });
+    state.finish = undefined;
+    stopReason = await runToolLoop(client, input.model, ctx, state, bounds);
+    finish = state.finish ?? finish;
+    errors = await ctx.validate();
+  }
+
+  const title = finish?.title ?? fallbackTitle(input.messages);
+  const summary = finish?.summary ?? '';
+  const filesChanged = await docsChanges(ws);
+  if (filesChanged.length === 0) {
+    return { changed: false, commitSha: null, filesChanged, title, summary, validationErrors: errors, stopReason, steps: state.steps };
+  }
+  const commitSha = await commitAndPush(ws, commitMessage(input, title, summary, errors), project.repository);
+  services.logger.info({ jobId: input.jobId, turn: input.turn, commitSha, files: filesChanged.length, stopReason }, 'agent turn pushed');
+  return { changed: true, commitSha, filesChanged, title, summary, validationErrors: errors, stopReason, steps: state.steps };
+}

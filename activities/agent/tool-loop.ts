@@ -1,0 +1,86 @@
+import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
+import type OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { classifyModelError } from './errors.js';
+import { AGENT_TOOLS } from './tool-definitions.js';
+import { executeTool, type ToolContext } from './tools.js';
+import type { AgentStopReason } from './types.js';
+
+export interface LoopBounds {
+  maxSteps: number;
+  maxTokens: number;
+  /** Epoch milliseconds when the turn must stop. */
+  deadline: number;
+}
+
+/** State carried across the main loop and its fix rounds. */
+export interface LoopState {
+  messages: ChatCompletionMessageParam[];
+  steps: number;
+  tokens: number;
+  finish: { title: string; summary: string } | undefined;
+}
+
+function activitySignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined; // outside an activity (unit use): nothing to cancel from
+  }
+}
+
+function heartbeat(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // outside an activity there is no one to heartbeat to
+  }
+}
+
+/**
+ * Runs the model's tool loop until it calls finish, answers without tool calls, or a bound is
+ * reached. Heartbeats every step; archive cancels the activity, which aborts the model request.
+ */
+export async function runToolLoop(
+  client: OpenAI,
+  model: string,
+  ctx: ToolContext,
+  state: LoopState,
+  bounds: LoopBounds,
+): Promise<AgentStopReason> {
+  const cancel = activitySignal();
+  for (;;) {
+    if (state.steps >= bounds.maxSteps) return 'max_steps';
+    if (state.tokens >= bounds.maxTokens) return 'max_tokens';
+    const remaining = bounds.deadline - Date.now();
+    if (remaining <= 0) return 'max_time';
+    heartbeat({ step: state.steps });
+    state.steps += 1;
+    const timeout = AbortSignal.timeout(remaining);
+    const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await client.chat.completions.create({ model, messages: state.messages, tools: AGENT_TOOLS, tool_choice: 'auto' }, { signal });
+    } catch (err) {
+      if (cancel?.aborted) throw new CancelledFailure('the agent turn was cancelled');
+      if (timeout.aborted) return 'max_time';
+      throw classifyModelError(err);
+    }
+    const usage = completion.usage;
+    const choice = completion.choices[0];
+    const message = choice?.message;
+    state.tokens += usage?.total_tokens ?? Math.ceil(JSON.stringify(message ?? '').length / 4);
+    const calls = (message?.tool_calls ?? []).filter((c) => c.type === 'function');
+    state.messages.push({ role: 'assistant', content: message?.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+    if (calls.length === 0) return 'no_tool_calls';
+    for (const call of calls) {
+      const outcome = await executeTool(ctx, call.function.name, call.function.arguments);
+      state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+      if ('finish' in outcome) state.finish = outcome.finish;
+    }
+    heartbeat({ step: state.steps });
+    if (state.finish) return 'finish';
+    if (choice?.finish_reason === 'length' && state.tokens >= bounds.maxTokens) return 'max_tokens';
+  }
+}

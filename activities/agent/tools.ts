@@ -1,0 +1,162 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { docsRelative, resolveToolPath, ToolError, type DocsRoots } from './paths.js';
+
+const MAX_LIST = 500;
+const MAX_READ_CHARS = 60_000;
+const MAX_MATCHES = 100;
+const SEARCHABLE = /\.(mdx?|json|ya?ml|txt)$/i;
+
+/** What the loop needs besides the file system: validation of the current changes. */
+export interface ToolContext extends DocsRoots {
+  validate(): Promise<string[]>;
+}
+
+export type ToolOutcome = { output: string } | { finish: { title: string; summary: string }; output: string };
+
+type Args = Record<string, unknown>;
+
+function text(args: Args, key: string, opts: { optional?: boolean } = {}): string {
+  const value = args[key];
+  if (value === undefined && opts.optional) return '';
+  if (typeof value !== 'string') throw new ToolError(`argument ${key} must be a string`);
+  return value;
+}
+
+function line(args: Args, key: string): number | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ToolError(`argument ${key} must be a whole number from 1`);
+  return value;
+}
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (out.length >= MAX_LIST) return;
+    if (e.name === '.git' || e.name === 'node_modules') continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(full, out);
+    else if (e.isFile()) out.push(full);
+  }
+}
+
+async function readText(full: string, shown: string): Promise<string> {
+  const stat = await fs.stat(full).catch(() => undefined);
+  if (!stat?.isFile()) throw new ToolError(`${shown} does not exist or is not a file`);
+  return fs.readFile(full, 'utf8');
+}
+
+const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOutcome>> = {
+  async list_files(ctx, args) {
+    const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
+    const files: string[] = [];
+    await walk(dir, files);
+    const listed = files.map((f) => docsRelative(ctx, f));
+    const more = files.length >= MAX_LIST ? `\n(first ${MAX_LIST} files shown; list a subfolder for more)` : '';
+    return { output: listed.length ? listed.join('\n') + more : '(no files)' };
+  },
+  async read_file(ctx, args) {
+    const shown = text(args, 'path');
+    const content = await readText(await resolveToolPath(ctx, shown), shown);
+    const lines = content.split('\n');
+    const start = line(args, 'start_line') ?? 1;
+    const end = Math.min(line(args, 'end_line') ?? lines.length, lines.length);
+    if (start > lines.length) throw new ToolError(`${shown} has only ${lines.length} lines`);
+    let body = lines.slice(start - 1, end).map((l, i) => `${start + i}| ${l}`).join('\n');
+    if (body.length > MAX_READ_CHARS) body = body.slice(0, MAX_READ_CHARS) + '\n(truncated; read a smaller line range)';
+    return { output: `${shown} (lines ${start}-${end} of ${lines.length})\n${body}` };
+  },
+  async search_text(ctx, args) {
+    const query = text(args, 'query');
+    if (query.trim() === '') throw new ToolError('query must not be empty');
+    const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
+    const files: string[] = [];
+    await walk(dir, files);
+    const needle = query.toLowerCase();
+    const matches: string[] = [];
+    for (const file of files.filter((f) => SEARCHABLE.test(f))) {
+      const lines = (await fs.readFile(file, 'utf8')).split('\n');
+      lines.forEach((l, i) => {
+        if (matches.length < MAX_MATCHES && l.toLowerCase().includes(needle)) matches.push(`${docsRelative(ctx, file)}:${i + 1}: ${l.slice(0, 200)}`);
+      });
+    }
+    return { output: matches.length ? matches.join('\n') : `no matches for "${query}"` };
+  },
+  async write_file(ctx, args) {
+    const shown = text(args, 'path');
+    const content = text(args, 'content');
+    const full = await resolveToolPath(ctx, shown);
+    await fs.mkdir(path.dirname(full), { recursive: true });
+    await fs.writeFile(full, content);
+    return { output: `wrote ${shown} (${content.split('\n').length} lines)` };
+  },
+  async replace_text(ctx, args) {
+    const shown = text(args, 'path');
+    const oldText = text(args, 'old_text');
+    const newText = text(args, 'new_text');
+    if (oldText === '') throw new ToolError('old_text must not be empty');
+    const full = await resolveToolPath(ctx, shown);
+    const content = await readText(full, shown);
+    const count = content.split(oldText).length - 1;
+    if (count === 0) throw new ToolError(`old_text was not found in ${shown}; read the file and copy the text exactly, including whitespace`);
+    if (count > 1) throw new ToolError(`old_text occurs ${count} times in ${shown}; include more surrounding text so it matches exactly once`);
+    const at = content.indexOf(oldText);
+    await fs.writeFile(full, content.slice(0, at) + newText + content.slice(at + oldText.length));
+    return { output: `replaced 1 occurrence in ${shown}` };
+  },
+  async delete_file(ctx, args) {
+    const shown = text(args, 'path');
+    const full = await resolveToolPath(ctx, shown);
+    await readText(full, shown);
+    await fs.rm(full);
+    return { output: `deleted ${shown}` };
+  },
+  async move_file(ctx, args) {
+    const from = text(args, 'from');
+    const to = text(args, 'to');
+    const src = await resolveToolPath(ctx, from);
+    const dst = await resolveToolPath(ctx, to);
+    await readText(src, from);
+    if (await fs.lstat(dst).then(() => true, () => false)) throw new ToolError(`${to} already exists; delete it first or choose another name`);
+    await fs.mkdir(path.dirname(dst), { recursive: true });
+    await fs.rename(src, dst);
+    return { output: `moved ${from} to ${to}` };
+  },
+  async validate(ctx) {
+    const errors = await ctx.validate();
+    return { output: errors.length ? `${errors.length} problem(s):\n${errors.join('\n')}` : 'no problems found' };
+  },
+  async finish(_ctx, args) {
+    const title = text(args, 'title').trim();
+    const summary = text(args, 'summary', { optional: true }).trim();
+    if (title === '') throw new ToolError('title must not be empty');
+    return { finish: { title: title.slice(0, 200), summary }, output: 'turn finished' };
+  },
+};
+
+export const TOOL_NAMES = Object.keys(handlers);
+
+/**
+ * Runs one tool call. Every problem the model caused (unknown tool, unparseable arguments,
+ * a refused path, a failed file operation) comes back as a readable message, never an exception.
+ */
+export async function executeTool(ctx: ToolContext, name: string, rawArgs: string): Promise<ToolOutcome> {
+  const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+  if (!handler) return { output: `error: unknown tool "${name}"; available tools: ${TOOL_NAMES.join(', ')}` };
+  let args: unknown;
+  try {
+    args = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
+  } catch {
+    return { output: `error: the arguments of ${name} are not valid JSON; send a JSON object` };
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return { output: `error: the arguments of ${name} must be a JSON object` };
+  try {
+    return await handler(ctx, { ...args });
+  } catch (err) {
+    if (err instanceof ToolError) return { output: `error: ${err.message}` };
+    const code = err instanceof Error && 'code' in err ? String(err.code) : '';
+    // File-system failures are the model's to correct (EISDIR, ENOTDIR…); the path is docs-relative already.
+    return { output: `error: ${name} failed${code ? ` (${code})` : ''}` };
+  }
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Project } from '../../core/tenants/index.js';
+import { AGENT_ERROR, permanent } from './errors.js';
+import { classifyGitError, runGit, type GitAuth } from './git.js';
+
+/** A job's checkout: a cache any worker can rebuild, reset to the remote branch at each turn. */
+export interface Workspace {
+  /** Repository root of the checkout. */
+  root: string;
+  /** Docs root inside it (project.docsPath). */
+  docsRoot: string;
+  docsPath: string;
+  branch: string;
+  /** The remote job branch existed before this turn. */
+  branchExisted: boolean;
+  git(args: string[]): Promise<string>;
+}
+
+function jobDir(dataDir: string, jobId: string): string {
+  // Job ids are opaque; keep only a safe file name so an id can never point outside workspaces/.
+  return path.join(dataDir, 'workspaces', jobId.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Makes the cache match the remote: the job branch when it exists there, otherwise the project's
+ * base branch. Anything left in the cache (a crashed turn, another worker's state) is discarded.
+ */
+export async function prepareWorkspace(opts: {
+  dataDir: string;
+  jobId: string;
+  branch: string;
+  project: Project;
+  auth: GitAuth;
+}): Promise<Workspace> {
+  const { project, auth, branch } = opts;
+  const root = jobDir(opts.dataDir, opts.jobId);
+  const git = (args: string[]) => runGit(root, args, auth);
+  if (!(await exists(path.join(root, '.git')))) {
+    await fs.rm(root, { recursive: true, force: true });
+    await fs.mkdir(root, { recursive: true });
+    await git(['init', '-q']);
+  }
+  // The remote URL is not a secret (tokens travel in per-command env), so it may live in .git/config.
+  await git(['remote', 'remove', 'origin']).catch(() => undefined);
+  await git(['remote', 'add', 'origin', project.repository]);
+
+  const heads = await git(['ls-remote', '--heads', 'origin']).catch((err: unknown) => {
+    throw classifyGitError(err, project.repository);
+  });
+  const names = new Set(heads.split('\n').map((l) => l.split('\t')[1]?.replace('refs/heads/', '')));
+  if (!names.has(project.branch) && !names.has(branch))
+    throw permanent(AGENT_ERROR.repositoryNotFound, `branch ${project.branch} was not found in ${project.repository}`);
+  const branchExisted = names.has(branch);
+  const wanted = [project.branch, ...(branchExisted ? [branch] : [])].filter((b) => names.has(b));
+  await git(['fetch', '-q', '--prune', 'origin', ...wanted.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]).catch(
+    (err: unknown) => {
+      throw classifyGitError(err, project.repository);
+    },
+  );
+  const start = branchExisted ? branch : project.branch;
+  await git(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${start}`]);
+  await git(['reset', '-q', '--hard', `refs/remotes/origin/${start}`]);
+  await git(['clean', '-q', '-fdx']);
+  const docsPath = project.docsPath.replace(/^\/+|\/+$/g, '');
+  return { root, docsRoot: path.join(root, docsPath), docsPath, branch, branchExisted, git };
+}
+
+/** Repository-relative paths with uncommitted changes (added, modified, deleted, renamed). */
+export async function changedPaths(ws: Workspace): Promise<string[]> {
+  await ws.git(['add', '-A']);
+  const out = await ws.git(['diff', '--cached', '--name-only', '--no-renames', '-z']);
+  return out.split('\0').filter(Boolean);
+}
+
+/** Converts a repository path to one relative to the docs root. */
+export function toDocsRelative(ws: Workspace, repoPath: string): string {
+  return ws.docsPath ? path.posix.relative(ws.docsPath, repoPath) : repoPath;
+}
+
+/** Commits everything staged and pushes the job branch; returns the new commit sha. */
+export async function commitAndPush(ws: Workspace, message: string, repository: string): Promise<string> {
+  await ws.git(['commit', '-q', '--no-verify', '-m', message]);
+  const sha = (await ws.git(['rev-parse', 'HEAD'])).trim();
+  await ws.git(['push', '-q', 'origin', `HEAD:refs/heads/${ws.branch}`]).catch((err: unknown) => {
+    throw classifyGitError(err, repository);
+  });
+  return sha;
+}
