@@ -1,0 +1,115 @@
+import GithubSlugger from 'github-slugger';
+import type { Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { blockText, hasCode } from './block-text.js';
+import type { IndexedChunk, PageMarkers } from './indexed.js';
+
+export interface ChunkOptions {
+  /** Characters a chunk aims to stay under (code blocks may exceed it; they are never cut). */
+  maxChars: number;
+  /** A trailing block up to this size is repeated at the start of the next chunk of a section. */
+  overlapChars: number;
+}
+
+export const DEFAULT_CHUNKING: ChunkOptions = { maxChars: 1500, overlapChars: 300 };
+
+export interface ChunkablePage extends PageMarkers {
+  path: string;
+  title: string;
+  tree: Root;
+  source: string;
+}
+
+interface Block {
+  text: string;
+  /** Code stays whole and is never used as overlap. */
+  atomic: boolean;
+}
+
+interface Section {
+  anchor: string;
+  breadcrumb: string[];
+  heading: string;
+  blocks: Block[];
+}
+
+/** Headings down to this depth start a chunk; deeper ones stay inside their section. */
+const SPLIT_DEPTH = 3;
+
+/** Splits a page by headings into chunks that keep the title, breadcrumb and anchor. */
+export function chunkPage(page: ChunkablePage, options: ChunkOptions = DEFAULT_CHUNKING): IndexedChunk[] {
+  const slugger = new GithubSlugger();
+  const sections: Section[] = [{ anchor: '', breadcrumb: [page.title], heading: '', blocks: [] }];
+  const stack: Array<{ depth: number; text: string }> = [];
+  for (const node of page.tree.children) {
+    if (node.type === 'heading') {
+      const text = toString(node).trim();
+      const anchor = slugger.slug(text);
+      // An h1 that repeats the title is the top of the page, not a section.
+      const top = sections.length === 1 && sections[0]!.blocks.length === 0;
+      if (node.depth === 1 && text === page.title && top) continue;
+      if (node.depth <= SPLIT_DEPTH) {
+        while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
+        stack.push({ depth: node.depth, text });
+        const trail = stack.map((s) => s.text).filter((t, i) => !(i === 0 && t === page.title));
+        sections.push({ anchor, breadcrumb: [page.title, ...trail], heading: text, blocks: [] });
+        continue;
+      }
+    }
+    const text = blockText(node, page.source).trim();
+    if (text) sections[sections.length - 1]!.blocks.push(...splitBlock(node, text, options.maxChars));
+  }
+  return sections.flatMap((section) => packSection(page, section, options));
+}
+
+function splitBlock(node: RootContent, text: string, maxChars: number): Block[] {
+  if (hasCode(node)) return [{ text, atomic: true }];
+  if (text.length <= maxChars) return [{ text, atomic: false }];
+  // Long prose is cut between sentences.
+  const pieces: Block[] = [];
+  let current = '';
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    if (current && current.length + sentence.length + 1 > maxChars) {
+      pieces.push({ text: current, atomic: false });
+      current = '';
+    }
+    current = current ? `${current} ${sentence}` : sentence;
+  }
+  if (current) pieces.push({ text: current, atomic: false });
+  return pieces;
+}
+
+function packSection(page: ChunkablePage, section: Section, options: ChunkOptions): IndexedChunk[] {
+  if (section.blocks.length === 0) return [];
+  const chunks: IndexedChunk[] = [];
+  const headerLine = section.heading ? `## ${section.heading}\n\n` : '';
+  let blocks: Block[] = [];
+  let size = 0;
+  const flush = () => {
+    if (blocks.length === 0) return;
+    chunks.push({
+      path: page.path,
+      anchor: section.anchor,
+      title: page.title,
+      breadcrumb: section.breadcrumb,
+      headings: section.breadcrumb.slice(1).join(' \n'),
+      content: headerLine + blocks.map((b) => b.text).join('\n\n'),
+      groups: page.groups,
+      ...(page.version ? { version: page.version } : {}),
+      ...(page.language ? { language: page.language } : {}),
+      ...(page.tag ? { tag: page.tag } : {}),
+    });
+  };
+  for (const block of section.blocks) {
+    if (blocks.length > 0 && size + block.text.length > options.maxChars) {
+      flush();
+      const last = blocks[blocks.length - 1]!;
+      blocks = !last.atomic && last.text.length <= options.overlapChars ? [last] : [];
+      size = blocks.reduce((n, b) => n + b.text.length, 0);
+    }
+    blocks.push(block);
+    size += block.text.length;
+  }
+  flush();
+  return chunks;
+}
