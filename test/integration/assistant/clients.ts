@@ -1,0 +1,86 @@
+/**
+ * The real AI SDK client code reading the server's streams: `ai@4`'s
+ * `processDataStream` for v1, and for v2 each of `ai@5`, `ai@6` and `ai@7`
+ * (`DefaultChatTransport` + `readUIMessageStream`, and a `Chat`).
+ */
+import { processDataStream } from '@ai-sdk/ui-utils';
+import * as ai5 from 'ai-v5';
+import * as ai6 from 'ai-v6';
+import * as ai7 from 'ai-v7';
+
+export interface ClientReading {
+  text: string;
+  sources: Array<{ id: string; url: string; title: string | undefined }>;
+  threadId: string | undefined;
+  errors: string[];
+}
+
+const threadIdOf = (metadata: unknown): string | undefined => {
+  if (typeof metadata !== 'object' || metadata === null || !('threadId' in metadata)) return undefined;
+  return typeof metadata.threadId === 'string' ? metadata.threadId : undefined;
+};
+
+/** Reads a v1 response with ai@4's own data-stream parser. */
+export async function readV1(res: Response): Promise<ClientReading> {
+  const reading: ClientReading = { text: '', sources: [], threadId: undefined, errors: [] };
+  if (!res.body) throw new Error('no body');
+  await processDataStream({
+    stream: res.body,
+    onTextPart: (t) => void (reading.text += t),
+    onSourcePart: (s) => void reading.sources.push({ id: s.id, url: s.url, title: s.title }),
+    onErrorPart: (e) => void reading.errors.push(e),
+    onMessageAnnotationsPart: (annotations) => {
+      for (const a of annotations) reading.threadId ??= threadIdOf(a);
+    },
+  });
+  return reading;
+}
+
+interface UiPart {
+  type: string;
+  text?: string;
+  url?: string;
+  sourceId?: string;
+  title?: string;
+}
+
+function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined, errors: string[]): ClientReading {
+  const parts = message?.parts ?? [];
+  return {
+    text: parts.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join(''),
+    sources: parts.flatMap((p) => (p.type === 'source-url' && p.url ? [{ id: p.sourceId ?? '', url: p.url, title: p.title }] : [])),
+    threadId: threadIdOf(message?.metadata),
+    errors,
+  };
+}
+
+export type V2Client = 'ai5' | 'ai6' | 'ai7';
+export const V2_CLIENTS: V2Client[] = ['ai5', 'ai6', 'ai7'];
+
+export interface V2Request {
+  url: string;
+  key: string;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+/** Posts with the client's DefaultChatTransport and folds the chunks with its readUIMessageStream. */
+export async function readV2(client: V2Client, req: V2Request): Promise<ClientReading> {
+  const errors: string[] = [];
+  const onError = (e: unknown) => void errors.push(e instanceof Error ? e.message : String(e));
+  const messages = [{ id: 'u1', role: 'user' as const, parts: [{ type: 'text' as const, text: req.text }] }];
+  const send = { trigger: 'submit-message' as const, chatId: 'chat-1', messageId: undefined, messages, abortSignal: undefined, body: req.body };
+  const init = { api: req.url, headers: { authorization: `Bearer ${req.key}` } };
+  let last: { parts: UiPart[]; metadata?: unknown } | undefined;
+  if (client === 'ai5') {
+    const stream = await new ai5.DefaultChatTransport(init).sendMessages(send);
+    for await (const m of ai5.readUIMessageStream({ stream, onError })) last = m;
+  } else if (client === 'ai6') {
+    const stream = await new ai6.DefaultChatTransport(init).sendMessages(send);
+    for await (const m of ai6.readUIMessageStream({ stream, onError })) last = m;
+  } else {
+    const stream = await new ai7.DefaultChatTransport(init).sendMessages(send);
+    for await (const m of ai7.readUIMessageStream({ stream, onError })) last = m;
+  }
+  return readingOf(last, errors);
+}
