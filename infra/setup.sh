@@ -15,8 +15,10 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 # 1. npm packages, when the lock file changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error >&2 || die "npm ci failed; check network access to the npm registry"
+  say "installing npm packages"
+  # npm install, not npm ci: the registry may lack optional native builds for other platforms
+  # (e.g. @swc/core-darwin-*), which npm ci treats as a lock mismatch. The lock is still honoured.
+  npm install --no-audit --no-fund --loglevel=error >&2 || die "npm install failed; check access to the npm registry"
 fi
 
 # 2. Temporal CLI: $QUIRE_TEMPORAL_BIN, then .tools/bin/temporal, then one on PATH of the pinned version.
