@@ -1,5 +1,6 @@
 import { createAgentActivities } from './agent/index.js';
 import { createJobActivities } from './jobs/index.js';
+import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
 import type { ActivityServices } from './services.js';
 
@@ -9,6 +10,7 @@ export type { ActivityServices } from './services.js';
 export function createActivities(services: ActivityServices) {
   return {
     ...createPingActivities(),
+    ...createIndexingActivities(services),
     ...createAgentActivities(services),
     ...createJobActivities(services),
   };

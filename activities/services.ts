@@ -2,6 +2,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
+import type { WritableDocIndex } from '../core/retrieval/index.js';
 
 /** Clients the activities receive from the worker; activities never read the environment. */
 export interface ActivityServices {
@@ -11,4 +12,6 @@ export interface ActivityServices {
   redis: Redis | undefined;
   /** Reads a secret (a forge token) by the variable name a project names; filled by the worker entry. */
   secrets?: (name: string) => string | undefined;
+  /** The docs index the indexing activities write (and the assistant reads); opened from `config` when absent. */
+  docIndex?: WritableDocIndex;
 }

@@ -10,88 +10,108 @@ export interface BrokenPage {
   reason: string;
 }
 
-/** What a run changed; counts and paths only, so it fits in workflow history. */
-export interface IndexSummary {
-  pages: number;
+/** What a batch of page files changed; counts and paths only, so it fits in workflow history. */
+export interface BatchSummary {
   added: number;
   updated: number;
-  removed: number;
   unchanged: number;
-  /** Chunks written in this run. */
+  /** Pages that were indexed before and are hidden now (they leave the index). */
+  hidden: number;
+  /** Chunks written. */
   chunks: number;
-  seconds: number;
   broken: BrokenPage[];
 }
 
-export interface IndexDocsOptions {
+export interface IndexSummary extends Omit<BatchSummary, 'hidden'> {
+  /** Pages the index holds for the domain after the run. */
+  pages: number;
+  removed: number;
+  seconds: number;
+}
+
+export interface IndexFilesOptions {
   includeHidden: boolean;
-  /** Called after each page file; `done` of `total`. */
-  onProgress?: (done: number, total: number) => void;
+  /** Called after each page file. */
+  onProgress?: (done: number) => void;
   /** Pages per write; each write is one atomic replacement of the domain's index. */
   batchSize?: number;
 }
 
 /**
- * Indexes a docs folder incrementally: a page whose hash is unchanged is not
- * parsed again; pages that left the folder (or became hidden) leave the index;
- * a broken page is reported and keeps its previous entry.
+ * Indexes some page files of a docs folder incrementally: a page whose hash
+ * is unchanged is not parsed again; a page that became hidden leaves the
+ * index; a broken page is reported and keeps its previous entry.
  */
-export async function indexDocs(
+export async function indexFiles(
   index: WritableDocIndex,
   domainId: string,
   docsRoot: string,
-  options: IndexDocsOptions,
-): Promise<IndexSummary> {
-  const started = performance.now();
+  files: string[],
+  options: IndexFilesOptions,
+): Promise<BatchSummary> {
   const navigation = await readNavigation(docsRoot);
-  const files = await listPageFiles(docsRoot);
   const previous = await index.pageHashes(domainId);
-  const seen = new Set<string>();
-  const broken: BrokenPage[] = [];
-  let batch: IndexedPage[] = [];
-  const summary = { added: 0, updated: 0, unchanged: 0, chunks: 0 };
+  const summary: BatchSummary = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, broken: [] };
+  let upserts: IndexedPage[] = [];
+  let removals: string[] = [];
   const flush = async () => {
-    if (batch.length === 0) return;
-    await index.applyChanges(domainId, { upserts: batch, removals: [] });
-    batch = [];
+    if (upserts.length === 0 && removals.length === 0) return;
+    await index.applyChanges(domainId, { upserts, removals });
+    upserts = [];
+    removals = [];
   };
-
   for (const [i, file] of files.entries()) {
     const pagePath = pagePathOf(file);
     try {
-      if (seen.has(pagePath)) throw new Error(`another file already has the path ${pagePath}`);
       const text = await fs.readFile(path.join(docsRoot, file), 'utf8');
       const source = { file, text };
-      const hash = pageHash(source, navigation?.pages.get(pagePath), options.includeHidden);
-      if (previous.get(pagePath) === hash) {
-        seen.add(pagePath);
+      if (previous.get(pagePath) === pageHash(source, navigation?.pages.get(pagePath), options.includeHidden)) {
         summary.unchanged++;
       } else {
         const page = readPage(source, { navigation, includeHidden: options.includeHidden });
         if (page) {
-          seen.add(pagePath);
-          batch.push(page);
+          upserts.push(page);
           summary.chunks += page.chunks.length;
           if (previous.has(pagePath)) summary.updated++;
           else summary.added++;
-          if (batch.length >= (options.batchSize ?? 500)) await flush();
+        } else if (previous.has(pagePath)) {
+          removals.push(pagePath);
+          summary.hidden++;
         }
+        if (upserts.length >= (options.batchSize ?? 500)) await flush();
       }
     } catch (err) {
-      // A broken page keeps whatever the index held for it before.
-      if (previous.has(pagePath)) seen.add(pagePath);
-      broken.push({ path: pagePath, reason: err instanceof Error ? err.message : String(err) });
+      summary.broken.push({ path: pagePath, reason: err instanceof Error ? err.message : String(err) });
     }
-    options.onProgress?.(i + 1, files.length);
+    options.onProgress?.(i + 1);
   }
   await flush();
-  const removals = [...previous.keys()].filter((p) => !seen.has(p));
+  return summary;
+}
+
+/** Removes the pages whose files left the docs folder; returns how many. */
+export async function removeDeletedPages(index: WritableDocIndex, domainId: string, docsRoot: string): Promise<number> {
+  const present = new Set((await listPageFiles(docsRoot)).map(pagePathOf));
+  const removals = [...(await index.pageHashes(domainId)).keys()].filter((p) => !present.has(p));
   if (removals.length > 0) await index.applyChanges(domainId, { upserts: [], removals });
+  return removals.length;
+}
+
+/** Indexes a whole docs folder in one call (the CLI without Temporal, the benchmark, tests). */
+export async function indexDocs(
+  index: WritableDocIndex,
+  domainId: string,
+  docsRoot: string,
+  options: IndexFilesOptions,
+): Promise<IndexSummary> {
+  const started = performance.now();
+  const files = await listPageFiles(docsRoot);
+  const { hidden: _hidden, ...batch } = await indexFiles(index, domainId, docsRoot, files, options);
+  const removed = (await removeDeletedPages(index, domainId, docsRoot)) + _hidden;
   return {
-    pages: seen.size,
-    ...summary,
-    removed: removals.length,
+    ...batch,
+    pages: (await index.pageHashes(domainId)).size,
+    removed,
     seconds: Math.round((performance.now() - started) / 10) / 100,
-    broken,
   };
 }

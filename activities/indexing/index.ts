@@ -1,0 +1,2 @@
+export { createIndexingActivities, type IndexingActivities } from './indexing-activities.js';
+export * from './types.js';

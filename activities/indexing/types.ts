@@ -1,0 +1,25 @@
+import type { BatchSummary } from '../../core/retrieval/index.js';
+
+/** What the indexing workflow and its activities exchange: ids, counts and paths, never page text. */
+export interface IndexDomainInput {
+  domainId: string;
+}
+
+export interface PreparedDomain {
+  /** Folder of the checked-out docs on the worker's disk. */
+  docsRoot: string;
+  /** Page files relative to `docsRoot`. */
+  files: string[];
+  includeHidden: boolean;
+}
+
+export interface IndexBatchInput {
+  domainId: string;
+  docsRoot: string;
+  files: string[];
+  includeHidden: boolean;
+}
+
+export type IndexBatchResult = BatchSummary;
+
+export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;

@@ -1,0 +1,1 @@
+export { searchRouter, type SearchDeps } from './router.js';

@@ -1,0 +1,92 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { openDocIndex, startIndexing, type DocIndex } from '../../core/retrieval/index.js';
+import { indexProgressQuery, indexWorkflowId } from '../../workflows/index-domain.js';
+import { authOf, requireKey } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { PageBody, SearchBody } from './schema.js';
+
+export interface SearchDeps {
+  docIndex?: DocIndex;
+}
+
+/**
+ * Search and page endpoints (assistant key, the assistant's per-organisation
+ * limit) and the admin endpoints that start and watch an indexing run.
+ */
+export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Router {
+  const { config, tenants, limiter } = services;
+  const docIndex = deps.docIndex ?? openDocIndex(config, services.redis);
+  const router = new Router();
+
+  /** The domain of the caller's organisation; another organisation's is answered like a missing one. */
+  const ownDomain = async (ctx: Context) => {
+    const { orgId } = authOf(ctx);
+    const domainId = String(ctx.params.domain ?? '');
+    const domain = await tenants.getDomain(domainId);
+    if (!domain || domain.orgId !== orgId) throw notFound(`domain '${domainId}'`);
+    return domain;
+  };
+
+  /** One counter with the assistant: the same name, subject and points. */
+  const consumeOrgLimit = async (ctx: Context) => {
+    const { orgId } = authOf(ctx);
+    const org = await tenants.getOrg(orgId);
+    const points = org?.limits?.assistantPerOrgPerHour ?? 10000;
+    setRateLimitHeaders(ctx, await limiter.consume([{ name: 'assistant-org', subject: orgId, points, window: 'hour' }]));
+  };
+
+  const assistantKey = requireKey(tenants, 'assistant');
+  const adminKey = requireKey(tenants, 'admin');
+
+  router.post('/discovery/v1/search/:domain', assistantKey, async (ctx) => {
+    const domain = await ownDomain(ctx);
+    const body = parseInput(SearchBody, ctx.request.body ?? {});
+    await consumeOrgLimit(ctx);
+    const hits = await docIndex.search(domain.id, {
+      query: body.query,
+      pageSize: body.pageSize,
+      ...(body.scoreThreshold !== undefined ? { scoreThreshold: body.scoreThreshold } : {}),
+      ...(body.filter ? { filter: body.filter } : {}),
+    });
+    ctx.body = hits;
+  });
+
+  router.post('/discovery/v1/page/:domain', assistantKey, async (ctx) => {
+    const domain = await ownDomain(ctx);
+    const body = parseInput(PageBody, ctx.request.body ?? {});
+    await consumeOrgLimit(ctx);
+    const page = await docIndex.getPage(domain.id, body.path, body.groups);
+    if (!page) throw notFound(`page '${body.path}'`);
+    ctx.body = { path: page.path, content: page.content };
+  });
+
+  router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
+    const domain = await ownDomain(ctx);
+    const started = await startIndexing(services.temporal, config.temporal.taskQueue, domain.id);
+    ctx.status = 202;
+    ctx.body = { workflowId: started.workflowId, runId: started.runId };
+  });
+
+  router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
+    const domain = await ownDomain(ctx);
+    const handle = services.temporal.workflow.getHandle(indexWorkflowId(domain.id));
+    const description = await handle.describe().catch((err: unknown) => {
+      if ((err as Error).name === 'WorkflowNotFoundError') throw notFound(`indexing run of '${domain.id}'`);
+      throw err;
+    });
+    const running = description.status.name === 'RUNNING';
+    ctx.body = {
+      workflowId: description.workflowId,
+      runId: description.runId,
+      status: description.status.name.toLowerCase(),
+      progress: running ? await handle.query(indexProgressQuery) : undefined,
+      result: description.status.name === 'COMPLETED' ? await handle.result() : undefined,
+    };
+  });
+
+  return router;
+}

@@ -1,0 +1,97 @@
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { IndexingActivities } from '../activities/indexing/index.js';
+import type { BrokenPage } from '../core/retrieval/index.js';
+
+export interface IndexDomainWorkflowInput {
+  domainId: string;
+}
+
+export interface IndexProgress {
+  phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
+  done: number;
+  total: number;
+}
+
+export interface IndexDomainResult {
+  domainId: string;
+  pages: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  chunks: number;
+  seconds: number;
+  /** At most `MAX_BROKEN_REPORTED` entries; `brokenCount` has the full number. */
+  broken: BrokenPage[];
+  brokenCount: number;
+}
+
+export const indexProgressQuery = defineQuery<IndexProgress>('indexProgress');
+
+/** One indexing run per domain at a time: starters reuse this id. */
+export const indexWorkflowId = (domainId: string) => `index-${domainId}`;
+
+/** Page files per activity: progress moves in these steps and a retry redoes at most this many. */
+export const PAGES_PER_BATCH = 250;
+const MAX_BROKEN_REPORTED = 50;
+
+const { prepareDomainIndex, removeDeletedDomainPages } = proxyActivities<IndexingActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownDomainError'] },
+});
+
+const { indexDomainPages } = proxyActivities<IndexingActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownDomainError'] },
+});
+
+/**
+ * Indexes a domain's docs: check out the source, index the page files in
+ * batches (unchanged pages are skipped by hash), then drop pages whose files
+ * are gone. History holds paths and counts only.
+ */
+export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Promise<IndexDomainResult> {
+  const started = Date.now();
+  const progress: IndexProgress = { phase: 'checkout', done: 0, total: 0 };
+  setHandler(indexProgressQuery, () => progress);
+
+  const prepared = await prepareDomainIndex({ domainId: input.domainId });
+  progress.phase = 'indexing';
+  progress.total = prepared.files.length;
+  const totals = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0 };
+  const broken: BrokenPage[] = [];
+  let brokenCount = 0;
+  for (let i = 0; i < prepared.files.length; i += PAGES_PER_BATCH) {
+    const files = prepared.files.slice(i, i + PAGES_PER_BATCH);
+    const batch = await indexDomainPages({
+      domainId: input.domainId,
+      docsRoot: prepared.docsRoot,
+      files,
+      includeHidden: prepared.includeHidden,
+    });
+    totals.added += batch.added;
+    totals.updated += batch.updated;
+    totals.unchanged += batch.unchanged;
+    totals.hidden += batch.hidden;
+    totals.chunks += batch.chunks;
+    brokenCount += batch.broken.length;
+    broken.push(...batch.broken.slice(0, MAX_BROKEN_REPORTED - broken.length));
+    progress.done += files.length;
+  }
+  progress.phase = 'cleanup';
+  const deleted = await removeDeletedDomainPages({ domainId: input.domainId, docsRoot: prepared.docsRoot });
+  progress.phase = 'done';
+  return {
+    domainId: input.domainId,
+    pages: totals.added + totals.updated + totals.unchanged,
+    added: totals.added,
+    updated: totals.updated,
+    removed: deleted + totals.hidden,
+    unchanged: totals.unchanged,
+    chunks: totals.chunks,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    broken,
+    brokenCount,
+  };
+}
