@@ -1,4 +1,5 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
@@ -122,6 +123,8 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     const agent = proxyActivities<AgentActivities>({
       startToCloseTimeout: `${input.turnTimeoutSeconds} seconds`,
       heartbeatTimeout: '20 seconds',
+      // Archive waits until the turn has really stopped, so nothing is pushed after `archived`.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: {
         initialInterval: '5 seconds',
         backoffCoefficient: 2,

@@ -19,8 +19,11 @@ export async function readJob(services: ApiServices, store: JobStore, projectId:
     const record = parseJobRecord(described.memo?.job);
     if (record) {
       if (record.projectId !== projectId) return undefined;
-      const open = described.status.name === 'RUNNING';
-      return { record: open || described.status.name === 'COMPLETED' ? record : stopped(record), open };
+      if (described.status.name === 'RUNNING') return { record, open: true };
+      // A closed workflow's memo is final, but the API may have archived the stored record since.
+      const stored = await store.get(projectId, jobId);
+      if (stored && stored.revision > record.revision) return { record: stored, open: false };
+      return { record: described.status.name === 'COMPLETED' ? record : stopped(record), open: false };
     }
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { FileJobStore, InvalidCursorError, RedisJobStore, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
+import { connectRedis } from '../../../core/redis.js';
+import { sharedRedis } from '../../support/redis.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { tempDir } from '../../support/services.js';
+
+function record(id: string, createdAt: string, patch: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id,
+    projectId: 'docs',
+    status: 'active',
+    source: { repository: 'https://example.com/docs.git', ref: 'main' },
+    model: 'gpt-test',
+    prLink: null,
+    createdAt,
+    archivedAt: null,
+    updatedAt: createdAt,
+    error: null,
+    revision: 0,
+    ...patch,
+  };
+}
+
+const stores: Array<[string, () => Promise<JobStore>]> = [
+  ['file store', async () => new FileJobStore(path.join(await tempDir(), 'jobs'))],
+  [
+    'Redis store',
+    async () => {
+      const server = await sharedRedis();
+      const redis = await connectRedis(server.url);
+      onSuiteEnd(async () => redis.disconnect());
+      await redis.flushdb();
+      return new RedisJobStore(redis);
+    },
+  ],
+];
+
+for (const [name, open] of stores) {
+  describe(`job store: ${name}`, () => {
+    let store: JobStore;
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    it('keeps the highest revision, whatever order the writes arrive in', async () => {
+      await store.put(record('job_a', '2026-01-01T00:00:00.000Z', { revision: 3, status: 'completed', prLink: 'http://pr/1' }));
+      const kept = await store.put(record('job_a', '2026-01-01T00:00:00.000Z', { revision: 2, status: 'active' }));
+      assert.equal(kept.status, 'completed');
+      assert.equal((await store.get('docs', 'job_a'))?.prLink, 'http://pr/1');
+      await store.put(record('job_a', '2026-01-01T00:00:00.000Z', { revision: 4, status: 'archived' }));
+      assert.equal((await store.get('docs', 'job_a'))?.status, 'archived');
+    });
+
+    it('reads a job only under its own project', async () => {
+      await store.put(record('job_b', '2026-01-01T00:00:00.000Z'));
+      assert.equal((await store.get('other', 'job_b')), undefined);
+      assert.equal((await store.get('docs', 'job_missing')), undefined);
+    });
+
+    it('lists newest first, filters by status and pages with a cursor', async () => {
+      for (let i = 0; i < 7; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+        await store.put(record(`job_${i}`, at, { status: i % 2 === 0 ? 'completed' : 'failed' }));
+      }
+      await store.put({ ...record('job_x', '2026-01-01T00:00:00.000Z'), projectId: 'other' });
+      const first = await store.list('docs', { limit: 3 });
+      assert.deepEqual(first.jobs.map((j) => j.id), ['job_6', 'job_5', 'job_4']);
+      assert.ok(first.nextCursor);
+      const second = await store.list('docs', { limit: 3, cursor: first.nextCursor });
+      assert.deepEqual(second.jobs.map((j) => j.id), ['job_3', 'job_2', 'job_1']);
+      const third = await store.list('docs', { limit: 3, cursor: second.nextCursor ?? undefined });
+      assert.deepEqual(third.jobs.map((j) => j.id), ['job_0']);
+      assert.equal(third.nextCursor, null);
+      const failed = await store.list('docs', { limit: 10, status: 'failed' });
+      assert.deepEqual(failed.jobs.map((j) => j.id), ['job_5', 'job_3', 'job_1']);
+      assert.equal(failed.nextCursor, null);
+      await assert.rejects(store.list('docs', { limit: 3, cursor: 'not-a-cursor' }), InvalidCursorError);
+    });
+
+    it('lists nothing for a project without jobs', async () => {
+      assert.deepEqual(await store.list('empty', { limit: 20 }), { jobs: [], nextCursor: null });
+    });
+  });
+}

@@ -1,0 +1,221 @@
+/**
+ * The job workflow on the real Temporal dev server, with stand-in agent
+ * activities so turn timing (a turn that blocks until cancelled, a turn that
+ * fails permanently) is under the test's control. The job store activity is real.
+ * End-to-end runs with the real agent activities live in jobs-api.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { createActivities } from '../../../activities/index.js';
+import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
+import { newJobId, openJobStore, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
+import { agentJobWorkflow, archiveUpdate, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
+import { testServices } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
+
+type TurnScript = (input: AgentTurnInput) => Promise<AgentTurnResult>;
+
+const changed = (input: AgentTurnInput): AgentTurnResult => ({
+  changed: true,
+  commitSha: `sha-${input.turn}`,
+  filesChanged: [`page-${input.turn}.mdx`],
+  title: `Turn ${input.turn}`,
+  summary: input.messages.map((m) => m.prompt).join(' / '),
+  validationErrors: [],
+  stopReason: 'finish',
+  steps: 2,
+});
+
+function jobInput(taskQueueJob: Partial<AgentJobInput> = {}): AgentJobInput {
+  const now = new Date().toISOString();
+  const job: JobRecord = {
+    id: newJobId(),
+    projectId: 'docs',
+    status: 'active',
+    source: { repository: 'https://example.com/docs.git', ref: 'main' },
+    model: 'gpt-test',
+    prLink: null,
+    createdAt: now,
+    archivedAt: null,
+    updatedAt: now,
+    error: null,
+    revision: 0,
+  };
+  return {
+    job,
+    draft: false,
+    idleArchiveDays: 30,
+    turnTimeoutSeconds: 60,
+    pending: [{ id: 'm-1', prompt: 'first prompt' }],
+    seenMessageIds: [],
+    turn: 0,
+    prompts: [],
+    filesChanged: [],
+    ...taskQueueJob,
+  };
+}
+
+describe('agent job workflow (stand-in agent activities)', function () {
+  this.timeout(60_000);
+  const allTurns: AgentTurnInput[] = [];
+  const allPrs: PullRequestInput[] = [];
+  // Workflows of earlier tests may still run; each test looks only at its own job.
+  let current = '';
+  const turns = { get length() { return allTurns.filter((t) => t.jobId === current).length; }, at: (i: number) => allTurns.filter((t) => t.jobId === current)[i] };
+  const prs = { get length() { return allPrs.filter((p) => p.jobId === current).length; }, at: (i: number) => allPrs.filter((p) => p.jobId === current)[i] };
+  let script: TurnScript = async (input) => changed(input);
+  let taskQueue: string;
+  let services: Awaited<ReturnType<typeof testServices>>;
+
+  before(async () => {
+    services = await testServices();
+    const real = createActivities(services);
+    const worker = await startWorker(services, {
+      activities: {
+        ...real,
+        runAgentTurn: async (input) => {
+          allTurns.push(input);
+          return script(input);
+        },
+        openOrUpdatePullRequest: async (input) => {
+          allPrs.push(input);
+          return { url: `http://forge.test/pr/${input.jobId}`, number: 1, created: input.turn === 1 };
+        },
+      },
+    });
+    taskQueue = worker.taskQueue;
+  });
+  beforeEach(() => {
+    script = async (input) => changed(input);
+  });
+
+  async function start(input: AgentJobInput) {
+    const { client } = await temporalEnv();
+    current = input.job.id;
+    return client.workflow.start(agentJobWorkflow, {
+      taskQueue,
+      workflowId: workflowIdOf(input.job.id),
+      args: [input],
+      memo: { job: input.job },
+    });
+  }
+  async function memoJob(handle: Awaited<ReturnType<typeof start>>): Promise<JobRecord | undefined> {
+    return parseJobRecord((await handle.describe()).memo?.job);
+  }
+  async function until(handle: Awaited<ReturnType<typeof start>>, ok: (job: JobRecord) => boolean): Promise<JobRecord> {
+    for (let i = 0; i < 300; i++) {
+      const job = await memoJob(handle);
+      if (job && ok(job)) return job;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('job never reached the expected state');
+  }
+
+  it('runs a turn, opens the PR, completes, and records the state in the job store', async () => {
+    const input = jobInput();
+    const handle = await start(input);
+    const done = await until(handle, (j) => j.status === 'completed');
+    assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
+    assert.equal(turns.length, 1);
+    assert.equal(turns.at(0)?.branch, `quire/${input.job.id}`);
+    assert.deepEqual(prs.at(0)?.prompts, ['first prompt']);
+    const stored = await openJobStore(services.config.dataDir, undefined).get('docs', input.job.id);
+    assert.equal(stored?.status, 'completed');
+    assert.equal(stored?.revision, done.revision);
+  });
+
+  it('shows active as soon as a message is accepted, queues it behind a running turn, and ignores a repeated id', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    script = async (input) => {
+      if (input.turn === 1) await gate;
+      return changed(input);
+    };
+    const input = jobInput({ seenMessageIds: ['carried-id'] });
+    const handle = await start(input);
+    await until(handle, () => turns.length === 1);
+    const accepted = await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', prompt: 'second' }] });
+    assert.equal(accepted.status, 'active');
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', prompt: 'second again' }] });
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'carried-id', prompt: 'seen before continue-as-new' }] });
+    release();
+    const done = await until(handle, (j) => j.status === 'completed' && turns.length === 2);
+    assert.deepEqual(turns.at(1)?.messages.map((m) => m.prompt), ['second']);
+    assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
+    // After completion, a new message flips the memo to active before the update returns.
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-3', prompt: 'third' }] });
+    assert.equal((await memoJob(handle))?.status, 'active');
+    await until(handle, (j) => j.status === 'completed' && turns.length === 3);
+  });
+
+  it('archive cancels a running turn and ends the workflow archived; later messages are refused', async () => {
+    let cancelled = false;
+    script = async () => {
+      const ctx = Context.current();
+      for (;;) {
+        ctx.heartbeat();
+        try {
+          await ctx.sleep(100);
+        } catch (err) {
+          cancelled = true;
+          throw err;
+        }
+      }
+    };
+    const handle = await start(jobInput());
+    await until(handle, () => turns.length === 1);
+    const archived = await handle.executeUpdate(archiveUpdate);
+    assert.equal(archived.status, 'archived');
+    assert.ok(archived.archivedAt);
+    const result = await handle.result();
+    assert.equal(result.status, 'archived');
+    for (let i = 0; i < 100 && !cancelled; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(cancelled, true, 'the running turn saw the cancellation');
+    assert.equal(prs.length, 0);
+  });
+
+  it('rejects a message to an archived job with the JobArchived failure', async () => {
+    const input = jobInput({ pending: [], idleArchiveDays: 30 });
+    const handle = await start(input);
+    await handle.executeUpdate(archiveUpdate);
+    // A second archive is idempotent while the workflow finishes.
+    await assert.rejects(
+      handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'late', prompt: 'too late' }] }),
+      (err: unknown) =>
+        (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED) ||
+        (err instanceof Error && /completed|not found/i.test(err.message)),
+    );
+  });
+
+  it('a permanent failure fails the job with a code; a later message resumes it', async () => {
+    script = async (input) => {
+      if (input.turn === 1) throw ApplicationFailure.create({ type: 'ModelNotConfigured', message: 'no model is configured' });
+      return changed(input);
+    };
+    const handle = await start(jobInput());
+    const failed = await until(handle, (j) => j.status === 'failed');
+    assert.deepEqual(failed.error, { code: 'model_not_configured', message: 'no model is configured' });
+    assert.equal(turns.length, 1, 'a non-retryable error is not retried');
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'retry', prompt: 'try again' }] });
+    const resumed = await until(handle, (j) => j.status === 'completed');
+    assert.equal(resumed.error, null);
+    assert.ok(resumed.prLink);
+  });
+
+  it('a job with no change completes with a null prLink and opens no PR', async () => {
+    script = async (input) => ({ ...changed(input), changed: false, commitSha: null, filesChanged: [] });
+    const handle = await start(jobInput());
+    const done = await until(handle, (j) => j.status === 'completed');
+    assert.equal(done.prLink, null);
+    assert.equal(prs.length, 0);
+  });
+
+  it('archives itself after the idle period', async () => {
+    const handle = await start(jobInput({ idleArchiveDays: 1 / 86_400 })); // one second
+    const result = await handle.result();
+    assert.equal(result.status, 'archived');
+    assert.equal(turns.length, 1);
+  });
+});
