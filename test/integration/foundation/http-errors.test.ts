@@ -64,7 +64,8 @@ describe('HTTP errors through the real middleware', () => {
   });
 
   it('401 with WWW-Authenticate for a missing or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer quire_unknown0000000000000000000000000000000000' }, { authorization: 'Basic abc' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer quire_unknown0000000000000000000000000000000000' }, { authorization: 'Basic abc' }];
+    for (const headers of attempts) {
       const res = await post('/probe', JSON.stringify({ prompt: 'x' }), headers);
       assert.equal(res.status, 401);
       assert.equal(res.headers.get('www-authenticate'), 'Bearer');

@@ -7,6 +7,16 @@ import { FileTenantStore, RedisTenantStore, UnknownTenantError, type TenantStore
 import { sharedRedis } from '../../support/redis.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
+import Router from '@koa/router';
+import { createApp } from '../../../api/app.js';
+import { requireKey } from '../../../api/auth.js';
+import type { Feature } from '../../../api/services.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+
+const probeFeature: Feature = (services) =>
+  new Router().get('/whoami', requireKey(services.tenants, 'admin'), (ctx) => {
+    ctx.body = { ok: true };
+  });
 
 const implementations: Array<[string, () => Promise<TenantStore>]> = [
   ['file', async () => FileTenantStore.inDataDir(await tempDir())],
@@ -111,6 +121,19 @@ describe('file tenant store across processes', () => {
     const keys = await store.listKeys('acme');
     assert.equal(keys.filter((k) => k.kind === 'admin').length, 4);
     assert.ok(keys.filter((k) => k.kind === 'assistant').length > 4, 'the killed writers did write');
+  });
+
+  it('a key revoked with the CLI stops working in a running service at once', async () => {
+    const services = await testServices({ withTemporal: false });
+    const { adminKey, adminKeyId } = await seedOrg(services);
+    const { url } = await serve(createApp(services, [probeFeature]));
+    const call = () => fetch(url + '/whoami', { headers: { authorization: `Bearer ${adminKey}` } });
+    assert.equal((await call()).status, 200);
+    const r = await quire(services.config.dataDir, ['keys', 'revoke', adminKeyId]);
+    assert.equal(r.code, 0, r.stderr);
+    const res = await call();
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
   });
 
   it('says which organisation is unknown and what to do, with a non-zero exit', async () => {
