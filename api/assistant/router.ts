@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
+import { LimitStoreUnavailableError } from '../../core/limits/index.js';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
 import { requireKey, authOf } from '../auth.js';
@@ -63,7 +64,10 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     const body: v.InferOutput<typeof V1Body> | v.InferOutput<typeof V2Body> = parseInput(protocol.body, ctx.request.body ?? {});
 
     const org = await tenants.getOrg(orgId);
-    const limit = await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits));
+    const limit = await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)).catch((err: unknown) => {
+      if (err instanceof LimitStoreUnavailableError) logger.warn({ err: err.message, orgId }, 'assistant refused: rate-limit store unavailable');
+      throw err;
+    });
     setRateLimitHeaders(ctx, limit);
 
     const threadId = body.threadId ?? randomUUID();

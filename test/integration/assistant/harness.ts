@@ -60,13 +60,16 @@ export interface WorldOptions {
   orgLimits?: Parameters<ApiServices['tenants']['addOrg']>[1];
   supportContact?: string;
   deps?: AssistantDeps;
+  /** Replaces some services after they are built (a Redis-backed limiter, a capturing logger). */
+  patch?: (services: ApiServices) => Partial<ApiServices>;
 }
 
 /** A served API with the assistant over the real embedded index, a real tenant store and (optionally) the fake model. */
 export async function assistantWorld(opts: WorldOptions = {}): Promise<AssistantWorld> {
   const model = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
   const env = { ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}), ...opts.env };
-  const services = await testServices({ env, withTemporal: false });
+  const built = await testServices({ env, withTemporal: false });
+  const services: ApiServices = { ...built, ...opts.patch?.(built) };
   if (opts.orgLimits) await services.tenants.addOrg('acme', opts.orgLimits);
   const org = await seedOrg(services);
   const domainId = 'docs';

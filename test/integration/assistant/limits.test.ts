@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { Limiter } from '../../../core/limits/index.js';
+import { createLogger } from '../../../core/logger.js';
+import { connectRedis } from '../../../core/redis.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { startRedis, type RedisServer } from '../../support/redis.js';
+import { assistantWorld, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
+
+const body = () => ({ fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
+
+/** An assistant whose limits are counted in its own real redis-server (tenants and threads stay on files). */
+async function limitedWorld(opts: WorldOptions & { policy?: 'open' | 'closed'; logs?: string[] } = {}): Promise<AssistantWorld & { redis: RedisServer }> {
+  const redisServer = await startRedis();
+  const redis = await connectRedis(redisServer.url);
+  onSuiteEnd(async () => redis.disconnect());
+  const policy = opts.policy ?? 'closed';
+  const logs = opts.logs;
+  const world = await assistantWorld({
+    ...opts,
+    patch: () => ({
+      limiter: new Limiter({ redis, onStoreError: policy }),
+      ...(logs
+        ? { logger: createLogger('warn', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (logs.push(chunk.toString()), done()) })) }
+        : {}),
+    }),
+  });
+  return { ...world, redis: redisServer };
+}
+
+async function statusOf(res: Response): Promise<number> {
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('assistant rate limits', () => {
+  it('the per-key monthly limit refuses with 429 and headers, and a refused request spends nothing', async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerKeyPerMonth: 2, assistantPerOrgPerHour: 4 } });
+    const ok = await w.post('v2', body());
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('ratelimit-limit'), '2');
+    assert.equal(ok.headers.get('ratelimit-remaining'), '1');
+    await ok.arrayBuffer();
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    const refused = await w.post('v1', { fp: 'a', messages: [userMessageV1('How do I install the CLI?')] });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 3600, 'retry after the month ends');
+    assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+    assert.match(((await refused.json()) as { error: string }).error, /assistant-key/);
+    // The org allows 4 an hour: 2 spent by key 1, none by the refusal, so key 2 gets exactly 2 more.
+    const key2 = (await w.services.tenants.createKey('acme', 'assistant')).secret;
+    assert.equal(await statusOf(await w.post('v2', body(), { key: key2 })), 200);
+    assert.equal(await statusOf(await w.post('v2', body(), { key: key2 })), 200);
+    const orgRefused = await w.post('v2', body(), { key: (await w.services.tenants.createKey('acme', 'assistant')).secret });
+    assert.equal(orgRefused.status, 429);
+    assert.match(((await orgRefused.json()) as { error: string }).error, /assistant-org/);
+    await w.close();
+  });
+
+  it('the per-organisation hourly limit refuses every key of the org', async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerOrgPerHour: 2 } });
+    const key2 = (await w.services.tenants.createKey('acme', 'assistant')).secret;
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body(), { key: key2 })), 200);
+    const refused = await w.post('v2', body(), { key: key2 });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) <= 3600);
+    assert.match(((await refused.json()) as { error: string }).error, /assistant-org/);
+    await w.close();
+  });
+
+  it('the per-IP daily limit counts the client address (X-Forwarded-For behind a trusted proxy)', async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerIpPerDay: 1 }, env: { QUIRE_TRUST_PROXY: 'true' } });
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    assert.equal(await statusOf(await w.post('v2', body(), from('203.0.113.7'))), 200);
+    const refused = await w.post('v2', body(), from('203.0.113.7'));
+    assert.equal(refused.status, 429);
+    assert.match(((await refused.json()) as { error: string }).error, /assistant-ip/);
+    assert.equal(await statusOf(await w.post('v2', body(), from('198.51.100.9'))), 200);
+    await w.close();
+  });
+
+  it('is exact under concurrency: limit 100, 300 simultaneous requests, exactly 100 streams', async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerOrgPerHour: 100 } });
+    const statuses = await Promise.all(Array.from({ length: 300 }, async () => statusOf(await w.post('v2', body()))));
+    assert.equal(statuses.filter((s) => s === 200).length, 100);
+    assert.equal(statuses.filter((s) => s === 429).length, 200);
+    await w.close();
+  });
+
+  it('Redis stopped mid-run, fail-closed: 503 and a logged warning', async () => {
+    const logs: string[] = [];
+    const w = await limitedWorld({ policy: 'closed', logs });
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    await w.redis.stop();
+    const res = await w.post('v2', body());
+    assert.equal(res.status, 503);
+    assert.equal(((await res.json()) as { code: string }).code, 'unavailable');
+    assert.ok(logs.some((l) => /rate-limit store unavailable/.test(l)), 'the refusal is logged');
+    await w.close();
+  });
+
+  it('Redis stopped mid-run, fail-open: the in-memory insurance limiter keeps serving and still counts', async () => {
+    const w = await limitedWorld({ policy: 'open', orgLimits: { assistantPerOrgPerHour: 3 } });
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    await w.redis.stop();
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body())), 429, 'memory counts from zero after the switch and refuses the 4th');
+    await w.close();
+  });
+});
