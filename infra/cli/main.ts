@@ -4,9 +4,10 @@ import { scrubSecrets } from '../../core/logger.js';
 import { openTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError, type Command } from './context.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
+import { indexCommand } from './index-command.js';
 
 /** Every `quire` command; each feature registers its own line. */
-const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys };
+const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys, index: indexCommand };
 
 const USAGE = `usage: quire <command>
   orgs add ORG | orgs list

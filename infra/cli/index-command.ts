@@ -1,0 +1,67 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowFailedError } from '@temporalio/client';
+import { SingleBar } from 'cli-progress';
+import { startIndexing } from '../../core/retrieval/index.js';
+import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
+import { indexProgressQuery, type IndexDomainResult } from '../../workflows/index-domain.js';
+import { UsageError, type CliContext } from './context.js';
+
+const POLL_MS = 300;
+
+/**
+ * `quire index DOMAIN`: starts (or joins) the domain's indexing workflow,
+ * shows its progress as a bar, then prints the summary. Exit code 0 when the
+ * run completed, 1 when it failed.
+ */
+export async function indexCommand(args: string[], ctx: CliContext): Promise<number> {
+  const [domainId, ...rest] = args;
+  if (!domainId || rest.length > 0) throw new UsageError('quire index DOMAIN');
+  const domain = await ctx.tenants.getDomain(domainId);
+  if (!domain) throw new Error(`unknown domain '${domainId}'; create it first with: quire domains add ORG/${domainId} --source URL_OR_PATH`);
+
+  const client = await connectClient(temporalTarget(ctx.config));
+  try {
+    const { handle, runId } = await startIndexing(client, ctx.config.temporal.taskQueue, domain.id);
+    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${runId})\n`);
+    const bar = new SingleBar({ stream: ctx.out, format: '  {bar} {value}/{total} pages', hideCursor: true, clearOnComplete: false });
+    let started = false;
+    const outcome = handle.result().then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    let finished: Awaited<typeof outcome> | undefined;
+    while (!finished) {
+      finished = await Promise.race([outcome, sleep(POLL_MS).then(() => undefined)]);
+      if (finished) break;
+      const progress = await handle.query(indexProgressQuery).catch(() => undefined);
+      if (progress && progress.total > 0) {
+        if (!started) bar.start(progress.total, progress.done);
+        started = true;
+        bar.update(progress.done);
+      }
+    }
+    if (started) bar.stop();
+    if ('error' in finished) {
+      const err = finished.error;
+      const reason = err instanceof WorkflowFailedError && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+      ctx.out.write(`indexing failed: ${reason}\n`);
+      return 1;
+    }
+    ctx.out.write(formatSummary(finished.result));
+    return 0;
+  } finally {
+    await client.connection.close();
+  }
+}
+
+export function formatSummary(r: IndexDomainResult): string {
+  const lines = [
+    `indexed ${r.domainId}: ${r.pages} pages, ${r.added} added, ${r.updated} updated, ${r.removed} removed, ` +
+      `${r.unchanged} unchanged, ${r.chunks} chunks written in ${r.seconds}s`,
+  ];
+  if (r.brokenCount > 0) {
+    lines.push(`${r.brokenCount} page(s) could not be read:`);
+    for (const b of r.broken) lines.push(`  ${b.path}: ${b.reason}`);
+  }
+  return lines.join('\n') + '\n';
+}
