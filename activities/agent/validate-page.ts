@@ -32,6 +32,21 @@ function collect(node: MdNode, out: MdNode[]): void {
   for (const child of node.children ?? []) collect(child, out);
 }
 
+/** The line of a parser message (VFileMessage): `line`, else the start of `place` for errors spanning a range. */
+function errorLine(err: unknown): number | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  if ('line' in err && typeof err.line === 'number') return err.line;
+  const place = 'place' in err ? err.place : undefined;
+  if (place && typeof place === 'object') {
+    if ('line' in place && typeof place.line === 'number') return place.line;
+    const start = 'start' in place ? place.start : undefined;
+    if (start && typeof start === 'object' && 'line' in start && typeof start.line === 'number') return start.line;
+  }
+  // micromark-extension-mdx-jsx reports unclosed tags as "(line:col-line:col)" in the reason only.
+  const m = err instanceof Error ? /\((\d+):\d+(?:-\d+:\d+)?\)/.exec(err.message) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Parses one Markdown/MDX page with the real parser: syntax, frontmatter YAML, and its link targets. */
 export function parsePage(relPath: string, text: string): ParsedPage {
   const parser = relPath.endsWith('.mdx') ? mdxParser : mdParser;
@@ -39,7 +54,8 @@ export function parsePage(relPath: string, text: string): ParsedPage {
   try {
     tree = parser.parse(text);
   } catch (err) {
-    const where = err instanceof Error && 'line' in err && typeof err.line === 'number' ? `:${err.line}` : '';
+    const line = errorLine(err);
+    const where = line ? `:${line}` : '';
     const reason = err instanceof Error && 'reason' in err && typeof err.reason === 'string' ? err.reason : String(err);
     return { errors: [`${relPath}${where}: ${relPath.endsWith('.mdx') ? 'MDX' : 'Markdown'} syntax error: ${reason}`], links: [] };
   }

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { resolveToolPath, ToolError } from '../../../activities/agent/paths.js';
+import { executeTool, type ToolContext } from '../../../activities/agent/tools.js';
+import { tempDir } from '../../support/services.js';
+
+async function workspace(): Promise<ToolContext> {
+  const root = await tempDir('quire-ws-');
+  const docsRoot = path.join(root, 'docs');
+  await fs.mkdir(path.join(root, '.git'), { recursive: true });
+  await fs.mkdir(docsRoot, { recursive: true });
+  await fs.writeFile(path.join(docsRoot, 'a.md'), 'one two\none two\nthree\n');
+  await fs.writeFile(path.join(root, 'outside-docs.md'), 'repo root file');
+  return { root, docsRoot, validate: async () => [] };
+}
+
+describe('agent tools: path confinement', function () {
+  it('resolves plain relative paths inside the docs root', async function () {
+    const ws = await workspace();
+    assert.equal(await resolveToolPath(ws, 'guides/./new.mdx'), path.join(ws.docsRoot, 'guides', 'new.mdx'));
+  });
+
+  for (const [input, reason] of [
+    ['../outside-docs.md', /'\.\.' is not allowed/],
+    ['guides/../../x', /'\.\.' is not allowed/],
+    ['/etc/passwd', /absolute paths/],
+    ['C:/Windows/x', /absolute paths/],
+    ['', /must name a file/],
+  ] as const) {
+    it(`refuses ${JSON.stringify(input)}`, async function () {
+      const ws = await workspace();
+      await assert.rejects(resolveToolPath(ws, input), (err: unknown) => err instanceof ToolError && reason.test(err.message));
+    });
+  }
+
+  it('refuses .git and symlinks that leave the workspace, allows symlinks inside it', async function () {
+    const ws = { ...(await workspace()), docsRoot: '' };
+    ws.docsRoot = ws.root; // docs at the repository root, so .git is reachable by name
+    await assert.rejects(resolveToolPath(ws, '.git/config'), /\.git folder is off limits/);
+    const outside = await tempDir('quire-out-');
+    await fs.symlink(outside, path.join(ws.root, 'out'));
+    await fs.symlink(path.join(ws.root, '.git'), path.join(ws.root, 'sneaky'));
+    await fs.symlink(path.join(ws.root, 'docs'), path.join(ws.root, 'alias'));
+    await assert.rejects(resolveToolPath(ws, 'out/new-file.md'), /symlink to outside the workspace/);
+    await assert.rejects(resolveToolPath(ws, 'sneaky/HEAD'), /\.git folder is off limits/);
+    assert.equal(await resolveToolPath(ws, 'alias/a.md'), path.join(ws.root, 'alias', 'a.md'));
+  });
+
+  it('a refused path reaches the model as a tool error, not an exception', async function () {
+    const ws = await workspace();
+    const out = await executeTool(ws, 'delete_file', JSON.stringify({ path: '../outside-docs.md' }));
+    assert.match(out.output, /^error: '\.\.' is not allowed/);
+    assert.equal(await fs.readFile(path.join(ws.root, 'outside-docs.md'), 'utf8'), 'repo root file');
+  });
+});
+
+describe('agent tools: replace_text', function () {
+  it('replaces an exact text that occurs once', async function () {
+    const ws = await workspace();
+    const out = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'three', new_text: 'four' }));
+    assert.equal(out.output, 'replaced 1 occurrence in a.md');
+    assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), 'one two\none two\nfour\n');
+  });
+
+  it('refuses a text found several times or not at all, leaving the file unchanged', async function () {
+    const ws = await workspace();
+    const many = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'one two', new_text: 'x' }));
+    assert.match(many.output, /occurs 2 times in a\.md; include more surrounding text/);
+    const none = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'One Two', new_text: 'x' }));
+    assert.match(none.output, /was not found in a\.md/);
+    const missing = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'b.md', old_text: 'x', new_text: 'y' }));
+    assert.match(missing.output, /b\.md does not exist/);
+    assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), 'one two\none two\nthree\n');
+  });
+
+  it('replacement text with $ patterns is inserted literally', async function () {
+    const ws = await workspace();
+    await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'three', new_text: "$& $' $1" }));
+    assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), "one two\none two\n$& $' $1\n");
+  });
+});

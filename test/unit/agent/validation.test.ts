@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { validateChanges } from '../../../activities/agent/validate.js';
+import { tempDir } from '../../support/services.js';
+
+async function docs(files: Record<string, string>) {
+  const root = await tempDir('quire-val-');
+  for (const [rel, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await fs.writeFile(path.join(root, rel), text);
+  }
+  return { root, docsRoot: root };
+}
+
+const ok = '---\ntitle: Ok\n---\n\n# Ok\n';
+
+describe('agent validation', function () {
+  it('accepts valid pages, links by extension, folder index and root-absolute path, and external links', async function () {
+    const d = await docs({
+      'index.mdx': ok,
+      'guides/index.md': ok,
+      'guides/setup.mdx': `${ok}\n[a](./../index) [b](/guides) [c](setup.mdx#part) [d](https://example.com/x) [e](#top) [f](mailto:a@b.c)\n\n<Card title="x">hi</Card>\n`,
+    });
+    assert.deepEqual(await validateChanges(d, ['guides/setup.mdx']), []);
+  });
+
+  it('reports broken frontmatter YAML with the line', async function () {
+    const d = await docs({ 'a.md': '---\ntitle: ok\nbad: [unclosed\n---\n\n# A\n' });
+    const [error] = await validateChanges(d, ['a.md']);
+    assert.match(error ?? '', /^a\.md:\d+: frontmatter is not valid YAML/);
+  });
+
+  it('reports frontmatter that is not a mapping', async function () {
+    const d = await docs({ 'a.md': '---\n- just\n- a list\n---\n\n# A\n' });
+    assert.deepEqual(await validateChanges(d, ['a.md']), ['a.md:1: frontmatter must be a YAML mapping of keys to values']);
+  });
+
+  it('reports broken MDX with the line, but the same text in .md is fine', async function () {
+    const text = '# Title\n\nSome text\n\n<Card title="x">\n\nnever closed\n';
+    const d = await docs({ 'a.mdx': text, 'b.md': text });
+    const errors = await validateChanges(d, ['a.mdx', 'b.md']);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /^a\.mdx:\d+: MDX syntax error/);
+  });
+
+  it('reports dead relative and root-absolute links with their line', async function () {
+    const d = await docs({ 'guides/a.md': '# A\n\n[x](./missing)\n\n[y](/nowhere/page)\n\n[z](../../escape)\n' });
+    assert.deepEqual(await validateChanges(d, ['guides/a.md']), [
+      'guides/a.md:3: link ./missing points at a page that does not exist',
+      'guides/a.md:5: link /nowhere/page points at a page that does not exist',
+      'guides/a.md:7: link ../../escape points outside the docs',
+    ]);
+  });
+
+  it('reports navigation entries of docs.json (nested tabs and groups) and mint.json that point at no page', async function () {
+    const d = await docs({
+      'intro.mdx': ok,
+      'docs.json': JSON.stringify({ navigation: { tabs: [{ tab: 'A', groups: [{ group: 'G', pages: ['intro', { group: 'Sub', pages: ['gone/page'] }] }] }] } }),
+      'mint.json': JSON.stringify({ navigation: [{ group: 'G', pages: ['/intro', 'also-gone'] }] }),
+    });
+    assert.deepEqual(await validateChanges(d, ['intro.mdx']), [
+      'docs.json: navigation entry "gone/page" points at a page that does not exist',
+      'mint.json: navigation entry "also-gone" points at a page that does not exist',
+    ]);
+  });
+
+  it('reports a docs.json that is not JSON, and checks nothing when nothing changed', async function () {
+    const d = await docs({ 'docs.json': '{ nope' });
+    assert.match((await validateChanges(d, ['docs.json']))[0] ?? '', /^docs\.json: not valid JSON/);
+    assert.deepEqual(await validateChanges(d, []), []);
+  });
+});
