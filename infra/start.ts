@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
+import { startIndexing } from '../core/retrieval/index.js';
+import { connectClient, temporalTarget } from '../core/temporal/connection.js';
 import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
 import { openTenantStore } from '../core/tenants/index.js';
@@ -75,6 +77,12 @@ async function main(): Promise<void> {
     children.push(spawnChild('worker/main.js', env), spawnChild('api/server.js', env));
     const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     await waitReady(apiUrl, children, 60_000);
+    if (created) {
+      // The assistant answers from the index: build the example domain's now, in the background.
+      const client = await connectClient({ ...temporalTarget(config), address: env.TEMPORAL_ADDRESS ?? temporalTarget(config).address });
+      await startIndexing(client, config.temporal.taskQueue, EXAMPLE.domain);
+      await client.connection.close();
+    }
 
     const lines = [
       '',
@@ -90,6 +98,7 @@ async function main(): Promise<void> {
         'These keys are shown once; keep them:',
         `  admin key      ${created.adminKey}`,
         `  assistant key  ${created.assistantKey}`,
+        `The example docs are being indexed (workflow index-${EXAMPLE.domain} in the Temporal UI).`,
       );
     }
     lines.push('', 'Press Ctrl-C to stop.', '');

@@ -72,6 +72,20 @@ describe('README command one (npm start) on the embedded defaults', function () 
     assert.equal(ready.status, 200);
     console.log(`      (ready in ${readyMs} ms)`);
 
+    // The first run indexes the example docs in the background; search finds them once it is done.
+    let hits: unknown[] = [];
+    for (let i = 0; i < 150 && hits.length === 0; i++) {
+      const res = await fetch(`http://127.0.0.1:${ports.PORT}/discovery/v1/search/example-docs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${assistantKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'quickstart' }),
+      });
+      assert.equal(res.status, 200);
+      hits = (await res.json()) as unknown[];
+      if (hits.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(hits.length > 0, 'the example docs were indexed and are searchable');
+
     first.child.kill('SIGINT');
     assert.equal(await first.exit, 0, first.output());
     assert.match(first.output(), /Stopped\./);
