@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { chunkPage } from '../../../core/retrieval/chunk-page.js';
+import { parseMarkdown } from '../../../core/retrieval/parse-markdown.js';
+
+function chunksOf(source: string, opts = { maxChars: 1500, overlapChars: 300 }, isMdx = true) {
+  const { tree } = parseMarkdown(source, isMdx);
+  return chunkPage({ path: '/guide', title: 'Guide', tree, source, groups: [] }, opts);
+}
+
+describe('chunkPage', () => {
+  it('splits by headings with breadcrumbs and github-slugger anchors', () => {
+    const chunks = chunksOf('Intro text.\n\n## Install it\n\nRun it.\n\n### On macOS!\n\nBrew.\n\n## Install it\n\nAgain.\n\n#### Deep\n\nStays.\n');
+    assert.deepEqual(
+      chunks.map((c) => [c.anchor, c.breadcrumb]),
+      [
+        ['', ['Guide']],
+        ['install-it', ['Guide', 'Install it']],
+        ['on-macos', ['Guide', 'Install it', 'On macOS!']],
+        ['install-it-1', ['Guide', 'Install it']],
+      ],
+    );
+    assert.match(chunks[3]!.content, /#### Deep\n\nStays\./);
+    assert.ok(chunks.every((c) => c.title === 'Guide' && c.path === '/guide'));
+  });
+
+  it('never cuts a code block, even one larger than the chunk size', () => {
+    const code = Array.from({ length: 80 }, (_, i) => `const line${i} = ${i};`).join('\n\n');
+    const source = `## Code\n\n${'Words here. '.repeat(20)}\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter the code.\n`;
+    const chunks = chunksOf(source, { maxChars: 400, overlapChars: 100 });
+    const holding = chunks.filter((c) => c.content.includes('const line0'));
+    assert.equal(holding.length, 1);
+    assert.ok(holding[0]!.content.includes('const line79 = 79;\n```'));
+    assert.ok(chunks.length >= 2);
+  });
+
+  it('cuts long prose with a little overlap between chunks of one section', () => {
+    const paragraphs = Array.from({ length: 6 }, (_, i) => `Paragraph ${i} ${'talks about queues. '.repeat(8)}`);
+    const chunks = chunksOf(`## Long\n\n${paragraphs.join('\n\n')}\n`, { maxChars: 400, overlapChars: 200 });
+    assert.ok(chunks.length >= 3);
+    for (const c of chunks) assert.ok(c.content.length <= 400 + 200, `chunk of ${c.content.length}`);
+    // The last paragraph of one chunk opens the next.
+    const lastOfFirst = chunks[0]!.content.split('\n\n').pop()!;
+    assert.ok(chunks[1]!.content.includes(lastOfFirst));
+  });
+
+  it('keeps the text of MDX components and drops their markup, imports and expressions', () => {
+    const source = [
+      "import { Tip } from '/snippets/tip.mdx'",
+      '',
+      '## Setup',
+      '',
+      '<Note title="Careful">',
+      '  Set **retries** before {props.name} deploying.',
+      '</Note>',
+      '',
+      'Inline <Badge color="red">beta</Badge> feature.',
+      '',
+      '<CodeGroup>',
+      '```bash',
+      'npm install x',
+      '```',
+      '</CodeGroup>',
+    ].join('\n');
+    const [chunk] = chunksOf(source);
+    assert.ok(chunk);
+    assert.doesNotMatch(chunk.content, /<|import|props\.name|\{|\}/);
+    assert.match(chunk.content, /\*\*Careful\*\*/);
+    assert.match(chunk.content, /Set \*\*retries\*\* before\s+deploying\./);
+    assert.match(chunk.content, /Inline beta feature\./);
+    assert.match(chunk.content, /```bash\nnpm install x\n```/);
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
+import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { tempDir } from '../../support/services.js';
+
+async function docsFolder(files: Record<string, string>): Promise<string> {
+  const dir = await tempDir();
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await fs.writeFile(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+const SITE = {
+  'index.mdx': '---\ntitle: Welcome\n---\n\nAcme moves crates.\n\n## Pricing\n\nFree for small teams.\n',
+  'guides/retries.mdx': '---\ntitle: Retries\n---\n\n## Backoff\n\nFailed deliveries retry with exponential backoff.\n\n## Dead letters\n\nAfter five attempts a parcel goes to the dead-letter queue.\n',
+  'guides/config.md': '---\ntitle: Configuration\n---\n\nSet `retrievalPageSize` in acme.toml.\n',
+  'v1/retries.md': '---\ntitle: Retries (v1)\nversion: v1\n---\n\nIn v1 retries use a fixed delay.\n',
+  'fr/retries.md': '---\ntitle: Relances\nlanguage: fr\n---\n\nLes relances utilisent un délai exponentiel backoff.\n',
+  'admin.md': '---\ntitle: Admin backoff console\ngroups: [staff]\ntag: internal\n---\n\nStaff tune backoff here.\n',
+};
+
+describe('embedded store', () => {
+  it('ranks titles and headings above body text and returns breadcrumbs and anchors', async () => {
+    const ix = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
+    const [hit] = await ix.search('acme', { query: 'dead letters', pageSize: 3 });
+    assert.equal(hit?.path, '/guides/retries');
+    assert.equal(hit?.metadata.anchor, 'dead-letters');
+    assert.deepEqual(hit?.metadata.breadcrumb, ['Retries', 'Dead letters']);
+    assert.ok(hit && hit.metadata.score > 0 && hit.metadata.score <= 1);
+    const [byId] = await ix.search('acme', { query: 'retrieval page size', pageSize: 1 });
+    assert.equal(byId?.path, '/guides/config');
+  });
+
+  it('filters on version, language, tag and groups, and boosts the current page', async () => {
+    const ix = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
+    const paths = async (filter: object, extra: object = {}) =>
+      (await ix.search('acme', { query: 'backoff retries', pageSize: 10, filter, ...extra })).map((h) => h.path);
+    assert.ok(!(await paths({})).includes('/admin'), 'group-restricted page hidden without groups');
+    assert.ok((await paths({ groups: ['staff'] })).includes('/admin'));
+    assert.deepEqual(await paths({ tag: 'internal', groups: ['staff'] }), ['/admin']);
+    assert.ok(!(await paths({ version: 'v2' })).includes('/v1/retries'));
+    assert.ok((await paths({ version: 'v1' })).includes('/v1/retries'));
+    assert.ok(!(await paths({ language: 'en' })).includes('/fr/retries'));
+    const frScore = async (extra: object) =>
+      (await ix.search('acme', { query: 'backoff retries', pageSize: 10, ...extra })).find((h) => h.path === '/fr/retries')?.metadata.score ?? 0;
+    assert.ok((await frScore({ currentPath: '/fr/retries' })) > (await frScore({})));
+    const plain = await paths({});
+    const strict = await ix.search('acme', { query: 'backoff retries', pageSize: 10, scoreThreshold: 0.99 });
+    assert.ok(strict.length < plain.length);
+  });
+
+  it('serves pages by path with group checks, and survives a reopen', async () => {
+    const dir = await tempDir();
+    const docs = await docsFolder(SITE);
+    await indexDocs(new EmbeddedDocIndex(dir), 'acme', docs, { includeHidden: false });
+    const reopened = new EmbeddedDocIndex(dir);
+    assert.equal((await reopened.getPage('acme', '/guides/config'))?.title, 'Configuration');
+    assert.equal((await reopened.getPage('acme', 'guides/config.md'))?.path, '/guides/config');
+    assert.equal((await reopened.getPage('acme', '/'))?.title, 'Welcome');
+    assert.equal(await reopened.getPage('acme', '/admin'), undefined);
+    assert.match((await reopened.getPage('acme', '/admin', ['staff']))?.content ?? '', /Staff tune/);
+    assert.equal(await reopened.getPage('acme', '/nope'), undefined);
+    assert.deepEqual(await reopened.search('other-domain', { query: 'backoff', pageSize: 5 }), []);
+  });
+
+  it('re-indexes incrementally: unchanged pages skipped, edits replaced, deletions removed; readers see it', async () => {
+    const dir = await tempDir();
+    const docs = await docsFolder(SITE);
+    const writer = new EmbeddedDocIndex(dir);
+    const reader = new EmbeddedDocIndex(dir);
+    const first = await indexDocs(writer, 'acme', docs, { includeHidden: false });
+    assert.deepEqual([first.added, first.updated, first.removed, first.unchanged], [6, 0, 0, 0]);
+    assert.equal((await reader.search('acme', { query: 'crates', pageSize: 1 }))[0]?.path, '/');
+
+    await fs.writeFile(path.join(docs, 'index.mdx'), '---\ntitle: Welcome\n---\n\nAcme ships zeppelins.\n');
+    await fs.rm(path.join(docs, 'guides/config.md'));
+    await fs.writeFile(path.join(docs, 'broken.mdx'), '<Note>\n');
+    const second = await indexDocs(writer, 'acme', docs, { includeHidden: false });
+    assert.deepEqual([second.added, second.updated, second.removed, second.unchanged], [0, 1, 1, 4], JSON.stringify(second));
+    assert.deepEqual(second.broken.map((b) => b.path), ['/broken']);
+    assert.match(second.broken[0]!.reason, /MDX/);
+    // Another instance (the API process) sees the worker's writes without a restart.
+    assert.deepEqual(await reader.search('acme', { query: 'crates', pageSize: 5 }), []);
+    assert.equal((await reader.search('acme', { query: 'zeppelins', pageSize: 1 }))[0]?.path, '/');
+    assert.equal(await reader.getPage('acme', '/guides/config'), undefined);
+  });
+});

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { listPageFiles } from '../../../core/retrieval/docs-source.js';
+import { BrokenPageError } from '../../../core/retrieval/parse-markdown.js';
+import { readNavigation } from '../../../core/retrieval/navigation.js';
+import { pagePathOf, readPage } from '../../../core/retrieval/read-page.js';
+import { tempDir } from '../../support/services.js';
+
+describe('page reader', () => {
+  it('maps files to URL paths: no extension, index to its folder', () => {
+    assert.equal(pagePathOf('index.mdx'), '/');
+    assert.equal(pagePathOf('guides/index.md'), '/guides');
+    assert.equal(pagePathOf('guides/quickstart.mdx'), '/guides/quickstart');
+  });
+
+  it('reads title, description, markers and groups from frontmatter', () => {
+    const page = readPage(
+      {
+        file: 'sso.mdx',
+        text: '---\ntitle: Single sign-on\ndescription: Log in with Okta\nversion: v2\nlanguage: en\ntag: enterprise\ngroups: [admins, enterprise]\n---\n\n## Okta\n\nSteps.\n',
+      },
+      { navigation: undefined, includeHidden: false },
+    );
+    assert.ok(page);
+    assert.equal(page.title, 'Single sign-on');
+    assert.equal(page.description, 'Log in with Okta');
+    assert.deepEqual([page.version, page.language, page.tag, page.groups], ['v2', 'en', 'enterprise', ['admins', 'enterprise']]);
+    assert.equal(page.content, '## Okta\n\nSteps.\n');
+    assert.ok(page.chunks.every((c) => c.version === 'v2' && c.tag === 'enterprise' && c.groups.length === 2));
+  });
+
+  it('falls back to the first h1 for the title and leaves hidden pages out unless asked', () => {
+    const nav = { navigation: undefined, includeHidden: false };
+    assert.equal(readPage({ file: 'a.md', text: '# From heading\n\nBody.\n' }, nav)?.title, 'From heading');
+    const hidden = { file: 'secret.md', text: '---\nhidden: true\n---\nBody.\n' };
+    assert.equal(readPage(hidden, nav), undefined);
+    assert.equal(readPage(hidden, { ...nav, includeHidden: true })?.path, '/secret');
+  });
+
+  it('reports a broken MDX page or frontmatter with the reason', () => {
+    const opts = { navigation: undefined, includeHidden: false };
+    assert.throws(() => readPage({ file: 'bad.mdx', text: '# Hi\n\n<Note>unclosed\n' }, opts), BrokenPageError);
+    assert.throws(() => readPage({ file: 'bad.md', text: '---\ntitle: [unclosed\n---\nx\n' }, opts), /invalid frontmatter/);
+  });
+
+  it('reads docs.json navigation: versions, languages, groups, hidden groups, pages absent from it', async () => {
+    const dir = await tempDir();
+    await fs.writeFile(
+      path.join(dir, 'docs.json'),
+      JSON.stringify({
+        navigation: {
+          versions: [
+            {
+              version: 'v2',
+              languages: [{ language: 'en', tabs: [{ tab: 'Docs', groups: [{ group: 'Start', pages: ['index', { group: 'Deep', pages: ['guides/a'] }] }] }] }],
+            },
+            { version: 'v1', groups: [{ group: 'Old', hidden: true, pages: ['v1/a'] }] },
+          ],
+        },
+      }),
+    );
+    const nav = await readNavigation(dir);
+    assert.equal(nav?.file, 'docs.json');
+    assert.deepEqual(nav?.pages.get('/guides/a'), { sections: ['Docs', 'Start', 'Deep'], version: 'v2', language: 'en', hidden: false });
+    assert.equal(nav?.pages.get('/v1/a')?.hidden, true);
+    const listed = readPage({ file: 'guides/a.mdx', text: '# A\n\nText.\n' }, { navigation: nav, includeHidden: false });
+    assert.deepEqual([listed?.version, listed?.language], ['v2', 'en']);
+    assert.equal(readPage({ file: 'v1/a.mdx', text: 'x' }, { navigation: nav, includeHidden: false }), undefined);
+    assert.equal(readPage({ file: 'orphan.mdx', text: 'x' }, { navigation: nav, includeHidden: false }), undefined);
+  });
+
+  it('reads mint.json navigation and lists page files, skipping repository files', async () => {
+    const dir = await tempDir();
+    await fs.mkdir(path.join(dir, 'api'), { recursive: true });
+    await fs.mkdir(path.join(dir, 'node_modules', 'x'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'mint.json'), JSON.stringify({ navigation: [{ group: 'API', version: 'v3', pages: ['api/users'] }] }));
+    for (const f of ['api/users.mdx', 'README.md', 'node_modules/x/a.md', 'notes.txt', 'index.md']) await fs.writeFile(path.join(dir, f), '# x\n');
+    assert.deepEqual(await listPageFiles(dir), ['api/users.mdx', 'index.md']);
+    const nav = await readNavigation(dir);
+    assert.deepEqual(nav?.pages.get('/api/users'), { sections: ['API'], version: 'v3', hidden: false });
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { stem, termId, tokenise } from '../../../core/retrieval/tokenise.js';
+
+describe('tokenise', () => {
+  it('keeps identifiers whole and also splits them into parts', () => {
+    assert.deepEqual(tokenise('retrievalPageSize'), ['retrievalpagesize', 'retrieval', 'page', 'size']);
+    assert.deepEqual(tokenise('QUIRE_DATA_DIR'), ['quiredatadir', 'quir', 'data', 'dir']);
+    assert.deepEqual(tokenise('HTTPServer'), ['httpserver', 'http', 'server']);
+    assert.deepEqual(tokenise('config.qdrant'), ['configqdrant', 'config', 'qdrant']);
+  });
+
+  it('finds an identifier from its spaced-out words and the other way round', () => {
+    const doc = new Set(tokenise('Set retrievalPageSize to 10'));
+    for (const term of tokenise('retrieval page size')) assert.ok(doc.has(term), term);
+    assert.ok(doc.has(tokenise('retrievalPageSize')[0]!));
+  });
+
+  it('drops stopwords, lowercases and stems plurals and verb endings alike', () => {
+    assert.deepEqual(tokenise('The Tokens of an index'), ['token', 'index']);
+    assert.equal(stem('configured'), stem('configure'));
+    assert.equal(stem('retries'), 'retry');
+    assert.equal(stem('indexes'), 'index');
+    assert.equal(stem('files'), stem('file'));
+    assert.equal(stem('status'), 'status');
+  });
+
+  it('handles non-Latin letters and digits', () => {
+    assert.deepEqual(tokenise('Démarrage rapide v2'), ['démarrag', 'rapid', 'v2', 'v', '2']);
+  });
+
+  it('gives stable 32-bit term ids', () => {
+    assert.equal(termId('queue'), termId('queue'));
+    assert.notEqual(termId('queue'), termId('queues'));
+    assert.ok(termId('queue') >= 0 && termId('queue') < 2 ** 32);
+  });
+});
