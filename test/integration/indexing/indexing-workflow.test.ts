@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { createApp } from '../../../api/app.js';
+import { searchRouter } from '../../../api/search/index.js';
+import { DOMAIN_ID } from '../../../core/temporal/search-attributes.js';
+import { loadConfig } from '../../../core/config.js';
+import { indexCommand } from '../../../infra/cli/index-command.js';
+import type { IndexDomainResult } from '../../../workflows/index-domain.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { exampleDocsRepo } from './git-docs.js';
+
+describe('indexing workflow on the real Temporal dev server, over a real git repository', function () {
+  this.timeout(120_000);
+
+  it('indexes once per domain at a time, incrementally, reports broken pages; the CLI shows the summary', async () => {
+    const taskQueue = `index-${randomUUID()}`;
+    const services = await testServices({ taskQueue });
+    const org = await seedOrg(services);
+    await services.tenants.addOrg('other');
+    const repo = await exampleDocsRepo();
+    await services.tenants.putDomain({
+      id: 'skylark', orgId: org.orgId, source: repo.bareDir, branch: 'main', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false,
+    });
+    await services.tenants.putDomain({
+      id: 'theirs', orgId: 'other', source: repo.bareDir, branch: 'main', docsPath: '', baseUrl: 'https://x.example.com', includeHidden: false,
+    });
+    const api = await serve(createApp(services, [searchRouter]));
+    const admin = (method: string, domain: string, key = org.adminKey) =>
+      fetch(`${api.url}/v1/admin/domains/${domain}/index`, { method, headers: { authorization: `Bearer ${key}` } });
+
+    // No worker yet: both starts land on the same run.
+    const first = await admin('POST', 'skylark');
+    assert.equal(first.status, 202);
+    const started = (await first.json()) as { workflowId: string; runId: string };
+    assert.equal(started.workflowId, 'index-skylark');
+    const again = (await (await admin('POST', 'skylark')).json()) as { runId: string };
+    assert.equal(again.runId, started.runId);
+    assert.equal((await admin('POST', 'theirs')).status, 404);
+    assert.equal((await admin('POST', 'skylark', org.assistantKey)).status, 403);
+
+    const worker = await startWorker(services, { taskQueue });
+    const { client } = await temporalEnv();
+    const handle = client.workflow.getHandle<() => Promise<IndexDomainResult>>('index-skylark', started.runId);
+    const result = await handle.result();
+    assert.deepEqual([result.added, result.updated, result.removed, result.brokenCount], [20, 0, 0, 0]);
+    assert.ok(result.chunks >= 40, `${result.chunks} chunks`);
+    const description = await handle.describe();
+    assert.deepEqual(description.typedSearchAttributes.get(DOMAIN_ID), 'skylark');
+    const status = (await (await admin('GET', 'skylark')).json()) as { status: string; result: IndexDomainResult };
+    assert.equal(status.status, 'completed');
+    assert.equal(status.result.added, 20);
+
+    // Edit one page, delete one, add a broken one: only those are touched.
+    await repo.commit(
+      {
+        'guides/webhooks.mdx': '---\ntitle: Webhooks\n---\n\n## Signing\n\nDeliveries are signed with Ed25519 now.\n',
+        'cli/config-file.md': null,
+        'broken.mdx': '# Broken\n\n<Card title="x">\n',
+      },
+      'edit docs',
+    );
+    const rerun = (await (await admin('POST', 'skylark')).json()) as { runId: string };
+    assert.notEqual(rerun.runId, started.runId);
+    const second = await client.workflow.getHandle<() => Promise<IndexDomainResult>>('index-skylark', rerun.runId).result();
+    assert.deepEqual([second.added, second.updated, second.removed, second.unchanged], [0, 1, 1, 18]);
+    assert.deepEqual(second.broken.map((b) => b.path), ['/broken']);
+    assert.match(second.broken[0]!.reason, /MDX/);
+
+    // The CLI joins a new run and prints the summary (nothing changed: all unchanged).
+    const out = new PassThrough();
+    let printed = '';
+    out.on('data', (d: Buffer) => (printed += d.toString()));
+    const cliConfig = loadConfig({
+      QUIRE_DATA_DIR: services.config.dataDir,
+      TEMPORAL_ADDRESS: (await temporalEnv()).address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      LOG_LEVEL: 'silent',
+    });
+    const code = await indexCommand(['skylark'], { config: cliConfig, tenants: services.tenants, out });
+    assert.equal(code, 0, printed);
+    assert.match(printed, /indexed skylark: 19 pages, 0 added, 0 updated, 0 removed, 19 unchanged/);
+    assert.match(printed, /\/broken: /);
+    await worker.stop();
+  });
+});
