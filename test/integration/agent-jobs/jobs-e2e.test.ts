@@ -1,0 +1,165 @@
+/**
+ * Agent jobs end to end: the real API over HTTP, a real worker with the real
+ * activities, the Temporal dev server, real bare git repositories, and the
+ * scripted model standing in for an OpenAI-compatible provider.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../../api/app.js';
+import { PullStore } from '../../../core/forge/index.js';
+import { openJobStore, type JobView } from '../../../core/jobs/index.js';
+import { startFakeModel, type FakeModelServer, type Reply } from '../../fakes/chat-completions-server.js';
+import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+import { startWorker, type RunningWorker } from '../../support/temporal.js';
+import { call, pollJob } from './agent-api.js';
+
+const edit = (page: string, from: string, to: string, title: string): Reply[] => [
+  { toolCalls: [{ name: 'replace_text', arguments: { path: page, old_text: from, new_text: to } }] },
+  { toolCalls: [{ name: 'finish', arguments: { title, summary: `${page}: ${to}` } }] },
+];
+
+describe('agent jobs end to end (real worker, git, Temporal)', function () {
+  this.timeout(120_000);
+  let model: FakeModelServer;
+  let repo: DocsRepo;
+  let services: Awaited<ReturnType<typeof testServices>>;
+  let worker: RunningWorker;
+  let base: string;
+  let admin: string;
+  let limitedAdmin: string;
+  const url = (path: string) => `${base}/v2/agent${path}`;
+
+  before(async () => {
+    model = await startFakeModel([]);
+    repo = await createDocsRepo({ pages: 5, withNav: true });
+    services = await testServices({
+      taskQueue: `jobs-${randomUUID()}`,
+      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' },
+    });
+    ({ adminKey: admin } = await seedOrg(services, 'acme'));
+    await services.tenants.addOrg('limited', { agentMessagesPerHour: 1 });
+    limitedAdmin = (await services.tenants.createKey('limited', 'admin')).secret;
+    const project = { repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local' as const, allowedModels: [] };
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', ...project });
+    await services.tenants.putProject({ id: 'small', orgId: 'limited', ...project });
+    worker = await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    base = (await serve(createApp(services))).url;
+  });
+
+  const create = async (prompt: string, project = 'docs', key = admin) => {
+    const reply = await call<JobView>(url(`/${project}/job`), 'POST', key, { prompt });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body;
+  };
+  const settled = (job: JobView) => job.status !== 'active';
+
+  it('create → completed with a prLink whose branch holds the edit; a follow-up keeps the prLink and adds a commit', async () => {
+    model.script(edit('page-2.mdx', 'Install the widget 2', 'Install the gadget 2', 'Say gadget'));
+    const created = await create('Say gadget on page 2');
+    const done = await pollJob(base, admin, 'docs', created.id, settled);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.match(done.prLink ?? '', /\/pulls?\//);
+    const branch = `quire/${created.id}`;
+    assert.match((await repo.readFile(branch, 'page-2.mdx')) ?? '', /Install the gadget 2/);
+    assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '1');
+
+    model.script(edit('page-3.mdx', 'Install the widget 3', 'Install the gadget 3', 'Say gadget on 3 too'));
+    const sent = await call<JobView>(url(`/docs/job/${created.id}/message`), 'POST', admin, { prompt: 'Page 3 as well' });
+    assert.equal(sent.status, 200);
+    assert.equal(sent.body.status, 'active');
+    assert.equal(sent.body.prLink, null, 'the seed: prLink is null while active');
+    // Polling right after the message never sees the previous turn's `completed`.
+    const followed = await pollJob(base, admin, 'docs', created.id, settled);
+    assert.equal(followed.status, 'completed');
+    assert.equal(followed.prLink, done.prLink);
+    assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '2');
+    assert.match((await repo.readFile(branch, 'page-3.mdx')) ?? '', /Install the gadget 3/);
+    const pull = await new PullStore(services.config.dataDir).findOpen('docs', branch);
+    assert.ok(pull && done.prLink?.endsWith(`/pulls/${pull.number}`), 'one pull request for the branch, the one linked');
+
+    // The job store holds the same state, and lists it.
+    const listed = await call<{ jobs: JobView[] }>(url('/docs/jobs?status=completed'), 'GET', admin);
+    assert.ok(listed.body.jobs.some((j) => j.id === created.id && j.prLink === done.prLink));
+  });
+
+  it('a job that changes nothing completes with a null prLink', async () => {
+    model.script([{ toolCalls: [{ name: 'search_text', arguments: { query: 'widget 4' } }] }, { text: 'Already correct.' }]);
+    const created = await create('Check page 4 mentions widget 4');
+    const done = await pollJob(base, admin, 'docs', created.id, settled);
+    assert.equal(done.status, 'completed');
+    assert.equal(done.prLink, null);
+    assert.equal(await repo.head(`quire/${created.id}`), undefined);
+  });
+
+  it('archive stops a running turn; a later message gets 409', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    // The model never answers, so the turn is still running when the archive arrives.
+    model.script(async () => {
+      started();
+      await new Promise((r) => setTimeout(r, 60_000));
+      return { text: 'too late' };
+    });
+    const created = await create('Rewrite everything slowly');
+    await running;
+    const archived = await call<JobView>(url(`/docs/job/${created.id}/archive`), 'POST', admin);
+    assert.equal(archived.status, 200);
+    assert.equal(archived.body.status, 'archived');
+    assert.ok(archived.body.archivedAt);
+    assert.equal((await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin)).body.status, 'archived');
+    const again = await call<JobView>(url(`/docs/job/${created.id}/archive`), 'POST', admin);
+    assert.deepEqual(again.body, archived.body);
+    const late = await call(url(`/docs/job/${created.id}/message`), 'POST', admin, { prompt: 'more' });
+    assert.equal(late.status, 409);
+    assert.equal(late.body.code, 'conflict');
+    // The workflow ends once the turn has really stopped; nothing was pushed.
+    const result = await services.temporal.workflow.getHandle(`agent-job-${created.id}`).result();
+    assert.equal(result.status, 'archived');
+    assert.equal(await repo.head(`quire/${created.id}`), undefined);
+  });
+
+  it('the 2nd follow-up in an hour is refused with 429 when the organisation allows 1', async () => {
+    model.script([{ text: 'Nothing to do.' }, { text: 'Nothing to do.' }]);
+    const created = await create('Look around', 'small', limitedAdmin);
+    await pollJob(base, limitedAdmin, 'small', created.id, settled);
+    const first = await call(url(`/small/job/${created.id}/message`), 'POST', limitedAdmin, { prompt: 'again' });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('ratelimit-remaining'), '0');
+    const second = await call(url(`/small/job/${created.id}/message`), 'POST', limitedAdmin, { prompt: 'and again' });
+    assert.equal(second.status, 429);
+    assert.equal(second.headers.get('ratelimit-limit'), '1');
+    assert.ok(second.headers.get('retry-after'));
+    // Let the accepted follow-up finish before the next test scripts the model.
+    await pollJob(base, limitedAdmin, 'small', created.id, settled);
+  });
+
+  it('GET answers with no worker running, and from the job store once Temporal has forgotten the job', async () => {
+    model.script(edit('page-5.mdx', 'Install the widget 5', 'Install the gizmo 5', 'Gizmo'));
+    const created = await create('Say gizmo on page 5');
+    const done = await pollJob(base, admin, 'docs', created.id, settled);
+    await worker.stop();
+    const started = performance.now();
+    const got = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
+    assert.ok(performance.now() - started < 1000);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body, done);
+    // Deleting the execution is what namespace retention does after the workflow closes.
+    await services.temporal.workflowService.deleteWorkflowExecution({
+      namespace: 'default',
+      workflowExecution: { workflowId: `agent-job-${created.id}` },
+    });
+    let fromStore: JobView | undefined;
+    for (let i = 0; i < 100; i++) {
+      const reply = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
+      assert.equal(reply.status, 200);
+      fromStore = reply.body;
+      const described = await services.temporal.workflow.getHandle(`agent-job-${created.id}`).describe().catch(() => undefined);
+      if (!described) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(fromStore?.status, 'completed');
+    assert.equal(fromStore?.prLink, done.prLink);
+    assert.equal((await openJobStore(services.config.dataDir, undefined).get('docs', created.id))?.status, 'completed');
+  });
+});
