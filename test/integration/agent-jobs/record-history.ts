@@ -1,0 +1,69 @@
+/**
+ * Records the history of a real agent job (create, a follow-up that arrives
+ * during the turn, a duplicate message id, archive) into
+ * test/fixtures/histories/agent-job.json for the replay test. Run after a
+ * deliberate change to the workflow's shape:
+ *   node --require tsx/cjs test/integration/agent-jobs/record-history.ts
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { createApp } from '../../../api/app.js';
+import { workflowIdOf, type JobView } from '../../../core/jobs/index.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
+import { createDocsRepo } from '../../support/docs-repo.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+import { REPO_ROOT, startWorker } from '../../support/temporal.js';
+import { runTeardowns } from '../../support/teardown.js';
+import { call, pollJob } from './agent-api.js';
+
+export const HISTORY_FILE = path.join(REPO_ROOT, 'test', 'fixtures', 'histories', 'agent-job.json');
+
+async function record(): Promise<void> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const model = await startFakeModel(async (_req, index) => {
+    if (index === 0) await gate;
+    const steps = [
+      { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-1.mdx', old_text: 'Install the widget 1', new_text: 'Install the gadget 1' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { title: 'Gadget on page 1', summary: 'Renamed.' } }] },
+      { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-2.mdx', old_text: 'Install the widget 2', new_text: 'Install the gadget 2' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { title: 'Gadget on page 2', summary: 'Renamed too.' } }] },
+    ];
+    return steps[index] ?? { text: 'done' };
+  });
+  const repo = await createDocsRepo({ pages: 3, withNav: true });
+  const services = await testServices({
+    taskQueue: 'record-history',
+    env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' },
+  });
+  const { adminKey } = await seedOrg(services);
+  await services.tenants.putProject({
+    id: 'docs', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [],
+  });
+  await startWorker(services, { taskQueue: 'record-history' });
+  const base = (await serve(createApp(services))).url;
+  const job = (await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Say gadget on page 1' })).body;
+  const message = { prompt: 'And on page 2' };
+  await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });
+  await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });
+  release();
+  await pollJob(base, adminKey, 'docs', job.id, (j) => j.status === 'completed');
+  await call(`${base}/v2/agent/docs/job/${job.id}/archive`, 'POST', adminKey);
+  const handle = services.temporal.workflow.getHandle(workflowIdOf(job.id));
+  await handle.result();
+  await fs.mkdir(path.dirname(HISTORY_FILE), { recursive: true });
+  await fs.writeFile(HISTORY_FILE, historyToJSON(await handle.fetchHistory()) + '\n');
+  console.log(`recorded ${workflowIdOf(job.id)} into ${path.relative(REPO_ROOT, HISTORY_FILE)}`);
+}
+
+if (require.main === module) {
+  record()
+    .then(runTeardowns)
+    .then(() => process.exit(0))
+    .catch(async (err: unknown) => {
+      console.error(err);
+      await runTeardowns();
+      process.exit(1);
+    });
+}

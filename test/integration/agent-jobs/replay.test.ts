@@ -1,0 +1,38 @@
+/**
+ * Replays a recorded job history (create, a follow-up during the turn, a
+ * duplicate message, archive) against the current workflow code: a change that
+ * breaks determinism for running jobs fails here. Re-record with
+ * record-history.ts only after a deliberate, versioned change.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { workflowCode } from '../../support/temporal.js';
+import { HISTORY_FILE } from './record-history.js';
+
+describe('agent job workflow replay', function () {
+  this.timeout(60_000);
+
+  it('replays the recorded history without nondeterminism', async () => {
+    const history = historyFromJSON(JSON.parse(await fs.readFile(HISTORY_FILE, 'utf8')));
+    const events = history.events ?? [];
+    assert.ok(events.length > 50, 'the fixture holds a whole job');
+    assert.ok(events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes), 'with updates');
+    await Worker.runReplayHistory({ workflowBundle: { code: await workflowCode() } }, history, 'agent-job-replay');
+  });
+
+  it('fails the replay when the history does not match the code', async () => {
+    const raw: { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> } = JSON.parse(
+      await fs.readFile(HISTORY_FILE, 'utf8'),
+    );
+    // The code schedules recordJobState first; the tampered history says another activity ran.
+    const scheduled = raw.events.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
+    assert.ok(scheduled);
+    scheduled.activityType.name = 'someOtherActivity';
+    await assert.rejects(
+      Worker.runReplayHistory({ workflowBundle: { code: await workflowCode() } }, historyFromJSON(raw), 'agent-job-tampered'),
+      (err: unknown) => err instanceof Error && /nondetermin/i.test(`${err.name} ${err.message}`),
+    );
+  });
+});
