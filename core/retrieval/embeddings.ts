@@ -26,6 +26,8 @@ export function openAiEmbedder(embedding: NonNullable<Config['embedding']>): Emb
         const res = await client.embeddings.create({
           model: embedding.model,
           input: texts.slice(i, i + BATCH),
+          // Plain floats: not every OpenAI-compatible server implements the SDK's base64 default.
+          encoding_format: 'float',
           ...(embedding.dimensions ? { dimensions: embedding.dimensions } : {}),
         });
         const ordered = [...res.data].sort((a, b) => a.index - b.index);

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { EmbeddedDocIndex } from './embedded-store.js';
 import { openAiEmbedder } from './embeddings.js';
 import type { WritableDocIndex } from './indexed.js';
+import { QdrantDocIndex } from './qdrant-store.js';
 
 /**
  * The store both processes open: Qdrant when `QDRANT_URL` is set, else the
@@ -13,5 +14,6 @@ import type { WritableDocIndex } from './indexed.js';
  */
 export function openDocIndex(config: Config, _redis?: Redis): WritableDocIndex {
   const embedder = config.embedding ? openAiEmbedder(config.embedding) : undefined;
+  if (config.qdrant) return new QdrantDocIndex(config.qdrant, embedder, config.embedding?.dimensions);
   return new EmbeddedDocIndex(path.join(config.dataDir, 'index'), embedder);
 }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
+import { openAiEmbedder } from '../../../core/retrieval/embeddings.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
+import { onSuiteEnd } from '../../support/teardown.js';
 import { tempDir } from '../../support/services.js';
 
 async function docsFolder(files: Record<string, string>): Promise<string> {
@@ -89,5 +92,20 @@ describe('embedded store', () => {
     assert.deepEqual(await reader.search('acme', { query: 'crates', pageSize: 5 }), []);
     assert.equal((await reader.search('acme', { query: 'zeppelins', pageSize: 1 }))[0]?.path, '/');
     assert.equal(await reader.getPage('acme', '/guides/config'), undefined);
+  });
+
+  it('fuses dense vectors from an OpenAI-compatible embeddings endpoint with the keyword ranking', async () => {
+    // The fake model server stands in for an OpenAI-compatible embeddings provider.
+    const model = await startFakeModel([], { embeddingDims: 32 });
+    onSuiteEnd(model.close);
+    const ix = new EmbeddedDocIndex(await tempDir(), openAiEmbedder({ baseUrl: model.baseUrl, apiKey: 'sk-test', model: 'embed', dimensions: undefined }));
+    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
+    const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
+    assert.ok(embedCalls.length >= 1);
+    assert.equal(embedCalls[0]?.body.model, 'embed');
+    const hits = await ix.search('acme', { query: 'dead letters', pageSize: 3 });
+    assert.equal(hits[0]?.path, '/guides/retries');
+    assert.ok(hits[0]!.metadata.score <= 1 && hits[0]!.metadata.score > 0.5);
+    assert.equal(model.requests.filter((r) => r.path.endsWith('/embeddings')).length, embedCalls.length + 1, 'the query is embedded too');
   });
 });

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { Config } from '../config.js';
+import { embeddingText, type Embedder } from './embeddings.js';
+import { visibleTo } from './filter.js';
+import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
+import { chunkTerms } from './keyword-index.js';
+import { qdrantFilter } from './qdrant-filter.js';
+import { termId, tokenise } from './tokenise.js';
+import type { PageContent, SearchHit, SearchQuery } from './types.js';
+
+/** Names of the collection's vectors. */
+export const SPARSE = 'text';
+export const DENSE = 'dense';
+/** Keyword fields the filters use; `domain` is the tenant key. */
+const PAYLOAD_INDEXES = ['domain', 'kind', 'path', 'version', 'language', 'groups', 'tag'] as const;
+const UPSERT_BATCH = 256;
+const K1 = 1.2;
+
+/** Deterministic point ids: re-indexing a page overwrites its points. */
+function pointId(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\0')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A sparse vector of hashed term ids; document weights saturate like BM25, Qdrant's IDF modifier supplies the rest. */
+export function sparseVector(terms: Map<string, number>, saturate: boolean): { indices: number[]; values: number[] } {
+  const merged = new Map<number, number>();
+  for (const [term, tf] of terms) merged.set(termId(term), (merged.get(termId(term)) ?? 0) + tf);
+  const indices = [...merged.keys()].sort((a, b) => a - b);
+  return { indices, values: indices.map((i) => (saturate ? (merged.get(i)! * (K1 + 1)) / (merged.get(i)! + K1) : merged.get(i)!)) };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/**
+ * Qdrant behind the retrieval port: one collection, a named sparse vector
+ * with the IDF modifier (our tokeniser's hashed terms) and, with an embedding
+ * model, a named dense vector; queries fuse both by RRF on the server.
+ */
+export class QdrantDocIndex implements WritableDocIndex {
+  private readonly client: QdrantClient;
+  private ready: Promise<void> | undefined;
+
+  constructor(private readonly settings: NonNullable<Config['qdrant']>, private readonly embedder?: Embedder, private readonly dimensions?: number) {
+    this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), checkCompatibility: false });
+  }
+
+  private get collection(): string {
+    return this.settings.collection;
+  }
+
+  /** Creates the collection and its payload indexes on first use. */
+  private ensureCollection(): Promise<void> {
+    this.ready ??= (async () => {
+      const { exists } = await this.client.collectionExists(this.collection);
+      if (exists) return;
+      // Without a configured size, the model's own output length decides.
+      const size = this.embedder ? (this.dimensions ?? (await this.embedder.embed(['dimensions']))[0]?.length) : undefined;
+      await this.client.createCollection(this.collection, {
+        ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
+        sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
+      });
+      for (const field of PAYLOAD_INDEXES) {
+        await this.client.createPayloadIndex(this.collection, {
+          wait: true,
+          field_name: field,
+          field_schema: field === 'domain' ? { type: 'keyword', is_tenant: true } : 'keyword',
+        });
+      }
+    })().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
+    await this.ensureCollection();
+    const filter = qdrantFilter(domainId, 'chunk', query.filter);
+    const sparse = sparseVector(new Map(tokenise(query.query).map((t) => [t, 1])), false);
+    if (sparse.indices.length === 0) return [];
+    const limit = query.pageSize * 2;
+    const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
+    const res = vector
+      ? await this.client.query(this.collection, {
+          prefetch: [
+            { query: sparse, using: SPARSE, limit, filter },
+            { query: vector, using: DENSE, limit, filter },
+          ],
+          query: { fusion: 'rrf' },
+          filter,
+          limit,
+          with_payload: true,
+        })
+      : await this.client.query(this.collection, { query: sparse, using: SPARSE, filter, limit, with_payload: true });
+    // Qdrant's scores are unbounded; they are reported relative to the best hit.
+    const best = res.points[0]?.score ?? 1;
+    const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
+    return res.points
+      .map((p) => ({ p, score: Math.min(1, (p.score / best) * (current && p.payload?.path === current ? 1.15 : 1)) }))
+      .sort((a, b) => b.score - a.score)
+      .filter(({ score }) => query.scoreThreshold === undefined || score >= query.scoreThreshold)
+      .slice(0, query.pageSize)
+      .map(({ p, score }) => {
+        const payload = p.payload ?? {};
+        const version = str(payload.version);
+        const language = str(payload.language);
+        return {
+          content: str(payload.content) ?? '',
+          path: str(payload.path) ?? '/',
+          metadata: {
+            title: str(payload.title) ?? '',
+            anchor: str(payload.anchor) ?? '',
+            breadcrumb: strings(payload.breadcrumb),
+            score: Math.round(score * 1e4) / 1e4,
+            ...(version ? { version } : {}),
+            ...(language ? { language } : {}),
+          },
+        };
+      });
+  }
+
+  async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
+    await this.ensureCollection();
+    const path = normalisePagePath(pagePath);
+    const res = await this.client.scroll(this.collection, {
+      filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'kind', match: { value: 'page' } }, { key: 'path', match: { value: path } }] },
+      limit: 1,
+      with_payload: true,
+    });
+    const payload = res.points[0]?.payload;
+    if (!payload || !visibleTo(strings(payload.groups), groups)) return undefined;
+    return { path, title: str(payload.title) ?? '', content: str(payload.content) ?? '' };
+  }
+
+  async pageHashes(domainId: string): Promise<Map<string, string>> {
+    await this.ensureCollection();
+    const hashes = new Map<string, string>();
+    let offset: string | number | undefined;
+    do {
+      const res = await this.client.scroll(this.collection, {
+        filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'kind', match: { value: 'page' } }] },
+        limit: 1000,
+        with_payload: ['path', 'hash'],
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      for (const p of res.points) {
+        const path = str(p.payload?.path);
+        const hash = str(p.payload?.hash);
+        if (path && hash) hashes.set(path, hash);
+      }
+      const next = res.next_page_offset;
+      offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
+    } while (offset !== undefined);
+    return hashes;
+  }
+
+  async applyChanges(domainId: string, changes: PageChanges): Promise<void> {
+    await this.ensureCollection();
+    const replaced = [...changes.removals, ...changes.upserts.map((p) => p.path)];
+    if (replaced.length > 0) {
+      await this.client.delete(this.collection, {
+        wait: true,
+        filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'path', match: { any: replaced } }] },
+      });
+    }
+    const chunks = changes.upserts.flatMap((p) => p.chunks);
+    const vectors = this.embedder && chunks.length > 0 ? await this.embedder.embed(chunks.map(embeddingText)) : undefined;
+    const points = [
+      ...changes.upserts.map(({ chunks: _c, ...page }) => ({
+        id: pointId(domainId, page.path, 'page'),
+        vector: {},
+        payload: { ...page, domain: domainId, kind: 'page' },
+      })),
+      ...chunks.map((chunk: IndexedChunk, i) => ({
+        id: pointId(domainId, chunk.path, 'chunk', String(i), chunk.anchor),
+        vector: {
+          [SPARSE]: sparseVector(chunkTerms(chunk), true),
+          ...(vectors?.[i] ? { [DENSE]: vectors[i] } : {}),
+        },
+        payload: { ...chunk, domain: domainId, kind: 'chunk' },
+      })),
+    ];
+    for (let i = 0; i < points.length; i += UPSERT_BATCH) {
+      await this.client.upsert(this.collection, { wait: true, points: points.slice(i, i + UPSERT_BATCH) });
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.client.collectionExists(this.collection);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { openDocIndex } from '../../../core/retrieval/open-doc-index.js';
+import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
+import { startFakeQdrant } from '../../fakes/qdrant-server.js';
+import { testConfig } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+const EXAMPLE_DOCS = path.resolve(__dirname, '..', '..', '..', 'infra', 'example-docs');
+
+// No Qdrant server can run here: these tests drive the real @qdrant/js-client-rest
+// against test/fakes/qdrant-server.ts, which speaks Qdrant's REST protocol, and
+// assert on the exact requests the adapter sends.
+describe('Qdrant store (against the fake Qdrant server)', () => {
+  it('creates one collection with an IDF sparse vector and tenant payload index, upserts, searches with filters', async () => {
+    const qdrant = await startFakeQdrant({ apiKey: 'qd-secret' });
+    onSuiteEnd(qdrant.close);
+    const config = await testConfig({ QDRANT_URL: qdrant.url, QDRANT_API_KEY: 'qd-secret', QDRANT_COLLECTION: 'docs' });
+    const ix = openDocIndex(config);
+    assert.ok(ix instanceof QdrantDocIndex);
+
+    const first = await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    assert.equal(first.added, 20);
+    assert.ok(qdrant.requests.every((r) => r.apiKey === 'qd-secret'));
+    const create = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/docs');
+    assert.deepEqual(create?.body, { sparse_vectors: { text: { modifier: 'idf' } } });
+    const indexes = qdrant.requests.filter((r) => r.path === '/collections/docs/index').map((r) => r.body);
+    assert.deepEqual(indexes[0], { field_name: 'domain', field_schema: { type: 'keyword', is_tenant: true } });
+    assert.ok(['version', 'language', 'groups'].every((f) => indexes.some((b) => JSON.stringify(b) === JSON.stringify({ field_name: f, field_schema: 'keyword' }))));
+    const upsert = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/docs/points');
+    assert.equal(upsert?.query.wait, 'true');
+    const body = upsert?.body as { points: Array<{ vector: { text?: { indices: number[]; values: number[] } }; payload: { kind: string; domain: string } }> };
+    const chunkPoint = body.points.find((p) => p.payload.kind === 'chunk');
+    assert.equal(chunkPoint?.payload.domain, 'skylark');
+    assert.ok(chunkPoint?.vector.text && chunkPoint.vector.text.indices.length === chunkPoint.vector.text.values.length);
+
+    qdrant.requests.length = 0;
+    const hits = await ix.search('skylark', { query: 'verify webhook signatures', pageSize: 3, filter: { version: 'v2' } });
+    assert.equal(hits[0]?.path, '/guides/webhooks');
+    assert.equal(hits[0]?.metadata.anchor, 'verify-signatures');
+    assert.equal(hits[0]?.metadata.score, 1);
+    const query = qdrant.requests.find((r) => r.path === '/collections/docs/points/query')?.body as Record<string, unknown>;
+    assert.equal(query.using, 'text');
+    assert.deepEqual((query.filter as { must: unknown[] }).must.slice(0, 3), [
+      { key: 'domain', match: { value: 'skylark' } },
+      { key: 'kind', match: { value: 'chunk' } },
+      { should: [{ is_empty: { key: 'version' } }, { key: 'version', match: { value: 'v2' } }] },
+    ]);
+    const v1 = await ix.search('skylark', { query: 'quickstart', pageSize: 10, filter: { version: 'v1' } });
+    assert.ok(v1.every((h) => h.metadata.version !== 'v2'));
+    assert.equal((await ix.search('skylark', { query: 'Okta', pageSize: 5 })).length, 0, 'group-restricted without groups');
+    assert.equal((await ix.search('skylark', { query: 'Okta', pageSize: 5, filter: { groups: ['enterprise'] } }))[0]?.path, '/enterprise/sso');
+
+    assert.match((await ix.getPage('skylark', '/concepts/retries'))?.content ?? '', /exponential backoff/);
+    assert.equal(await ix.getPage('skylark', '/enterprise/sso'), undefined);
+    assert.equal(await ix.getPage('other', '/concepts/retries'), undefined);
+  });
+
+  it('re-indexes incrementally: unchanged pages send no upsert; removals delete by domain and path', async () => {
+    const qdrant = await startFakeQdrant();
+    onSuiteEnd(qdrant.close);
+    const ix = new QdrantDocIndex({ url: qdrant.url, apiKey: undefined, collection: 'c' });
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    qdrant.requests.length = 0;
+    const again = await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    assert.equal(again.unchanged, 20);
+    assert.ok(!qdrant.requests.some((r) => r.path.endsWith('/points') || r.path.endsWith('/points/delete')));
+    await ix.applyChanges('skylark', { upserts: [], removals: ['/quickstart'] });
+    const del = qdrant.requests.find((r) => r.path === '/collections/c/points/delete');
+    assert.deepEqual(del?.body, { filter: { must: [{ key: 'domain', match: { value: 'skylark' } }, { key: 'path', match: { any: ['/quickstart'] } }] } });
+    assert.equal(await ix.getPage('skylark', '/quickstart'), undefined);
+  });
+
+  it('adds a dense vector and fuses both by RRF when an embedding model is configured', async () => {
+    const qdrant = await startFakeQdrant();
+    onSuiteEnd(qdrant.close);
+    const model = await startFakeModel([], { embeddingDims: 16 });
+    onSuiteEnd(model.close);
+    const config = await testConfig({
+      QDRANT_URL: qdrant.url,
+      QUIRE_MODEL: 'm',
+      QUIRE_MODEL_BASE_URL: model.baseUrl,
+      QUIRE_MODEL_API_KEY: 'sk-test',
+      QUIRE_EMBEDDING_MODEL: 'embed-small',
+    });
+    const ix = openDocIndex(config);
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    const create = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks');
+    assert.deepEqual(create?.body, { vectors: { dense: { size: 16, distance: 'Cosine' } }, sparse_vectors: { text: { modifier: 'idf' } } });
+    const hits = await ix.search('skylark', { query: 'dead-letter queue replay', pageSize: 3 });
+    assert.equal(hits[0]?.path, '/concepts/retries');
+    const query = qdrant.requests.filter((r) => r.path.endsWith('/points/query')).pop()?.body as { query: unknown; prefetch: Array<{ using: string }> };
+    assert.deepEqual(query.query, { fusion: 'rrf' });
+    assert.deepEqual(query.prefetch.map((p) => p.using), ['text', 'dense']);
+  });
+});
