@@ -17,12 +17,13 @@ const CURRENT_PAGE_BOOST = 1.15;
 interface LoadedDomain {
   stamp: string;
   snapshot: Snapshot;
-  keyword: KeywordIndex;
+  /** Built on the first search, so a writer that never searches never pays for it. */
+  keyword: KeywordIndex | undefined;
 }
 
 /** Builds the in-memory search structures of one snapshot. */
-export function loadDomain(snapshot: Snapshot, stamp = 'memory'): LoadedDomain {
-  return { stamp, snapshot, keyword: new KeywordIndex(snapshot.chunks.map((c) => c.terms)) };
+export function buildKeywordIndex(snapshot: Snapshot): KeywordIndex {
+  return new KeywordIndex(snapshot.chunks.map((c) => c.terms));
 }
 
 /**
@@ -44,13 +45,15 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const stamp = await fileStamp(file);
     const cached = this.domains.get(domainId);
     if (cached?.stamp === stamp) return cached;
-    const loaded = loadDomain(await readSnapshot(file), stamp);
+    const loaded = { stamp, snapshot: await readSnapshot(file), keyword: undefined };
     this.domains.set(domainId, loaded);
     return loaded;
   }
 
   async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
-    const { snapshot, keyword } = await this.domain(domainId);
+    const loaded = await this.domain(domainId);
+    const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
+    const snapshot = loaded.snapshot;
     const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
     return searchLoaded(snapshot, keyword, query, vector);
   }
@@ -77,13 +80,18 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     }));
     const file = this.fileOf(domainId);
     await withFileLock(file, async () => {
-      const snapshot = await readSnapshot(file);
+      // Under the lock the file cannot change; a cached copy of the same file saves a parse.
+      const cached = this.domains.get(domainId);
+      const stamp = await fileStamp(file);
+      const current = cached?.stamp === stamp ? cached.snapshot : await readSnapshot(file);
+      // A new object: searches running meanwhile keep the snapshot their keyword index was built from.
+      const snapshot: Snapshot = { format: 1, pages: { ...current.pages }, chunks: [] };
       const replaced = new Set([...changes.removals, ...changes.upserts.map((p) => p.path)]);
       for (const gone of changes.removals) delete snapshot.pages[gone];
       for (const { chunks: _chunks, ...page } of changes.upserts) snapshot.pages[page.path] = page;
-      snapshot.chunks = snapshot.chunks.filter((c) => !replaced.has(c.path)).concat(stored);
+      snapshot.chunks = current.chunks.filter((c) => !replaced.has(c.path)).concat(stored);
       await writeSnapshot(file, snapshot);
-      this.domains.set(domainId, loadDomain(snapshot, await fileStamp(file)));
+      this.domains.set(domainId, { stamp: await fileStamp(file), snapshot, keyword: undefined });
     });
   }
 
@@ -103,7 +111,7 @@ export function searchLoaded(snapshot: Snapshot, keyword: KeywordIndex, query: S
   const accept = (i: number) => matchesFilter(chunks[i]!, query.filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
   const boost = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
-  let ranked = keyword.search(query.query, vector ? CANDIDATES : query.pageSize, accept, boost);
+  let ranked = keyword.search(query.query, vector ? CANDIDATES : query.pageSize, accept, boost, CURRENT_PAGE_BOOST);
   if (vector) {
     const dense: Array<{ index: number; score: number }> = [];
     chunks.forEach((chunk, index) => {

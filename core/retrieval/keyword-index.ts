@@ -30,6 +30,8 @@ export interface RankedChunk {
 export class KeywordIndex {
   private readonly postings = new Map<string, { ids: Uint32Array; tfs: Float32Array }>();
   private readonly lengths: Float32Array;
+  /** BM25's length normalisation per chunk, computed once: K1 · (1 − B + B · length / average). */
+  private readonly norms: Float32Array;
   private readonly avgLength: number;
   private readonly scores: Float64Array;
 
@@ -52,6 +54,8 @@ export class KeywordIndex {
       total += length;
     });
     this.avgLength = n > 0 ? total / n : 1;
+    this.norms = new Float32Array(n);
+    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * this.lengths[id]!) / this.avgLength);
     for (const [term, list] of building) {
       this.postings.set(term, { ids: Uint32Array.from(list.ids), tfs: Float32Array.from(list.tfs) });
     }
@@ -61,34 +65,50 @@ export class KeywordIndex {
     return this.lengths.length;
   }
 
-  /** The best `limit` chunks for the query among those `accept` lets through. */
-  search(query: string, limit: number, accept: (index: number) => boolean, boost?: (index: number) => number): RankedChunk[] {
+  /**
+   * The best `limit` chunks for the query among those `accept` lets through.
+   * `boost` may raise a score by at most `maxBoost`; chunks that cannot enter
+   * the top list even boosted are never passed to `accept`.
+   */
+  search(
+    query: string,
+    limit: number,
+    accept: (index: number) => boolean,
+    boost?: (index: number) => number,
+    maxBoost = 1,
+  ): RankedChunk[] {
     const n = this.lengths.length;
+    const scores = this.scores;
+    const norms = this.norms;
     const terms = [...new Set(tokenise(query))];
     const touched: number[] = [];
     let ceiling = 0;
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const df = list.ids.length;
+      const { ids, tfs } = list;
+      const df = ids.length;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      ceiling += idf * (K1 + 1);
-      for (let i = 0; i < list.ids.length; i++) {
-        const id = list.ids[i]!;
-        const tf = list.tfs[i]!;
-        const norm = K1 * (1 - B + (B * this.lengths[id]!) / this.avgLength);
-        if (this.scores[id] === 0) touched.push(id);
-        this.scores[id]! += (idf * tf * (K1 + 1)) / (tf + norm);
+      const weight = idf * (K1 + 1);
+      ceiling += weight;
+      for (let i = 0; i < df; i++) {
+        const id = ids[i]!;
+        const tf = tfs[i]!;
+        if (scores[id] === 0) touched.push(id);
+        scores[id]! += (weight * tf) / (tf + norms[id]!);
       }
     }
     const top: RankedChunk[] = [];
+    let floor = -1;
     for (const id of touched) {
-      const raw = this.scores[id]!;
-      this.scores[id] = 0;
+      const raw = scores[id]! / ceiling;
+      scores[id] = 0;
+      if (top.length === limit && raw * maxBoost <= floor) continue;
       if (!accept(id)) continue;
-      const score = Math.min(1, (raw / ceiling) * (boost ? boost(id) : 1));
-      if (top.length === limit && score <= top[top.length - 1]!.score) continue;
+      const score = Math.min(1, boost ? raw * boost(id) : raw);
+      if (top.length === limit && score <= floor) continue;
       insertRanked(top, { index: id, score }, limit);
+      if (top.length === limit) floor = top[limit - 1]!.score;
     }
     return top;
   }

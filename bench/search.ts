@@ -1,0 +1,94 @@
+/**
+ * Search latency of the embedded store's keyword index at 10,000 and 100,000
+ * chunks (median and p99), beside a brute-force scan of the same chunks.
+ * Usage: npm run bench:search
+ */
+import { buildKeywordIndex, searchLoaded } from '../core/retrieval/embedded-store.js';
+import { chunkTerms } from '../core/retrieval/keyword-index.js';
+import type { Snapshot, StoredChunk } from '../core/retrieval/snapshot-file.js';
+import { tokenise } from '../core/retrieval/tokenise.js';
+import { seededRandom, sentence, vocabulary } from './generate-docs.js';
+
+const QUERIES = 300;
+
+function makeSnapshot(chunks: number, draw: () => string, random: () => number): Snapshot {
+  const out: StoredChunk[] = [];
+  for (let i = 0; i < chunks; i++) {
+    const title = `${draw()} ${draw()}`;
+    const heading = `${draw()} ${draw()}`;
+    const content = Array.from({ length: 4 + Math.floor(random() * 4) }, () => sentence(draw, random)).join(' ');
+    const chunk = {
+      path: `/page-${Math.floor(i / 4)}`, anchor: heading.replace(' ', '-'), title, breadcrumb: [title, heading], headings: heading, content,
+      groups: [], ...(i % 10 === 0 ? { version: 'v1' } : {}),
+    };
+    out.push({ ...chunk, terms: [...chunkTerms(chunk)] });
+  }
+  return { format: 1, pages: {}, chunks: out };
+}
+
+/** Scores every chunk from its own term list: what a store without an inverted index would do. */
+function bruteForce(snapshot: Snapshot, query: string, limit: number): number[] {
+  const terms = [...new Set(tokenise(query))];
+  const n = snapshot.chunks.length;
+  const df = new Map<string, number>();
+  let total = 0;
+  const scores: Array<[number, number]> = [];
+  for (const c of snapshot.chunks) {
+    for (const [t, tf] of c.terms) {
+      total += tf;
+      if (terms.includes(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    }
+  }
+  const avg = total / n;
+  snapshot.chunks.forEach((c, i) => {
+    const len = c.terms.reduce((s, [, tf]) => s + tf, 0);
+    let score = 0;
+    for (const [t, tf] of c.terms) {
+      const d = df.get(t);
+      if (!d) continue;
+      const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
+      score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * len) / avg));
+    }
+    if (score > 0) scores.push([i, score]);
+  });
+  return scores.sort((a, b) => b[1] - a[1]).slice(0, limit).map(([i]) => i);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function time(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+function report(label: string, samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `${label}: median ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+}
+
+function main(): void {
+  for (const size of [10_000, 100_000]) {
+    const random = seededRandom(size);
+    const { draw } = vocabulary(30_000, random);
+    const t0 = performance.now();
+    const snapshot = makeSnapshot(size, draw, random);
+    const built = performance.now();
+    const keyword = buildKeywordIndex(snapshot);
+    const indexed = performance.now();
+    const queries = Array.from({ length: QUERIES }, () => Array.from({ length: 2 + Math.floor(random() * 4) }, draw).join(' '));
+    // Warm-up so the JIT does not count against the first queries.
+    for (const q of queries.slice(0, 20)) searchLoaded(snapshot, keyword, { query: q, pageSize: 10 });
+    const indexedTimes = queries.map((q) => time(() => searchLoaded(snapshot, keyword, { query: q, pageSize: 10 })));
+    const filtered = queries.map((q) => time(() => searchLoaded(snapshot, keyword, { query: q, pageSize: 10, filter: { version: 'v2' } })));
+    const bruteTimes = queries.slice(0, size > 50_000 ? 50 : 150).map((q) => time(() => bruteForce(snapshot, q, 10)));
+    console.log(`${size.toLocaleString('en')} chunks (generated in ${((built - t0) / 1000).toFixed(1)} s, inverted index built in ${(indexed - built).toFixed(0)} ms):`);
+    console.log(`  ${report('inverted index', indexedTimes)} (targets: median ≤ 5 ms, p99 ≤ 25 ms)`);
+    console.log(`  ${report('inverted index + version filter', filtered)}`);
+    console.log(`  ${report('brute-force scan', bruteTimes)}`);
+  }
+}
+
+main();
