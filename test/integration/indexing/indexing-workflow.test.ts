@@ -6,7 +6,7 @@ import { searchRouter } from '../../../api/search/index.js';
 import { DOMAIN_ID } from '../../../core/temporal/search-attributes.js';
 import { loadConfig } from '../../../core/config.js';
 import { indexCommand } from '../../../infra/cli/index-command.js';
-import type { IndexDomainResult } from '../../../workflows/index-domain.js';
+import { indexProgressQuery, type IndexDomainResult } from '../../../workflows/index-domain.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { exampleDocsRepo } from './git-docs.js';
@@ -46,6 +46,8 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     const result = await handle.result();
     assert.deepEqual([result.added, result.updated, result.removed, result.brokenCount], [20, 0, 0, 0]);
     assert.ok(result.chunks >= 40, `${result.chunks} chunks`);
+    // 21 page files, one of them hidden: progress counts files, the summary counts indexed pages.
+    assert.deepEqual(await handle.query(indexProgressQuery), { phase: 'done', done: 21, total: 21 });
     const description = await handle.describe();
     assert.deepEqual(description.typedSearchAttributes.get(DOMAIN_ID), 'skylark');
     const status = (await (await admin('GET', 'skylark')).json()) as { status: string; result: IndexDomainResult };
