@@ -7,8 +7,26 @@ import { unified } from 'unified';
 import YAML from 'yaml';
 
 // Processors are reusable and building one costs more than a small page's parse.
-const markdown = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
-const mdx = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkMdx);
+const base = () => unified().use(remarkParse).use(remarkFrontmatter, ['yaml']);
+const PROCESSORS = {
+  markdown: base(),
+  gfm: base().use(remarkGfm),
+  mdx: base().use(remarkMdx),
+  gfmMdx: base().use(remarkGfm).use(remarkMdx),
+};
+
+/**
+ * GFM costs about a third of a parse. Its tables, strikethrough, task lists
+ * and footnotes all need one of these characters; a bare URL (autolink
+ * literal) without it stays the same text either way, and chunks are source slices.
+ */
+const MAY_USE_GFM = /\||~|\[\^|^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;
+
+function processorFor(source: string, isMdx: boolean) {
+  const gfm = MAY_USE_GFM.test(source);
+  if (isMdx) return gfm ? PROCESSORS.gfmMdx : PROCESSORS.mdx;
+  return gfm ? PROCESSORS.gfm : PROCESSORS.markdown;
+}
 
 export interface ParsedMarkdown {
   tree: Root;
@@ -26,7 +44,7 @@ export class BrokenPageError extends Error {
 export function parseMarkdown(source: string, isMdx: boolean): ParsedMarkdown {
   let tree: Root;
   try {
-    tree = (isMdx ? mdx : markdown).parse(source);
+    tree = processorFor(source, isMdx).parse(source);
   } catch (err) {
     throw new BrokenPageError(`cannot parse ${isMdx ? 'MDX' : 'Markdown'}: ${(err as Error).message}`);
   }

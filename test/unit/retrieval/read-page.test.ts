@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPageFiles } from '../../../core/retrieval/docs-source.js';
-import { BrokenPageError } from '../../../core/retrieval/parse-markdown.js';
+import { BrokenPageError, parseMarkdown } from '../../../core/retrieval/parse-markdown.js';
 import { readNavigation } from '../../../core/retrieval/navigation.js';
 import { pagePathOf, readPage } from '../../../core/retrieval/read-page.js';
 import { tempDir } from '../../support/services.js';
@@ -79,5 +79,14 @@ describe('page reader', () => {
     assert.deepEqual(await listPageFiles(dir), ['api/users.mdx', 'index.md']);
     const nav = await readNavigation(dir);
     assert.deepEqual(nav?.pages.get('/api/users'), { sections: ['API'], version: 'v3', hidden: false });
+  });
+
+  it('parses GFM tables and task lists in Markdown and MDX alike', () => {
+    for (const isMdx of [false, true]) {
+      const { tree } = parseMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n', isMdx);
+      assert.deepEqual(tree.children.map((n) => n.type), ['table', 'list']);
+      const { tree: plain } = parseMarkdown('No tables here.\n', isMdx);
+      assert.deepEqual(plain.children.map((n) => n.type), ['paragraph']);
+    }
   });
 });
