@@ -38,7 +38,7 @@ export function createIndexingActivities(services: ActivityServices) {
         docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, path.join(services.config.dataDir, 'sources'));
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
-        throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets((err as Error).message)}`);
+        throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);
       }
       return { docsRoot, files: await listPageFiles(docsRoot), includeHidden: domain.includeHidden };
     },

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import { openDocIndex, startIndexing, type DocIndex } from '../../core/retrieval/index.js';
 import { indexProgressQuery, indexWorkflowId } from '../../workflows/index-domain.js';
@@ -75,7 +76,7 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
     const domain = await ownDomain(ctx);
     const handle = services.temporal.workflow.getHandle(indexWorkflowId(domain.id));
     const description = await handle.describe().catch((err: unknown) => {
-      if ((err as Error).name === 'WorkflowNotFoundError') throw notFound(`indexing run of '${domain.id}'`);
+      if (err instanceof WorkflowNotFoundError) throw notFound(`indexing run of '${domain.id}'`);
       throw err;
     });
     const running = description.status.name === 'RUNNING';

@@ -28,6 +28,8 @@ function processorFor(source: string, isMdx: boolean) {
   return gfm ? PROCESSORS.gfm : PROCESSORS.markdown;
 }
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 export interface ParsedMarkdown {
   tree: Root;
   frontmatter: Record<string, unknown>;
@@ -46,7 +48,7 @@ export function parseMarkdown(source: string, isMdx: boolean): ParsedMarkdown {
   try {
     tree = processorFor(source, isMdx).parse(source);
   } catch (err) {
-    throw new BrokenPageError(`cannot parse ${isMdx ? 'MDX' : 'Markdown'}: ${(err as Error).message}`);
+    throw new BrokenPageError(`cannot parse ${isMdx ? 'MDX' : 'Markdown'}: ${messageOf(err)}`);
   }
   const first = tree.children[0];
   if (first?.type !== 'yaml') return { tree, frontmatter: {}, body: source };
@@ -54,7 +56,7 @@ export function parseMarkdown(source: string, isMdx: boolean): ParsedMarkdown {
   try {
     data = YAML.parse(first.value);
   } catch (err) {
-    throw new BrokenPageError(`invalid frontmatter: ${(err as Error).message.split('\n')[0]}`);
+    throw new BrokenPageError(`invalid frontmatter: ${messageOf(err).split('\n')[0]}`);
   }
   const frontmatter = typeof data === 'object' && data !== null && !Array.isArray(data) ? { ...data } : {};
   const end = first.position?.end.offset ?? 0;

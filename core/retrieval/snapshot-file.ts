@@ -19,6 +19,8 @@ export interface Snapshot {
   chunks: StoredChunk[];
 }
 
+const isMissing = (err: unknown): boolean => err instanceof Error && 'code' in err && err.code === 'ENOENT';
+
 export const emptySnapshot = (): Snapshot => ({ format: 1, pages: {}, chunks: [] });
 
 /** File identity: changes whenever a writer (this process or another) replaces the file. */
@@ -27,7 +29,7 @@ export async function fileStamp(file: string): Promise<string> {
     const st = await fs.stat(file);
     return `${st.ino}:${st.mtimeMs}:${st.size}`;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    if (isMissing(err)) return 'missing';
     throw err;
   }
 }
@@ -37,7 +39,7 @@ export async function readSnapshot(file: string): Promise<Snapshot> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptySnapshot();
+    if (isMissing(err)) return emptySnapshot();
     throw err;
   }
   const parsed: unknown = JSON.parse(text);

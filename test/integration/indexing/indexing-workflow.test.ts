@@ -30,6 +30,7 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     const admin = (method: string, domain: string, key = org.adminKey) =>
       fetch(`${api.url}/v1/admin/domains/${domain}/index`, { method, headers: { authorization: `Bearer ${key}` } });
 
+    assert.equal((await admin('GET', 'skylark')).status, 404, 'never indexed');
     // No worker yet: both starts land on the same run.
     const first = await admin('POST', 'skylark');
     assert.equal(first.status, 202);
