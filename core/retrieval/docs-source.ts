@@ -44,24 +44,25 @@ async function git(args: string[], cwd?: string): Promise<void> {
 }
 
 /**
- * The folder to read a domain's pages from. A git source is cloned shallow
- * into `<cacheDir>/<hash of the source>` and fetched on later runs; a folder
- * is read in place. `docsPath` is the docs folder inside the source.
+ * The folder to read a domain's pages from. A git source is fetched shallow
+ * into `<cacheDir>/<hash of the source>` (fetched again on later runs); a
+ * folder is read in place. `docsPath` is the docs folder inside the source.
+ * The URL is passed on each fetch and never stored as a remote, so
+ * credentials in it do not land in the clone's git config.
  */
 export async function checkoutDocs(source: string, branch: string | undefined, docsPath: string, cacheDir: string): Promise<string> {
   let root = source;
   if (await isGitSource(source)) {
     root = path.join(cacheDir, createHash('sha256').update(`${source}#${branch ?? ''}`).digest('hex').slice(0, 16));
-    const ref = branch ?? 'HEAD';
-    const cloned = await fs.access(path.join(root, '.git')).then(() => true, () => false);
-    if (!cloned) {
+    const initialised = await fs.access(path.join(root, '.git')).then(() => true, () => false);
+    if (!initialised) {
       await fs.rm(root, { recursive: true, force: true });
-      await fs.mkdir(path.dirname(root), { recursive: true });
-      await git(['clone', '-q', '--depth', '1', ...(branch ? ['--branch', branch] : []), '--', source, root]);
-    } else {
-      await git(['fetch', '-q', '--depth', '1', 'origin', ref], root);
-      await git(['reset', '-q', '--hard', 'FETCH_HEAD'], root);
+      await fs.mkdir(root, { recursive: true });
+      await git(['init', '-q'], root);
     }
+    await git(['fetch', '-q', '--depth', '1', '--no-tags', '--', source, branch ?? 'HEAD'], root);
+    await git(['checkout', '-q', '-f', '--detach', 'FETCH_HEAD'], root);
+    await git(['clean', '-q', '-f', '-d', '-x'], root);
   }
   return path.join(root, docsPath);
 }
