@@ -5,6 +5,9 @@ import type { IndexedPage, WritableDocIndex } from './indexed.js';
 import { readNavigation } from './navigation.js';
 import { pageHash, pagePathOf, readPage } from './read-page.js';
 
+/** Page files read ahead of the one being parsed. */
+const READ_AHEAD = 32;
+
 export interface BrokenPage {
   path: string;
   reason: string;
@@ -60,10 +63,24 @@ export async function indexFiles(
     upserts = [];
     removals = [];
   };
+  // Reads run a window ahead of parsing so the disk and the parser overlap.
+  const read = (file: string) => {
+    const text = fs.readFile(path.join(docsRoot, file), 'utf8');
+    // Marked handled now; the loop awaits it (and reports its failure) when it gets there.
+    text.catch(() => undefined);
+    return text;
+  };
+  const pending = new Map<number, Promise<string>>();
+  const readAhead = (from: number) => {
+    for (let j = from; j < Math.min(files.length, from + READ_AHEAD); j++) if (!pending.has(j)) pending.set(j, read(files[j]!));
+  };
   for (const [i, file] of files.entries()) {
     const pagePath = pagePathOf(file);
+    readAhead(i);
+    const reading = pending.get(i) ?? read(file);
+    pending.delete(i);
     try {
-      const text = await fs.readFile(path.join(docsRoot, file), 'utf8');
+      const text = await reading;
       const source = { file, text };
       if (previous.get(pagePath) === pageHash(source, navigation?.pages.get(pagePath), options.includeHidden)) {
         summary.unchanged++;
