@@ -1,5 +1,6 @@
-import type { ApiServices } from '../services.js';
 import type { LimitState } from '../../core/limits/index.js';
+import type { OrgLimits } from '../../core/tenants/index.js';
+import type { ApiServices } from '../services.js';
 
 export const DEFAULT_AGENT_CREATES_PER_HOUR = 100;
 export const DEFAULT_AGENT_MESSAGES_PER_HOUR = 100;
@@ -7,11 +8,10 @@ export const DEFAULT_AGENT_MESSAGES_PER_HOUR = 100;
 /** Spends one create or one follow-up message of the project's hourly allowance, or throws RateLimitedError. */
 export async function consumeAgentLimit(
   services: ApiServices,
-  orgId: string,
+  limits: OrgLimits | undefined,
   projectId: string,
   kind: 'create' | 'message',
 ): Promise<LimitState> {
-  const limits = (await services.tenants.getOrg(orgId))?.limits;
   const points =
     kind === 'create'
       ? (limits?.agentCreatesPerHour ?? DEFAULT_AGENT_CREATES_PER_HOUR)

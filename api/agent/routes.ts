@@ -40,6 +40,11 @@ export function agentRouter(services: ApiServices): Router {
     if (!project || project.orgId !== authOf(ctx).orgId) throw notFound('project');
     return project;
   };
+  /** The project and its organisation's limit overrides, read together (the create path is latency-bound). */
+  const projectAndLimits = async (ctx: Context) => {
+    const [project, org] = await Promise.all([projectOf(ctx), services.tenants.getOrg(authOf(ctx).orgId)]);
+    return { project, limits: org?.limits };
+  };
   const jobOf = async (ctx: Context, project: Project) => {
     const found = await readJob(services, store, project.id, String(ctx.params.id));
     if (!found) throw notFound('job');
@@ -58,10 +63,10 @@ export function agentRouter(services: ApiServices): Router {
   };
 
   router.post('/job', async (ctx) => {
-    const project = await projectOf(ctx);
+    const { project, limits } = await projectAndLimits(ctx);
     const body = parseInput(CreateJobBody, ctx.request.body);
     const model = chooseModel(project, services.config, body.model);
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, project.orgId, project.id, 'create'));
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
     const now = new Date().toISOString();
     const job: JobRecord = {
       id: newJobId(),
@@ -99,7 +104,11 @@ export function agentRouter(services: ApiServices): Router {
       staticSummary: (body.prompt.split('\n')[0] ?? '').slice(0, 200),
       staticDetails: `project: ${project.id}\nrepository: ${job.source.repository}\nref: ${job.source.ref}\nmodel: ${model || '(none configured)'}`,
     });
-    await store.put(job);
+    // Off the response path: the workflow's first state record rewrites this durably anyway,
+    // so a create answers in about the time of a bare workflow start.
+    store.create(job).catch((err: unknown) => {
+      services.logger.warn({ jobId: job.id, err: String(err) }, 'could not record the new job; its first turn will');
+    });
     ctx.status = 201;
     ctx.body = toJobView(job);
   });
@@ -110,12 +119,12 @@ export function agentRouter(services: ApiServices): Router {
   });
 
   router.post('/job/:id/message', async (ctx) => {
-    const project = await projectOf(ctx);
+    const { project, limits } = await projectAndLimits(ctx);
     const found = await jobOf(ctx, project);
     const body = parseInput(MessageBody, ctx.request.body);
     if (found.record.status === 'archived') throw conflict('the job is archived; start a new job');
     if (!found.open) throw conflict('the job has ended; start a new job');
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, project.orgId, project.id, 'message'));
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'message'));
     const key = ctx.get('Idempotency-Key');
     const messageId = IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID();
     const handle = services.temporal.workflow.getHandle(workflowIdOf(found.record.id));

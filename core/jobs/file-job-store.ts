@@ -29,6 +29,21 @@ export class FileJobStore implements JobStore {
     });
   }
 
+  async create(record: JobRecord): Promise<void> {
+    const file = this.fileOf(record.projectId, record.id);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    try {
+      await fs.writeFile(file, JSON.stringify(record, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    } catch (err) {
+      // A state record got there first: it is newer.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+
+  async remove(projectId: string, jobId: string): Promise<void> {
+    await fs.rm(this.fileOf(projectId, jobId), { force: true });
+  }
+
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
     if (!SAFE_SEGMENT.test(projectId) || !SAFE_SEGMENT.test(jobId)) return undefined;
     return parseJobRecord(await readJsonIfExists<unknown>(this.fileOf(projectId, jobId)));

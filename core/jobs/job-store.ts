@@ -20,6 +20,14 @@ export interface JobPage {
 export interface JobStore {
   /** Keeps `record` unless the store already holds a higher revision; returns what is kept. */
   put(record: JobRecord): Promise<JobRecord>;
+  /**
+   * Records a job just created, on the API's hot path: no lock and no fsync,
+   * since the workflow's first state record rewrites it durably. Never
+   * replaces an existing record.
+   */
+  create(record: JobRecord): Promise<void>;
+  /** Forgets a job whose workflow never started. */
+  remove(projectId: string, jobId: string): Promise<void>;
   get(projectId: string, jobId: string): Promise<JobRecord | undefined>;
   /** Newest first (by creation time, then id). */
   list(projectId: string, query: JobListQuery): Promise<JobPage>;

@@ -45,6 +45,15 @@ export class RedisJobStore implements JobStore {
     return (typeof kept === 'string' ? parseJobRecordJson(kept) : undefined) ?? record;
   }
 
+  async create(record: JobRecord): Promise<void> {
+    // The same guarded write: in Redis it is already cheap and atomic.
+    await this.put(record);
+  }
+
+  async remove(projectId: string, jobId: string): Promise<void> {
+    await this.redis.multi().del(this.keyOf(projectId, jobId)).zrem(this.indexOf(projectId), jobId).exec();
+  }
+
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
     const raw = await this.redis.hget(this.keyOf(projectId, jobId), 'record');
     return raw ? parseJobRecordJson(raw) : undefined;

@@ -79,6 +79,17 @@ for (const [name, open] of stores) {
       await assert.rejects(store.list('docs', { limit: 3, cursor: 'not-a-cursor' }), InvalidCursorError);
     });
 
+    it('create never replaces a newer record; remove forgets the job and its listing', async () => {
+      await store.create(record('job_c', '2026-01-01T00:00:00.000Z'));
+      assert.equal((await store.get('docs', 'job_c'))?.status, 'active');
+      await store.put(record('job_c', '2026-01-01T00:00:00.000Z', { revision: 2, status: 'completed' }));
+      await store.create(record('job_c', '2026-01-01T00:00:00.000Z'));
+      assert.equal((await store.get('docs', 'job_c'))?.status, 'completed');
+      await store.remove('docs', 'job_c');
+      assert.equal(await store.get('docs', 'job_c'), undefined);
+      assert.deepEqual((await store.list('docs', { limit: 10 })).jobs.map((j) => j.id).includes('job_c'), false);
+    });
+
     it('lists nothing for a project without jobs', async () => {
       assert.deepEqual(await store.list('empty', { limit: 20 }), { jobs: [], nextCursor: null });
     });

@@ -121,7 +121,13 @@ describe('agent job workflow (stand-in agent activities)', function () {
     assert.equal(turns.length, 1);
     assert.equal(turns.at(0)?.branch, `quire/${input.job.id}`);
     assert.deepEqual(prs.at(0)?.prompts, ['first prompt']);
-    const stored = await openJobStore(services.config.dataDir, undefined).get('docs', input.job.id);
+    // The memo changes first; the record activity follows right after it.
+    const store = openJobStore(services.config.dataDir, undefined);
+    let stored = await store.get('docs', input.job.id);
+    for (let i = 0; i < 100 && stored?.revision !== done.revision; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      stored = await store.get('docs', input.job.id);
+    }
     assert.equal(stored?.status, 'completed');
     assert.equal(stored?.revision, done.revision);
   });

@@ -1,0 +1,191 @@
+/**
+ * Agent job benchmark (`npm run bench:agent`): the embedded defaults (file
+ * stores, the Temporal dev server) with the scripted model standing in for an
+ * OpenAI-compatible provider. Prints create latency against a bare
+ * `client.workflow.start`, GET latency with no worker, full-job latency on a
+ * 500-page docs repository, and a burst of 50 concurrent jobs.
+ */
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createApp } from '../api/app.js';
+import { PullStore } from '../core/forge/index.js';
+import type { JobView } from '../core/jobs/index.js';
+import { pingWorkflow } from '../workflows/ping.js';
+import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
+import { createDocsRepo } from '../test/support/docs-repo.js';
+import { serve, testServices } from '../test/support/services.js';
+import { startWorker, temporalEnv } from '../test/support/temporal.js';
+import { runTeardowns } from '../test/support/teardown.js';
+import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
+
+const SAMPLES = 100;
+const FULL_JOBS = 7;
+const BURST = 50;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+/** Peak resident memory of this process (API, worker and fake model share it), from the kernel. */
+async function peakRssMb(): Promise<number> {
+  const status = await fs.readFile('/proc/self/status', 'utf8').catch(() => '');
+  const kb = /VmHWM:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : process.memoryUsage().rss / 1024 / 1024;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** A lean keep-alive HTTP call for the latency samples (fetch adds ~1 ms of client overhead per request). */
+function quick(url: string, method: string, key: string, body?: unknown): Promise<{ status: number; body: JobView }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const parsed: JobView = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Three tool calls per job: read the page named in the prompt, replace a sentence, finish. */
+function agentScript(req: RecordedRequest): Reply {
+  const user = req.body.messages.find((m) => m.role === 'user');
+  const page = /page (\d+)/.exec(String(user?.content))?.[1] ?? '1';
+  const step = req.body.messages.filter((m) => m.role === 'assistant').length;
+  if (step === 0) return { toolCalls: [{ name: 'read_file', arguments: { path: `page-${page}.mdx` } }] };
+  if (step === 1) {
+    return {
+      toolCalls: [
+        { name: 'replace_text', arguments: { path: `page-${page}.mdx`, old_text: `Install the widget ${page} `, new_text: `Install the gadget ${page} ` } },
+      ],
+    };
+  }
+  if (step === 2) return { toolCalls: [{ name: 'finish', arguments: { title: `Gadget on page ${page}`, summary: 'Renamed.' } }] };
+  return { text: 'done' };
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const model = await startFakeModel(agentScript);
+  const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-bench', QUIRE_MODEL: 'bench-model' };
+  const idleQueue = `bench-idle-${randomUUID()}`;
+  // Creates and GETs are measured against a task queue no worker polls, as the brief asks.
+  const idle = await testServices({ taskQueue: idleQueue, env: modelEnv });
+  const { client } = await temporalEnv();
+  await idle.tenants.addOrg('bench', { agentCreatesPerHour: 100_000, agentMessagesPerHour: 100_000 });
+  const benchKey = (await idle.tenants.createKey('bench', 'admin')).secret;
+  const repo = await createDocsRepo({ pages: 500, withNav: true });
+  const project = { repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local' as const, allowedModels: [] };
+  await idle.tenants.putProject({ id: 'bench', orgId: 'bench', ...project });
+  const idleApi = (await serve(createApp(idle))).url;
+
+  // 1. Create latency vs a bare start, interleaved so both see the same server load.
+  const bare: number[] = [];
+  const created: number[] = [];
+  const refused: number[] = [];
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    await client.workflow.start(pingWorkflow, { taskQueue: idleQueue, workflowId: `warm-${randomUUID()}`, args: ['x'] });
+    await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: 'warm up on page 1' });
+  }
+  for (let i = 0; i < SAMPLES; i++) {
+    let t = performance.now();
+    await client.workflow.start(pingWorkflow, { taskQueue: idleQueue, workflowId: `bare-${randomUUID()}`, args: ['x'] });
+    bare.push(performance.now() - t);
+    t = performance.now();
+    const reply = await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: `Say gadget on page ${i + 1}` });
+    created.push(performance.now() - t);
+    if (reply.status !== 201) throw new Error(`create answered ${reply.status}`);
+    t = performance.now();
+    await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: '' });
+    refused.push(performance.now() - t);
+    ids.push(reply.body.id);
+  }
+  const ratio = median(created) / median(bare);
+  console.log(`create: median ${ms(median(created))} (p95 ${ms(p95(created))}); bare workflow.start median ${ms(median(bare))}; ratio ${ratio.toFixed(2)} (target ≤ 1.5)`);
+  console.log(`  API overhead without Temporal (HTTP, auth, project, validation; a 400 create): median ${ms(median(refused))}`);
+
+  // 2. GET with no worker running: answered from the workflow memo.
+  const gets: number[] = [];
+  for (let i = 0; i < SAMPLES * 2; i++) {
+    const id = ids[i % ids.length]!;
+    const t = performance.now();
+    const reply = await quick(`${idleApi}/v2/agent/bench/job/${id}`, 'GET', benchKey);
+    gets.push(performance.now() - t);
+    if (reply.status !== 200 || reply.body.status !== 'active') throw new Error(`GET answered ${reply.status}`);
+  }
+  console.log(`GET with no worker: median ${ms(median(gets))} (p95 ${ms(p95(gets))}) (target median ≤ 5 ms)`);
+
+  // 3. Full jobs on the 500-page repository, one at a time, with a worker.
+  const workQueue = `bench-work-${randomUUID()}`;
+  const work = await testServices({ taskQueue: workQueue, env: modelEnv });
+  await work.tenants.addOrg('bench', { agentCreatesPerHour: 100_000, agentMessagesPerHour: 100_000 });
+  const workKey = (await work.tenants.createKey('bench', 'admin')).secret;
+  await work.tenants.putProject({ id: 'bench', orgId: 'bench', ...project });
+  const worker = await startWorker(work, { taskQueue: workQueue });
+  const api = (await serve(createApp(work))).url;
+  const runJob = async (page: number) => {
+    const reply = await call<JobView>(`${api}/v2/agent/bench/job`, 'POST', workKey, { prompt: `Say gadget on page ${page}` });
+    if (reply.status !== 201) throw new Error(`create answered ${reply.status}`);
+    const done = await pollJob(api, workKey, 'bench', reply.body.id, (j) => j.status !== 'active', 300_000);
+    if (done.status !== 'completed' || !done.prLink) throw new Error(`job ended ${JSON.stringify(done)}`);
+    return done;
+  };
+  const full: number[] = [];
+  for (let i = 0; i < FULL_JOBS; i++) {
+    const t = performance.now();
+    await runJob(100 + i);
+    full.push(performance.now() - t);
+  }
+  console.log(`full job (500 pages: clone, 3 tool calls, validate, commit, push, PR): median ${ms(median(full))}, max ${ms(Math.max(...full))} (target median ≤ 3000 ms)`);
+
+  // 4. A burst of 50 jobs submitted at once.
+  const t = performance.now();
+  const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => runJob(200 + i)));
+  const seconds = (performance.now() - t) / 1000;
+  const links = new Set(burst.map((j) => j.prLink));
+  const pulls = new PullStore(work.config.dataDir);
+  let pullCount = 0;
+  while (await pulls.get('bench', pullCount + 1)) pullCount++;
+  const commits = await Promise.all(burst.map((j) => repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..quire/${j.id}`)));
+  const duplicated = commits.filter((c) => c !== '1').length;
+  console.log(
+    `burst of ${BURST}: all completed in ${seconds.toFixed(1)} s (${((BURST / seconds) * 60).toFixed(0)} jobs/min); ` +
+      `${links.size} distinct PRs for ${BURST} jobs, ${pullCount} PRs in the forge for ${FULL_JOBS + BURST} jobs, ` +
+      `${duplicated} branches with other than one commit`,
+  );
+  console.log(`peak memory of the bench process (API + worker + fake model): ${(await peakRssMb()).toFixed(0)} MB`);
+  await worker.stop();
+  await model.close();
+}
+
+main()
+  .then(runTeardowns)
+  .then(() => process.exit(0))
+  .catch(async (err: unknown) => {
+    console.error(err);
+    await runTeardowns();
+    process.exit(1);
+  });
