@@ -34,6 +34,8 @@ async function waitReady(url: string, children: ChildProcess[], timeoutMs: numbe
   }
 }
 
+class Interrupted extends Error {}
+
 const exited = (c: ChildProcess) =>
   c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()));
 
@@ -45,6 +47,17 @@ const exited = (c: ChildProcess) =>
  * the dev server last.
  */
 async function main(): Promise<void> {
+  // Listen for Ctrl-C from the first moment: a signal during start-up lets the current step
+  // finish, then stops whatever was started (never leaves an orphaned dev server).
+  let interrupted = false;
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      interrupted = true;
+      resolve(signal);
+    };
+    process.once('SIGINT', on);
+    process.once('SIGTERM', on);
+  });
   const config = loadConfig();
   await fs.mkdir(config.dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -67,16 +80,22 @@ async function main(): Promise<void> {
     await Promise.all(children.map(exited));
     await devServer?.stop();
   };
+  const checkpoint = () => {
+    if (interrupted) throw new Interrupted();
+  };
   try {
+    checkpoint();
     const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const tenants = openTenantStore(config.dataDir, redis);
     if (config.seedFile) await applySeedFile(config.seedFile, tenants);
     const created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
     redis?.disconnect();
 
+    checkpoint();
     children.push(spawnChild('worker/main.js', env), spawnChild('api/server.js', env));
     const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     await waitReady(apiUrl, children, 60_000);
+    checkpoint();
     if (created) {
       // The assistant answers from the index: build the example domain's now, in the background.
       const client = await connectClient({ ...temporalTarget(config), address: env.TEMPORAL_ADDRESS ?? temporalTarget(config).address });
@@ -105,13 +124,12 @@ async function main(): Promise<void> {
     process.stdout.write(lines.join('\n'));
   } catch (err) {
     await stopAll('SIGTERM');
+    if (err instanceof Interrupted) {
+      process.stdout.write('Stopped during start-up.\n');
+      return;
+    }
     throw err;
   }
-
-  const signalled = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
   const crashed = Promise.race(children.map((c) => exited(c).then(() => c)));
   const first = await Promise.race([signalled, crashed]);
   if (typeof first === 'string') {

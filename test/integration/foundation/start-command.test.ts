@@ -101,6 +101,17 @@ describe('README command one (npm start) on the embedded defaults', function () 
     assert.equal(await second.exit, 0);
   });
 
+  it('Ctrl-C during start-up still stops everything it started', async () => {
+    const ports = { PORT: String(await freePort()), QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const s = start({ QUIRE_DATA_DIR: await tempDir(), ...ports });
+    // Interrupt while the dev server is coming up, before the banner.
+    while (!(await listening(Number(ports.QUIRE_TEMPORAL_PORT)))) await new Promise((r) => setTimeout(r, 50));
+    s.child.kill('SIGINT');
+    assert.equal(await s.exit, 0, s.output());
+    assert.ok(!/Press Ctrl-C/.test(s.output()));
+    for (const port of Object.values(ports)) assert.equal(await listening(Number(port)), false, `port ${port} closed`);
+  });
+
   it('refuses a port already in use, and bad configuration, with one clear message', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
