@@ -138,6 +138,11 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     model.script(edit('page-5.mdx', 'Install the widget 5', 'Install the gizmo 5', 'Gizmo'));
     const created = await create('Say gizmo on page 5');
     const done = await pollJob(base, admin, 'docs', created.id, settled);
+    // The memo turns completed just before the record activity writes the store; let it land.
+    const store = openJobStore(services.config.dataDir, undefined);
+    for (let i = 0; i < 100 && (await store.get('docs', created.id))?.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await worker.stop();
     const started = performance.now();
     const got = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
@@ -160,6 +165,6 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     }
     assert.equal(fromStore?.status, 'completed');
     assert.equal(fromStore?.prLink, done.prLink);
-    assert.equal((await openJobStore(services.config.dataDir, undefined).get('docs', created.id))?.status, 'completed');
+    assert.equal((await store.get('docs', created.id))?.status, 'completed');
   });
 });
