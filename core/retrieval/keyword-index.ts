@@ -39,26 +39,31 @@ export class KeywordIndex {
     const n = chunkTermLists.length;
     this.lengths = new Float32Array(n);
     this.scores = new Float64Array(n);
-    const building = new Map<string, { ids: number[]; tfs: number[] }>();
+    // Two passes into preallocated typed arrays: counting first avoids growing millions of small arrays.
+    const df = new Map<string, number>();
     let total = 0;
     chunkTermLists.forEach((terms, id) => {
       let length = 0;
       for (const [term, tf] of terms) {
         length += tf;
-        let list = building.get(term);
-        if (!list) building.set(term, (list = { ids: [], tfs: [] }));
-        list.ids.push(id);
-        list.tfs.push(tf);
+        df.set(term, (df.get(term) ?? 0) + 1);
       }
       this.lengths[id] = length;
       total += length;
     });
+    const filled = new Map<string, { ids: Uint32Array; tfs: Float32Array; at: number }>();
+    for (const [term, count] of df) filled.set(term, { ids: new Uint32Array(count), tfs: new Float32Array(count), at: 0 });
+    chunkTermLists.forEach((terms, id) => {
+      for (const [term, tf] of terms) {
+        const list = filled.get(term)!;
+        list.ids[list.at] = id;
+        list.tfs[list.at++] = tf;
+      }
+    });
+    for (const [term, { ids, tfs }] of filled) this.postings.set(term, { ids, tfs });
     this.avgLength = n > 0 ? total / n : 1;
     this.norms = new Float32Array(n);
     for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * this.lengths[id]!) / this.avgLength);
-    for (const [term, list] of building) {
-      this.postings.set(term, { ids: Uint32Array.from(list.ids), tfs: Float32Array.from(list.tfs) });
-    }
   }
 
   get size(): number {
