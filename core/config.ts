@@ -93,6 +93,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_TOKENS: positiveInt(400_000),
   QUIRE_AGENT_MAX_SECONDS: positiveInt(900),
   QUIRE_AGENT_FIX_ROUNDS: positiveInt(3, 20),
+  QUIRE_AGENT_HEARTBEAT_SECONDS: positiveInt(60, 3600),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
@@ -137,6 +138,8 @@ export interface Config {
     maxTokens: number;
     maxSeconds: number;
     fixRounds: number;
+    /** A turn whose worker stops heartbeating this long is retried elsewhere (crash recovery time). */
+    heartbeatSeconds: number;
     authorName: string;
     authorEmail: string;
   };
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxTokens: e.QUIRE_AGENT_MAX_TOKENS,
       maxSeconds: e.QUIRE_AGENT_MAX_SECONDS,
       fixRounds: e.QUIRE_AGENT_FIX_ROUNDS,
+      heartbeatSeconds: e.QUIRE_AGENT_HEARTBEAT_SECONDS,
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },

@@ -34,6 +34,8 @@ export interface AgentJobInput {
   idleArchiveDays: number;
   /** Upper bound of one agent turn, from config.agent.maxSeconds plus a margin. */
   turnTimeoutSeconds: number;
+  /** Heartbeat timeout of a turn (config.agent.heartbeatSeconds); absent in runs started before it existed. */
+  heartbeatSeconds?: number;
   /** Messages accepted but not yet handled by a turn. */
   pending: TurnMessage[];
   /** Message ids already accepted: Temporal de-duplicates updates only within a run. */
@@ -57,6 +59,7 @@ export const JOB_ARCHIVED = 'JobArchived';
 const MAX_SEEN_IDS = 2000;
 const MAX_PROMPTS = 50;
 const DAY_MS = 86_400_000;
+const DEFAULT_HEARTBEAT_SECONDS = 20;
 
 const { recordJobState } = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
@@ -122,7 +125,7 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     const first = batch[0]?.prompt.split('\n')[0]?.slice(0, 80) ?? '';
     const agent = proxyActivities<AgentActivities>({
       startToCloseTimeout: `${input.turnTimeoutSeconds} seconds`,
-      heartbeatTimeout: '20 seconds',
+      heartbeatTimeout: `${input.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS} seconds`,
       // Archive waits until the turn has really stopped, so nothing is pushed after `archived`.
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: {

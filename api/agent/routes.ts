@@ -86,6 +86,7 @@ export function agentRouter(services: ApiServices): Router {
       draft: body.asDraft ?? false,
       idleArchiveDays: services.config.retention.jobIdleArchiveDays,
       turnTimeoutSeconds: services.config.agent.maxSeconds + TURN_TIMEOUT_MARGIN_SECONDS,
+      heartbeatSeconds: services.config.agent.heartbeatSeconds,
       pending: [{ id: randomUUID(), prompt: body.prompt }],
       seenMessageIds: [],
       turn: 0,

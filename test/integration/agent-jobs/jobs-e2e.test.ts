@@ -35,7 +35,8 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     repo = await createDocsRepo({ pages: 5, withNav: true });
     services = await testServices({
       taskQueue: `jobs-${randomUUID()}`,
-      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' },
+      // A short heartbeat timeout: a turn stuck in a model call notices the archive within seconds.
+      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_AGENT_HEARTBEAT_SECONDS: '4' },
     });
     ({ adminKey: admin } = await seedOrg(services, 'acme'));
     await services.tenants.addOrg('limited', { agentMessagesPerHour: 1 });

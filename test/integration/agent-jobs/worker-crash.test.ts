@@ -59,7 +59,8 @@ describe('agent job survives a worker crash mid-turn', function () {
     const repo = await createDocsRepo({ pages: 3, withNav: true });
     const taskQueue = `crash-${randomUUID()}`;
     const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' };
-    const services = await testServices({ taskQueue, env: modelEnv });
+    // The heartbeat timeout is how long the dead worker's turn waits before it is retried.
+    const services = await testServices({ taskQueue, env: { ...modelEnv, QUIRE_AGENT_HEARTBEAT_SECONDS: '5' } });
     const { adminKey } = await seedOrg(services);
     await services.tenants.putProject({
       id: 'crashy',
