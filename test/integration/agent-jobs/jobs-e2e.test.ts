@@ -66,8 +66,12 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '1');
 
     model.script(edit('page-3.mdx', 'Install the widget 3', 'Install the gadget 3', 'Say gadget on 3 too'));
-    const sent = await call<JobView>(url(`/docs/job/${created.id}/message`), 'POST', admin, { prompt: 'Page 3 as well' });
+    const key = { 'Idempotency-Key': `follow-up-${created.id}` };
+    const sent = await call<JobView>(url(`/docs/job/${created.id}/message`), 'POST', admin, { prompt: 'Page 3 as well' }, key);
     assert.equal(sent.status, 200);
+    // A client retrying the same POST (same Idempotency-Key) does not start a second turn.
+    const retried = await call<JobView>(url(`/docs/job/${created.id}/message`), 'POST', admin, { prompt: 'Page 3 as well' }, key);
+    assert.equal(retried.status, 200);
     assert.equal(sent.body.status, 'active');
     assert.equal(sent.body.prLink, null, 'the seed: prLink is null while active');
     // Polling right after the message never sees the previous turn's `completed`.
