@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { Config } from '../../core/config.js';
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
+import { eventData, pieceOf } from './completion-stream.js';
 
 type ModelConfig = NonNullable<Config['model']>;
 
@@ -36,20 +37,18 @@ export function modelAnswerer(model: ModelConfig): Answerer {
       const usage: Usage = { promptTokens: 0, completionTokens: 0 };
       async function* deltas(): AsyncGenerator<string> {
         try {
-          const stream = await client.chat.completions.create(
-            { model: model.name, messages: prompt.messages, stream: true, stream_options: { include_usage: true } },
-            { signal },
-          );
-          for await (const chunk of stream) {
-            const text = chunk.choices[0]?.delta.content;
-            if (text) yield text;
-            if (chunk.usage) {
-              usage.promptTokens = chunk.usage.prompt_tokens;
-              usage.completionTokens = chunk.usage.completion_tokens;
-            }
+          const response = await client.chat.completions
+            .create({ model: model.name, messages: prompt.messages, stream: true, stream_options: { include_usage: true } }, { signal })
+            .asResponse();
+          if (!response.body) throw new ModelFailedError('The language model sent an empty response.');
+          for await (const data of eventData(response.body)) {
+            const piece = pieceOf(JSON.parse(data));
+            if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
+            if (piece.text) yield piece.text;
+            if (piece.usage) Object.assign(usage, piece.usage);
           }
         } catch (err) {
-          if (signal.aborted) throw err;
+          if (signal.aborted || err instanceof ModelFailedError) throw err;
           throw new ModelFailedError(publicReason(err), { cause: err });
         }
       }

@@ -86,3 +86,19 @@ describe('thread retention', () => {
     }
   });
 });
+
+describe('thread sweep', () => {
+  it('the file store sweep deletes thread files untouched for the retention period', async () => {
+    const { utimes, readdir } = await import('node:fs/promises');
+    const dir = await tempDir();
+    const store = new FileThreadStore(dir, 30);
+    await store.append({ orgId: 'acme', threadId: 'stale', domainId: 'docs' }, exchange('q'));
+    await store.append({ orgId: 'acme', threadId: 'fresh', domainId: 'docs' }, exchange('q'));
+    const files = await readdir(`${dir}/threads`);
+    const longAgo = new Date(Date.now() - 31 * 86_400_000);
+    const stale = files[0]!;
+    await utimes(`${dir}/threads/${stale}`, longAgo, longAgo);
+    assert.equal(await store.sweep(), 1);
+    assert.equal((await readdir(`${dir}/threads`)).length, 1);
+  });
+});
