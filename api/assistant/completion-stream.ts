@@ -28,13 +28,18 @@ export function pieceOf(value: unknown): CompletionPiece {
   return piece;
 }
 
-/** The `data:` payloads of a server-sent event stream, until `[DONE]`. */
-export async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+/**
+ * The `data:` payloads of a server-sent event stream, until `[DONE]`, one
+ * batch per network read: tokens that arrived together are written together.
+ */
+export async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string[]> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const bytes of body) {
     buffer += decoder.decode(bytes, { stream: true }).replace(/\r\n?/g, '\n');
     let start = 0;
+    const batch: string[] = [];
+    let done = false;
     for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
       const event = buffer.slice(start, end);
       start = end + 2;
@@ -43,9 +48,14 @@ export async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerato
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
         .join('\n');
-      if (data === '[DONE]') return;
-      if (data) yield data;
+      if (data === '[DONE]') {
+        done = true;
+        break;
+      }
+      if (data) batch.push(data);
     }
+    if (batch.length > 0) yield batch;
+    if (done) return;
     buffer = buffer.slice(start);
   }
 }

@@ -41,11 +41,15 @@ export function modelAnswerer(model: ModelConfig): Answerer {
             .create({ model: model.name, messages: prompt.messages, stream: true, stream_options: { include_usage: true } }, { signal })
             .asResponse();
           if (!response.body) throw new ModelFailedError('The language model sent an empty response.');
-          for await (const data of eventData(response.body)) {
-            const piece = pieceOf(JSON.parse(data));
-            if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
-            if (piece.text) yield piece.text;
-            if (piece.usage) Object.assign(usage, piece.usage);
+          for await (const batch of eventData(response.body)) {
+            let text = '';
+            for (const data of batch) {
+              const piece = pieceOf(JSON.parse(data));
+              if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
+              if (piece.text) text += piece.text;
+              if (piece.usage) Object.assign(usage, piece.usage);
+            }
+            if (text) yield text;
           }
         } catch (err) {
           if (signal.aborted || err instanceof ModelFailedError) throw err;
