@@ -8,15 +8,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities } from '../../../activities/index.js';
-import type { AgentTurnInput } from '../../../activities/agent/index.js';
-import { newJobId, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
-import { SEARCH_ATTRIBUTES } from '../../../core/temporal/search-attributes.js';
-import { createWorker } from '../../../worker/create-worker.js';
-import { agentJobWorkflow, sendMessageUpdate } from '../../../workflows/agent-job.js';
-import { testServices } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
-import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
+import { createActivities } from '../../activities/index.js';
+import type { AgentTurnInput } from '../../activities/agent/index.js';
+import { newJobId, parseJobRecord, workflowIdOf, type JobRecord } from '../../core/jobs/index.js';
+import { SEARCH_ATTRIBUTES } from '../../core/temporal/search-attributes.js';
+import { createWorker } from '../../worker/create-worker.js';
+import { agentJobWorkflow, sendMessageUpdate } from '../../workflows/agent-job.js';
+import { testServices } from '../support/services.js';
+import { onSuiteEnd } from '../support/teardown.js';
+import { TEMPORAL_BIN, workflowCode } from '../support/temporal.js';
 
 describe('agent job workflow across continue-as-new', function () {
   this.timeout(120_000);
