@@ -5,11 +5,11 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  continueAsNew,
   defineQuery,
   defineUpdate,
   isCancellation,
   log,
+  makeContinueAsNewFunc,
   proxyActivities,
   TimeoutFailure,
   setHandler,
@@ -196,7 +196,10 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
 
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      return continueAsNew<typeof agentJobWorkflow>({
+      // Without an explicit memo the next run starts from the memo the job was *created* with, so a
+      // client polling across the switch would see the first turn's `active` again.
+      const next = makeContinueAsNewFunc<typeof agentJobWorkflow>({ memo: { job }, typedSearchAttributes: workflowInfo().typedSearchAttributes });
+      return next({
         ...input,
         job,
         pending,

@@ -7,16 +7,17 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities } from '../../activities/index.js';
-import type { AgentTurnInput } from '../../activities/agent/index.js';
-import { newJobId, parseJobRecord, workflowIdOf, type JobRecord } from '../../core/jobs/index.js';
-import { SEARCH_ATTRIBUTES } from '../../core/temporal/search-attributes.js';
-import { createWorker } from '../../worker/create-worker.js';
-import { agentJobWorkflow, sendMessageUpdate } from '../../workflows/agent-job.js';
-import { testServices } from '../support/services.js';
-import { onSuiteEnd } from '../support/teardown.js';
-import { TEMPORAL_BIN, workflowCode } from '../support/temporal.js';
+import { createActivities } from '../../../activities/index.js';
+import type { AgentTurnInput } from '../../../activities/agent/index.js';
+import { newJobId, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
+import { JOB_STATUS, SEARCH_ATTRIBUTES } from '../../../core/temporal/search-attributes.js';
+import { createWorker } from '../../../worker/create-worker.js';
+import { agentJobWorkflow, sendMessageUpdate } from '../../../workflows/agent-job.js';
+import { testServices } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
 
 describe('agent job workflow across continue-as-new', function () {
   this.timeout(120_000);
@@ -85,8 +86,18 @@ describe('agent job workflow across continue-as-new', function () {
       sent += 1;
       await settle(sent);
     }
-    const after = await settle(sent);
-    assert.equal(after.prLink, `http://forge.test/pr/${job.id}`);
+    // The new run starts with the state the old one ended with, not with the memo the job was
+    // created with (what Temporal carries over when continue-as-new names no memo).
+    const described = await env.client.workflow.getHandle(handle.workflowId).describe();
+    const history = await env.client.workflow.getHandle(handle.workflowId, described.runId).fetchHistory();
+    const startMemo = history.events?.[0]?.workflowExecutionStartedEventAttributes?.memo?.fields?.job;
+    const carried = parseJobRecord(startMemo ? defaultPayloadConverter.fromPayload(startMemo) : undefined);
+    assert.equal(carried?.prLink, `http://forge.test/pr/${job.id}`, 'the next run starts from the last state');
+    const after = parseJobRecord(described.memo?.job);
+    assert.equal(after?.status, 'completed');
+    assert.equal(after?.prLink, `http://forge.test/pr/${job.id}`);
+    assert.deepEqual(described.typedSearchAttributes.get(JOB_STATUS), 'completed');
+    assert.equal(turns.filter((t) => t.jobId === job.id).length, sent);
     // A message id from the first run is ignored by the second.
     const latest = env.client.workflow.getHandle(handle.workflowId);
     const replayed = await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'm1', prompt: 'p1 again' }] });
