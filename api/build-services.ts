@@ -25,12 +25,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
   const temporal = new Client({ connection, namespace: target.namespace });
-  const limiter = new Limiter({
-    redis,
-    onStoreError: config.rateLimitOnStoreError,
-    onStoreFailure: (err) =>
-      logger.warn({ err: (err as Error).message, policy: config.rateLimitOnStoreError }, 'rate-limit store failed'),
-  });
+  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
   const probes: ApiServices['probes'] = {
     temporal: async () => {
       await connection.ensureConnected();

@@ -1,1 +1,2 @@
 export * from './limiter.js';
+export type { Window } from './windows.js';

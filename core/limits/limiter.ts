@@ -1,13 +1,7 @@
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
-
-/** A window of a limit; `month` means the calendar month in UTC. */
-export type Window = 'hour' | 'day' | 'month';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Logger } from '../logger.js';
+import { windowOf, type Window, type WindowSpan } from './windows.js';
 
 export interface LimitCheck {
   /** Stable name of the limit, part of the store key (`assistant-key`, `agent-create`, …). */
@@ -37,86 +31,140 @@ export class LimitStoreUnavailableError extends Error {
   override name = 'LimitStoreUnavailableError';
 }
 
-const WINDOW_SECONDS: Record<Exclude<Window, 'month'>, number> = { hour: 3600, day: 86_400 };
-
-function windowOf(window: Window, now: Date): { suffix: string; duration: number; reset: number } {
-  if (window !== 'month') {
-    const duration = WINDOW_SECONDS[window];
-    const start = Math.floor(now.getTime() / 1000 / duration) * duration;
-    return { suffix: String(start), duration, reset: start + duration - Math.floor(now.getTime() / 1000) };
-  }
-  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return {
-    suffix: new Date(start).toISOString().slice(0, 7),
-    duration: Math.ceil((end - start) / 1000),
-    reset: Math.ceil((end - now.getTime()) / 1000),
-  };
-}
-
 export interface LimiterOptions {
-  redis?: Redis;
+  redis?: Redis | undefined;
   /** With Redis: on a store error, keep serving from memory ('open') or refuse ('closed'). */
   onStoreError: 'open' | 'closed';
-  onStoreFailure?: (err: unknown) => void;
+  /** Told once when the store starts failing and once when it answers again, not per request. */
+  logger?: Logger;
+}
+
+/** One point taken (or refused) by one limiter, enough to give it back. */
+interface Taken {
+  from: RateLimiterAbstract;
+  key: string;
+  refused: boolean;
+  remaining: number;
+}
+
+/** Consumes a point; a refusal is a result, any other failure (the store) is thrown. */
+async function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
+  try {
+    const res = await from.consume(key, 1);
+    return { from, key, refused: false, remaining: res.remainingPoints };
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return { from, key, refused: true, remaining: 0 };
+    throw err;
+  }
+}
+
+async function giveBack(spent: Taken[]): Promise<void> {
+  await Promise.allSettled(spent.map((t) => t.from.reward(t.key, 1)));
+}
+
+interface MemoryCounter {
+  limiter: RateLimiterMemory;
+  /** Set for month windows: the month whose counts this holds. */
+  month: string | undefined;
 }
 
 /**
  * Fixed windows aligned to the clock (the hour, the UTC day, the UTC calendar
  * month), counted by rate-limiter-flexible in Redis or in memory. Checks are
  * taken in order; when one refuses, the points already taken are given back,
- * so a refused request spends nothing.
+ * so a refused request spends nothing. With Redis and the 'open' policy, a
+ * failing store is replaced by the memory counts until it answers again.
  */
 export class Limiter {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly stores = new Map<string, RateLimiterRedis>();
+  private readonly memories = new Map<string, MemoryCounter>();
+  private storeFailing = false;
 
   constructor(private readonly options: LimiterOptions) {}
 
-  private limiterFor(check: LimitCheck, duration: number): RateLimiterAbstract {
-    const id = `${check.name}:${check.points}:${duration}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      const base = { keyPrefix: `quire:rl:${check.name}`, points: check.points, duration };
-      const memory = new RateLimiterMemory(base);
-      if (this.options.redis) {
-        limiter = new RateLimiterRedis({
-          ...base,
-          storeClient: this.options.redis,
-          useRedisPackage: false,
-          rejectIfRedisNotReady: true,
-          ...(this.options.onStoreError === 'open' ? { insuranceLimiter: memory } : {}),
-        });
-      } else {
-        limiter = memory;
-      }
-      this.limiters.set(id, limiter);
+  private storeFor(check: LimitCheck, w: WindowSpan, redis: Redis): RateLimiterRedis {
+    const id = `${check.name}:${check.points}:${w.storeSeconds}`;
+    let store = this.stores.get(id);
+    if (!store) {
+      store = new RateLimiterRedis({
+        keyPrefix: `quire:rl:${check.name}`,
+        points: check.points,
+        duration: w.storeSeconds,
+        storeClient: redis,
+        useRedisPackage: false,
+        rejectIfRedisNotReady: true,
+      });
+      this.stores.set(id, store);
     }
-    return limiter;
+    return store;
+  }
+
+  private memoryFor(check: LimitCheck, w: WindowSpan): RateLimiterMemory {
+    const id = `${check.name}:${check.points}:${w.month ?? w.memorySeconds}`;
+    let counter = this.memories.get(id);
+    if (!counter) {
+      // Month counts never expire by timer; a new month drops the past months' counts whole.
+      if (w.month) for (const [other, c] of this.memories) if (c.month && c.month < w.month) this.memories.delete(other);
+      counter = {
+        limiter: new RateLimiterMemory({ keyPrefix: `quire:rl:${check.name}`, points: check.points, duration: w.memorySeconds }),
+        month: w.month,
+      };
+      this.memories.set(id, counter);
+    }
+    return counter.limiter;
+  }
+
+  /** Takes one point from Redis, or from memory when Redis fails under the 'open' policy. */
+  private async take(check: LimitCheck, w: WindowSpan, key: string): Promise<Taken> {
+    const redis = this.options.redis;
+    if (!redis) return counted(this.memoryFor(check, w), key);
+    try {
+      const taken = await counted(this.storeFor(check, w, redis), key);
+      this.storeAnswered();
+      return taken;
+    } catch (err) {
+      this.storeFailed(err);
+      return counted(this.memoryFor(check, w), key);
+    }
+  }
+
+  private storeFailed(err: unknown): void {
+    const open = this.options.onStoreError === 'open';
+    if (!this.storeFailing) {
+      this.storeFailing = true;
+      this.options.logger?.warn(
+        { err: err instanceof Error ? err.message : String(err), policy: this.options.onStoreError },
+        open ? 'rate-limit store failed: counting in memory until it answers again' : 'rate-limit store failed: refusing requests until it answers again',
+      );
+    }
+    if (!open) throw new LimitStoreUnavailableError('the rate-limit store is unavailable', { cause: err });
+  }
+
+  private storeAnswered(): void {
+    if (!this.storeFailing) return;
+    this.storeFailing = false;
+    this.options.logger?.info({ policy: this.options.onStoreError }, 'rate-limit store is back: counting in Redis again');
   }
 
   /** Consumes one point of every check, or none; returns the tightest state. */
   async consume(checks: LimitCheck[], now = new Date()): Promise<LimitState> {
-    const taken: Array<{ limiter: RateLimiterAbstract; key: string }> = [];
+    const spent: Taken[] = [];
     let tightest: LimitState | undefined;
     for (const check of checks) {
       const w = windowOf(check.window, now);
-      const limiter = this.limiterFor(check, w.duration);
       const key = `${check.subject}:${w.suffix}`;
-      try {
-        const res = await limiter.consume(key, 1);
-        taken.push({ limiter, key });
-        const state = { limit: check.points, remaining: res.remainingPoints, resetSeconds: w.reset };
-        if (!tightest || state.remaining < tightest.remaining) tightest = state;
-      } catch (err) {
-        await Promise.allSettled(taken.map((t) => t.limiter.reward(t.key, 1)));
-        if (err instanceof RateLimiterRes) {
-          // The refused point was counted too; give it back so retries do not extend the block.
-          await limiter.reward(key, 1).catch(() => undefined);
-          throw new RateLimitedError(check, { limit: check.points, remaining: 0, resetSeconds: w.reset });
-        }
-        this.options.onStoreFailure?.(err);
-        throw new LimitStoreUnavailableError('the rate-limit store is unavailable', { cause: err });
+      const taken = await this.take(check, w, key).catch(async (err: unknown) => {
+        await giveBack(spent);
+        throw err;
+      });
+      if (taken.refused) {
+        // The refused point was counted too; give it back with the others, so a refused request spends nothing.
+        await giveBack([...spent, taken]);
+        throw new RateLimitedError(check, { limit: check.points, remaining: 0, resetSeconds: w.reset });
       }
+      spent.push(taken);
+      const state = { limit: check.points, remaining: taken.remaining, resetSeconds: w.reset };
+      if (!tightest || state.remaining < tightest.remaining) tightest = state;
     }
     return tightest ?? { limit: 0, remaining: 0, resetSeconds: 0 };
   }

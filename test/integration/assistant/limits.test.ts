@@ -16,13 +16,14 @@ async function limitedWorld(opts: WorldOptions & { policy?: 'open' | 'closed'; l
   onSuiteEnd(async () => redis.disconnect());
   const policy = opts.policy ?? 'closed';
   const logs = opts.logs;
+  const logger = logs
+    ? createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (logs.push(chunk.toString()), done()) }))
+    : undefined;
   const world = await assistantWorld({
     ...opts,
     patch: () => ({
-      limiter: new Limiter({ redis, onStoreError: policy }),
-      ...(logs
-        ? { logger: createLogger('warn', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (logs.push(chunk.toString()), done()) })) }
-        : {}),
+      limiter: new Limiter({ redis, onStoreError: policy, ...(logger ? { logger } : {}) }),
+      ...(logger ? { logger } : {}),
     }),
   });
   return { ...world, redis: redisServer };
@@ -100,14 +101,41 @@ describe('assistant rate limits', () => {
     await w.close();
   });
 
-  it('Redis stopped mid-run, fail-open: the in-memory insurance limiter keeps serving and still counts', async () => {
-    const w = await limitedWorld({ policy: 'open', orgLimits: { assistantPerOrgPerHour: 3 } });
+  it('Redis stopped mid-run, fail-open: the in-memory insurance limiter keeps serving and still counts; the switch is logged once', async () => {
+    const logs: string[] = [];
+    const w = await limitedWorld({ policy: 'open', orgLimits: { assistantPerOrgPerHour: 3 }, logs });
     assert.equal(await statusOf(await w.post('v2', body())), 200);
     await w.redis.stop();
     assert.equal(await statusOf(await w.post('v2', body())), 200);
     assert.equal(await statusOf(await w.post('v2', body())), 200);
     assert.equal(await statusOf(await w.post('v2', body())), 200);
     assert.equal(await statusOf(await w.post('v2', body())), 429, 'memory counts from zero after the switch and refuses the 4th');
+    const switches = logs.filter((l) => /rate-limit store failed/.test(l));
+    assert.equal(switches.length, 1, 'one warning for the switch, not one per request');
+    assert.match(switches[0] ?? '', /"level":"warn"/);
+    assert.match(switches[0] ?? '', /counting in memory/);
+    await w.close();
+  });
+
+  it('fail-open: when Redis is back, counting returns to Redis with one info log', async () => {
+    const logs: string[] = [];
+    const w = await limitedWorld({ policy: 'open', logs });
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    await w.redis.stop();
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    await startRedis(w.redis.port);
+    // The client reconnects on its own backoff (at most 2 s); requests keep being served meanwhile.
+    const deadline = Date.now() + 10_000;
+    while (!logs.some((l) => /store is back/.test(l))) {
+      assert.ok(Date.now() < deadline, 'the recovery is logged');
+      assert.equal(await statusOf(await w.post('v2', body())), 200);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(logs.filter((l) => /store is back/.test(l)).length, 1);
+    assert.match(logs.find((l) => /store is back/.test(l)) ?? '', /"level":"info"/);
+    assert.equal(logs.filter((l) => /rate-limit store failed/.test(l)).length, 1);
     await w.close();
   });
 });

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { Limiter, LimitStoreUnavailableError, RateLimitedError, type LimitCheck } from '../../../core/limits/index.js';
+import { windowOf } from '../../../core/limits/windows.js';
+import { createLogger } from '../../../core/logger.js';
+
+const monthly = (points: number, subject = 'key_1'): LimitCheck[] => [{ name: 'assistant-key', subject, points, window: 'month' }];
+
+/**
+ * A Redis client that never connects: every command is refused at once as
+ * "not ready", which is what the limiter sees while Redis is down.
+ */
+function unreachableRedis(): Redis {
+  const redis = new Redis({ lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  after(() => redis.disconnect());
+  return redis;
+}
+
+function capturingLogger() {
+  const lines: Array<{ level: string; msg: string }> = [];
+  const out = new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(JSON.parse(chunk.toString()) as { level: string; msg: string }), done()) });
+  return { logger: createLogger('info', 'test', out), lines };
+}
+
+/** Spends `n` points a few milliseconds apart: a count that expired early would show between them. */
+async function spend(limiter: Limiter, checks: LimitCheck[], n: number, now?: Date): Promise<number[]> {
+  const remaining: number[] = [];
+  for (let i = 0; i < n; i++) {
+    remaining.push((await limiter.consume(checks, now)).remaining);
+    await sleep(5);
+  }
+  return remaining;
+}
+
+describe('limiter windows', () => {
+  it('every in-memory expiry fits a Node timer (at most 2^31-1 ms)', () => {
+    for (const month of [0, 1, 6, 11]) {
+      const now = new Date(Date.UTC(2026, month, 15, 12));
+      for (const window of ['hour', 'day', 'month'] as const) {
+        const w = windowOf(window, now);
+        assert.ok(w.memorySeconds * 1000 <= 2 ** 31 - 1, `${window} in month ${month}: ${w.memorySeconds}s`);
+        assert.ok(w.reset > 0 && w.reset <= w.storeSeconds, `${window} resets within its window`);
+      }
+    }
+    assert.equal(windowOf('month', new Date(Date.UTC(2026, 1, 10))).storeSeconds, 28 * 86_400);
+  });
+});
+
+describe('limiter month windows in memory', () => {
+  it('a monthly limit of 3 refuses request 4 (no Redis)', async () => {
+    const limiter = new Limiter({ onStoreError: 'open' });
+    assert.deepEqual(await spend(limiter, monthly(3), 3), [2, 1, 0]);
+    await assert.rejects(limiter.consume(monthly(3)), (err: unknown) => {
+      assert.ok(err instanceof RateLimitedError);
+      assert.equal(err.check.name, 'assistant-key');
+      assert.ok(err.state.resetSeconds > 0);
+      return true;
+    });
+    // Another key has its own count.
+    assert.equal((await limiter.consume(monthly(3, 'key_2'))).remaining, 2);
+  });
+
+  it('the fail-open insurance counts month windows too, and logs the switch once', async () => {
+    const { logger, lines } = capturingLogger();
+    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'open', logger });
+    assert.deepEqual(await spend(limiter, monthly(3), 3), [2, 1, 0]);
+    await assert.rejects(limiter.consume(monthly(3)), RateLimitedError);
+    const warnings = lines.filter((l) => l.level === 'warn');
+    assert.equal(warnings.length, 1, 'one warning for the switch, not one per request');
+    assert.match(warnings[0]?.msg ?? '', /counting in memory/);
+  });
+
+  it('fail-closed refuses with LimitStoreUnavailableError and logs the outage once', async () => {
+    const { logger, lines } = capturingLogger();
+    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'closed', logger });
+    await assert.rejects(limiter.consume(monthly(3)), LimitStoreUnavailableError);
+    await assert.rejects(limiter.consume(monthly(3)), LimitStoreUnavailableError);
+    assert.equal(lines.filter((l) => l.level === 'warn').length, 1);
+  });
+
+  it('a new month starts from zero and drops the past months from memory', async () => {
+    const limiter = new Limiter({ onStoreError: 'open' });
+    const january = new Date(Date.UTC(2026, 0, 31, 23, 59));
+    const february = new Date(Date.UTC(2026, 1, 1, 0, 1));
+    await spend(limiter, monthly(2), 2, january);
+    await assert.rejects(limiter.consume(monthly(2), january), RateLimitedError);
+    assert.deepEqual(await spend(limiter, monthly(2), 2, february), [1, 0]);
+    // Only February's counts remain: the limiter keeps one memory counter per live month and limit.
+    assert.equal(limiter['memories'].size, 1);
+  });
+
+  it('a refused request spends nothing in the other windows', async () => {
+    const limiter = new Limiter({ onStoreError: 'open' });
+    const checks = (perKey: number): LimitCheck[] => [
+      { name: 'per-org', subject: 'acme', points: 3, window: 'hour' },
+      { name: 'per-key', subject: 'key_1', points: perKey, window: 'month' },
+    ];
+    await limiter.consume(checks(1));
+    await assert.rejects(limiter.consume(checks(1)), RateLimitedError);
+    await assert.rejects(limiter.consume(checks(1)), RateLimitedError);
+    // The org's hour still holds 2 of its 3.
+    assert.equal((await limiter.consume(checks(5))).remaining, 1);
+  });
+});
