@@ -13,7 +13,8 @@ import type { ApiServices } from './services.js';
  */
 export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  const tenants = openTenantStore(config.dataDir, redis);
+  // Failing open means serving through a Redis outage: keys and domains then come from their last successful read.
+  const tenants = openTenantStore(config.dataDir, redis, { lastKnownOnError: config.rateLimitOnStoreError === 'open', logger });
   const target = temporalTarget(config);
   const tls = await tlsOptions(target);
   const connection = Connection.lazy({

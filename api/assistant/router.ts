@@ -71,7 +71,13 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     setRateLimitHeaders(ctx, limit);
 
     const threadId = body.threadId ?? randomUUID();
-    const thread = body.threadId ? await threads.load(orgId, threadId) : undefined;
+    // A thread store that fails (Redis down) costs the stored history, not the answer: the client sends its messages too.
+    const thread = body.threadId
+      ? await threads.load(orgId, threadId).catch((err: unknown) => {
+          logger.warn({ err: err instanceof Error ? err.message : String(err), threadId }, 'assistant thread not loaded');
+          return undefined;
+        })
+      : undefined;
     const conversation = conversationOf(body.messages, thread);
     const filter = body.filter ?? undefined;
     const [hits, page] = await Promise.all([

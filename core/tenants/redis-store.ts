@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
 import { hashSecret, kindOfSecret, sameHash } from './keys.js';
+import { LastKnownRecords } from './last-known.js';
 import { byId, mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
   type ApiKeyRecord,
@@ -18,12 +20,29 @@ const K = {
   keyByHash: 'quire:tenants:key-by-hash',
 };
 
+export interface RedisTenantStoreOptions {
+  /**
+   * When Redis fails, answer point reads (keys, organisations, domains,
+   * projects) from the values last read instead of failing; see LastKnownRecords.
+   */
+  lastKnownOnError?: boolean;
+  logger?: Logger;
+}
+
 /** Production store: one Redis hash per kind of record, JSON values. */
 export class RedisTenantStore implements TenantStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly lastKnown: LastKnownRecords | undefined;
 
+  constructor(private readonly redis: Redis, options: RedisTenantStoreOptions = {}) {
+    this.lastKnown = options.lastKnownOnError ? new LastKnownRecords(options.logger) : undefined;
+  }
+
+  private hget(hash: string, id: string): Promise<string | null> {
+    const fetch = () => this.redis.hget(hash, id);
+    return this.lastKnown ? this.lastKnown.read(hash, id, fetch) : fetch();
+  }
   private async get<T>(hash: string, id: string): Promise<T | undefined> {
-    const raw = await this.redis.hget(hash, id);
+    const raw = await this.hget(hash, id);
     return raw ? (JSON.parse(raw) as T) : undefined;
   }
   private async all<T extends { id: string }>(hash: string): Promise<T[]> {
@@ -100,7 +119,7 @@ export class RedisTenantStore implements TenantStore {
     const kind = kindOfSecret(secret);
     if (!kind) return undefined;
     const hash = hashSecret(secret);
-    const id = await this.redis.hget(K.keyByHash, hash);
+    const id = await this.hget(K.keyByHash, hash);
     if (!id) return undefined;
     const key = await this.get<ApiKeyRecord>(K.keys, id);
     if (!key || !sameHash(key.hash, hash) || key.kind !== kind || key.revokedAt) return undefined;

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { buildApiServices } from '../../../api/build-services.js';
+import { createLogger } from '../../../core/logger.js';
+import { connectRedis } from '../../../core/redis.js';
+import { RedisTenantStore } from '../../../core/tenants/index.js';
+import { startRedis } from '../../support/redis.js';
+import { testConfig } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { assistantWorld, userMessage } from './harness.js';
+
+const body = () => ({ fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
+
+/**
+ * The assistant on the services the API entry point builds with REDIS_URL set
+ * (tenants, limits and threads all in one real redis-server), logs captured.
+ */
+async function redisWorld(policy: 'open' | 'closed') {
+  const server = await startRedis();
+  const logs: string[] = [];
+  const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (logs.push(chunk.toString()), done()) }));
+  const env = { REDIS_URL: server.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: policy };
+  const built = await buildApiServices(await testConfig(env), logger);
+  onSuiteEnd(async () => built.redis?.disconnect());
+  const world = await assistantWorld({ env, patch: () => ({ tenants: built.tenants, limiter: built.limiter, redis: built.redis, logger }) });
+  return { ...world, server, logs };
+}
+
+async function read(res: Response): Promise<{ status: number; text: string }> {
+  return { status: res.status, text: await res.text() };
+}
+
+describe('assistant with Redis stopped mid-run', () => {
+  it('fail-open: known keys keep being served from their last read, unknown keys get 503, and each switch is logged once', async () => {
+    const w = await redisWorld('open');
+    assert.equal((await read(await w.post('v2', body()))).status, 200);
+    const unseen = (await w.services.tenants.createKey('acme', 'assistant')).secret;
+    await w.server.stop();
+
+    for (let i = 0; i < 3; i++) {
+      const answer = await read(await w.post('v2', body()));
+      assert.equal(answer.status, 200);
+      assert.match(answer.text, /"type":"text-delta"/);
+      assert.ok(answer.text.endsWith('data: [DONE]\n\n'), 'the whole answer streams');
+    }
+    // A follow-up in a thread: the stored history is out of reach, the answer is not.
+    const followUp = await read(await w.post('v2', { ...body(), threadId: 'thread-during-outage' }));
+    assert.equal(followUp.status, 200);
+    assert.ok(followUp.text.endsWith('data: [DONE]\n\n'));
+    // A key never read before the outage cannot be checked: refused as unavailable, not let through.
+    const refused = await w.post('v2', body(), { key: unseen });
+    assert.equal(refused.status, 503);
+    assert.equal(((await refused.json()) as { code: string }).code, 'unavailable');
+
+    assert.equal(w.logs.filter((l) => /tenant store failed/.test(l)).length, 1, 'one tenant-store warning');
+    assert.equal(w.logs.filter((l) => /rate-limit store failed/.test(l)).length, 1, 'one limiter warning');
+    assert.ok(!w.logs.some((l) => l.includes(w.org.assistantKey)), 'no secret in the logs');
+    await w.close();
+  });
+
+  it('fail-closed: the assistant answers 503', async () => {
+    const w = await redisWorld('closed');
+    assert.equal((await read(await w.post('v2', body()))).status, 200);
+    await w.server.stop();
+    const res = await w.post('v2', body());
+    assert.equal(res.status, 503);
+    assert.equal(((await res.json()) as { code: string }).code, 'unavailable');
+    await w.close();
+  });
+
+  it('fail-open keeps revocation immediate while Redis answers, and a revoked key stays out during the outage', async () => {
+    const w = await redisWorld('open');
+    assert.equal((await read(await w.post('v2', body()))).status, 200);
+    // The operator CLI revokes through its own connection, as a separate process would.
+    const cli = await connectRedis(w.server.url);
+    const keyId = (await new RedisTenantStore(cli).listKeys('acme')).find((k) => k.kind === 'assistant')?.id;
+    assert.ok(keyId);
+    await new RedisTenantStore(cli).revokeKey(keyId);
+    cli.disconnect();
+    assert.equal((await read(await w.post('v2', body()))).status, 401);
+    await w.server.stop();
+    assert.notEqual((await read(await w.post('v2', body()))).status, 200, 'the revoked key is not remembered as live');
+    await w.close();
+  });
+});
