@@ -159,6 +159,7 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
           prompts,
           filesChanged: [...filesChanged],
           validationErrors: result.validationErrors,
+          stopReason: result.stopReason,
           draft: input.draft,
         });
         return { kind: 'done', prLink: pr.url };

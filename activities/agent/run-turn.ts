@@ -3,10 +3,12 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
+import { keepAlive } from './activity-context.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
 import type { ToolContext } from './tools.js';
+import { commitMessage, pushedTurn } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
 import { changedPaths, commitAndPush, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
@@ -27,19 +29,29 @@ async function docsChanges(ws: Workspace): Promise<string[]> {
   return all.map((p) => toDocsRelative(ws, p)).filter((p) => !p.startsWith('..'));
 }
 
-function commitMessage(input: AgentTurnInput, title: string, summary: string, errors: string[]): string {
-  const notes = errors.length ? `\n\nValidation notes:\n${errors.map((e) => `- ${e}`).join('\n')}` : '';
-  return `${title}\n\n${summary || 'Documentation update.'}${notes}\n\nQuire-Job: ${input.jobId}\nQuire-Turn: ${input.turn}`;
-}
-
 /** One agent turn: fresh workspace from the remote, tool loop, fix rounds, one commit, push. */
 export async function runAgentTurn(services: ActivityServices, input: AgentTurnInput): Promise<AgentTurnResult> {
   const client = modelClient(services);
+  let step = 0;
+  const stopHeartbeats = keepAlive(services.config.agent.heartbeatSeconds, () => ({ step }));
+  try {
+    return await turn(services, client, input, (s) => (step = s));
+  } finally {
+    stopHeartbeats();
+  }
+}
+
+async function turn(services: ActivityServices, client: OpenAI, input: AgentTurnInput, progress: (step: number) => void): Promise<AgentTurnResult> {
   const { agent } = services.config;
   const started = Date.now();
   const project = await loadProject(services, input.projectId);
   const auth = gitAuthFor(services, project);
   const ws = await prepareWorkspace({ dataDir: services.config.dataDir, jobId: input.jobId, branch: input.branch, project, auth });
+  const pushed = await pushedTurn(ws, input);
+  if (pushed) {
+    services.logger.info({ jobId: input.jobId, turn: input.turn, commitSha: pushed.commitSha }, 'agent turn was already pushed by an earlier attempt');
+    return pushed;
+  }
 
   const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
   const ctx: ToolContext = { root: ws.root, docsRoot: ws.docsRoot, validate: async () => validateChanges(ws, await docsChanges(ws)) };
@@ -52,7 +64,7 @@ export async function runAgentTurn(services: ActivityServices, input: AgentTurnI
     tokens: 0,
     finish: undefined,
   };
-  const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000 };
+  const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000, onStep: progress };
 
   let stopReason: AgentStopReason = await runToolLoop(client, input.model, ctx, state, bounds);
   let finish = state.finish;
@@ -69,10 +81,9 @@ export async function runAgentTurn(services: ActivityServices, input: AgentTurnI
   const title = finish?.title ?? fallbackTitle(input.messages);
   const summary = finish?.summary ?? '';
   const filesChanged = await docsChanges(ws);
-  if (filesChanged.length === 0) {
-    return { changed: false, commitSha: null, filesChanged, title, summary, validationErrors: errors, stopReason, steps: state.steps };
-  }
-  const commitSha = await commitAndPush(ws, commitMessage(input, title, summary, errors), project.repository);
+  const outcome = { title, summary, validationErrors: errors, stopReason, steps: state.steps, filesChanged };
+  if (filesChanged.length === 0) return { changed: false, commitSha: null, ...outcome };
+  const commitSha = await commitAndPush(ws, commitMessage(input, outcome), project.repository);
   services.logger.info({ jobId: input.jobId, turn: input.turn, commitSha, files: filesChanged.length, stopReason }, 'agent turn pushed');
-  return { changed: true, commitSha, filesChanged, title, summary, validationErrors: errors, stopReason, steps: state.steps };
+  return { changed: true, commitSha, ...outcome };
 }

@@ -1,7 +1,7 @@
-import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { activitySignal, heartbeat } from './activity-context.js';
 import { classifyModelError } from './errors.js';
 import { AGENT_TOOLS } from './tool-definitions.js';
 import { executeTool, type ToolContext } from './tools.js';
@@ -12,6 +12,8 @@ export interface LoopBounds {
   maxTokens: number;
   /** Epoch milliseconds when the turn must stop. */
   deadline: number;
+  /** Told each step number, for the timer heartbeats' details. */
+  onStep?: (step: number) => void;
 }
 
 /** State carried across the main loop and its fix rounds. */
@@ -22,25 +24,10 @@ export interface LoopState {
   finish: { title: string; summary: string } | undefined;
 }
 
-function activitySignal(): AbortSignal | undefined {
-  try {
-    return Context.current().cancellationSignal;
-  } catch {
-    return undefined; // outside an activity (unit use): nothing to cancel from
-  }
-}
-
-function heartbeat(details: unknown): void {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // outside an activity there is no one to heartbeat to
-  }
-}
-
 /**
  * Runs the model's tool loop until it calls finish, answers without tool calls, or a bound is
- * reached. Heartbeats every step; archive cancels the activity, which aborts the model request.
+ * reached. Heartbeats every step (run-turn also heartbeats on a timer during long calls); archive
+ * cancels the activity, which aborts the model request.
  */
 export async function runToolLoop(
   client: OpenAI,
@@ -57,6 +44,7 @@ export async function runToolLoop(
     if (remaining <= 0) return 'max_time';
     heartbeat({ step: state.steps });
     state.steps += 1;
+    bounds.onStep?.(state.steps);
     const timeout = AbortSignal.timeout(remaining);
     const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
     let completion: OpenAI.Chat.Completions.ChatCompletion;

@@ -17,7 +17,8 @@ export interface AgentTurnInput {
   messages: TurnMessage[];
 }
 
-export type AgentStopReason = 'finish' | 'no_tool_calls' | 'max_steps' | 'max_tokens' | 'max_time';
+/** `already_pushed`: an earlier attempt of the same turn pushed its commit; nothing was re-run. */
+export type AgentStopReason = 'finish' | 'no_tool_calls' | 'max_steps' | 'max_tokens' | 'max_time' | 'already_pushed';
 
 /** Outcome of one turn; small on purpose because it lands in workflow history. */
 export interface AgentTurnResult {
@@ -45,6 +46,8 @@ export interface PullRequestInput {
   prompts: string[];
   filesChanged: string[];
   validationErrors: string[];
+  /** How the turn ended; a spent bound is said in the description. Absent in runs recorded before it existed. */
+  stopReason?: AgentStopReason;
   draft: boolean;
 }
 

@@ -1,3 +1,4 @@
+import { stopNote } from '../turn-commit.js';
 import type { PullRequestInput } from '../types.js';
 
 /** Hidden marker so a retried activity recognises the comment it already posted for a turn. */
@@ -16,6 +17,8 @@ export function pullRequestBody(input: PullRequestInput): string {
     `### Requested\n\n${input.prompts.map((p) => p.split('\n').map((l) => `> ${l}`).join('\n')).join('\n\n')}`,
     `### Files changed\n\n${list(input.filesChanged.map((f) => `\`${f}\``), '_none_')}`,
   ];
+  const stopped = input.stopReason && stopNote(input.stopReason);
+  if (stopped) sections.push(`### Stopped early\n\n${stopped} Send a follow-up message to continue.`);
   if (input.validationErrors.length)
     sections.push(`### Validation notes\n\nThese problems remained after the fix rounds:\n\n${list(input.validationErrors, '')}`);
   sections.push(`_Quire job \`${input.jobId}\`, turn ${input.turn}._\n${turnMarker(input.jobId, input.turn)}`);

@@ -1,0 +1,31 @@
+import { Context } from '@temporalio/activity';
+
+/** The running activity's context, or undefined when called outside one (unit use). */
+function currentContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Aborts when Temporal cancels the activity (archive); delivered through heartbeats. */
+export function activitySignal(): AbortSignal | undefined {
+  return currentContext()?.cancellationSignal;
+}
+
+export function heartbeat(details: unknown): void {
+  currentContext()?.heartbeat(details);
+}
+
+/**
+ * Heartbeats on a timer until stopped, so a long model call, clone or push neither looks like a
+ * dead worker nor delays an archive: Temporal delivers cancellation only in heartbeat responses.
+ * The SDK throttles what reaches the server, so a short interval costs nothing.
+ */
+export function keepAlive(heartbeatSeconds: number, details: () => unknown): () => void {
+  if (!currentContext()) return () => undefined;
+  const timer = setInterval(() => heartbeat(details()), Math.max(100, (heartbeatSeconds * 1000) / 4));
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { pullRequestBody } from '../../../activities/agent/forge/pr-body.js';
+import type { PullRequestInput } from '../../../activities/agent/index.js';
+
+const input: PullRequestInput = {
+  jobId: 'job_1', projectId: 'docs', branch: 'quire/job_1', turn: 1, title: 'T', summary: 'Did things.',
+  prompts: ['Fix the intro'], filesChanged: ['intro.mdx'], validationErrors: [], draft: false,
+};
+
+describe('pull-request description', function () {
+  it('says when a turn stopped at a bound, and not otherwise', function () {
+    assert.match(pullRequestBody({ ...input, stopReason: 'max_steps' }), /### Stopped early\n\nThe turn reached its step limit \(QUIRE_AGENT_MAX_STEPS\)/);
+    assert.match(pullRequestBody({ ...input, stopReason: 'max_time' }), /time limit/);
+    for (const stopReason of ['finish', 'no_tool_calls', 'already_pushed', undefined] as const)
+      assert.doesNotMatch(pullRequestBody({ ...input, stopReason }), /Stopped early/);
+  });
+
+  it('lists the prompt, the files and the remaining validation notes', function () {
+    const body = pullRequestBody({ ...input, validationErrors: ['intro.mdx:3: broken link'] });
+    assert.match(body, /^Did things\./);
+    assert.match(body, /> Fix the intro/);
+    assert.match(body, /- `intro\.mdx`/);
+    assert.match(body, /### Validation notes[\s\S]*- intro\.mdx:3: broken link/);
+  });
+});
