@@ -12,15 +12,15 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
-import { newJobId, workflowIdOf, type JobRecord } from '../core/jobs/index.js';
-import { JOB_STATUS, PROJECT_ID } from '../core/temporal/search-attributes.js';
-import { agentJobWorkflow } from '../workflows/agent-job.js';
+import { newJobRecord } from '../core/jobs/index.js';
+import { jobStartOptions } from '../api/agent/job-start.js';
+import { agentJobWorkflow, firstRunInput } from '../workflows/agent-job.js';
 import { pingWorkflow } from '../workflows/ping.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
 import { serve, testServices } from '../test/support/services.js';
 import { startWorker, temporalEnv } from '../test/support/temporal.js';
-import { runTeardowns } from '../test/support/teardown.js';
+import { runScript } from '../test/support/teardown.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
 
 const SAMPLES = 100;
@@ -74,20 +74,9 @@ function quick(url: string, method: string, key: string, body?: unknown): Promis
 
 /** What the API's create sends to Temporal, started directly: the baseline the API's overhead is measured against. */
 async function startBareJob(client: Awaited<ReturnType<typeof temporalEnv>>['client'], taskQueue: string, i: number): Promise<void> {
-  const now = new Date().toISOString();
-  const job: JobRecord = {
-    id: newJobId(), projectId: 'bench', status: 'active', source: { repository: '/srv/docs.git', ref: 'main' }, model: 'bench-model',
-    prLink: null, createdAt: now, archivedAt: null, updatedAt: now, error: null, revision: 0,
-  };
-  await client.workflow.start(agentJobWorkflow, {
-    taskQueue,
-    workflowId: workflowIdOf(job.id),
-    args: [{ job, draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 1020, heartbeatSeconds: 60, pending: [{ id: randomUUID(), prompt: `Say gadget on page ${i + 1}` }], seenMessageIds: [], turn: 0, prompts: [], filesChanged: [] }],
-    memo: { job },
-    typedSearchAttributes: [{ key: PROJECT_ID, value: 'bench' }, { key: JOB_STATUS, value: 'active' }],
-    staticSummary: `Say gadget on page ${i + 1}`,
-    staticDetails: 'project: bench\nrepository: /srv/docs.git\nref: main\nmodel: bench-model',
-  });
+  const job = newJobRecord({ projectId: 'bench', repository: '/srv/docs.git', ref: 'main', model: 'bench-model' });
+  const input = firstRunInput(job, { id: randomUUID(), prompt: `Say gadget on page ${i + 1}` }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 1020, heartbeatSeconds: 60 });
+  await client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
 }
 
 /** Three tool calls per job: read the page named in the prompt, replace a sentence, finish. */
@@ -209,11 +198,4 @@ async function main(): Promise<void> {
   await model.close();
 }
 
-main()
-  .then(runTeardowns)
-  .then(() => process.exit(0))
-  .catch(async (err: unknown) => {
-    console.error(err);
-    await runTeardowns();
-    process.exit(1);
-  });
+runScript(main);

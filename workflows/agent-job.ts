@@ -47,6 +47,14 @@ export interface AgentJobInput {
   filesChanged: string[];
 }
 
+/** The settings a job keeps for its whole life, chosen by the API at create time. */
+export type JobSettings = Pick<AgentJobInput, 'draft' | 'idleArchiveDays' | 'turnTimeoutSeconds' | 'heartbeatSeconds'>;
+
+/** The first run's input: the job, its first prompt pending, nothing handled yet. */
+export function firstRunInput(job: JobRecord, first: TurnMessage, settings: JobSettings): AgentJobInput {
+  return { job, ...settings, pending: [first], seenMessageIds: [], turn: 0, prompts: [], filesChanged: [] };
+}
+
 /** A follow-up prompt; accepted (and the job marked active) before the update returns. */
 export const sendMessageUpdate = defineUpdate<JobRecord, [TurnMessage]>('sendMessage');
 /** Archives the job, cancelling a running turn; idempotent. */

@@ -4,17 +4,16 @@ import type { Context } from 'koa';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   InvalidCursorError,
-  newJobId,
+  newJobRecord,
   openJobStore,
-  publicRepository,
   toJobView,
   workflowIdOf,
   type JobRecord,
 } from '../../core/jobs/index.js';
-import { JOB_STATUS, PROJECT_ID } from '../../core/temporal/search-attributes.js';
 import type { Project } from '../../core/tenants/index.js';
-import { agentJobWorkflow, archiveUpdate, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../workflows/agent-job.js';
+import { agentJobWorkflow, archiveUpdate, firstRunInput, JOB_ARCHIVED, sendMessageUpdate } from '../../workflows/agent-job.js';
 import { authOf, requireKey } from '../auth.js';
+import { jobStartOptions } from './job-start.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -67,44 +66,14 @@ export function agentRouter(services: ApiServices): Router {
     const body = parseInput(CreateJobBody, ctx.request.body);
     const model = chooseModel(project, services.config, body.model);
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
-    const now = new Date().toISOString();
-    const job: JobRecord = {
-      id: newJobId(),
-      projectId: project.id,
-      status: 'active',
-      source: { repository: publicRepository(project.repository), ref: project.branch },
-      model,
-      prLink: null,
-      createdAt: now,
-      archivedAt: null,
-      updatedAt: now,
-      error: null,
-      revision: 0,
-    };
-    const input: AgentJobInput = {
-      job,
+    const job = newJobRecord({ projectId: project.id, repository: project.repository, ref: project.branch, model });
+    const input = firstRunInput(job, { id: randomUUID(), prompt: body.prompt }, {
       draft: body.asDraft ?? false,
       idleArchiveDays: services.config.retention.jobIdleArchiveDays,
       turnTimeoutSeconds: services.config.agent.maxSeconds + TURN_TIMEOUT_MARGIN_SECONDS,
       heartbeatSeconds: services.config.agent.heartbeatSeconds,
-      pending: [{ id: randomUUID(), prompt: body.prompt }],
-      seenMessageIds: [],
-      turn: 0,
-      prompts: [],
-      filesChanged: [],
-    };
-    await services.temporal.workflow.start(agentJobWorkflow, {
-      taskQueue: services.config.temporal.taskQueue,
-      workflowId: workflowIdOf(job.id),
-      args: [input],
-      memo: { job },
-      typedSearchAttributes: [
-        { key: PROJECT_ID, value: project.id },
-        { key: JOB_STATUS, value: job.status },
-      ],
-      staticSummary: (body.prompt.split('\n')[0] ?? '').slice(0, 200),
-      staticDetails: `project: ${project.id}\nrepository: ${job.source.repository}\nref: ${job.source.ref}\nmodel: ${model || '(none configured)'}`,
     });
+    await services.temporal.workflow.start(agentJobWorkflow, jobStartOptions(input, services.config.temporal.taskQueue));
     // Off the response path: the workflow's first state record rewrites this durably anyway,
     // so a create answers in about the time of a bare workflow start.
     store.create(job).catch((err: unknown) => {

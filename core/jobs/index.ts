@@ -1,5 +1,6 @@
 export * from './job-record.js';
 export { newJobId, isJobId, workflowIdOf } from './job-id.js';
+export { newJobRecord } from './new-job.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage } from './job-store.js';
 export { FileJobStore } from './file-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';

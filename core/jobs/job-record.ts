@@ -18,9 +18,9 @@ export interface JobSource {
   ref: string;
 }
 
-export interface JobRecord {
+/** What the API shows and Quire keeps alike. */
+interface JobFields {
   id: string;
-  projectId: string;
   status: JobStatus;
   source: JobSource;
   model: string;
@@ -29,21 +29,17 @@ export interface JobRecord {
   createdAt: string;
   archivedAt: string | null;
   updatedAt: string;
+}
+
+export interface JobRecord extends JobFields {
+  projectId: string;
   error: JobError | null;
   /** Grows with every state change in the workflow; stores keep the highest one. */
   revision: number;
 }
 
 /** The job object of API.md. */
-export interface JobView {
-  id: string;
-  status: JobStatus;
-  source: JobSource;
-  model: string;
-  prLink: string | null;
-  createdAt: string;
-  archivedAt: string | null;
-  updatedAt: string;
+export interface JobView extends JobFields {
   error?: JobError;
 }
 

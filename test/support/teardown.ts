@@ -11,3 +11,15 @@ export async function runTeardowns(): Promise<void> {
     await fn().catch((err: unknown) => console.error('teardown failed:', err));
   }
 }
+
+/** Runs a script's main (a bench, a recorder) over the suite's engines, tears them down, exits. */
+export function runScript(main: () => Promise<void>): void {
+  main()
+    .then(runTeardowns)
+    .then(() => process.exit(0))
+    .catch(async (err: unknown) => {
+      console.error(err);
+      await runTeardowns();
+      process.exit(1);
+    });
+}

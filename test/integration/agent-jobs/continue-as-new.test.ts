@@ -11,10 +11,11 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
 import type { AgentTurnInput } from '../../../activities/agent/index.js';
-import { newJobId, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
+import { jobStartOptions } from '../../../api/agent/job-start.js';
+import { newJobRecord, parseJobRecord } from '../../../core/jobs/index.js';
 import { JOB_STATUS, SEARCH_ATTRIBUTES } from '../../../core/temporal/search-attributes.js';
 import { createWorker } from '../../../worker/create-worker.js';
-import { agentJobWorkflow, sendMessageUpdate } from '../../../workflows/agent-job.js';
+import { agentJobWorkflow, firstRunInput, sendMessageUpdate } from '../../../workflows/agent-job.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
@@ -56,17 +57,9 @@ describe('agent job workflow across continue-as-new', function () {
       await running;
     });
 
-    const now = new Date().toISOString();
-    const job: JobRecord = {
-      id: newJobId(), projectId: 'docs', status: 'active', source: { repository: 'r', ref: 'main' }, model: 'm',
-      prLink: null, createdAt: now, archivedAt: null, updatedAt: now, error: null, revision: 0,
-    };
-    const handle = await env.client.workflow.start(agentJobWorkflow, {
-      taskQueue,
-      workflowId: workflowIdOf(job.id),
-      args: [{ job, draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60, pending: [{ id: 'm0', prompt: 'p0' }], seenMessageIds: [], turn: 0, prompts: [], filesChanged: [] }],
-      memo: { job },
-    });
+    const job = newJobRecord({ projectId: 'docs', repository: 'r', ref: 'main', model: 'm' });
+    const input = firstRunInput(job, { id: 'm0', prompt: 'p0' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60 });
+    const handle = await env.client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
     const firstRun = handle.firstExecutionRunId;
     const memo = async () => parseJobRecord((await env.client.workflow.getHandle(handle.workflowId).describe()).memo?.job);
     const settle = async (turnCount: number) => {

@@ -14,7 +14,7 @@ import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 import { REPO_ROOT, startWorker } from '../../support/temporal.js';
-import { runTeardowns } from '../../support/teardown.js';
+import { runScript } from '../../support/teardown.js';
 import { call, pollJob } from './agent-api.js';
 
 export const HISTORY_FILE = path.join(REPO_ROOT, 'test', 'fixtures', 'histories', 'agent-job.json');
@@ -58,12 +58,5 @@ async function record(): Promise<void> {
 }
 
 if (require.main === module) {
-  record()
-    .then(runTeardowns)
-    .then(() => process.exit(0))
-    .catch(async (err: unknown) => {
-      console.error(err);
-      await runTeardowns();
-      process.exit(1);
-    });
+  runScript(record);
 }

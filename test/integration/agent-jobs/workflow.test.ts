@@ -10,8 +10,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
-import { newJobId, openJobStore, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
-import { agentJobWorkflow, archiveUpdate, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
+import { newJobRecord, openJobStore, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
+import { agentJobWorkflow, archiveUpdate, firstRunInput, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
 import { testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 
@@ -28,33 +28,9 @@ const changed = (input: AgentTurnInput): AgentTurnResult => ({
   steps: 2,
 });
 
-function jobInput(taskQueueJob: Partial<AgentJobInput> = {}): AgentJobInput {
-  const now = new Date().toISOString();
-  const job: JobRecord = {
-    id: newJobId(),
-    projectId: 'docs',
-    status: 'active',
-    source: { repository: 'https://example.com/docs.git', ref: 'main' },
-    model: 'gpt-test',
-    prLink: null,
-    createdAt: now,
-    archivedAt: null,
-    updatedAt: now,
-    error: null,
-    revision: 0,
-  };
-  return {
-    job,
-    draft: false,
-    idleArchiveDays: 30,
-    turnTimeoutSeconds: 60,
-    pending: [{ id: 'm-1', prompt: 'first prompt' }],
-    seenMessageIds: [],
-    turn: 0,
-    prompts: [],
-    filesChanged: [],
-    ...taskQueueJob,
-  };
+function jobInput(overrides: Partial<AgentJobInput> = {}): AgentJobInput {
+  const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test' });
+  return { ...firstRunInput(job, { id: 'm-1', prompt: 'first prompt' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60 }), ...overrides };
 }
 
 describe('agent job workflow (stand-in agent activities)', function () {
