@@ -1,21 +1,56 @@
 /**
  * The scripted model in its own process for the benchmark: a real provider
  * never shares the API's process, so its work must not count against the API.
+ * It stands in for an OpenAI-compatible Chat Completions endpoint and streams
+ * the same events as the test fake (a role chunk, one chunk per token, the
+ * finish chunk, a usage chunk, `[DONE]`), one write per event; the events are
+ * serialised once at start-up so that the model's CPU, which shares the
+ * machine with the API under test, stays small.
  * Prints its base URL on the first line of stdout.
  */
-import { startFakeModel } from '../test/fakes/chat-completions-server.js';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const tokens = Number(process.argv[2] ?? 200);
-const answer = Array.from({ length: tokens }, (_, i) => `tok${i}`).join(' ');
 const delayMs = Number(process.argv[3] ?? 0);
+const pieces = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}tok${i}`);
 
-startFakeModel(() => ({ text: answer }))
-  .then((model) => {
-    model.chunkDelayMs = delayMs;
-    process.stdout.write(`${model.baseUrl}\n`);
-    process.on('SIGTERM', () => void model.close().then(() => process.exit(0)));
-  })
-  .catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
+const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'bench', choices, ...extra })}\n\n`;
+const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
+const EVENTS = [
+  delta({ role: 'assistant', content: '' }),
+  ...pieces.map((content) => delta({ content })),
+  delta({}, 'stop'),
+  chunk([], { usage: { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens } }),
+  'data: [DONE]\n\n',
+];
+
+const server = http.createServer((req, res) => {
+  if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+    return;
+  }
+  req.resume();
+  req.once('end', () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    void (async () => {
+      for (const event of EVENTS) {
+        if (res.destroyed) return;
+        res.write(event);
+        if (delayMs > 0) await sleep(delayMs);
+      }
+      res.end();
+    })();
   });
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the model server has no port');
+  process.stdout.write(`http://127.0.0.1:${address.port}/v1\n`);
+});
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

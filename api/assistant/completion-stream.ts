@@ -1,8 +1,7 @@
 /**
- * Reads a Chat Completions event stream in one linear pass. The `openai`
- * client still makes the request (auth, base URL, HTTP errors); we read the
- * body ourselves because its SSE reader copies the unread buffer once per
- * event, which turns a fast burst of tokens quadratic.
+ * Reads a Chat Completions event stream in one linear pass (the `openai`
+ * client's SSE reader copied the unread buffer once per event, which turned a
+ * fast burst of tokens quadratic).
  */
 
 export interface CompletionPiece {
@@ -28,33 +27,46 @@ export function pieceOf(value: unknown): CompletionPiece {
   return piece;
 }
 
+/** The `data:` payloads of the events that arrived in one network read. */
+export interface EventBatch {
+  data: string[];
+  /** `[DONE]` arrived: the stream is complete. */
+  done: boolean;
+}
+
+/** The data of one event: its `data:` lines joined by newlines (one line, the usual case, is one slice). */
+function dataOf(event: string): string {
+  if (event.startsWith('data: ') && !event.includes('\n')) return event.slice(6);
+  return event
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+}
+
 /**
  * The `data:` payloads of a server-sent event stream, until `[DONE]`, one
  * batch per network read: tokens that arrived together are written together.
  */
-export async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string[]> {
+export async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerator<EventBatch> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const bytes of body) {
-    buffer += decoder.decode(bytes, { stream: true }).replace(/\r\n?/g, '\n');
+    const text = decoder.decode(bytes, { stream: true });
+    buffer += text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
     let start = 0;
-    const batch: string[] = [];
+    const data: string[] = [];
     let done = false;
     for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
-      const event = buffer.slice(start, end);
+      const payload = dataOf(buffer.slice(start, end));
       start = end + 2;
-      const data = event
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-        .join('\n');
-      if (data === '[DONE]') {
+      if (payload === '[DONE]') {
         done = true;
         break;
       }
-      if (data) batch.push(data);
+      if (payload) data.push(payload);
     }
-    if (batch.length > 0) yield batch;
+    if (data.length > 0 || done) yield { data, done };
     if (done) return;
     buffer = buffer.slice(start);
   }

@@ -1,7 +1,7 @@
-import OpenAI from 'openai';
 import type { Config } from '../../core/config.js';
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
+import { keepAliveAgents, ModelHttpError, streamChatCompletion } from './chat-completions-client.js';
 import { eventData, pieceOf } from './completion-stream.js';
 
 type ModelConfig = NonNullable<Config['model']>;
@@ -12,7 +12,7 @@ export class ModelFailedError extends Error {
 }
 
 function publicReason(err: unknown): string {
-  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+  if (err instanceof ModelHttpError) {
     if (err.status === 429) return 'The language model is busy (rate limited); please try again shortly.';
     return `The language model returned an error (HTTP ${err.status}).`;
   }
@@ -25,32 +25,34 @@ function publicReason(err: unknown): string {
  * repeat it, and the reader can simply ask again.
  */
 export function modelAnswerer(model: ModelConfig): Answerer {
-  const client = new OpenAI({
-    baseURL: model.baseUrl,
-    // Local servers (Ollama, vLLM) take no key, but the client insists on one.
-    apiKey: model.apiKey ?? 'no-key',
-    maxRetries: 0,
-  });
+  const agents = keepAliveAgents();
   return {
     mode: 'model',
     answer({ prompt, signal }: AnswerInput): AnswerRun {
       const usage: Usage = { promptTokens: 0, completionTokens: 0 };
       async function* deltas(): AsyncGenerator<string> {
         try {
-          const response = await client.chat.completions
-            .create({ model: model.name, messages: prompt.messages, stream: true, stream_options: { include_usage: true } }, { signal })
-            .asResponse();
-          if (!response.body) throw new ModelFailedError('The language model sent an empty response.');
-          for await (const batch of eventData(response.body)) {
-            let text = '';
-            for (const data of batch) {
-              const piece = pieceOf(JSON.parse(data));
-              if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
-              if (piece.text) text += piece.text;
-              if (piece.usage) Object.assign(usage, piece.usage);
+          const response = await streamChatCompletion(model, prompt.messages, signal, agents);
+          let done = false;
+          try {
+            // Stopping at `[DONE]` must not destroy the response: its connection goes back to the keep-alive pool.
+            for await (const batch of eventData(response.iterator({ destroyOnReturn: false }))) {
+              let text = '';
+              for (const data of batch.data) {
+                const piece = pieceOf(JSON.parse(data));
+                if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
+                if (piece.text) text += piece.text;
+                if (piece.usage) Object.assign(usage, piece.usage);
+              }
+              done = batch.done;
+              if (text) yield text;
             }
-            if (text) yield text;
+          } finally {
+            if (done || response.complete) response.resume();
+            else response.destroy();
           }
+          // A stream cut short is a failure, not a short answer.
+          if (!done && !response.complete) throw new ModelFailedError(publicReason(undefined));
         } catch (err) {
           if (signal.aborted || err instanceof ModelFailedError) throw err;
           throw new ModelFailedError(publicReason(err), { cause: err });

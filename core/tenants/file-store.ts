@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
+import { freshReads } from './fresh-reads.js';
 import { hashSecret, kindOfSecret, sameHash } from './keys.js';
 import { byId, mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
@@ -37,7 +38,10 @@ export class FileTenantStore implements TenantStore {
     return new FileTenantStore(path.join(dataDir, 'tenants.json'));
   }
 
-  private async snapshot(): Promise<{ data: TenantFile; byHash: Map<string, ApiKeyRecord> }> {
+  /** Concurrent requests share one `stat`; each still sees every change made before it asked. */
+  private readonly snapshot = freshReads(() => this.load());
+
+  private async load(): Promise<{ data: TenantFile; byHash: Map<string, ApiKeyRecord> }> {
     let stamp = 'missing';
     try {
       const st = await fs.stat(this.file);

@@ -55,6 +55,33 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.equal(transcript.exchanges[0]?.fp, 'user-7');
   });
 
+  it('v1: sends one streamed Chat Completions request with the key as a bearer token', async () => {
+    const before = world.model!.requests.length;
+    await readV1(await world.post('v1', { fp: 'anonymous', messages: [userMessageV1('How do I install the CLI?')] }));
+    const sent = world.model!.requests.slice(before);
+    assert.equal(sent.length, 1);
+    assert.match(sent[0]!.path, /\/chat\/completions$/);
+    assert.equal(sent[0]!.headers.authorization, 'Bearer sk-test-secret');
+    assert.equal(sent[0]!.body.model, 'test-model');
+    assert.equal(sent[0]!.body.stream, true);
+    assert.deepEqual(sent[0]!.body.stream_options, { include_usage: true });
+    assert.equal(sent[0]!.body.messages[0]?.role, 'system');
+  });
+
+  for (const [status, reason] of [
+    [429, /busy \(rate limited\)/],
+    [500, /returned an error \(HTTP 500\)/],
+  ] as const) {
+    it(`v1: a provider HTTP ${status} before any text is an error part saying why`, async () => {
+      world.model!.script([{ error: { status, message: 'provider says no', retryAfterSeconds: 1 } }]);
+      const reading = await readV1(await world.post('v1', { fp: 'anonymous', messages: [userMessageV1('How do I install the CLI?')] }));
+      assert.equal(reading.text, '');
+      assert.equal(reading.errors.length, 1);
+      assert.match(reading.errors[0]!, reason);
+      assert.doesNotMatch(reading.errors[0]!, /provider says no/, "the provider's own message is not shown");
+    });
+  }
+
   for (const client of V2_CLIENTS) {
     it(`v2: ${client} readUIMessageStream reads text, sources and metadata.threadId`, async () => {
       const reading = await readV2(client, { url: v2Url(), key: world.org.assistantKey, body: { fp: 'anonymous' }, text: 'How do I install the CLI?' });
