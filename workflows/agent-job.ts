@@ -6,6 +6,7 @@ import {
   CancellationScope,
   condition,
   defineQuery,
+  defineSignal,
   defineUpdate,
   isCancellation,
   log,
@@ -55,10 +56,17 @@ export function firstRunInput(job: JobRecord, first: TurnMessage, settings: JobS
   return { job, ...settings, pending: [first], seenMessageIds: [], turn: 0, prompts: [], filesChanged: [] };
 }
 
-/** A follow-up prompt; accepted (and the job marked active) before the update returns. */
+/** A follow-up prompt; accepted (and the job marked active) before the update returns. The API uses this. */
 export const sendMessageUpdate = defineUpdate<JobRecord, [TurnMessage]>('sendMessage');
 /** Archives the job, cancelling a running turn; idempotent. */
 export const archiveUpdate = defineUpdate<JobRecord, []>('archive');
+/**
+ * The same two as signals, for operators and tools that cannot wait on an update (the Temporal UI,
+ * `temporal workflow signal`). A message signalled to an archived job is dropped with a warning,
+ * since a signal cannot be refused.
+ */
+export const messageSignal = defineSignal<[TurnMessage]>('message');
+export const archiveSignal = defineSignal('archiveJob');
 export const jobStateQuery = defineQuery<JobRecord>('jobState');
 
 /** Error type the message update is rejected with when the job is archived (the API answers 409). */
@@ -108,26 +116,30 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   };
 
   setHandler(jobStateQuery, () => job);
-  setHandler(
-    sendMessageUpdate,
-    (message) => {
-      if (!seen.has(message.id)) {
-        seen.add(message.id);
-        pending.push(message);
-        if (job.status !== 'active' || job.error) setState({ status: 'active', error: null });
-      }
-      return job;
+  const accept = (message: TurnMessage): JobRecord => {
+    if (!seen.has(message.id)) {
+      seen.add(message.id);
+      pending.push(message);
+      if (job.status !== 'active' || job.error) setState({ status: 'active', error: null });
+    }
+    return job;
+  };
+  setHandler(sendMessageUpdate, accept, {
+    validator: (_message: TurnMessage) => {
+      if (archiveRequested) throw ApplicationFailure.nonRetryable('the job is archived', JOB_ARCHIVED);
     },
-    {
-      validator: (_message: TurnMessage) => {
-        if (archiveRequested) throw ApplicationFailure.nonRetryable('the job is archived', JOB_ARCHIVED);
-      },
-    },
-  );
+  });
+  setHandler(messageSignal, (message: unknown) => {
+    // Signals come from people and tools too: a malformed one is dropped, never a failed task.
+    if (!isTurnMessage(message)) log.warn('message signal ignored: expected {"id": string, "prompt": string}', { jobId: job.id });
+    else if (archiveRequested) log.warn('message signal ignored: the job is archived', { jobId: job.id, messageId: message.id });
+    else accept(message);
+  });
   setHandler(archiveUpdate, () => {
     archive();
     return job;
   });
+  setHandler(archiveSignal, archive);
 
   const runTurn = async (batch: TurnMessage[]): Promise<TurnOutcome> => {
     const first = batch[0]?.prompt.split('\n')[0]?.slice(0, 80) ?? '';
@@ -224,6 +236,13 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   await condition(allHandlersFinished);
   return job;
 
+}
+
+function isTurnMessage(value: unknown): value is TurnMessage {
+  return (
+    typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' && value.id !== '' &&
+    'prompt' in value && typeof value.prompt === 'string' && value.prompt.trim() !== ''
+  );
 }
 
 /** Turns an activity failure into the job's public error; codes are snake_case error types. */

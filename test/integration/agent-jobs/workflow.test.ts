@@ -9,9 +9,10 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
+import { jobStartOptions } from '../../../api/agent/job-start.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
-import { newJobRecord, openJobStore, parseJobRecord, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
-import { agentJobWorkflow, archiveUpdate, firstRunInput, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
+import { newJobRecord, openJobStore, parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
+import { agentJobWorkflow, archiveSignal, archiveUpdate, firstRunInput, messageSignal, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
 import { testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 
@@ -70,12 +71,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
   async function start(input: AgentJobInput) {
     const { client } = await temporalEnv();
     current = input.job.id;
-    return client.workflow.start(agentJobWorkflow, {
-      taskQueue,
-      workflowId: workflowIdOf(input.job.id),
-      args: [input],
-      memo: { job: input.job },
-    });
+    return client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
   }
   async function memoJob(handle: Awaited<ReturnType<typeof start>>): Promise<JobRecord | undefined> {
     return parseJobRecord((await handle.describe()).memo?.job);
@@ -130,6 +126,21 @@ describe('agent job workflow (stand-in agent activities)', function () {
     await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-3', prompt: 'third' }] });
     assert.equal((await memoJob(handle))?.status, 'active');
     await until(handle, (j) => j.status === 'completed' && turns.length === 3);
+  });
+
+  it('accepts messages and archive as signals too (Temporal UI, CLI), dropping repeats and malformed ones', async () => {
+    const input = jobInput();
+    const handle = await start(input);
+    await until(handle, (j) => j.status === 'completed' && turns.length === 1);
+    await handle.signal(messageSignal, { id: 'sig-1', prompt: 'from the UI' });
+    await handle.signal(messageSignal, { id: 'sig-1', prompt: 'repeated' });
+    // What a person might type in the UI's signal form: no id.
+    await handle.signal('message', { prompt: 'no id' });
+    await until(handle, (j) => j.status === 'completed' && turns.length === 2);
+    assert.deepEqual(turns.at(1)?.messages.map((m) => m.prompt), ['from the UI']);
+    await handle.signal(archiveSignal);
+    assert.equal((await handle.result()).status, 'archived');
+    assert.equal(turns.length, 2, 'archive did not run another turn');
   });
 
   it('archive cancels a running turn and ends the workflow archived; later messages are refused', async () => {
