@@ -34,6 +34,16 @@ async function statusOf(res: Response): Promise<number> {
   return res.status;
 }
 
+/** A limited world with captured logs that served one request, then lost its Redis. */
+async function redisStoppedAfterOne(opts: WorldOptions & { policy: 'open' | 'closed' }) {
+  const logs: string[] = [];
+  const w = await limitedWorld({ ...opts, logs });
+  assert.equal(await statusOf(await w.post('v2', body())), 200);
+  await w.redis.stop();
+  const statuses = async (n: number) => Promise.all(Array.from({ length: n }, async () => statusOf(await w.post('v2', body()))));
+  return { w, logs, statuses };
+}
+
 describe('assistant rate limits', () => {
   it('the per-key monthly limit refuses with 429 and headers, and a refused request spends nothing', async () => {
     const w = await limitedWorld({ orgLimits: { assistantPerKeyPerMonth: 2, assistantPerOrgPerHour: 4 } });
@@ -90,10 +100,7 @@ describe('assistant rate limits', () => {
   });
 
   it('Redis stopped mid-run, fail-closed: 503 and a logged warning', async () => {
-    const logs: string[] = [];
-    const w = await limitedWorld({ policy: 'closed', logs });
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    await w.redis.stop();
+    const { w, logs } = await redisStoppedAfterOne({ policy: 'closed' });
     const res = await w.post('v2', body());
     assert.equal(res.status, 503);
     assert.equal(((await res.json()) as { code: string }).code, 'unavailable');
@@ -102,13 +109,8 @@ describe('assistant rate limits', () => {
   });
 
   it('Redis stopped mid-run, fail-open: the in-memory insurance limiter keeps serving and still counts; the switch is logged once', async () => {
-    const logs: string[] = [];
-    const w = await limitedWorld({ policy: 'open', orgLimits: { assistantPerOrgPerHour: 3 }, logs });
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    await w.redis.stop();
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    const { w, logs, statuses } = await redisStoppedAfterOne({ policy: 'open', orgLimits: { assistantPerOrgPerHour: 3 } });
+    assert.deepEqual(await statuses(3), [200, 200, 200]);
     assert.equal(await statusOf(await w.post('v2', body())), 429, 'memory counts from zero after the switch and refuses the 4th');
     const switches = logs.filter((l) => /rate-limit store failed/.test(l));
     assert.equal(switches.length, 1, 'one warning for the switch, not one per request');
@@ -118,12 +120,8 @@ describe('assistant rate limits', () => {
   });
 
   it('fail-open: when Redis is back, counting returns to Redis with one info log', async () => {
-    const logs: string[] = [];
-    const w = await limitedWorld({ policy: 'open', logs });
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    await w.redis.stop();
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
-    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    const { w, logs, statuses } = await redisStoppedAfterOne({ policy: 'open' });
+    assert.deepEqual(await statuses(2), [200, 200]);
     await startRedis(w.redis.port);
     // The client reconnects on its own backoff (at most 2 s); requests keep being served meanwhile.
     const deadline = Date.now() + 10_000;

@@ -10,7 +10,10 @@ const citations: Citation[] = [
   { id: 'src_2', url: 'https://www.britannica.com/place/Paris', title: 'Paris | Britannica', path: '/place/Paris' },
 ];
 
-function capture(make: (out: PassThrough) => AnswerWriter, drive: (w: AnswerWriter) => void): string {
+type MakeWriter = (out: PassThrough) => AnswerWriter;
+const v2Writer: MakeWriter = (out) => new UiMessageStreamWriter(out, ids);
+
+function capture(make: MakeWriter, drive: (w: AnswerWriter) => void): string {
   const out = new PassThrough();
   let text = '';
   out.on('data', (c: Buffer) => (text += c.toString()));
@@ -18,100 +21,83 @@ function capture(make: (out: PassThrough) => AnswerWriter, drive: (w: AnswerWrit
   return text;
 }
 
-// The expected bytes are the verified examples of the protocol notes (protocols/*.sse, *.txt).
-describe('assistant stream writers', () => {
-  it('v2 success is byte-for-byte the verified UI message stream', () => {
-    const text = capture(
-      (out) => new UiMessageStreamWriter(out, ids),
-      (w) => {
-        w.start();
-        w.text('The capital of France ');
-        w.text('is Paris [1][2].');
-        w.endText();
-        w.sources(citations);
-        w.finish({ promptTokens: 12, completionTokens: 8 });
-      },
-    );
-    assert.equal(
-      text,
-      [
-        '{"type":"start","messageId":"msg_abc123","messageMetadata":{"threadId":"thread_42"}}',
-        '{"type":"start-step"}',
-        '{"type":"text-start","id":"txt_0"}',
-        '{"type":"text-delta","id":"txt_0","delta":"The capital of France "}',
-        '{"type":"text-delta","id":"txt_0","delta":"is Paris [1][2]."}',
-        '{"type":"text-end","id":"txt_0"}',
-        '{"type":"source-url","sourceId":"src_1","url":"https://en.wikipedia.org/wiki/Paris","title":"Paris - Wikipedia"}',
-        '{"type":"source-url","sourceId":"src_2","url":"https://www.britannica.com/place/Paris","title":"Paris | Britannica"}',
-        '{"type":"finish-step"}',
-        '{"type":"finish","messageMetadata":{"threadId":"thread_42"}}',
-        '[DONE]',
-      ]
-        .map((l) => `data: ${l}\n\n`)
-        .join(''),
-    );
-  });
+/** The two answers of the protocol notes: one that completes, one whose model fails after a first delta. */
+const completed = (w: AnswerWriter) => {
+  w.start();
+  w.text('The capital of France ');
+  w.text('is Paris [1][2].');
+  w.endText();
+  w.sources(citations);
+  w.finish({ promptTokens: 12, completionTokens: 8 });
+};
+const failed = (w: AnswerWriter) => {
+  w.start();
+  w.text('The capital of France ');
+  w.error('Upstream model timed out');
+};
 
-  it('v2 error keeps the partial text and ends with an error chunk and [DONE]', () => {
-    const text = capture(
-      (out) => new UiMessageStreamWriter(out, ids),
-      (w) => {
-        w.start();
-        w.text('The capital of France ');
-        w.error('Upstream model timed out');
-      },
-    );
-    assert.ok(text.endsWith('data: {"type":"text-delta","id":"txt_0","delta":"The capital of France "}\n\ndata: {"type":"error","errorText":"Upstream model timed out"}\n\ndata: [DONE]\n\n'));
-  });
+const sse = (events: string[]) => events.map((e) => `data: ${e}\n\n`).join('');
+const lines = (parts: string[]) => parts.map((l) => `${l}\n`).join('');
+const V2_HEAD = ['{"type":"start","messageId":"msg_abc123","messageMetadata":{"threadId":"thread_42"}}', '{"type":"start-step"}', '{"type":"text-start","id":"txt_0"}'];
+const V1_HEAD = ['f:{"messageId":"msg_abc123"}', '8:[{"threadId":"thread_42"}]'];
+
+// The expected bytes are the verified examples of the protocol notes (protocols/*.sse, *.txt).
+const PROTOCOLS: Array<{ name: string; make: MakeWriter; completed: string; failed: string }> = [
+  {
+    name: 'v2 (UI message stream)',
+    make: v2Writer,
+    completed: sse([
+      ...V2_HEAD,
+      '{"type":"text-delta","id":"txt_0","delta":"The capital of France "}',
+      '{"type":"text-delta","id":"txt_0","delta":"is Paris [1][2]."}',
+      '{"type":"text-end","id":"txt_0"}',
+      '{"type":"source-url","sourceId":"src_1","url":"https://en.wikipedia.org/wiki/Paris","title":"Paris - Wikipedia"}',
+      '{"type":"source-url","sourceId":"src_2","url":"https://www.britannica.com/place/Paris","title":"Paris | Britannica"}',
+      '{"type":"finish-step"}',
+      '{"type":"finish","messageMetadata":{"threadId":"thread_42"}}',
+      '[DONE]',
+    ]),
+    failed: sse([
+      ...V2_HEAD,
+      '{"type":"text-delta","id":"txt_0","delta":"The capital of France "}',
+      '{"type":"error","errorText":"Upstream model timed out"}',
+      '[DONE]',
+    ]),
+  },
+  {
+    name: 'v1 (data stream)',
+    make: (out) => new DataStreamWriter(out, ids),
+    completed: lines([
+      ...V1_HEAD,
+      '0:"The capital of France "',
+      '0:"is Paris [1][2]."',
+      'h:{"sourceType":"url","id":"src_1","url":"https://en.wikipedia.org/wiki/Paris","title":"Paris - Wikipedia"}',
+      'h:{"sourceType":"url","id":"src_2","url":"https://www.britannica.com/place/Paris","title":"Paris | Britannica"}',
+      'e:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"isContinued":false}',
+      'd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"threadId":"thread_42"}',
+    ]),
+    failed: lines([...V1_HEAD, '0:"The capital of France "', '3:"Upstream model timed out"']),
+  },
+];
+
+describe('assistant stream writers', () => {
+  for (const protocol of PROTOCOLS) {
+    it(`${protocol.name}: a completed answer is byte-for-byte the verified stream`, () => {
+      assert.equal(capture(protocol.make, completed), protocol.completed);
+    });
+
+    it(`${protocol.name}: a failed answer keeps the partial text and ends with the error`, () => {
+      assert.equal(capture(protocol.make, failed), protocol.failed);
+    });
+  }
 
   it('v2 never sends a text-delta without its text-start, nor empty deltas', () => {
-    const text = capture(
-      (out) => new UiMessageStreamWriter(out, ids),
-      (w) => {
-        w.start();
-        w.text('');
-        w.endText();
-        w.finish({ promptTokens: 0, completionTokens: 0 });
-      },
-    );
+    const text = capture(v2Writer, (w) => {
+      w.start();
+      w.text('');
+      w.endText();
+      w.finish({ promptTokens: 0, completionTokens: 0 });
+    });
     assert.doesNotMatch(text, /text-(start|delta|end)/);
-  });
-
-  it('v1 success and error are the verified data stream lines', () => {
-    const ok = capture(
-      (out) => new DataStreamWriter(out, ids),
-      (w) => {
-        w.start();
-        w.text('The capital of France ');
-        w.text('is Paris [1][2].');
-        w.endText();
-        w.sources(citations);
-        w.finish({ promptTokens: 12, completionTokens: 8 });
-      },
-    );
-    assert.equal(
-      ok,
-      [
-        'f:{"messageId":"msg_abc123"}',
-        '8:[{"threadId":"thread_42"}]',
-        '0:"The capital of France "',
-        '0:"is Paris [1][2]."',
-        'h:{"sourceType":"url","id":"src_1","url":"https://en.wikipedia.org/wiki/Paris","title":"Paris - Wikipedia"}',
-        'h:{"sourceType":"url","id":"src_2","url":"https://www.britannica.com/place/Paris","title":"Paris | Britannica"}',
-        'e:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"isContinued":false}',
-        'd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"threadId":"thread_42"}',
-      ]
-        .map((l) => `${l}\n`)
-        .join(''),
-    );
-    const failed = capture(
-      (out) => new DataStreamWriter(out, ids),
-      (w) => {
-        w.start();
-        w.text('The capital of France ');
-        w.error('Upstream model timed out');
-      },
-    );
-    assert.equal(failed, 'f:{"messageId":"msg_abc123"}\n8:[{"threadId":"thread_42"}]\n0:"The capital of France "\n3:"Upstream model timed out"\n');
   });
 });
