@@ -4,6 +4,7 @@ import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
+import { openDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import type { ApiServices } from './services.js';
 
@@ -35,5 +36,5 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     tenants: () => tenants.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());
-  return { config, logger, tenants, limiter, temporal, redis, probes };
+  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex: openDocIndex(config, redis) };
 }

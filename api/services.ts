@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
 import type { Config } from '../core/config.js';
+import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
@@ -14,6 +15,12 @@ export interface ApiServices {
   limiter: Limiter;
   temporal: Client;
   redis: Redis | undefined;
+  /**
+   * The document index, opened once for every route that reads it (an
+   * embedded index keeps each domain loaded in memory). Optional so a test
+   * may build services without one; routes then open their own.
+   */
+  docIndex?: DocIndex;
   /** Named readiness probes for /readyz (Temporal, the stores, …). */
   probes: Record<string, () => Promise<void>>;
 }

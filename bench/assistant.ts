@@ -3,6 +3,8 @@
  * limiter, embedded index), the scripted model streaming 200 tokens with no
  * delay from its own process. Beside it, in the same run, a bare Koa route
  * streams the same bytes: the ratio says what the assistant's own work costs.
+ * A third route only relays the model's stream (no key, limits, search,
+ * prompt or thread): the floor for any server that calls the model itself.
  *
  *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS change the load)
  */
@@ -18,6 +20,8 @@ import { runInNewContext } from 'node:vm';
 import Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
+import { keepAliveAgents, streamChatCompletion } from '../api/assistant/chat-completions-client.js';
+import { eventData, pieceOf } from '../api/assistant/completion-stream.js';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig } from '../core/config.js';
@@ -137,6 +141,32 @@ async function assistantServer(baseUrl: string) {
   return { ...served, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
 }
 
+/** A bare Koa route that relays the model's answer as UI message stream text: no key, limits, search, prompt or thread. */
+function relayRoute(baseUrl: string) {
+  const agents = keepAliveAgents();
+  const app = new Koa();
+  app.use(async (ctx) => {
+    const out = new PassThrough();
+    const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
+    const signal = new AbortController().signal;
+    const res = await streamChatCompletion({ baseUrl, apiKey: undefined, name: 'bench' }, [{ role: 'user', content: 'hi' }], signal, agents);
+    ctx.set(writer.headers);
+    ctx.body = out;
+    writer.start();
+    void (async () => {
+      for await (const batch of eventData(res.iterator({ destroyOnReturn: false }))) {
+        const text = batch.data.map((d) => pieceOf(JSON.parse(d)).text ?? '').join('');
+        if (text) writer.text(text);
+      }
+      res.resume();
+      writer.endText();
+      writer.finish();
+      out.end();
+    })();
+  });
+  return listen(app.callback());
+}
+
 async function main() {
   const fastModel = await modelProcess(200, 0);
   const slowModel = await modelProcess(200, 60_000);
@@ -170,12 +200,15 @@ async function main() {
   };
   const bare = await bareRoute(actual);
   const bareTokens = await bareRoute(perToken);
+  const relay = await relayRoute(fastModel.baseUrl);
 
   await load(assistant.port, assistant.key, 300, CONCURRENCY); // warm-up
   await load(bare.port, assistant.key, 300, CONCURRENCY);
   await load(bareTokens.port, assistant.key, 300, CONCURRENCY);
+  await load(relay.port, assistant.key, 300, CONCURRENCY);
   const b = await load(bare.port, assistant.key, REQUESTS, CONCURRENCY);
   const bt = await load(bareTokens.port, assistant.key, REQUESTS, CONCURRENCY);
+  const r = await load(relay.port, assistant.key, REQUESTS, CONCURRENCY);
   const a = await load(assistant.port, assistant.key, REQUESTS, CONCURRENCY);
   // Time to first byte without queueing, one request at a time: the first chunk goes out before the model is called.
   const solo = await load(assistant.port, assistant.key, 300, 1);
@@ -194,14 +227,15 @@ async function main() {
   console.log(`assistant bench: ${REQUESTS} requests, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay (own process)`);
   console.log(`  bare Koa route, the assistant's bytes (${actual.length} events)  ${b.rps.toFixed(0)} req/s  (failures ${b.failures})`);
   console.log(`  bare Koa route, one event per token (${perToken.length} events)  ${bt.rps.toFixed(0)} req/s  (failures ${bt.failures})`);
+  console.log(`  bare Koa route relaying the model's stream (no key, limits, search, thread)  ${r.rps.toFixed(0)} req/s  (failures ${r.failures})`);
   console.log(`  assistant v2      ${a.rps.toFixed(0)} req/s  (failures ${a.failures})`);
-  console.log(`  throughput ratio  ${(a.rps / b.rps).toFixed(2)} vs the same bytes, ${(a.rps / bt.rps).toFixed(2)} vs per-token events  (target >= 0.5)`);
+  console.log(`  throughput ratio  ${(a.rps / b.rps).toFixed(2)} vs the same bytes, ${(a.rps / bt.rps).toFixed(2)} vs per-token events  (target >= 0.5); the relay alone: ${(r.rps / b.rps).toFixed(2)} and ${(r.rps / bt.rps).toFixed(2)}`);
   console.log(`  TTFB, one at a time:    median ${ms(pct(solo.ttfbs, 50))}, p99 ${ms(pct(solo.ttfbs, 99))}  (targets <= 5 ms, <= 20 ms)`);
   console.log(`  TTFB, ${CONCURRENCY} clients:       median ${ms(pct(a.ttfbs, 50))}, p99 ${ms(pct(a.ttfbs, 99))}  (bare route: median ${ms(pct(b.ttfbs, 50))}, p99 ${ms(pct(b.ttfbs, 99))})`);
   console.log(`  memory per open stream (${OPEN_STREAMS} open; server and its client in this process): heap ${perStream('heapUsed')}, external ${perStream('external')}, rss ${perStream('rss')}`);
 
   agent.destroy();
-  for (const s of [assistant.server, held.server, bare.server, bareTokens.server]) s.closeAllConnections();
+  for (const s of [assistant.server, held.server, bare.server, bareTokens.server, relay.server]) s.closeAllConnections();
   await Promise.race([Promise.all(open), new Promise((r) => setTimeout(r, 200))]);
   fastModel.stop();
   slowModel.stop();

@@ -50,7 +50,7 @@ const V1: Protocol = {
 /** The assistant endpoints: v2 (UI message stream) and v1 (data stream, deprecated). */
 export function assistantRouter(services: ApiServices, deps: AssistantDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
-  const docIndex = deps.docIndex ?? openDocIndex(config, services.redis);
+  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
   const threads = deps.threads ?? openThreadStore(config, services.redis);
   const answerer = deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer());
   const router = new Router();

@@ -20,7 +20,7 @@ export interface SearchDeps {
  */
 export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Router {
   const { config, tenants, limiter } = services;
-  const docIndex = deps.docIndex ?? openDocIndex(config, services.redis);
+  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
   const router = new Router();
 
   /** The domain of the caller's organisation; another organisation's is answered like a missing one. */
