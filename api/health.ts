@@ -20,7 +20,7 @@ async function probe(check: () => Promise<void>): Promise<string> {
   }
 }
 
-/** /healthz: the process answers. /readyz: every engine it needs answers too. */
+/** /healthz: the process answers. /readyz: every engine it needs answers too (Redis may be degraded under the open policy). */
 export function healthRouter(services: ApiServices): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
@@ -30,13 +30,19 @@ export function healthRouter(services: ApiServices): Router {
     const names = Object.keys(services.probes);
     const results = await Promise.all(names.map((n) => probe(services.probes[n]!)));
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]]));
-    const down = names.filter((_, i) => results[i] !== 'ok');
+    // With QUIRE_RATE_LIMIT_ON_STORE_ERROR=open the API is built to serve through a Redis outage;
+    // answering 503 would have a load balancer take every instance out of rotation at once.
+    // (With REDIS_URL the tenant store is Redis too, answering from its last reads.)
+    const open = services.config.rateLimitOnStoreError === 'open';
+    const tolerated = new Set(open ? ['redis', ...(services.config.redisUrl ? ['tenants'] : [])] : []);
+    const down = names.filter((n, i) => results[i] !== 'ok' && !tolerated.has(n));
+    const degraded = names.filter((n, i) => results[i] !== 'ok' && tolerated.has(n));
     if (down.length > 0) {
       ctx.status = 503;
       ctx.body = { error: `not ready: ${down.join(', ')} unavailable`, code: 'unavailable', checks };
       return;
     }
-    ctx.body = { status: 'ok', checks };
+    ctx.body = degraded.length > 0 ? { status: 'degraded', degraded, checks } : { status: 'ok', checks };
   });
   return router;
 }

@@ -1,8 +1,9 @@
 /**
  * Stands in for an OpenAI-compatible model provider (OpenAI, vLLM, Ollama,
  * LiteLLM): a real HTTP server speaking the Chat Completions and Embeddings
- * protocols, so the production `openai` client code runs unchanged. Tests
- * script each reply and assert on the recorded requests.
+ * protocols, so the production clients run unchanged: the `openai` package
+ * (agent turns, embeddings) and the assistant's streaming client over
+ * `node:http`. Tests script each reply and assert on the recorded requests.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';

@@ -1,3 +1,4 @@
+import { healthRouter } from '../../../api/health.js';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../api/app.js';
@@ -56,6 +57,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
   const threads = openThreadStore(services.config, services.redis);
   const app = createApp(services, [
+    healthRouter,
     (s) => assistantRouter(s, { docIndex, threads, ...opts.deps }),
     (s) => threadsRouter(s, { threads }),
   ]);

@@ -22,7 +22,7 @@ async function redisWorld(policy: 'open' | 'closed') {
   const env = { REDIS_URL: server.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: policy };
   const built = await buildApiServices(await testConfig(env), logger);
   onSuiteEnd(async () => built.redis?.disconnect());
-  const world = await assistantWorld({ env, patch: () => ({ tenants: built.tenants, limiter: built.limiter, redis: built.redis, logger }) });
+  const world = await assistantWorld({ env, patch: () => ({ tenants: built.tenants, limiter: built.limiter, redis: built.redis, probes: { redis: built.probes.redis!, tenants: built.probes.tenants! }, logger }) });
   return { ...world, server, logs };
 }
 
@@ -52,6 +52,13 @@ describe('assistant with Redis stopped mid-run', () => {
     assert.equal(refused.status, 503);
     assert.equal(((await refused.json()) as { code: string }).code, 'unavailable');
 
+    // Ready but degraded: a load balancer keeps the instance, an operator sees why.
+    const ready = await fetch(`${w.url}/readyz`);
+    assert.equal(ready.status, 200);
+    const readiness = (await ready.json()) as { status: string; checks: Record<string, string> };
+    assert.equal(readiness.status, 'degraded');
+    assert.match(readiness.checks.redis ?? '', /^down/);
+
     assert.equal(w.logs.filter((l) => /tenant store failed/.test(l)).length, 1, 'one tenant-store warning');
     assert.equal(w.logs.filter((l) => /rate-limit store failed/.test(l)).length, 1, 'one limiter warning');
     assert.ok(!w.logs.some((l) => l.includes(w.org.assistantKey)), 'no secret in the logs');
@@ -65,6 +72,7 @@ describe('assistant with Redis stopped mid-run', () => {
     const res = await w.post('v2', body());
     assert.equal(res.status, 503);
     assert.equal(((await res.json()) as { code: string }).code, 'unavailable');
+    assert.equal((await fetch(`${w.url}/readyz`)).status, 503, 'fail-closed: not ready without Redis');
     await w.close();
   });
 
