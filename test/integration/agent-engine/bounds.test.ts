@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture, turnInput, writeDeadLinkPage } from './setup.js';
 
 const writePage = (name: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path: name, content: `# ${name}\n` } }] });
 
@@ -46,10 +46,7 @@ describe('agent engine: bounds, heartbeats, cancellation and retried turns', fun
   it('a retried turn recovers the summary and validation notes of the pushed commit', async function () {
     const f = await engineFixture({
       env: { QUIRE_AGENT_FIX_ROUNDS: '1' },
-      script: (_req, i) =>
-        i === 0
-          ? { toolCalls: [{ name: 'write_file', arguments: { path: 'dead.md', content: '# Dead\n\n[gone](/gone)\n' } }] }
-          : { toolCalls: [{ name: 'finish', arguments: { title: 'Add dead', summary: 'First paragraph.\n\nSecond paragraph.' } }] },
+      script: (_req, i) => (i === 0 ? writeDeadLinkPage : { toolCalls: [{ name: 'finish', arguments: { title: 'Add dead', summary: 'First paragraph.\n\nSecond paragraph.' } }] }),
     });
     const input = turnInput('rec1', ['Add a page']);
     const first = await f.inActivity(() => f.activities.runAgentTurn(input));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { createAgentActivities } from '../../../activities/agent/index.js';
 import { tempDir } from '../../support/services.js';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture, turnInput, writeDeadLinkPage } from './setup.js';
 
 function toolReplies(requests: Array<{ body: { messages: Array<{ role: string; content?: unknown }> } }>): string[] {
   return requests.at(-1)!.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
@@ -73,10 +73,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
   it('reports errors that remain after the fix rounds and still pushes', async function () {
     const f = await engineFixture({
       env: { QUIRE_AGENT_FIX_ROUNDS: '1' },
-      script: (_req, i) =>
-        i === 0
-          ? { toolCalls: [{ name: 'write_file', arguments: { path: 'dead.md', content: '# Dead\n\n[gone](/gone)\n' } }] }
-          : { text: 'done' },
+      script: (_req, i) => (i === 0 ? writeDeadLinkPage : { text: 'done' }),
     });
     const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('fix2', ['Add dead link'])));
     assert.equal(result.changed, true);

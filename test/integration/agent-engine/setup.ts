@@ -46,3 +46,6 @@ export async function engineFixture(
 export function turnInput(jobId: string, prompts: string[], turn = 1) {
   return { jobId, projectId: 'docs', model: 'test-model', branch: `quire/${jobId}`, turn, messages: prompts.map((prompt, i) => ({ id: `m${turn}-${i}`, prompt })) };
 }
+
+/** A model reply that writes a page with a link to a page that does not exist (a validation error). */
+export const writeDeadLinkPage = { toolCalls: [{ name: 'write_file', arguments: { path: 'dead.md', content: '# Dead\n\n[gone](/gone)\n' } }] };
