@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
 import path from 'node:path';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
 import { freshReads } from './fresh-reads.js';
@@ -38,23 +38,31 @@ export class FileTenantStore implements TenantStore {
     return new FileTenantStore(path.join(dataDir, 'tenants.json'));
   }
 
-  /** Concurrent requests share one `stat`; each still sees every change made before it asked. */
-  private readonly snapshot = freshReads(() => this.load());
-
-  private async load(): Promise<{ data: TenantFile; byHash: Map<string, ApiKeyRecord> }> {
-    let stamp = 'missing';
-    try {
-      const st = await fs.stat(this.file);
-      stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+  /**
+   * The tenant file as it is now: every read checks the file's stamp, so a change the CLI made
+   * before a request arrived is always seen by it. The check is a synchronous `stat` (a few
+   * microseconds on a local file); an asynchronous one costs a thread-pool round trip, three of
+   * them per request (key, project, organisation), a third of an agent create's own time.
+   */
+  private async snapshot(): Promise<{ data: TenantFile; byHash: Map<string, ApiKeyRecord> }> {
+    const stamp = this.stamp();
     if (this.cache?.stamp === stamp) return this.cache;
+    return this.reload();
+  }
+
+  private stamp(): string {
+    const st = fsSync.statSync(this.file, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : 'missing';
+  }
+
+  /** Concurrent requests that find the file changed share one read of it. */
+  private readonly reload = freshReads(async () => {
+    const stamp = this.stamp();
     const data = (await readJsonIfExists<TenantFile>(this.file)) ?? empty();
     const byHash = new Map(Object.values(data.keys).map((k) => [k.hash, k]));
     this.cache = { stamp, data, byHash };
     return this.cache;
-  }
+  });
 
   private async update<T>(fn: (data: TenantFile) => T): Promise<T> {
     return withFileLock(this.file, async () => {
