@@ -31,6 +31,8 @@ const TURN_TIMEOUT_MARGIN_SECONDS = 120;
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
 export function agentRouter(services: ApiServices): Router {
   const store = openJobStore(services.config.dataDir, services.redis);
+  /** New jobs' records being written after their create has answered. */
+  const recording = new Set<Promise<void>>();
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
@@ -75,10 +77,14 @@ export function agentRouter(services: ApiServices): Router {
     });
     await services.temporal.workflow.start(agentJobWorkflow, jobStartOptions(input, services.config.temporal.taskQueue));
     // Off the response path: the workflow's first state record rewrites this durably anyway,
-    // so a create answers in about the time of a bare workflow start.
-    store.create(job).catch((err: unknown) => {
-      services.logger.warn({ jobId: job.id, err: String(err) }, 'could not record the new job; its first turn will');
-    });
+    // so a create answers in about the time of a bare workflow start. The list waits for it.
+    const recorded: Promise<void> = store
+      .create(job)
+      .catch((err: unknown) => {
+        services.logger.warn({ jobId: job.id, err: String(err) }, 'could not record the new job; its first turn will');
+      })
+      .finally(() => recording.delete(recorded));
+    recording.add(recorded);
     ctx.status = 201;
     ctx.body = toJobView(job);
   });
@@ -126,6 +132,8 @@ export function agentRouter(services: ApiServices): Router {
   router.get('/jobs', async (ctx) => {
     const project = await projectOf(ctx);
     const query = parseInput(ListJobsQuery, ctx.query, 'query');
+    // A job this process has just created is listed, even if its record is still being written.
+    await Promise.all(recording);
     try {
       const page = await store.list(project.id, {
         limit: query.limit,

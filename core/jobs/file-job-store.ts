@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
@@ -32,11 +33,16 @@ export class FileJobStore implements JobStore {
   async create(record: JobRecord): Promise<void> {
     const file = this.fileOf(record.projectId, record.id);
     await fs.mkdir(path.dirname(file), { recursive: true });
+    // Written aside, then linked into place: a reader never sees a half-written record, and
+    // link() fails rather than replace a state record that got there first (it is newer).
+    const aside = `${file}.${randomBytes(4).toString('hex')}.new`;
+    await fs.writeFile(aside, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
     try {
-      await fs.writeFile(file, JSON.stringify(record, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+      await fs.link(aside, file);
     } catch (err) {
-      // A state record got there first: it is newer.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      await fs.rm(aside, { force: true });
     }
   }
 

@@ -31,6 +31,7 @@ describe('agent API errors', function () {
     await services.tenants.putProject({ id: 'rival', orgId: 'globex', repository: '/srv/rival.git', ...project });
     await services.tenants.putProject({ id: 'small', orgId: 'limited', repository: '/srv/small.git', ...project });
     await services.tenants.putProject({ id: 'busy', orgId: 'acme', repository: '/srv/busy.git', ...project });
+    await services.tenants.putProject({ id: 'fresh', orgId: 'acme', repository: '/srv/fresh.git', ...project });
     base = (await serve(createApp(services))).url;
   });
 
@@ -156,6 +157,15 @@ describe('agent API errors', function () {
     assert.equal(refused.headers.get('ratelimit-remaining'), '0');
     const listed = await call<{ jobs: JobView[] }>(url('/small/jobs?limit=100'), 'GET', limitedAdmin);
     assert.equal(listed.body.jobs.length, 2);
+  });
+
+  it('a job is listed as soon as its create has answered', async function () {
+    for (let i = 0; i < 20; i++) {
+      const created = await create('fresh', admin, { prompt: `listed ${i}` });
+      assert.equal(created.status, 201);
+      const listed = await call<{ jobs: JobView[] }>(url('/fresh/jobs?limit=1'), 'GET', admin);
+      assert.equal(listed.body.jobs[0]?.id, created.body.id, `create #${i + 1} is listed first`);
+    }
   });
 
   it('the 101st create in an hour is refused with the default limit of 100', async function () {
