@@ -18,6 +18,8 @@ export interface DevServerOptions {
   port: number;
   uiPort: number;
   namespace: string;
+  /** Aborted by Ctrl-C: stop waiting for the server, stop it, throw DevServerInterrupted. */
+  signal?: AbortSignal;
 }
 
 async function portInUse(port: number): Promise<boolean> {
@@ -28,21 +30,36 @@ async function portInUse(port: number): Promise<boolean> {
   });
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+/** Start-up was interrupted (Ctrl-C) while the dev server was coming up; it has been stopped. */
+export class DevServerInterrupted extends Error {
+  override name = 'DevServerInterrupted';
+}
+
+/** One readiness probe, bounded: a server that accepts connections before it serves must not hang it. */
+async function answers(address: string): Promise<boolean> {
+  // No retry interceptor: this loop is the retry.
+  const c = await Connection.connect({ address, connectTimeout: '1s', interceptors: [] }).catch(() => undefined);
+  if (!c) return false;
+  try {
+    await c.withDeadline(Date.now() + 2000, () => c.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.close().catch(() => undefined);
+  }
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, logFile: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (signal?.aborted) throw new DevServerInterrupted('interrupted while the Temporal dev server was starting');
     if (child.exitCode !== null) {
       throw new Error(`the Temporal dev server exited with code ${child.exitCode}; see ${logFile}`);
     }
-    try {
-      const c = await Connection.connect({ address, connectTimeout: '1s' });
-      await c.workflowService.getSystemInfo({});
-      await c.close();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address} within ${timeoutMs / 1000}s; see ${logFile}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    if (await answers(address)) return;
+    if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address} within ${timeoutMs / 1000}s; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
@@ -83,7 +100,7 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
     clearTimeout(timer);
   };
   try {
-    await waitUntilServing(address, child, logFile, 60_000);
+    await waitUntilServing(address, child, logFile, 60_000, o.signal);
   } catch (err) {
     await stop();
     throw err;

@@ -8,7 +8,7 @@ import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { startDevServer, type DevServer } from './dev-server.js';
+import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
 import { EXAMPLE, ensureExample } from './example.js';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -50,9 +50,11 @@ async function main(): Promise<void> {
   // Listen for Ctrl-C from the first moment: a signal during start-up lets the current step
   // finish, then stops whatever was started (never leaves an orphaned dev server).
   let interrupted = false;
+  const interrupt = new AbortController();
   const signalled = new Promise<NodeJS.Signals>((resolve) => {
     const on = (signal: NodeJS.Signals) => {
       interrupted = true;
+      interrupt.abort();
       resolve(signal);
     };
     process.once('SIGINT', on);
@@ -63,13 +65,20 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   let devServer: DevServer | undefined;
   if (!config.temporal.address) {
-    devServer = await startDevServer({
-      binary: config.temporal.cliPath ?? path.join(REPO_ROOT, '.tools', 'bin', 'temporal'),
-      dataDir: config.dataDir,
-      port: config.temporal.embeddedPort,
-      uiPort: config.temporal.embeddedUiPort,
-      namespace: config.temporal.namespace,
-    });
+    try {
+      devServer = await startDevServer({
+        binary: config.temporal.cliPath ?? path.join(REPO_ROOT, '.tools', 'bin', 'temporal'),
+        dataDir: config.dataDir,
+        port: config.temporal.embeddedPort,
+        uiPort: config.temporal.embeddedUiPort,
+        namespace: config.temporal.namespace,
+        signal: interrupt.signal,
+      });
+    } catch (err) {
+      if (!(err instanceof DevServerInterrupted)) throw err;
+      process.stdout.write('Stopped during start-up.\n');
+      return;
+    }
     env.TEMPORAL_ADDRESS = devServer.address;
   }
   const children: ChildProcess[] = [];
