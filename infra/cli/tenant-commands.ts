@@ -11,6 +11,25 @@ function line(ctx: CliContext, text: string): void {
   ctx.out.write(text + '\n');
 }
 
+/** `quire projects|domains list`, or `… add ORG/ID` with the command's options: the shape both share. */
+async function listOrAdd(
+  ctx: CliContext,
+  [verb, target]: string[],
+  what: 'project' | 'domain',
+  usage: string,
+  steps: { list: () => Promise<string[]>; add: (orgId: string, id: string) => Promise<{ orgId: string; id: string }> },
+): Promise<number> {
+  if (verb === 'list') {
+    for (const text of await steps.list()) line(ctx, text);
+    return 0;
+  }
+  if (verb !== 'add') throw new UsageError(usage);
+  const [orgId, id] = orgAndName(target, what);
+  const added = await steps.add(orgId, id);
+  line(ctx, `${what} ${added.orgId}/${added.id} ready`);
+  return 0;
+}
+
 export const orgs: Command = async (args, ctx) => {
   const [verb, id] = args;
   if (verb === 'add' && id) {
@@ -38,28 +57,26 @@ export const projects: Command = async (args, ctx) => {
       models: { type: 'string', default: '' },
     },
   });
-  if (positionals[0] === 'list') {
-    for (const p of await ctx.tenants.listProjects()) line(ctx, `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`);
-    return 0;
-  }
-  if (positionals[0] !== 'add') throw new UsageError('quire projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github] [--token-env VAR] [--models a,b]');
-  const [orgId, id] = orgAndName(positionals[1], 'project');
-  if (!values.repo) throw new UsageError('--repo is required (a clone URL or a local path)');
-  if (values.forge !== 'local' && values.forge !== 'github') throw new UsageError('--forge must be local or github');
-  if (values.forge === 'github' && !values['token-env'])
-    throw new UsageError('--token-env VAR is required with --forge github (the name of the variable holding the token)');
-  const project = await ctx.tenants.putProject({
-    id,
-    orgId,
-    repository: values.repo,
-    branch: values.branch,
-    docsPath: values['docs-path'],
-    forge: values.forge,
-    ...(values['token-env'] ? { forgeTokenEnv: values['token-env'] } : {}),
-    allowedModels: values.models.split(',').map((m) => m.trim()).filter(Boolean),
+  const usage = 'quire projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github] [--token-env VAR] [--models a,b]';
+  return listOrAdd(ctx, positionals, 'project', usage, {
+    list: async () => (await ctx.tenants.listProjects()).map((p) => `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`),
+    add: async (orgId, id) => {
+      if (!values.repo) throw new UsageError('--repo is required (a clone URL or a local path)');
+      if (values.forge !== 'local' && values.forge !== 'github') throw new UsageError('--forge must be local or github');
+      if (values.forge === 'github' && !values['token-env'])
+        throw new UsageError('--token-env VAR is required with --forge github (the name of the variable holding the token)');
+      return ctx.tenants.putProject({
+        id,
+        orgId,
+        repository: values.repo,
+        branch: values.branch,
+        docsPath: values['docs-path'],
+        forge: values.forge,
+        ...(values['token-env'] ? { forgeTokenEnv: values['token-env'] } : {}),
+        allowedModels: values.models.split(',').map((m) => m.trim()).filter(Boolean),
+      });
+    },
   });
-  line(ctx, `project ${project.orgId}/${project.id} ready`);
-  return 0;
 };
 
 export const domains: Command = async (args, ctx) => {
@@ -75,27 +92,25 @@ export const domains: Command = async (args, ctx) => {
       support: { type: 'string' },
     },
   });
-  if (positionals[0] === 'list') {
-    for (const d of await ctx.tenants.listDomains()) line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}`);
-    return 0;
-  }
-  if (positionals[0] !== 'add') throw new UsageError('quire domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden] [--support CONTACT]');
-  const [orgId, id] = orgAndName(positionals[1], 'domain');
-  if (!values.source) throw new UsageError('--source is required (a git URL or a local folder)');
-  const baseUrl = values['base-url'] ?? `https://${id}.example.com`;
-  if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
-  const domain = await ctx.tenants.putDomain({
-    id,
-    orgId,
-    source: values.source,
-    ...(values.branch ? { branch: values.branch } : {}),
-    docsPath: values['docs-path'],
-    baseUrl,
-    includeHidden: values['include-hidden'],
-    ...(values.support ? { supportContact: values.support } : {}),
+  const usage = 'quire domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden] [--support CONTACT]';
+  return listOrAdd(ctx, positionals, 'domain', usage, {
+    list: async () => (await ctx.tenants.listDomains()).map((d) => `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}`),
+    add: async (orgId, id) => {
+      if (!values.source) throw new UsageError('--source is required (a git URL or a local folder)');
+      const baseUrl = values['base-url'] ?? `https://${id}.example.com`;
+      if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
+      return ctx.tenants.putDomain({
+        id,
+        orgId,
+        source: values.source,
+        ...(values.branch ? { branch: values.branch } : {}),
+        docsPath: values['docs-path'],
+        baseUrl,
+        includeHidden: values['include-hidden'],
+        ...(values.support ? { supportContact: values.support } : {}),
+      });
+    },
   });
-  line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
-  return 0;
 };
 
 export const keys: Command = async (args, ctx) => {

@@ -87,6 +87,36 @@ function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout:
 }
 
 describe('file tenant store across processes', () => {
+  it('adds and lists projects and domains through the CLI, refusing bad options with exit 2 and a reason', async () => {
+    const dir = await tempDir();
+    const reader = FileTenantStore.inDataDir(dir);
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const project = await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/docs.git', '--models', 'm-a, m-b']);
+    assert.equal(project.code, 0, project.stderr);
+    assert.match(project.stdout, /project acme\/docs ready/);
+    assert.deepEqual((await reader.getProject('docs'))?.allowedModels, ['m-a', 'm-b']);
+    const domain = await quire(dir, ['domains', 'add', 'acme/site', '--source', '/srv/site', '--support', 'help@example.com']);
+    assert.equal(domain.code, 0, domain.stderr);
+    assert.equal((await reader.getDomain('site'))?.baseUrl, 'https://site.example.com');
+    assert.match((await quire(dir, ['projects', 'list'])).stdout, /^acme\/docs\tlocal\t\/srv\/docs\.git#main$/m);
+    assert.match((await quire(dir, ['domains', 'list'])).stdout, /^acme\/site\t\/srv\/site\thttps:\/\/site\.example\.com$/m);
+
+    const refusals: Array<[string[], RegExp]> = [
+      [['projects', 'add', 'acme/other'], /--repo is required/],
+      [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'gitlab'], /--forge must be local or github/],
+      [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'github'], /--token-env VAR is required/],
+      [['projects', 'add', 'no-slash', '--repo', 'x'], /expected ORG\/PROJECT/],
+      [['projects', 'remove'], /quire projects add ORG\/PROJECT/],
+      [['domains', 'add', 'acme/other', '--source', 'x', '--base-url', 'not a url'], /--base-url must be a URL/],
+    ];
+    for (const [args, reason] of refusals) {
+      const r = await quire(dir, args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, reason);
+    }
+    assert.equal(await reader.getProject('other'), undefined, 'nothing written by a refused command');
+  });
+
   it('loses no key when several CLI processes write at once, and a running reader sees them', async () => {
     const dir = await tempDir();
     const reader = FileTenantStore.inDataDir(dir);
