@@ -1,5 +1,6 @@
 import { agentRouter } from './agent/index.js';
 import { healthRouter } from './health.js';
+import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
 import { assistantRouter } from './assistant/index.js';
 import { threadsRouter } from './threads/index.js';
@@ -7,4 +8,4 @@ import { searchRouter } from './search/index.js';
 import type { Feature } from './services.js';
 
 /** Every router the API serves, in order. Each feature folder adds its own line. */
-export const FEATURES: Feature[] = [healthRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter];
+export const FEATURES: Feature[] = [healthRouter, openApiRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter];
