@@ -1,15 +1,17 @@
-import type { ActivityServices } from '../services.js';
+import { jobStoreOf, type ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
 import { runAgentTurn } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
 
 export type * from './types.js';
-export { AGENT_ERROR, AGENT_NON_RETRYABLE } from './errors.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
-export function createAgentActivities(services: ActivityServices) {
+export function createAgentActivities(given: ActivityServices) {
+  const services = { ...given, jobs: jobStoreOf(given) };
   return {
     runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, input),
     openOrUpdatePullRequest: (input: PullRequestInput): Promise<PullRequestResult> => openOrUpdatePullRequest(services, input),
   };
 }
+
+export type AgentActivities = ReturnType<typeof createAgentActivities>;

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { keepAlive } from './activity-context.js';
+import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
@@ -53,12 +54,13 @@ async function turn(services: ActivityServices, client: OpenAI, input: AgentTurn
     return pushed;
   }
 
+  const messages = await turnMessages(services, input);
   const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
   const ctx: ToolContext = { root: ws.root, docsRoot: ws.docsRoot, validate: async () => validateChanges(ws, await docsChanges(ws)) };
   const state: LoopState = {
     messages: [
       { role: 'system', content: systemPrompt({ agentsMd, turn: input.turn }) },
-      ...input.messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
+      ...messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
     ],
     steps: 0,
     tokens: 0,
@@ -78,7 +80,7 @@ async function turn(services: ActivityServices, client: OpenAI, input: AgentTurn
     errors = await ctx.validate();
   }
 
-  const title = finish?.title ?? fallbackTitle(input.messages);
+  const title = finish?.title ?? fallbackTitle(messages);
   const summary = finish?.summary ?? '';
   const filesChanged = await docsChanges(ws);
   const outcome = { title, summary, validationErrors: errors, stopReason, steps: state.steps, filesChanged };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isJobMessage, type JobMessage } from '../contracts/agent-job.js';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
 import { parseJobRecord } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
@@ -30,24 +31,32 @@ export class FileJobStore implements JobStore {
     });
   }
 
+  /** A job's messages sit beside its record, one file each. */
+  private messagesDirOf(projectId: string, jobId: string): string {
+    return `${this.fileOf(projectId, jobId).slice(0, -'.json'.length)}.messages`;
+  }
+
+  /** Named by the id in base64url: message ids may hold characters a file name cannot. */
+  private messageFileOf(projectId: string, jobId: string, messageId: string): string {
+    return path.join(this.messagesDirOf(projectId, jobId), `${Buffer.from(messageId).toString('base64url')}.json`);
+  }
+
   async create(record: JobRecord): Promise<void> {
-    const file = this.fileOf(record.projectId, record.id);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Written aside, then linked into place: a reader never sees a half-written record, and
-    // link() fails rather than replace a state record that got there first (it is newer).
-    const aside = `${file}.${randomBytes(4).toString('hex')}.new`;
-    await fs.writeFile(aside, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-    try {
-      await fs.link(aside, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      await fs.rm(aside, { force: true });
-    }
+    await writeOnce(this.fileOf(record.projectId, record.id), record);
+  }
+
+  async putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void> {
+    await writeOnce(this.messageFileOf(projectId, jobId, message.id), { id: message.id, prompt: message.prompt });
+  }
+
+  async getMessages(projectId: string, jobId: string, ids: string[]): Promise<JobMessage[]> {
+    const found = await Promise.all(ids.map((id) => readJsonIfExists<unknown>(this.messageFileOf(projectId, jobId, id))));
+    return found.filter(isJobMessage);
   }
 
   async remove(projectId: string, jobId: string): Promise<void> {
     await fs.rm(this.fileOf(projectId, jobId), { force: true });
+    await fs.rm(this.messagesDirOf(projectId, jobId), { recursive: true, force: true });
   }
 
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
@@ -68,5 +77,23 @@ export class FileJobStore implements JobStore {
     const records = await Promise.all(names.map(async (n) => parseJobRecord(await readJsonIfExists<unknown>(path.join(dir, n)))));
     const sorted = records.filter((r): r is JobRecord => r !== undefined).sort(compareNewestFirst);
     return pageOf(sorted, query);
+  }
+}
+
+/**
+ * Writes `value` to `file` unless it exists, without a lock: written aside, then linked into
+ * place, so a reader never sees a half-written file and link() fails rather than replace a
+ * file that got there first (a newer state record, or the first write of a message).
+ */
+async function writeOnce(file: string, value: unknown): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const aside = `${file}.${randomBytes(4).toString('hex')}.new`;
+  await fs.writeFile(aside, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+  try {
+    await fs.link(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await fs.rm(aside, { force: true });
   }
 }

@@ -10,5 +10,4 @@ export { readNavigation, type Navigation, type NavEntry } from './navigation.js'
 export { readPage, pagePathOf, type SourceFile } from './read-page.js';
 export { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 export { BrokenPageError } from './parse-markdown.js';
-export { startIndexing, type StartedIndexing } from './start-indexing.js';
 export { QdrantDocIndex } from './qdrant-store.js';
