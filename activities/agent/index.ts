@@ -4,6 +4,7 @@ import { runAgentTurn } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
 
 export type * from './types.js';
+export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(given: ActivityServices) {

@@ -2,9 +2,11 @@ import { jobStoreOf, type ActivityServices } from '../../services.js';
 import { loadProject, forgeToken } from '../project.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
 import { openGithubPullRequest } from './github-forge.js';
+import { openGitlabMergeRequest } from './gitlab-forge.js';
 import { openLocalPullRequest } from './local-forge.js';
 
 export { githubRepo } from './github-forge.js';
+export { gitlabProject } from './gitlab-forge.js';
 export { pullRequestBody } from './pr-body.js';
 
 /** Idempotent: finds the open pull request for the branch before creating one, on the project's forge. */
@@ -14,5 +16,6 @@ export async function openOrUpdatePullRequest(services: ActivityServices, input:
   const messages = await jobStoreOf(services).getMessages(input.projectId, input.jobId, input.messageIds);
   const request = { ...input, prompts: messages.map((m) => m.prompt) };
   if (project.forge === 'github' && token) return openGithubPullRequest(services, project, token, request);
+  if (project.forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, request);
   return openLocalPullRequest(services, project, request);
 }

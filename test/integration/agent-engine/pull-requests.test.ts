@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createAgentActivities } from '../../../activities/agent/index.js';
 import { PullStore } from '../../../core/forge/index.js';
 import { startFakeGithub } from '../../fakes/github-server.js';
-import { engineFixture, type EngineFixture } from './setup.js';
+import { engineFixture } from './setup.js';
 
 const TOKEN = 'ghp_secretTOKENvalue1234567890';
 
@@ -24,15 +24,10 @@ function prInput(turn: number, extra: { validationErrors?: string[] } = {}) {
   };
 }
 
-/** The prompts `prInput` names, stored as the API stores a job's messages. */
-async function storePrompts(f: EngineFixture): Promise<void> {
-  for (const turn of [1, 2, 3]) await f.services.jobs.putMessage('docs', 'pr1', { id: `m${turn}`, prompt: `Prompt of turn ${turn}` });
-}
-
 describe('agent engine: pull requests', function () {
   it('local forge: one record per branch, follow-up turns comment once, link served under the public URL', async function () {
     const f = await engineFixture({ env: { QUIRE_PUBLIC_URL: 'https://quire.example.com' } });
-    await storePrompts(f);
+    await f.storeTurnPrompts('pr1', 3);
     const first = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1, { validationErrors: ['a.mdx:1: broken'] })));
     assert.deepEqual(first, { url: 'https://quire.example.com/forge/docs/pulls/1', number: 1, created: true });
     const again = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1)));
@@ -59,7 +54,7 @@ describe('agent engine: pull requests', function () {
     });
     const secrets = (name: string) => (name === 'ACME_GITHUB_TOKEN' ? TOKEN : undefined);
     const activities = createAgentActivities({ ...f.services, secrets });
-    await storePrompts(f);
+    await f.storeTurnPrompts('pr1', 3);
     await f.services.tenants.putProject({
       id: 'docs',
       orgId: 'acme',

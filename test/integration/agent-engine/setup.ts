@@ -16,6 +16,8 @@ export interface EngineFixture {
   inActivity<R>(fn: () => Promise<R>): Promise<R>;
   /** A turn's input, its prompts stored in the job store as the API stores them. */
   turnInput(jobId: string, prompts: string[], turn?: number): Promise<AgentTurnInput>;
+  /** Stores `Prompt of turn N` as message `mN` of the job, for turns 1 to `turns` (what pull-request inputs name). */
+  storeTurnPrompts(jobId: string, turns: number): Promise<void>;
 }
 
 /** A project over a real bare repository, a scripted model and the agent activities. */
@@ -49,6 +51,9 @@ export async function engineFixture(
       const messages = prompts.map((prompt, i) => ({ id: `m${turn}-${i}`, prompt }));
       for (const m of messages) await services.jobs.putMessage('docs', jobId, m);
       return { jobId, projectId: 'docs', model: 'test-model', branch: `quire/${jobId}`, turn, messages: messages.map(messageRef) };
+    },
+    storeTurnPrompts: async (jobId, turns) => {
+      for (let turn = 1; turn <= turns; turn++) await services.jobs.putMessage('docs', jobId, { id: `m${turn}`, prompt: `Prompt of turn ${turn}` });
     },
   };
 }
