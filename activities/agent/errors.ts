@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { retryAfterMs } from '../../core/http/index.js';
+// Not the core/http barrel: the workflow bundle loads this file (for AGENT_NON_RETRYABLE) and must not load undici.
+import { retryAfterMs } from '../../core/http/retry-after.js';
 
 /**
  * Error types the agent activities throw as ApplicationFailure types. The workflow passes
