@@ -54,7 +54,9 @@ async function statStamp(file: string): Promise<string> {
 
 /** Identity of a domain's files: changes whenever a writer (this process or another) replaces the base or appends. */
 export async function fileStamp(file: string): Promise<string> {
-  return `${await statStamp(file)}+${await statStamp(journalOf(file))}`;
+  // Every search asks: the two stats run side by side so a search waits for one.
+  const [base, journal] = await Promise.all([statStamp(file), statStamp(journalOf(file))]);
+  return `${base}+${journal}`;
 }
 
 async function readIfExists(file: string): Promise<string | undefined> {
