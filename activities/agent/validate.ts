@@ -5,6 +5,7 @@ import {
   isMdxFile,
   NavigationFileError,
   PAGE_FILE,
+  readFrontmatter,
   pageFileExists,
   PageSyntaxError,
   parsePage,
@@ -56,15 +57,20 @@ async function checkNav(roots: DocsRoots): Promise<string[]> {
   return errors;
 }
 
-/** Parses a page as the indexer does, then holds MDX to the compiler's stricter grammar. */
+/**
+ * Parses a page as the indexer does, then holds MDX to the compiler's stricter grammar.
+ * Broken frontmatter does not stop the body's check, so one fix round can see both.
+ */
 async function checkPage(roots: DocsRoots, rel: string, text: string): Promise<string[]> {
+  const head = readFrontmatter(text);
+  const errors = head.problem ? [`${rel}:${head.problem.line}: ${head.problem.message}`] : [];
   try {
-    const page = parsePage(rel, text);
+    const page = parsePage(rel, text, { frontmatter: {}, body: head.body, bodyLine: head.bodyLine });
     const grammar = isMdxFile(rel) ? checkMdxGrammar(text) : undefined;
-    if (grammar) return [`${rel}${grammar.line ? `:${grammar.line}` : ''}: ${grammar.reason}`];
-    return checkLinks(roots, rel, page.links());
+    if (grammar) return [...errors, `${rel}${grammar.line ? `:${grammar.line}` : ''}: ${grammar.reason}`];
+    return [...errors, ...(await checkLinks(roots, rel, page.links()))];
   } catch (err) {
-    if (err instanceof PageSyntaxError) return [`${rel}:${err.line}: ${err.reason}`];
+    if (err instanceof PageSyntaxError) return [...errors, `${rel}:${err.line}: ${err.reason}`];
     throw err;
   }
 }
