@@ -1,10 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { DocsRoots } from './paths.js';
+import { readResolved } from './confined-files.js';
+import { resolveToolPath, type DocsRoots } from './paths.js';
 import { parsePage } from './validate-page.js';
 
 const PAGE = /\.mdx?$/;
 export const NAV_FILES = ['docs.json', 'mint.json'];
+
+/** A docs file's text, read without following a link out of the workspace; undefined when it cannot be read. */
+async function readDocsFile(roots: DocsRoots, rel: string): Promise<string | undefined> {
+  const full = await resolveToolPath(roots, rel).catch(() => undefined);
+  return full === undefined ? undefined : readResolved(full, rel).catch(() => undefined);
+}
 
 async function isFile(p: string): Promise<boolean> {
   return fs.stat(p).then(
@@ -61,8 +68,7 @@ export function navPages(node: unknown, out: string[] = []): string[] {
 async function checkNav(roots: DocsRoots): Promise<string[]> {
   const errors: string[] = [];
   for (const name of NAV_FILES) {
-    const file = path.join(roots.docsRoot, name);
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    const text = await readDocsFile(roots, name);
     if (text === undefined) continue;
     let config: unknown;
     try {
@@ -89,7 +95,7 @@ export async function validateChanges(roots: DocsRoots, changed: string[]): Prom
   const errors: string[] = [];
   for (const rel of changed) {
     if (!PAGE.test(rel)) continue;
-    const text = await fs.readFile(path.join(roots.docsRoot, rel), 'utf8').catch(() => undefined);
+    const text = await readDocsFile(roots, rel);
     if (text === undefined) continue; // deleted
     const page = parsePage(rel, text);
     errors.push(...page.errors, ...(await checkLinks(roots, rel, page.links)));
