@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeJsonAtomic } from '../store/atomic-file.js';
 import type { IndexedChunk, IndexedPage } from './indexed.js';
 
 /** A page as the embedded store keeps it (its chunks live beside it). */
@@ -51,19 +51,7 @@ function isSnapshot(value: unknown): value is Snapshot {
   return typeof value === 'object' && value !== null && 'format' in value && value.format === 1 && 'chunks' in value;
 }
 
-/**
- * Writes compact JSON so a crash leaves the old or the new file, never a torn
- * one: temp file, fsync, rename. (Pretty-printing would double a large index.)
- */
+/** Replaces a domain's snapshot atomically (compact JSON: pretty-printing would double a large index). */
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await fs.open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(snapshot));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
+  await writeJsonAtomic(file, snapshot);
 }

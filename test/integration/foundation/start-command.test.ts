@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { FileTenantStore } from '../../../core/tenants/index.js';
+import { SqliteTenantStore } from '../../../core/tenants/index.js';
 import { freePort } from '../../support/redis.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -94,7 +94,7 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const second = start(env);
     const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
     assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
-    const store = FileTenantStore.inDataDir(dataDir);
+    const store = SqliteTenantStore.inDataDir(dataDir);
     assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
     assert.equal((await store.listKeys()).length, 2);
     second.child.kill('SIGTERM');
