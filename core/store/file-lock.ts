@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 
@@ -22,8 +24,10 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promi
   const tail = before.then(() => mine);
   queues.set(file, tail);
   await before;
-  const lock = new Database(`${file}.lock`);
+  let lock: Database.Database | undefined;
   try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    lock = new Database(`${file}.lock`);
     lock.pragma('busy_timeout = 0');
     for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
       try {
@@ -40,7 +44,7 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promi
       lock.exec('ROLLBACK');
     }
   } finally {
-    lock.close();
+    lock?.close();
     done();
     if (queues.get(file) === tail) queues.delete(file);
   }
