@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
+import { importTenantFile } from './import-json.js';
 import { hashSecret, kindOfSecret, sameHash } from './keys.js';
 import { mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
@@ -31,9 +32,15 @@ function parse<T>(row: unknown): T | undefined {
  */
 export class SqliteTenantStore implements TenantStore {
   private readonly db: SqliteDatabase;
+  /** Earlier versions kept tenants in `tenants.json`; its records are moved in before the first use. */
+  private imported: Promise<void> | undefined;
 
-  constructor(file: string) {
+  constructor(file: string, private readonly legacyFile?: string) {
     this.db = openDatabase(file, { durability: 'full', schema: SCHEMA });
+  }
+
+  private ready(): Promise<void> {
+    return (this.imported ??= this.legacyFile ? importTenantFile(this.db, this.legacyFile) : Promise.resolve());
   }
 
   private sql(text: string) {
@@ -41,7 +48,7 @@ export class SqliteTenantStore implements TenantStore {
   }
 
   static inDataDir(dataDir: string): SqliteTenantStore {
-    return new SqliteTenantStore(path.join(dataDir, 'tenants.db'));
+    return new SqliteTenantStore(path.join(dataDir, 'tenants.db'), path.join(dataDir, 'tenants.json'));
   }
 
   private one<T>(table: 'orgs' | 'projects' | 'domains' | 'keys', id: string): T | undefined {
@@ -59,6 +66,7 @@ export class SqliteTenantStore implements TenantStore {
   }
 
   async addOrg(id: string, limits?: Organisation['limits']): Promise<Organisation> {
+    await this.ready();
     return writeTransaction(this.db, () => {
         const existing = this.one<Organisation>('orgs', id);
         const org = existing ? { ...existing, ...(limits ? { limits } : {}) } : newOrg(id, limits);
@@ -67,13 +75,16 @@ export class SqliteTenantStore implements TenantStore {
       });
   }
   async getOrg(id: string) {
+    await this.ready();
     return this.one<Organisation>('orgs', id);
   }
   async listOrgs() {
+    await this.ready();
     return this.many<Organisation>('orgs', undefined);
   }
 
   async putProject(input: ProjectInput): Promise<Project> {
+    await this.ready();
     return writeTransaction(this.db, () => {
         this.requireOrg(input.orgId);
         const project = mergeProject(input, this.one<Project>('projects', input.id));
@@ -82,13 +93,16 @@ export class SqliteTenantStore implements TenantStore {
       });
   }
   async getProject(id: string) {
+    await this.ready();
     return this.one<Project>('projects', id);
   }
   async listProjects(orgId?: string) {
+    await this.ready();
     return this.many<Project>('projects', orgId);
   }
 
   async putDomain(input: DomainInput): Promise<Domain> {
+    await this.ready();
     return writeTransaction(this.db, () => {
         this.requireOrg(input.orgId);
         const domain = mergeDomain(input, this.one<Domain>('domains', input.id));
@@ -97,13 +111,16 @@ export class SqliteTenantStore implements TenantStore {
       });
   }
   async getDomain(id: string) {
+    await this.ready();
     return this.one<Domain>('domains', id);
   }
   async listDomains(orgId?: string) {
+    await this.ready();
     return this.many<Domain>('domains', orgId);
   }
 
   async createKey(orgId: string, kind: ApiKeyRecord['kind']) {
+    await this.ready();
     return writeTransaction(this.db, () => {
         this.requireOrg(orgId);
         const created = newKey(orgId, kind);
@@ -114,9 +131,11 @@ export class SqliteTenantStore implements TenantStore {
       });
   }
   async listKeys(orgId?: string) {
+    await this.ready();
     return this.many<ApiKeyRecord>('keys', orgId, 'created_at, id');
   }
   async revokeKey(id: string): Promise<ApiKeyRecord> {
+    await this.ready();
     return writeTransaction(this.db, () => {
         const key = this.one<ApiKeyRecord>('keys', id);
         if (!key) throw new UnknownTenantError('key', id);
@@ -127,6 +146,7 @@ export class SqliteTenantStore implements TenantStore {
   }
 
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
+    await this.ready();
     const kind = kindOfSecret(secret);
     if (!kind) return undefined;
     const hash = hashSecret(secret);
@@ -136,6 +156,7 @@ export class SqliteTenantStore implements TenantStore {
   }
 
   async ping(): Promise<void> {
+    await this.ready();
     this.sql('SELECT 1').get();
   }
   async close(): Promise<void> {}

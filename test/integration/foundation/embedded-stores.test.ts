@@ -5,12 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { PullStore } from '../../../core/forge/index.js';
 import { SqliteJobStore } from '../../../core/jobs/index.js';
 import { SqliteTenantStore } from '../../../core/tenants/index.js';
+import { hashSecret } from '../../../core/tenants/keys.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
@@ -154,5 +156,25 @@ describe('embedded stores across processes', function () {
     assert.deepEqual(await w.exit, { code: null, signal: 'SIGTERM' }, 'it ended by our signal, not by a crash of its own');
     const ids = new Set((await store.listKeys('acme')).map((k) => k.id));
     for (const id of [...w.acks, ...other.acks]) assert.ok(ids.has(id), `key ${id} kept`);
+  });
+});
+
+describe('tenant records of an earlier version', function () {
+  it('are moved from tenants.json into tenants.db on first use, keys still authenticating', async () => {
+    const dir = await tempDir();
+    const secret = 'quire_' + 'a'.repeat(43);
+    const key = { id: 'key_old', orgId: 'acme', kind: 'admin', hash: hashSecret(secret), hint: 'quire_aa', createdAt: '2026-01-01T00:00:00.000Z' };
+    const legacy = {
+      version: 1,
+      orgs: { acme: { id: 'acme', createdAt: key.createdAt } },
+      projects: { docs: { id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [], createdAt: key.createdAt, updatedAt: key.createdAt } },
+      domains: {},
+      keys: { key_old: key },
+    };
+    await fs.writeFile(path.join(dir, 'tenants.json'), JSON.stringify(legacy));
+    const store = SqliteTenantStore.inDataDir(dir);
+    assert.equal((await store.authenticate(secret))?.id, 'key_old');
+    assert.equal((await store.getProject('docs'))?.orgId, 'acme');
+    assert.deepEqual((await fs.readdir(dir)).filter((n) => n.startsWith('tenants.json')), ['tenants.json.imported']);
   });
 });
