@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { withFileLock } from '../store/atomic-file.js';
+import { withFileLock } from '../store/file-lock.js';
 import { cosine, embeddingText, type Embedder } from './embeddings.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
