@@ -21,10 +21,7 @@ export interface JobPage {
 export interface JobStore {
   /** Keeps `record` unless the store already holds a higher revision; returns what is kept. */
   put(record: JobRecord): Promise<JobRecord>;
-  /**
-   * Records a job just created, before the create answers, on the API's hot
-   * path: no lock. Never replaces an existing record.
-   */
+  /** Records a job just created, before the create answers; never replaces an existing record. */
   create(record: JobRecord): Promise<void>;
   /**
    * Keeps a message's prompt out of workflow history. The first write of an id
@@ -69,15 +66,4 @@ export function decodeCursor(cursor: string): CursorPosition {
 export function compareNewestFirst(a: CursorPosition, b: CursorPosition): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-/** Pages sorted records after the cursor position. */
-export function pageOf(sorted: JobRecord[], query: JobListQuery): JobPage {
-  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const matching = sorted.filter(
-    (r) => (!query.status || r.status === query.status) && (!after || compareNewestFirst(r, after) > 0),
-  );
-  const jobs = matching.slice(0, query.limit);
-  const last = jobs[jobs.length - 1];
-  return { jobs, nextCursor: matching.length > query.limit && last ? encodeCursor(last) : null };
 }
