@@ -78,6 +78,7 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
     path,
     title,
     ...(description ? { description } : {}),
+    ...(nav?.sections.length ? { sections: nav.sections } : {}),
     hash: pageHash(source, nav, options.includeHidden),
     content: body,
     chunks,
