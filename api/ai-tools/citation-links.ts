@@ -114,3 +114,15 @@ export function linkCitations(text: string, citations: Citation[]): string {
   const linker = citationLinker(citations);
   return linker.push(text) + linker.flush();
 }
+
+/** A citation as the structured fields show it: `index` is the `n` of the `[n]` markers. */
+export interface NumberedCitation {
+  index: number;
+  title: string;
+  url: string;
+  path: string;
+}
+
+export function numberedCitations(citations: Citation[]): NumberedCitation[] {
+  return citations.map((c, i) => ({ index: i + 1, title: c.title, url: c.url, path: c.path }));
+}

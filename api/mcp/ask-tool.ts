@@ -1,4 +1,4 @@
-import { answerFromDocs, linkCitations } from '../ai-tools/index.js';
+import { answerFromDocs, linkCitations, numberedCitations } from '../ai-tools/index.js';
 import { FILTER_SCHEMA, type FilterArgument } from './filter-schema.js';
 import { argumentsOf } from './tool-arguments.js';
 import { requireDomain, type DocsTool } from './tool.js';
@@ -63,7 +63,7 @@ export const askTool: DocsTool = {
     let text = '';
     for await (const delta of answer.run.deltas) text += delta;
     const linked = linkCitations(text.trim(), answer.citations);
-    const citations = answer.citations.map((c, i) => ({ index: i + 1, title: c.title, url: c.url, path: c.path }));
+    const citations = numberedCitations(answer.citations);
     const sources = citations.map((c) => `[${c.index}] [${c.title}](${c.url})`).join('\n');
     return {
       content: [{ type: 'text', text: sources ? `${linked}\n\nSources:\n${sources}` : linked }],
