@@ -5,6 +5,7 @@ import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResu
 
 export type * from './types.js';
 export { AGENT_ERROR, AGENT_NON_RETRYABLE } from './errors.js';
+export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(services: ActivityServices) {

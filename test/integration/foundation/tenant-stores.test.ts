@@ -103,7 +103,8 @@ describe('file tenant store across processes', () => {
 
     const refusals: Array<[string[], RegExp]> = [
       [['projects', 'add', 'acme/other'], /--repo is required/],
-      [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'gitlab'], /--forge must be local or github/],
+      [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'gitea'], /--forge must be local, github or gitlab/],
+      [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'gitlab'], /--token-env VAR is required with --forge gitlab/],
       [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'github'], /--token-env VAR is required/],
       [['projects', 'add', 'no-slash', '--repo', 'x'], /expected ORG\/PROJECT/],
       [['projects', 'remove'], /quire projects add ORG\/PROJECT/],
