@@ -110,6 +110,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_FILE_BYTES: bytes('1mb'),
   QUIRE_AGENT_MAX_FILES_PER_TURN: positiveInt(200, 100_000),
   QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
+  QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS: positiveInt(20_000, 200_000),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
@@ -160,6 +161,8 @@ export interface Config {
     maxFileBytes: number;
     maxFilesPerTurn: number;
     maxTurnBytes: number;
+    /** Characters of the repository's instruction files added to the system prompt, all files together. */
+    instructionsMaxChars: number;
     authorName: string;
     authorEmail: string;
   };
@@ -273,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxFileBytes: e.QUIRE_AGENT_MAX_FILE_BYTES,
       maxFilesPerTurn: e.QUIRE_AGENT_MAX_FILES_PER_TURN,
       maxTurnBytes: e.QUIRE_AGENT_MAX_TURN_BYTES,
+      instructionsMaxChars: e.QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS,
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },

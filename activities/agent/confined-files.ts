@@ -8,13 +8,20 @@ import { ToolError } from './tool-error.js';
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW;
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
-/** Reads a regular file at a resolved path; anything else (missing, a folder, a link) is the model's to correct. */
-export async function readResolved(full: string, shown: string): Promise<string> {
+/**
+ * Reads a regular file at a resolved path; anything else (missing, a folder, a link) is the model's to
+ * correct. With `maxBytes` only the file's start is read, so a huge file costs no more than the bound.
+ */
+export async function readResolved(full: string, shown: string, opts: { maxBytes?: number } = {}): Promise<string> {
   const handle = await fs.open(full, READ).catch(() => undefined);
   if (!handle) throw new ToolError(`${shown} does not exist or is not a file`);
   try {
     if (!(await handle.stat()).isFile()) throw new ToolError(`${shown} does not exist or is not a file`);
-    return await handle.readFile('utf8');
+    if (opts.maxBytes === undefined) return await handle.readFile('utf8');
+    const buffer = Buffer.alloc(opts.maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, opts.maxBytes, 0);
+    // A character cut at the bound decodes as U+FFFD; drop it rather than show a broken one.
+    return buffer.subarray(0, bytesRead).toString('utf8').replace(/\uFFFD$/, '');
   } finally {
     await handle.close();
   }

@@ -1,17 +1,18 @@
 import type { JobMessage } from '../../core/contracts/agent-job.js';
 
-/** The system prompt: small, reviewable edits in the repository's own style, plus its AGENTS.md. */
-export function systemPrompt(opts: { agentsMd: string | undefined; turn: number }): string {
+/** The system prompt: small, reviewable edits in the repository's own style, plus its instruction files (bounded by the caller). */
+export function systemPrompt(opts: { instructions: string; turn: number }): string {
   const parts = [
     'You are a documentation agent working in a git checkout of a docs repository.',
     'Make small, reviewable changes that follow the existing style, structure, frontmatter and navigation of the repository.',
     'Use the tools: list_files and search_text to find pages, read_file before editing, replace_text for targeted edits, write_file for new pages.',
     'All paths are relative to the docs root. When you add, move or delete a page, update links and docs.json/mint.json navigation.',
+    'For a request of several steps, first write your plan with todo_write and keep it up to date as you work.',
     'Run validate before finishing, then call finish with a pull-request title and a short summary of what changed.',
     'If no change is needed, answer without calling tools and explain why.',
   ];
   if (opts.turn > 1) parts.push('This is a follow-up on an existing branch: your earlier changes are already in the files.');
-  if (opts.agentsMd) parts.push(`The repository's AGENTS.md says:\n\n${opts.agentsMd.slice(0, 20_000)}`);
+  if (opts.instructions) parts.push(`The repository's instructions for agents follow; follow them unless the user asks otherwise.\n\n${opts.instructions}`);
   return parts.join('\n');
 }
 

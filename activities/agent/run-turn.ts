@@ -1,20 +1,36 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { ModelPort } from '../../core/model/index.js';
+import { boundSummary, boundTodos } from '../../core/jobs/index.js';
+import type { ChatMessage, ModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { keepAlive } from './activity-context.js';
 import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
+import { readRepoInstructions } from './repo-instructions.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
 import type { ToolContext } from './tools.js';
 import { TurnBudget } from './turn-budget.js';
-import { commitMessage, pushedTurn } from './turn-commit.js';
+import { commitMessage, pushedTurn, stopNote } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
 import { changedPaths, commitAndPush, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
 
+
+/** The model's last words to the user: the text of its last answer that had any. */
+function lastAnswer(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '') return m.content;
+  }
+  return '';
+}
+
+/** Why a turn changed nothing, in the model's words when it gave any. */
+function noChangeSummary(stopReason: AgentStopReason, said: string): string {
+  const bound = stopNote(stopReason)?.replace(/; the changes so far are committed\.$/, '.');
+  const why = bound ?? (said.trim() || 'The model ended the turn without editing any file.');
+  return `No files were changed. ${bound && said.trim() ? `${bound} ${said}` : why}`;
+}
 
 async function docsChanges(ws: Workspace): Promise<string[]> {
   const all = await changedPaths(ws);
@@ -53,7 +69,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   }
 
   const messages = await turnMessages(services, input);
-  const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
+  const instructions = await readRepoInstructions(ws.root, agent.instructionsMaxChars);
   const ctx: ToolContext = {
     root: ws.root,
     docsRoot: ws.docsRoot,
@@ -62,12 +78,13 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   };
   const state: LoopState = {
     messages: [
-      { role: 'system', content: systemPrompt({ agentsMd, turn: input.turn }) },
+      { role: 'system', content: systemPrompt({ instructions: instructions.text, turn: input.turn }) },
       ...messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
     ],
     steps: 0,
     tokens: 0,
     finish: undefined,
+    todos: undefined,
   };
   const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000, onStep: progress };
 
@@ -84,9 +101,18 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   }
 
   const title = finish?.title ?? fallbackTitle(messages);
-  const summary = finish?.summary ?? '';
+  const said = finish?.summary || lastAnswer(state.messages);
   const filesChanged = await docsChanges(ws);
-  const outcome = { title, summary, validationErrors: errors, stopReason, steps: state.steps, filesChanged };
+  const outcome = {
+    title,
+    summary: boundSummary(filesChanged.length === 0 ? noChangeSummary(stopReason, said) : said),
+    validationErrors: errors,
+    stopReason,
+    steps: state.steps,
+    filesChanged,
+    instructionFiles: instructions.files,
+    ...(state.todos ? { todos: boundTodos(state.todos) } : {}),
+  };
   if (filesChanged.length === 0) return { changed: false, commitSha: null, ...outcome };
   const commitSha = await commitAndPush(ws, commitMessage(input, outcome), project.repository);
   services.logger.info({ jobId: input.jobId, turn: input.turn, commitSha, files: filesChanged.length, stopReason }, 'agent turn pushed');

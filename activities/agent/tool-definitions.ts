@@ -1,3 +1,4 @@
+import { MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES } from '../../core/jobs/index.js';
 import type { ChatTool } from '../../core/model/index.js';
 
 function tool(name: string, description: string, properties: Record<string, object>, required: string[]): ChatTool {
@@ -40,6 +41,27 @@ export const AGENT_TOOLS: ChatTool[] = [
     'from',
     'to',
   ]),
+  tool(
+    'todo_write',
+    `Write your plan for this request as a short todo list; it replaces the previous list. The user sees it while you work: update it as you start and complete items. At most ${MAX_TODOS} items.`,
+    {
+      todos: {
+        type: 'array',
+        maxItems: MAX_TODOS,
+        items: {
+          type: 'object',
+          properties: {
+            id: str('Stable id of the item, e.g. "1".'),
+            content: str(`What to do, at most ${MAX_TODO_CHARS} characters.`),
+            status: { type: 'string', enum: [...TODO_STATUSES] },
+          },
+          required: ['id', 'content', 'status'],
+          additionalProperties: false,
+        },
+      },
+    },
+    ['todos'],
+  ),
   tool('validate', 'Check changed pages: Markdown/MDX syntax, frontmatter, internal links and navigation entries.', {}, []),
   tool(
     'finish',

@@ -1,4 +1,5 @@
 import { CancelledFailure } from '@temporalio/common';
+import type { Todo } from '../../core/jobs/index.js';
 import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/index.js';
 import { modelFailure } from '../model-failure.js';
 import { activitySignal, heartbeat } from './activity-context.js';
@@ -21,6 +22,8 @@ export interface LoopState {
   steps: number;
   tokens: number;
   finish: { title: string; summary: string } | undefined;
+  /** The plan as the model last wrote it this turn; undefined until it writes one. */
+  todos: Todo[] | undefined;
 }
 
 /**
@@ -65,8 +68,10 @@ export async function runToolLoop(
       const outcome = await executeTool(ctx, call.function.name, call.function.arguments);
       state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
       if ('finish' in outcome) state.finish = outcome.finish;
+      if ('todos' in outcome) state.todos = outcome.todos;
     }
-    heartbeat({ step: state.steps });
+    // The plan rides on the heartbeat, where `temporal workflow describe` shows it during the turn.
+    heartbeat({ step: state.steps, todos: state.todos });
     if (state.finish) return 'finish';
     if (choice?.finish_reason === 'length' && state.tokens >= bounds.maxTokens) return 'max_tokens';
   }

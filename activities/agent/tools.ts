@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isTodoStatus, MAX_TODO_CHARS, MAX_TODO_ID_CHARS, MAX_TODOS, type Todo } from '../../core/jobs/index.js';
 import { readResolved, writeResolved } from './confined-files.js';
 import { resolveToolPath, shownPath, ToolError, type DocsRoots } from './paths.js';
 import type { TurnBudget } from './turn-budget.js';
@@ -16,7 +17,10 @@ export interface ToolContext extends DocsRoots {
   budget: TurnBudget;
 }
 
-export type ToolOutcome = { output: string } | { finish: { title: string; summary: string }; output: string };
+export type ToolOutcome =
+  | { output: string }
+  | { finish: { title: string; summary: string }; output: string }
+  | { todos: Todo[]; output: string };
 
 type Args = Record<string, unknown>;
 
@@ -32,6 +36,26 @@ function line(args: Args, key: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ToolError(`argument ${key} must be a whole number from 1`);
   return value;
+}
+
+/** The model's plan, checked against the bounds the job keeps: refused whole so the model resends it right. */
+function todoList(args: Args): Todo[] {
+  const items = args.todos;
+  if (!Array.isArray(items)) throw new ToolError('todos must be an array of {id, content, status}');
+  if (items.length > MAX_TODOS) throw new ToolError(`at most ${MAX_TODOS} todos; merge small steps`);
+  const todos = items.map((item: unknown, i): Todo => {
+    if (typeof item !== 'object' || item === null) throw new ToolError(`todos[${i}] must be an object {id, content, status}`);
+    const id: unknown = 'id' in item ? item.id : undefined;
+    const content: unknown = 'content' in item ? item.content : undefined;
+    const status: unknown = 'status' in item ? item.status : undefined;
+    if (typeof id !== 'string' || id.trim() === '' || id.length > MAX_TODO_ID_CHARS) throw new ToolError(`todos[${i}].id must be a string of 1 to ${MAX_TODO_ID_CHARS} characters`);
+    if (typeof content !== 'string' || content.trim() === '' || content.length > MAX_TODO_CHARS)
+      throw new ToolError(`todos[${i}].content must be a string of 1 to ${MAX_TODO_CHARS} characters`);
+    if (!isTodoStatus(status)) throw new ToolError(`todos[${i}].status must be pending, in_progress or completed`);
+    return { id: id.trim(), content: content.trim(), status };
+  });
+  if (new Set(todos.map((t) => t.id)).size !== todos.length) throw new ToolError('todo ids must be distinct');
+  return todos;
 }
 
 async function walk(dir: string, out: string[]): Promise<void> {
@@ -139,6 +163,11 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
   async validate(ctx) {
     const errors = await ctx.validate();
     return { output: errors.length ? `${errors.length} problem(s):\n${errors.join('\n')}` : 'no problems found' };
+  },
+  async todo_write(_ctx, args) {
+    const todos = todoList(args);
+    const done = todos.filter((t) => t.status === 'completed').length;
+    return { todos, output: `plan saved: ${todos.length} item(s), ${done} completed` };
   },
   async finish(_ctx, args) {
     const title = text(args, 'title').trim();

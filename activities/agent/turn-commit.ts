@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TODO_STATUSES } from '../../core/jobs/index.js';
 import { AGENT_STOP_REASONS, type AgentStopReason, type AgentTurnInput, type AgentTurnResult } from './types.js';
 import { toDocsRelative, type Workspace } from './workspace.js';
 
@@ -25,6 +26,9 @@ const TurnRecord = v.object({
   summary: v.string(),
   validationErrors: v.array(v.string()),
   stopReason: v.picklist(AGENT_STOP_REASONS),
+  // Absent in commits pushed before jobs reported their plan and instruction files.
+  todos: v.optional(v.array(v.object({ id: v.string(), content: v.string(), status: v.picklist(TODO_STATUSES) }))),
+  instructionFiles: v.optional(v.array(v.string())),
 });
 type TurnRecord = v.InferOutput<typeof TurnRecord>;
 
@@ -36,7 +40,14 @@ type TurnRecord = v.InferOutput<typeof TurnRecord>;
 export function commitMessage(input: AgentTurnInput, result: TurnRecord): string {
   const stopped = stopNote(result.stopReason);
   const notes = result.validationErrors.length ? `\n\n${NOTES_HEADING}\n${result.validationErrors.map((e) => `- ${e.replace(/\n+/g, ' ')}`).join('\n')}` : '';
-  const record: TurnRecord = { title: result.title, summary: result.summary, validationErrors: result.validationErrors, stopReason: result.stopReason };
+  const record: TurnRecord = {
+    title: result.title,
+    summary: result.summary,
+    validationErrors: result.validationErrors,
+    stopReason: result.stopReason,
+    ...(result.todos ? { todos: result.todos } : {}),
+    ...(result.instructionFiles ? { instructionFiles: result.instructionFiles } : {}),
+  };
   const encoded = Buffer.from(JSON.stringify(record)).toString('base64url');
   return (
     `${result.title}\n\n${result.summary || 'Documentation update.'}${stopped ? `\n\n${stopped}` : ''}${notes}\n\n` +
@@ -81,5 +92,16 @@ export async function pushedTurn(ws: Workspace, input: AgentTurnInput): Promise<
   const commitSha = (await ws.git(['rev-parse', 'HEAD'])).trim();
   // A spent bound is still reported, so the pull request says the turn stopped early.
   const stopReason = BOUNDS.includes(record.stopReason) ? record.stopReason : 'already_pushed';
-  return { changed: true, commitSha, filesChanged, title: record.title, summary: record.summary, validationErrors: record.validationErrors, stopReason, steps: 0 };
+  return {
+    changed: true,
+    commitSha,
+    filesChanged,
+    title: record.title,
+    summary: record.summary,
+    validationErrors: record.validationErrors,
+    stopReason,
+    steps: 0,
+    ...(record.todos ? { todos: record.todos } : {}),
+    ...(record.instructionFiles ? { instructionFiles: record.instructionFiles } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { MessageRef } from '../../core/contracts/agent-job.js';
+import type { Todo } from '../../core/jobs/index.js';
 
 /** What the workflow hands the agent for one turn. */
 export interface AgentTurnInput {
@@ -26,11 +27,16 @@ export interface AgentTurnResult {
   filesChanged: string[];
   /** From the model's finish tool, or a fallback from the first prompt line. */
   title: string;
+  /** The model's message to the user (its finish summary or last answer), or why nothing changed; bounded. */
   summary: string;
   /** Errors remaining after the fix rounds. */
   validationErrors: string[];
   stopReason: AgentStopReason;
   steps: number;
+  /** The plan as the model last wrote it this turn (bounded); absent when it wrote none. */
+  todos?: Todo[];
+  /** The repository's instruction files that reached the system prompt. Absent in runs recorded before it existed. */
+  instructionFiles?: string[];
 }
 
 export interface PullRequestInput {
@@ -46,6 +52,8 @@ export interface PullRequestInput {
   validationErrors: string[];
   /** How the turn ended; a spent bound is said in the description. Absent in runs recorded before it existed. */
   stopReason?: AgentStopReason;
+  /** The repository's instruction files the turn used, named in the description. */
+  instructionFiles?: string[];
   draft: boolean;
 }
 

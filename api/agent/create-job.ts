@@ -13,7 +13,7 @@ import {
   type MessageRef,
 } from '../../core/contracts/index.js';
 import type { Config } from '../../core/config.js';
-import { newJobId, publicRepository, type JobRecord, type JobStore } from '../../core/jobs/index.js';
+import { jobBranch, newJobId, publicRepository, type JobRecord, type JobStore } from '../../core/jobs/index.js';
 
 /** Margin over the agent's own time budget before Temporal times a turn out. */
 const TURN_TIMEOUT_MARGIN_SECONDS = 120;
@@ -40,8 +40,9 @@ export function jobSettings(config: Config, draft: boolean): JobSettings {
 /** A new job: active, revision 0, with the repository stripped of credentials. */
 export function newJobRecord(opts: { projectId: string; repository: string; ref: string; model: string }, now = new Date()): JobRecord {
   const at = now.toISOString();
+  const id = newJobId();
   return {
-    id: newJobId(),
+    id,
     projectId: opts.projectId,
     status: 'active',
     source: { repository: publicRepository(opts.repository), ref: opts.ref },
@@ -52,6 +53,13 @@ export function newJobRecord(opts: { projectId: string; repository: string; ref:
     updatedAt: at,
     error: null,
     revision: 0,
+    branch: jobBranch(id),
+    title: null,
+    summary: null,
+    turns: 0,
+    filesChanged: [],
+    stopReason: null,
+    todos: [],
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './job-record.js';
+export * from './job-report.js';
 export { newJobId, isJobId } from './job-id.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage } from './job-store.js';
 export { SqliteJobStore } from './sqlite-job-store.js';

@@ -3,6 +3,7 @@
  * the workflow, and in our own job store after that. Pure types and functions
  * only: the workflow sandbox imports this file.
  */
+import type { JobStopReason, Todo } from './job-report.js';
 
 export const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -29,6 +30,20 @@ interface JobFields {
   createdAt: string;
   archivedAt: string | null;
   updatedAt: string;
+  /** The branch the agent pushes to (`quire/<id>`). */
+  branch: string;
+  /** The pull request's title once a turn changed something; null before. */
+  title: string | null;
+  /** The model's message to the user for the last turn, or why nothing changed; null before the first turn ends. */
+  summary: string | null;
+  /** Turns begun, the running one included. */
+  turns: number;
+  /** Docs-relative paths changed across the job's turns, in the order first changed. */
+  filesChanged: string[];
+  /** The bound that stopped the last turn before the model finished; null when it finished on its own. */
+  stopReason: JobStopReason | null;
+  /** The agent's plan as it last wrote it. */
+  todos: Todo[];
 }
 
 export interface JobRecord extends JobFields {
@@ -54,8 +69,20 @@ export function toJobView(record: JobRecord): JobView {
     createdAt: record.createdAt,
     archivedAt: record.archivedAt,
     updatedAt: record.updatedAt,
+    branch: record.branch,
+    title: record.title,
+    summary: record.summary,
+    turns: record.turns,
+    filesChanged: [...record.filesChanged],
+    stopReason: record.stopReason,
+    todos: record.todos.map((t) => ({ id: t.id, content: t.content, status: t.status })),
     ...(record.status === 'failed' && record.error ? { error: record.error } : {}),
   };
+}
+
+/** The branch a job's turns push to; derived so every writer names it alike. */
+export function jobBranch(jobId: string): string {
+  return `quire/${jobId}`;
 }
 
 /** Strips userinfo (tokens) from a repository URL; local paths pass through. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { JOB_STATUSES, type JobRecord } from './job-record.js';
+import { jobBranch, JOB_STATUSES, type JobRecord } from './job-record.js';
+import { JOB_STOP_REASONS, TODO_STATUSES } from './job-report.js';
 
 const JobRecordSchema = v.object({
   id: v.string(),
@@ -13,12 +14,21 @@ const JobRecordSchema = v.object({
   updatedAt: v.string(),
   error: v.nullable(v.object({ code: v.string(), message: v.string() })),
   revision: v.number(),
+  // Records written before a job said what it did lack these fields: they read as "nothing yet".
+  branch: v.optional(v.string()),
+  title: v.optional(v.nullable(v.string()), null),
+  summary: v.optional(v.nullable(v.string()), null),
+  turns: v.optional(v.number(), 0),
+  filesChanged: v.optional(v.array(v.string()), []),
+  stopReason: v.optional(v.nullable(v.picklist(JOB_STOP_REASONS)), null),
+  todos: v.optional(v.array(v.object({ id: v.string(), content: v.string(), status: v.picklist(TODO_STATUSES) })), []),
 });
 
 /** Narrows a decoded memo or stored JSON to a job record; anything else is not one of ours. */
 export function parseJobRecord(value: unknown): JobRecord | undefined {
   const parsed = v.safeParse(JobRecordSchema, value);
-  return parsed.success ? parsed.output : undefined;
+  if (!parsed.success) return undefined;
+  return { ...parsed.output, branch: parsed.output.branch ?? jobBranch(parsed.output.id) };
 }
 
 /** Parses a stored JSON string; a corrupt entry reads as missing rather than crashing a listing. */

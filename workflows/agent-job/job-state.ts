@@ -5,6 +5,7 @@
  */
 import type { AgentJobInput, JobSettings, MessageRef } from '../../core/contracts/agent-job.js';
 import type { JobError, JobRecord } from '../../core/jobs/job-record.js';
+import { boundSummary, boundTodos, type JobStopReason, type Todo } from '../../core/jobs/job-report.js';
 
 /** Message ids a run remembers (Temporal de-duplicates updates only within a run); bounds the continue-as-new input. */
 export const MAX_SEEN_IDS = 1000;
@@ -25,8 +26,24 @@ export interface JobState {
   filesChanged: string[];
 }
 
+/** What a finished turn says it did, as the job shows it. */
+export interface TurnReport {
+  /** Whether the turn pushed a change. */
+  changed: boolean;
+  title: string;
+  /** The model's message to the user, or why nothing changed. */
+  summary: string;
+  /** The bound that stopped the turn; null when the model finished. */
+  stopReason: JobStopReason | null;
+  /** The plan the model last wrote; absent when it wrote none this turn (the previous one stays). */
+  todos?: Todo[];
+}
+
 /** How a turn ended; `cancelled` only when an archive stopped it. */
-export type TurnOutcome = { kind: 'done'; prLink: string | null } | { kind: 'failed'; error: JobError } | { kind: 'cancelled' };
+export type TurnOutcome =
+  | { kind: 'done'; prLink: string | null; report: TurnReport }
+  | { kind: 'failed'; error: JobError }
+  | { kind: 'cancelled' };
 
 type JobPatch = Partial<Omit<JobRecord, 'revision' | 'updatedAt'>>;
 
@@ -82,14 +99,28 @@ export function noteFilesChanged(state: JobState, files: string[]): JobState {
   return added.length === 0 ? state : { ...state, filesChanged: [...state.filesChanged, ...added] };
 }
 
+/** What the job says after a turn that finished: the pull request's title once one is open, the latest turn's before. */
+function reported(state: JobState, report: TurnReport): JobPatch {
+  return {
+    title: state.job.prLink ? state.job.title : report.title,
+    summary: boundSummary(report.summary),
+    stopReason: report.stopReason,
+    todos: report.todos ? boundTodos(report.todos) : state.job.todos,
+  };
+}
+
 /** The job after a turn; a message that arrived during the turn keeps it active until its own turn. */
 export function endTurn(state: JobState, outcome: TurnOutcome, now: string): JobState {
   const idle = state.pending.length === 0;
+  const ran = { turns: state.turn, filesChanged: state.filesChanged };
   switch (outcome.kind) {
     case 'done':
-      return { ...state, job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null }, now) };
+      return {
+        ...state,
+        job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null, ...ran, ...reported(state, outcome.report) }, now),
+      };
     case 'failed':
-      return { ...state, job: changed(state.job, { status: idle ? 'failed' : 'active', error: outcome.error }, now) };
+      return { ...state, job: changed(state.job, { status: idle ? 'failed' : 'active', error: outcome.error, ...ran }, now) };
     case 'cancelled':
       return state;
   }

@@ -31,7 +31,8 @@ import {
   type MessageRef,
 } from '../../core/contracts/agent-job.js';
 import { JOB_STATUS } from '../../core/contracts/search-attributes.js';
-import type { JobRecord } from '../../core/jobs/job-record.js';
+import { jobBranch, type JobRecord } from '../../core/jobs/job-record.js';
+import { isJobStopReason } from '../../core/jobs/job-report.js';
 import { jobErrorOf } from './job-error.js';
 import {
   acceptMessage,
@@ -44,6 +45,7 @@ import {
   startState,
   type JobState,
   type TurnOutcome,
+  type TurnReport,
 } from './job-state.js';
 
 const DAY_MS = 86_400_000;
@@ -154,14 +156,21 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   const runTurn = async (batch: MessageRef[]): Promise<TurnOutcome> => {
     const job = state.job;
     const turn = state.turn;
-    const branch = `quire/${job.id}`;
+    const branch = jobBranch(job.id);
     turnScope = new CancellationScope();
     try {
       return await turnScope.run(async (): Promise<TurnOutcome> => {
         const result = await agent.runAgentTurn.executeWithOptions(turnOptions(settings, turn, batch), [
           { jobId: job.id, projectId: job.projectId, model: job.model, branch, turn, messages: batch },
         ]);
-        if (!result.changed) return { kind: 'done', prLink: null };
+        const report: TurnReport = {
+          changed: result.changed,
+          title: result.title,
+          summary: result.summary,
+          stopReason: isJobStopReason(result.stopReason) ? result.stopReason : null,
+          ...(result.todos ? { todos: result.todos } : {}),
+        };
+        if (!result.changed) return { kind: 'done', prLink: null, report };
         state = noteFilesChanged(state, result.filesChanged);
         const pr = await forge.openOrUpdatePullRequest.executeWithOptions({ summary: `turn ${turn}: open or update the pull request` }, [
           {
@@ -175,10 +184,11 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
             filesChanged: state.filesChanged,
             validationErrors: result.validationErrors,
             stopReason: result.stopReason,
+            ...(result.instructionFiles?.length ? { instructionFiles: result.instructionFiles } : {}),
             draft: settings.draft,
           },
         ]);
-        return { kind: 'done', prLink: pr.url };
+        return { kind: 'done', prLink: pr.url, report };
       });
     } catch (err) {
       if (isCancellation(err) && isArchived(state)) return { kind: 'cancelled' };

@@ -25,6 +25,8 @@ export function pullRequestBody(input: PullRequestRequest): string {
     `### Requested\n\n${input.prompts.map(quote).join('\n\n')}`,
     `### Files changed\n\n${list(input.filesChanged.map((f) => `\`${f}\``), '_none_')}`,
   ];
+  if (input.instructionFiles?.length)
+    sections.push(`### Repository instructions\n\nThe agent followed ${input.instructionFiles.map((f) => `\`${f}\``).join(', ')}.`);
   const stopped = input.stopReason && stopNote(input.stopReason);
   if (stopped) sections.push(`### Stopped early\n\n${stopped} Send a follow-up message to continue.`);
   if (input.validationErrors.length)

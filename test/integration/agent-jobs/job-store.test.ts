@@ -18,6 +18,13 @@ function record(id: string, createdAt: string, patch: Partial<JobRecord> = {}): 
     updatedAt: createdAt,
     error: null,
     revision: 0,
+    branch: `quire/${id}`,
+    title: null,
+    summary: null,
+    turns: 0,
+    filesChanged: [],
+    stopReason: null,
+    todos: [],
     ...patch,
   };
 }
@@ -50,6 +57,26 @@ for (const [name, open] of stores) {
       assert.equal((await store.get('docs', 'job_a'))?.prLink, 'http://pr/1');
       await store.put(record('job_a', '2026-01-01T00:00:00.000Z', { revision: 4, status: 'archived' }));
       assert.equal((await store.get('docs', 'job_a'))?.status, 'archived');
+    });
+
+    it('keeps what the job says it did: branch, title, summary, turns, files, stop reason and todos', async () => {
+      const said: Partial<JobRecord> = {
+        revision: 5,
+        status: 'completed',
+        title: 'Say gadget',
+        summary: 'Page 2 now says gadget.',
+        turns: 2,
+        filesChanged: ['page-2.mdx', 'guides/new.mdx'],
+        stopReason: 'max_steps',
+        todos: [
+          { id: '1', content: 'Edit page 2', status: 'completed' },
+          { id: '2', content: 'Add the guide', status: 'in_progress' },
+        ],
+      };
+      await store.put(record('job_said', '2026-01-01T00:00:00.000Z', said));
+      const read = await store.get('docs', 'job_said');
+      assert.deepEqual(read, record('job_said', '2026-01-01T00:00:00.000Z', said));
+      assert.deepEqual((await store.list('docs', { limit: 5 })).jobs.find((j) => j.id === 'job_said'), read);
     });
 
     it('reads a job only under its own project', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
-import { isJobId, newJobId, publicRepository, toJobView, type JobRecord } from '../../../core/jobs/index.js';
+import { boundSummary, boundTodos, isJobId, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, newJobId, parseJobRecord, publicRepository, toJobView, type JobRecord } from '../../../core/jobs/index.js';
 import { chooseModel } from '../../../api/agent/choose-model.js';
 import { loadConfig } from '../../../core/config.js';
 import type { Project } from '../../../core/tenants/index.js';
@@ -18,6 +18,13 @@ const base: JobRecord = {
   updatedAt: '2026-01-01T00:00:00.000Z',
   error: { code: 'model_unavailable', message: 'earlier failure' },
   revision: 4,
+  branch: 'quire/job_aaaaaaaaaaaaaaaaaaaa',
+  title: 'Say gadget',
+  summary: 'Page 2 now says gadget.',
+  turns: 2,
+  filesChanged: ['page-2.mdx'],
+  stopReason: 'max_steps',
+  todos: [{ id: '1', content: 'Edit page 2', status: 'completed' }],
 };
 
 describe('agent job record', () => {
@@ -37,6 +44,34 @@ describe('agent job record', () => {
     assert.equal('projectId' in completed, false);
     assert.equal(toJobView({ ...base, status: 'active' }).prLink, null);
     assert.deepEqual(toJobView({ ...base, status: 'failed' }).error, base.error);
+  });
+
+  it('shows what the job did: branch, title, summary, turns, files, stop reason and todos', () => {
+    const view = toJobView(base);
+    assert.equal(view.branch, 'quire/job_aaaaaaaaaaaaaaaaaaaa');
+    assert.equal(view.title, 'Say gadget');
+    assert.equal(view.summary, 'Page 2 now says gadget.');
+    assert.equal(view.turns, 2);
+    assert.deepEqual(view.filesChanged, ['page-2.mdx']);
+    assert.equal(view.stopReason, 'max_steps');
+    assert.deepEqual(view.todos, [{ id: '1', content: 'Edit page 2', status: 'completed' }]);
+  });
+
+  it('reads a record stored before jobs said what they did, with the fields at "nothing yet"', () => {
+    const { branch: _b, title: _t, summary: _s, turns: _n, filesChanged: _f, stopReason: _r, todos: _d, ...old } = base;
+    const read = parseJobRecord(JSON.parse(JSON.stringify(old)));
+    assert.ok(read);
+    assert.equal(read.branch, 'quire/job_aaaaaaaaaaaaaaaaaaaa');
+    assert.deepEqual([read.title, read.summary, read.turns, read.filesChanged, read.stopReason, read.todos], [null, null, 0, [], null, []]);
+    assert.equal(parseJobRecord({ ...base, todos: [{ id: '1', content: 'x', status: 'doing' }] }), undefined, 'an unknown todo status is not a record');
+  });
+
+  it('bounds the summary and the todo list that travel through workflow history', () => {
+    assert.equal(boundSummary(`  ${'s'.repeat(MAX_SUMMARY_CHARS + 50)}  `).length, MAX_SUMMARY_CHARS);
+    const many = Array.from({ length: MAX_TODOS + 5 }, (_, i) => ({ id: String(i), content: 'c'.repeat(MAX_TODO_CHARS + 10), status: 'pending' as const }));
+    const bounded = boundTodos(many);
+    assert.equal(bounded.length, MAX_TODOS);
+    assert.ok(bounded.every((t) => t.content.length === MAX_TODO_CHARS));
   });
 
   it('makes opaque, distinct job ids and derives the workflow id', () => {

@@ -8,6 +8,13 @@ const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
 const settings: JobSettings = { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60, heartbeatSeconds: 20 };
 const ref = (id: string) => ({ id, summary: `prompt ${id}` });
+const report = (patch: Partial<transitions.TurnReport> = {}): transitions.TurnReport => ({
+  changed: true,
+  title: 'Say gadget',
+  summary: 'Page 2 now says gadget.',
+  stopReason: null,
+  ...patch,
+});
 
 function fresh(): JobState {
   const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date(T0));
@@ -51,14 +58,35 @@ describe('agent job state transitions', () => {
   });
 
   it('ends a turn completed with its PR link, keeps the link when nothing changed, and stays active for a queued message', () => {
-    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1' });
+    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', report: report() });
     assert.equal(done.job.status, 'completed');
     assert.equal(done.job.prLink, 'http://pr/1');
-    const second = transitions.endTurn(transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state, { kind: 'done', prLink: null }, T1);
+    const second = transitions.endTurn(transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state, { kind: 'done', prLink: null, report: report({ changed: false }) }, T1);
     assert.equal(second.job.prLink, 'http://pr/1');
     const queued = transitions.acceptMessage(transitions.beginTurn(done, T1).state, ref('m2'), T1);
-    assert.equal(transitions.endTurn(queued, { kind: 'done', prLink: 'http://pr/1' }, T1).job.status, 'active');
+    assert.equal(transitions.endTurn(queued, { kind: 'done', prLink: 'http://pr/1', report: report() }, T1).job.status, 'active');
     assert.equal(transitions.endTurn(queued, { kind: 'failed', error: { code: 'x', message: 'y' } }, T1).job.status, 'active');
+  });
+
+  it('a finished turn says what it did: title, summary, turns, files, stop reason and plan', () => {
+    const todos = [{ id: '1', content: 'Edit page 2', status: 'completed' as const }];
+    const first = transitions.noteFilesChanged(transitions.beginTurn(fresh(), T1).state, ['page-2.mdx']);
+    const done = transitions.endTurn(first, { kind: 'done', prLink: 'http://pr/1', report: report({ stopReason: 'max_steps', todos }) }, T1);
+    assert.deepEqual(
+      [done.job.title, done.job.summary, done.job.turns, done.job.filesChanged, done.job.stopReason, done.job.todos],
+      ['Say gadget', 'Page 2 now says gadget.', 1, ['page-2.mdx'], 'max_steps', todos],
+    );
+    // A follow-up that changes nothing: its own summary and no stop reason; the PR's title and the plan stay.
+    const again = transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state;
+    const quiet = transitions.endTurn(again, { kind: 'done', prLink: null, report: report({ changed: false, title: 'Other', summary: 'No files were changed. Already right.' }) }, T1);
+    assert.deepEqual(
+      [quiet.job.title, quiet.job.summary, quiet.job.turns, quiet.job.stopReason, quiet.job.todos],
+      ['Say gadget', 'No files were changed. Already right.', 2, null, todos],
+    );
+    // A failed turn counts, and keeps what the last finished one said.
+    const failed = transitions.endTurn(transitions.beginTurn(transitions.acceptMessage(quiet, ref('m2'), T1), T1).state, { kind: 'failed', error: { code: 'x', message: 'y' } }, T1);
+    assert.equal(failed.job.turns, 3);
+    assert.equal(failed.job.summary, quiet.job.summary);
   });
 
   it('archives once, with the time, and a cancelled turn changes nothing after it', () => {

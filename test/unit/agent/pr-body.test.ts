@@ -23,6 +23,12 @@ describe('pull-request description', function () {
     assert.match(body, /### Validation notes[\s\S]*- intro\.mdx:3: broken link/);
   });
 
+  it('names the repository instruction files the turn followed, and says nothing when there were none', function () {
+    assert.match(pullRequestBody({ ...input, instructionFiles: ['.quire/AGENTS.md', 'AGENTS.md'] }), /### Repository instructions\n\nThe agent followed `\.quire\/AGENTS\.md`, `AGENTS\.md`\./);
+    assert.doesNotMatch(pullRequestBody({ ...input, instructionFiles: [] }), /Repository instructions/);
+    assert.doesNotMatch(pullRequestBody(input), /Repository instructions/);
+  });
+
   it('quotes the start of a long prompt only, so the description stays within what a forge accepts', function () {
     const prompts = Array.from({ length: 50 }, (_, i) => `Prompt ${i} ${'x'.repeat(100_000)}`);
     const body = pullRequestBody({ ...input, prompts });

@@ -1,0 +1,49 @@
+/**
+ * What a job says it did: the agent's plan (todos), the model's message to the
+ * user and the bound that stopped a turn. These values travel through workflow
+ * history and the memo, so each is bounded here, once, for every writer.
+ * Pure types and functions only: the workflow sandbox imports this file.
+ */
+
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type TodoStatus = (typeof TODO_STATUSES)[number];
+
+/** One item of the agent's plan, as the model wrote it with its todo tool. */
+export interface Todo {
+  id: string;
+  content: string;
+  status: TodoStatus;
+}
+
+/** Items in the plan: enough for a docs change, small enough for workflow history. */
+export const MAX_TODOS = 20;
+export const MAX_TODO_CHARS = 200;
+export const MAX_TODO_ID_CHARS = 40;
+/** Characters of the model's message to the user kept on the job (and quoted in the pull request). */
+export const MAX_SUMMARY_CHARS = 2000;
+
+/** The bounds that can stop a turn before the model finishes. */
+export const JOB_STOP_REASONS = ['max_steps', 'max_tokens', 'max_time'] as const;
+export type JobStopReason = (typeof JOB_STOP_REASONS)[number];
+
+export function isJobStopReason(value: unknown): value is JobStopReason {
+  return typeof value === 'string' && (JOB_STOP_REASONS as readonly string[]).includes(value);
+}
+
+export function isTodoStatus(value: unknown): value is TodoStatus {
+  return typeof value === 'string' && (TODO_STATUSES as readonly string[]).includes(value);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The summary as the job keeps it: trimmed and cut to MAX_SUMMARY_CHARS. */
+export function boundSummary(summary: string): string {
+  return clip(summary.trim(), MAX_SUMMARY_CHARS);
+}
+
+/** A todo list as the job keeps it: at most MAX_TODOS items, each text cut to its bound. */
+export function boundTodos(todos: readonly Todo[]): Todo[] {
+  return todos.slice(0, MAX_TODOS).map((t) => ({ id: clip(t.id, MAX_TODO_ID_CHARS), content: clip(t.content, MAX_TODO_CHARS), status: t.status }));
+}
