@@ -30,9 +30,11 @@ describe('agent engine: a turn against a real repository', function () {
     // The model saw AGENTS.md in the system prompt, the prompt as a user message, and the read result.
     const first = f.model.requests[0]!.body;
     assert.equal(first.model, 'test-model');
-    assert.match(String(first.messages[0]!.content), /British English/);
+    assert.match(String(first.messages[0]!.content), /From AGENTS\.md:\n\n# Agent notes\n\nWrite in British English/);
+    assert.deepEqual(result.instructionFiles, ['AGENTS.md']);
+    assert.equal(result.summary, 'Page 2 now says gadget.');
     assert.equal(first.messages[1]!.content, 'Say gadget on page 2');
-    assert.deepEqual(first.tools?.map((t) => t.function.name).sort(), ['delete_file', 'finish', 'list_files', 'move_file', 'read_file', 'replace_text', 'search_text', 'validate', 'write_file']);
+    assert.deepEqual(first.tools?.map((t) => t.function.name).sort(), ['delete_file', 'finish', 'list_files', 'move_file', 'read_file', 'replace_text', 'search_text', 'todo_write', 'validate', 'write_file']);
     const readResult = f.model.requests[1]!.body.messages.at(-1)!;
     assert.equal(readResult.role, 'tool');
     assert.match(String(readResult.content), /6\| # Page 2/);
@@ -47,6 +49,7 @@ describe('agent engine: a turn against a real repository', function () {
     assert.equal(result.commitSha, null);
     assert.equal(result.stopReason, 'no_tool_calls');
     assert.equal(result.title, 'Check page 3 mentions widget 3');
+    assert.equal(result.summary, 'No files were changed. The docs already say this; nothing to change.');
     assert.equal(await f.repo.head('quire/job2'), undefined);
     assert.match(String(f.model.requests[1]!.body.messages.at(-1)!.content), /page-3\.mdx:12:/);
   });
