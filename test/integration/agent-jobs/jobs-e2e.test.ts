@@ -32,7 +32,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
 
   before(async () => {
     model = await startFakeModel([]);
-    repo = await createDocsRepo({ pages: 5, withNav: true });
+    repo = await createDocsRepo({ pages: 5, withNav: true, files: { '.quire/AGENTS.md': 'Quire house rule: say gadget, never widget.\n' } });
     services = await testServices({
       taskQueue: `jobs-${randomUUID()}`,
       // A short heartbeat timeout: a turn stuck in a model call notices the archive within seconds.
@@ -56,12 +56,30 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
   const settled = (job: JobView) => job.status !== 'active';
 
   it('create → completed with a prLink whose branch holds the edit; a follow-up keeps the prLink and adds a commit', async () => {
-    model.script(edit('page-2.mdx', 'Install the widget 2', 'Install the gadget 2', 'Say gadget'));
+    const todos = [
+      { id: '1', content: 'Rename widget on page 2', status: 'completed' },
+      { id: '2', content: 'Check page 3', status: 'pending' },
+    ];
+    model.script([{ toolCalls: [{ name: 'todo_write', arguments: { todos } }] }, ...edit('page-2.mdx', 'Install the widget 2', 'Install the gadget 2', 'Say gadget')]);
     const created = await create('Say gadget on page 2');
+    assert.deepEqual(
+      [created.branch, created.title, created.summary, created.turns, created.filesChanged, created.stopReason, created.todos],
+      [`quire/${created.id}`, null, null, 0, [], null, []],
+      'a new job has said nothing yet',
+    );
     const done = await pollJob(base, admin, 'docs', created.id, settled);
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.match(done.prLink ?? '', /\/pulls?\//);
     const branch = `quire/${created.id}`;
+    // The job says what it did: its branch, the PR's title, the model's message, the plan as written.
+    assert.deepEqual(
+      [done.branch, done.title, done.summary, done.turns, done.filesChanged, done.stopReason, done.todos],
+      [branch, 'Say gadget', 'page-2.mdx: Install the gadget 2', 1, ['page-2.mdx'], null, todos],
+    );
+    // The repository's instructions reached the model, and the pull request says so.
+    assert.match(String(model.requests.at(-3)?.body.messages[0]?.content), /From \.quire\/AGENTS\.md:\n\nQuire house rule/);
+    const opened = await new PullStore(services.config.dataDir).findOpen('docs', branch);
+    assert.match(opened?.body ?? '', /### Repository instructions\n\nThe agent followed `\.quire\/AGENTS\.md`\./);
     assert.match((await repo.readFile(branch, 'page-2.mdx')) ?? '', /Install the gadget 2/);
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '1');
 
@@ -78,6 +96,11 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     const followed = await pollJob(base, admin, 'docs', created.id, settled);
     assert.equal(followed.status, 'completed');
     assert.equal(followed.prLink, done.prLink);
+    assert.deepEqual(
+      [followed.title, followed.summary, followed.turns, followed.filesChanged, followed.todos],
+      ['Say gadget', 'page-3.mdx: Install the gadget 3', 2, ['page-2.mdx', 'page-3.mdx'], todos],
+      'the PR keeps its title; the plan stays until the model writes another',
+    );
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '2');
     assert.match((await repo.readFile(branch, 'page-3.mdx')) ?? '', /Install the gadget 3/);
     const pull = await new PullStore(services.config.dataDir).findOpen('docs', branch);
@@ -85,7 +108,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
 
     // The job store holds the same state, and lists it.
     const listed = await call<{ jobs: JobView[] }>(url('/docs/jobs?status=completed'), 'GET', admin);
-    assert.ok(listed.body.jobs.some((j) => j.id === created.id && j.prLink === done.prLink));
+    assert.deepEqual(listed.body.jobs.find((j) => j.id === created.id), followed);
   });
 
   it('a job that changes nothing completes with a null prLink', async () => {
@@ -94,7 +117,26 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     const done = await pollJob(base, admin, 'docs', created.id, settled);
     assert.equal(done.status, 'completed');
     assert.equal(done.prLink, null);
+    assert.equal(done.summary, 'No files were changed. Already correct.');
+    assert.deepEqual([done.turns, done.filesChanged, done.stopReason], [1, [], null]);
     assert.equal(await repo.head(`quire/${created.id}`), undefined);
+  });
+
+  it('a turn a bound stopped says which one, and keeps what it changed', async () => {
+    // One reply spends the whole token budget (QUIRE_AGENT_MAX_TOKENS, 400,000 by default).
+    model.script([
+      {
+        toolCalls: [{ name: 'replace_text', arguments: { path: 'page-4.mdx', old_text: 'Install the widget 4', new_text: 'Install the gadget 4' } }],
+        usage: { prompt: 400_000, completion: 1 },
+      },
+    ]);
+    const created = await create('Say gadget on page 4');
+    const done = await pollJob(base, admin, 'docs', created.id, settled);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(done.stopReason, 'max_tokens');
+    assert.deepEqual(done.filesChanged, ['page-4.mdx']);
+    assert.equal(done.title, 'Say gadget on page 4', 'no finish: the title comes from the prompt');
+    assert.match((await repo.readFile(`quire/${created.id}`, 'page-4.mdx')) ?? '', /Install the gadget 4/);
   });
 
   it('archive stops a running turn; a later message gets 409', async () => {
@@ -165,7 +207,8 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(fromStore?.status, 'completed');
-    assert.equal(fromStore?.prLink, done.prLink);
+    assert.deepEqual(fromStore, done, 'the job store keeps every field GET shows');
+    assert.equal(done.summary, 'page-5.mdx: Install the gizmo 5');
     assert.equal((await store.get('docs', created.id))?.status, 'completed');
   });
 });
