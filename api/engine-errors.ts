@@ -5,12 +5,10 @@ export interface EngineTrouble {
   message: string;
 }
 
-/**
- * Temporal's gRPC codes that mean "not now" rather than "wrong": CANCELLED,
- * DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED (in-flight update or rate limits),
- * FAILED_PRECONDITION (a stalled worker, a workflow task in progress), ABORTED, UNAVAILABLE.
- */
-const GRPC_BUSY = new Set([1, 4, 8, 9, 10, 14]);
+/** Temporal's gRPC codes for "too much now": RESOURCE_EXHAUSTED (in-flight update or rate limits), FAILED_PRECONDITION (a stalled worker). */
+const GRPC_BUSY = new Set([8, 9]);
+/** …and for "not reachable now": CANCELLED, DEADLINE_EXCEEDED, ABORTED, UNAVAILABLE. */
+const GRPC_DOWN = new Set([1, 4, 10, 14]);
 /** Socket errors of any engine client (Redis, Qdrant, the model provider, Temporal's transport). */
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
@@ -49,7 +47,9 @@ function troubleOf(e: Record<string, unknown>): EngineTrouble | undefined {
   const message = typeof e.message === 'string' ? e.message : '';
   const code = e.code;
   if (isGrpcServiceError(e)) {
-    return GRPC_BUSY.has(e.code) ? { message: 'the workflow engine is busy or unavailable; retry shortly' } : undefined;
+    if (GRPC_BUSY.has(e.code)) return { message: 'the workflow engine is busy; retry shortly' };
+    if (GRPC_DOWN.has(e.code)) return { message: 'the workflow engine is unavailable or did not answer in time' };
+    return undefined;
   }
   if (name === 'ServiceError' && /UNAVAILABLE|DEADLINE|Failed to connect/.test(message)) {
     return { message: 'the workflow engine is unavailable' };
