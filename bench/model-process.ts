@@ -7,6 +7,10 @@
  * serialised once at start-up so that the model's CPU, which shares the
  * machine with the API under test, stays small.
  * Prints its base URL on the first line of stdout.
+ *
+ *   model-process.ts TOKENS DELAY_MS [LONG_TOKENS LONG_TOKEN_CHARS LONG_DELAY_MS]
+ * A request whose body mentions `[long]` gets the long answer instead, paced by its own delay (the
+ * slow-clients bench floods with it).
  */
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,27 +22,45 @@ const pieces = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}to
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'bench', choices, ...extra })}\n\n`;
 const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
-const EVENTS = [
+const eventsOf = (contents: string[]) => [
   delta({ role: 'assistant', content: '' }),
-  ...pieces.map((content) => delta({ content })),
+  ...contents.map((content) => delta({ content })),
   delta({}, 'stop'),
-  chunk([], { usage: { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens } }),
+  chunk([], { usage: { prompt_tokens: 10, completion_tokens: contents.length, total_tokens: 10 + contents.length } }),
   'data: [DONE]\n\n',
 ];
+const EVENTS = eventsOf(pieces);
+const longDelayMs = Number(process.argv[6] ?? 0);
+const LONG_EVENTS = eventsOf(Array.from({ length: Number(process.argv[4] ?? 0) }, () => ` ${'x'.repeat(Number(process.argv[5] ?? 1000))}`));
+
+function drainOrClose(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off('drain', go).off('close', go);
+      resolve();
+    };
+    res.on('drain', go).on('close', go);
+  });
+}
 
 const server = http.createServer((req, res) => {
   if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
     return;
   }
-  req.resume();
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
   req.once('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const long = LONG_EVENTS.length > 0 && body.includes('[long]');
+    const events = long ? LONG_EVENTS : EVENTS;
+    const pause = long ? longDelayMs : delayMs;
     void (async () => {
-      for (const event of EVENTS) {
+      for (const event of events) {
         if (res.destroyed) return;
-        res.write(event);
-        if (delayMs > 0) await sleep(delayMs);
+        // A client (the API) that stops reading stops the model, as TCP would.
+        if (!res.write(event)) await drainOrClose(res);
+        if (pause > 0) await sleep(pause);
       }
       res.end();
     })();
