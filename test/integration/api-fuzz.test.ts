@@ -56,7 +56,8 @@ async function schemathesis(url: string, key: string, pathRegex: string, dir: st
     '--request-timeout', '30',
   ];
   return new Promise((resolve) => {
-    execFile(SCHEMATHESIS, args, { env: { ...process.env, FUZZ_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    // Its cache (.schemathesis/) goes to the temporary folder, not the checkout.
+    execFile(SCHEMATHESIS, args, { cwd: dir, env: { ...process.env, FUZZ_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
       resolve({ code, output: `${stdout}${stderr}` });
     });
