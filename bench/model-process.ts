@@ -6,9 +6,11 @@
  * finish chunk, a usage chunk, `[DONE]`), one write per event; the events are
  * serialised once at start-up so that the model's CPU, which shares the
  * machine with the API under test, stays small.
+ * Arguments: tokens, milliseconds between tokens, milliseconds before the
+ * first token (a realistic provider: 300 ms, then 30 tokens/s, about 33 ms).
  * Prints its base URL on the first line of stdout.
  *
- *   model-process.ts TOKENS DELAY_MS [LONG_TOKENS LONG_TOKEN_CHARS LONG_DELAY_MS]
+ *   model-process.ts TOKENS DELAY_MS [FIRST_TOKEN_MS [LONG_TOKENS LONG_TOKEN_CHARS LONG_DELAY_MS]]
  * A request whose body mentions `[long]` gets the long answer instead, paced by its own delay (the
  * slow-clients bench floods with it).
  */
@@ -17,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const tokens = Number(process.argv[2] ?? 200);
 const delayMs = Number(process.argv[3] ?? 0);
+const firstTokenMs = Number(process.argv[4] ?? delayMs);
 const pieces = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}tok${i}`);
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -30,8 +33,9 @@ const eventsOf = (contents: string[]) => [
   'data: [DONE]\n\n',
 ];
 const EVENTS = eventsOf(pieces);
-const longDelayMs = Number(process.argv[6] ?? 0);
-const LONG_EVENTS = eventsOf(Array.from({ length: Number(process.argv[4] ?? 0) }, () => ` ${'x'.repeat(Number(process.argv[5] ?? 1000))}`));
+const longTokens = Number(process.argv[5] ?? 0);
+const longDelayMs = Number(process.argv[7] ?? 0);
+const LONG_EVENTS = eventsOf(Array.from({ length: longTokens }, () => ` ${'x'.repeat(Number(process.argv[6] ?? 1000))}`));
 
 function drainOrClose(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -54,12 +58,15 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const long = LONG_EVENTS.length > 0 && body.includes('[long]');
     const events = long ? LONG_EVENTS : EVENTS;
-    const pause = long ? longDelayMs : delayMs;
+    const between = long ? longDelayMs : delayMs;
     void (async () => {
-      for (const event of events) {
+      const count = long ? longTokens : tokens;
+      for (const [i, event] of events.entries()) {
         if (res.destroyed) return;
         // A client (the API) that stops reading stops the model, as TCP would.
         if (!res.write(event)) await drainOrClose(res);
+        // Events 1..count carry the tokens; the finish, usage and [DONE] events follow the last one at once.
+        const pause = i === 0 && !long ? firstTokenMs : i < count ? between : 0;
         if (pause > 0) await sleep(pause);
       }
       res.end();

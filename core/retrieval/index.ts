@@ -1,14 +1,14 @@
-export type { DocIndex, PageContent, SearchFilter, SearchHit, SearchQuery } from './types.js';
+export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, SearchQuery } from './types.js';
 export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarkers, WritableDocIndex } from './indexed.js';
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
-export { checkoutDocs, listPageFiles } from './docs-source.js';
-export { readNavigation, type Navigation, type NavEntry } from './navigation.js';
+export { checkoutDocs } from './docs-source.js';
+export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';
 export { readPage, pagePathOf, type SourceFile } from './read-page.js';
 export { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
-export { BrokenPageError } from './parse-markdown.js';
+export { PageSyntaxError } from '../docs/index.js';
 export { startIndexing, type StartedIndexing } from './start-indexing.js';
 export { QdrantDocIndex } from './qdrant-store.js';

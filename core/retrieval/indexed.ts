@@ -31,6 +31,8 @@ export interface IndexedPage extends PageMarkers {
   path: string;
   title: string;
   description?: string;
+  /** Navigation sections from the outermost in (`['Guides', 'Deploy']`), when the navigation lists the page. */
+  sections?: string[];
   /** Hash of everything the page's chunks derive from (source text, nav entry, options). */
   hash: string;
   /** Markdown body without frontmatter. */
@@ -53,10 +55,4 @@ export interface DocIndexWriter {
 
 export type WritableDocIndex = DocIndex & DocIndexWriter;
 
-/** `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx` or `/`. */
-export function normalisePagePath(raw: string): string {
-  const trimmed = raw.trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
-  const parts = trimmed.split('/').filter((p) => p.length > 0 && p !== '.');
-  if (parts[parts.length - 1] === 'index') parts.pop();
-  return `/${parts.join('/')}`;
-}
+export { normalisePagePath } from '../docs/index.js';
