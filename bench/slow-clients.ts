@@ -45,7 +45,7 @@ const FLOOD = question('How do I install the CLI? [long]');
 
 /** The scripted model in a child process; resolves with its base URL. */
 async function modelProcess(): Promise<{ baseUrl: string; stop(): void }> {
-  const args = ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), '200', '0', String(LONG_TOKENS), String(LONG_TOKEN_CHARS), String(LONG_DELAY_MS)];
+  const args = ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), '200', '0', '0', String(LONG_TOKENS), String(LONG_TOKEN_CHARS), String(LONG_DELAY_MS)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -104,7 +104,7 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
     const dir = await tempDir('quire-fuzz-');
     const runs = [
       { name: 'admin key', key: adminKey, paths: '^/(v2/agent|v1/admin|forge)/' },
-      { name: 'assistant key', key: assistantKey, paths: '^/(discovery/|healthz|readyz|openapi\\.json)' },
+      { name: 'assistant key', key: assistantKey, paths: '^/(discovery/|mcp/|healthz|readyz|openapi\\.json)' },
     ];
     const failures: string[] = [];
     for (const run of runs) {
