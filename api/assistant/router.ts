@@ -114,7 +114,18 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
       exchange: { messageId, question: conversation.question, fp: body.fp },
       threads,
       logger,
-      end: () => out.end(),
+      end: () => {
+        out.end();
+        if (ctx.res.closed) return;
+        // The last bytes too must be read in bounded time, or the connection would stay open for ever.
+        const stalled = setTimeout(() => ctx.res.destroy(), config.http.streamStallTimeoutMs);
+        ctx.res.once('close', () => clearTimeout(stalled));
+      },
+      stallTimeoutMs: config.http.streamStallTimeoutMs,
+      onStall: () => {
+        controller.abort();
+        ctx.res.destroy();
+      },
     }).catch((err: unknown) => {
       logger.error({ err, threadId }, 'assistant stream failed');
       out.end();
