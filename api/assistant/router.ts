@@ -37,6 +37,13 @@ interface Protocol {
   headers(domainId: string): Record<string, string>;
 }
 
+/**
+ * `retrievalPageSize` counts pages; each page also gives up to two more of its
+ * matching sections, so the model sees a page's context without another page
+ * losing its place (the prompt admits every page's best section first).
+ */
+const CHUNKS_PER_PAGE = 3;
+
 const V2: Protocol = { body: V2Body, writer: (out, ids) => new UiMessageStreamWriter(out, ids), headers: () => ({}) };
 const V1: Protocol = {
   body: V1Body,
@@ -84,6 +91,7 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
       docIndex.search(domain.id, {
         query: retrievalQuery(conversation),
         pageSize: body.retrievalPageSize,
+        chunksPerPage: CHUNKS_PER_PAGE,
         ...(filter ? { filter } : {}),
         ...(body.currentPath ? { currentPath: body.currentPath } : {}),
       }),
