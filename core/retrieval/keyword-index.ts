@@ -22,6 +22,19 @@ export interface RankedDoc {
   score: number;
 }
 
+interface Postings {
+  ids: Uint32Array;
+  tfs: Float32Array;
+}
+
+/** A query's terms with their postings and weights, looked up once for many scores. */
+export interface PreparedQuery {
+  lists: Postings[];
+  weights: number[];
+  /** The best score a document can reach: the divisor that puts scores in [0, 1]. */
+  ceiling: number;
+}
+
 /**
  * An in-memory inverted index with BM25 scoring over weighted term
  * frequencies (BM25F with the weights folded into the frequencies). Postings
@@ -31,18 +44,26 @@ export interface RankedDoc {
  * the vocabulary (see `resolveQuery`).
  */
 export class KeywordIndex {
-  private readonly postings = new Map<string, { ids: Uint32Array; tfs: Float32Array }>();
   /** BM25's length normalisation per document, computed once: K1 · (1 − B + B · length / average). */
   private readonly norms: Float32Array;
   private readonly scores: Float64Array;
 
-  constructor(termLists: ReadonlyArray<Iterable<readonly [string, number]>>) {
+  private constructor(private readonly postings: Map<string, Postings>, readonly lengths: Float64Array) {
+    const n = lengths.length;
+    this.scores = new Float64Array(n);
+    let total = 0;
+    for (const length of lengths) total += length;
+    const avgLength = n > 0 ? total / n : 1;
+    this.norms = new Float32Array(n);
+    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * lengths[id]!) / avgLength);
+  }
+
+  /** An index of documents given as weighted term frequencies. */
+  static of(termLists: ReadonlyArray<Iterable<readonly [string, number]>>): KeywordIndex {
     const n = termLists.length;
     const lengths = new Float64Array(n);
-    this.scores = new Float64Array(n);
     // Two passes into preallocated typed arrays: counting first avoids growing millions of small arrays.
     const df = new Map<string, number>();
-    let total = 0;
     termLists.forEach((terms, id) => {
       let length = 0;
       for (const [term, tf] of terms) {
@@ -50,7 +71,6 @@ export class KeywordIndex {
         df.set(term, (df.get(term) ?? 0) + 1);
       }
       lengths[id] = length;
-      total += length;
     });
     const filled = new Map<string, { ids: Uint32Array; tfs: Float32Array; at: number }>();
     for (const [term, count] of df) filled.set(term, { ids: new Uint32Array(count), tfs: new Float32Array(count), at: 0 });
@@ -61,10 +81,51 @@ export class KeywordIndex {
         list.tfs[list.at++] = tf;
       }
     });
-    for (const [term, { ids, tfs }] of filled) this.postings.set(term, { ids, tfs });
-    const avgLength = n > 0 ? total / n : 1;
-    this.norms = new Float32Array(n);
-    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * lengths[id]!) / avgLength);
+    const postings = new Map<string, Postings>();
+    for (const [term, { ids, tfs }] of filled) postings.set(term, { ids, tfs });
+    return new KeywordIndex(postings, lengths);
+  }
+
+  /**
+   * An index whose documents are groups of this one's (pages of chunks): a
+   * group's frequencies are the sum of its members', less `surplus` (what its
+   * members repeat, counted once in the group). Built from the postings, not
+   * by adding up term maps, so it costs a pass over them.
+   */
+  grouped(groupOf: Uint32Array, groups: number, surplus: ReadonlyArray<Map<string, number> | undefined>): KeywordIndex {
+    const lengths = new Float64Array(groups);
+    this.lengths.forEach((length, id) => (lengths[groupOf[id]!]! += length));
+    const postings = new Map<string, Postings>();
+    for (const [term, { ids, tfs }] of this.postings) {
+      const gids = new Uint32Array(ids.length);
+      const gtfs = new Float32Array(ids.length);
+      let count = 0;
+      let sorted = true;
+      for (let i = 0; i < ids.length; i++) {
+        const group = groupOf[ids[i]!]!;
+        if (count > 0 && gids[count - 1] === group) {
+          gtfs[count - 1]! += tfs[i]!;
+          continue;
+        }
+        if (count > 0 && gids[count - 1]! > group) sorted = false;
+        gids[count] = group;
+        gtfs[count++] = tfs[i]!;
+      }
+      // Views, not copies: a group's postings are at most as long as its members'.
+      const groupIds = gids.subarray(0, count);
+      const groupTfs = gtfs.subarray(0, count);
+      postings.set(term, sorted ? { ids: groupIds, tfs: groupTfs } : mergeUnsorted(groupIds, groupTfs));
+    }
+    surplus.forEach((terms, group) => {
+      for (const [term, tf] of terms ?? []) {
+        const list = postings.get(term);
+        const at = list ? binarySearch(list.ids, group) : -1;
+        if (at < 0) continue;
+        list!.tfs[at]! -= tf;
+        lengths[group]! -= tf;
+      }
+    });
+    return new KeywordIndex(postings, lengths);
   }
 
   get size(): number {
@@ -81,28 +142,29 @@ export class KeywordIndex {
     return this.postings.keys();
   }
 
-  private weightOf(df: number): number {
+  /** Looks a query's terms up once, for `search` and any number of `score` calls. */
+  prepare(terms: readonly string[]): PreparedQuery {
     const n = this.norms.length;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
-  }
-
-  /** The best score a document can reach for these terms: the divisor that puts scores in [0, 1]. */
-  private ceiling(terms: readonly string[]): number {
-    let ceiling = 0;
+    const query: PreparedQuery = { lists: [], weights: [], ceiling: 0 };
     for (const term of terms) {
-      const df = this.documentFrequency(term);
-      if (df > 0) ceiling += this.weightOf(df);
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const df = list.ids.length;
+      const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
+      query.lists.push(list);
+      query.weights.push(weight);
+      query.ceiling += weight;
     }
-    return ceiling;
+    return query;
   }
 
   /**
-   * The best `limit` documents for the terms among those `accept` lets
+   * The best `limit` documents for the query among those `accept` lets
    * through. `boost` may raise a score by at most `maxBoost`; documents that
    * cannot enter the top list even boosted are never passed to `accept`.
    */
   search(
-    terms: readonly string[],
+    query: PreparedQuery,
     limit: number,
     accept: (index: number) => boolean,
     boost?: (index: number) => number,
@@ -111,23 +173,19 @@ export class KeywordIndex {
     const scores = this.scores;
     const norms = this.norms;
     const touched: number[] = [];
-    for (const term of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const { ids, tfs } = list;
-      const weight = this.weightOf(ids.length);
+    query.lists.forEach(({ ids, tfs }, t) => {
+      const weight = query.weights[t]!;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
         const tf = tfs[i]!;
         if (scores[id] === 0) touched.push(id);
         scores[id]! += (weight * tf) / (tf + norms[id]!);
       }
-    }
-    const ceiling = this.ceiling(terms);
+    });
     const top: RankedDoc[] = [];
     let floor = -1;
     for (const id of touched) {
-      const raw = scores[id]! / ceiling;
+      const raw = scores[id]! / query.ceiling;
       scores[id] = 0;
       if (top.length === limit && raw * maxBoost <= floor) continue;
       if (!accept(id)) continue;
@@ -139,20 +197,25 @@ export class KeywordIndex {
     return top;
   }
 
-  /** One document's score for the terms, on the same [0, 1] scale as `search`. */
-  score(terms: readonly string[], id: number): number {
+  /** One document's score for the query, on the same [0, 1] scale as `search`. */
+  score(query: PreparedQuery, id: number): number {
     let score = 0;
-    for (const term of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const at = binarySearch(list.ids, id);
-      if (at < 0) continue;
-      const tf = list.tfs[at]!;
-      score += (this.weightOf(list.ids.length) * tf) / (tf + this.norms[id]!);
-    }
-    const ceiling = this.ceiling(terms);
-    return ceiling > 0 ? score / ceiling : 0;
+    query.lists.forEach(({ ids, tfs }, t) => {
+      const at = binarySearch(ids, id);
+      if (at < 0) return;
+      const tf = tfs[at]!;
+      score += (query.weights[t]! * tf) / (tf + this.norms[id]!);
+    });
+    return query.ceiling > 0 ? score / query.ceiling : 0;
   }
+}
+
+/** Postings whose groups came out of order (a page's chunks not side by side): sorted, repeats summed. */
+function mergeUnsorted(ids: Uint32Array, tfs: Float32Array): Postings {
+  const byId = new Map<number, number>();
+  ids.forEach((id, i) => byId.set(id, (byId.get(id) ?? 0) + tfs[i]!));
+  const sorted = [...byId.keys()].sort((a, b) => a - b);
+  return { ids: Uint32Array.from(sorted), tfs: Float32Array.from(sorted, (id) => byId.get(id)!) };
 }
 
 function binarySearch(ids: Uint32Array, id: number): number {

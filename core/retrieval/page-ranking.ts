@@ -3,8 +3,8 @@ import { pageDocuments, type PageDocuments } from './page-terms.js';
 import { resolveQuery, TypoCorrector } from './query-terms.js';
 import type { StoredChunk } from './snapshot-file.js';
 
-/** Pages ranked on their own before their chunks refine the order: enough to reorder a page of results. */
-const PAGE_CANDIDATES = 50;
+/** Pages ranked on their own, per page asked for, before their chunks refine the order. */
+const RERANKED_PER_PAGE = 2;
 
 /** The keyword structures of one domain's snapshot: one index over chunks, one over whole pages. */
 export interface KeywordIndexes {
@@ -16,8 +16,9 @@ export interface KeywordIndexes {
 
 export function buildKeywordIndexes(chunks: readonly StoredChunk[]): KeywordIndexes {
   const pageDocs = pageDocuments(chunks);
-  const pages = new KeywordIndex(pageDocs.termLists);
-  return { chunks: new KeywordIndex(chunks.map((c) => c.terms)), pages, pageDocs, typos: new TypoCorrector(pages) };
+  const chunkIndex = KeywordIndex.of(chunks.map((c) => c.terms));
+  const pages = chunkIndex.grouped(pageDocs.pageOf, pageDocs.firstChunk.length, pageDocs.surplus);
+  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages) };
 }
 
 export interface RankedPage {
@@ -42,19 +43,20 @@ export function queryTermsFor(indexes: KeywordIndexes, query: string): string[] 
 }
 
 /**
- * Ranks pages, not chunks, so one page cannot fill several places. A page's
- * score is the mean of two views of it, each in [0, 1]: BM25F over the whole
- * page (terms spread over its sections count, as a reader reading the page
- * would see them) and its best chunk (one section that answers the whole
- * query counts most). The best chunk is what a result shows.
+ * Ranks pages, not chunks, so one page cannot fill several places. The best
+ * pages by BM25F over the whole page (terms spread over its sections count,
+ * as a reader reading the page would see them) are re-ranked by the mean of
+ * that score and their best chunk's (one section that answers the whole query
+ * counts most), both in [0, 1]. The best chunk is what a result shows.
  */
 export function rankPages(indexes: KeywordIndexes, terms: readonly string[], limit: number, options: PageRankingOptions): RankedPage[] {
   const { pageDocs } = indexes;
   const first = (page: number) => pageDocs.firstChunk[page]!;
   const boost = options.boostChunk;
+  const chunkQuery = indexes.chunks.prepare(terms);
   const candidates = indexes.pages.search(
-    terms,
-    Math.max(limit, PAGE_CANDIDATES),
+    indexes.pages.prepare(terms),
+    limit * RERANKED_PER_PAGE,
     (page) => options.acceptChunk(first(page)),
     boost ? (page) => boost(first(page)) : undefined,
     options.maxBoost,
@@ -63,7 +65,7 @@ export function rankPages(indexes: KeywordIndexes, terms: readonly string[], lim
   for (const { index: page, score: pageScore } of candidates) {
     const chunks: RankedDoc[] = [];
     for (const chunk of pageDocs.chunksOf[page]!) {
-      const score = indexes.chunks.score(terms, chunk);
+      const score = indexes.chunks.score(chunkQuery, chunk);
       if (score > 0) chunks.push({ index: chunk, score });
     }
     chunks.sort((a, b) => b.score - a.score);

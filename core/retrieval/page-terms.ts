@@ -2,25 +2,25 @@ import { FIELD_WEIGHTS } from './keyword-index.js';
 import type { StoredChunk } from './snapshot-file.js';
 import { termFrequencies } from './tokenise.js';
 
-/** The pages of a snapshot as documents of their own, for page-level ranking. */
+/** The pages of a snapshot, as groups of its chunks. */
 export interface PageDocuments {
+  /** Page of each chunk. */
+  pageOf: Uint32Array;
   /** Index of the first chunk of each page: the page's markers and title. */
   firstChunk: number[];
   /** Chunk indexes of each page, in page order. */
   chunksOf: number[][];
-  /** Weighted term frequencies of each page as a whole. */
-  termLists: Array<Map<string, number>>;
+  /**
+   * What a page's chunks repeat: each carries the page's title and path, which
+   * the page as a whole holds once. Undefined for a page of one chunk.
+   */
+  surplus: Array<Map<string, number> | undefined>;
 }
 
-/**
- * Groups chunks by page and adds up their weighted terms into one document
- * per page: title and path once, every heading and the description, and the
- * whole body. Each chunk repeats the page's title and path, so all but one
- * copy are taken off again, which spares tokenising the page a second time.
- */
+/** Groups chunks by page (see `KeywordIndex.grouped`, which makes the pages' index from the chunks'). */
 export function pageDocuments(chunks: readonly StoredChunk[]): PageDocuments {
   const byPath = new Map<string, number>();
-  const docs: PageDocuments = { firstChunk: [], chunksOf: [], termLists: [] };
+  const docs: PageDocuments = { pageOf: new Uint32Array(chunks.length), firstChunk: [], chunksOf: [], surplus: [] };
   chunks.forEach((chunk, index) => {
     let page = byPath.get(chunk.path);
     if (page === undefined) {
@@ -28,19 +28,16 @@ export function pageDocuments(chunks: readonly StoredChunk[]): PageDocuments {
       byPath.set(chunk.path, page);
       docs.firstChunk.push(index);
       docs.chunksOf.push([]);
-      docs.termLists.push(new Map());
     }
+    docs.pageOf[index] = page;
     docs.chunksOf[page]!.push(index);
-    const terms = docs.termLists[page]!;
-    for (const [term, tf] of chunk.terms) terms.set(term, (terms.get(term) ?? 0) + tf);
   });
-  docs.termLists.forEach((terms, page) => {
-    const repeats = docs.chunksOf[page]!.length - 1;
-    if (repeats === 0) return;
+  docs.surplus = docs.chunksOf.map((ids, page) => {
+    const repeats = ids.length - 1;
+    if (repeats === 0) return undefined;
     const first = chunks[docs.firstChunk[page]!]!;
-    termFrequencies(first.title, terms, -FIELD_WEIGHTS.title * repeats);
-    termFrequencies(first.path, terms, -FIELD_WEIGHTS.path * repeats);
-    for (const [term, tf] of terms) if (tf <= 0) terms.delete(term);
+    const surplus = termFrequencies(first.title, new Map(), FIELD_WEIGHTS.title * repeats);
+    return termFrequencies(first.path, surplus, FIELD_WEIGHTS.path * repeats);
   });
   return docs;
 }
