@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { KeywordIndex } from '../../../core/retrieval/keyword-index.js';
 import { withinOneEdit } from '../../../core/retrieval/query-terms.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import type { DocIndex } from '../../../core/retrieval/types.js';
@@ -98,5 +99,28 @@ describe('keyword ranking features (embedded store)', () => {
     assert.ok(!withinOneEdit('recieve', 'receiver'));
     assert.ok(!withinOneEdit('flags', 'flat'));
     assert.ok(!withinOneEdit('abcd', 'badc'));
+  });
+});
+
+describe('keyword index of pages built from chunk postings', () => {
+  it('scores a group exactly like one document holding its members, less what they repeat, in or out of order', () => {
+    const chunks: Array<Array<[string, number]>> = [
+      [['retry', 3], ['backoff', 1]],
+      [['queue', 2]],
+      [['retry', 3], ['jitter', 2]],
+      [['queue', 1], ['backoff', 4]],
+    ];
+    // Chunks 0 and 2 are one page, 1 and 3 another: out of order on purpose. Page 0 repeats `retry` 3 times.
+    const grouped = KeywordIndex.of(chunks).grouped(Uint32Array.from([0, 1, 0, 1]), 2, [new Map([['retry', 3]]), undefined]);
+    const whole = KeywordIndex.of([
+      [['retry', 3], ['backoff', 1], ['jitter', 2]],
+      [['queue', 3], ['backoff', 4]],
+    ]);
+    for (const terms of [['retry'], ['backoff'], ['queue', 'jitter'], ['backoff', 'retry']]) {
+      for (const page of [0, 1]) {
+        assert.equal(grouped.score(grouped.prepare(terms), page), whole.score(whole.prepare(terms), page), `${terms.join(' ')} on page ${page}`);
+      }
+    }
+    assert.equal(grouped.documentFrequency('backoff'), 2);
   });
 });
