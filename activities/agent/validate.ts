@@ -1,17 +1,24 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkMdxGrammar,
   isMdxFile,
   NavigationFileError,
   PAGE_FILE,
+  readFrontmatter,
   pageFileExists,
   PageSyntaxError,
   parsePage,
   readNavigation,
   type PageLink,
 } from '../../core/docs/index.js';
-import type { DocsRoots } from './paths.js';
+import { readResolved } from './confined-files.js';
+import { resolveToolPath, type DocsRoots } from './paths.js';
+
+/** A docs file's text, read without following a link out of the workspace; undefined when it cannot be read. */
+async function readDocsFile(roots: DocsRoots, rel: string): Promise<string | undefined> {
+  const full = await resolveToolPath(roots, rel).catch(() => undefined);
+  return full === undefined ? undefined : readResolved(full, rel).catch(() => undefined);
+}
 
 /** Internal links only: no scheme, no protocol-relative URLs, no pure anchors. */
 function internalTarget(url: string): string | undefined {
@@ -56,15 +63,20 @@ async function checkNav(roots: DocsRoots): Promise<string[]> {
   return errors;
 }
 
-/** Parses a page as the indexer does, then holds MDX to the compiler's stricter grammar. */
+/**
+ * Parses a page as the indexer does, then holds MDX to the compiler's stricter grammar.
+ * Broken frontmatter does not stop the body's check, so one fix round can see both.
+ */
 async function checkPage(roots: DocsRoots, rel: string, text: string): Promise<string[]> {
+  const head = readFrontmatter(text);
+  const errors = head.problem ? [`${rel}:${head.problem.line}: ${head.problem.message}`] : [];
   try {
-    const page = parsePage(rel, text);
+    const page = parsePage(rel, text, { frontmatter: {}, body: head.body, bodyLine: head.bodyLine });
     const grammar = isMdxFile(rel) ? checkMdxGrammar(text) : undefined;
-    if (grammar) return [`${rel}${grammar.line ? `:${grammar.line}` : ''}: ${grammar.reason}`];
-    return checkLinks(roots, rel, page.links());
+    if (grammar) return [...errors, `${rel}${grammar.line ? `:${grammar.line}` : ''}: ${grammar.reason}`];
+    return [...errors, ...(await checkLinks(roots, rel, page.links()))];
   } catch (err) {
-    if (err instanceof PageSyntaxError) return [`${rel}:${err.line}: ${err.reason}`];
+    if (err instanceof PageSyntaxError) return [...errors, `${rel}:${err.line}: ${err.reason}`];
     throw err;
   }
 }
@@ -77,7 +89,7 @@ export async function validateChanges(roots: DocsRoots, changed: string[]): Prom
   const errors: string[] = [];
   for (const rel of changed) {
     if (!PAGE_FILE.test(rel)) continue;
-    const text = await fs.readFile(path.join(roots.docsRoot, rel), 'utf8').catch(() => undefined);
+    const text = await readDocsFile(roots, rel);
     if (text === undefined) continue; // deleted
     errors.push(...(await checkPage(roots, rel, text)));
   }

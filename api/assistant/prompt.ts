@@ -44,6 +44,13 @@ function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
   return `[${n}] ${hit.metadata.title} (${passageUrl(baseUrl, hit)})\n${hit.content.trim()}`;
 }
 
+/**
+ * Chunks the assistant asks of each retrieved page (`retrievalPageSize` counts
+ * pages): its best section and up to two more as context, so the model sees a
+ * page's context without another page losing its place (see `buildPrompt`).
+ */
+export const CHUNKS_PER_PAGE = 3;
+
 /** The first hit of each page (its best chunk), then the pages' further chunks. */
 function admissionOrder(hits: SearchHit[]): SearchHit[] {
   const seen = new Set<string>();

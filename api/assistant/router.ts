@@ -20,7 +20,7 @@ import { DataStreamWriter } from './data-stream.js';
 import { extractiveAnswerer } from './extractive-answerer.js';
 import { assistantLimits } from './limits.js';
 import { modelAnswerer } from './model-answerer.js';
-import { buildPrompt } from './prompt.js';
+import { buildPrompt, CHUNKS_PER_PAGE } from './prompt.js';
 import { V1Body, V2Body } from './schema.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
 
@@ -36,13 +36,6 @@ interface Protocol {
   /** Extra response headers (the v1 deprecation notice). */
   headers(domainId: string): Record<string, string>;
 }
-
-/**
- * `retrievalPageSize` counts pages; each page also gives up to two more of its
- * matching sections, so the model sees a page's context without another page
- * losing its place (the prompt admits every page's best section first).
- */
-const CHUNKS_PER_PAGE = 3;
 
 const V2: Protocol = { body: V2Body, writer: (out, ids) => new UiMessageStreamWriter(out, ids), headers: () => ({}) };
 const V1: Protocol = {

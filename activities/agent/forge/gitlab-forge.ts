@@ -31,7 +31,7 @@ export function gitlabProject(repository: string): { host: string; path: string 
 function classifyGitlabError(err: unknown, token: string): Error {
   if (err instanceof GitlabHttpError) {
     const message = scrubToken(`GitLab answered ${err.status}: ${err.message.split('\n')[0]}`, token);
-    return classifyHttpStatus(err.status, message, err.retryAfter, 'forge');
+    return classifyHttpStatus(err.status, message, err.retryAfter);
   }
   return transient(AGENT_ERROR.forgeUnavailable, scrubToken(`GitLab could not be reached: ${errorMessage(err).split('\n')[0]}`, token));
 }

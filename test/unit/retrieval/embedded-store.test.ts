@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
-import { openAiEmbedder } from '../../../core/retrieval/embeddings.js';
+import { modelEmbedder } from '../../../core/retrieval/embeddings.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig } from '../../support/services.js';
 
 async function docsFolder(files: Record<string, string>): Promise<string> {
   const dir = await tempDir();
@@ -145,7 +145,7 @@ describe('embedded store', () => {
     // The fake model server stands in for an OpenAI-compatible embeddings provider.
     const model = await startFakeModel([], { embeddingDims: 32 });
     onSuiteEnd(model.close);
-    const ix = new EmbeddedDocIndex(await tempDir(), openAiEmbedder({ baseUrl: model.baseUrl, apiKey: 'sk-test', model: 'embed', dimensions: undefined }));
+    const ix = new EmbeddedDocIndex(await tempDir(), modelEmbedder((await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' })).embedding!));
     await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
     const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.ok(embedCalls.length >= 1);

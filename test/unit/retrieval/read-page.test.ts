@@ -36,6 +36,13 @@ describe('page reader', () => {
     assert.equal(readPage(hidden, { ...nav, scope: 'everything' })?.path, '/secret');
   });
 
+  it('drops a noindex page on its frontmatter alone, before its body is parsed', () => {
+    const opts = { navigation: undefined, scope: 'site' as const };
+    // The body is broken MDX: reading it would throw, so returning undefined shows it was never parsed.
+    assert.equal(readPage({ file: 'changelog.mdx', text: '---\nnoindex: true\n---\n\n<Update>\n' }, opts), undefined);
+    assert.throws(() => readPage({ file: 'changelog.mdx', text: '---\nnoindex: true\n---\n\n<Update>\n' }, { ...opts, scope: 'everything' }), PageSyntaxError);
+  });
+
   it('reports a broken MDX page or frontmatter with the reason', () => {
     const opts = { navigation: undefined, scope: 'site' as const };
     assert.throws(() => readPage({ file: 'bad.mdx', text: '# Hi\n\n<Note>unclosed\n' }, opts), (err: unknown) => err instanceof PageSyntaxError && err.line === 3);
