@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createApp } from '../../api/app.js';
-import { openDocIndex, startIndexing } from '../../core/retrieval/index.js';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
+import { openDocIndex } from '../../core/retrieval/index.js';
 import { createDocsRepo } from '../support/docs-repo.js';
 import { serve, tempDir, testServices } from '../support/services.js';
 import { REPO_ROOT, startWorker } from '../support/temporal.js';
@@ -97,8 +98,8 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
       baseUrl: 'https://docs.example.com',
       includeHidden: false,
     });
-    const indexed = await startIndexing(services.temporal, taskQueue, 'fuzz-docs');
-    await indexed.handle.result();
+    const indexing = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions('fuzz-docs', taskQueue));
+    await indexing.result();
 
     const { url } = await serve(createApp(services), services.config.http);
     const dir = await tempDir('quire-fuzz-');
