@@ -6,6 +6,7 @@ import {
   pathParameter,
   RATE_LIMIT_HEADERS,
 } from '../components.js';
+import { JOB_STOP_REASONS, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES } from '../../../core/jobs/index.js';
 import type { PathItems, Schema } from '../types.js';
 
 const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'];
@@ -13,7 +14,10 @@ const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'];
 /** The job object of API.md. */
 const job: Schema = {
   type: 'object',
-  required: ['id', 'status', 'source', 'model', 'prLink', 'createdAt', 'archivedAt', 'updatedAt'],
+  required: [
+    'id', 'status', 'source', 'model', 'prLink', 'createdAt', 'archivedAt', 'updatedAt',
+    'branch', 'title', 'summary', 'turns', 'filesChanged', 'stopReason', 'todos',
+  ],
   properties: {
     id: { type: 'string' },
     status: { enum: JOB_STATUSES },
@@ -27,6 +31,34 @@ const job: Schema = {
     createdAt: { type: 'string', format: 'date-time' },
     archivedAt: { type: ['string', 'null'], format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
+    branch: { type: 'string', description: 'The branch the agent pushes to (`quire/<id>`).' },
+    title: { type: ['string', 'null'], description: 'The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends.' },
+    summary: {
+      type: ['string', 'null'],
+      maxLength: MAX_SUMMARY_CHARS,
+      description: 'The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends.',
+    },
+    turns: { type: 'integer', minimum: 0, description: 'Turns that have ended (finished or failed); a running one is not counted.' },
+    filesChanged: { type: 'array', items: { type: 'string' }, description: 'Docs-relative paths changed across the job’s turns, in the order first changed.' },
+    stopReason: {
+      type: ['string', 'null'],
+      enum: [...JOB_STOP_REASONS, null],
+      description: 'The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own.',
+    },
+    todos: {
+      type: 'array',
+      maxItems: MAX_TODOS,
+      description: 'The agent’s plan as it last wrote it; updated when a turn ends.',
+      items: {
+        type: 'object',
+        required: ['id', 'content', 'status'],
+        properties: {
+          id: { type: 'string' },
+          content: { type: 'string', maxLength: MAX_TODO_CHARS },
+          status: { enum: [...TODO_STATUSES] },
+        },
+      },
+    },
     error: {
       type: 'object',
       description: 'Only when `failed`.',
