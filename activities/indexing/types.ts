@@ -11,6 +11,8 @@ export interface PreparedDomain {
   /** Page files relative to `docsRoot`. */
   files: string[];
   includeHidden: boolean;
+  /** The worker's `QUIRE_INDEX_HEARTBEAT_SECONDS`: the workflow sets the page activities' heartbeat timeout from it. */
+  heartbeatSeconds: number;
 }
 
 export interface IndexBatchInput {
@@ -21,5 +23,15 @@ export interface IndexBatchInput {
 }
 
 export type IndexBatchResult = BatchSummary;
+
+/** What a running page batch heartbeats (and `quire index` shows): how far it got. */
+export interface IndexBatchHeartbeat {
+  /** Page files of the batch read so far. */
+  pages: number;
+  /** Chunks of the batch with their vector (from the cache or the model). */
+  embedded: number;
+  /** Chunks of the batch needing a vector, as far as the batch has read. */
+  toEmbed: number;
+}
 
 export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;
