@@ -37,15 +37,17 @@ const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a pr
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));
 
-const bytes = v.pipe(
-  v.optional(v.string(), '1mb'),
-  v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
-  v.transform((s) => {
-    const m = /^(\d+)(b|kb|mb)?$/i.exec(s)!;
-    const unit = (m[2] ?? 'b').toLowerCase();
-    return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
-  }),
-);
+const bytes = (fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
+    v.transform((s) => {
+      const m = /^(\d+)(b|kb|mb)?$/i.exec(s)!;
+      const unit = (m[2] ?? 'b').toLowerCase();
+      return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+    }),
+    v.minValue(1, 'must be at least 1 byte'),
+  );
 
 export const EnvSchema = v.strictObject({
   PORT: port(3000),
@@ -54,7 +56,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
   QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-  QUIRE_BODY_LIMIT: bytes,
+  QUIRE_BODY_LIMIT: bytes('1mb'),
   QUIRE_TRUST_PROXY: bool(false),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
@@ -105,6 +107,9 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_SECONDS: positiveInt(900),
   QUIRE_AGENT_FIX_ROUNDS: positiveInt(3, 20),
   QUIRE_AGENT_HEARTBEAT_SECONDS: positiveInt(60, 3600),
+  QUIRE_AGENT_MAX_FILE_BYTES: bytes('1mb'),
+  QUIRE_AGENT_MAX_FILES_PER_TURN: positiveInt(200, 100_000),
+  QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
   QUIRE_INDEX_HEARTBEAT_SECONDS: positiveInt(60, 3600),
   QUIRE_EMBEDDING_BATCH_SIZE: positiveInt(64, 2048),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
@@ -153,6 +158,10 @@ export interface Config {
     fixRounds: number;
     /** A turn whose worker stops heartbeating this long is retried elsewhere (crash recovery time). */
     heartbeatSeconds: number;
+    /** What one turn may write: bytes per file, distinct files changed, total bytes of the files written. */
+    maxFileBytes: number;
+    maxFilesPerTurn: number;
+    maxTurnBytes: number;
     authorName: string;
     authorEmail: string;
   };
@@ -269,6 +278,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxSeconds: e.QUIRE_AGENT_MAX_SECONDS,
       fixRounds: e.QUIRE_AGENT_FIX_ROUNDS,
       heartbeatSeconds: e.QUIRE_AGENT_HEARTBEAT_SECONDS,
+      maxFileBytes: e.QUIRE_AGENT_MAX_FILE_BYTES,
+      maxFilesPerTurn: e.QUIRE_AGENT_MAX_FILES_PER_TURN,
+      maxTurnBytes: e.QUIRE_AGENT_MAX_TURN_BYTES,
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },

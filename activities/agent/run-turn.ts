@@ -8,6 +8,7 @@ import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
 import type { ToolContext } from './tools.js';
+import { TurnBudget } from './turn-budget.js';
 import { commitMessage, pushedTurn } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
@@ -51,7 +52,12 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   }
 
   const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
-  const ctx: ToolContext = { root: ws.root, docsRoot: ws.docsRoot, validate: async () => validateChanges(ws, await docsChanges(ws)) };
+  const ctx: ToolContext = {
+    root: ws.root,
+    docsRoot: ws.docsRoot,
+    validate: async () => validateChanges(ws, await docsChanges(ws)),
+    budget: new TurnBudget({ maxFileBytes: agent.maxFileBytes, maxFilesPerTurn: agent.maxFilesPerTurn, maxTurnBytes: agent.maxTurnBytes }),
+  };
   const state: LoopState = {
     messages: [
       { role: 'system', content: systemPrompt({ agentsMd, turn: input.turn }) },

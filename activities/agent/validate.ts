@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkMdxGrammar,
@@ -12,7 +11,14 @@ import {
   readNavigation,
   type PageLink,
 } from '../../core/docs/index.js';
-import type { DocsRoots } from './paths.js';
+import { readResolved } from './confined-files.js';
+import { resolveToolPath, type DocsRoots } from './paths.js';
+
+/** A docs file's text, read without following a link out of the workspace; undefined when it cannot be read. */
+async function readDocsFile(roots: DocsRoots, rel: string): Promise<string | undefined> {
+  const full = await resolveToolPath(roots, rel).catch(() => undefined);
+  return full === undefined ? undefined : readResolved(full, rel).catch(() => undefined);
+}
 
 /** Internal links only: no scheme, no protocol-relative URLs, no pure anchors. */
 function internalTarget(url: string): string | undefined {
@@ -83,7 +89,7 @@ export async function validateChanges(roots: DocsRoots, changed: string[]): Prom
   const errors: string[] = [];
   for (const rel of changed) {
     if (!PAGE_FILE.test(rel)) continue;
-    const text = await fs.readFile(path.join(roots.docsRoot, rel), 'utf8').catch(() => undefined);
+    const text = await readDocsFile(roots, rel);
     if (text === undefined) continue; // deleted
     errors.push(...(await checkPage(roots, rel, text)));
   }

@@ -44,7 +44,7 @@ export async function embedTexts(texts: string[], embedding: ChunkEmbedding, onP
     const vectors = await embedder.embed(batch, embedding.signal);
     if (vectors.length !== batch.length) throw new Error(`the embedding model returned ${vectors.length} vectors for ${batch.length} texts`);
     const entries = batch.map((text, j) => ({ text, vector: vectors[j]! }));
-    cache.put(embedder.id, entries);
+    await cache.put(embedder.id, entries);
     for (const { text, vector } of entries) {
       byText.set(text, vector);
       ready += uses.get(text) ?? 0;

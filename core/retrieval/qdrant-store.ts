@@ -5,9 +5,10 @@ import type { Embedder } from './embeddings.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
+import { byPath, generationOf, listingOf } from './page-listing.js';
 import { qdrantFilter } from './qdrant-filter.js';
 import { termId, tokenise } from './tokenise.js';
-import type { PageContent, SearchHit, SearchQuery } from './types.js';
+import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
 
 /** Names of the collection's vectors. */
 export const SPARSE = 'text';
@@ -31,6 +32,11 @@ export function sparseVector(terms: Map<string, number>, saturate: boolean): { i
   return { indices, values: indices.map((i) => (saturate ? (merged.get(i)! * (K1 + 1)) / (merged.get(i)! + K1) : merged.get(i)!)) };
 }
 
+/** Qdrant answers 409 Conflict to creating a collection that exists. */
+function alreadyExists(err: unknown): boolean {
+  return err instanceof Error && 'status' in err && err.status === 409;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -44,7 +50,9 @@ export class QdrantDocIndex implements WritableDocIndex {
   private ready: Promise<void> | undefined;
 
   constructor(private readonly settings: NonNullable<Config['qdrant']>, private readonly embedder?: Embedder, private readonly dimensions?: number) {
-    this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), checkCompatibility: false });
+    // The client checks the server's version once (GET /) and warns when their minor versions differ by more
+    // than one: docker-compose.yml pins a Qdrant image of the client's minor version.
+    this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) });
   }
 
   private get collection(): string {
@@ -58,10 +66,16 @@ export class QdrantDocIndex implements WritableDocIndex {
       if (exists) return;
       // Without a configured size, the model's own output length decides.
       const size = this.embedder ? (this.dimensions ?? (await this.embedder.embed(['dimensions']))[0]?.length) : undefined;
-      await this.client.createCollection(this.collection, {
-        ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
-        sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
-      });
+      await this.client
+        .createCollection(this.collection, {
+          ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
+          sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
+        })
+        .catch((err: unknown) => {
+          // Another process (an API replica, the worker) created it between our check and our create: that is success.
+          if (!alreadyExists(err)) throw err;
+        });
+      // Creating a payload index that exists is accepted, so whoever lost the race makes sure of them too.
       for (const field of PAYLOAD_INDEXES) {
         await this.client.createPayloadIndex(this.collection, {
           wait: true,
@@ -135,25 +149,58 @@ export class QdrantDocIndex implements WritableDocIndex {
     return { path, title: str(payload.title) ?? '', content: str(payload.content) ?? '' };
   }
 
-  async pageHashes(domainId: string): Promise<Map<string, string>> {
+  /** Every page point of the domain, with the payload fields asked for. */
+  private async scrollPages(domainId: string, fields: string[]): Promise<Array<Record<string, unknown>>> {
     await this.ensureCollection();
-    const hashes = new Map<string, string>();
+    const payloads: Array<Record<string, unknown>> = [];
     let offset: string | number | undefined;
     do {
       const res = await this.client.scroll(this.collection, {
         filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'kind', match: { value: 'page' } }] },
         limit: 1000,
-        with_payload: ['path', 'hash'],
+        with_payload: fields,
         ...(offset !== undefined ? { offset } : {}),
       });
-      for (const p of res.points) {
-        const path = str(p.payload?.path);
-        const hash = str(p.payload?.hash);
-        if (path && hash) hashes.set(path, hash);
-      }
+      for (const p of res.points) if (p.payload) payloads.push(p.payload);
       const next = res.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
     } while (offset !== undefined);
+    return payloads;
+  }
+
+  async listPages(domainId: string, options: { content?: boolean } = {}): Promise<PageListing[]> {
+    const fields = ['path', 'title', 'description', 'sections', 'groups', 'version', 'language', ...(options.content ? ['content'] : [])];
+    const listings: PageListing[] = [];
+    for (const payload of await this.scrollPages(domainId, fields)) {
+      const path = str(payload.path);
+      if (!path) continue;
+      const page = {
+        path,
+        title: str(payload.title) ?? path,
+        description: str(payload.description),
+        sections: strings(payload.sections),
+        groups: strings(payload.groups),
+        version: str(payload.version),
+        language: str(payload.language),
+        content: str(payload.content),
+      };
+      listings.push(listingOf(page, options.content === true));
+    }
+    return listings.sort(byPath);
+  }
+
+  /** Derived from the page hashes, so every replica agrees without a counter to keep. */
+  async generation(domainId: string): Promise<string> {
+    return generationOf(await this.pageHashes(domainId));
+  }
+
+  async pageHashes(domainId: string): Promise<Map<string, string>> {
+    const hashes = new Map<string, string>();
+    for (const payload of await this.scrollPages(domainId, ['path', 'hash'])) {
+      const path = str(payload.path);
+      const hash = str(payload.hash);
+      if (path && hash) hashes.set(path, hash);
+    }
     return hashes;
   }
 

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexedChunk, IndexedPage } from './indexed.js';
+import { writeJsonAtomic } from '../store/atomic-file.js';
 
 /** A page as the embedded store keeps it (its chunks live beside it). */
 export type StoredPage = Omit<IndexedPage, 'chunks'>;
@@ -147,19 +147,7 @@ export async function compactSnapshot(file: string, snapshot: Snapshot): Promise
   await fs.rm(journalOf(file), { force: true });
 }
 
-/**
- * Writes compact JSON so a crash leaves the old or the new file, never a torn
- * one: temp file, fsync, rename. (Pretty-printing would double a large index.)
- */
+/** Replaces a domain's snapshot atomically (compact JSON: pretty-printing would double a large index). */
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await fs.open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(snapshot));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
+  await writeJsonAtomic(file, snapshot);
 }

@@ -1,5 +1,8 @@
 import type { PathItems } from '../types.js';
 import { healthPaths } from './health.js';
+import { llmsPaths } from './llms.js';
+import { mcpPaths } from './mcp.js';
+import { openAiCompatPaths } from './openai-compat.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
-export const PATHS: PathItems[] = [healthPaths];
+export const PATHS: PathItems[] = [healthPaths, mcpPaths, openAiCompatPaths, llmsPaths];

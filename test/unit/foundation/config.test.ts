@@ -40,6 +40,14 @@ describe('configuration', () => {
     assert.equal(c.bodyLimitBytes, 512 * 1024);
   });
 
+  it('reads the agent write limits as sizes and counts', () => {
+    const c = loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '256kb', QUIRE_AGENT_MAX_FILES_PER_TURN: '20', QUIRE_AGENT_MAX_TURN_BYTES: '2mb' });
+    assert.deepEqual([c.agent.maxFileBytes, c.agent.maxFilesPerTurn, c.agent.maxTurnBytes], [256 * 1024, 20, 2 * 1024 * 1024]);
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.agent.maxFileBytes, defaults.agent.maxFilesPerTurn, defaults.agent.maxTurnBytes], [1024 * 1024, 200, 10 * 1024 * 1024]);
+    assert.throws(() => loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '0' }), /QUIRE_AGENT_MAX_FILE_BYTES: must be at least 1 byte/);
+  });
+
   it('names every bad variable and its rule', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),
