@@ -32,8 +32,9 @@ import {
 export function createIndexingActivities(services: ActivityServices) {
   let opened: WritableDocIndex | undefined;
   const docIndex = () => (opened ??= services.docIndex ?? openDocIndex(services.config, services.redis));
-  let embedding: ChunkEmbedding | undefined | null = null;
-  const chunkEmbedding = () => (embedding === null ? (embedding = openChunkEmbedding(services.config)) : embedding);
+  // Opened on first use and kept: it holds the model's connection pool and the vector cache.
+  let embedding: { opened: ChunkEmbedding | undefined } | undefined;
+  const chunkEmbedding = () => (embedding ??= { opened: openChunkEmbedding(services.config) }).opened;
 
   async function domainOf(domainId: string) {
     const domain = await services.tenants.getDomain(domainId);
