@@ -1,50 +1,21 @@
-import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { IndexingActivities } from '../activities/indexing/index.js';
-import type { BrokenPage } from '../core/retrieval/index.js';
-
-export interface IndexDomainWorkflowInput {
-  domainId: string;
-}
-
-export interface IndexProgress {
-  phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
-  /** Page files of finished batches. */
-  done: number;
-  total: number;
-  /** Chunks of finished batches that got a vector (0 when keyword only); the running batch heartbeats its own. */
-  embedded: number;
-}
-
-export interface IndexDomainResult {
-  domainId: string;
-  pages: number;
-  added: number;
-  updated: number;
-  removed: number;
-  unchanged: number;
-  chunks: number;
-  /** Chunks written with a dense vector (0 when keyword only). */
-  vectors: number;
-  /** Of those, how many came from the vector cache instead of the model. */
-  cachedVectors: number;
-  seconds: number;
-  /** At most `MAX_BROKEN_REPORTED` entries; `brokenCount` has the full number. */
-  broken: BrokenPage[];
-  brokenCount: number;
-}
-
-export const indexProgressQuery = defineQuery<IndexProgress>('indexProgress');
-
-/** One indexing run per domain at a time: starters reuse this id. */
-export const indexWorkflowId = (domainId: string) => `index-${domainId}`;
+import {
+  indexProgressQuery,
+  INDEXING_ERROR,
+  type IndexDomainResult,
+  type IndexDomainWorkflowInput,
+  type IndexProgress,
+} from '../core/contracts/index-domain.js';
+import type { BrokenPage } from '../core/retrieval/index-docs.js';
 
 /** Page files per activity: progress moves in these steps and a retry redoes at most this many. */
-export const PAGES_PER_BATCH = 250;
+const PAGES_PER_BATCH = 250;
 const MAX_BROKEN_REPORTED = 50;
 
 const { prepareDomainIndex, removeDeletedDomainPages } = proxyActivities<IndexingActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownDomainError'] },
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
 });
 
 /**
@@ -56,7 +27,7 @@ const pageActivities = (heartbeatSeconds: number) =>
   proxyActivities<IndexingActivities>({
     startToCloseTimeout: '24 hours',
     heartbeatTimeout: `${heartbeatSeconds} seconds`,
-    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['UnknownDomainError'] },
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
   });
 
 /**

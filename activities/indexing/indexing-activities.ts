@@ -15,14 +15,8 @@ import { ModelError } from '../../core/model/index.js';
 import { activitySignal, keepAlive } from '../activity-context.js';
 import { modelFailure } from '../model-failure.js';
 import type { ActivityServices } from '../services.js';
-import {
-  INDEXING_ERROR,
-  type IndexBatchHeartbeat,
-  type IndexBatchInput,
-  type IndexBatchResult,
-  type IndexDomainInput,
-  type PreparedDomain,
-} from './types.js';
+import { INDEXING_ERROR, type IndexBatchHeartbeat } from '../../core/contracts/index-domain.js';
+import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomain } from './types.js';
 
 /**
  * The indexing activities: check out a domain's docs, index a batch of page

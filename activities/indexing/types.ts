@@ -23,15 +23,3 @@ export interface IndexBatchInput {
 }
 
 export type IndexBatchResult = BatchSummary;
-
-/** What a running page batch heartbeats (and `quire index` shows): how far it got. */
-export interface IndexBatchHeartbeat {
-  /** Page files of the batch read so far. */
-  pages: number;
-  /** Chunks of the batch with their vector (from the cache or the model). */
-  embedded: number;
-  /** Chunks of the batch needing a vector, as far as the batch has read. */
-  toEmbed: number;
-}
-
-export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;

@@ -1,9 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import { startIndexing } from '../../core/retrieval/index.js';
+import {
+  INDEX_DOMAIN_WORKFLOW,
+  indexDomainStartOptions,
+  type IndexDomainResult,
+  type IndexDomainWorkflow,
+} from '../../core/contracts/index.js';
 import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
-import type { IndexDomainResult } from '../../workflows/index-domain.js';
 import { UsageError, type CliContext } from './context.js';
 import { embeddingProgress, readIndexProgress } from './index-progress.js';
 
@@ -23,8 +27,8 @@ export async function indexCommand(args: string[], ctx: CliContext): Promise<num
 
   const client = await connectClient(temporalTarget(ctx.config));
   try {
-    const { handle, runId } = await startIndexing(client, ctx.config.temporal.taskQueue, domain.id);
-    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${runId})\n`);
+    const handle = await client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
+    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
     // Without a terminal (logs, CI) the bar prints a line every few seconds instead of redrawing.
     const bar = new SingleBar({
       stream: ctx.out,

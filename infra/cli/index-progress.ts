@@ -1,7 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import type { IndexBatchHeartbeat } from '../../activities/indexing/index.js';
-import { indexProgressQuery } from '../../workflows/index-domain.js';
+import { indexProgressQuery, type IndexBatchHeartbeat } from '../../core/contracts/index.js';
 
 /** How far an indexing run is: pages read, and chunks embedded out of those needing a vector so far. */
 export interface IndexRunProgress {

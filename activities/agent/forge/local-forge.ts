@@ -1,11 +1,11 @@
 import { localPullUrl, PullStore } from '../../../core/forge/index.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
-import type { PullRequestInput, PullRequestResult } from '../types.js';
+import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
 /** The embedded forge: the branch is already pushed to the local repository; the record lives in core/forge. */
-export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestInput): Promise<PullRequestResult> {
+export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
   const store = new PullStore(services.config.dataDir);
   const body = pullRequestBody(input);
   const { pull, created } = await store.openOnce({

@@ -15,7 +15,7 @@ import { searchRouter } from '../../../api/search/index.js';
 import { loadConfig } from '../../../core/config.js';
 import { loadSnapshot } from '../../../core/retrieval/snapshot-file.js';
 import { indexCommand } from '../../../infra/cli/index-command.js';
-import type { IndexDomainResult } from '../../../workflows/index-domain.js';
+import type { IndexDomainResult } from '../../../core/contracts/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';

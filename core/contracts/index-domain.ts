@@ -1,0 +1,78 @@
+/**
+ * The indexing workflow's contract: workflow type and id scheme, input and
+ * result, the progress query and the failure type. Imports only
+ * `@temporalio/common` (through `define.ts`) and types.
+ */
+import type { WorkflowStartOptions } from '@temporalio/client';
+import type { BrokenPage } from '../retrieval/index-docs.js';
+import { defineQuery } from './define.js';
+import { DOMAIN_ID } from './search-attributes.js';
+
+export const INDEX_DOMAIN_WORKFLOW = 'indexDomainWorkflow';
+export type IndexDomainWorkflow = (input: IndexDomainWorkflowInput) => Promise<IndexDomainResult>;
+
+export interface IndexDomainWorkflowInput {
+  domainId: string;
+}
+
+export interface IndexProgress {
+  phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
+  /** Page files of finished batches. */
+  done: number;
+  total: number;
+  /** Chunks of finished batches that got a vector (0 when keyword only); the running batch heartbeats its own. */
+  embedded: number;
+}
+
+/** What a running page batch heartbeats (and `quire index` shows): how far it got. */
+export interface IndexBatchHeartbeat {
+  /** Page files of the batch read so far. */
+  pages: number;
+  /** Chunks of the batch with their vector (from the cache or the model). */
+  embedded: number;
+  /** Chunks of the batch needing a vector, as far as the batch has read. */
+  toEmbed: number;
+}
+
+export interface IndexDomainResult {
+  domainId: string;
+  pages: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  chunks: number;
+  /** Chunks written with a dense vector (0 when keyword only). */
+  vectors: number;
+  /** Of those, how many came from the vector cache instead of the model. */
+  cachedVectors: number;
+  seconds: number;
+  /** At most the first 50 broken pages; `brokenCount` has the full number. */
+  broken: BrokenPage[];
+  brokenCount: number;
+}
+
+export const indexProgressQuery = defineQuery<IndexProgress>('indexProgress');
+
+/** One indexing run per domain at a time: starters reuse this id. */
+export function indexWorkflowId(domainId: string): string {
+  return `index-${domainId}`;
+}
+
+/**
+ * How every starter (the API, `quire index`, `npm start`) starts a domain's indexing: the run
+ * already going is joined (USE_EXISTING), a new run follows a closed one (ALLOW_DUPLICATE).
+ */
+export function indexDomainStartOptions(domainId: string, taskQueue: string): WorkflowStartOptions<IndexDomainWorkflow> {
+  return {
+    taskQueue,
+    workflowId: indexWorkflowId(domainId),
+    args: [{ domainId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    typedSearchAttributes: [{ key: DOMAIN_ID, value: domainId }],
+  };
+}
+
+/** Failure types of the indexing activities; the workflow does not retry these. */
+export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;
