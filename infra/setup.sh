@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server (Debian package) for the integration tests.
+#   --test a redis-server (Debian package) and schemathesis (pinned, from PyPI,
+#   in a virtual environment under .tools/schemathesis) for the integration tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
+SCHEMATHESIS_VERSION=4.32.5
 TOOLS_DIR="$PWD/.tools"
-want_redis=0
-[ "${1:-}" = "--test" ] && want_redis=1
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -59,12 +61,24 @@ PY
 fi
 
 # 3. redis-server for the integration tests.
-if [ "$want_redis" = 1 ] && ! command -v redis-server >/dev/null; then
+if [ "$want_test" = 1 ] && ! command -v redis-server >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing redis-server (Debian package)"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >&2 \
       || die "apt-get install redis-server failed"
   else
     die "redis-server is missing; install it (apt-get install redis-server) or run as root"
+  fi
+fi
+
+# 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.
+if [ "$want_test" = 1 ]; then
+  st_dir="$TOOLS_DIR/schemathesis"
+  if ! "$st_dir/bin/st" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+    say "installing schemathesis $SCHEMATHESIS_VERSION into .tools/schemathesis"
+    rm -rf "$st_dir"
+    python3 -m venv "$st_dir" >&2 || die "python3 -m venv failed; install Python 3 with its venv module (apt-get install python3-venv)"
+    "$st_dir/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
+      || die "pip install schemathesis==$SCHEMATHESIS_VERSION failed; check access to PyPI"
   fi
 fi

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
 /** A citation as both protocols send it: `src_N` matches the `[N]` markers in the answer. */
@@ -15,10 +16,14 @@ export interface Usage {
 
 /**
  * Writes one assistant answer in a client protocol. Calls come in order:
- * start, text…, then either (endText, sources, finish) or error.
+ * start, text…, then either (endText, sources, finish) or error. Between
+ * texts the caller awaits `ready()`, so a client that reads slowly slows the
+ * model down instead of filling the server's memory.
  */
 export interface AnswerWriter {
   readonly headers: Record<string, string>;
+  /** Resolves once the stream has room again (at once when it has); never rejects. */
+  ready(): Promise<void>;
   start(): void;
   text(delta: string): void;
   endText(): void;
@@ -33,3 +38,12 @@ export interface AnswerIds {
 }
 
 export type WriterFactory = (out: Writable, ids: AnswerIds) => AnswerWriter;
+
+/** The writers' backpressure: resolves when `out` is below its high-water mark again. */
+export function drained(out: Writable): Promise<void> {
+  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  return once(out, 'drain').then(
+    () => undefined,
+    () => undefined,
+  );
+}

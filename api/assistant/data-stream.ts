@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { AnswerIds, AnswerWriter, Citation, Usage } from './answer-writer.js';
+import { drained, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
 
 /**
  * The v1 data stream (AI SDK 4, `streamProtocol: 'data'`): one `CODE:JSON`
@@ -15,6 +15,10 @@ export class DataStreamWriter implements AnswerWriter {
   };
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
+
+  ready(): Promise<void> {
+    return drained(this.out);
+  }
 
   private part(code: string, value: unknown): void {
     this.out.write(`${code}:${JSON.stringify(value)}\n`);

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { AnswerIds, AnswerWriter, Citation } from './answer-writer.js';
+import { drained, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
 
 const TEXT_ID = 'txt_0';
 
@@ -18,6 +18,10 @@ export class UiMessageStreamWriter implements AnswerWriter {
   private textOpen = false;
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
+
+  ready(): Promise<void> {
+    return drained(this.out);
+  }
 
   private chunk(value: Record<string, unknown>): void {
     // Events end with a blank line; a single newline makes the clients drop everything.

@@ -61,7 +61,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
     (s) => assistantRouter(s, { docIndex, threads, ...opts.deps }),
     (s) => threadsRouter(s, { threads }),
   ]);
-  const served = await serve(app);
+  const served = await serve(app, services.config.http);
   return {
     url: served.url,
     services,
