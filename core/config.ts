@@ -114,6 +114,8 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_FILES_PER_TURN: positiveInt(200, 100_000),
   QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
   QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS: positiveInt(20_000, 200_000),
+  QUIRE_INDEX_HEARTBEAT_SECONDS: positiveInt(60, 3600),
+  QUIRE_EMBEDDING_BATCH_SIZE: positiveInt(64, 2048),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
@@ -176,6 +178,12 @@ export interface Config {
     instructionsMaxChars: number;
     authorName: string;
     authorEmail: string;
+  };
+  indexing: {
+    /** An indexing activity silent this long is retried on another worker; it resumes where it stopped. */
+    heartbeatSeconds: number;
+    /** Chunks per embeddings request: the work a crash can lose, and how long one request may take. */
+    embeddingBatchSize: number;
   };
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
   /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
@@ -298,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },
+    indexing: { heartbeatSeconds: e.QUIRE_INDEX_HEARTBEAT_SECONDS, embeddingBatchSize: e.QUIRE_EMBEDDING_BATCH_SIZE },
     retention: {
       jobDays: e.QUIRE_JOB_RETENTION_DAYS,
       jobIdleArchiveDays: e.QUIRE_JOB_IDLE_ARCHIVE_DAYS,

@@ -18,11 +18,17 @@ const { prepareDomainIndex, removeDeletedDomainPages } = proxyActivities<Indexin
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
 });
 
-const { indexDomainPages } = proxyActivities<IndexingActivities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
-});
+/**
+ * The page activities' options, from the worker's heartbeat setting (so the proxy is made per run).
+ * A batch may embed for hours with a slow model: the heartbeat, not the start-to-close timeout,
+ * tells a dead worker, and a retry resumes where the last attempt stopped, so attempts are cheap.
+ */
+const pageActivities = (heartbeatSeconds: number) =>
+  proxyActivities<IndexingActivities>({
+    startToCloseTimeout: '24 hours',
+    heartbeatTimeout: `${heartbeatSeconds} seconds`,
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
+  });
 
 /**
  * Indexes a domain's docs: check out the source, index the page files in
@@ -31,13 +37,15 @@ const { indexDomainPages } = proxyActivities<IndexingActivities>({
  */
 export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Promise<IndexDomainResult> {
   const started = Date.now();
-  const progress: IndexProgress = { phase: 'checkout', done: 0, total: 0 };
+  const progress: IndexProgress = { phase: 'checkout', done: 0, total: 0, embedded: 0 };
   setHandler(indexProgressQuery, () => progress);
 
   const prepared = await prepareDomainIndex({ domainId: input.domainId });
+  // Histories of runs started before the setting existed lack it: they keep the old minute.
+  const { indexDomainPages } = pageActivities(prepared.heartbeatSeconds ?? 60);
   progress.phase = 'indexing';
   progress.total = prepared.files.length;
-  const totals = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0 };
+  const totals = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, vectors: 0, cachedVectors: 0 };
   const broken: BrokenPage[] = [];
   let brokenCount = 0;
   for (let i = 0; i < prepared.files.length; i += PAGES_PER_BATCH) {
@@ -53,9 +61,12 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
     totals.unchanged += batch.unchanged;
     totals.hidden += batch.hidden;
     totals.chunks += batch.chunks;
+    totals.vectors += batch.vectors ?? 0;
+    totals.cachedVectors += batch.cachedVectors ?? 0;
     brokenCount += batch.broken.length;
     broken.push(...batch.broken.slice(0, MAX_BROKEN_REPORTED - broken.length));
     progress.done += files.length;
+    progress.embedded += batch.vectors ?? 0;
   }
   progress.phase = 'cleanup';
   const deleted = await removeDeletedDomainPages({ domainId: input.domainId, docsRoot: prepared.docsRoot });
@@ -68,6 +79,8 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
     removed: deleted + totals.hidden,
     unchanged: totals.unchanged,
     chunks: totals.chunks,
+    vectors: totals.vectors,
+    cachedVectors: totals.cachedVectors,
     seconds: Math.round((Date.now() - started) / 100) / 10,
     broken,
     brokenCount,

@@ -2,7 +2,7 @@ import { boundSummary, boundTodos } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
-import { keepAlive } from './activity-context.js';
+import { keepAlive } from '../activity-context.js';
 import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';

@@ -2,7 +2,7 @@ import { CancelledFailure } from '@temporalio/common';
 import type { Todo } from '../../core/jobs/index.js';
 import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/index.js';
 import { modelFailure } from '../model-failure.js';
-import { activitySignal, heartbeat } from './activity-context.js';
+import { activitySignal, heartbeat } from '../activity-context.js';
 import { AGENT_TOOLS } from './tool-definitions.js';
 import { executeTool, type ToolContext } from './tools.js';
 import type { AgentStopReason } from './types.js';

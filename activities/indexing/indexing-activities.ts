@@ -1,22 +1,22 @@
 import path from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { scrubSecrets } from '../../core/logger.js';
 import {
   checkoutDocs,
   indexFiles,
   listPageFiles,
+  openChunkEmbedding,
   openDocIndex,
   removeDeletedPages,
+  type ChunkEmbedding,
   type WritableDocIndex,
 } from '../../core/retrieval/index.js';
 import { ModelError } from '../../core/model/index.js';
+import { activitySignal, keepAlive } from '../activity-context.js';
 import { modelFailure } from '../model-failure.js';
 import type { ActivityServices } from '../services.js';
-import { INDEXING_ERROR } from '../../core/contracts/index-domain.js';
-import { type IndexBatchInput, type IndexBatchResult, type IndexDomainInput, type PreparedDomain } from './types.js';
-
-/** Heartbeats carry progress; more often than this only adds load. */
-const HEARTBEAT_EVERY_MS = 1000;
+import { INDEXING_ERROR, type IndexBatchHeartbeat } from '../../core/contracts/index-domain.js';
+import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomain } from './types.js';
 
 /**
  * The indexing activities: check out a domain's docs, index a batch of page
@@ -26,6 +26,9 @@ const HEARTBEAT_EVERY_MS = 1000;
 export function createIndexingActivities(services: ActivityServices) {
   let opened: WritableDocIndex | undefined;
   const docIndex = () => (opened ??= services.docIndex ?? openDocIndex(services.config, services.redis));
+  // Opened on first use and kept: it holds the model's connection pool and the vector cache.
+  let embedding: { opened: ChunkEmbedding | undefined } | undefined;
+  const chunkEmbedding = () => (embedding ??= { opened: openChunkEmbedding(services.config) }).opened;
 
   async function domainOf(domainId: string) {
     const domain = await services.tenants.getDomain(domainId);
@@ -43,23 +46,37 @@ export function createIndexingActivities(services: ActivityServices) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);
       }
-      return { docsRoot, files: await listPageFiles(docsRoot), includeHidden: domain.includeHidden };
+      return {
+        docsRoot,
+        files: await listPageFiles(docsRoot),
+        includeHidden: domain.includeHidden,
+        heartbeatSeconds: services.config.indexing.heartbeatSeconds,
+      };
     },
 
+    /**
+     * Heartbeats on a timer for the whole batch (a slow embedder may take minutes per request).
+     * A retry resumes: pages already written are unchanged by hash, and every finished
+     * embeddings request is in the vector cache, so only unfinished work is redone.
+     */
     async indexDomainPages(input: IndexBatchInput): Promise<IndexBatchResult> {
-      let last = 0;
-      return indexFiles(docIndex(), input.domainId, input.docsRoot, input.files, {
-        includeHidden: input.includeHidden,
-        onProgress: (done) => {
-          const now = Date.now();
-          if (now - last < HEARTBEAT_EVERY_MS && done < input.files.length) return;
-          last = now;
-          Context.current().heartbeat({ done, total: input.files.length });
-        },
-      }).catch((err: unknown) => {
+      const progress: IndexBatchHeartbeat = { pages: 0, embedded: 0, toEmbed: 0 };
+      const stopHeartbeats = keepAlive(services.config.indexing.heartbeatSeconds, () => ({ ...progress }));
+      const signal = activitySignal();
+      const embedding = chunkEmbedding();
+      try {
+        return await indexFiles(docIndex(), input.domainId, input.docsRoot, input.files, {
+          includeHidden: input.includeHidden,
+          embedding: embedding && { ...embedding, ...(signal ? { signal } : {}) },
+          onProgress: (done) => (progress.pages = done),
+          onEmbedded: (ready, total) => Object.assign(progress, { embedded: ready, toEmbed: total }),
+        });
+      } catch (err) {
         // An embedding failure: a bad key ends the indexing, a rate limit waits as the provider asks.
         throw err instanceof ModelError ? modelFailure(err) : err;
-      });
+      } finally {
+        stopHeartbeats();
+      }
     },
 
     async removeDeletedDomainPages(input: { domainId: string; docsRoot: string }): Promise<number> {

@@ -11,6 +11,8 @@ export interface PreparedDomain {
   /** Page files relative to `docsRoot`. */
   files: string[];
   includeHidden: boolean;
+  /** The worker's `QUIRE_INDEX_HEARTBEAT_SECONDS`: the workflow sets the page activities' heartbeat timeout from it. */
+  heartbeatSeconds: number;
 }
 
 export interface IndexBatchInput {

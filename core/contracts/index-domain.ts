@@ -17,8 +17,21 @@ export interface IndexDomainWorkflowInput {
 
 export interface IndexProgress {
   phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
+  /** Page files of finished batches. */
   done: number;
   total: number;
+  /** Chunks of finished batches that got a vector (0 when keyword only); the running batch heartbeats its own. */
+  embedded: number;
+}
+
+/** What a running page batch heartbeats (and `quire index` shows): how far it got. */
+export interface IndexBatchHeartbeat {
+  /** Page files of the batch read so far. */
+  pages: number;
+  /** Chunks of the batch with their vector (from the cache or the model). */
+  embedded: number;
+  /** Chunks of the batch needing a vector, as far as the batch has read. */
+  toEmbed: number;
 }
 
 export interface IndexDomainResult {
@@ -29,6 +42,10 @@ export interface IndexDomainResult {
   removed: number;
   unchanged: number;
   chunks: number;
+  /** Chunks written with a dense vector (0 when keyword only). */
+  vectors: number;
+  /** Of those, how many came from the vector cache instead of the model. */
+  cachedVectors: number;
   seconds: number;
   /** At most the first 50 broken pages; `brokenCount` has the full number. */
   broken: BrokenPage[];

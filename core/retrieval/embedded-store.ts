@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../store/file-lock.js';
-import { cosine, embeddingText, type Embedder } from './embeddings.js';
+import { cosine, type Embedder } from './embeddings.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
@@ -100,12 +100,11 @@ export class EmbeddedDocIndex implements WritableDocIndex {
   }
 
   async applyChanges(domainId: string, changes: PageChanges): Promise<void> {
-    const fresh = changes.upserts.flatMap((p) => p.chunks);
-    const vectors = this.embedder && fresh.length > 0 ? await this.embedder.embed(fresh.map(embeddingText)) : undefined;
-    const stored: StoredChunk[] = fresh.map((chunk, i) => ({
+    // Vectors arrive with the chunks (indexing embeds them through the vector cache); this store only keeps them.
+    const stored: StoredChunk[] = changes.upserts.flatMap((p) => p.chunks).map(({ vector, ...chunk }) => ({
       ...chunk,
       terms: [...chunkTerms(chunk)],
-      ...(vectors?.[i] ? { vector: vectors[i] } : {}),
+      ...(vector ? { vector } : {}),
     }));
     const change: SnapshotChange = {
       removals: [...new Set([...changes.removals, ...changes.upserts.map((p) => p.path)])],

@@ -1,12 +1,18 @@
 import type { Config } from '../config.js';
 import { createModelPort, type ModelPort } from '../model/index.js';
 
-/** Turns texts into dense vectors; one call per batch. */
+/** Turns texts into dense vectors. */
 export interface Embedder {
-  embed(texts: string[]): Promise<number[][]>;
+  /** Which vectors it makes (model and dimensions): vectors of different embedders never mix. */
+  readonly id: string;
+  /** One request: callers bound the batch (see `embedTexts`). */
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 
-const BATCH = 64;
+/** The identity of an embedding configuration; part of every page hash, so a change re-embeds. */
+export function embedderId(embedding: Pick<NonNullable<Config['embedding']>, 'model' | 'dimensions'>): string {
+  return `${embedding.model}@${embedding.dimensions ?? 'native'}`;
+}
 
 /**
  * An embeddings endpoint through the model port. No client retries: indexing
@@ -15,13 +21,9 @@ const BATCH = 64;
  */
 export function modelEmbedder(embedding: NonNullable<Config['embedding']>, port: ModelPort = createModelPort(embedding)): Embedder {
   return {
-    async embed(texts) {
-      const vectors: number[][] = [];
-      for (let i = 0; i < texts.length; i += BATCH) {
-        vectors.push(...(await port.embed({ model: embedding.model, texts: texts.slice(i, i + BATCH), dimensions: embedding.dimensions })));
-      }
-      return vectors;
-    },
+    id: embedderId(embedding),
+    embed: (texts, signal) =>
+      port.embed({ model: embedding.model, texts, dimensions: embedding.dimensions, ...(signal ? { signal } : {}) }),
   };
 }
 

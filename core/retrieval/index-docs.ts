@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPageFiles, PageSyntaxError, readNavigation } from '../docs/index.js';
+import { embedTexts, type ChunkEmbedding } from './embed-texts.js';
+import { embeddingText } from './embeddings.js';
 import type { IndexedPage, WritableDocIndex } from './indexed.js';
 import { pageHash, pagePathOf, readPage, type ReadPageOptions } from './read-page.js';
 
@@ -21,6 +23,10 @@ export interface BatchSummary {
   hidden: number;
   /** Chunks written. */
   chunks: number;
+  /** Chunks written with a dense vector (all of them with an embedding model, else none). */
+  vectors: number;
+  /** Of those, how many got their vector from the vector cache rather than the model. */
+  cachedVectors: number;
   broken: BrokenPage[];
 }
 
@@ -38,6 +44,10 @@ export interface IndexFilesOptions {
   onProgress?: (done: number) => void;
   /** Pages per write; each write is one atomic replacement of the domain's index. */
   batchSize?: number;
+  /** Gives every written chunk a dense vector; absent: keyword only. */
+  embedding?: ChunkEmbedding | undefined;
+  /** Called as vectors arrive: chunks with a vector, chunks needing one so far. */
+  onEmbedded?: (ready: number, total: number) => void;
 }
 
 /**
@@ -53,13 +63,28 @@ export async function indexFiles(
   options: IndexFilesOptions,
 ): Promise<BatchSummary> {
   const navigation = await readNavigation(docsRoot);
-  const pageOptions: ReadPageOptions = { navigation, scope: options.includeHidden ? 'everything' : 'site' };
+  const embedding = options.embedding;
+  const pageOptions: ReadPageOptions = { navigation, scope: options.includeHidden ? 'everything' : 'site', vectors: embedding?.embedder.id };
   const previous = await index.pageHashes(domainId);
-  const summary: BatchSummary = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, broken: [] };
+  const summary: BatchSummary = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, vectors: 0, cachedVectors: 0, broken: [] };
   let upserts: IndexedPage[] = [];
   let removals: string[] = [];
+  let vectorsReady = 0;
+  let vectorsWanted = 0;
   const flush = async () => {
     if (upserts.length === 0 && removals.length === 0) return;
+    if (embedding) {
+      const chunks = upserts.flatMap((p) => p.chunks);
+      const before = vectorsReady;
+      vectorsWanted += chunks.length;
+      const { vectors, cached } = await embedTexts(chunks.map(embeddingText), embedding, (ready) => {
+        vectorsReady = before + ready;
+        options.onEmbedded?.(vectorsReady, vectorsWanted);
+      });
+      chunks.forEach((chunk, i) => (chunk.vector = vectors[i]));
+      summary.vectors += chunks.length;
+      summary.cachedVectors += cached;
+    }
     await index.applyChanges(domainId, { upserts, removals });
     upserts = [];
     removals = [];

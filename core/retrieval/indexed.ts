@@ -25,6 +25,8 @@ export interface IndexedChunk extends PageMarkers {
   content: string;
   /** Text of the headings in the breadcrumb below the title; weighs more than the body. */
   headings: string;
+  /** Dense vector of `embeddingText(chunk)`, when indexing with an embedding model. */
+  vector?: number[];
 }
 
 export interface IndexedPage extends PageMarkers {

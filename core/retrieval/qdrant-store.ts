@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Config } from '../config.js';
-import { embeddingText, type Embedder } from './embeddings.js';
+import type { Embedder } from './embeddings.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
@@ -208,19 +208,19 @@ export class QdrantDocIndex implements WritableDocIndex {
         filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'path', match: { any: replaced } }] },
       });
     }
+    // Vectors arrive with the chunks (indexing embeds them through the vector cache); this store only keeps them.
     const chunks = changes.upserts.flatMap((p) => p.chunks);
-    const vectors = this.embedder && chunks.length > 0 ? await this.embedder.embed(chunks.map(embeddingText)) : undefined;
     const points = [
       ...changes.upserts.map(({ chunks: _c, ...page }) => ({
         id: pointId(domainId, page.path, 'page'),
         vector: {},
         payload: { ...page, domain: domainId, kind: 'page' },
       })),
-      ...chunks.map((chunk: IndexedChunk, i) => ({
+      ...chunks.map(({ vector, ...chunk }: IndexedChunk, i) => ({
         id: pointId(domainId, chunk.path, 'chunk', String(i), chunk.anchor),
         vector: {
           [SPARSE]: sparseVector(chunkTerms(chunk), true),
-          ...(vectors?.[i] ? { [DENSE]: vectors[i] } : {}),
+          ...(vector ? { [DENSE]: vector } : {}),
         },
         payload: { ...chunk, domain: domainId, kind: 'chunk' },
       })),

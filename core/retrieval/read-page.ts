@@ -27,6 +27,8 @@ export interface ReadPageOptions {
   navigation: SiteNavigation | undefined;
   scope: IndexScope;
   chunking?: ChunkOptions;
+  /** The embedder whose vectors the chunks get (`Embedder.id`); undefined when keyword only. */
+  vectors?: string | undefined;
 }
 
 /** Everything a page's chunks (and whether it is indexed at all) derive from, so an unchanged hash means nothing to redo. */
@@ -37,7 +39,16 @@ export function pageHash(source: SourceFile, options: ReadPageOptions): string {
     .update('\0')
     .update(source.text)
     .update('\0')
-    .update(JSON.stringify([entry ?? null, options.navigation?.file ?? null, options.navigation?.indexing ?? null, options.scope]))
+    .update(
+      JSON.stringify([
+        entry ?? null,
+        options.navigation?.file ?? null,
+        options.navigation?.indexing ?? null,
+        options.scope,
+        // Vectors derive from the model: a new model (or none) rewrites every page. Keyword-only hashes stay as they were.
+        ...(options.vectors ? [options.vectors] : []),
+      ]),
+    )
     .digest('hex')
     .slice(0, 32);
 }

@@ -4,14 +4,15 @@ import { SingleBar } from 'cli-progress';
 import {
   INDEX_DOMAIN_WORKFLOW,
   indexDomainStartOptions,
-  indexProgressQuery,
   type IndexDomainResult,
   type IndexDomainWorkflow,
 } from '../../core/contracts/index.js';
 import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
 import { UsageError, type CliContext } from './context.js';
+import { embeddingProgress, readIndexProgress } from './index-progress.js';
 
 const POLL_MS = 300;
+const NO_TTY_LINE_MS = 2000;
 
 /**
  * `quire index DOMAIN`: starts (or joins) the domain's indexing workflow,
@@ -28,7 +29,15 @@ export async function indexCommand(args: string[], ctx: CliContext): Promise<num
   try {
     const handle = await client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
     ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
-    const bar = new SingleBar({ stream: ctx.out, format: '  {bar} {value}/{total} pages', hideCursor: true, clearOnComplete: false });
+    // Without a terminal (logs, CI) the bar prints a line every few seconds instead of redrawing.
+    const bar = new SingleBar({
+      stream: ctx.out,
+      format: '  {bar} {value}/{total} pages{embedding}',
+      hideCursor: true,
+      clearOnComplete: false,
+      noTTYOutput: true,
+      notTTYSchedule: NO_TTY_LINE_MS,
+    });
     let started = false;
     const outcome = handle.result().then(
       (result) => ({ result }),
@@ -38,11 +47,12 @@ export async function indexCommand(args: string[], ctx: CliContext): Promise<num
     while (!finished) {
       finished = await Promise.race([outcome, sleep(POLL_MS).then(() => undefined)]);
       if (finished) break;
-      const progress = await handle.query(indexProgressQuery).catch(() => undefined);
-      if (progress && progress.total > 0) {
-        if (!started) bar.start(progress.total, progress.done);
+      const progress = await readIndexProgress(handle).catch(() => undefined);
+      if (progress) {
+        const payload = { embedding: embeddingProgress(progress) };
+        if (!started) bar.start(progress.pageTotal, progress.pages, payload);
         started = true;
-        bar.update(progress.done);
+        bar.update(progress.pages, payload);
       }
     }
     if (started) bar.stop();
@@ -64,6 +74,7 @@ export function formatSummary(r: IndexDomainResult): string {
     `indexed ${r.domainId}: ${r.pages} pages, ${r.added} added, ${r.updated} updated, ${r.removed} removed, ` +
       `${r.unchanged} unchanged, ${r.chunks} chunks written in ${r.seconds}s`,
   ];
+  if (r.vectors > 0) lines.push(`${r.vectors} chunks embedded, ${r.cachedVectors} of them from the vector cache`);
   if (r.brokenCount > 0) {
     lines.push(`${r.brokenCount} page(s) could not be read:`);
     for (const b of r.broken) lines.push(`  ${b.path}: ${b.reason}`);

@@ -70,6 +70,14 @@ export interface FakeModelServer {
   chunkDelayMs: number;
   /** When set, embeddings requests fail with this error instead of answering. */
   failEmbeddings: ScriptedError | undefined;
+  /** Fails the embeddings request number `n` (0-based, counting every embeddings request) when it returns an error. */
+  failEmbeddingRequest: ((n: number) => ScriptedError | undefined) | undefined;
+  /** Time the embeddings endpoint takes per input text, like a CPU-bound model (500: 2 texts/s). */
+  embeddingDelayMsPerInput: number;
+  /** Every text the embeddings endpoint answered with a vector, in order, repeats included. */
+  embeddedTexts: string[];
+  /** Called when an embeddings request arrives, before it is answered. */
+  onEmbeddingRequest: ((n: number, inputs: string[]) => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -114,6 +122,7 @@ export async function startFakeModel(
 ): Promise<FakeModelServer> {
   let script: Script = initial;
   let served = 0;
+  let embeddingRequests = 0;
   const state: FakeModelServer = {
     baseUrl: '',
     endpoint: '',
@@ -123,6 +132,10 @@ export async function startFakeModel(
     events: new EventEmitter(),
     chunkDelayMs: 0,
     failEmbeddings: undefined,
+    failEmbeddingRequest: undefined,
+    embeddingDelayMsPerInput: 0,
+    embeddedTexts: [],
+    onEmbeddingRequest: undefined,
     script(next) {
       script = next;
       served = 0;
@@ -167,8 +180,20 @@ export async function startFakeModel(
       return;
     }
     if (path.endsWith('/embeddings')) {
-      const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
-      const dims = opts.embeddingDims ?? 64;
+      const inputs = (Array.isArray(body.input) ? body.input : [body.input ?? '']).map(String);
+      const n = embeddingRequests++;
+      state.onEmbeddingRequest?.(n, inputs);
+      const failure = state.failEmbeddingRequest?.(n);
+      if (failure) {
+        writeError(res, failure);
+        return;
+      }
+      if (state.embeddingDelayMsPerInput > 0) await new Promise((r) => setTimeout(r, state.embeddingDelayMsPerInput * inputs.length));
+      // A client that gave up (a cancelled or killed activity) never received these vectors.
+      if (req.socket.destroyed) return;
+      state.embeddedTexts.push(...inputs);
+      // Like OpenAI's text-embedding-3 models, a requested size wins.
+      const dims = typeof body.dimensions === 'number' ? body.dimensions : (opts.embeddingDims ?? 64);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({

@@ -15,16 +15,16 @@ const hit: Schema = {
   type: 'object',
   required: ['content', 'path', 'metadata'],
   properties: {
-    content: { type: 'string' },
-    path: { type: 'string', description: 'URL path of the page.' },
+    content: { type: 'string', description: 'The page’s chunk that best matches the query (Markdown, MDX markup removed).' },
+    path: { type: 'string', description: 'URL path of the page; no page appears twice in one response.' },
     metadata: {
       type: 'object',
       required: ['title', 'anchor', 'breadcrumb', 'score'],
       properties: {
         title: { type: 'string' },
-        anchor: { type: 'string' },
+        anchor: { type: 'string', description: 'Heading anchor of the chunk shown, empty for the top of the page.' },
         breadcrumb: { type: 'array', items: { type: 'string' } },
-        score: { type: 'number' },
+        score: { type: 'number', description: 'The page’s score, in [0, 1].' },
         version: { type: 'string' },
         language: { type: 'string' },
       },
@@ -40,6 +40,10 @@ export const searchPaths: PathItems = {
     post: {
       operationId: 'search',
       summary: 'Search the indexed docs (the assistant’s per-organisation limit)',
+      description:
+        'Results are pages, best first: each page appears once, shown by its best-matching chunk, so `pageSize` counts pages ' +
+        'and one long page cannot fill the list. The embedded index ranks a page by the mean of its whole-page and best-chunk ' +
+        'keyword scores (BM25 with title, heading and path weights); Qdrant ranks a page by its best chunk.',
       security: [{ assistantKey: [] }],
       parameters: [domain],
       requestBody: jsonBody({
@@ -48,7 +52,7 @@ export const searchPaths: PathItems = {
         examples: [{ query: 'install the CLI', pageSize: 5 }],
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
-          pageSize: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+          pageSize: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Pages to return.' },
           scoreThreshold: { type: 'number', minimum: 0, maximum: 1 },
           filter: {
             type: 'object',
@@ -58,7 +62,7 @@ export const searchPaths: PathItems = {
         },
       }),
       responses: {
-        '200': jsonResponse('The best passages', { type: 'array', items: hit }, RATE_LIMIT_HEADERS),
+        '200': jsonResponse('The best pages, one result each', { type: 'array', items: hit }, RATE_LIMIT_HEADERS),
         ...errorResponses(...AUTHENTICATED_POST_ERRORS, 429),
       },
     },

@@ -5,38 +5,16 @@
  * prebuilt workflow bundle; `npm test` builds both), as production does.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { createApp } from '../../../api/app.js';
 import { PullStore } from '../../../core/forge/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
-import { REPO_ROOT, temporalEnv } from '../../support/temporal.js';
-import { onSuiteEnd } from '../../support/teardown.js';
+import { temporalEnv } from '../../support/temporal.js';
+import { spawnWorker } from '../../support/worker-process.js';
 import { call, pollJob } from './agent-api.js';
-
-const WORKER_MAIN = path.join(REPO_ROOT, 'dist', 'worker', 'main.js');
-
-function spawnWorker(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, [WORKER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise((r) => child.once('exit', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  return { child, output: () => out, exited };
-}
 
 describe('agent job survives a worker crash mid-turn', function () {
   this.timeout(180_000);

@@ -50,7 +50,7 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     assert.deepEqual([result.added, result.updated, result.removed, result.brokenCount], [20, 0, 0, 0]);
     assert.ok(result.chunks >= 40, `${result.chunks} chunks`);
     // 21 page files, one of them hidden: progress counts files, the summary counts indexed pages.
-    assert.deepEqual(await handle.query(indexProgressQuery), { phase: 'done', done: 21, total: 21 });
+    assert.deepEqual(await handle.query(indexProgressQuery), { phase: 'done', done: 21, total: 21, embedded: 0 });
     const description = await handle.describe();
     assert.deepEqual(description.typedSearchAttributes.get(DOMAIN_ID), 'skylark');
     const status = (await (await admin('GET', 'skylark')).json()) as { status: string; result: IndexDomainResult };

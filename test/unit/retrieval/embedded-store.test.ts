@@ -4,6 +4,7 @@ import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { modelEmbedder } from '../../../core/retrieval/embeddings.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { tempDir, testConfig } from '../../support/services.js';
@@ -145,8 +146,9 @@ describe('embedded store', () => {
     // The fake model server stands in for an OpenAI-compatible embeddings provider.
     const model = await startFakeModel([], { embeddingDims: 32 });
     onSuiteEnd(model.close);
-    const ix = new EmbeddedDocIndex(await tempDir(), modelEmbedder((await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' })).embedding!));
-    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
+    const config = await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' });
+    const ix = new EmbeddedDocIndex(await tempDir(), modelEmbedder(config.embedding!));
+    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false, embedding: openChunkEmbedding(config) });
     const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.ok(embedCalls.length >= 1);
     assert.equal(embedCalls[0]?.body.model, 'embed');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { openDocIndex } from '../../../core/retrieval/open-doc-index.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
@@ -87,9 +88,14 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
       QUIRE_EMBEDDING_MODEL: 'embed-small',
     });
     const ix = openDocIndex(config);
-    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false, embedding: openChunkEmbedding(config) });
     const create = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks');
     assert.deepEqual(create?.body, { vectors: { dense: { size: 16, distance: 'Cosine' } }, sparse_vectors: { text: { modifier: 'idf' } } });
+    const upserted = qdrant.requests
+      .filter((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks/points')
+      .flatMap((r) => (r.body as { points: Array<{ vector: { dense?: number[] }; payload: { kind: string; vector?: unknown } }> }).points)
+      .filter((p) => p.payload.kind === 'chunk');
+    assert.ok(upserted.length > 0 && upserted.every((p) => p.vector.dense?.length === 16 && p.payload.vector === undefined), 'every chunk carries its vector, not in its payload');
     const hits = await ix.search('skylark', { query: 'dead-letter queue replay', pageSize: 3 });
     assert.equal(hits[0]?.path, '/concepts/retries');
     const query = qdrant.requests.filter((r) => r.path.endsWith('/points/query/groups')).pop()?.body as { query: unknown; prefetch: Array<{ using: string }> };

@@ -19,8 +19,8 @@ export function heartbeat(details: unknown): void {
 }
 
 /**
- * Heartbeats on a timer until stopped, so a long model call, clone or push neither looks like a
- * dead worker nor delays an archive: Temporal delivers cancellation only in heartbeat responses.
+ * Heartbeats on a timer until stopped, so a long model call, clone, push or embedding batch neither
+ * looks like a dead worker nor delays an archive: Temporal delivers cancellation only in heartbeat responses.
  * The SDK throttles what reaches the server, so a short interval costs nothing.
  */
 export function keepAlive(heartbeatSeconds: number, details: () => unknown): () => void {

@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './temporal.js';
+import { onSuiteEnd } from './teardown.js';
+
+/** The built worker entry point with its prebuilt workflow bundle (`npm run build`), as production runs it. */
+export const WORKER_MAIN = path.join(REPO_ROOT, 'dist', 'worker', 'main.js');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<unknown>;
+}
+
+/** Starts a worker process (to kill it with SIGKILL, as a crash would); killed at suite end if still running. */
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, [WORKER_MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
+  onSuiteEnd(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return { child, output: () => out, exited };
+}
