@@ -26,7 +26,12 @@ export function blockText(node: Nodes, source: string): string {
   const start = node.position?.start.offset;
   const end = node.position?.end.offset;
   if (start === undefined || end === undefined) return '';
-  if (!hasMdx(node)) return source.slice(start, end);
+  // A block nested in an MDX component starts at its own column: its slice begins after that
+  // indentation but its later lines keep it. Dedent them, or a code fence opens at column 0 and
+  // closes indented, and the rest of the passage turns into code in every Markdown renderer.
+  const indent = (node.position?.start.column ?? 1) - 1;
+  const slice = (from: number, to: number) => dedent(source.slice(from, to), indent);
+  if (!hasMdx(node)) return slice(start, end);
   // Keep the block's own Markdown and substitute each MDX descendant by its text.
   let out = '';
   let cursor = start;
@@ -34,10 +39,16 @@ export function blockText(node: Nodes, source: string): string {
     const cs = child.position?.start.offset;
     const ce = child.position?.end.offset;
     if (cs === undefined || ce === undefined || !hasMdx(child)) continue;
-    out += source.slice(cursor, cs) + blockText(child, source);
+    out += slice(cursor, cs) + blockText(child, source);
     cursor = ce;
   }
-  return out + source.slice(cursor, end);
+  return out + slice(cursor, end);
+}
+
+/** Removes up to `columns` leading blanks from every line but the first. */
+function dedent(text: string, columns: number): string {
+  if (columns <= 0) return text;
+  return text.replace(new RegExp(`\\n[ \\t]{0,${columns}}`, 'g'), '\n');
 }
 
 export function hasMdx(node: Nodes): boolean {

@@ -18,9 +18,16 @@ export function pagePathOf(file: string): string {
   return normalisePagePath(file);
 }
 
+/**
+ * Bumped when chunking changes what it makes of the same page, so the next
+ * indexing run redoes every page (2: code fences in MDX components dedented).
+ */
+const CHUNKING_VERSION = '2';
+
 /** Everything a page's chunks derive from, so an unchanged hash means nothing to redo. */
 export function pageHash(source: SourceFile, nav: NavEntry | undefined, includeHidden: boolean): string {
   return createHash('sha256')
+    .update(`chunks:${CHUNKING_VERSION}\0`)
     .update(source.file)
     .update('\0')
     .update(source.text)

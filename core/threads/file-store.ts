@@ -64,7 +64,8 @@ export class FileThreadStore implements ThreadStore {
       await fs.rm(file, { force: true });
       return undefined;
     }
-    return { threadId, orgId, domainId: header.domainId, createdAt: header.createdAt, updatedAt, exchanges };
+    const keyHash = header.keyHash ? { keyHash: header.keyHash } : {};
+    return { threadId, orgId, domainId: header.domainId, ...keyHash, createdAt: header.createdAt, updatedAt, exchanges };
   }
 
   /** Deletes threads nobody touched within the retention period; at most once an hour, off the request path. */
