@@ -7,28 +7,13 @@ export const EXTRACTIVE_LABEL =
 
 const MAX_PASSAGE_CHARS = 600;
 
-const FENCE = /^\s*(`{3,}|~{3,})/;
-
-/** The fence a passage cut short leaves open (its marker), or undefined when every fence is closed. */
-function openFence(lines: string[]): string | undefined {
-  let open: string | undefined;
-  for (const line of lines) {
-    const marker = FENCE.exec(line)?.[1];
-    if (!marker) continue;
-    if (!open) open = marker;
-    else if (marker[0] === open[0] && marker.length >= open.length && line.trim() === marker) open = undefined;
-  }
-  return open;
-}
-
 function quote(text: string): string {
   const trimmed = text.trim();
   const cut = trimmed.length > MAX_PASSAGE_CHARS ? `${trimmed.slice(0, MAX_PASSAGE_CHARS).trimEnd()}…` : trimmed;
-  const lines = cut.split('\n');
-  // A cut inside a code block closes it, or the rest of the answer would render as code.
-  const open = openFence(lines);
-  if (open) lines.push(open);
-  return lines.map((line) => `> ${line}`).join('\n');
+  return cut
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
 }
 
 /**
