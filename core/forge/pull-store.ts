@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
+import { hashSecret, sameHash } from '../tenants/keys.js';
 
 /** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
 export interface PullRecord {
@@ -14,8 +16,22 @@ export interface PullRecord {
   draft: boolean;
   state: 'open' | 'closed';
   comments: Array<{ body: string; createdAt: string }>;
+  /**
+   * SHA-256 of each view token handed out in a link to this pull request
+   * (one per turn; every link keeps working, the oldest beyond the cap drop).
+   */
+  viewTokenHashes?: string[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** Links handed out per pull request that keep working: one per agent turn, so a long job keeps its recent ones. */
+const MAX_VIEW_TOKENS = 100;
+
+/** Whether `token` is one handed out for this pull request (constant-time per hash). */
+export function canViewWithToken(pull: PullRecord, token: string): boolean {
+  const hash = hashSecret(token);
+  return (pull.viewTokenHashes ?? []).some((h) => sameHash(h, hash));
 }
 
 interface ProjectPulls {
@@ -23,7 +39,7 @@ interface ProjectPulls {
   pulls: PullRecord[];
 }
 
-export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'createdAt' | 'updatedAt'>;
+export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHashes' | 'createdAt' | 'updatedAt'>;
 
 /** Pull-request records per project, one JSON file each under `<dataDir>/pulls/`, written atomically under a lock. */
 export class PullStore {
@@ -71,5 +87,17 @@ export class PullStore {
       await writeJsonAtomic(file, all);
       return pull;
     });
+  }
+
+  /**
+   * A new unguessable token that lets a browser view this one pull request
+   * without an admin key; only its hash is kept.
+   */
+  async addViewToken(projectId: string, number: number): Promise<string | undefined> {
+    const token = `pv_${randomBytes(32).toString('base64url')}`;
+    const updated = await this.update(projectId, number, (pull) => {
+      pull.viewTokenHashes = [...(pull.viewTokenHashes ?? []), hashSecret(token)].slice(-MAX_VIEW_TOKENS);
+    });
+    return updated ? token : undefined;
   }
 }

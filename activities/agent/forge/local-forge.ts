@@ -4,7 +4,11 @@ import type { ActivityServices } from '../../services.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
-/** The embedded forge: the branch is already pushed to the local repository; the record lives in core/forge. */
+/**
+ * The embedded forge: the branch is already pushed to the local repository;
+ * the record lives in core/forge. The link carries a view token, so it opens
+ * in a browser without the admin key.
+ */
 export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestInput): Promise<PullRequestResult> {
   const store = new PullStore(services.config.dataDir);
   const body = pullRequestBody(input);
@@ -23,5 +27,7 @@ export async function openLocalPullRequest(services: ActivityServices, project: 
       p.comments.push({ body, createdAt: new Date().toISOString() });
     });
   }
-  return { url: localPullUrl(services.config.publicUrl, project.id, pull.number), number: pull.number, created };
+  // A fresh token per call: links already handed out keep working, and a retried activity just adds one.
+  const token = await store.addViewToken(project.id, pull.number);
+  return { url: localPullUrl(services.config.publicUrl, project.id, pull.number, token), number: pull.number, created };
 }

@@ -28,9 +28,11 @@ describe('agent engine: pull requests', function () {
   it('local forge: one record per branch, follow-up turns comment once, link served under the public URL', async function () {
     const f = await engineFixture({ env: { QUIRE_PUBLIC_URL: 'https://quire.example.com' } });
     const first = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1, { validationErrors: ['a.mdx:1: broken'] })));
-    assert.deepEqual(first, { url: 'https://quire.example.com/forge/docs/pulls/1', number: 1, created: true });
+    assert.match(first.url, /^https:\/\/quire\.example\.com\/forge\/docs\/pulls\/1\?token=pv_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual({ ...first, url: undefined }, { url: undefined, number: 1, created: true });
     const again = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1)));
-    assert.deepEqual(again, { ...first, created: false });
+    assert.deepEqual({ ...again, url: undefined }, { url: undefined, number: 1, created: false });
+    assert.notEqual(again.url, first.url, 'each link carries its own token');
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
     const pull = await new PullStore(f.services.config.dataDir).get('docs', 1);
@@ -40,6 +42,7 @@ describe('agent engine: pull requests', function () {
     assert.match(pull?.body ?? '', /Validation notes[\s\S]*a\.mdx:1: broken/);
     assert.equal(pull?.comments.length, 1, 'a retried follow-up does not comment twice');
     assert.match(pull?.comments[0]?.body ?? '', /Prompt of turn 2/);
+    assert.equal(pull?.viewTokenHashes?.length, 4, 'every link handed out keeps working');
   });
 
   it('GitHub: creates a draft PR, finds it again, comments on follow-ups, and keeps the token out of git and errors', async function () {
