@@ -5,7 +5,8 @@ import { pullsRouter } from './pulls/index.js';
 import { assistantRouter } from './assistant/index.js';
 import { threadsRouter } from './threads/index.js';
 import { searchRouter } from './search/index.js';
+import { widgetRouter } from './widget/index.js';
 import type { Feature } from './services.js';
 
 /** Every router the API serves, in order. Each feature folder adds its own line. */
-export const FEATURES: Feature[] = [healthRouter, openApiRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter];
+export const FEATURES: Feature[] = [healthRouter, openApiRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter, widgetRouter];
