@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server (Debian package) for the integration tests.
+#   --test a redis-server and chromium (Debian packages) for the integration
+#   and real-browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
 TOOLS_DIR="$PWD/.tools"
-want_redis=0
-[ "${1:-}" = "--test" ] && want_redis=1
+want_test_tools=0
+[ "${1:-}" = "--test" ] && want_test_tools=1
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -58,13 +59,19 @@ PY
   fi
 fi
 
-# 3. redis-server for the integration tests.
-if [ "$want_redis" = 1 ] && ! command -v redis-server >/dev/null; then
+# 3. redis-server for the integration tests, chromium for the browser tests (Playwright's own
+#    browser download is not used: tests drive Debian's /usr/bin/chromium with playwright-core).
+apt_install() {
+  local package=$1
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    say "installing redis-server (Debian package)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >&2 \
-      || die "apt-get install redis-server failed"
+    say "installing $package (Debian package)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package") >&2 \
+      || die "apt-get install $package failed"
   else
-    die "redis-server is missing; install it (apt-get install redis-server) or run as root"
+    die "$package is missing; install it (apt-get install $package) or run as root"
   fi
+}
+if [ "$want_test_tools" = 1 ]; then
+  command -v redis-server >/dev/null || apt_install redis-server
+  [ -x /usr/bin/chromium ] || apt_install chromium
 fi
