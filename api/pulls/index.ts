@@ -36,7 +36,7 @@ export function pullsRouter(services: ApiServices): Router {
       ctx.body = renderPullPage(pull, diff);
       return;
     }
-    const { viewTokenHashes: _hashes, ...record } = pull;
+    const { viewTokenHash: _hash, ...record } = pull;
     ctx.body = { ...record, diff };
   });
   return router;

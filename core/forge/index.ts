@@ -1,5 +1,6 @@
 export { PullStore, canViewWithToken, type PullRecord, type NewPull } from './pull-store.js';
 export { branchDiff } from './branch-diff.js';
+export { linkSecret, viewToken } from './view-token.js';
 
 /**
  * Where the API serves a local pull request; the activity hands this out as

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
 import { hashSecret, sameHash } from '../tenants/keys.js';
@@ -16,22 +15,15 @@ export interface PullRecord {
   draft: boolean;
   state: 'open' | 'closed';
   comments: Array<{ body: string; createdAt: string }>;
-  /**
-   * SHA-256 of each view token handed out in a link to this pull request
-   * (one per turn; every link keeps working, the oldest beyond the cap drop).
-   */
-  viewTokenHashes?: string[];
+  /** SHA-256 of the view token in this pull request's link (see view-token.ts). */
+  viewTokenHash?: string;
   createdAt: string;
   updatedAt: string;
 }
 
-/** Links handed out per pull request that keep working: one per agent turn, so a long job keeps its recent ones. */
-const MAX_VIEW_TOKENS = 100;
-
-/** Whether `token` is one handed out for this pull request (constant-time per hash). */
+/** Whether `token` is the one in this pull request's link (constant-time). */
 export function canViewWithToken(pull: PullRecord, token: string): boolean {
-  const hash = hashSecret(token);
-  return (pull.viewTokenHashes ?? []).some((h) => sameHash(h, hash));
+  return pull.viewTokenHash !== undefined && sameHash(pull.viewTokenHash, hashSecret(token));
 }
 
 interface ProjectPulls {
@@ -39,7 +31,7 @@ interface ProjectPulls {
   pulls: PullRecord[];
 }
 
-export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHashes' | 'createdAt' | 'updatedAt'>;
+export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHash' | 'createdAt' | 'updatedAt'>;
 
 /** Pull-request records per project, one JSON file each under `<dataDir>/pulls/`, written atomically under a lock. */
 export class PullStore {
@@ -89,15 +81,13 @@ export class PullStore {
     });
   }
 
-  /**
-   * A new unguessable token that lets a browser view this one pull request
-   * without an admin key; only its hash is kept.
-   */
-  async addViewToken(projectId: string, number: number): Promise<string | undefined> {
-    const token = `pv_${randomBytes(32).toString('base64url')}`;
-    const updated = await this.update(projectId, number, (pull) => {
-      pull.viewTokenHashes = [...(pull.viewTokenHashes ?? []), hashSecret(token)].slice(-MAX_VIEW_TOKENS);
+  /** Records the hash of the pull request's view token, unless it is already the one stored. */
+  async keepViewToken(projectId: string, number: number, token: string): Promise<void> {
+    const hash = hashSecret(token);
+    const pull = await this.get(projectId, number);
+    if (!pull || pull.viewTokenHash === hash) return;
+    await this.update(projectId, number, (p) => {
+      p.viewTokenHash = hash;
     });
-    return updated ? token : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { localPullUrl, PullStore } from '../../../core/forge/index.js';
+import { linkSecret, localPullUrl, PullStore, viewToken } from '../../../core/forge/index.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
@@ -27,7 +27,8 @@ export async function openLocalPullRequest(services: ActivityServices, project: 
       p.comments.push({ body, createdAt: new Date().toISOString() });
     });
   }
-  // A fresh token per call: links already handed out keep working, and a retried activity just adds one.
-  const token = await store.addViewToken(project.id, pull.number);
+  // The same token on every turn and retry: the job's prLink stays the same link.
+  const token = viewToken(await linkSecret(services.config.dataDir), project.id, pull.number);
+  await store.keepViewToken(project.id, pull.number, token);
   return { url: localPullUrl(services.config.publicUrl, project.id, pull.number, token), number: pull.number, created };
 }

@@ -35,7 +35,7 @@ describe('agent engine: the local forge pull-request page', function () {
     assert.match(body.diff, /^-This page explains topic 3/m);
     assert.match(body.diff, /^\+This page explains subject 3/m);
 
-    assert.ok(!('viewTokenHashes' in body), 'not even the token hashes are shown');
+    assert.ok(!('viewTokenHash' in body), 'not even the token hash is shown');
 
     const html = await fetch(url + path, { headers: { authorization: `Bearer ${admin.secret}`, accept: 'text/html' } });
     const page = await html.text();
