@@ -36,5 +36,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     tenants: () => tenants.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());
-  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex: openDocIndex(config, redis) };
+  const docIndex = openDocIndex(config, redis);
+  // Named after the engine, so a 503 says which one is down.
+  probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
+  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex };
 }

@@ -5,8 +5,13 @@
  * streams the same bytes: the ratio says what the assistant's own work costs.
  * A third route only relays the model's stream (no key, limits, search,
  * prompt or thread): the floor for any server that calls the model itself.
+ * Then the same relay reads the model three ways (the model port, the
+ * `openai` client's stream, plain `node:http`) from the instant model and
+ * from a realistic one (first token after 300 ms, then 30 tokens/s), with the
+ * CPU each answer cost this process.
  *
- *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS change the load)
+ *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS,
+ *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -20,8 +25,6 @@ import { runInNewContext } from 'node:vm';
 import Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
-import { keepAliveAgents, streamChatCompletion } from '../api/assistant/chat-completions-client.js';
-import { eventData, pieceOf } from '../api/assistant/completion-stream.js';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig } from '../core/config.js';
@@ -30,10 +33,15 @@ import { createLogger } from '../core/logger.js';
 import { EmbeddedDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
+import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const OPEN_STREAMS = Number(process.env.BENCH_OPEN_STREAMS ?? 200);
+const REALISTIC_REQUESTS = Number(process.env.BENCH_REALISTIC_REQUESTS ?? 300);
+const REALISTIC_CONCURRENCY = Number(process.env.BENCH_REALISTIC_CONCURRENCY ?? 100);
+/** A realistic provider: the first token after 300 ms, then 30 tokens a second. */
+const REALISTIC = { firstTokenMs: 300, tokenMs: 1000 / 30 };
 const ROUTE = '/discovery/v2/assistant/docs/message';
 const ANSWER = Array.from({ length: 200 }, (_, i) => `tok${i}`).join(' ');
 const BODY = JSON.stringify({ fp: 'bench', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'How do I install the CLI?' }] }] });
@@ -43,8 +51,9 @@ const gc = runInNewContext('gc') as () => void;
 const agent = new http.Agent({ keepAlive: true });
 
 /** The scripted model in a child process; resolves with its base URL. */
-async function modelProcess(tokens: number, delayMs: number): Promise<{ baseUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), String(tokens), String(delayMs)], {
+async function modelProcess(tokens: number, delayMs: number, firstTokenMs = delayMs): Promise<{ baseUrl: string; stop(): void }> {
+  const args = [String(tokens), String(delayMs), String(firstTokenMs)];
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -60,6 +69,8 @@ async function modelProcess(tokens: number, delayMs: number): Promise<{ baseUrl:
 
 async function listen(handler: http.RequestListener): Promise<{ port: number; server: http.Server }> {
   const server = http.createServer(handler);
+  // Longer than any pause between phases, so the load client never reuses a connection the server is closing.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -74,7 +85,7 @@ interface Reply {
 
 /** One POST; `onFirstByte` fires with the first body bytes. */
 function post(port: number, key: string, onFirstByte?: () => void): Promise<Reply> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const started = performance.now();
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(BODY) };
     const req = http.request({ port, host: '127.0.0.1', path: ROUTE, method: 'POST', agent, headers }, (res) => {
@@ -92,7 +103,8 @@ function post(port: number, key: string, onFirstByte?: () => void): Promise<Repl
         if (!res.complete) resolve({ ttfb, status: 0, text });
       });
     });
-    req.on('error', reject);
+    // A broken connection is a failed request in the figures, not the end of the run.
+    req.on('error', (err) => resolve({ ttfb: 0, status: 0, text: String(err) }));
     req.end(BODY);
   });
 }
@@ -102,6 +114,7 @@ async function load(port: number, key: string, n: number, concurrency: number) {
   let failures = 0;
   const ttfbs: number[] = [];
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
@@ -112,7 +125,10 @@ async function load(port: number, key: string, n: number, concurrency: number) {
       }
     }),
   );
-  return { rps: n / ((performance.now() - started) / 1000), ttfbs: ttfbs.sort((a, b) => a - b), failures };
+  const spent = process.cpuUsage(cpu);
+  // CPU of this process (the server under test and its load client) per answer, in milliseconds.
+  const cpuMs = (spent.user + spent.system) / 1000 / n;
+  return { rps: n / ((performance.now() - started) / 1000), ttfbs: ttfbs.sort((a, b) => a - b), failures, cpuMs };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
@@ -142,23 +158,19 @@ async function assistantServer(baseUrl: string) {
 }
 
 /** A bare Koa route that relays the model's answer as UI message stream text: no key, limits, search, prompt or thread. */
-function relayRoute(baseUrl: string) {
-  const agents = keepAliveAgents();
+function relayRoute(answer: StreamAnswer) {
   const app = new Koa();
   app.use(async (ctx) => {
     const out = new PassThrough();
     const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
-    const signal = new AbortController().signal;
-    const res = await streamChatCompletion({ baseUrl, apiKey: undefined, name: 'bench' }, [{ role: 'user', content: 'hi' }], signal, agents);
+    const texts = answer();
+    const first = await texts.next();
     ctx.set(writer.headers);
     ctx.body = out;
     writer.start();
     void (async () => {
-      for await (const batch of eventData(res.iterator({ destroyOnReturn: false }))) {
-        const text = batch.data.map((d) => pieceOf(JSON.parse(d)).text ?? '').join('');
-        if (text) writer.text(text);
-      }
-      res.resume();
+      if (!first.done) writer.text(first.value);
+      for await (const text of texts) writer.text(text);
       writer.endText();
       writer.finish();
       out.end();
@@ -167,9 +179,30 @@ function relayRoute(baseUrl: string) {
   return listen(app.callback());
 }
 
+/** The relay over each client path, from the instant model and from the realistic one. */
+async function compareClientPaths(instantUrl: string, realisticUrl: string) {
+  const rows: string[] = [];
+  for (const [label, baseUrl, n, concurrency] of [
+    ['instant model', instantUrl, REQUESTS, CONCURRENCY],
+    ['realistic model', realisticUrl, REALISTIC_REQUESTS, REALISTIC_CONCURRENCY],
+  ] as const) {
+    for (const [name, path] of Object.entries(CLIENT_PATHS)) {
+      const relay = await relayRoute(path(baseUrl));
+      await load(relay.port, '', Math.min(n, 100), Math.min(concurrency, 50)); // warm-up
+      const r = await load(relay.port, '', n, concurrency);
+      relay.server.closeAllConnections();
+      relay.server.close();
+      const line = `${r.rps.toFixed(1)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per answer, TTFB median ${ms(pct(r.ttfbs, 50))}`;
+      rows.push(`    ${label.padEnd(16)} ${name.padEnd(20)} ${line}  (failures ${r.failures})`);
+    }
+  }
+  return rows;
+}
+
 async function main() {
   const fastModel = await modelProcess(200, 0);
   const slowModel = await modelProcess(200, 60_000);
+  const realisticModel = await modelProcess(200, REALISTIC.tokenMs, REALISTIC.firstTokenMs);
   const assistant = await assistantServer(fastModel.baseUrl);
   const held = await assistantServer(slowModel.baseUrl);
 
@@ -200,7 +233,8 @@ async function main() {
   };
   const bare = await bareRoute(actual);
   const bareTokens = await bareRoute(perToken);
-  const relay = await relayRoute(fastModel.baseUrl);
+  const relay = await relayRoute(portPath(fastModel.baseUrl));
+  const realistic = await assistantServer(realisticModel.baseUrl);
 
   await load(assistant.port, assistant.key, 300, CONCURRENCY); // warm-up
   await load(bare.port, assistant.key, 300, CONCURRENCY);
@@ -212,6 +246,8 @@ async function main() {
   const a = await load(assistant.port, assistant.key, REQUESTS, CONCURRENCY);
   // Time to first byte without queueing, one request at a time: the first chunk goes out before the model is called.
   const solo = await load(assistant.port, assistant.key, 300, 1);
+  const ar = await load(realistic.port, realistic.key, REALISTIC_REQUESTS, REALISTIC_CONCURRENCY);
+  const paths = await compareClientPaths(fastModel.baseUrl, realisticModel.baseUrl);
 
   // Memory per open stream: streams held open by a model that sends one chunk a minute.
   gc();
@@ -233,14 +269,20 @@ async function main() {
   console.log(`                    ${(a.rps / b.rps).toFixed(2)} vs replayed bytes with no model call, ${(a.rps / bt.rps).toFixed(2)} vs replayed per-token events; the relay alone: ${(r.rps / b.rps).toFixed(2)} and ${(r.rps / bt.rps).toFixed(2)}`);
   console.log(`  TTFB, one at a time:    median ${ms(pct(solo.ttfbs, 50))}, p99 ${ms(pct(solo.ttfbs, 99))}  (targets <= 5 ms, <= 20 ms)`);
   console.log(`  TTFB, ${CONCURRENCY} clients:       median ${ms(pct(a.ttfbs, 50))}, p99 ${ms(pct(a.ttfbs, 99))}  (bare route: median ${ms(pct(b.ttfbs, 50))}, p99 ${ms(pct(b.ttfbs, 99))})`);
+  console.log(`  CPU per answer (this process, server and load client): assistant ${a.cpuMs.toFixed(2)} ms, relay ${r.cpuMs.toFixed(2)} ms, bare route ${b.cpuMs.toFixed(2)} ms`);
+  console.log(`  realistic model (first token after ${REALISTIC.firstTokenMs} ms, then 30 tokens/s), ${REALISTIC_REQUESTS} requests, ${REALISTIC_CONCURRENCY} concurrent clients:`);
+  console.log(`    assistant v2     ${ar.rps.toFixed(1)} req/s, ${ar.cpuMs.toFixed(2)} ms CPU per answer, TTFB median ${ms(pct(ar.ttfbs, 50))}  (failures ${ar.failures})`);
+  console.log(`  relaying the model's stream, by client (the model port ships; the others are the alternatives it was measured against):`);
+  for (const row of paths) console.log(row);
   console.log(`  memory per open stream (${OPEN_STREAMS} open; server and its client in this process): heap ${perStream('heapUsed')}, external ${perStream('external')}, rss ${perStream('rss')}`);
 
   agent.destroy();
-  for (const s of [assistant.server, held.server, bare.server, bareTokens.server, relay.server]) s.closeAllConnections();
+  for (const s of [assistant.server, held.server, realistic.server, bare.server, bareTokens.server, relay.server]) s.closeAllConnections();
   await Promise.race([Promise.all(open), new Promise((r) => setTimeout(r, 200))]);
   fastModel.stop();
   slowModel.stop();
-  await Promise.all([assistant.cleanup(), held.cleanup()]);
+  realisticModel.stop();
+  await Promise.all([assistant.cleanup(), held.cleanup(), realistic.cleanup()]);
   process.exit(0);
 }
 

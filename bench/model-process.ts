@@ -6,6 +6,8 @@
  * finish chunk, a usage chunk, `[DONE]`), one write per event; the events are
  * serialised once at start-up so that the model's CPU, which shares the
  * machine with the API under test, stays small.
+ * Arguments: tokens, milliseconds between tokens, milliseconds before the
+ * first token (a realistic provider: 300 ms, then 30 tokens/s, about 33 ms).
  * Prints its base URL on the first line of stdout.
  */
 import http from 'node:http';
@@ -13,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const tokens = Number(process.argv[2] ?? 200);
 const delayMs = Number(process.argv[3] ?? 0);
+const firstTokenMs = Number(process.argv[4] ?? delayMs);
 const pieces = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}tok${i}`);
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -35,10 +38,12 @@ const server = http.createServer((req, res) => {
   req.once('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     void (async () => {
-      for (const event of EVENTS) {
+      for (const [i, event] of EVENTS.entries()) {
         if (res.destroyed) return;
         res.write(event);
-        if (delayMs > 0) await sleep(delayMs);
+        // Events 1..tokens carry the tokens; the finish, usage and [DONE] events follow the last one at once.
+        const pause = i === 0 ? firstTokenMs : i < tokens ? delayMs : 0;
+        if (pause > 0) await sleep(pause);
       }
       res.end();
     })();

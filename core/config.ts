@@ -33,18 +33,21 @@ const bool = (fallback: boolean) =>
   );
 
 const url = v.pipe(v.string(), v.url('must be a URL such as http://host:port'));
+const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));
 
-const bytes = v.pipe(
-  v.optional(v.string(), '1mb'),
-  v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
-  v.transform((s) => {
-    const m = /^(\d+)(b|kb|mb)?$/i.exec(s)!;
-    const unit = (m[2] ?? 'b').toLowerCase();
-    return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
-  }),
-);
+const bytes = (fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
+    v.transform((s) => {
+      const m = /^(\d+)(b|kb|mb)?$/i.exec(s)!;
+      const unit = (m[2] ?? 'b').toLowerCase();
+      return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+    }),
+    v.minValue(1, 'must be at least 1 byte'),
+  );
 
 export const EnvSchema = v.strictObject({
   PORT: port(3000),
@@ -53,7 +56,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
   QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-  QUIRE_BODY_LIMIT: bytes,
+  QUIRE_BODY_LIMIT: bytes('1mb'),
   QUIRE_TRUST_PROXY: bool(false),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
@@ -77,13 +80,23 @@ export const EnvSchema = v.strictObject({
   QDRANT_API_KEY: optionalSecret,
   QDRANT_COLLECTION: v.optional(v.pipe(v.string(), v.minLength(1)), 'quire_chunks'),
 
+  QUIRE_MODEL_PROVIDER: v.optional(v.picklist(['openai', 'azure'], 'must be openai or azure'), 'openai'),
   QUIRE_MODEL_BASE_URL: v.optional(url),
+  QUIRE_MODEL_API_VERSION: v.optional(v.pipe(v.string(), v.regex(/^\S+$/, 'must be an api-version such as 2024-10-21'))),
   QUIRE_MODEL_API_KEY: optionalSecret,
   QUIRE_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
   QUIRE_EMBEDDING_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
   QUIRE_EMBEDDING_DIMENSIONS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(8192)),
   ),
+
+  // The usual proxy variables, read here once (the lower-case spelling wins, as in curl); model requests honour them.
+  HTTPS_PROXY: v.optional(proxyUrl),
+  https_proxy: v.optional(proxyUrl),
+  HTTP_PROXY: v.optional(proxyUrl),
+  http_proxy: v.optional(proxyUrl),
+  NO_PROXY: v.optional(v.string()),
+  no_proxy: v.optional(v.string()),
 
   GITHUB_API_URL: v.optional(url, 'https://api.github.com'),
 
@@ -94,6 +107,9 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_SECONDS: positiveInt(900),
   QUIRE_AGENT_FIX_ROUNDS: positiveInt(3, 20),
   QUIRE_AGENT_HEARTBEAT_SECONDS: positiveInt(60, 3600),
+  QUIRE_AGENT_MAX_FILE_BYTES: bytes('1mb'),
+  QUIRE_AGENT_MAX_FILES_PER_TURN: positiveInt(200, 100_000),
+  QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
@@ -129,8 +145,8 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitOnStoreError: 'open' | 'closed';
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
-  model: { baseUrl: string | undefined; apiKey: string | undefined; name: string } | undefined;
-  embedding: { baseUrl: string | undefined; apiKey: string | undefined; model: string; dimensions: number | undefined } | undefined;
+  model: (ModelEndpoint & { name: string }) | undefined;
+  embedding: (ModelEndpoint & { model: string; dimensions: number | undefined }) | undefined;
   githubApiUrl: string;
   worker: { maxActivities: number; shutdownGraceMs: number };
   agent: {
@@ -140,12 +156,36 @@ export interface Config {
     fixRounds: number;
     /** A turn whose worker stops heartbeating this long is retried elsewhere (crash recovery time). */
     heartbeatSeconds: number;
+    /** What one turn may write: bytes per file, distinct files changed, total bytes of the files written. */
+    maxFileBytes: number;
+    maxFilesPerTurn: number;
+    maxTurnBytes: number;
     authorName: string;
     authorEmail: string;
   };
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
   /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
   assistant: { promptTokens: number };
+}
+
+/** Where model requests go: any OpenAI-compatible endpoint, or Azure OpenAI's deployments. */
+export interface ModelEndpoint {
+  /** `azure`: deployment URLs with `api-version` and the `api-key` header; the model names are deployment names. */
+  provider: 'openai' | 'azure';
+  /** OpenAI-compatible: the API base (default OpenAI's). Azure: the resource endpoint. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** Azure's `api-version`; undefined for OpenAI-compatible endpoints. */
+  apiVersion: string | undefined;
+  proxy: ProxySettings;
+}
+
+/** Forward proxies for outbound requests (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`). */
+export interface ProxySettings {
+  http: string | undefined;
+  https: string | undefined;
+  /** Comma- or space-separated hosts (and `host:port`, `.domain`, `*`) reached directly. */
+  noProxy: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -178,13 +218,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const crossProblems: string[] = [];
   if (e.QUIRE_MODEL_BASE_URL && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL is set');
   if (e.QUIRE_MODEL_API_KEY && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_API_KEY is set');
+  if (e.QUIRE_MODEL_PROVIDER === 'azure') {
+    for (const name of ['QUIRE_MODEL_BASE_URL', 'QUIRE_MODEL_API_KEY', 'QUIRE_MODEL_API_VERSION'] as const)
+      if (!e[name]) crossProblems.push(`${name}: required when QUIRE_MODEL_PROVIDER is azure`);
+  } else if (e.QUIRE_MODEL_API_VERSION) crossProblems.push('QUIRE_MODEL_API_VERSION: only used when QUIRE_MODEL_PROVIDER is azure');
   if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY))
     crossProblems.push('TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
 
-  const model = e.QUIRE_MODEL
-    ? { baseUrl: e.QUIRE_MODEL_BASE_URL, apiKey: e.QUIRE_MODEL_API_KEY, name: e.QUIRE_MODEL }
-    : undefined;
+  const endpoint: ModelEndpoint = {
+    provider: e.QUIRE_MODEL_PROVIDER,
+    baseUrl: e.QUIRE_MODEL_BASE_URL,
+    apiKey: e.QUIRE_MODEL_API_KEY,
+    apiVersion: e.QUIRE_MODEL_API_VERSION,
+    proxy: { http: e.http_proxy ?? e.HTTP_PROXY, https: e.https_proxy ?? e.HTTPS_PROXY, noProxy: e.no_proxy ?? e.NO_PROXY },
+  };
+  const model = e.QUIRE_MODEL ? { ...endpoint, name: e.QUIRE_MODEL } : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -211,12 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
     embedding: e.QUIRE_EMBEDDING_MODEL
-      ? {
-          baseUrl: e.QUIRE_MODEL_BASE_URL,
-          apiKey: e.QUIRE_MODEL_API_KEY,
-          model: e.QUIRE_EMBEDDING_MODEL,
-          dimensions: e.QUIRE_EMBEDDING_DIMENSIONS,
-        }
+      ? { ...endpoint, model: e.QUIRE_EMBEDDING_MODEL, dimensions: e.QUIRE_EMBEDDING_DIMENSIONS }
       : undefined,
     githubApiUrl: e.GITHUB_API_URL,
     worker: { maxActivities: e.QUIRE_WORKER_MAX_ACTIVITIES, shutdownGraceMs: e.QUIRE_WORKER_SHUTDOWN_GRACE_MS },
@@ -226,6 +270,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxSeconds: e.QUIRE_AGENT_MAX_SECONDS,
       fixRounds: e.QUIRE_AGENT_FIX_ROUNDS,
       heartbeatSeconds: e.QUIRE_AGENT_HEARTBEAT_SECONDS,
+      maxFileBytes: e.QUIRE_AGENT_MAX_FILE_BYTES,
+      maxFilesPerTurn: e.QUIRE_AGENT_MAX_FILES_PER_TURN,
+      maxTurnBytes: e.QUIRE_AGENT_MAX_TURN_BYTES,
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },

@@ -88,14 +88,17 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
     ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=Keyword`]),
   ];
   // Own process group: Ctrl-C in the terminal reaches us, and we stop the server last, after the worker drained.
-  const child = spawn(o.binary, args, { stdio: ['ignore', log, log], detached: true });
+  // Through the guard, which stops the server if we die without stopping it (the CLI cannot watch its parent).
+  const guard = path.resolve(__dirname, 'child-guard.js');
+  const child = spawn(process.execPath, [guard, o.binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true });
   fs.closeSync(log);
   const address = `127.0.0.1:${o.port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    // The whole group: the guard and the server it runs.
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
   };

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
@@ -10,19 +9,16 @@ import { openTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
 import { EXAMPLE, ensureExample } from './example.js';
+import { SupervisedProcess } from './supervised-process.js';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-function spawnChild(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  // Own process group: Ctrl-C reaches only this supervisor, which then stops each child once, in order.
-  return spawn(process.execPath, [path.resolve(__dirname, '..', script)], { env, stdio: 'inherit', detached: true });
-}
-
-async function waitReady(url: string, children: ChildProcess[], timeoutMs: number): Promise<void> {
+async function waitReady(url: string, children: SupervisedProcess[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let exited: { code: number | null } | undefined;
+  for (const c of children) void c.exitedDuringStartUp.then((code) => (exited ??= { code }));
   for (;;) {
-    const dead = children.find((c) => c.exitCode !== null);
-    if (dead) throw new Error(`a Quire process exited during start-up (code ${dead.exitCode}); see the messages above`);
+    if (exited) throw new Error(`a Quire process exited during start-up (code ${exited.code}); see the messages above`);
     try {
       const res = await fetch(`${url}/readyz`);
       if (res.ok) return;
@@ -36,15 +32,13 @@ async function waitReady(url: string, children: ChildProcess[], timeoutMs: numbe
 
 class Interrupted extends Error {}
 
-const exited = (c: ChildProcess) =>
-  c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()));
-
 /**
  * `npm start`: the embedded default on one machine. Starts the Temporal dev
  * server (unless TEMPORAL_ADDRESS points at a cluster), creates the example
  * organisation on the first run, then runs the worker and the API as child
- * processes until Ctrl-C, and stops them in order: API and worker drain first,
- * the dev server last.
+ * processes until Ctrl-C or SIGTERM, restarting either with backoff if it
+ * crashes, and stops them in order: API and worker drain first, the dev server
+ * last. Killed outright, it leaves no orphans: the children watch it.
  */
 async function main(): Promise<void> {
   // Listen for Ctrl-C from the first moment: a signal during start-up lets the current step
@@ -81,12 +75,14 @@ async function main(): Promise<void> {
     }
     env.TEMPORAL_ADDRESS = devServer.address;
   }
-  const children: ChildProcess[] = [];
-  let stopping = false;
-  const stopAll = async (signal: NodeJS.Signals) => {
-    stopping = true;
-    for (const c of children) if (c.exitCode === null) c.kill(signal);
-    await Promise.all(children.map(exited));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const script = (entry: string) => path.resolve(__dirname, '..', entry);
+  const children = [
+    new SupervisedProcess({ name: 'worker', script: script('worker/main.js'), env, log }),
+    new SupervisedProcess({ name: 'api', script: script('api/server.js'), env, log }),
+  ];
+  const stopAll = async () => {
+    await Promise.all(children.map((c) => c.stop('SIGTERM')));
     await devServer?.stop();
   };
   const checkpoint = () => {
@@ -101,7 +97,7 @@ async function main(): Promise<void> {
     redis?.disconnect();
 
     checkpoint();
-    children.push(spawnChild('worker/main.js', env), spawnChild('api/server.js', env));
+    for (const c of children) c.start();
     const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     await waitReady(apiUrl, children, 60_000);
     checkpoint();
@@ -137,25 +133,23 @@ async function main(): Promise<void> {
     lines.push('', 'Press Ctrl-C to stop.', '');
     process.stdout.write(lines.join('\n'));
   } catch (err) {
-    await stopAll('SIGTERM');
+    await stopAll();
     if (err instanceof Interrupted) {
       process.stdout.write('Stopped during start-up.\n');
       return;
     }
     throw err;
   }
-  const crashed = Promise.race(children.map((c) => exited(c).then(() => c)));
-  const first = await Promise.race([signalled, crashed]);
-  if (typeof first === 'string') {
-    process.stdout.write('\nStopping: draining the worker, closing the API, stopping Temporal…\n');
-    await stopAll('SIGTERM');
-    process.stdout.write('Stopped.\n');
-    return;
+  for (const c of children) c.keepRunning();
+  const crashedDevServer = devServer ? new Promise<void>((resolve) => devServer.process.once('exit', () => resolve())) : undefined;
+  const first = await Promise.race([signalled, ...(crashedDevServer ? [crashedDevServer.then(() => 'temporal' as const)] : [])]);
+  if (first === 'temporal') {
+    await stopAll();
+    throw new Error('the Temporal dev server exited unexpectedly; everything was stopped (see temporal.log in the data directory)');
   }
-  if (!stopping) {
-    await stopAll('SIGTERM');
-    throw new Error(`a Quire process exited unexpectedly (code ${first.exitCode ?? first.signalCode}); everything was stopped`);
-  }
+  process.stdout.write('\nStopping: draining the worker, closing the API, stopping Temporal…\n');
+  await stopAll();
+  process.stdout.write('Stopped.\n');
 }
 
 if (require.main === module) runMain('quire', main);

@@ -1,67 +1,37 @@
-import { execFile } from 'node:child_process';
+import { GitCommandError, runGit as run, scrubCredentials, withoutCredentials, type GitCredentials } from '../../core/git/index.js';
 import { permanent, transient, AGENT_ERROR } from './errors.js';
 
-/** Identity and credentials for one git invocation; credentials live only in this process's env for the child. */
+export { GitCommandError };
+
+/** Identity and credentials of the agent's git commands; credentials go per command through core/git, never argv or .git/config. */
 export interface GitAuth {
   authorName: string;
   authorEmail: string;
-  /** HTTPS token (GitHub); sent as an http.extraHeader through GIT_CONFIG_* env, never argv or .git/config. */
+  /** HTTPS token of the forge (GitHub: user `x-access-token`). */
   token?: string;
+  /** Credentials found in the repository URL itself, used when there is no token. */
+  credentials?: GitCredentials;
 }
 
-export class GitCommandError extends Error {
-  override name = 'GitCommandError';
-  constructor(
-    message: string,
-    readonly stderr: string,
-  ) {
-    super(message);
-  }
-}
-
-function gitEnv(auth: GitAuth): NodeJS.ProcessEnv {
-  // A clean environment: no user or system git config, no prompts, a fixed identity.
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: '/nonexistent',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: auth.authorName,
-    GIT_AUTHOR_EMAIL: auth.authorEmail,
-    GIT_COMMITTER_NAME: auth.authorName,
-    GIT_COMMITTER_EMAIL: auth.authorEmail,
-    LC_ALL: 'C',
-  };
-  if (auth.token) {
-    const basic = Buffer.from(`x-access-token:${auth.token}`).toString('base64');
-    env.GIT_CONFIG_COUNT = '1';
-    env.GIT_CONFIG_KEY_0 = 'http.extraHeader';
-    env.GIT_CONFIG_VALUE_0 = `Authorization: Basic ${basic}`;
-  }
-  return env;
+function credentialsOf(auth: GitAuth): GitCredentials | undefined {
+  return auth.token ? { username: 'x-access-token', password: auth.token } : auth.credentials;
 }
 
 /** Removes the token (and its Basic form) from text that may reach an error or a log. */
 export function scrubToken(text: string, token: string | undefined): string {
-  if (!token) return text;
-  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return text.split(token).join('***').split(basic).join('***');
+  return scrubCredentials(text, token ? { username: 'x-access-token', password: token } : undefined);
 }
 
-/** Runs git with a clean environment; rejects with GitCommandError carrying scrubbed stderr. */
+/** Runs git as the agent: the one git policy of core/git, with the agent's identity and credentials. */
 export function runGit(cwd: string, args: string[], auth: GitAuth): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: gitEnv(auth), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const detail = scrubToken(String(stderr || err.message), auth.token).trim();
-      reject(new GitCommandError(`git ${args[0]} failed: ${detail.split('\n').slice(-3).join(' ')}`, detail));
-    });
-  });
+  const credentials = credentialsOf(auth);
+  return run(cwd, args, { identity: { name: auth.authorName, email: auth.authorEmail }, ...(credentials ? { credentials } : {}) });
 }
 
 /** Classifies a failed remote git command (fetch, ls-remote, push) for Temporal. */
-export function classifyGitError(err: unknown, repository: string): Error {
+export function classifyGitError(err: unknown, repositoryUrl: string): Error {
+  // The project's URL may carry credentials; messages name the repository without them.
+  const repository = withoutCredentials(repositoryUrl).url;
   if (!(err instanceof GitCommandError)) return transient(AGENT_ERROR.gitFailed, String(err));
   const s = err.stderr;
   if (/Authentication failed|could not read Username|terminal prompts disabled|returned error: 40[13]|Permission denied|invalid credentials/i.test(s))

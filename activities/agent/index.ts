@@ -1,3 +1,4 @@
+import { createModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
 import { runAgentTurn } from './run-turn.js';
@@ -5,11 +6,14 @@ import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResu
 
 export type * from './types.js';
 export { AGENT_ERROR, AGENT_NON_RETRYABLE } from './errors.js';
+export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(services: ActivityServices) {
+  // One model port (one connection pool) for every turn this worker runs.
+  const port = services.config.model ? createModelPort(services.config.model) : undefined;
   return {
-    runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, input),
+    runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, port, input),
     openOrUpdatePullRequest: (input: PullRequestInput): Promise<PullRequestResult> => openOrUpdatePullRequest(services, input),
   };
 }

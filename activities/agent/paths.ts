@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { resolveInside } from './confine.js';
+import { checkPathNames, isGitFolderName } from './path-names.js';
+import { ToolError } from './tool-error.js';
 
-/** A problem the model caused and can read and correct; never thrown out of the activity. */
-export class ToolError extends Error {
-  override name = 'ToolError';
-}
+export { ToolError };
 
 export interface DocsRoots {
   /** Repository root of the workspace. */
@@ -13,56 +13,40 @@ export interface DocsRoots {
   docsRoot: string;
 }
 
-async function realpathOfExistingAncestor(p: string): Promise<string> {
-  let current = p;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(await fs.realpath(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return p;
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /**
- * Resolves a model-supplied path against the docs root. Refuses absolute paths, `..`,
- * anything under `.git/`, and symlinks whose target leaves the workspace.
+ * Resolves a model-supplied path against the docs root. Refuses absolute paths, `..`, unprintable
+ * or overlong names, anything in git's folder, and any symlink (dangling, chained, or in a parent
+ * folder) that leads out of the workspace. Returns the resolved location, whose folders are real,
+ * so the caller never follows a link the check did not see. With `followLast: false` a link at the
+ * end is returned as itself (for delete and move).
  */
-export async function resolveToolPath(roots: DocsRoots, input: unknown, opts: { allowRoot?: boolean } = {}): Promise<string> {
+export async function resolveToolPath(
+  roots: DocsRoots,
+  input: unknown,
+  opts: { allowRoot?: boolean; followLast?: boolean } = {},
+): Promise<string> {
   if (typeof input !== 'string') throw new ToolError('path must be a string relative to the docs root');
   const raw = input.trim().replace(/\\/g, '/');
   if (raw.includes('\0')) throw new ToolError('path contains a NUL character');
+  const docsSegments = path.relative(roots.root, roots.docsRoot).split(path.sep).filter((s) => s !== '');
   if (raw === '' || raw === '.' || raw === './') {
-    if (opts.allowRoot) return roots.docsRoot;
-    throw new ToolError('path must name a file relative to the docs root');
+    if (!opts.allowRoot) throw new ToolError('path must name a file relative to the docs root');
+    return resolveInside({ root: roots.root, realRoot: await fs.realpath(roots.root) }, docsSegments, input, true);
   }
   if (path.posix.isAbsolute(raw) || /^[A-Za-z]:/.test(raw) || raw.startsWith('~'))
     throw new ToolError(`absolute paths are not allowed (${input}); use a path relative to the docs root`);
-  const segments = raw.split('/');
+  const segments = raw.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw new ToolError(`'..' is not allowed in paths (${input}); stay inside the docs root`);
-  const full = path.join(roots.docsRoot, ...segments.filter((s) => s !== '' && s !== '.'));
-  if (!inside(roots.docsRoot, full)) throw new ToolError(`path ${input} leaves the docs root`);
-  if (path.relative(roots.root, full).split(path.sep).includes('.git'))
-    throw new ToolError(`the .git folder is off limits (${input})`);
-  // Symlinks: the real location of the path (or of its nearest existing parent) must stay in the workspace.
+  checkPathNames(segments, input);
   const realRoot = await fs.realpath(roots.root);
-  const real = await realpathOfExistingAncestor(full);
-  if (!inside(realRoot, real)) throw new ToolError(`path ${input} resolves through a symlink to outside the workspace`);
-  if (path.relative(realRoot, real).split(path.sep).includes('.git'))
-    throw new ToolError(`the .git folder is off limits (${input})`);
-  return full;
+  const resolved = await resolveInside({ root: roots.root, realRoot }, [...docsSegments, ...segments], input, opts.followLast ?? true);
+  if (path.relative(realRoot, resolved).split(path.sep).some(isGitFolderName)) throw new ToolError(`the .git folder is off limits (${input})`);
+  return resolved;
 }
 
-/** The docs-relative form of an absolute workspace path, with forward slashes. */
-export function docsRelative(roots: DocsRoots, full: string): string {
-  return path.relative(roots.docsRoot, full).split(path.sep).join('/');
+/** The path a tool shows for `full`, found under `dir` (which the model named `shownDir`), with forward slashes. */
+export function shownPath(shownDir: string, dir: string, full: string): string {
+  const rel = path.relative(dir, full).split(path.sep).join('/');
+  const base = shownDir.trim().replace(/\\/g, '/').replace(/^\.\/?/, '').replace(/\/+$/, '');
+  return base ? `${base}/${rel}` : rel;
 }

@@ -1,4 +1,4 @@
-import type { Project } from '../../core/tenants/index.js';
+import { TOKEN_FORGES, type Project } from '../../core/tenants/index.js';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import type { GitAuth } from './git.js';
@@ -9,13 +9,16 @@ export async function loadProject(services: ActivityServices, projectId: string)
   return project;
 }
 
-/** The forge token of a GitHub project, read by variable name; local repositories need none. */
+const FORGE_NAMES: Record<Project['forge'], string> = { local: 'the local forge', github: 'GitHub', gitlab: 'GitLab' };
+
+/** The forge token of a GitHub or GitLab project, read by variable name; local repositories need none. */
 export function forgeToken(services: ActivityServices, project: Project): string | undefined {
-  if (project.forge !== 'github') return undefined;
+  if (!TOKEN_FORGES.includes(project.forge)) return undefined;
+  const forge = FORGE_NAMES[project.forge];
   if (!project.forgeTokenEnv)
-    throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses GitHub but names no token variable (forgeTokenEnv)`);
+    throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses ${forge} but names no token variable (forgeTokenEnv)`);
   const token = services.secrets?.(project.forgeTokenEnv);
-  if (!token) throw permanent(AGENT_ERROR.badCredentials, `the variable ${project.forgeTokenEnv} holding the GitHub token is not set on the worker`);
+  if (!token) throw permanent(AGENT_ERROR.badCredentials, `the variable ${project.forgeTokenEnv} holding the ${forge} token is not set on the worker`);
   return token;
 }
 

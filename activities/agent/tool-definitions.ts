@@ -1,6 +1,6 @@
-import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { ChatTool } from '../../core/model/index.js';
 
-function tool(name: string, description: string, properties: Record<string, object>, required: string[]): ChatCompletionFunctionTool {
+function tool(name: string, description: string, properties: Record<string, object>, required: string[]): ChatTool {
   return {
     type: 'function',
     function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
@@ -11,7 +11,7 @@ const str = (description: string) => ({ type: 'string', description });
 const int = (description: string) => ({ type: 'integer', minimum: 1, description });
 
 /** The tools the model may call; every path is relative to the docs root. */
-export const AGENT_TOOLS: ChatCompletionFunctionTool[] = [
+export const AGENT_TOOLS: ChatTool[] = [
   tool('list_files', 'List files under a folder of the docs (recursive).', { path: str('Folder; empty for the docs root.') }, []),
   tool(
     'read_file',

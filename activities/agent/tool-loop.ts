@@ -1,8 +1,7 @@
 import { CancelledFailure } from '@temporalio/common';
-import type OpenAI from 'openai';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/index.js';
+import { modelFailure } from '../model-failure.js';
 import { activitySignal, heartbeat } from './activity-context.js';
-import { classifyModelError } from './errors.js';
 import { AGENT_TOOLS } from './tool-definitions.js';
 import { executeTool, type ToolContext } from './tools.js';
 import type { AgentStopReason } from './types.js';
@@ -18,7 +17,7 @@ export interface LoopBounds {
 
 /** State carried across the main loop and its fix rounds. */
 export interface LoopState {
-  messages: ChatCompletionMessageParam[];
+  messages: ChatMessage[];
   steps: number;
   tokens: number;
   finish: { title: string; summary: string } | undefined;
@@ -30,7 +29,7 @@ export interface LoopState {
  * cancels the activity, which aborts the model request.
  */
 export async function runToolLoop(
-  client: OpenAI,
+  port: ModelPort,
   model: string,
   ctx: ToolContext,
   state: LoopState,
@@ -47,13 +46,13 @@ export async function runToolLoop(
     bounds.onStep?.(state.steps);
     const timeout = AbortSignal.timeout(remaining);
     const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    let completion: ChatCompletion;
     try {
-      completion = await client.chat.completions.create({ model, messages: state.messages, tools: AGENT_TOOLS, tool_choice: 'auto' }, { signal });
+      completion = await port.chat({ model, messages: state.messages, tools: AGENT_TOOLS, signal });
     } catch (err) {
       if (cancel?.aborted) throw new CancelledFailure('the agent turn was cancelled');
       if (timeout.aborted) return 'max_time';
-      throw classifyModelError(err);
+      throw modelFailure(err);
     }
     const usage = completion.usage;
     const choice = completion.choices[0];

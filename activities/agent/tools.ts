@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { docsRelative, resolveToolPath, ToolError, type DocsRoots } from './paths.js';
+import { readResolved, writeResolved } from './confined-files.js';
+import { resolveToolPath, shownPath, ToolError, type DocsRoots } from './paths.js';
+import type { TurnBudget } from './turn-budget.js';
 
 const MAX_LIST = 500;
 const MAX_READ_CHARS = 60_000;
@@ -10,6 +12,8 @@ const SEARCHABLE = /\.(mdx?|json|ya?ml|txt)$/i;
 /** What the loop needs besides the file system: validation of the current changes. */
 export interface ToolContext extends DocsRoots {
   validate(): Promise<string[]>;
+  /** What this turn may still change; shared by the main loop and its fix rounds. */
+  budget: TurnBudget;
 }
 
 export type ToolOutcome = { output: string } | { finish: { title: string; summary: string }; output: string };
@@ -41,24 +45,25 @@ async function walk(dir: string, out: string[]): Promise<void> {
   }
 }
 
-async function readText(full: string, shown: string): Promise<string> {
-  const stat = await fs.stat(full).catch(() => undefined);
-  if (!stat?.isFile()) throw new ToolError(`${shown} does not exist or is not a file`);
-  return fs.readFile(full, 'utf8');
+/** Refuses a path that is not a regular file or a link (delete and move act on links themselves). */
+async function requireEntry(full: string, shown: string): Promise<void> {
+  const stat = await fs.lstat(full).catch(() => undefined);
+  if (!stat || !(stat.isFile() || stat.isSymbolicLink())) throw new ToolError(`${shown} does not exist or is not a file`);
 }
 
 const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOutcome>> = {
   async list_files(ctx, args) {
+    const shownDir = typeof args.path === 'string' ? args.path : '';
     const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
     const files: string[] = [];
     await walk(dir, files);
-    const listed = files.map((f) => docsRelative(ctx, f));
+    const listed = files.map((f) => shownPath(shownDir, dir, f));
     const more = files.length >= MAX_LIST ? `\n(first ${MAX_LIST} files shown; list a subfolder for more)` : '';
     return { output: listed.length ? listed.join('\n') + more : '(no files)' };
   },
   async read_file(ctx, args) {
     const shown = text(args, 'path');
-    const content = await readText(await resolveToolPath(ctx, shown), shown);
+    const content = await readResolved(await resolveToolPath(ctx, shown), shown);
     const lines = content.split('\n');
     const start = line(args, 'start_line') ?? 1;
     const end = Math.min(line(args, 'end_line') ?? lines.length, lines.length);
@@ -70,15 +75,16 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
   async search_text(ctx, args) {
     const query = text(args, 'query');
     if (query.trim() === '') throw new ToolError('query must not be empty');
+    const shownDir = typeof args.path === 'string' ? args.path : '';
     const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
     const files: string[] = [];
     await walk(dir, files);
     const needle = query.toLowerCase();
     const matches: string[] = [];
     for (const file of files.filter((f) => SEARCHABLE.test(f))) {
-      const lines = (await fs.readFile(file, 'utf8')).split('\n');
+      const lines = (await readResolved(file, file).catch(() => '')).split('\n');
       lines.forEach((l, i) => {
-        if (matches.length < MAX_MATCHES && l.toLowerCase().includes(needle)) matches.push(`${docsRelative(ctx, file)}:${i + 1}: ${l.slice(0, 200)}`);
+        if (matches.length < MAX_MATCHES && l.toLowerCase().includes(needle)) matches.push(`${shownPath(shownDir, dir, file)}:${i + 1}: ${l.slice(0, 200)}`);
       });
     }
     return { output: matches.length ? matches.join('\n') : `no matches for "${query}"` };
@@ -87,8 +93,8 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const shown = text(args, 'path');
     const content = text(args, 'content');
     const full = await resolveToolPath(ctx, shown);
-    await fs.mkdir(path.dirname(full), { recursive: true });
-    await fs.writeFile(full, content);
+    ctx.budget.admitWrite(full, Buffer.byteLength(content));
+    await writeResolved(full, content, shown);
     return { output: `wrote ${shown} (${content.split('\n').length} lines)` };
   },
   async replace_text(ctx, args) {
@@ -97,30 +103,37 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const newText = text(args, 'new_text');
     if (oldText === '') throw new ToolError('old_text must not be empty');
     const full = await resolveToolPath(ctx, shown);
-    const content = await readText(full, shown);
+    const content = await readResolved(full, shown);
     const count = content.split(oldText).length - 1;
     if (count === 0) throw new ToolError(`old_text was not found in ${shown}; read the file and copy the text exactly, including whitespace`);
     if (count > 1) throw new ToolError(`old_text occurs ${count} times in ${shown}; include more surrounding text so it matches exactly once`);
     const at = content.indexOf(oldText);
-    await fs.writeFile(full, content.slice(0, at) + newText + content.slice(at + oldText.length));
+    const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
+    ctx.budget.admitWrite(full, Buffer.byteLength(updated));
+    await writeResolved(full, updated, shown);
     return { output: `replaced 1 occurrence in ${shown}` };
   },
   async delete_file(ctx, args) {
     const shown = text(args, 'path');
-    const full = await resolveToolPath(ctx, shown);
-    await readText(full, shown);
+    const full = await resolveToolPath(ctx, shown, { followLast: false });
+    await requireEntry(full, shown);
+    ctx.budget.admitChange(full);
     await fs.rm(full);
+    ctx.budget.deleted(full);
     return { output: `deleted ${shown}` };
   },
   async move_file(ctx, args) {
     const from = text(args, 'from');
     const to = text(args, 'to');
-    const src = await resolveToolPath(ctx, from);
-    const dst = await resolveToolPath(ctx, to);
-    await readText(src, from);
+    const src = await resolveToolPath(ctx, from, { followLast: false });
+    const dst = await resolveToolPath(ctx, to, { followLast: false });
+    await requireEntry(src, from);
     if (await fs.lstat(dst).then(() => true, () => false)) throw new ToolError(`${to} already exists; delete it first or choose another name`);
+    ctx.budget.admitChange(src, dst);
     await fs.mkdir(path.dirname(dst), { recursive: true });
+    if ((await fs.realpath(path.dirname(dst))) !== path.dirname(dst)) throw new ToolError(`a folder of ${to} changed while moving; try again`);
     await fs.rename(src, dst);
+    ctx.budget.moved(src, dst);
     return { output: `moved ${from} to ${to}` };
   },
   async validate(ctx) {

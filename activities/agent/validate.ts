@@ -1,98 +1,97 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { DocsRoots } from './paths.js';
-import { parsePage } from './validate-page.js';
+import {
+  checkMdxGrammar,
+  isMdxFile,
+  NavigationFileError,
+  PAGE_FILE,
+  readFrontmatter,
+  pageFileExists,
+  PageSyntaxError,
+  parsePage,
+  readNavigation,
+  type PageLink,
+} from '../../core/docs/index.js';
+import { readResolved } from './confined-files.js';
+import { resolveToolPath, type DocsRoots } from './paths.js';
 
-const PAGE = /\.mdx?$/;
-export const NAV_FILES = ['docs.json', 'mint.json'];
-
-async function isFile(p: string): Promise<boolean> {
-  return fs.stat(p).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-}
-
-/** Whether a docs-relative page reference (with or without extension, or a folder) resolves to a file. */
-export async function pageExists(docsRoot: string, ref: string): Promise<boolean> {
-  const base = path.join(docsRoot, ref);
-  const candidates = [base, `${base}.mdx`, `${base}.md`, path.join(base, 'index.mdx'), path.join(base, 'index.md'), path.join(base, 'README.md')];
-  for (const c of candidates) if (await isFile(c)) return true;
-  return false;
+/** A docs file's text, read without following a link out of the workspace; undefined when it cannot be read. */
+async function readDocsFile(roots: DocsRoots, rel: string): Promise<string | undefined> {
+  const full = await resolveToolPath(roots, rel).catch(() => undefined);
+  return full === undefined ? undefined : readResolved(full, rel).catch(() => undefined);
 }
 
 /** Internal links only: no scheme, no protocol-relative URLs, no pure anchors. */
 function internalTarget(url: string): string | undefined {
   if (url === '' || url.startsWith('#') || url.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(url)) return undefined;
-  const target = decodeURI(url.split('#')[0]!.split('?')[0]!);
+  let target: string;
+  try {
+    target = decodeURI(url.split('#')[0]!.split('?')[0]!);
+  } catch {
+    return url;
+  }
   return target === '' ? undefined : target;
 }
 
-async function checkLinks(roots: DocsRoots, rel: string, links: Array<{ url: string; line: number | undefined }>): Promise<string[]> {
+async function checkLinks(roots: DocsRoots, rel: string, links: PageLink[]): Promise<string[]> {
   const errors: string[] = [];
   for (const link of links) {
     const target = internalTarget(link.url);
     if (!target) continue;
     const ref = target.startsWith('/') ? target.slice(1) : path.posix.join(path.posix.dirname(rel), target);
-    const where = link.line ? `${rel}:${link.line}` : rel;
+    const where = `${rel}:${link.line}`;
     if (ref.startsWith('..')) {
       errors.push(`${where}: link ${link.url} points outside the docs`);
-    } else if (!(await pageExists(roots.docsRoot, ref.replace(/\/$/, '')))) {
+    } else if (!(await pageFileExists(roots.docsRoot, ref))) {
       errors.push(`${where}: link ${link.url} points at a page that does not exist`);
     }
   }
   return errors;
 }
 
-/** Every string in any `pages` array of the navigation, recursively (Mintlify docs.json and mint.json shapes). */
-export function navPages(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) for (const item of node) navPages(item, out);
-  else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'pages' && Array.isArray(value)) {
-        for (const item of value) if (typeof item === 'string') out.push(item);
-      }
-      if (typeof value === 'object') navPages(value, out);
-    }
-  }
-  return out;
-}
-
+/** The site's navigation file (the one the indexer reads too): valid JSON, and every page entry names a file. */
 async function checkNav(roots: DocsRoots): Promise<string[]> {
+  const navigation = await readNavigation(roots.docsRoot).catch((err: unknown) => {
+    if (err instanceof NavigationFileError) return err;
+    throw err;
+  });
+  if (navigation instanceof NavigationFileError) return [navigation.message];
   const errors: string[] = [];
-  for (const name of NAV_FILES) {
-    const file = path.join(roots.docsRoot, name);
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    let config: unknown;
-    try {
-      config = JSON.parse(text);
-    } catch (err) {
-      errors.push(`${name}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-      continue;
-    }
-    const navigation = config && typeof config === 'object' && 'navigation' in config ? config.navigation : undefined;
-    for (const page of navPages(navigation)) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(page)) continue;
-      if (!(await pageExists(roots.docsRoot, page.replace(/^\//, ''))))
-        errors.push(`${name}: navigation entry "${page}" points at a page that does not exist`);
-    }
+  for (const ref of navigation?.refs ?? []) {
+    if (!(await pageFileExists(roots.docsRoot, ref)))
+      errors.push(`${navigation?.file}: navigation entry "${ref}" points at a page that does not exist`);
   }
   return errors;
 }
 
 /**
+ * Parses a page as the indexer does, then holds MDX to the compiler's stricter grammar.
+ * Broken frontmatter does not stop the body's check, so one fix round can see both.
+ */
+async function checkPage(roots: DocsRoots, rel: string, text: string): Promise<string[]> {
+  const head = readFrontmatter(text);
+  const errors = head.problem ? [`${rel}:${head.problem.line}: ${head.problem.message}`] : [];
+  try {
+    const page = parsePage(rel, text, { frontmatter: {}, body: head.body, bodyLine: head.bodyLine });
+    const grammar = isMdxFile(rel) ? checkMdxGrammar(text) : undefined;
+    if (grammar) return [...errors, `${rel}${grammar.line ? `:${grammar.line}` : ''}: ${grammar.reason}`];
+    return [...errors, ...(await checkLinks(roots, rel, page.links()))];
+  } catch (err) {
+    if (err instanceof PageSyntaxError) return [...errors, `${rel}:${err.line}: ${err.reason}`];
+    throw err;
+  }
+}
+
+/**
  * Validates the changed docs-relative files: each Markdown/MDX page parses, its frontmatter is YAML,
- * its internal links resolve; and the navigation files list only existing pages.
+ * its internal links resolve; and the site's navigation file lists only existing pages.
  */
 export async function validateChanges(roots: DocsRoots, changed: string[]): Promise<string[]> {
   const errors: string[] = [];
   for (const rel of changed) {
-    if (!PAGE.test(rel)) continue;
-    const text = await fs.readFile(path.join(roots.docsRoot, rel), 'utf8').catch(() => undefined);
+    if (!PAGE_FILE.test(rel)) continue;
+    const text = await readDocsFile(roots, rel);
     if (text === undefined) continue; // deleted
-    const page = parsePage(rel, text);
-    errors.push(...page.errors, ...(await checkLinks(roots, rel, page.links)));
+    errors.push(...(await checkPage(roots, rel, text)));
   }
   if (changed.length > 0) errors.push(...(await checkNav(roots)));
   return errors;

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { withoutCredentials } from '../../core/git/index.js';
 import type { Project } from '../../core/tenants/index.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { classifyGitError, runGit, type GitAuth } from './git.js';
@@ -40,7 +41,10 @@ export async function prepareWorkspace(opts: {
   project: Project;
   auth: GitAuth;
 }): Promise<Workspace> {
-  const { project, auth, branch } = opts;
+  const { project, branch } = opts;
+  // Credentials written into the repository URL travel per command like a token, never into .git/config.
+  const remote = withoutCredentials(project.repository);
+  const auth = remote.credentials && !opts.auth.token ? { ...opts.auth, credentials: remote.credentials } : opts.auth;
   const root = jobDir(opts.dataDir, opts.jobId);
   const git = (args: string[]) => runGit(root, args, auth);
   if (!(await exists(path.join(root, '.git')))) {
@@ -48,16 +52,16 @@ export async function prepareWorkspace(opts: {
     await fs.mkdir(root, { recursive: true });
     await git(['init', '-q']);
   }
-  // The remote URL is not a secret (tokens travel in per-command env), so it may live in .git/config.
+  // The remote URL, stripped of credentials, is not a secret, so it may live in .git/config.
   await git(['remote', 'remove', 'origin']).catch(() => undefined);
-  await git(['remote', 'add', 'origin', project.repository]);
+  await git(['remote', 'add', 'origin', remote.url]);
 
   const heads = await git(['ls-remote', '--heads', 'origin']).catch((err: unknown) => {
     throw classifyGitError(err, project.repository);
   });
   const names = new Set(heads.split('\n').map((l) => l.split('\t')[1]?.replace('refs/heads/', '')));
   if (!names.has(project.branch) && !names.has(branch))
-    throw permanent(AGENT_ERROR.repositoryNotFound, `branch ${project.branch} was not found in ${project.repository}`);
+    throw permanent(AGENT_ERROR.repositoryNotFound, `branch ${project.branch} was not found in ${remote.url}`);
   const branchExisted = names.has(branch);
   const wanted = [project.branch, ...(branchExisted ? [branch] : [])].filter((b) => names.has(b));
   await git(['fetch', '-q', '--prune', 'origin', ...wanted.map((b) => `+refs/heads/${b}:refs/remotes/origin/${b}`)]).catch(

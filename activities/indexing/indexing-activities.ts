@@ -9,6 +9,8 @@ import {
   removeDeletedPages,
   type WritableDocIndex,
 } from '../../core/retrieval/index.js';
+import { ModelError } from '../../core/model/index.js';
+import { modelFailure } from '../model-failure.js';
 import type { ActivityServices } from '../services.js';
 import { INDEXING_ERROR, type IndexBatchInput, type IndexBatchResult, type IndexDomainInput, type PreparedDomain } from './types.js';
 
@@ -53,6 +55,9 @@ export function createIndexingActivities(services: ActivityServices) {
           last = now;
           Context.current().heartbeat({ done, total: input.files.length });
         },
+      }).catch((err: unknown) => {
+        // An embedding failure: a bad key ends the indexing, a rate limit waits as the provider asks.
+        throw err instanceof ModelError ? modelFailure(err) : err;
       });
     },
 

@@ -1,8 +1,7 @@
 import type { Config } from '../../core/config.js';
+import { createModelPort, ModelError, ModelStreamError, RateLimitedModelError, type ModelPort } from '../../core/model/index.js';
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
-import { keepAliveAgents, ModelHttpError, streamChatCompletion } from './chat-completions-client.js';
-import { eventData, pieceOf } from './completion-stream.js';
 
 type ModelConfig = NonNullable<Config['model']>;
 
@@ -11,50 +10,33 @@ export class ModelFailedError extends Error {
   override name = 'ModelFailedError';
 }
 
+/** What the reader is told: the kind of failure, never the provider's own words. */
 function publicReason(err: unknown): string {
-  if (err instanceof ModelHttpError) {
-    if (err.status === 429) return 'The language model is busy (rate limited); please try again shortly.';
-    return `The language model returned an error (HTTP ${err.status}).`;
-  }
+  if (err instanceof RateLimitedModelError) return 'The language model is busy (rate limited); please try again shortly.';
+  if (err instanceof ModelStreamError) return 'The language model reported an error mid-answer.';
+  if (err instanceof ModelError && err.status !== undefined) return `The language model returned an error (HTTP ${err.status}).`;
   return 'The connection to the language model was interrupted.';
 }
 
 /**
- * Answers through any OpenAI-compatible Chat Completions endpoint, streamed
- * token by token. No client retries: a retry after text has streamed would
- * repeat it, and the reader can simply ask again.
+ * Answers through the model port, streamed token by token. No retries, not
+ * even before the first token: a retry after text has streamed would repeat
+ * it, a rate-limited provider asks for seconds a waiting reader should not
+ * spend in silence, and the reader's client can ask again (AI SDK `regenerate`).
  */
-export function modelAnswerer(model: ModelConfig): Answerer {
-  const agents = keepAliveAgents();
+export function modelAnswerer(model: ModelConfig, port: ModelPort = createModelPort(model)): Answerer {
   return {
     mode: 'model',
     answer({ prompt, signal }: AnswerInput): AnswerRun {
       const usage: Usage = { promptTokens: 0, completionTokens: 0 };
       async function* deltas(): AsyncGenerator<string> {
         try {
-          const response = await streamChatCompletion(model, prompt.messages, signal, agents);
-          let done = false;
-          try {
-            // Stopping at `[DONE]` must not destroy the response: its connection goes back to the keep-alive pool.
-            for await (const batch of eventData(response.iterator({ destroyOnReturn: false }))) {
-              let text = '';
-              for (const data of batch.data) {
-                const piece = pieceOf(JSON.parse(data));
-                if (piece.error) throw new ModelFailedError('The language model reported an error mid-answer.');
-                if (piece.text) text += piece.text;
-                if (piece.usage) Object.assign(usage, piece.usage);
-              }
-              done = batch.done;
-              if (text) yield text;
-            }
-          } finally {
-            if (done || response.complete) response.resume();
-            else response.destroy();
+          for await (const batch of port.streamChat({ model: model.name, messages: prompt.messages, signal })) {
+            if (batch.usage) Object.assign(usage, batch.usage);
+            if (batch.text) yield batch.text;
           }
-          // A stream cut short is a failure, not a short answer.
-          if (!done && !response.complete) throw new ModelFailedError(publicReason(undefined));
         } catch (err) {
-          if (signal.aborted || err instanceof ModelFailedError) throw err;
+          if (signal.aborted) throw err;
           throw new ModelFailedError(publicReason(err), { cause: err });
         }
       }

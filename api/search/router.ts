@@ -9,6 +9,7 @@ import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { PageBody, SearchBody } from './schema.js';
+import { searchDomain } from './search-domain.js';
 
 export interface SearchDeps {
   docIndex?: DocIndex;
@@ -47,13 +48,7 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
     const domain = await ownDomain(ctx);
     const body = parseInput(SearchBody, ctx.request.body ?? {});
     await consumeOrgLimit(ctx);
-    const hits = await docIndex.search(domain.id, {
-      query: body.query,
-      pageSize: body.pageSize,
-      ...(body.scoreThreshold !== undefined ? { scoreThreshold: body.scoreThreshold } : {}),
-      ...(body.filter ? { filter: body.filter } : {}),
-    });
-    ctx.body = hits;
+    ctx.body = await searchDomain(docIndex, domain.id, body);
   });
 
   router.post('/discovery/v1/page/:domain', assistantKey, async (ctx) => {

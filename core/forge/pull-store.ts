@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readJsonIfExists, withFileLock, writeJsonAtomic } from '../store/atomic-file.js';
+import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import { hashSecret, sameHash } from '../tenants/keys.js';
 
 /** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
@@ -26,59 +26,81 @@ export function canViewWithToken(pull: PullRecord, token: string): boolean {
   return pull.viewTokenHash !== undefined && sameHash(pull.viewTokenHash, hashSecret(token));
 }
 
-interface ProjectPulls {
-  nextNumber: number;
-  pulls: PullRecord[];
-}
-
 export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHash' | 'createdAt' | 'updatedAt'>;
 
-/** Pull-request records per project, one JSON file each under `<dataDir>/pulls/`, written atomically under a lock. */
-export class PullStore {
-  constructor(private readonly dataDir: string) {}
+const SCHEMA = `
+  CREATE TABLE pulls (
+    project_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    branch TEXT NOT NULL,
+    state TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (project_id, number)
+  );
+  CREATE INDEX pulls_by_branch ON pulls (project_id, branch, state);
+`;
 
-  private file(projectId: string): string {
-    return path.join(this.dataDir, 'pulls', `${encodeURIComponent(projectId)}.json`);
+const pullOf = (row: unknown): PullRecord | undefined => {
+  const body = bodyOf(row);
+  return body === undefined ? undefined : (JSON.parse(body) as PullRecord);
+};
+
+/** Pull-request records of every project in `pulls.db` under the data directory, numbered per project. */
+export class PullStore {
+  private readonly db: SqliteDatabase;
+
+  constructor(dataDir: string) {
+    this.db = openDatabase(path.join(dataDir, 'pulls.db'), { durability: 'full', schema: SCHEMA });
   }
 
-  private async read(projectId: string): Promise<ProjectPulls> {
-    return (await readJsonIfExists<ProjectPulls>(this.file(projectId))) ?? { nextNumber: 1, pulls: [] };
+  private sql(text: string) {
+    return statement(this.db, text);
+  }
+
+  private save(pull: PullRecord, verb: 'INSERT' | 'REPLACE'): void {
+    this.sql(`${verb} INTO pulls (project_id, number, branch, state, body) VALUES (?, ?, ?, ?, ?)`).run(
+      pull.projectId,
+      pull.number,
+      pull.branch,
+      pull.state,
+      JSON.stringify(pull),
+    );
   }
 
   async get(projectId: string, number: number): Promise<PullRecord | undefined> {
-    return (await this.read(projectId)).pulls.find((p) => p.number === number);
+    return pullOf(this.sql('SELECT body FROM pulls WHERE project_id = ? AND number = ?').get(projectId, number));
   }
 
   async findOpen(projectId: string, branch: string): Promise<PullRecord | undefined> {
-    return (await this.read(projectId)).pulls.find((p) => p.branch === branch && p.state === 'open');
+    return pullOf(this.sql("SELECT body FROM pulls WHERE project_id = ? AND branch = ? AND state = 'open' ORDER BY number LIMIT 1").get(projectId, branch));
   }
 
   /** Creates the record unless an open one exists for the branch (then returns that one, created: false). */
   async openOnce(pull: NewPull): Promise<{ pull: PullRecord; created: boolean }> {
-    const file = this.file(pull.projectId);
-    return withFileLock(file, async () => {
-      const all = await this.read(pull.projectId);
-      const existing = all.pulls.find((p) => p.branch === pull.branch && p.state === 'open');
-      if (existing) return { pull: existing, created: false };
-      const now = new Date().toISOString();
-      const record: PullRecord = { ...pull, number: all.nextNumber, state: 'open', comments: [], createdAt: now, updatedAt: now };
-      await writeJsonAtomic(file, { nextNumber: all.nextNumber + 1, pulls: [...all.pulls, record] });
-      return { pull: record, created: true };
-    });
+    return writeTransaction(this.db, () => {
+        const existing = pullOf(
+          this.sql("SELECT body FROM pulls WHERE project_id = ? AND branch = ? AND state = 'open' ORDER BY number LIMIT 1").get(pull.projectId, pull.branch),
+        );
+        if (existing) return { pull: existing, created: false };
+        const last = this.sql('SELECT MAX(number) AS n FROM pulls WHERE project_id = ?').pluck().get(pull.projectId);
+        const now = new Date().toISOString();
+        const number = (typeof last === 'number' ? last : 0) + 1;
+        const record: PullRecord = { ...pull, number, state: 'open', comments: [], createdAt: now, updatedAt: now };
+        this.save(record, 'INSERT');
+        return { pull: record, created: true };
+      });
   }
 
-  /** Applies a change to one record under the lock; returns the updated record. */
+  /** Applies a change to one record in one transaction; returns the updated record. */
   async update(projectId: string, number: number, change: (pull: PullRecord) => void): Promise<PullRecord | undefined> {
-    const file = this.file(projectId);
-    return withFileLock(file, async () => {
-      const all = await this.read(projectId);
-      const pull = all.pulls.find((p) => p.number === number);
-      if (!pull) return undefined;
-      change(pull);
-      pull.updatedAt = new Date().toISOString();
-      await writeJsonAtomic(file, all);
-      return pull;
-    });
+    return writeTransaction(this.db, () => {
+        const pull = pullOf(this.sql('SELECT body FROM pulls WHERE project_id = ? AND number = ?').get(projectId, number));
+        if (!pull) return undefined;
+        change(pull);
+        pull.updatedAt = new Date().toISOString();
+        this.save(pull, 'REPLACE');
+        return pull;
+      });
   }
 
   /** Records the hash of the pull request's view token, unless it is already the one stored. */

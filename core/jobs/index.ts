@@ -2,7 +2,7 @@ export * from './job-record.js';
 export { newJobId, isJobId, workflowIdOf } from './job-id.js';
 export { newJobRecord } from './new-job.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage } from './job-store.js';
-export { FileJobStore } from './file-job-store.js';
+export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';

@@ -63,14 +63,3 @@ export function compareNewestFirst(a: CursorPosition, b: CursorPosition): number
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
-
-/** Pages sorted records after the cursor position. */
-export function pageOf(sorted: JobRecord[], query: JobListQuery): JobPage {
-  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const matching = sorted.filter(
-    (r) => (!query.status || r.status === query.status) && (!after || compareNewestFirst(r, after) > 0),
-  );
-  const jobs = matching.slice(0, query.limit);
-  const last = jobs[jobs.length - 1];
-  return { jobs, nextCursor: matching.length > query.limit && last ? encodeCursor(last) : null };
-}

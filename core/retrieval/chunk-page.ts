@@ -1,7 +1,5 @@
 import GithubSlugger from 'github-slugger';
-import type { Root, RootContent } from 'mdast';
-import { toString } from 'mdast-util-to-string';
-import { blockText, hasCode } from './block-text.js';
+import type { PageBlock } from '../docs/index.js';
 import type { IndexedChunk, PageMarkers } from './indexed.js';
 
 export interface ChunkOptions {
@@ -16,8 +14,8 @@ export const DEFAULT_CHUNKING: ChunkOptions = { maxChars: 1500, overlapChars: 30
 export interface ChunkablePage extends PageMarkers {
   path: string;
   title: string;
-  tree: Root;
-  source: string;
+  /** The page's top-level blocks, as `parsePage` reads them. */
+  blocks: PageBlock[];
 }
 
 interface Block {
@@ -41,29 +39,30 @@ export function chunkPage(page: ChunkablePage, options: ChunkOptions = DEFAULT_C
   const slugger = new GithubSlugger();
   const sections: Section[] = [{ anchor: '', breadcrumb: [page.title], heading: '', blocks: [] }];
   const stack: Array<{ depth: number; text: string }> = [];
-  for (const node of page.tree.children) {
-    if (node.type === 'heading') {
-      const text = toString(node).trim();
+  for (const block of page.blocks) {
+    if (block.kind === 'heading') {
+      const text = block.text;
       const anchor = slugger.slug(text);
       // An h1 that repeats the title is the top of the page, not a section.
       const top = sections.length === 1 && sections[0]!.blocks.length === 0;
-      if (node.depth === 1 && text === page.title && top) continue;
-      if (node.depth <= SPLIT_DEPTH) {
-        while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
-        stack.push({ depth: node.depth, text });
+      if (block.depth === 1 && text === page.title && top) continue;
+      if (block.depth <= SPLIT_DEPTH) {
+        while (stack.length > 0 && stack[stack.length - 1]!.depth >= block.depth) stack.pop();
+        stack.push({ depth: block.depth, text });
         const trail = stack.map((s) => s.text).filter((t, i) => !(i === 0 && t === page.title));
         sections.push({ anchor, breadcrumb: [page.title, ...trail], heading: text, blocks: [] });
         continue;
       }
     }
-    const text = blockText(node, page.source).trim();
-    if (text) sections[sections.length - 1]!.blocks.push(...splitBlock(node, text, options.maxChars));
+    // A deeper heading stays in its section, as its Markdown.
+    const text = block.kind === 'heading' ? `${'#'.repeat(block.depth)} ${block.text}` : block.text;
+    if (text) sections[sections.length - 1]!.blocks.push(...splitBlock(block.code, text, options.maxChars));
   }
   return sections.flatMap((section) => packSection(page, section, options));
 }
 
-function splitBlock(node: RootContent, text: string, maxChars: number): Block[] {
-  if (hasCode(node)) return [{ text, atomic: true }];
+function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
+  if (code) return [{ text, atomic: true }];
   if (text.length <= maxChars) return [{ text, atomic: false }];
   // Long prose is cut between sentences.
   const pieces: Block[] = [];

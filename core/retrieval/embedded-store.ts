@@ -1,12 +1,22 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { withFileLock } from '../store/atomic-file.js';
+import { withFileLock } from '../store/file-lock.js';
 import { cosine, embeddingText, type Embedder } from './embeddings.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms, KeywordIndex } from './keyword-index.js';
-import { fileStamp, readSnapshot, writeSnapshot, type Snapshot, type StoredChunk } from './snapshot-file.js';
+import {
+  appendChange,
+  applyChange,
+  compactSnapshot,
+  fileStamp,
+  loadSnapshot,
+  type LoadedSnapshot,
+  type Snapshot,
+  type SnapshotChange,
+  type StoredChunk,
+} from './snapshot-file.js';
 import type { PageContent, SearchHit, SearchQuery } from './types.js';
 
 /** How many candidates each ranking contributes before fusion. */
@@ -14,12 +24,18 @@ const CANDIDATES = 50;
 /** The reader's current page is a hint, not a verdict. */
 const CURRENT_PAGE_BOOST = 1.15;
 
-interface LoadedDomain {
-  stamp: string;
-  snapshot: Snapshot;
+interface LoadedDomain extends LoadedSnapshot {
   /** Built on the first search, so a writer that never searches never pays for it. */
   keyword: KeywordIndex | undefined;
 }
+
+/**
+ * The journal is folded into the base file once it outgrows it (so the bytes
+ * written over a whole first index stay linear) or holds many batches (so a
+ * load replays few); below the floor a re-index only appends what changed.
+ */
+const COMPACT_FLOOR_BYTES = 4 * 1024 * 1024;
+const COMPACT_ENTRIES = 64;
 
 /** Builds the in-memory search structures of one snapshot. */
 export function buildKeywordIndex(snapshot: Snapshot): KeywordIndex {
@@ -42,10 +58,9 @@ export class EmbeddedDocIndex implements WritableDocIndex {
 
   private async domain(domainId: string): Promise<LoadedDomain> {
     const file = this.fileOf(domainId);
-    const stamp = await fileStamp(file);
     const cached = this.domains.get(domainId);
-    if (cached?.stamp === stamp) return cached;
-    const loaded = { stamp, snapshot: await readSnapshot(file), keyword: undefined };
+    if (cached?.stamp === (await fileStamp(file))) return cached;
+    const loaded = { ...(await loadSnapshot(file)), keyword: undefined };
     this.domains.set(domainId, loaded);
     return loaded;
   }
@@ -78,20 +93,29 @@ export class EmbeddedDocIndex implements WritableDocIndex {
       terms: [...chunkTerms(chunk)],
       ...(vectors?.[i] ? { vector: vectors[i] } : {}),
     }));
+    const change: SnapshotChange = {
+      removals: [...new Set([...changes.removals, ...changes.upserts.map((p) => p.path)])],
+      pages: changes.upserts.map(({ chunks: _chunks, ...page }) => page),
+      chunks: stored,
+    };
     const file = this.fileOf(domainId);
     await withFileLock(file, async () => {
-      // Under the lock the file cannot change; a cached copy of the same file saves a parse.
-      const cached = this.domains.get(domainId);
-      const stamp = await fileStamp(file);
-      const current = cached?.stamp === stamp ? cached.snapshot : await readSnapshot(file);
+      // Under the lock the files cannot change; a cached copy of the same files saves a load.
+      const current = await this.domain(domainId);
       // A new object: searches running meanwhile keep the snapshot their keyword index was built from.
-      const snapshot: Snapshot = { format: 1, pages: { ...current.pages }, chunks: [] };
-      const replaced = new Set([...changes.removals, ...changes.upserts.map((p) => p.path)]);
-      for (const gone of changes.removals) delete snapshot.pages[gone];
-      for (const { chunks: _chunks, ...page } of changes.upserts) snapshot.pages[page.path] = page;
-      snapshot.chunks = current.chunks.filter((c) => !replaced.has(c.path)).concat(stored);
-      await writeSnapshot(file, snapshot);
-      this.domains.set(domainId, { stamp: await fileStamp(file), snapshot, keyword: undefined });
+      const snapshot = applyChange(current.snapshot, change);
+      const compact =
+        current.journalEntries >= COMPACT_ENTRIES || current.journalBytes > Math.max(current.baseBytes, COMPACT_FLOOR_BYTES);
+      let { baseBytes, journalBytes, journalEntries } = current;
+      if (compact) {
+        await compactSnapshot(file, snapshot);
+        baseBytes = (await fs.stat(file)).size;
+        journalBytes = journalEntries = 0;
+      } else {
+        journalBytes = await appendChange(file, change, journalBytes);
+        journalEntries++;
+      }
+      this.domains.set(domainId, { stamp: await fileStamp(file), snapshot, keyword: undefined, baseBytes, journalBytes, journalEntries });
     });
   }
 

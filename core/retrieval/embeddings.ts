@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
 import type { Config } from '../config.js';
+import { createModelPort, type ModelPort } from '../model/index.js';
 
 /** Turns texts into dense vectors; one call per batch. */
 export interface Embedder {
@@ -9,29 +9,16 @@ export interface Embedder {
 const BATCH = 64;
 
 /**
- * An OpenAI-compatible embeddings endpoint. The client retries twice at most:
- * indexing runs in a Temporal activity whose own retry policy is the outer loop.
+ * An embeddings endpoint through the model port. No client retries: indexing
+ * runs in a Temporal activity whose retry policy is the only retry loop, and a
+ * query in the API fails at once rather than keep a reader waiting.
  */
-export function openAiEmbedder(embedding: NonNullable<Config['embedding']>): Embedder {
-  const client = new OpenAI({
-    apiKey: embedding.apiKey ?? 'unused',
-    ...(embedding.baseUrl ? { baseURL: embedding.baseUrl } : {}),
-    maxRetries: 2,
-    timeout: 60_000,
-  });
+export function modelEmbedder(embedding: NonNullable<Config['embedding']>, port: ModelPort = createModelPort(embedding)): Embedder {
   return {
     async embed(texts) {
       const vectors: number[][] = [];
       for (let i = 0; i < texts.length; i += BATCH) {
-        const res = await client.embeddings.create({
-          model: embedding.model,
-          input: texts.slice(i, i + BATCH),
-          // Plain floats: not every OpenAI-compatible server implements the SDK's base64 default.
-          encoding_format: 'float',
-          ...(embedding.dimensions ? { dimensions: embedding.dimensions } : {}),
-        });
-        const ordered = [...res.data].sort((a, b) => a.index - b.index);
-        for (const item of ordered) vectors.push(item.embedding);
+        vectors.push(...(await port.embed({ model: embedding.model, texts: texts.slice(i, i + BATCH), dimensions: embedding.dimensions })));
       }
       return vectors;
     },

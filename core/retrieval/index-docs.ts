@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listPageFiles } from './docs-source.js';
+import { listPageFiles, PageSyntaxError, readNavigation } from '../docs/index.js';
 import type { IndexedPage, WritableDocIndex } from './indexed.js';
-import { readNavigation } from './navigation.js';
-import { pageHash, pagePathOf, readPage } from './read-page.js';
+import { pageHash, pagePathOf, readPage, type ReadPageOptions } from './read-page.js';
 
 /** Page files read ahead of the one being parsed. */
 const READ_AHEAD = 32;
@@ -33,6 +32,7 @@ export interface IndexSummary extends Omit<BatchSummary, 'hidden'> {
 }
 
 export interface IndexFilesOptions {
+  /** Index every page file, whatever the site's navigation and frontmatter say (the domain option). */
   includeHidden: boolean;
   /** Called after each page file. */
   onProgress?: (done: number) => void;
@@ -53,6 +53,7 @@ export async function indexFiles(
   options: IndexFilesOptions,
 ): Promise<BatchSummary> {
   const navigation = await readNavigation(docsRoot);
+  const pageOptions: ReadPageOptions = { navigation, scope: options.includeHidden ? 'everything' : 'site' };
   const previous = await index.pageHashes(domainId);
   const summary: BatchSummary = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, broken: [] };
   let upserts: IndexedPage[] = [];
@@ -82,10 +83,10 @@ export async function indexFiles(
     try {
       const text = await reading;
       const source = { file, text };
-      if (previous.get(pagePath) === pageHash(source, navigation?.pages.get(pagePath), options.includeHidden)) {
+      if (previous.get(pagePath) === pageHash(source, pageOptions)) {
         summary.unchanged++;
       } else {
-        const page = readPage(source, { navigation, includeHidden: options.includeHidden });
+        const page = readPage(source, pageOptions);
         if (page) {
           upserts.push(page);
           summary.chunks += page.chunks.length;
@@ -98,12 +99,17 @@ export async function indexFiles(
         if (upserts.length >= (options.batchSize ?? 500)) await flush();
       }
     } catch (err) {
-      summary.broken.push({ path: pagePath, reason: err instanceof Error ? err.message : String(err) });
+      summary.broken.push({ path: pagePath, reason: brokenReason(err) });
     }
     options.onProgress?.(i + 1);
   }
   await flush();
   return summary;
+}
+
+function brokenReason(err: unknown): string {
+  if (err instanceof PageSyntaxError) return `line ${err.line}: ${err.reason}`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Removes the pages whose files left the docs folder; returns how many. */

@@ -53,10 +53,4 @@ export interface DocIndexWriter {
 
 export type WritableDocIndex = DocIndex & DocIndexWriter;
 
-/** `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx` or `/`. */
-export function normalisePagePath(raw: string): string {
-  const trimmed = raw.trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
-  const parts = trimmed.split('/').filter((p) => p.length > 0 && p !== '.');
-  if (parts[parts.length - 1] === 'index') parts.pop();
-  return `/${parts.join('/')}`;
-}
+export { normalisePagePath } from '../docs/index.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { EmbeddedDocIndex } from './embedded-store.js';
-import { openAiEmbedder } from './embeddings.js';
+import { modelEmbedder } from './embeddings.js';
 import type { WritableDocIndex } from './indexed.js';
 import { QdrantDocIndex } from './qdrant-store.js';
 
@@ -13,7 +13,7 @@ import { QdrantDocIndex } from './qdrant-store.js';
  * `redis` is accepted for symmetry with the other stores; no store needs it yet.
  */
 export function openDocIndex(config: Config, _redis?: Redis): WritableDocIndex {
-  const embedder = config.embedding ? openAiEmbedder(config.embedding) : undefined;
+  const embedder = config.embedding ? modelEmbedder(config.embedding) : undefined;
   if (config.qdrant) return new QdrantDocIndex(config.qdrant, embedder, config.embedding?.dimensions);
   return new EmbeddedDocIndex(path.join(config.dataDir, 'index'), embedder);
 }

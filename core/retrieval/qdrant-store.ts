@@ -31,6 +31,11 @@ export function sparseVector(terms: Map<string, number>, saturate: boolean): { i
   return { indices, values: indices.map((i) => (saturate ? (merged.get(i)! * (K1 + 1)) / (merged.get(i)! + K1) : merged.get(i)!)) };
 }
 
+/** Qdrant answers 409 Conflict to creating a collection that exists. */
+function alreadyExists(err: unknown): boolean {
+  return err instanceof Error && 'status' in err && err.status === 409;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -44,7 +49,9 @@ export class QdrantDocIndex implements WritableDocIndex {
   private ready: Promise<void> | undefined;
 
   constructor(private readonly settings: NonNullable<Config['qdrant']>, private readonly embedder?: Embedder, private readonly dimensions?: number) {
-    this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), checkCompatibility: false });
+    // The client checks the server's version once (GET /) and warns when their minor versions differ by more
+    // than one: docker-compose.yml pins a Qdrant image of the client's minor version.
+    this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) });
   }
 
   private get collection(): string {
@@ -58,10 +65,16 @@ export class QdrantDocIndex implements WritableDocIndex {
       if (exists) return;
       // Without a configured size, the model's own output length decides.
       const size = this.embedder ? (this.dimensions ?? (await this.embedder.embed(['dimensions']))[0]?.length) : undefined;
-      await this.client.createCollection(this.collection, {
-        ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
-        sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
-      });
+      await this.client
+        .createCollection(this.collection, {
+          ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
+          sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
+        })
+        .catch((err: unknown) => {
+          // Another process (an API replica, the worker) created it between our check and our create: that is success.
+          if (!alreadyExists(err)) throw err;
+        });
+      // Creating a payload index that exists is accepted, so whoever lost the race makes sure of them too.
       for (const field of PAYLOAD_INDEXES) {
         await this.client.createPayloadIndex(this.collection, {
           wait: true,

@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
-import { toString } from 'mdast-util-to-string';
+import {
+  listField,
+  pagePathOf,
+  parsePage,
+  readFrontmatter,
+  searchability,
+  stringField,
+  type IndexScope,
+  type NavEntry,
+  type PageHead,
+  type SiteNavigation,
+} from '../docs/index.js';
 import { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 import type { IndexedPage } from './indexed.js';
-import { normalisePagePath } from './indexed.js';
-import type { NavEntry, Navigation } from './navigation.js';
-import { listField, parseMarkdown, stringField } from './parse-markdown.js';
+
+export { pagePathOf };
 
 /** One Markdown or MDX file of a docs source, read but not parsed yet. */
 export interface SourceFile {
@@ -13,67 +23,47 @@ export interface SourceFile {
   text: string;
 }
 
-/** The URL path of a docs file: no extension, `index` → its folder, `/` for the root index. */
-export function pagePathOf(file: string): string {
-  return normalisePagePath(file);
+export interface ReadPageOptions {
+  navigation: SiteNavigation | undefined;
+  scope: IndexScope;
+  chunking?: ChunkOptions;
 }
 
-/**
- * Bumped when chunking changes what it makes of the same page, so the next
- * indexing run redoes every page (2: code fences in MDX components dedented).
- */
-const CHUNKING_VERSION = '2';
-
-/** Everything a page's chunks derive from, so an unchanged hash means nothing to redo. */
-export function pageHash(source: SourceFile, nav: NavEntry | undefined, includeHidden: boolean): string {
+/** Everything a page's chunks (and whether it is indexed at all) derive from, so an unchanged hash means nothing to redo. */
+export function pageHash(source: SourceFile, options: ReadPageOptions): string {
+  const entry = options.navigation?.pages.get(pagePathOf(source.file));
   return createHash('sha256')
-    .update(`chunks:${CHUNKING_VERSION}\0`)
     .update(source.file)
     .update('\0')
     .update(source.text)
     .update('\0')
-    .update(JSON.stringify(nav ?? null))
-    .update(includeHidden ? '\0hidden' : '\0')
+    .update(JSON.stringify([entry ?? null, options.navigation?.file ?? null, options.navigation?.indexing ?? null, options.scope]))
     .digest('hex')
     .slice(0, 32);
 }
 
-export interface ReadPageOptions {
-  navigation: Navigation | undefined;
-  includeHidden: boolean;
-  chunking?: ChunkOptions;
-}
-
 /**
- * Parses a page with its frontmatter and navigation entry and chunks it.
- * Returns undefined for a hidden page (frontmatter `hidden`, a hidden nav
- * group, or absent from a navigation that exists) unless hidden pages are wanted.
+ * Reads a page with its frontmatter and navigation entry and chunks it.
+ * Returns undefined for a page the site keeps out of search (see
+ * `searchability`); that is decided on the frontmatter alone, before the body
+ * is parsed. Throws PageSyntaxError for a page that cannot be read.
  */
 export function readPage(source: SourceFile, options: ReadPageOptions): IndexedPage | undefined {
   const path = pagePathOf(source.file);
   const nav = options.navigation?.pages.get(path);
-  const { tree, frontmatter, body } = parseMarkdown(source.text, /\.mdx$/i.test(source.file));
-  const hidden =
-    frontmatter.hidden === true || frontmatter.noindex === true || nav?.hidden === true || (options.navigation !== undefined && !nav);
-  if (hidden && !options.includeHidden) return undefined;
-  const firstHeading = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
+  const head = readFrontmatter(source.text);
+  if (!head.problem && !searchability(head.frontmatter, options.navigation, nav, options.scope).searchable) return undefined;
+  const { frontmatter, body, blocks } = parsePage(source.file, source.text, head);
+  const firstHeading = blocks.find((b) => b.kind === 'heading' && b.depth === 1);
   const title =
     stringField(frontmatter, 'title') ??
     stringField(frontmatter, 'sidebarTitle') ??
     nav?.title ??
-    (firstHeading ? toString(firstHeading).trim() : undefined) ??
+    firstHeading?.text ??
     (path.split('/').pop() || 'Home');
-  const version = stringField(frontmatter, 'version') ?? nav?.version;
-  const language = stringField(frontmatter, 'language') ?? stringField(frontmatter, 'lang') ?? nav?.language;
-  const tag = stringField(frontmatter, 'tag');
+  const markers = markersOf(head.frontmatter, nav);
+  const chunks = chunkPage({ path, title, blocks, ...markers }, options.chunking ?? DEFAULT_CHUNKING);
   const description = stringField(frontmatter, 'description');
-  const markers = {
-    groups: listField(frontmatter, 'groups'),
-    ...(version ? { version } : {}),
-    ...(language ? { language } : {}),
-    ...(tag ? { tag } : {}),
-  };
-  const chunks = chunkPage({ path, title, tree, source: source.text, ...markers }, options.chunking ?? DEFAULT_CHUNKING);
   // The description and sidebar sections describe the page as a whole: they join its first chunk.
   const intro = [description, nav?.sections.join(' / ')].filter(Boolean).join('\n');
   const first = chunks[0];
@@ -85,9 +75,21 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
     path,
     title,
     ...(description ? { description } : {}),
-    hash: pageHash(source, nav, options.includeHidden),
-    content: body,
+    hash: pageHash(source, options),
+    content: body.replace(/^\s*\n/, ''),
     chunks,
     ...markers,
+  };
+}
+
+function markersOf(frontmatter: PageHead['frontmatter'], nav: NavEntry | undefined) {
+  const version = stringField(frontmatter, 'version') ?? nav?.version;
+  const language = stringField(frontmatter, 'language') ?? stringField(frontmatter, 'lang') ?? nav?.language;
+  const tag = stringField(frontmatter, 'tag');
+  return {
+    groups: listField(frontmatter, 'groups'),
+    ...(version ? { version } : {}),
+    ...(language ? { language } : {}),
+    ...(tag ? { tag } : {}),
   };
 }

@@ -39,24 +39,43 @@ function normalise(word: string): string | undefined {
   return stem(lower);
 }
 
+/** The terms one word yields: itself, or an identifier whole and then its parts. */
+function wordTerms(raw: string): string[] {
+  const parts = raw.split(SEPARATOR).flatMap((piece) => piece.match(HUMPS) ?? [piece]);
+  if (parts.length <= 1) {
+    const term = normalise(raw);
+    return term ? [term] : [];
+  }
+  // The identifier whole, without separators, then each part.
+  const whole = raw.replace(/[_\-.:/]+/g, '').toLowerCase();
+  const terms = [whole];
+  for (const part of parts) {
+    const term = normalise(part);
+    if (term && term !== whole) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * Words repeat (a docs site has a few thousand distinct ones), and splitting
+ * and stemming one costs more than a lookup: indexing spent a quarter of its
+ * time here. Bounded so a stream of unique words cannot grow it without end.
+ */
+const WORD_CACHE = new Map<string, string[]>();
+const WORD_CACHE_LIMIT = 200_000;
+
 /** The terms of a text, in order, repeats kept (term frequencies count them). */
 export function tokenise(text: string): string[] {
   const terms: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const raw = match[0];
-    const parts = raw.split(SEPARATOR).flatMap((piece) => piece.match(HUMPS) ?? [piece]);
-    if (parts.length > 1) {
-      // The identifier whole, without separators, then each part.
-      const whole = raw.replace(/[_\-.:/]+/g, '').toLowerCase();
-      terms.push(whole);
-      for (const part of parts) {
-        const term = normalise(part);
-        if (term && term !== whole) terms.push(term);
-      }
-    } else {
-      const term = normalise(raw);
-      if (term) terms.push(term);
+    let cached = WORD_CACHE.get(raw);
+    if (!cached) {
+      if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
+      cached = wordTerms(raw);
+      WORD_CACHE.set(raw, cached);
     }
+    for (const term of cached) terms.push(term);
   }
   return terms;
 }

@@ -12,7 +12,7 @@ const ProjectSeed = v.strictObject({
   repository: v.pipe(v.string(), v.minLength(1)),
   branch: v.optional(v.pipe(v.string(), v.minLength(1)), 'main'),
   docsPath: v.optional(v.string(), ''),
-  forge: v.optional(v.picklist(['local', 'github']), 'local'),
+  forge: v.optional(v.picklist(['local', 'github', 'gitlab']), 'local'),
   /** Name of the environment variable with the forge token; the token never goes in the file. */
   tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'))),
   allowedModels: v.optional(v.array(v.pipe(v.string(), v.minLength(1))), []),

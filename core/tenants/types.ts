@@ -15,7 +15,9 @@ export interface Organisation {
   limits?: OrgLimits;
 }
 
-export type ForgeKind = 'local' | 'github';
+export type ForgeKind = 'local' | 'github' | 'gitlab';
+/** Forges reached over HTTPS with a token named by `forgeTokenEnv`. */
+export const TOKEN_FORGES: readonly ForgeKind[] = ['github', 'gitlab'];
 
 export interface Project {
   id: string;

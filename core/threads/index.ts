@@ -1,5 +1,5 @@
 export * from './types.js';
-export { FileThreadStore } from './file-store.js';
+export { SqliteThreadStore } from './sqlite-store.js';
 export { RedisThreadStore } from './redis-store.js';
 export { openThreadStore } from './open.js';
 export { newThreadKey, threadKeyMatches } from './thread-key.js';

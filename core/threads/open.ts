@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { FileThreadStore } from './file-store.js';
+import { SqliteThreadStore } from './sqlite-store.js';
 import { RedisThreadStore } from './redis-store.js';
 import type { ThreadStore } from './types.js';
 
-/** Redis when the service has it, else the file-backed store in the data folder. */
+/** Redis when the service has it, else the database in the data folder. */
 export function openThreadStore(config: Pick<Config, 'dataDir' | 'retention'>, redis?: Redis): ThreadStore {
   const days = config.retention.threadDays;
-  return redis ? new RedisThreadStore(redis, days) : new FileThreadStore(config.dataDir, days);
+  return redis ? new RedisThreadStore(redis, days) : new SqliteThreadStore(config.dataDir, days);
 }

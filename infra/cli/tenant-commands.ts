@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { UsageError, type CliContext, type Command } from './context.js';
+import { TOKEN_FORGES, type ForgeKind } from '../../core/tenants/index.js';
+
+const FORGES: readonly ForgeKind[] = ['local', 'github', 'gitlab'];
 
 function orgAndName(arg: string | undefined, what: string): [string, string] {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(arg ?? '');
@@ -57,21 +60,22 @@ export const projects: Command = async (args, ctx) => {
       models: { type: 'string', default: '' },
     },
   });
-  const usage = 'quire projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github] [--token-env VAR] [--models a,b]';
+  const usage = 'quire projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github|gitlab] [--token-env VAR] [--models a,b]';
   return listOrAdd(ctx, positionals, 'project', usage, {
     list: async () => (await ctx.tenants.listProjects()).map((p) => `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`),
     add: async (orgId, id) => {
       if (!values.repo) throw new UsageError('--repo is required (a clone URL or a local path)');
-      if (values.forge !== 'local' && values.forge !== 'github') throw new UsageError('--forge must be local or github');
-      if (values.forge === 'github' && !values['token-env'])
-        throw new UsageError('--token-env VAR is required with --forge github (the name of the variable holding the token)');
+      const forge = FORGES.find((f) => f === values.forge);
+      if (!forge) throw new UsageError('--forge must be local, github or gitlab');
+      if (TOKEN_FORGES.includes(forge) && !values['token-env'])
+        throw new UsageError(`--token-env VAR is required with --forge ${forge} (the name of the variable holding the token)`);
       return ctx.tenants.putProject({
         id,
         orgId,
         repository: values.repo,
         branch: values.branch,
         docsPath: values['docs-path'],
-        forge: values.forge,
+        forge,
         ...(values['token-env'] ? { forgeTokenEnv: values['token-env'] } : {}),
         allowedModels: values.models.split(',').map((m) => m.trim()).filter(Boolean),
       });

@@ -1,9 +1,8 @@
 /**
  * Stands in for an OpenAI-compatible model provider (OpenAI, vLLM, Ollama,
- * LiteLLM): a real HTTP server speaking the Chat Completions and Embeddings
- * protocols, so the production clients run unchanged: the `openai` package
- * (agent turns, embeddings) and the assistant's streaming client over
- * `node:http`. Tests script each reply and assert on the recorded requests.
+ * LiteLLM), or with `azure` for Azure OpenAI: a real HTTP server speaking the
+ * Chat Completions and Embeddings protocols, so the production model port runs
+ * unchanged. Tests script each reply and assert on the recorded requests.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -21,12 +20,18 @@ export interface ToolCallScript {
 export type Reply =
   | { text: string; toolCalls?: ToolCallScript[]; usage?: { prompt: number; completion: number }; finishReason?: string }
   | { toolCalls: ToolCallScript[]; text?: string; usage?: { prompt: number; completion: number } }
-  | { error: { status: number; message?: string; type?: string; retryAfterSeconds?: number } }
-  /** Streams `text` then breaks the connection (or sends an error) after `afterChars`. */
-  | { failMidStream: { text: string; afterChars: number } };
+  | { error: { status: number; message?: string; type?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
+  /** Streams `text` then, after `afterChars`, breaks the connection or, with `errorEvent`, sends that error as an event. */
+  | { failMidStream: { text: string; afterChars: number; errorEvent?: string } };
+
+type ScriptedError = Extract<Reply, { error: unknown }>['error'];
 
 export interface RecordedRequest {
   path: string;
+  /** The query string (Azure's `api-version`). */
+  query: URLSearchParams;
+  /** The client's port as this server saw it (to tell which connection, or proxy tunnel, it came through). */
+  remotePort: number | undefined;
   headers: http.IncomingHttpHeaders;
   body: {
     model: string;
@@ -40,8 +45,17 @@ export interface RecordedRequest {
 
 export type Script = Reply[] | ((req: RecordedRequest, index: number) => Reply | Promise<Reply>);
 
+/** Azure OpenAI's conventions: deployment paths, a required `api-version` and the `api-key` header. */
+export interface AzureConventions {
+  apiVersion: string;
+  apiKey: string;
+}
+
 export interface FakeModelServer {
+  /** OpenAI-compatible base URL (`…/v1`). */
   baseUrl: string;
+  /** The server's origin: an Azure resource endpoint when started with `azure`. */
+  endpoint: string;
   requests: RecordedRequest[];
   /** Streamed chunks written so far, across requests (to see how far a stream got). */
   chunksWritten: number;
@@ -51,6 +65,8 @@ export interface FakeModelServer {
   script(next: Script): void;
   /** Delay between streamed chunks, in milliseconds. */
   chunkDelayMs: number;
+  /** When set, embeddings requests fail with this error instead of answering. */
+  failEmbeddings: ScriptedError | undefined;
   close(): Promise<void>;
 }
 
@@ -70,15 +86,39 @@ export function fakeEmbedding(text: string, dims = 64): number[] {
   return v.map((x) => x / norm);
 }
 
-export async function startFakeModel(initial: Script = [], opts: { embeddingDims?: number } = {}): Promise<FakeModelServer> {
+const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
+
+/** Why Azure would refuse this request, as its status and message; undefined when it follows the conventions. */
+function azureRefusal(azure: AzureConventions, req: http.IncomingMessage, path: string, query: URLSearchParams) {
+  if (!AZURE_PATH.test(path)) return { status: 404, message: 'Resource not found' };
+  if (query.get('api-version') !== azure.apiVersion) return { status: 400, message: 'Unsupported api-version' };
+  if (req.headers['api-key'] !== azure.apiKey || req.headers.authorization)
+    return { status: 401, message: 'Access denied due to invalid subscription key or wrong API endpoint.' };
+  return undefined;
+}
+
+function writeError(res: http.ServerResponse, error: ScriptedError) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.retryAfterMs !== undefined) headers['retry-after-ms'] = String(error.retryAfterMs);
+  res.writeHead(error.status, headers);
+  res.end(JSON.stringify({ error: { message: error.message ?? 'scripted error', type: error.type ?? 'invalid_request_error', code: null } }));
+}
+
+export async function startFakeModel(
+  initial: Script = [],
+  opts: { embeddingDims?: number; azure?: AzureConventions } = {},
+): Promise<FakeModelServer> {
   let script: Script = initial;
   let served = 0;
   const state: FakeModelServer = {
     baseUrl: '',
+    endpoint: '',
     requests: [],
     chunksWritten: 0,
     aborted: 0,
     chunkDelayMs: 0,
+    failEmbeddings: undefined,
     script(next) {
       script = next;
       served = 0;
@@ -106,11 +146,22 @@ export async function startFakeModel(initial: Script = [], opts: { embeddingDims
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
-    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     const body = raw ? (JSON.parse(raw) as RecordedRequest['body']) : ({} as RecordedRequest['body']);
-    const recorded: RecordedRequest = { path, headers: req.headers, body };
+    const recorded: RecordedRequest = { path, query: url.searchParams, remotePort: req.socket.remotePort, headers: req.headers, body };
     state.requests.push(recorded);
+    const refusal = opts.azure && azureRefusal(opts.azure, req, path, url.searchParams);
+    if (refusal) {
+      res.writeHead(refusal.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: String(refusal.status), message: refusal.message } }));
+      return;
+    }
 
+    if (path.endsWith('/embeddings') && state.failEmbeddings) {
+      writeError(res, state.failEmbeddings);
+      return;
+    }
     if (path.endsWith('/embeddings')) {
       const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
       const dims = opts.embeddingDims ?? 64;
@@ -136,14 +187,7 @@ export async function startFakeModel(initial: Script = [], opts: { embeddingDims
     const created = Math.floor(Date.now() / 1000);
 
     if ('error' in reply) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (reply.error.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.error.retryAfterSeconds);
-      res.writeHead(reply.error.status, headers);
-      res.end(
-        JSON.stringify({
-          error: { message: reply.error.message ?? 'scripted error', type: reply.error.type ?? 'invalid_request_error', code: null },
-        }),
-      );
+      writeError(res, reply.error);
       return;
     }
 
@@ -200,7 +244,8 @@ export async function startFakeModel(initial: Script = [], opts: { embeddingDims
     let written = 0;
     for (const token of splitTokens(text)) {
       if ('failMidStream' in reply && written >= reply.failMidStream.afterChars) {
-        res.destroy();
+        if (reply.failMidStream.errorEvent === undefined) res.destroy();
+        else res.end(`data: ${JSON.stringify({ error: { message: reply.failMidStream.errorEvent, type: 'server_error' } })}\n\n`);
         return;
       }
       if (!(await send({ content: token }))) return;
@@ -226,7 +271,8 @@ export async function startFakeModel(initial: Script = [], opts: { embeddingDims
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  state.baseUrl = `http://127.0.0.1:${port}/v1`;
+  state.endpoint = `http://127.0.0.1:${port}`;
+  state.baseUrl = `${state.endpoint}/v1`;
   let closing: Promise<void> | undefined;
   state.close = () => {
     closing ??= new Promise<void>((resolve) => {

@@ -110,8 +110,20 @@ function project(payload: Json, withPayload: unknown): Json | undefined {
   return undefined;
 }
 
-export async function startFakeQdrant(opts: { apiKey?: string } = {}): Promise<FakeQdrant> {
+/** The Qdrant release the fake answers as: the one docker-compose.yml runs. */
+export const FAKE_QDRANT_VERSION = '1.18.2';
+
+export interface FakeQdrantOptions {
+  apiKey?: string;
+  /** The version the root endpoint reports (FAKE_QDRANT_VERSION by default). */
+  version?: string;
+  /** Holds the answers to "collection exists?" until this many have been asked, as if they all raced. */
+  existsBarrier?: number;
+}
+
+export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<FakeQdrant> {
   const requests: RecordedQdrantRequest[] = [];
+  const heldExists: Array<() => void> = [];
   const collections: FakeQdrant['collections'] = new Map();
 
   const handle = (method: string, path: string, body: Json): [number, unknown] => {
@@ -165,12 +177,26 @@ export async function startFakeQdrant(opts: { apiKey?: string } = {}): Promise<F
       const body: unknown = raw ? JSON.parse(raw) : {};
       const apiKey = typeof req.headers['api-key'] === 'string' ? req.headers['api-key'] : undefined;
       requests.push({ method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body, apiKey });
-      const [status, result]: [number, unknown] =
-        opts.apiKey && apiKey !== opts.apiKey
-          ? [401, { status: { error: 'Invalid api-key' } }]
-          : handle(req.method ?? 'GET', url.pathname, isObj(body) ? body : {});
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status === 200 ? { result, status: 'ok', time: 0.001 } : { ...(isObj(result) ? result : {}), time: 0.001 }));
+      if (req.method === 'GET' && url.pathname === '/') {
+        // Qdrant's root answers its version unwrapped (no result/status envelope); clients check compatibility with it.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ title: 'qdrant - vector search engine', version: opts.version ?? FAKE_QDRANT_VERSION, commit: 'fake' }));
+        return;
+      }
+      const answer = () => {
+        const [status, result]: [number, unknown] =
+          opts.apiKey && apiKey !== opts.apiKey
+            ? [401, { status: { error: 'Invalid api-key' } }]
+            : handle(req.method ?? 'GET', url.pathname, isObj(body) ? body : {});
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status === 200 ? { result, status: 'ok', time: 0.001 } : { ...(isObj(result) ? result : {}), time: 0.001 }));
+      };
+      if (opts.existsBarrier && url.pathname.endsWith('/exists') && heldExists.length < opts.existsBarrier) {
+        heldExists.push(answer);
+        if (heldExists.length === opts.existsBarrier) for (const held of heldExists) held();
+        return;
+      }
+      answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

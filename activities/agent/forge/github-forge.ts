@@ -21,7 +21,7 @@ function classifyGithubError(err: unknown, token: string): Error {
   if (status === undefined) return transient(AGENT_ERROR.forgeUnavailable, message);
   // GitHub signals secondary rate limits as 403 with Retry-After; those are transient, not bad credentials.
   if (status === 403 && retryAfter) return transient(AGENT_ERROR.forgeUnavailable, message, Number(retryAfter) * 1000);
-  return classifyHttpStatus(status, message, retryAfter, 'forge');
+  return classifyHttpStatus(status, message, retryAfter);
 }
 
 /** Finds the open pull request for the job branch or creates it; follow-up turns add a comment. */

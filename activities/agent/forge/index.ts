@@ -2,9 +2,11 @@ import type { ActivityServices } from '../../services.js';
 import { loadProject, forgeToken } from '../project.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
 import { openGithubPullRequest } from './github-forge.js';
+import { openGitlabMergeRequest } from './gitlab-forge.js';
 import { openLocalPullRequest } from './local-forge.js';
 
 export { githubRepo } from './github-forge.js';
+export { gitlabProject } from './gitlab-forge.js';
 export { pullRequestBody } from './pr-body.js';
 
 /** Idempotent: finds the open pull request for the branch before creating one, on the project's forge. */
@@ -12,5 +14,6 @@ export async function openOrUpdatePullRequest(services: ActivityServices, input:
   const project = await loadProject(services, input.projectId);
   const token = forgeToken(services, project);
   if (project.forge === 'github' && token) return openGithubPullRequest(services, project, token, input);
+  if (project.forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, input);
   return openLocalPullRequest(services, project, input);
 }

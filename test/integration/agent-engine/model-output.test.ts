@@ -62,8 +62,10 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('fix1', ['Add a page'])));
     const fixPrompt = f.model.requests[2]!.body.messages.at(-1)!;
     assert.equal(fixPrompt.role, 'user');
-    assert.match(String(fixPrompt.content), /Validation found 1 problem/);
-    assert.match(String(fixPrompt.content), /broken\.mdx:\d+: MDX syntax error/);
+    // Both problems of the page in one round: its frontmatter and its unclosed <Card>.
+    assert.match(String(fixPrompt.content), /Validation found 2 problem/);
+    assert.match(String(fixPrompt.content), /broken\.mdx:\d+: frontmatter is not valid YAML/);
+    assert.match(String(fixPrompt.content), /broken\.mdx:7: MDX syntax error/);
     assert.equal(result.stopReason, 'finish');
     assert.deepEqual(result.validationErrors, []);
     assert.equal(result.title, 'Add a fixed page');

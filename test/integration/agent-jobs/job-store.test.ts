@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { FileJobStore, InvalidCursorError, RedisJobStore, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
+import { InvalidCursorError, SqliteJobStore, RedisJobStore, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
 import { connectRedis } from '../../../core/redis.js';
 import { sharedRedis } from '../../support/redis.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -24,7 +23,7 @@ function record(id: string, createdAt: string, patch: Partial<JobRecord> = {}): 
 }
 
 const stores: Array<[string, () => Promise<JobStore>]> = [
-  ['file store', async () => new FileJobStore(path.join(await tempDir(), 'jobs'))],
+  ['SQLite store', async () => SqliteJobStore.inDataDir(await tempDir())],
   [
     'Redis store',
     async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FileThreadStore, RedisThreadStore, type ThreadExchange, type ThreadStore } from '../../../core/threads/index.js';
+import { SqliteThreadStore, RedisThreadStore, type ThreadExchange, type ThreadStore } from '../../../core/threads/index.js';
 import { connectRedis } from '../../../core/redis.js';
 import { sharedRedis } from '../../support/redis.js';
 import { tempDir } from '../../support/services.js';
@@ -52,7 +52,7 @@ function behavesAsAThreadStore(name: string, open: () => Promise<ThreadStore>) {
   });
 }
 
-behavesAsAThreadStore('file', async () => new FileThreadStore(await tempDir(), 30));
+behavesAsAThreadStore('SQLite', async () => new SqliteThreadStore(await tempDir(), 30));
 behavesAsAThreadStore('Redis', async () => {
   const server = await sharedRedis();
   const redis = await connectRedis(server.url);
@@ -61,9 +61,9 @@ behavesAsAThreadStore('Redis', async () => {
 });
 
 describe('thread retention', () => {
-  it('the file store forgets a thread untouched for the retention period', async () => {
+  it('the SQLite store forgets a thread untouched for the retention period', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
-    const store = new FileThreadStore(await tempDir(), 30, () => now);
+    const store = new SqliteThreadStore(await tempDir(), 30, () => now);
     await store.append({ orgId: 'acme', threadId: 'old', domainId: 'docs' }, exchange('q', now));
     now = new Date('2026-01-30T00:00:00Z');
     assert.ok(await store.load('acme', 'old'), 'still within 30 days');
@@ -88,17 +88,17 @@ describe('thread retention', () => {
 });
 
 describe('thread sweep', () => {
-  it('the file store sweep deletes thread files untouched for the retention period', async () => {
-    const { utimes, readdir } = await import('node:fs/promises');
-    const dir = await tempDir();
-    const store = new FileThreadStore(dir, 30);
-    await store.append({ orgId: 'acme', threadId: 'stale', domainId: 'docs' }, exchange('q'));
-    await store.append({ orgId: 'acme', threadId: 'fresh', domainId: 'docs' }, exchange('q'));
-    const files = await readdir(`${dir}/threads`);
-    const longAgo = new Date(Date.now() - 31 * 86_400_000);
-    const stale = files[0]!;
-    await utimes(`${dir}/threads/${stale}`, longAgo, longAgo);
+  it('the SQLite store sweep deletes threads untouched for the retention period, and their exchanges', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const store = new SqliteThreadStore(await tempDir(), 30, () => now);
+    await store.append({ orgId: 'acme', threadId: 'stale', domainId: 'docs' }, exchange('q', now));
+    now = new Date('2026-01-20T00:00:00Z');
+    await store.append({ orgId: 'acme', threadId: 'fresh', domainId: 'docs' }, exchange('q', now));
+    now = new Date('2026-02-01T00:00:01Z');
     assert.equal(await store.sweep(), 1);
-    assert.equal((await readdir(`${dir}/threads`)).length, 1);
+    assert.equal(await store.sweep(), 0);
+    now = new Date('2026-01-25T00:00:00Z');
+    assert.equal(await store.load('acme', 'stale'), undefined, 'gone, even read at a time it would still be kept');
+    assert.equal((await store.load('acme', 'fresh'))?.exchanges.length, 1);
   });
 });

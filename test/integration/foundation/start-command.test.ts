@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { FileTenantStore } from '../../../core/tenants/index.js';
+import { SqliteTenantStore } from '../../../core/tenants/index.js';
 import { freePort } from '../../support/redis.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -16,10 +17,11 @@ interface Started {
 }
 
 /** Runs README command one's process (`node dist/infra/start.js`, built by `npm test`) with its own ports and data dir. */
-function start(env: Record<string, string>): Started {
+function start(env: Record<string, string>, opts: { ownGroup?: boolean } = {}): Started {
   const child = spawn(process.execPath, [START], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.ownGroup ?? false,
   });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -50,6 +52,46 @@ const listening = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
+
+/** Every process descending from `pid` (Linux /proc), with its command line. */
+function descendants(pid: number): Array<{ pid: number; cmd: string }> {
+  const parentOf = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    // Field 4 (ppid) follows the command name, which sits in parentheses and may contain spaces.
+    parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const found: Array<{ pid: number; cmd: string }> = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of parentOf) {
+      if (ppid !== parent) continue;
+      const cmd = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ');
+      found.push({ pid: child, cmd });
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); // a zombie has exited
+  } catch {
+    return false;
+  }
+};
+
+function pidOf(s: Started, script: RegExp): number {
+  const found = descendants(s.child.pid!).find((p) => script.test(p.cmd));
+  assert.ok(found, `a process running ${script} under the start command`);
+  return found.pid;
+}
+
+async function readyz(port: string): Promise<number> {
+  return fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+}
 
 describe('README command one (npm start) on the embedded defaults', function () {
   this.timeout(180_000);
@@ -106,7 +148,7 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
     assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
     assert.match(again, /Widget demo\s+http:\/\/127\.0\.0\.1:\d+\/widget\/demo \(/);
-    const store = FileTenantStore.inDataDir(dataDir);
+    const store = SqliteTenantStore.inDataDir(dataDir);
     assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
     assert.equal((await store.listKeys()).length, 2);
     second.child.kill('SIGTERM');
@@ -121,6 +163,55 @@ describe('README command one (npm start) on the embedded defaults', function () 
     s.child.kill('SIGINT');
     assert.equal(await s.exit, 0, s.output());
     assert.ok(!/Press Ctrl-C/.test(s.output()));
+    for (const port of Object.values(ports)) assert.equal(await listening(Number(port)), false, `port ${port} closed`);
+  });
+
+  it('restarts a killed worker or API with backoff, leaving the rest running; killed itself, leaves no orphans', async () => {
+    const ports = { PORT: String(await freePort()), QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const s = start({ QUIRE_DATA_DIR: await tempDir(), ...ports });
+    await waitFor(s, /Press Ctrl-C to stop/, 90_000);
+    const worker = pidOf(s, /worker\/main\.js/);
+    const api = pidOf(s, /api\/server\.js/);
+    const temporal = pidOf(s, /server start-dev/);
+
+    process.kill(worker, 'SIGKILL');
+    await waitFor(s, /the worker exited unexpectedly \(SIGKILL\); restarting it in 1s/, 30_000);
+    const again = /the worker started again \(pid (\d+)\)/.exec(await waitFor(s, /the worker started again \(pid \d+\)/, 30_000));
+    const worker2 = Number(again?.[1]);
+    assert.notEqual(worker2, worker);
+    assert.ok(alive(worker2) && alive(api) && alive(temporal), 'the new worker runs; the API and Temporal were left running');
+    assert.equal(await readyz(ports.PORT), 200);
+
+    process.kill(api, 'SIGKILL');
+    await waitFor(s, /the api exited unexpectedly \(SIGKILL\); restarting it in 1s/, 30_000);
+    await waitFor(s, /the api started again/, 30_000);
+    let status = 0;
+    for (let i = 0; i < 300 && status !== 200; i++) {
+      status = await readyz(ports.PORT);
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 200, 'the restarted API is ready again');
+    assert.ok(alive(worker2), 'the worker was left running');
+
+    // Killed outright, the start command cannot stop anyone: each child notices and stops itself.
+    const family = descendants(s.child.pid!).map((p) => p.pid);
+    assert.ok(family.length >= 4, 'worker, API, the guard and Temporal');
+    s.child.kill('SIGKILL');
+    await s.exit;
+    for (let i = 0; i < 300 && family.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(family.filter(alive), [], 'no process of the start command outlived it');
+    for (const port of Object.values(ports)) assert.equal(await listening(Number(port)), false, `port ${port} closed`);
+  });
+
+  it('SIGTERM to its process group stops everything it started', async () => {
+    const ports = { PORT: String(await freePort()), QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const s = start({ QUIRE_DATA_DIR: await tempDir(), ...ports }, { ownGroup: true });
+    await waitFor(s, /Press Ctrl-C to stop/, 90_000);
+    const family = descendants(s.child.pid!).map((p) => p.pid);
+    process.kill(-s.child.pid!, 'SIGTERM');
+    assert.equal(await s.exit, 0, s.output());
+    assert.match(s.output(), /Stopped\./);
+    assert.deepEqual(family.filter(alive), []);
     for (const port of Object.values(ports)) assert.equal(await listening(Number(port)), false, `port ${port} closed`);
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkoutDocs, listPageFiles } from '../../../core/retrieval/docs-source.js';
+import { listPageFiles } from '../../../core/docs/index.js';
+import { checkoutDocs } from '../../../core/retrieval/docs-source.js';
 import { tempDir } from '../../support/services.js';
 import { exampleDocsRepo } from './git-docs.js';
 

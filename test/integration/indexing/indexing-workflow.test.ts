@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createApp } from '../../../api/app.js';
 import { searchRouter } from '../../../api/search/index.js';
@@ -55,12 +57,17 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     assert.equal(status.status, 'completed');
     assert.equal(status.result.added, 20);
 
-    // Edit one page, delete one, add a broken one: only those are touched.
+    // Edit one page, delete one, add a broken one to the navigation: only those are touched.
+    // (An unlisted page is never searchable, so it is dropped before it is parsed and cannot be reported broken.)
+    const docsJson = await fs.readFile(path.resolve(__dirname, '../../../infra/example-docs/docs.json'), 'utf8');
+    const listed = docsJson.replace('"pages": ["index", "quickstart"]', '"pages": ["index", "quickstart", "broken"]');
+    assert.notEqual(listed, docsJson);
     await repo.commit(
       {
         'guides/webhooks.mdx': '---\ntitle: Webhooks\n---\n\n## Signing\n\nDeliveries are signed with Ed25519 now.\n',
         'cli/config-file.md': null,
         'broken.mdx': '# Broken\n\n<Card title="x">\n',
+        'docs.json': listed,
       },
       'edit docs',
     );

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { resolveToolPath, ToolError } from '../../../activities/agent/paths.js';
 import { executeTool, type ToolContext } from '../../../activities/agent/tools.js';
+import { TurnBudget } from '../../../activities/agent/turn-budget.js';
 import { tempDir } from '../../support/services.js';
 
 async function workspace(): Promise<ToolContext> {
@@ -12,7 +13,7 @@ async function workspace(): Promise<ToolContext> {
   await fs.mkdir(docsRoot, { recursive: true });
   await fs.writeFile(path.join(docsRoot, 'a.md'), 'one two\none two\nthree\n');
   await fs.writeFile(path.join(root, 'outside-docs.md'), 'repo root file');
-  return { root, docsRoot, validate: async () => [] };
+  return { root, docsRoot, validate: async () => [], budget: new TurnBudget({ maxFileBytes: 1 << 20, maxFilesPerTurn: 100, maxTurnBytes: 1 << 24 }) };
 }
 
 describe('agent tools: path confinement', function () {
@@ -44,7 +45,8 @@ describe('agent tools: path confinement', function () {
     await fs.symlink(path.join(ws.root, 'docs'), path.join(ws.root, 'alias'));
     await assert.rejects(resolveToolPath(ws, 'out/new-file.md'), /symlink to outside the workspace/);
     await assert.rejects(resolveToolPath(ws, 'sneaky/HEAD'), /\.git folder is off limits/);
-    assert.equal(await resolveToolPath(ws, 'alias/a.md'), path.join(ws.root, 'alias', 'a.md'));
+    // A link inside the workspace is followed: the tools act on the real file it names.
+    assert.equal(await resolveToolPath(ws, 'alias/a.md'), path.join(await fs.realpath(ws.root), 'docs', 'a.md'));
   });
 
   it('a refused path reaches the model as a tool error, not an exception', async function () {

@@ -53,16 +53,44 @@ describe('agent validation', function () {
     ]);
   });
 
-  it('reports navigation entries of docs.json (nested tabs and groups) and mint.json that point at no page', async function () {
+  it('reports navigation entries of docs.json (nested tabs and groups, roots, page objects) that point at no page', async function () {
     const d = await docs({
       'intro.mdx': ok,
-      'docs.json': JSON.stringify({ navigation: { tabs: [{ tab: 'A', groups: [{ group: 'G', pages: ['intro', { group: 'Sub', pages: ['gone/page'] }] }] }] } }),
-      'mint.json': JSON.stringify({ navigation: [{ group: 'G', pages: ['/intro', 'also-gone'] }] }),
+      'docs.json': JSON.stringify({
+        navigation: {
+          tabs: [
+            {
+              tab: 'A',
+              groups: [
+                { group: 'G', root: 'gone/root', pages: ['intro', { page: 'gone/object' }, 'GET /users', { group: 'Sub', pages: ['gone/page'] }] },
+              ],
+            },
+          ],
+        },
+      }),
+      // docs.json is the site's navigation: Mintlify (and the indexer) ignore a leftover mint.json.
+      'mint.json': JSON.stringify({ navigation: [{ group: 'G', pages: ['also-gone'] }] }),
     });
     assert.deepEqual(await validateChanges(d, ['intro.mdx']), [
+      'docs.json: navigation entry "gone/root" points at a page that does not exist',
+      'docs.json: navigation entry "gone/object" points at a page that does not exist',
       'docs.json: navigation entry "gone/page" points at a page that does not exist',
-      'mint.json: navigation entry "also-gone" points at a page that does not exist',
     ]);
+  });
+
+  it('reports mint.json entries when it is the only navigation file', async function () {
+    const d = await docs({ 'intro.mdx': ok, 'mint.json': JSON.stringify({ navigation: [{ group: 'G', pages: ['/intro', 'also-gone'] }] }) });
+    assert.deepEqual(await validateChanges(d, ['intro.mdx']), ['mint.json: navigation entry "also-gone" points at a page that does not exist']);
+  });
+
+  it('checks component hrefs, and holds MDX to the compiler grammar beyond what the indexer reads', async function () {
+    const d = await docs({
+      'a.mdx': `${ok}\n<Card title="Next" href="/missing-card">\n  Go on.\n</Card>\n`,
+      'b.mdx': `${ok}\n<Note title={broken(}>\n  x\n</Note>\n`,
+    });
+    assert.deepEqual(await validateChanges(d, ['a.mdx']), ['a.mdx:7: link /missing-card points at a page that does not exist']);
+    const [grammar] = await validateChanges(d, ['b.mdx']);
+    assert.match(grammar ?? '', /^b\.mdx:\d+: MDX syntax error/);
   });
 
   it('reports a docs.json that is not JSON, and checks nothing when nothing changed', async function () {

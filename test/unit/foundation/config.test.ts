@@ -29,8 +29,23 @@ describe('configuration', () => {
     assert.equal(c.temporal.address, 'temporal:7233');
     assert.equal(c.redisUrl, 'redis://redis:6379');
     assert.equal(c.qdrant?.url, 'http://qdrant:6333');
-    assert.deepEqual(c.model, { baseUrl: 'http://llm:8000/v1', apiKey: undefined, name: 'gpt-x' });
+    assert.deepEqual(c.model, {
+      provider: 'openai',
+      baseUrl: 'http://llm:8000/v1',
+      apiKey: undefined,
+      apiVersion: undefined,
+      proxy: { http: undefined, https: undefined, noProxy: undefined },
+      name: 'gpt-x',
+    });
     assert.equal(c.bodyLimitBytes, 512 * 1024);
+  });
+
+  it('reads the agent write limits as sizes and counts', () => {
+    const c = loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '256kb', QUIRE_AGENT_MAX_FILES_PER_TURN: '20', QUIRE_AGENT_MAX_TURN_BYTES: '2mb' });
+    assert.deepEqual([c.agent.maxFileBytes, c.agent.maxFilesPerTurn, c.agent.maxTurnBytes], [256 * 1024, 20, 2 * 1024 * 1024]);
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.agent.maxFileBytes, defaults.agent.maxFilesPerTurn, defaults.agent.maxTurnBytes], [1024 * 1024, 200, 10 * 1024 * 1024]);
+    assert.throws(() => loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '0' }), /QUIRE_AGENT_MAX_FILE_BYTES: must be at least 1 byte/);
   });
 
   it('names every bad variable and its rule', () => {
@@ -51,6 +66,20 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_DATADIR: '/x' }), /QUIRE_DATADIR: unknown variable/);
     assert.throws(() => loadConfig({ QUIRE_MODEL_BASE_URL: 'http://llm/v1' }), /QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL/);
     assert.throws(() => loadConfig({ TEMPORAL_TLS_CERT: '/c.pem' }), /TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together/);
+  });
+
+  it('reads the proxy variables once, the lower-case spelling first, for the model and embedding endpoints', () => {
+    const c = loadConfig({
+      QUIRE_MODEL: 'm',
+      QUIRE_EMBEDDING_MODEL: 'e',
+      HTTPS_PROXY: 'http://upper:3128',
+      https_proxy: 'http://lower:3128',
+      HTTP_PROXY: 'http://plain:3128',
+      NO_PROXY: 'localhost,.internal',
+    });
+    const proxy = { http: 'http://plain:3128', https: 'http://lower:3128', noProxy: 'localhost,.internal' };
+    assert.deepEqual(c.model?.proxy, proxy);
+    assert.deepEqual(c.embedding?.proxy, proxy);
   });
 
   it('ignores variables that are not ours', () => {

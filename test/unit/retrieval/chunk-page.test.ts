@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
+import { parsePage } from '../../../core/docs/index.js';
 import { chunkPage } from '../../../core/retrieval/chunk-page.js';
-import { parseMarkdown } from '../../../core/retrieval/parse-markdown.js';
 
 function chunksOf(source: string, opts = { maxChars: 1500, overlapChars: 300 }, isMdx = true) {
-  const { tree } = parseMarkdown(source, isMdx);
-  return chunkPage({ path: '/guide', title: 'Guide', tree, source, groups: [] }, opts);
+  const { blocks } = parsePage(isMdx ? 'guide.mdx' : 'guide.md', source);
+  return chunkPage({ path: '/guide', title: 'Guide', blocks, groups: [] }, opts);
 }
 
 describe('chunkPage', () => {

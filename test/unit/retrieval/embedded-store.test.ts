@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
-import { openAiEmbedder } from '../../../core/retrieval/embeddings.js';
+import { modelEmbedder } from '../../../core/retrieval/embeddings.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig } from '../../support/services.js';
 
 async function docsFolder(files: Record<string, string>): Promise<string> {
   const dir = await tempDir();
@@ -94,11 +94,58 @@ describe('embedded store', () => {
     assert.equal(await reader.getPage('acme', '/guides/config'), undefined);
   });
 
+  it('writes what a re-index changed to the journal, not the whole index again', async () => {
+    const dir = await tempDir();
+    const docs = await docsFolder(SITE);
+    const writer = new EmbeddedDocIndex(dir);
+    await indexDocs(writer, 'acme', docs, { includeHidden: false, batchSize: 2 });
+    const journal = path.join(dir, 'acme.changes.jsonl');
+    const before = await fs.readFile(journal, 'utf8');
+    await fs.writeFile(path.join(docs, 'guides/config.md'), '---\ntitle: Configuration\n---\n\nSet `retrievalPageSize` in acme.yaml.\n');
+    const again = await indexDocs(writer, 'acme', docs, { includeHidden: false });
+    assert.deepEqual([again.updated, again.unchanged], [1, 5]);
+    const after = await fs.readFile(journal, 'utf8');
+    assert.ok(after.startsWith(before), 'what was written stays as it was');
+    const appended = after.slice(before.length);
+    assert.equal(appended.split('\n').filter(Boolean).length, 1);
+    assert.ok(appended.length * 3 < before.length, `appended ${appended.length} bytes to ${before.length}`);
+    const reader = new EmbeddedDocIndex(dir);
+    assert.equal((await reader.search('acme', { query: 'acme.yaml', pageSize: 1 }))[0]?.path, '/guides/config');
+    assert.equal((await reader.pageHashes('acme')).size, 6);
+  });
+
+  it('ignores a torn journal line left by a crash, and the next writer cuts it off', async () => {
+    const dir = await tempDir();
+    const docs = await docsFolder(SITE);
+    await indexDocs(new EmbeddedDocIndex(dir), 'acme', docs, { includeHidden: false, batchSize: 2 });
+    const journal = path.join(dir, 'acme.changes.jsonl');
+    await fs.appendFile(journal, '{"removals":["/"],"pages":[');
+    const reader = new EmbeddedDocIndex(dir);
+    assert.equal((await reader.pageHashes('acme')).size, 6);
+    await fs.writeFile(path.join(docs, 'index.mdx'), '---\ntitle: Welcome\n---\n\nAcme ships zeppelins.\n');
+    await indexDocs(new EmbeddedDocIndex(dir), 'acme', docs, { includeHidden: false });
+    const lines = (await fs.readFile(journal, 'utf8')).split('\n');
+    assert.equal(lines.pop(), '', 'the journal ends with a whole line');
+    for (const line of lines) JSON.parse(line);
+    assert.equal((await new EmbeddedDocIndex(dir).search('acme', { query: 'zeppelins', pageSize: 1 }))[0]?.path, '/');
+  });
+
+  it('folds a long journal into the base file, and readers see the same index', async () => {
+    const dir = await tempDir();
+    const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\nWord${i} text.\n`]));
+    await indexDocs(new EmbeddedDocIndex(dir), 'acme', await docsFolder(many), { includeHidden: false, batchSize: 1 });
+    const lines = (await fs.readFile(path.join(dir, 'acme.changes.jsonl'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    assert.ok(lines.length < 64, `${lines.length} journal entries`);
+    const reader = new EmbeddedDocIndex(dir);
+    assert.equal((await reader.pageHashes('acme')).size, 70);
+    assert.equal((await reader.search('acme', { query: 'word69', pageSize: 1 }))[0]?.path, '/p69');
+  });
+
   it('fuses dense vectors from an OpenAI-compatible embeddings endpoint with the keyword ranking', async () => {
     // The fake model server stands in for an OpenAI-compatible embeddings provider.
     const model = await startFakeModel([], { embeddingDims: 32 });
     onSuiteEnd(model.close);
-    const ix = new EmbeddedDocIndex(await tempDir(), openAiEmbedder({ baseUrl: model.baseUrl, apiKey: 'sk-test', model: 'embed', dimensions: undefined }));
+    const ix = new EmbeddedDocIndex(await tempDir(), modelEmbedder((await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' })).embedding!));
     await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
     const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.ok(embedCalls.length >= 1);

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listPageFiles } from '../../../core/retrieval/docs-source.js';
-import { BrokenPageError, parseMarkdown } from '../../../core/retrieval/parse-markdown.js';
-import { readNavigation } from '../../../core/retrieval/navigation.js';
+import { listPageFiles, PageSyntaxError, parsePage, readNavigation } from '../../../core/docs/index.js';
 import { pagePathOf, readPage } from '../../../core/retrieval/read-page.js';
 import { tempDir } from '../../support/services.js';
 
@@ -20,7 +18,7 @@ describe('page reader', () => {
         file: 'sso.mdx',
         text: '---\ntitle: Single sign-on\ndescription: Log in with Okta\nversion: v2\nlanguage: en\ntag: enterprise\ngroups: [admins, enterprise]\n---\n\n## Okta\n\nSteps.\n',
       },
-      { navigation: undefined, includeHidden: false },
+      { navigation: undefined, scope: 'site' as const },
     );
     assert.ok(page);
     assert.equal(page.title, 'Single sign-on');
@@ -31,17 +29,24 @@ describe('page reader', () => {
   });
 
   it('falls back to the first h1 for the title and leaves hidden pages out unless asked', () => {
-    const nav = { navigation: undefined, includeHidden: false };
+    const nav = { navigation: undefined, scope: 'site' as const };
     assert.equal(readPage({ file: 'a.md', text: '# From heading\n\nBody.\n' }, nav)?.title, 'From heading');
     const hidden = { file: 'secret.md', text: '---\nhidden: true\n---\nBody.\n' };
     assert.equal(readPage(hidden, nav), undefined);
-    assert.equal(readPage(hidden, { ...nav, includeHidden: true })?.path, '/secret');
+    assert.equal(readPage(hidden, { ...nav, scope: 'everything' })?.path, '/secret');
+  });
+
+  it('drops a noindex page on its frontmatter alone, before its body is parsed', () => {
+    const opts = { navigation: undefined, scope: 'site' as const };
+    // The body is broken MDX: reading it would throw, so returning undefined shows it was never parsed.
+    assert.equal(readPage({ file: 'changelog.mdx', text: '---\nnoindex: true\n---\n\n<Update>\n' }, opts), undefined);
+    assert.throws(() => readPage({ file: 'changelog.mdx', text: '---\nnoindex: true\n---\n\n<Update>\n' }, { ...opts, scope: 'everything' }), PageSyntaxError);
   });
 
   it('reports a broken MDX page or frontmatter with the reason', () => {
-    const opts = { navigation: undefined, includeHidden: false };
-    assert.throws(() => readPage({ file: 'bad.mdx', text: '# Hi\n\n<Note>unclosed\n' }, opts), BrokenPageError);
-    assert.throws(() => readPage({ file: 'bad.md', text: '---\ntitle: [unclosed\n---\nx\n' }, opts), /invalid frontmatter/);
+    const opts = { navigation: undefined, scope: 'site' as const };
+    assert.throws(() => readPage({ file: 'bad.mdx', text: '# Hi\n\n<Note>unclosed\n' }, opts), (err: unknown) => err instanceof PageSyntaxError && err.line === 3);
+    assert.throws(() => readPage({ file: 'bad.md', text: '---\ntitle: [unclosed\n---\nx\n' }, opts), /frontmatter is not valid YAML/);
   });
 
   it('reads docs.json navigation: versions, languages, groups, hidden groups, pages absent from it', async () => {
@@ -62,12 +67,12 @@ describe('page reader', () => {
     );
     const nav = await readNavigation(dir);
     assert.equal(nav?.file, 'docs.json');
-    assert.deepEqual(nav?.pages.get('/guides/a'), { sections: ['Docs', 'Start', 'Deep'], version: 'v2', language: 'en', hidden: false });
+    assert.deepEqual(nav?.pages.get('/guides/a'), { sections: ['Docs', 'Start', 'Deep'], version: 'v2', language: 'en', hidden: false, locked: false });
     assert.equal(nav?.pages.get('/v1/a')?.hidden, true);
-    const listed = readPage({ file: 'guides/a.mdx', text: '# A\n\nText.\n' }, { navigation: nav, includeHidden: false });
+    const listed = readPage({ file: 'guides/a.mdx', text: '# A\n\nText.\n' }, { navigation: nav, scope: 'site' as const });
     assert.deepEqual([listed?.version, listed?.language], ['v2', 'en']);
-    assert.equal(readPage({ file: 'v1/a.mdx', text: 'x' }, { navigation: nav, includeHidden: false }), undefined);
-    assert.equal(readPage({ file: 'orphan.mdx', text: 'x' }, { navigation: nav, includeHidden: false }), undefined);
+    assert.equal(readPage({ file: 'v1/a.mdx', text: 'x' }, { navigation: nav, scope: 'site' as const }), undefined);
+    assert.equal(readPage({ file: 'orphan.mdx', text: 'x' }, { navigation: nav, scope: 'site' as const }), undefined);
   });
 
   it('reads mint.json navigation and lists page files, skipping repository files', async () => {
@@ -78,15 +83,13 @@ describe('page reader', () => {
     for (const f of ['api/users.mdx', 'README.md', 'node_modules/x/a.md', 'notes.txt', 'index.md']) await fs.writeFile(path.join(dir, f), '# x\n');
     assert.deepEqual(await listPageFiles(dir), ['api/users.mdx', 'index.md']);
     const nav = await readNavigation(dir);
-    assert.deepEqual(nav?.pages.get('/api/users'), { sections: ['API'], version: 'v3', hidden: false });
+    assert.deepEqual(nav?.pages.get('/api/users'), { sections: ['API'], version: 'v3', hidden: false, locked: false });
   });
 
-  it('parses GFM tables and task lists in Markdown and MDX alike', () => {
-    for (const isMdx of [false, true]) {
-      const { tree } = parseMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n', isMdx);
-      assert.deepEqual(tree.children.map((n) => n.type), ['table', 'list']);
-      const { tree: plain } = parseMarkdown('No tables here.\n', isMdx);
-      assert.deepEqual(plain.children.map((n) => n.type), ['paragraph']);
+  it('reads GFM tables and task lists as whole blocks in Markdown and MDX alike', () => {
+    for (const file of ['a.md', 'a.mdx']) {
+      const { blocks } = parsePage(file, '| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n');
+      assert.deepEqual(blocks.map((b) => b.text), ['| a | b |\n|---|---|\n| 1 | 2 |', '- [x] done']);
     }
   });
 });

@@ -1,0 +1,59 @@
+import { createRequesterFn, type FormattedResponse, type ResponseBodyTypes } from '@gitbeaker/requester-utils';
+
+/** How long one GitLab request may take before it counts as unavailable (Temporal then retries). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** A GitLab answer other than 2xx, with what classification needs and nothing of the request. */
+export class GitlabHttpError extends Error {
+  override name = 'GitlabHttpError';
+  constructor(
+    readonly status: number,
+    readonly retryAfter: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * One request, never retried: gitbeaker's own requester retries 429 and 502 ten times, and
+ * inside an activity only Temporal retries (it honours Retry-After through the classification).
+ */
+async function requestOnce(endpoint: string, options: Record<string, unknown> = {}): Promise<FormattedResponse> {
+  const prefix = text(options.prefixUrl) ?? '';
+  const url = new URL(endpoint, prefix.endsWith('/') ? prefix : `${prefix}/`);
+  url.search = text(options.searchParams) ?? '';
+  const headers = options.headers && typeof options.headers === 'object' ? Object.fromEntries(Object.entries(options.headers).map(([k, v]) => [k, String(v)])) : {};
+  const body = text(options.body);
+  const response = await fetch(url, {
+    method: text(options.method) ?? 'GET',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const raw = await response.text();
+  if (!response.ok) {
+    let reason = raw.slice(0, 300);
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === 'object') {
+        const message = 'message' in parsed ? parsed.message : 'error' in parsed ? parsed.error : undefined;
+        if (message !== undefined) reason = typeof message === 'string' ? message : JSON.stringify(message);
+      }
+    } catch {
+      // not JSON: keep the text
+    }
+    throw new GitlabHttpError(response.status, response.headers.get('retry-after'), reason);
+  }
+  const isJson = (response.headers.get('content-type') ?? '').includes('json');
+  const parsedBody: ResponseBodyTypes = isJson && raw ? JSON.parse(raw) : raw;
+  return { body: parsedBody, headers: Object.fromEntries(response.headers.entries()), status: response.status };
+}
+
+/** The requester every GitLab resource client of Quire uses. */
+// createRequesterFn already applies gitbeaker's default options (auth header, JSON body, query).
+export const gitlabRequester = createRequesterFn((_, options) => Promise.resolve(options), requestOnce);

@@ -1,0 +1,55 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Files Mintlify builds into pages. */
+export const PAGE_FILE = /\.(md|mdx)$/i;
+const SKIPPED_DIRS = new Set(['node_modules', '.git', 'snippets', '_snippets']);
+/** Files at the docs root that are about the repository, not pages of the site. */
+const NOT_PAGES = new Set(['readme.md', 'agents.md', 'claude.md', 'contributing.md', 'changelog.md', 'license.md']);
+
+/** `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx`, `guides/index.md` or `/`. */
+export function normalisePagePath(raw: string): string {
+  const trimmed = raw.trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
+  const parts = trimmed.split('/').filter((p) => p.length > 0 && p !== '.');
+  if (parts[parts.length - 1] === 'index') parts.pop();
+  return `/${parts.join('/')}`;
+}
+
+/** The URL path of a docs file: no extension, `index` → its folder, `/` for the root index. */
+export function pagePathOf(file: string): string {
+  return normalisePagePath(file);
+}
+
+/** Whether a docs-relative file is a page of the site (not a snippet, not a repository file). */
+export function isPageFile(rel: string): boolean {
+  if (!PAGE_FILE.test(rel)) return false;
+  const parts = rel.split('/');
+  if (parts.some((part) => SKIPPED_DIRS.has(part) || part.startsWith('.'))) return false;
+  return parts.length > 1 || !NOT_PAGES.has(rel.toLowerCase());
+}
+
+/** Every page file under the docs root, relative with `/` separators, sorted. */
+export async function listPageFiles(docsRoot: string): Promise<string[]> {
+  const entries = await fs.readdir(docsRoot, { recursive: true, withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const rel = path.relative(docsRoot, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (isPageFile(rel)) files.push(rel);
+  }
+  return files.sort();
+}
+
+/**
+ * Whether a docs-relative page reference (a navigation entry or an internal
+ * link, with or without extension, or a folder with an index) names a page file.
+ */
+export async function pageFileExists(docsRoot: string, ref: string): Promise<boolean> {
+  const base = path.join(docsRoot, ref.replace(/^\/+|\/+$/g, ''));
+  const candidates = [base, `${base}.mdx`, `${base}.md`, path.join(base, 'index.mdx'), path.join(base, 'index.md'), path.join(base, 'README.md')];
+  for (const candidate of candidates) {
+    const isFile = await fs.stat(candidate).then((s) => s.isFile(), () => false);
+    if (isFile) return true;
+  }
+  return false;
+}

@@ -1,0 +1,2 @@
+export { runGit, gitEnvironment, GitCommandError, type GitOptions } from './run-git.js';
+export { withoutCredentials, scrubCredentials, basicHeader, type GitCredentials } from './credentials.js';

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { scrubSecrets } from '../logger.js';
+import { basicHeader, scrubCredentials, type GitCredentials } from './credentials.js';
+
+export interface GitOptions {
+  /** HTTP credentials for this command only: sent as an `http.extraHeader` through GIT_CONFIG_* variables. */
+  credentials?: GitCredentials;
+  /** Author and committer of commits this command makes. */
+  identity?: { name: string; email: string };
+}
+
+/** A git command that failed; `stderr` is scrubbed of credentials. */
+export class GitCommandError extends Error {
+  override name = 'GitCommandError';
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Variables a git child may inherit: how to reach the network (proxies, CAs, an SSH agent), nothing about who the user is. */
+const INHERITED = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'GIT_SSL_CAINFO', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND'];
+
+/**
+ * The one environment every git command runs with: no user or system git
+ * config (no credential helpers), no home folder (no ~/.netrc), no prompts,
+ * and the credentials of this command only.
+ */
+export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/nonexistent',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    LC_ALL: 'C',
+  };
+  for (const name of INHERITED) if (process.env[name]) env[name] = process.env[name];
+  if (options.identity) {
+    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = options.identity.name;
+    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = options.identity.email;
+  }
+  if (options.credentials) {
+    env.GIT_CONFIG_COUNT = '1';
+    env.GIT_CONFIG_KEY_0 = 'http.extraHeader';
+    env.GIT_CONFIG_VALUE_0 = `Authorization: ${basicHeader(options.credentials)}`;
+  }
+  return env;
+}
+
+/** Runs git in `cwd`; rejects with a GitCommandError whose message and stderr carry no credentials. */
+export function runGit(cwd: string, args: string[], options: GitOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: gitEnvironment(options), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const detail = scrubSecrets(scrubCredentials(String(stderr || err.message), options.credentials)).trim();
+      reject(new GitCommandError(`git ${args[0]} failed: ${detail.split('\n').slice(-3).join(' ')}`, detail));
+    });
+  });
+}

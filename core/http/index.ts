@@ -1,0 +1,2 @@
+export { proxyDispatcher } from './proxy-dispatcher.js';
+export { retryAfterMs } from './retry-after.js';

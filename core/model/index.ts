@@ -1,0 +1,11 @@
+export { createModelPort, type ModelPort } from './model-port.js';
+export {
+  ModelError,
+  ModelStreamError,
+  PermanentModelError,
+  RateLimitedModelError,
+  TransientModelError,
+  modelErrorForStatus,
+  toModelError,
+} from './errors.js';
+export type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool, ModelUsage } from './types.js';

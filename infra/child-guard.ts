@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * Runs a program that cannot watch its parent (the Temporal CLI) on behalf of the start command:
+ *   node child-guard.js <program> [args…]   (spawned with an IPC channel)
+ * Signals to the guard reach the program; when the IPC channel closes because the start command
+ * died (even by SIGKILL), the program is stopped, so no dev server outlives its supervisor.
+ * The guard exits with the program's code.
+ */
+function main(): void {
+  const [program, ...args] = process.argv.slice(2);
+  if (!program) {
+    process.stderr.write('usage: child-guard <program> [args…]\n');
+    process.exit(2);
+  }
+  const child = spawn(program, args, { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.on('SIGTERM', forward('SIGTERM'));
+  process.on('SIGINT', forward('SIGINT'));
+  process.on('disconnect', () => {
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+  child.on('error', (err) => {
+    process.stderr.write(`child-guard: cannot run ${program}: ${err.message}\n`);
+    process.exit(127);
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+}
+
+if (require.main === module) main();

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import {
+  createModelPort,
+  ModelStreamError,
+  PermanentModelError,
+  RateLimitedModelError,
+  TransientModelError,
+  type ModelPort,
+} from '../../../core/model/index.js';
+import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { testConfig } from '../../support/services.js';
+
+const HI = [{ role: 'user' as const, content: 'hi' }];
+
+async function portFor(fake: { baseUrl: string }, env: Record<string, string> = {}): Promise<ModelPort> {
+  const config = await testConfig({ QUIRE_MODEL_BASE_URL: fake.baseUrl, QUIRE_MODEL_API_KEY: 'sk-port', QUIRE_MODEL: 'chat-model', ...env });
+  const port = createModelPort(config.model!);
+  onSuiteEnd(() => port.close());
+  return port;
+}
+
+async function streamText(port: ModelPort, signal = new AbortController().signal) {
+  let text = '';
+  let usage;
+  for await (const batch of port.streamChat({ model: 'chat-model', messages: HI, signal })) {
+    text += batch.text;
+    usage = batch.usage ?? usage;
+  }
+  return { text, usage };
+}
+
+describe('model port against an OpenAI-compatible endpoint (the scripted model server stands in for it)', () => {
+  let fake: FakeModelServer;
+  let port: ModelPort;
+  before(async () => {
+    fake = await startFakeModel();
+    port = await portFor(fake);
+  });
+  beforeEach(() => {
+    fake.chunkDelayMs = 0;
+  });
+
+  it('streams an answer with its usage, as one streamed request with a bearer key', async () => {
+    fake.script([{ text: 'Hello there, world', usage: { prompt: 12, completion: 3 } }]);
+    const before = fake.requests.length;
+    assert.deepEqual(await streamText(port), { text: 'Hello there, world', usage: { promptTokens: 12, completionTokens: 3 } });
+    const sent = fake.requests.slice(before);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.path, '/v1/chat/completions');
+    assert.equal(sent[0]!.headers.authorization, 'Bearer sk-port');
+    assert.equal(sent[0]!.body.stream, true);
+    assert.deepEqual(sent[0]!.body.stream_options, { include_usage: true });
+  });
+
+  it('answers tool calls and embeddings through the same port', async () => {
+    fake.script([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.md' } }] }]);
+    const completion = await port.chat({ model: 'chat-model', messages: HI, tools: [] });
+    const call = completion.choices[0]?.message.tool_calls?.[0];
+    assert.ok(call?.type === 'function' && call.function.name === 'read_file');
+    const vectors = await port.embed({ model: 'embed-model', texts: ['a', 'b', 'c'] });
+    assert.equal(vectors.length, 3);
+    assert.equal(fake.requests.at(-1)!.body.encoding_format, 'float');
+  });
+
+  const cases = [
+    { status: 400, check: (e: unknown) => e instanceof PermanentModelError && !e.badCredentials && e.status === 400 },
+    { status: 401, check: (e: unknown) => e instanceof PermanentModelError && e.badCredentials },
+    { status: 404, check: (e: unknown) => e instanceof PermanentModelError && !e.retryable },
+    { status: 429, retryAfterSeconds: 7, check: (e: unknown) => e instanceof RateLimitedModelError && e.retryAfterMs === 7000 },
+    { status: 429, retryAfterMs: 1500, retryAfterSeconds: 2, check: (e: unknown) => e instanceof RateLimitedModelError && e.retryAfterMs === 1500 },
+    { status: 429, check: (e: unknown) => e instanceof RateLimitedModelError && e.retryAfterMs === undefined },
+    { status: 503, retryAfterSeconds: 3, check: (e: unknown) => e instanceof TransientModelError && !(e instanceof RateLimitedModelError) && e.retryAfterMs === 3000 },
+    { status: 500, check: (e: unknown) => e instanceof TransientModelError && e.retryable && e.status === 500 },
+  ];
+  for (const { status, check, ...headers } of cases) {
+    const label = `${status}${headers.retryAfterMs ? ' with retry-after-ms' : headers.retryAfterSeconds ? ' with Retry-After' : ''}`;
+    it(`classifies HTTP ${label} the same way for streamed answers, tool calls and embeddings, with one request each`, async () => {
+      const error = { status, message: 'provider says no', ...headers };
+      const failing = await startFakeModel(() => ({ error }));
+      failing.failEmbeddings = error;
+      const own = await portFor(failing);
+      await assert.rejects(streamText(own), check);
+      await assert.rejects(own.chat({ model: 'chat-model', messages: HI, tools: [] }), check);
+      await assert.rejects(own.embed({ model: 'embed-model', texts: ['a'] }), check);
+      assert.equal(failing.requests.length, 3, 'the client did not retry');
+    });
+  }
+
+  it('says which status and what the provider said, in one bounded line', async () => {
+    fake.script([{ error: { status: 400, message: `context too long\n${'x'.repeat(1000)}` } }]);
+    await assert.rejects(port.chat({ model: 'chat-model', messages: HI, tools: [] }), (e: unknown) => {
+      assert.ok(e instanceof PermanentModelError);
+      assert.match(e.message, /^the model endpoint answered 400: context too long$/);
+      return true;
+    });
+  });
+
+  it('an endpoint that cannot be reached is transient, for every call', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port: free } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const own = await portFor({ baseUrl: `http://127.0.0.1:${free}/v1` });
+    const unreachable = (e: unknown) => e instanceof TransientModelError && e.status === undefined && /could not be reached/.test(e.message);
+    await assert.rejects(streamText(own), unreachable);
+    await assert.rejects(own.chat({ model: 'chat-model', messages: HI, tools: [] }), unreachable);
+    await assert.rejects(own.embed({ model: 'embed-model', texts: ['a'] }), unreachable);
+  });
+
+  it('a stream cut short is transient, not a short answer', async () => {
+    fake.chunkDelayMs = 2;
+    fake.script([{ failMidStream: { text: 'The CLI installs with npm and then it', afterChars: 12 } }]);
+    await assert.rejects(streamText(port), (e: unknown) => e instanceof TransientModelError && e.status === undefined);
+  });
+
+  it('an error event inside a stream that began well is a ModelStreamError, after the text before it', async () => {
+    fake.chunkDelayMs = 2;
+    fake.script([{ failMidStream: { text: 'The CLI installs with npm and then it', afterChars: 12, errorEvent: 'overloaded' } }]);
+    let text = '';
+    await assert.rejects(
+      (async () => {
+        for await (const batch of port.streamChat({ model: 'chat-model', messages: HI, signal: new AbortController().signal })) text += batch.text;
+      })(),
+      (e: unknown) => e instanceof ModelStreamError && e.retryable && /overloaded/.test(e.message),
+    );
+    assert.ok(text.length >= 12 && 'The CLI installs with npm and then it'.startsWith(text), text);
+  });
+
+  it("rethrows the caller's abort as it came, unclassified", async () => {
+    fake.chunkDelayMs = 20;
+    fake.script([{ text: 'one two three four five six seven eight' }]);
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const batch of port.streamChat({ model: 'chat-model', messages: HI, signal: controller.signal })) {
+        if (batch.text) controller.abort();
+      }
+    })();
+    await assert.rejects(reading, (e: unknown) => !(e instanceof TransientModelError) && !(e instanceof PermanentModelError));
+  });
+});
