@@ -220,8 +220,10 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.equal(ok.headers.get('x-thread-id'), threadId);
     assert.equal(ok.headers.get('x-thread-key'), null, 'the key is never shown again');
     await ok.text();
-    const files = await fs.readdir(path.join(world.services.config.dataDir, 'threads'));
-    const stored = (await Promise.all(files.map((f) => fs.readFile(path.join(world.services.config.dataDir, 'threads', f), 'utf8')))).join('');
+    // Everything the embedded stores wrote (the thread database and its journal included).
+    const dataDir = world.services.config.dataDir;
+    const files = (await fs.readdir(dataDir, { recursive: true })).map((f) => path.join(dataDir, f));
+    const stored = (await Promise.all(files.map((f) => fs.readFile(f, 'latin1').catch(() => '')))).join('');
     assert.ok(stored.includes(createHash('sha256').update(threadKey).digest('hex')), 'the hash is stored');
     assert.ok(!stored.includes(threadKey), 'the key itself is not');
     const admin = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
