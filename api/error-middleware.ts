@@ -21,6 +21,23 @@ function isEngineDown(err: unknown): boolean {
   return false;
 }
 
+/** The body of an error response, built from the classified error. */
+export type ErrorBody = (error: HttpError) => unknown;
+
+const quireErrorBody: ErrorBody = (e) => ({ error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) });
+const errorBodies = new WeakMap<Context, ErrorBody>();
+
+/**
+ * Lets a router answer its errors in its clients' wire format (the
+ * OpenAI-compatible endpoint); status, headers and logging stay this middleware's.
+ */
+export function answerErrorsAs(body: ErrorBody) {
+  return function errorFormat(ctx: Context, next: Next) {
+    errorBodies.set(ctx, body);
+    return next();
+  };
+}
+
 /** Turns anything thrown into the one JSON error shape of API.md; 5xx never leak internals. */
 export function errorMiddleware(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
@@ -33,7 +50,7 @@ export function errorMiddleware(logger: Logger) {
       ctx.status = e.status;
       for (const [k, v] of Object.entries(e.headers ?? {})) ctx.set(k, v);
       if (e.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
-      ctx.body = { error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) };
+      ctx.body = (errorBodies.get(ctx) ?? quireErrorBody)(e);
     }
   };
 }

@@ -5,8 +5,23 @@ import { pullsRouter } from './pulls/index.js';
 import { assistantRouter } from './assistant/index.js';
 import { threadsRouter } from './threads/index.js';
 import { searchRouter } from './search/index.js';
+import { mcpRouter } from './mcp/index.js';
+import { openAiCompatRouter } from './openai-compat/index.js';
+import { llmsRouter } from './llms/index.js';
 import { widgetRouter } from './widget/index.js';
 import type { Feature } from './services.js';
 
 /** Every router the API serves, in order. Each feature folder adds its own line. */
-export const FEATURES: Feature[] = [healthRouter, openApiRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter, widgetRouter];
+export const FEATURES: Feature[] = [
+  healthRouter,
+  openApiRouter,
+  agentRouter,
+  assistantRouter,
+  threadsRouter,
+  pullsRouter,
+  searchRouter,
+  mcpRouter,
+  openAiCompatRouter,
+  llmsRouter,
+  widgetRouter,
+];

@@ -5,6 +5,7 @@ import { cosine, embeddingText, type Embedder } from './embeddings.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
+import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, KeywordIndex } from './keyword-index.js';
 import {
   appendChange,
@@ -17,7 +18,7 @@ import {
   type SnapshotChange,
   type StoredChunk,
 } from './snapshot-file.js';
-import type { PageContent, SearchHit, SearchQuery } from './types.js';
+import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
 
 /** How many candidates each ranking contributes before fusion. */
 const CANDIDATES = 50;
@@ -78,6 +79,18 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const page = snapshot.pages[normalisePagePath(pagePath)];
     if (!page || !visibleTo(page.groups, groups)) return undefined;
     return { path: page.path, title: page.title, content: page.content };
+  }
+
+  async listPages(domainId: string, options: { content?: boolean } = {}): Promise<PageListing[]> {
+    const { snapshot } = await this.domain(domainId);
+    return Object.values(snapshot.pages)
+      .sort(byPath)
+      .map((page) => listingOf(page, options.content === true));
+  }
+
+  /** The stamp of the snapshot and its journal: every write changes it (a compaction too, costing one needless re-render). */
+  async generation(domainId: string): Promise<string> {
+    return (await this.domain(domainId)).stamp;
   }
 
   async pageHashes(domainId: string): Promise<Map<string, string>> {

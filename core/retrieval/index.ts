@@ -1,4 +1,4 @@
-export type { DocIndex, PageContent, SearchFilter, SearchHit, SearchQuery } from './types.js';
+export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, SearchQuery } from './types.js';
 export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarkers, WritableDocIndex } from './indexed.js';
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';

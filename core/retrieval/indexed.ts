@@ -31,6 +31,8 @@ export interface IndexedPage extends PageMarkers {
   path: string;
   title: string;
   description?: string;
+  /** Navigation sections from the outermost in (`['Guides', 'Deploy']`), when the navigation lists the page. */
+  sections?: string[];
   /** Hash of everything the page's chunks derive from (source text, nav entry, options). */
   hash: string;
   /** Markdown body without frontmatter. */

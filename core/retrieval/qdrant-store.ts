@@ -5,9 +5,10 @@ import { embeddingText, type Embedder } from './embeddings.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
+import { byPath, generationOf, listingOf } from './page-listing.js';
 import { qdrantFilter } from './qdrant-filter.js';
 import { termId, tokenise } from './tokenise.js';
-import type { PageContent, SearchHit, SearchQuery } from './types.js';
+import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
 
 /** Names of the collection's vectors. */
 export const SPARSE = 'text';
@@ -148,25 +149,58 @@ export class QdrantDocIndex implements WritableDocIndex {
     return { path, title: str(payload.title) ?? '', content: str(payload.content) ?? '' };
   }
 
-  async pageHashes(domainId: string): Promise<Map<string, string>> {
+  /** Every page point of the domain, with the payload fields asked for. */
+  private async scrollPages(domainId: string, fields: string[]): Promise<Array<Record<string, unknown>>> {
     await this.ensureCollection();
-    const hashes = new Map<string, string>();
+    const payloads: Array<Record<string, unknown>> = [];
     let offset: string | number | undefined;
     do {
       const res = await this.client.scroll(this.collection, {
         filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'kind', match: { value: 'page' } }] },
         limit: 1000,
-        with_payload: ['path', 'hash'],
+        with_payload: fields,
         ...(offset !== undefined ? { offset } : {}),
       });
-      for (const p of res.points) {
-        const path = str(p.payload?.path);
-        const hash = str(p.payload?.hash);
-        if (path && hash) hashes.set(path, hash);
-      }
+      for (const p of res.points) if (p.payload) payloads.push(p.payload);
       const next = res.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
     } while (offset !== undefined);
+    return payloads;
+  }
+
+  async listPages(domainId: string, options: { content?: boolean } = {}): Promise<PageListing[]> {
+    const fields = ['path', 'title', 'description', 'sections', 'groups', 'version', 'language', ...(options.content ? ['content'] : [])];
+    const listings: PageListing[] = [];
+    for (const payload of await this.scrollPages(domainId, fields)) {
+      const path = str(payload.path);
+      if (!path) continue;
+      const page = {
+        path,
+        title: str(payload.title) ?? path,
+        description: str(payload.description),
+        sections: strings(payload.sections),
+        groups: strings(payload.groups),
+        version: str(payload.version),
+        language: str(payload.language),
+        content: str(payload.content),
+      };
+      listings.push(listingOf(page, options.content === true));
+    }
+    return listings.sort(byPath);
+  }
+
+  /** Derived from the page hashes, so every replica agrees without a counter to keep. */
+  async generation(domainId: string): Promise<string> {
+    return generationOf(await this.pageHashes(domainId));
+  }
+
+  async pageHashes(domainId: string): Promise<Map<string, string>> {
+    const hashes = new Map<string, string>();
+    for (const payload of await this.scrollPages(domainId, ['path', 'hash'])) {
+      const path = str(payload.path);
+      const hash = str(payload.hash);
+      if (path && hash) hashes.set(path, hash);
+    }
     return hashes;
   }
 

@@ -75,6 +75,7 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
     path,
     title,
     ...(description ? { description } : {}),
+    ...(nav?.sections.length ? { sections: nav.sections } : {}),
     hash: pageHash(source, options),
     content: body.replace(/^\s*\n/, ''),
     chunks,

@@ -45,9 +45,27 @@ export interface PageContent {
   content: string;
 }
 
+/** A page as a listing shows it (llms.txt); `content` only when the listing asked for it. */
+export interface PageListing {
+  path: string;
+  title: string;
+  description?: string;
+  /** Navigation sections from the outermost in, when the navigation lists the page. */
+  sections?: string[];
+  /** Access groups; empty means every reader may see the page. */
+  groups: string[];
+  version?: string;
+  language?: string;
+  content?: string;
+}
+
 export interface DocIndex {
   search(domainId: string, query: SearchQuery): Promise<SearchHit[]>;
   getPage(domainId: string, path: string, groups?: string[]): Promise<PageContent | undefined>;
+  /** Every page the index holds for the domain, in path order; with `content`, their Markdown too. */
+  listPages(domainId: string, options?: { content?: boolean }): Promise<PageListing[]>;
+  /** A token that changes whenever the domain's index does: the cache key of anything derived from it. */
+  generation(domainId: string): Promise<string>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

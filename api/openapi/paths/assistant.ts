@@ -1,12 +1,7 @@
 import { errorResponse } from '../components.js';
 import type { Operation, PathItems, Schema } from '../types.js';
 import { corsResponseHeaders, originParameter } from './browser.js';
-
-const limitHeaders: Record<string, Schema> = {
-  'RateLimit-Limit': { description: 'Requests allowed in the tightest window that applied.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: { type: 'integer' } },
-};
+import { domainParameter, rateLimitHeaders, retryAfterHeaders } from './shared-headers.js';
 
 const threadHeaders: Record<string, Schema> = {
   'X-Thread-Id': { description: 'The thread this answer belongs to (new or continued).', schema: { type: 'string' } },
@@ -78,12 +73,12 @@ const operation = (v1: boolean): Operation => ({
   ...(v1 ? { deprecated: true } : {}),
   tags: ['assistant'],
   security: [{ assistantKey: [] }],
-  parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }, originParameter],
+  parameters: [domainParameter, originParameter],
   requestBody: { required: true, content: { 'application/json': { schema: body(v1) } } },
   responses: {
     '200': {
       description: v1 ? STREAM_V1 : STREAM_V2,
-      headers: { ...threadHeaders, ...limitHeaders, ...corsResponseHeaders },
+      headers: { ...threadHeaders, ...rateLimitHeaders, ...corsResponseHeaders },
       content: v1 ? { 'text/plain': { schema: { type: 'string' } } } : { 'text/event-stream': { schema: { type: 'string' } } },
     },
     '400': errorResponse('A field breaks a rule (`details` names it).'),
@@ -92,7 +87,7 @@ const operation = (v1: boolean): Operation => ({
     '404': errorResponse('Unknown domain, or a thread that is unknown, expired, of another domain, or without its right key.'),
     '413': errorResponse('Body over the limit.'),
     '415': errorResponse('Body not JSON.'),
-    '429': { ...errorResponse('A limit is spent.'), headers: { ...limitHeaders, 'Retry-After': { schema: { type: 'integer' } }, ...corsResponseHeaders } },
+    '429': { ...errorResponse('A limit is spent.'), headers: { ...retryAfterHeaders, ...corsResponseHeaders } },
     '503': errorResponse('Redis unreachable under the closed policy.'),
   },
 });

@@ -1,6 +1,7 @@
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '../../cors.js';
 import { errorResponse } from '../components.js';
 import type { Operation, PathItems, Schema } from '../types.js';
+import { domainParameter } from './shared-headers.js';
 
 /** `Access-Control-Allow-Origin` and what a page may read, on every answer to a request with an allowed `Origin`. */
 export const corsResponseHeaders: Record<string, Schema> = {
@@ -19,8 +20,6 @@ export const originParameter: Schema = {
   schema: { type: 'string' },
 };
 
-const domainParameter: Schema = { name: 'domain', in: 'path', required: true, description: 'A domain id.', schema: { type: 'string' } };
-
 const preflight = (what: string): Operation => ({
   operationId: `preflight${what.replace(/\W/g, '')}`,
   summary: `CORS preflight of ${what}`,
@@ -34,7 +33,11 @@ const preflight = (what: string): Operation => ({
     { name: 'Access-Control-Request-Headers', in: 'header', required: false, schema: { type: 'string' } },
   ],
   responses: {
-    '200': { description: 'Not a CORS preflight (no `Origin`): the allowed methods.', headers: { Allow: { schema: { type: 'string' } } } },
+    '200': {
+      description: 'Not a CORS preflight (no `Origin`): the allowed methods.',
+      headers: { Allow: { schema: { type: 'string' } } },
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
     '204': {
       description: 'Preflight accepted.',
       headers: {

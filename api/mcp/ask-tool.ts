@@ -1,0 +1,73 @@
+import { answerFromDocs, linkCitations, numberedCitations } from '../ai-tools/index.js';
+import { FILTER_SCHEMA, type FilterArgument } from './filter-schema.js';
+import { argumentsOf } from './tool-arguments.js';
+import { requireDomain, type DocsTool } from './tool.js';
+
+interface AskArguments {
+  question: string;
+  filter?: FilterArgument;
+}
+
+/** Passages the answer is drawn from: the assistant's default. */
+const PASSAGES = 5;
+
+const definition = {
+  name: 'ask',
+  title: 'Ask the documentation assistant',
+  description:
+    'Answers a question from the documentation, the way the site\'s assistant does: a short Markdown answer whose ' +
+    '[n] markers link to the cited pages, plus the list of cited sources. When the site has no language model ' +
+    'configured, the answer is the most relevant passages, quoted and labelled as such. Prefer search and get_page ' +
+    'when you want to read the docs yourself; use ask for a direct, cited answer.',
+  inputSchema: {
+    type: 'object' as const,
+    properties: {
+      question: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S', description: 'The question, in any language.' },
+      filter: FILTER_SCHEMA,
+    },
+    required: ['question'],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object' as const,
+    properties: {
+      answer: { type: 'string', description: 'The answer in Markdown; [n] markers are links to citation n.' },
+      mode: { type: 'string', enum: ['model', 'extractive'], description: 'extractive: no language model, quoted passages.' },
+      citations: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { index: { type: 'integer' }, title: { type: 'string' }, url: { type: 'string' }, path: { type: 'string' } },
+          required: ['index', 'title', 'url', 'path'],
+        },
+      },
+    },
+    required: ['answer', 'mode', 'citations'],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+const parse = argumentsOf<AskArguments>(definition);
+
+/** `ask`: the assistant's retrieval and answerer, its answer collected whole. */
+export const askTool: DocsTool = {
+  definition,
+  async run(args, ctx) {
+    const { question, filter } = parse(args);
+    const domain = requireDomain(ctx);
+    await ctx.consume('answer');
+    const answer = await answerFromDocs(
+      { docIndex: ctx.docIndex, answerer: ctx.answerer, promptTokens: ctx.promptTokens },
+      { domain, conversation: { question: question.trim(), earlier: [] }, filter, pageSize: PASSAGES, signal: ctx.signal },
+    );
+    let text = '';
+    for await (const delta of answer.run.deltas) text += delta;
+    const linked = linkCitations(text.trim(), answer.citations);
+    const citations = numberedCitations(answer.citations);
+    const sources = citations.map((c) => `[${c.index}] [${c.title}](${c.url})`).join('\n');
+    return {
+      content: [{ type: 'text', text: sources ? `${linked}\n\nSources:\n${sources}` : linked }],
+      structuredContent: { answer: linked, mode: answer.mode, citations },
+    };
+  },
+};

@@ -1,0 +1,83 @@
+import Router from '@koa/router';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context } from 'koa';
+import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
+import { defaultAnswerer, findOwnDomain } from '../ai-tools/index.js';
+import { assistantLimits, type Answerer } from '../assistant/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { HttpError } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { docsMcpServer } from './docs-server.js';
+import type { ToolContext } from './tool.js';
+
+export interface McpDeps {
+  docIndex?: DocIndex;
+  answerer?: Answerer;
+}
+
+/**
+ * The docs MCP server of each domain at `/mcp/{domain}`, Streamable HTTP in
+ * stateless mode: every POST gets its own server and transport, so any API
+ * replica can answer any request. The assistant key authenticates before MCP
+ * starts; everything after (an unknown domain included) is a tool error.
+ */
+export function mcpRouter(services: ApiServices, deps: McpDeps = {}): Router {
+  const { config, tenants, limiter, logger } = services;
+  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
+  const answerer = deps.answerer ?? defaultAnswerer(config);
+  const router = new Router();
+
+  router.post('/mcp/:domain', requireKey(tenants, 'assistant'), async (ctx: Context) => {
+    const { key, orgId } = authOf(ctx);
+    const domainId = String(ctx.params.domain ?? '');
+    const tools: Omit<ToolContext, 'signal'> = {
+      domainId,
+      domain: await findOwnDomain(tenants, orgId, domainId),
+      docIndex,
+      answerer,
+      promptTokens: config.assistant.promptTokens,
+      consume: async (kind) => {
+        const org = await tenants.getOrg(orgId);
+        const checks = assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits);
+        const state = await limiter.consume(kind === 'answer' ? checks : checks.filter((c) => c.name === 'assistant-org'));
+        // JSON responses are written after the tools ran, so the headers still go out.
+        setRateLimitHeaders(ctx, state);
+        return state;
+      },
+    };
+    const server = docsMcpServer(tools, logger);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.res.once('close', () => {
+      // Closing aborts a tool still running (an `ask` whose client left).
+      void server.close().catch((err: unknown) => logger.warn({ err }, 'MCP server did not close cleanly'));
+    });
+    await server.connect(transport);
+    ctx.respond = false;
+    try {
+      await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+    } catch (err) {
+      if (ctx.res.headersSent) {
+        logger.error({ err, requestId: ctx.state.requestId }, 'MCP request failed mid-response');
+        ctx.res.destroy();
+        return;
+      }
+      ctx.respond = true;
+      throw err;
+    }
+  });
+
+  /** No GET stream and no session: the spec's answer for a stateless server is 405. */
+  const notAllowed = () => {
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      'this MCP server is stateless: send JSON-RPC messages with POST; there is no stream to open (GET) and no session to end (DELETE)',
+      undefined,
+      { Allow: 'POST' },
+    );
+  };
+  router.get('/mcp/:domain', notAllowed);
+  router.delete('/mcp/:domain', notAllowed);
+  return router;
+}

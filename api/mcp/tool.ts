@@ -1,0 +1,42 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LimitState } from '../../core/limits/index.js';
+import type { DocIndex } from '../../core/retrieval/index.js';
+import type { Domain } from '../../core/tenants/index.js';
+import type { Answerer } from '../assistant/index.js';
+
+/** What a tool call may use: the caller, its domain (if it is theirs), the index and the answerer. */
+export interface ToolContext {
+  domainId: string;
+  /** Undefined when the domain is unknown or another organisation's. */
+  domain: Domain | undefined;
+  docIndex: DocIndex;
+  answerer: Answerer;
+  promptTokens: number;
+  /**
+   * Spends one request of the caller's limits: `search` the organisation's
+   * hourly limit (as the search endpoints do), `answer` all three assistant limits.
+   */
+  consume(kind: 'search' | 'answer'): Promise<LimitState>;
+  signal: AbortSignal;
+}
+
+/** One tool of the docs server: what `tools/list` shows and what `tools/call` runs. */
+export interface DocsTool {
+  definition: Tool;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult>;
+}
+
+/** A failure the calling model should read: it becomes a tool result with `isError: true`. */
+export class ToolFailure extends Error {
+  override name = 'ToolFailure';
+}
+
+export function toolError(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** The caller's domain, or a failure that says what to check. */
+export function requireDomain(ctx: ToolContext): Domain {
+  if (!ctx.domain) throw new ToolFailure(`No documentation domain '${ctx.domainId}' exists for this key. Check the domain in the server URL (/mcp/{domain}).`);
+  return ctx.domain;
+}

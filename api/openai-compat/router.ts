@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
+import type { Domain } from '../../core/tenants/index.js';
+import { answerFromDocs, defaultAnswerer, findOwnDomain, linkCitations, numberedCitations } from '../ai-tools/index.js';
+import { assistantLimits, ModelFailedError, type Answerer } from '../assistant/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
+import { HttpError, notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { conversationFrom } from './conversation.js';
+import { ChatCompletionBody } from './schema.js';
+import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
+import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-format.js';
+
+export interface OpenAiCompatDeps {
+  docIndex?: DocIndex;
+  answerer?: Answerer;
+}
+
+/** Passages retrieved per answer: the assistant's default. */
+const PASSAGES = 5;
+
+const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * An OpenAI-compatible Chat Completions endpoint per domain, so any OpenAI
+ * client library can ask the docs: the assistant's retrieval, prompt,
+ * answerer and limits, answered in OpenAI's wire format (errors included).
+ * Stateless like Chat Completions itself: the client sends the history.
+ */
+export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps = {}): Router {
+  const { config, tenants, limiter, logger } = services;
+  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
+  const answerer = deps.answerer ?? defaultAnswerer(config);
+  const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
+  router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
+
+  const ownDomain = async (ctx: Context): Promise<Domain> => {
+    const domainId = String(ctx.params.domain ?? '');
+    const domain = await findOwnDomain(tenants, authOf(ctx).orgId, domainId);
+    if (!domain) throw notFound(`domain '${domainId}'`);
+    return domain;
+  };
+
+  router.get('/models', async (ctx) => {
+    const domain = await ownDomain(ctx);
+    ctx.body = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
+  });
+
+  router.get('/models/:model', async (ctx) => {
+    const domain = await ownDomain(ctx);
+    if (ctx.params.model !== MODEL_ID) throw notFound(`model '${ctx.params.model}' (this endpoint offers '${MODEL_ID}')`);
+    ctx.body = modelObject(domain.orgId, unixSeconds(domain.createdAt));
+  });
+
+  router.post('/chat/completions', async (ctx) => {
+    const { key, orgId } = authOf(ctx);
+    const domain = await ownDomain(ctx);
+    const body = parseInput(ChatCompletionBody, ctx.request.body ?? {});
+    const org = await tenants.getOrg(orgId);
+    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
+
+    const controller = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    });
+    const answer = await answerFromDocs(
+      { docIndex, answerer, promptTokens: config.assistant.promptTokens },
+      { domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: PASSAGES, signal: controller.signal },
+    );
+    const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
+
+    if (body.stream) {
+      const out = new PassThrough();
+      ctx.status = 200;
+      ctx.set(SSE_HEADERS);
+      ctx.body = out;
+      const withUsage = body.stream_options?.include_usage === true;
+      void streamCompletion({ out, ids, answer, withUsage, signal: controller.signal, logger }).catch((err: unknown) => {
+        logger.error({ err, id: ids.id }, 'chat completion stream failed');
+        out.end();
+      });
+      return;
+    }
+
+    let text = '';
+    try {
+      for await (const delta of answer.run.deltas) text += delta;
+    } catch (err) {
+      if (err instanceof ModelFailedError) throw new HttpError(502, 'model_failed', err.message);
+      throw err;
+    }
+    ctx.body = completion(ids, linkCitations(text, answer.citations), numberedCitations(answer.citations), answer.run.usage());
+  });
+
+  return router;
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mcpRouter } from '../../../api/mcp/index.js';
+import { searchRouter } from '../../../api/search/index.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { aiToolsWorld, BASE_URL } from './world.js';
+
+type World = Awaited<ReturnType<typeof aiToolsWorld>>;
+
+/** The SDK's own client over real HTTP, recording each response's status and rate-limit headers. */
+async function connect(world: World, opts: { key?: string; domain?: string } = {}) {
+  const responses: Array<{ method: string; status: number; remaining: string | null }> = [];
+  const transport = new StreamableHTTPClientTransport(new URL(`${world.url}/mcp/${opts.domain ?? 'skylark'}`), {
+    requestInit: { headers: { authorization: `Bearer ${opts.key ?? world.org.assistantKey}` } },
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      responses.push({ method: init?.method ?? 'GET', status: res.status, remaining: res.headers.get('ratelimit-remaining') });
+      return res;
+    },
+  });
+  const client = new Client({ name: 'quire-test', version: '1.0.0' });
+  await client.connect(transport);
+  onSuiteEnd(() => client.close());
+  return { client, responses };
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => {
+  const content = (result as CallToolResult).content;
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+};
+
+describe('MCP server per domain (SDK client over HTTP)', () => {
+  let world: World;
+  before(async () => {
+    world = await aiToolsWorld({ features: [mcpRouter, searchRouter], orgLimits: { assistantPerOrgPerHour: 12 } });
+  });
+  after(() => world.close());
+
+  it('lists search, get_page and ask with JSON schemas and descriptions', async () => {
+    const { client } = await connect(world);
+    assert.match(client.getInstructions() ?? '', /docs\.skylark\.dev/);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['search', 'get_page', 'ask']);
+    for (const tool of tools) {
+      assert.ok((tool.description ?? '').length > 80, `${tool.name} is described`);
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.equal(tool.annotations?.readOnlyHint, true);
+    }
+    assert.deepEqual(tools[0]?.inputSchema.required, ['query']);
+    assert.deepEqual(tools[1]?.inputSchema.required, ['path']);
+    assert.ok(tools[0]?.outputSchema && tools[2]?.outputSchema);
+  });
+
+  it('search returns passages with title, absolute URL and text, and counts against the search limit', async () => {
+    const { client, responses } = await connect(world);
+    const result = await client.callTool({ name: 'search', arguments: { query: 'verify webhook signatures', pageSize: 3 } });
+    assert.equal(result.isError, undefined);
+    // The client checked structuredContent against the tool's output schema.
+    const { results } = result.structuredContent as { results: Array<{ title: string; url: string; path: string; passage: string }> };
+    assert.equal(results.length, 3);
+    assert.equal(results[0]?.path, '/guides/webhooks');
+    assert.equal(results[0]?.url, `${BASE_URL}/guides/webhooks#verify-signatures`);
+    assert.match(results[0]?.title ?? '', /^Webhooks › /);
+    assert.match(results[0]?.passage ?? '', /Skylark-Signature/);
+    assert.match(textOf(result), /URL: https:\/\/docs\.skylark\.dev\/guides\/webhooks#verify-signatures/);
+    const call = responses.at(-1);
+    assert.equal(call?.status, 200);
+    assert.ok(Number(call?.remaining) >= 0, 'the tool call carries the RateLimit headers');
+
+    const v1 = await client.callTool({ name: 'search', arguments: { query: 'quickstart install', filter: { version: 'v1' } } });
+    const v1Results = (v1.structuredContent as { results: Array<{ path: string }> }).results;
+    assert.ok(v1Results.some((r) => r.path === '/v1/quickstart'));
+  });
+
+  it('get_page returns the page Markdown by path or by URL', async () => {
+    const { client } = await connect(world);
+    const byPath = textOf(await client.callTool({ name: 'get_page', arguments: { path: '/guides/webhooks' } }));
+    assert.match(byPath, /^# Webhooks\n\nURL: https:\/\/docs\.skylark\.dev\/guides\/webhooks\n/);
+    assert.match(byPath, /## Verify signatures/);
+    const byUrl = textOf(await client.callTool({ name: 'get_page', arguments: { path: `${BASE_URL}/guides/webhooks#verify-signatures` } }));
+    assert.equal(byUrl, byPath);
+    const restricted = await client.callTool({ name: 'get_page', arguments: { path: '/enterprise/sso' } });
+    assert.equal(restricted.isError, true);
+    const member = await client.callTool({ name: 'get_page', arguments: { path: '/enterprise/sso', groups: ['enterprise'] } });
+    assert.equal(member.isError, undefined);
+  });
+
+  it('ask answers from the docs with linked citations (extractive without a model)', async () => {
+    const { client } = await connect(world);
+    const result = await client.callTool({ name: 'ask', arguments: { question: 'How do I verify webhook signatures?' } });
+    assert.equal(result.isError, undefined);
+    const answer = result.structuredContent as { answer: string; mode: string; citations: Array<{ index: number; url: string }> };
+    assert.equal(answer.mode, 'extractive');
+    assert.ok(answer.citations.some((c) => c.url === `${BASE_URL}/guides/webhooks#verify-signatures`));
+    assert.ok(answer.answer.includes(`[[1]](${answer.citations[0]?.url})`), 'markers are Markdown links');
+    assert.match(textOf(result), /Sources:\n\[1\] \[/);
+  });
+
+  it('ask answers through the configured model, counted against the assistant limits', async () => {
+    const modelWorld = await aiToolsWorld({
+      features: [mcpRouter],
+      script: [{ text: 'Check the Skylark-Signature header with your signing secret [1].' }],
+      orgLimits: { assistantPerKeyPerMonth: 1 },
+    });
+    onSuiteEnd(modelWorld.close);
+    const { client, responses } = await connect(modelWorld);
+    const result = await client.callTool({ name: 'ask', arguments: { question: 'How do I verify webhook signatures?' } });
+    const answer = result.structuredContent as { answer: string; mode: string; citations: Array<{ url: string }> };
+    assert.equal(answer.mode, 'model');
+    assert.equal(answer.answer, `Check the Skylark-Signature header with your signing secret [[1]](${answer.citations[0]?.url}).`);
+    const prompt = modelWorld.model?.requests[0]?.body.messages ?? [];
+    assert.match(String(prompt[0]?.content), /\[1\] Webhooks \(https:\/\/docs\.skylark\.dev\/guides\/webhooks/);
+    assert.equal(prompt.at(-1)?.content, 'How do I verify webhook signatures?');
+    assert.equal(responses.at(-1)?.remaining, '0');
+    // ask spends the key's monthly assistant limit; search does not.
+    const again = await client.callTool({ name: 'ask', arguments: { question: 'And the secret?' } });
+    assert.match(textOf(again), /^Rate limit reached \(1 request per month\)/);
+    assert.equal((await client.callTool({ name: 'search', arguments: { query: 'signing secret' } })).isError, undefined);
+    assert.equal(modelWorld.model?.requests.length, 1);
+  });
+
+  it('reports bad arguments, unknown pages and tools as errors the model can read', async () => {
+    const { client } = await connect(world);
+    const empty = await client.callTool({ name: 'search', arguments: { query: '   ' } });
+    assert.equal(empty.isError, true);
+    assert.match(textOf(empty), /^Invalid arguments for search: query must match pattern/);
+    const big = await client.callTool({ name: 'search', arguments: { query: 'x', pageSize: 500, colour: 'red' } });
+    assert.match(textOf(big), /pageSize must be <= 50/);
+    assert.match(textOf(big), /must NOT have additional properties/);
+    const missing = await client.callTool({ name: 'get_page', arguments: { path: '/no/such/page' } });
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /No page at '\/no\/such\/page'/);
+    await assert.rejects(client.callTool({ name: 'delete_everything', arguments: {} }), /Unknown tool 'delete_everything'/);
+  });
+
+  it('answers an unknown domain and another organisation\'s domain with the same tool error', async () => {
+    const unknown = await connect(world, { domain: 'nope' });
+    const theirs = await connect(world, { domain: 'theirs' });
+    assert.equal((await theirs.client.listTools()).tools.length, 3);
+    const a = await unknown.client.callTool({ name: 'search', arguments: { query: 'webhooks' } });
+    const b = await theirs.client.callTool({ name: 'get_page', arguments: { path: '/guides/webhooks' } });
+    assert.equal(a.isError, true);
+    assert.equal(b.isError, true);
+    assert.equal(textOf(a).replace('nope', 'X'), textOf(b).replace('theirs', 'X'));
+    assert.match(textOf(a), /No documentation domain 'nope'/);
+  });
+
+  it('refuses a missing or wrong key with HTTP 401 before MCP, and an admin key with 403', async () => {
+    for (const key of ['quire_dsc_not-a-real-key', '']) {
+      const err = await connect(world, { key }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof StreamableHTTPError, String(err));
+      assert.equal(err.code, 401);
+    }
+    const admin = await connect(world, { key: world.org.adminKey }).catch((e: unknown) => e);
+    assert.ok(admin instanceof StreamableHTTPError && admin.code === 403);
+    const raw = await fetch(`${world.url}/mcp/skylark`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(raw.status, 401);
+    assert.equal(raw.headers.get('www-authenticate'), 'Bearer');
+  });
+
+  it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${world.url}/mcp/skylark`, { method, headers: { authorization: `Bearer ${world.org.assistantKey}`, accept: 'text/event-stream' } });
+      assert.equal(res.status, 405);
+      assert.equal(res.headers.get('allow'), 'POST');
+    }
+  });
+
+  it('shares the organisation\'s hourly limit with the search endpoint; a spent limit is a tool error', async () => {
+    const fresh = await aiToolsWorld({ features: [mcpRouter, searchRouter], orgLimits: { assistantPerOrgPerHour: 3 } });
+    onSuiteEnd(fresh.close);
+    const { client } = await connect(fresh);
+    assert.equal((await client.callTool({ name: 'search', arguments: { query: 'retries' } })).isError, undefined);
+    const viaHttp = await fetch(`${fresh.url}/discovery/v1/search/skylark`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fresh.org.assistantKey}` },
+      body: JSON.stringify({ query: 'retries' }),
+    });
+    assert.equal(viaHttp.headers.get('ratelimit-remaining'), '1');
+    assert.equal((await client.callTool({ name: 'get_page', arguments: { path: '/quickstart' } })).isError, undefined);
+    const spent = await client.callTool({ name: 'search', arguments: { query: 'retries' } });
+    assert.equal(spent.isError, true);
+    assert.match(textOf(spent), /^Rate limit reached \(3 requests per hour\); try again in \d+ seconds\.$/);
+  });
+});
