@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { llmsRouter } from '../../../api/llms/index.js';
 import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
