@@ -2,12 +2,14 @@ import { createAgentActivities } from './agent/index.js';
 import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
-import type { ActivityServices } from './services.js';
+import { jobStoreOf, type ActivityServices } from './services.js';
 
 export type { ActivityServices } from './services.js';
 
 /** All activities of the worker, built from their clients. Each feature adds its factory. */
-export function createActivities(services: ActivityServices) {
+export function createActivities(given: ActivityServices) {
+  // One job store for every activity of the worker.
+  const services = { ...given, jobs: jobStoreOf(given) };
   return {
     ...createPingActivities(),
     ...createIndexingActivities(services),

@@ -1,4 +1,5 @@
 import type { Config } from '../core/config.js';
+import { openJobStore, type JobStore } from '../core/jobs/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
@@ -14,4 +15,11 @@ export interface ActivityServices {
   secrets?: (name: string) => string | undefined;
   /** The docs index the indexing activities write (and the assistant reads); opened from `config` when absent. */
   docIndex?: WritableDocIndex;
+  /** The job store (job records, message prompts); opened from `config` when absent. */
+  jobs?: JobStore;
+}
+
+/** The job store the activities share: the one given, else the configured one. */
+export function jobStoreOf(services: ActivityServices): JobStore {
+  return services.jobs ?? openJobStore(services.config.dataDir, services.redis);
 }

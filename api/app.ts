@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { browserRoutes } from './browser-routes.js';
-import { errorMiddleware } from './error-middleware.js';
-import { HttpError } from './http-error.js';
+import { errorMiddleware, toHttpError } from './error-middleware.js';
+import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
 import type { ApiServices, Feature } from './services.js';
 
@@ -54,8 +54,9 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
       urlencoded: false,
       text: false,
       jsonLimit: services.config.bodyLimitBytes,
+      // A body that cannot be read (a gzip body that is not gzip, a client gone mid-body) is the request's fault.
       onError: (err) => {
-        throw err;
+        throw toHttpError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
       },
     }),
   );

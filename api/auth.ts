@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { ApiKeyRecord, KeyKind, TenantStore } from '../core/tenants/index.js';
-import { HttpError } from './http-error.js';
+import { badRequest, HttpError } from './http-error.js';
 
 export interface AuthState {
   key: ApiKeyRecord;
@@ -15,6 +15,10 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function requireKey(tenants: TenantStore, kind: KeyKind) {
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
+    // Node keeps only the first of repeated Authorization headers; two keys in one request is a confused client.
+    if ((ctx.req.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw badRequest('send one Authorization header, not several', [{ path: 'Authorization', message: 'must appear once' }]);
+    }
     const header = ctx.get('Authorization');
     const match = BEARER.exec(header);
     if (!match?.[1]) throw new HttpError(401, 'unauthorized', 'missing Authorization: Bearer <API key> header');

@@ -1,10 +1,10 @@
-import http from 'node:http';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { runMain } from '../core/run-main.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { createApp } from './app.js';
 import { buildApiServices } from './build-services.js';
+import { createHttpServer } from './http-server.js';
 
 /** API process: loads configuration, connects clients, listens; closes cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'quire-api');
   const services = await buildApiServices(config, logger);
   if (config.seedFile) await applySeedFile(config.seedFile, services.tenants);
-  const server = http.createServer(createApp(services).callback());
+  const server = createHttpServer(createApp(services), config.http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(

@@ -12,14 +12,12 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
-import { newJobRecord } from '../core/jobs/index.js';
-import { jobStartOptions } from '../api/agent/job-start.js';
-import { agentJobWorkflow, firstRunInput } from '../workflows/agent-job.js';
-import { pingWorkflow } from '../workflows/ping.js';
+import { firstRunInput, jobSettings, jobStartOptions, newJobRecord } from '../api/agent/create-job.js';
+import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, type AgentJobWorkflow, type PingWorkflow } from '../core/contracts/index.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
 import { serve, testServices } from '../test/support/services.js';
-import { startWorker, temporalEnv } from '../test/support/temporal.js';
+import { startWorker } from '../test/support/temporal.js';
 import { runScript } from '../test/support/teardown.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
 
@@ -73,10 +71,15 @@ function quick(url: string, method: string, key: string, body?: unknown): Promis
 }
 
 /** What the API's create sends to Temporal, started directly: the baseline the API's overhead is measured against. */
-async function startBareJob(client: Awaited<ReturnType<typeof temporalEnv>>['client'], taskQueue: string, i: number): Promise<void> {
+async function startBareJob(services: Awaited<ReturnType<typeof testServices>>, i: number): Promise<void> {
   const job = newJobRecord({ projectId: 'bench', repository: '/srv/docs.git', ref: 'main', model: 'bench-model' });
-  const input = firstRunInput(job, { id: randomUUID(), prompt: `Say gadget on page ${i + 1}` }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 1020, heartbeatSeconds: 60 });
-  await client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
+  const input = firstRunInput(job, messageRef({ id: randomUUID(), prompt: `Say gadget on page ${i + 1}` }), jobSettings(services.config, false));
+  await services.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, services.config.temporal.taskQueue));
+}
+
+/** A trivial workflow's start: the floor of any start. */
+async function startPing(services: Awaited<ReturnType<typeof testServices>>, workflowId: string): Promise<void> {
+  await services.temporal.workflow.start<PingWorkflow>(PING_WORKFLOW, { taskQueue: services.config.temporal.taskQueue, workflowId, args: ['x'] });
 }
 
 /** Three tool calls per job: read the page named in the prompt, replace a sentence, finish. */
@@ -103,7 +106,6 @@ async function main(): Promise<void> {
   const idleQueue = `bench-idle-${randomUUID()}`;
   // Creates and GETs are measured against a task queue no worker polls, as the brief asks.
   const idle = await testServices({ taskQueue: idleQueue, env: modelEnv });
-  const { client } = await temporalEnv();
   await idle.tenants.addOrg('bench', { agentCreatesPerHour: 100_000, agentMessagesPerHour: 100_000 });
   const benchKey = (await idle.tenants.createKey('bench', 'admin')).secret;
   const repo = await createDocsRepo({ pages: 500, withNav: true });
@@ -118,15 +120,15 @@ async function main(): Promise<void> {
   const refused: number[] = [];
   const ids: string[] = [];
   for (let i = 0; i < 10; i++) {
-    await client.workflow.start(pingWorkflow, { taskQueue: idleQueue, workflowId: `warm-${randomUUID()}`, args: ['x'] });
+    await startPing(idle, `warm-${randomUUID()}`);
     await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: 'warm up on page 1' });
   }
   for (let i = 0; i < SAMPLES; i++) {
     let t = performance.now();
-    await client.workflow.start(pingWorkflow, { taskQueue: idleQueue, workflowId: `bare-${randomUUID()}`, args: ['x'] });
+    await startPing(idle, `bare-${randomUUID()}`);
     bare.push(performance.now() - t);
     t = performance.now();
-    await startBareJob(client, idleQueue, i);
+    await startBareJob(idle, i);
     bareJob.push(performance.now() - t);
     t = performance.now();
     const reply = await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: `Say gadget on page ${i + 1}` });

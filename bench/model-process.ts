@@ -9,6 +9,10 @@
  * Arguments: tokens, milliseconds between tokens, milliseconds before the
  * first token (a realistic provider: 300 ms, then 30 tokens/s, about 33 ms).
  * Prints its base URL on the first line of stdout.
+ *
+ *   model-process.ts TOKENS DELAY_MS [FIRST_TOKEN_MS [LONG_TOKENS LONG_TOKEN_CHARS LONG_DELAY_MS]]
+ * A request whose body mentions `[long]` gets the long answer instead, paced by its own delay (the
+ * slow-clients bench floods with it).
  */
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,28 +25,48 @@ const pieces = Array.from({ length: tokens }, (_, i) => `${i === 0 ? '' : ' '}to
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'bench', choices, ...extra })}\n\n`;
 const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
-const EVENTS = [
+const eventsOf = (contents: string[]) => [
   delta({ role: 'assistant', content: '' }),
-  ...pieces.map((content) => delta({ content })),
+  ...contents.map((content) => delta({ content })),
   delta({}, 'stop'),
-  chunk([], { usage: { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens } }),
+  chunk([], { usage: { prompt_tokens: 10, completion_tokens: contents.length, total_tokens: 10 + contents.length } }),
   'data: [DONE]\n\n',
 ];
+const EVENTS = eventsOf(pieces);
+const longTokens = Number(process.argv[5] ?? 0);
+const longDelayMs = Number(process.argv[7] ?? 0);
+const LONG_EVENTS = eventsOf(Array.from({ length: longTokens }, () => ` ${'x'.repeat(Number(process.argv[6] ?? 1000))}`));
+
+function drainOrClose(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off('drain', go).off('close', go);
+      resolve();
+    };
+    res.on('drain', go).on('close', go);
+  });
+}
 
 const server = http.createServer((req, res) => {
   if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
     return;
   }
-  req.resume();
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
   req.once('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const long = LONG_EVENTS.length > 0 && body.includes('[long]');
+    const events = long ? LONG_EVENTS : EVENTS;
+    const between = long ? longDelayMs : delayMs;
     void (async () => {
-      for (const [i, event] of EVENTS.entries()) {
+      const count = long ? longTokens : tokens;
+      for (const [i, event] of events.entries()) {
         if (res.destroyed) return;
-        res.write(event);
-        // Events 1..tokens carry the tokens; the finish, usage and [DONE] events follow the last one at once.
-        const pause = i === 0 ? firstTokenMs : i < tokens ? delayMs : 0;
+        // A client (the API) that stops reading stops the model, as TCP would.
+        if (!res.write(event)) await drainOrClose(res);
+        // Events 1..count carry the tokens; the finish, usage and [DONE] events follow the last one at once.
+        const pause = i === 0 && !long ? firstTokenMs : i < count ? between : 0;
         if (pause > 0) await sleep(pause);
       }
       res.end();

@@ -58,6 +58,9 @@ export const EnvSchema = v.strictObject({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   QUIRE_BODY_LIMIT: bytes('1mb'),
   QUIRE_TRUST_PROXY: bool(false),
+  QUIRE_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
+  QUIRE_HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  QUIRE_STREAM_STALL_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
   TEMPORAL_NAMESPACE: v.optional(v.pipe(v.string(), v.minLength(1)), 'default'),
@@ -129,6 +132,14 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   trustProxy: boolean;
+  http: {
+    /** A client must send its request headers within this time (slowloris). */
+    headersTimeoutMs: number;
+    /** …and its whole request, body included. Response streams are not bounded by it. */
+    requestTimeoutMs: number;
+    /** A stream whose client has read nothing for this long is ended and its model request aborted. */
+    streamStallTimeoutMs: number;
+  };
   temporal: {
     /** Undefined: the start command spawns the embedded dev server. */
     address: string | undefined;
@@ -224,6 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   } else if (e.QUIRE_MODEL_API_VERSION) crossProblems.push('QUIRE_MODEL_API_VERSION: only used when QUIRE_MODEL_PROVIDER is azure');
   if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY))
     crossProblems.push('TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
+  if (e.QUIRE_HTTP_HEADERS_TIMEOUT_MS > e.QUIRE_HTTP_REQUEST_TIMEOUT_MS)
+    crossProblems.push('QUIRE_HTTP_HEADERS_TIMEOUT_MS: must not exceed QUIRE_HTTP_REQUEST_TIMEOUT_MS');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
 
   const endpoint: ModelEndpoint = {
@@ -243,6 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.QUIRE_BODY_LIMIT,
     trustProxy: e.QUIRE_TRUST_PROXY,
+    http: {
+      headersTimeoutMs: e.QUIRE_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,
+      streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
+    },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../core/temporal/search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../core/contracts/search-attributes.js';
 
 export interface DevServer {
   address: string;

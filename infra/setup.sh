@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server and chromium (Debian packages) for the integration
-#   and real-browser tests.
+#   --test a redis-server and chromium (Debian packages) and schemathesis (pinned,
+#   from PyPI, in a virtual environment under .tools/schemathesis) for the
+#   integration, real-browser and API fuzz tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
+SCHEMATHESIS_VERSION=4.32.5
 TOOLS_DIR="$PWD/.tools"
-want_test_tools=0
-[ "${1:-}" = "--test" ] && want_test_tools=1
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -71,7 +73,19 @@ apt_install() {
     die "$package is missing; install it (apt-get install $package) or run as root"
   fi
 }
-if [ "$want_test_tools" = 1 ]; then
+if [ "$want_test" = 1 ]; then
   command -v redis-server >/dev/null || apt_install redis-server
   [ -x /usr/bin/chromium ] || apt_install chromium
+fi
+
+# 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.
+if [ "$want_test" = 1 ]; then
+  st_dir="$TOOLS_DIR/schemathesis"
+  if ! "$st_dir/bin/st" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+    say "installing schemathesis $SCHEMATHESIS_VERSION into .tools/schemathesis"
+    rm -rf "$st_dir"
+    python3 -m venv "$st_dir" >&2 || die "python3 -m venv failed; install Python 3 with its venv module (apt-get install python3-venv)"
+    "$st_dir/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
+      || die "pip install schemathesis==$SCHEMATHESIS_VERSION failed; check access to PyPI"
+  fi
 fi

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
-import { startIndexing } from '../core/retrieval/index.js';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../core/contracts/index.js';
 import { connectClient, temporalTarget } from '../core/temporal/connection.js';
 import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     if (created) {
       // The assistant answers from the index: build the example domain's now, in the background.
       const client = await connectClient({ ...temporalTarget(config), address: env.TEMPORAL_ADDRESS ?? temporalTarget(config).address });
-      await startIndexing(client, config.temporal.taskQueue, EXAMPLE.domain);
+      await client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue));
       await client.connection.close();
     }
 

@@ -1,49 +1,27 @@
-import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { IndexingActivities } from '../activities/indexing/index.js';
-import type { BrokenPage } from '../core/retrieval/index.js';
-
-export interface IndexDomainWorkflowInput {
-  domainId: string;
-}
-
-export interface IndexProgress {
-  phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
-  done: number;
-  total: number;
-}
-
-export interface IndexDomainResult {
-  domainId: string;
-  pages: number;
-  added: number;
-  updated: number;
-  removed: number;
-  unchanged: number;
-  chunks: number;
-  seconds: number;
-  /** At most `MAX_BROKEN_REPORTED` entries; `brokenCount` has the full number. */
-  broken: BrokenPage[];
-  brokenCount: number;
-}
-
-export const indexProgressQuery = defineQuery<IndexProgress>('indexProgress');
-
-/** One indexing run per domain at a time: starters reuse this id. */
-export const indexWorkflowId = (domainId: string) => `index-${domainId}`;
+import {
+  indexProgressQuery,
+  INDEXING_ERROR,
+  type IndexDomainResult,
+  type IndexDomainWorkflowInput,
+  type IndexProgress,
+} from '../core/contracts/index-domain.js';
+import type { BrokenPage } from '../core/retrieval/index-docs.js';
 
 /** Page files per activity: progress moves in these steps and a retry redoes at most this many. */
-export const PAGES_PER_BATCH = 250;
+const PAGES_PER_BATCH = 250;
 const MAX_BROKEN_REPORTED = 50;
 
 const { prepareDomainIndex, removeDeletedDomainPages } = proxyActivities<IndexingActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownDomainError'] },
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
 });
 
 const { indexDomainPages } = proxyActivities<IndexingActivities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['UnknownDomainError'] },
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [INDEXING_ERROR.unknownDomain] },
 });
 
 /**

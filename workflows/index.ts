@@ -1,4 +1,4 @@
-// Every workflow the worker registers. The API imports definitions from the files directly.
+// Every workflow the worker registers. Callers start and message them through core/contracts, by name.
 export { pingWorkflow } from './ping.js';
-export { agentJobWorkflow } from './agent-job.js';
+export { agentJobWorkflow } from './agent-job/index.js';
 export { indexDomainWorkflow } from './index-domain.js';

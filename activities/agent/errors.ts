@@ -1,32 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-// Not the core/http barrel: the workflow bundle loads this file (for AGENT_NON_RETRYABLE) and must not load undici.
+import { AGENT_ERROR } from '../../core/contracts/agent-job.js';
 import { retryAfterMs } from '../../core/http/retry-after.js';
 
-/**
- * Error types the agent activities throw as ApplicationFailure types. The workflow passes
- * AGENT_NON_RETRYABLE as nonRetryableErrorTypes; everything else is retried by Temporal.
- */
-export const AGENT_ERROR = {
-  repositoryNotFound: 'RepositoryNotFound',
-  badCredentials: 'BadCredentials',
-  modelRequestInvalid: 'ModelRequestInvalid',
-  modelNotConfigured: 'ModelNotConfigured',
-  projectNotFound: 'ProjectNotFound',
-  forgeMisconfigured: 'ForgeMisconfigured',
-  modelUnavailable: 'ModelUnavailable',
-  forgeUnavailable: 'ForgeUnavailable',
-  gitFailed: 'GitFailed',
-  cancelled: 'Cancelled',
-} as const;
-
-export const AGENT_NON_RETRYABLE: readonly string[] = [
-  AGENT_ERROR.repositoryNotFound,
-  AGENT_ERROR.badCredentials,
-  AGENT_ERROR.modelRequestInvalid,
-  AGENT_ERROR.modelNotConfigured,
-  AGENT_ERROR.projectNotFound,
-  AGENT_ERROR.forgeMisconfigured,
-];
+// The failure type names are the agent-job contract's; the workflow lists the non-retryable ones.
+export { AGENT_ERROR };
 
 /** A failure the job cannot recover from by retrying (the workflow ends the job as failed with this message). */
 export function permanent(type: string, message: string): ApplicationFailure {

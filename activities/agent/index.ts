@@ -1,15 +1,15 @@
 import { createModelPort } from '../../core/model/index.js';
-import type { ActivityServices } from '../services.js';
+import { jobStoreOf, type ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
 import { runAgentTurn } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
 
 export type * from './types.js';
-export { AGENT_ERROR, AGENT_NON_RETRYABLE } from './errors.js';
 export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
-export function createAgentActivities(services: ActivityServices) {
+export function createAgentActivities(given: ActivityServices) {
+  const services = { ...given, jobs: jobStoreOf(given) };
   // One model port (one connection pool) for every turn this worker runs.
   const port = services.config.model ? createModelPort(services.config.model) : undefined;
   return {
@@ -17,3 +17,5 @@ export function createAgentActivities(services: ActivityServices) {
     openOrUpdatePullRequest: (input: PullRequestInput): Promise<PullRequestResult> => openOrUpdatePullRequest(services, input),
   };
 }
+
+export type AgentActivities = ReturnType<typeof createAgentActivities>;

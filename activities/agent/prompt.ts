@@ -1,4 +1,4 @@
-import type { TurnMessage } from './types.js';
+import type { JobMessage } from '../../core/contracts/agent-job.js';
 
 /** The system prompt: small, reviewable edits in the repository's own style, plus its AGENTS.md. */
 export function systemPrompt(opts: { agentsMd: string | undefined; turn: number }): string {
@@ -15,12 +15,12 @@ export function systemPrompt(opts: { agentsMd: string | undefined; turn: number 
   return parts.join('\n');
 }
 
-export function userPrompts(messages: TurnMessage[]): string[] {
+export function userPrompts(messages: JobMessage[]): string[] {
   return messages.map((m) => m.prompt);
 }
 
 /** A pull-request title when the model never called finish: the first line of the first prompt. */
-export function fallbackTitle(messages: TurnMessage[]): string {
+export function fallbackTitle(messages: JobMessage[]): string {
   const first = messages[0]?.prompt.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'Documentation update';
   return first.length > 72 ? `${first.slice(0, 69)}...` : first;
 }

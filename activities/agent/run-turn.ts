@@ -4,6 +4,7 @@ import type { ModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { keepAlive } from './activity-context.js';
+import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
@@ -51,6 +52,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
     return pushed;
   }
 
+  const messages = await turnMessages(services, input);
   const agentsMd = await fs.readFile(path.join(ws.root, 'AGENTS.md'), 'utf8').catch(() => undefined);
   const ctx: ToolContext = {
     root: ws.root,
@@ -61,7 +63,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   const state: LoopState = {
     messages: [
       { role: 'system', content: systemPrompt({ agentsMd, turn: input.turn }) },
-      ...input.messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
+      ...messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
     ],
     steps: 0,
     tokens: 0,
@@ -81,7 +83,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
     errors = await ctx.validate();
   }
 
-  const title = finish?.title ?? fallbackTitle(input.messages);
+  const title = finish?.title ?? fallbackTitle(messages);
   const summary = finish?.summary ?? '';
   const filesChanged = await docsChanges(ws);
   const outcome = { title, summary, validationErrors: errors, stopReason, steps: state.steps, filesChanged };

@@ -1,8 +1,4 @@
-/** A prompt the job received; only prompts travel through workflow history, never file contents. */
-export interface TurnMessage {
-  id: string;
-  prompt: string;
-}
+import type { MessageRef } from '../../core/contracts/agent-job.js';
 
 /** What the workflow hands the agent for one turn. */
 export interface AgentTurnInput {
@@ -13,12 +9,13 @@ export interface AgentTurnInput {
   branch: string;
   /** 1 for the first turn, +1 per turn. */
   turn: number;
-  /** The pending messages this turn handles. */
-  messages: TurnMessage[];
+  /** The pending messages this turn handles; their prompts are in the job store. */
+  messages: MessageRef[];
 }
 
 /** `already_pushed`: an earlier attempt of the same turn pushed its commit; nothing was re-run. */
-export type AgentStopReason = 'finish' | 'no_tool_calls' | 'max_steps' | 'max_tokens' | 'max_time' | 'already_pushed';
+export const AGENT_STOP_REASONS = ['finish', 'no_tool_calls', 'max_steps', 'max_tokens', 'max_time', 'already_pushed'] as const;
+export type AgentStopReason = (typeof AGENT_STOP_REASONS)[number];
 
 /** Outcome of one turn; small on purpose because it lands in workflow history. */
 export interface AgentTurnResult {
@@ -43,12 +40,18 @@ export interface PullRequestInput {
   turn: number;
   title: string;
   summary: string;
-  prompts: string[];
+  /** The latest messages the job handled, quoted from the job store. */
+  messageIds: string[];
   filesChanged: string[];
   validationErrors: string[];
   /** How the turn ended; a spent bound is said in the description. Absent in runs recorded before it existed. */
   stopReason?: AgentStopReason;
   draft: boolean;
+}
+
+/** What a forge gets: the activity's input with the prompts of `messageIds`, read from the job store. */
+export interface PullRequestRequest extends PullRequestInput {
+  prompts: string[];
 }
 
 export interface PullRequestResult {

@@ -12,7 +12,8 @@ import {
 import { ModelError } from '../../core/model/index.js';
 import { modelFailure } from '../model-failure.js';
 import type { ActivityServices } from '../services.js';
-import { INDEXING_ERROR, type IndexBatchInput, type IndexBatchResult, type IndexDomainInput, type PreparedDomain } from './types.js';
+import { INDEXING_ERROR } from '../../core/contracts/index-domain.js';
+import { type IndexBatchInput, type IndexBatchResult, type IndexDomainInput, type PreparedDomain } from './types.js';
 
 /** Heartbeats carry progress; more often than this only adds load. */
 const HEARTBEAT_EVERY_MS = 1000;

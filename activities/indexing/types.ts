@@ -21,5 +21,3 @@ export interface IndexBatchInput {
 }
 
 export type IndexBatchResult = BatchSummary;
-
-export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;

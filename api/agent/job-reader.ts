@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { isJobId, parseJobRecord, workflowIdOf, type JobRecord, type JobStore } from '../../core/jobs/index.js';
+import { agentJobWorkflowId } from '../../core/contracts/index.js';
+import { isJobId, parseJobRecord, type JobRecord, type JobStore } from '../../core/jobs/index.js';
 import type { ApiServices } from '../services.js';
 
 export interface FoundJob {
@@ -9,27 +10,31 @@ export interface FoundJob {
 }
 
 /**
- * Reads a job from its workflow's memo (no worker needed), else from the job
- * store once Temporal has forgotten the workflow. A job of another project reads as missing.
+ * Reads a job from its workflow's memo (no worker needed) and from the job store, keeping the
+ * newer revision: the workflow writes the store before the memo, and the API writes the store
+ * after an update, so GET never shows a state the list does not. Once Temporal has forgotten
+ * the workflow, the store alone answers. A job of another project reads as missing.
  */
 export async function readJob(services: ApiServices, store: JobStore, projectId: string, jobId: string): Promise<FoundJob | undefined> {
   if (!isJobId(jobId)) return undefined;
-  try {
-    const described = await services.temporal.workflow.getHandle(workflowIdOf(jobId)).describe();
-    const record = parseJobRecord(described.memo?.job);
-    if (record) {
-      if (record.projectId !== projectId) return undefined;
-      if (described.status.name === 'RUNNING') return { record, open: true };
-      // A closed workflow's memo is final, but the API may have archived the stored record since.
-      const stored = await store.get(projectId, jobId);
-      if (stored && stored.revision > record.revision) return { record: stored, open: false };
-      return { record: described.status.name === 'COMPLETED' ? record : stopped(record), open: false };
-    }
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
-  const stored = await store.get(projectId, jobId);
-  return stored ? { record: stored, open: false } : undefined;
+  const [described, stored] = await Promise.all([
+    services.temporal.workflow
+      .getHandle(agentJobWorkflowId(jobId))
+      .describe()
+      .catch((err: unknown) => {
+        if (err instanceof WorkflowNotFoundError) return undefined;
+        throw err;
+      }),
+    store.get(projectId, jobId),
+  ]);
+  const record = parseJobRecord(described?.memo?.job);
+  if (!described || !record) return stored ? { record: stored, open: false } : undefined;
+  if (record.projectId !== projectId) return undefined;
+  const newer = stored && stored.revision > record.revision ? stored : undefined;
+  if (described.status.name === 'RUNNING') return { record: newer ?? record, open: true };
+  // A closed workflow's memo is final, but the API may have archived the stored record since.
+  if (newer) return { record: newer, open: false };
+  return { record: described.status.name === 'COMPLETED' ? record : stopped(record), open: false };
 }
 
 /** An operator terminated or reset the workflow mid-turn: the job will not finish by itself. */

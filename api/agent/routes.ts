@@ -2,18 +2,11 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import {
-  InvalidCursorError,
-  newJobRecord,
-  openJobStore,
-  toJobView,
-  workflowIdOf,
-  type JobRecord,
-} from '../../core/jobs/index.js';
+import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
+import { InvalidCursorError, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
-import { agentJobWorkflow, archiveUpdate, firstRunInput, JOB_ARCHIVED, sendMessageUpdate } from '../../workflows/agent-job.js';
 import { authOf, requireKey } from '../auth.js';
-import { jobStartOptions } from './job-start.js';
+import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -25,14 +18,10 @@ import { CreateJobBody, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './sc
 
 /** An update waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
-/** Margin over the agent's own time budget before Temporal times a turn out. */
-const TURN_TIMEOUT_MARGIN_SECONDS = 120;
 
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
 export function agentRouter(services: ApiServices): Router {
   const store = openJobStore(services.config.dataDir, services.redis);
-  /** New jobs' records being written after their create has answered. */
-  const recording = new Set<Promise<void>>();
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
@@ -68,23 +57,10 @@ export function agentRouter(services: ApiServices): Router {
     const body = parseInput(CreateJobBody, ctx.request.body);
     const model = chooseModel(project, services.config, body.model);
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
-    const job = newJobRecord({ projectId: project.id, repository: project.repository, ref: project.branch, model });
-    const input = firstRunInput(job, { id: randomUUID(), prompt: body.prompt }, {
-      draft: body.asDraft ?? false,
-      idleArchiveDays: services.config.retention.jobIdleArchiveDays,
-      turnTimeoutSeconds: services.config.agent.maxSeconds + TURN_TIMEOUT_MARGIN_SECONDS,
-      heartbeatSeconds: services.config.agent.heartbeatSeconds,
-    });
-    await services.temporal.workflow.start(agentJobWorkflow, jobStartOptions(input, services.config.temporal.taskQueue));
-    // Off the response path: the workflow's first state record rewrites this durably anyway,
-    // so a create answers in about the time of a bare workflow start. The list waits for it.
-    const recorded: Promise<void> = store
-      .create(job)
-      .catch((err: unknown) => {
-        services.logger.warn({ jobId: job.id, err: String(err) }, 'could not record the new job; its first turn will');
-      })
-      .finally(() => recording.delete(recorded));
-    recording.add(recorded);
+    const job = await createJob(
+      { temporal: services.temporal, store, config: services.config },
+      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false },
+    );
     ctx.status = 201;
     ctx.body = toJobView(job);
   });
@@ -102,11 +78,11 @@ export function agentRouter(services: ApiServices): Router {
     if (!found.open) throw conflict('the job has ended; start a new job');
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'message'));
     const key = ctx.get('Idempotency-Key');
-    const messageId = IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID();
-    const handle = services.temporal.workflow.getHandle(workflowIdOf(found.record.id));
-    const record = await update(() =>
-      handle.executeUpdate(sendMessageUpdate, { args: [{ id: messageId, prompt: body.prompt }], updateId: messageId }),
-    );
+    const message = { id: IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID(), prompt: body.prompt };
+    // The prompt stays out of workflow history: the store keeps it, the update carries its id.
+    await store.putMessage(project.id, found.record.id, message);
+    const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
+    const record = await update(() => handle.executeUpdate(sendMessageUpdate, { args: [messageRef(message)], updateId: message.id }));
     ctx.body = toJobView(await store.put(record));
   });
 
@@ -124,7 +100,7 @@ export function agentRouter(services: ApiServices): Router {
       ctx.body = toJobView(await store.put(archived));
       return;
     }
-    const handle = services.temporal.workflow.getHandle(workflowIdOf(found.record.id));
+    const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
     const record = await update(() => handle.executeUpdate(archiveUpdate));
     ctx.body = toJobView(await store.put(record));
   });
@@ -132,8 +108,6 @@ export function agentRouter(services: ApiServices): Router {
   router.get('/jobs', async (ctx) => {
     const project = await projectOf(ctx);
     const query = parseInput(ListJobsQuery, ctx.query, 'query');
-    // A job this process has just created is listed, even if its record is still being written.
-    await Promise.all(recording);
     try {
       const page = await store.list(project.id, {
         limit: query.limit,

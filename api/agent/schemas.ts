@@ -4,6 +4,7 @@ import { JOB_STATUSES } from '../../core/jobs/index.js';
 const prompt = v.pipe(
   v.string('prompt is required and must be a string'),
   v.minLength(1, 'prompt must not be empty'),
+  v.check((text) => text.trim().length > 0, 'prompt must not be only whitespace'),
   v.maxLength(100_000, 'prompt must be at most 100000 characters'),
 );
 

@@ -1,6 +1,6 @@
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
-import { buildPrompt, citationsFor, retrievalQuery, type AnswerRun, type Answerer, type Citation, type Conversation } from '../assistant/index.js';
+import { buildPrompt, CHUNKS_PER_PAGE, citationsFor, retrievalQuery, type AnswerRun, type Answerer, type Citation, type Conversation } from '../assistant/index.js';
 
 export interface DocsQuestion {
   domain: Domain;
@@ -34,6 +34,7 @@ export async function answerFromDocs(deps: DocsAnswerDeps, question: DocsQuestio
   const hits = await deps.docIndex.search(domain.id, {
     query: retrievalQuery(conversation),
     pageSize: question.pageSize,
+    chunksPerPage: CHUNKS_PER_PAGE,
     ...(filter ? { filter } : {}),
   });
   const prompt = buildPrompt({ domain, conversation, hits, budget: deps.promptTokens });

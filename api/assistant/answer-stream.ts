@@ -19,6 +19,32 @@ export interface AnswerJob {
   logger: Logger;
   /** Ends the response (the stream's last byte). */
   end(): void;
+  /** How long the client may read nothing while the stream is full before it is given up. */
+  stallTimeoutMs: number;
+  /** The client read nothing for `stallTimeoutMs`: cut the connection and abort the model request. */
+  onStall(): void;
+}
+
+/**
+ * Waits until the writer has room, the request is aborted, or the stall
+ * timeout passes; false in the last case (the client stopped reading).
+ */
+async function clientKeepsUp(writer: AnswerWriter, signal: AbortSignal, stallTimeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      writer.ready().then(() => true),
+      new Promise<boolean>((resolve) => {
+        onAbort = () => resolve(true);
+        signal.addEventListener('abort', onAbort, { once: true });
+        timer = setTimeout(() => resolve(false), stallTimeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /**
@@ -55,6 +81,12 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
       if (input.signal.aborted) break;
       answer += delta;
       writer.text(delta);
+      // The next delta is pulled from the model only once the client has taken this one.
+      if (!(await clientKeepsUp(writer, input.signal, job.stallTimeoutMs))) {
+        logger.info({ threadId: job.thread?.threadId, stallTimeoutMs: job.stallTimeoutMs }, 'assistant client stopped reading; stream ended');
+        job.onStall();
+        break;
+      }
     }
   } catch (err) {
     if (input.signal.aborted) {

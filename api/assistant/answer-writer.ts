@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { SearchCall } from './search-tool.js';
 
@@ -17,9 +18,13 @@ export interface Usage {
 /**
  * Writes one assistant answer in a client protocol. Calls come in order:
  * start, retrieval, text…, then either (endText, sources, finish) or error.
+ * Between texts the caller awaits `ready()`, so a client that reads slowly
+ * slows the model down instead of filling the server's memory.
  */
 export interface AnswerWriter {
   readonly headers: Record<string, string>;
+  /** Resolves once the stream has room again (at once when it has); never rejects. */
+  ready(): Promise<void>;
   start(): void;
   /** The retrieval as a finished `search` tool step, before the answer's own step. */
   retrieval(search: SearchCall): void;
@@ -43,3 +48,12 @@ export function threadMetadata(ids: AnswerIds): { threadId: string; threadKey?: 
 }
 
 export type WriterFactory = (out: Writable, ids: AnswerIds) => AnswerWriter;
+
+/** The writers' backpressure: resolves when `out` is below its high-water mark again. */
+export function drained(out: Writable): Promise<void> {
+  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  return once(out, 'drain').then(
+    () => undefined,
+    () => undefined,
+  );
+}

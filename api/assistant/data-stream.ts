@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
+import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
 /**
@@ -17,6 +17,10 @@ export class DataStreamWriter implements AnswerWriter {
   };
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
+
+  ready(): Promise<void> {
+    return drained(this.out);
+  }
 
   private part(code: string, value: unknown): void {
     this.out.write(`${code}:${JSON.stringify(value)}\n`);

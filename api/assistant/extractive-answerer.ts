@@ -17,7 +17,7 @@ function quote(text: string): string {
 }
 
 /**
- * The answer without a model: the top passages quoted with their citation
+ * The answer without a model: each page's best passage quoted with its citation
  * numbers, labelled as such, streamed one block at a time like a model answer.
  */
 export function extractiveAnswerer(): Answerer {
@@ -30,7 +30,11 @@ export function extractiveAnswerer(): Answerer {
         blocks.push(`The documentation does not cover this question.${contact}`);
       } else {
         blocks.push(`${EXTRACTIVE_LABEL}\n\n`);
+        // One quote per page, its best passage: the page's further passages are context for a model.
+        const quoted = new Set<string>();
         prompt.passages.forEach((hit, i) => {
+          if (quoted.has(hit.path)) return;
+          quoted.add(hit.path);
           const c = citations[i];
           blocks.push(`**${c?.title ?? hit.metadata.title}** [${i + 1}]\n\n${quote(hit.content)}\n\n`);
         });

@@ -9,4 +9,4 @@ export { retrievalQuery, type Conversation, type Turn } from './conversation.js'
 export { extractiveAnswerer } from './extractive-answerer.js';
 export { assistantLimits } from './limits.js';
 export { modelAnswerer, ModelFailedError } from './model-answerer.js';
-export { buildPrompt, type AssistantPrompt } from './prompt.js';
+export { buildPrompt, CHUNKS_PER_PAGE, type AssistantPrompt } from './prompt.js';

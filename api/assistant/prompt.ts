@@ -45,10 +45,31 @@ function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
 }
 
 /**
+ * Chunks the assistant asks of each retrieved page (`retrievalPageSize` counts
+ * pages): its best section and up to two more as context, so the model sees a
+ * page's context without another page losing its place (see `buildPrompt`).
+ */
+export const CHUNKS_PER_PAGE = 3;
+
+/** The first hit of each page (its best chunk), then the pages' further chunks. */
+function admissionOrder(hits: SearchHit[]): SearchHit[] {
+  const seen = new Set<string>();
+  const leads: SearchHit[] = [];
+  const context: SearchHit[] = [];
+  for (const hit of hits) {
+    if (seen.has(hit.path)) context.push(hit);
+    else leads.push(hit);
+    seen.add(hit.path);
+  }
+  return [...leads, ...context];
+}
+
+/**
  * The chat prompt within `budget` tokens. Kept in this order of need: our
  * instructions, the question, the passages (in rank order), the reader's
  * snippets and current page (cut to fit), then the latest earlier turns;
- * older turns are the first to go.
+ * older turns are the first to go. Hits come grouped by page, best chunk
+ * first (see `SearchQuery.chunksPerPage`).
  */
 export function buildPrompt(input: PromptInput): AssistantPrompt {
   const { domain, conversation, budget } = input;
@@ -57,16 +78,17 @@ export function buildPrompt(input: PromptInput): AssistantPrompt {
   const question = truncateToTokens(conversation.question, Math.floor(budget / 2));
   let used = estimateTokens(head) + estimateTokens(question) + 16;
 
-  const passages: SearchHit[] = [];
-  const blocks: string[] = [];
-  for (const hit of input.hits) {
-    const block = passageBlock(passages.length + 1, domain.baseUrl, hit);
-    const cost = estimateTokens(block) + 2;
-    if (used + cost > budget) break;
-    passages.push(hit);
-    blocks.push(block);
+  // Every page's best passage is admitted before any page's further ones; a passage too large is skipped, not the rest.
+  const admitted = new Set<SearchHit>();
+  for (const hit of admissionOrder(input.hits)) {
+    const cost = estimateTokens(passageBlock(input.hits.length, domain.baseUrl, hit)) + 2;
+    if (used + cost > budget) continue;
+    admitted.add(hit);
     used += cost;
   }
+  // Shown in rank order, so a page's passages stay side by side.
+  const passages = input.hits.filter((hit) => admitted.has(hit));
+  const blocks = passages.map((hit, i) => passageBlock(i + 1, domain.baseUrl, hit));
 
   const extras: string[] = [];
   for (const item of input.context ?? []) {

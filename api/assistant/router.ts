@@ -20,7 +20,7 @@ import { DataStreamWriter } from './data-stream.js';
 import { extractiveAnswerer } from './extractive-answerer.js';
 import { assistantLimits } from './limits.js';
 import { modelAnswerer } from './model-answerer.js';
-import { buildPrompt } from './prompt.js';
+import { buildPrompt, CHUNKS_PER_PAGE } from './prompt.js';
 import { V1Body, V2Body } from './schema.js';
 import { searchCall } from './search-tool.js';
 import { suggestionsBlock } from './suggestions.js';
@@ -82,6 +82,7 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
       docIndex.search(domain.id, {
         query,
         pageSize: body.retrievalPageSize,
+        chunksPerPage: CHUNKS_PER_PAGE,
         ...(filter ? { filter } : {}),
         ...(body.currentPath ? { currentPath: body.currentPath } : {}),
       }),
@@ -115,7 +116,18 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
       exchange: { messageId, question: conversation.question, fp: body.fp },
       threads,
       logger,
-      end: () => out.end(),
+      end: () => {
+        out.end();
+        if (ctx.res.closed) return;
+        // The last bytes too must be read in bounded time, or the connection would stay open for ever.
+        const stalled = setTimeout(() => ctx.res.destroy(), config.http.streamStallTimeoutMs);
+        ctx.res.once('close', () => clearTimeout(stalled));
+      },
+      stallTimeoutMs: config.http.streamStallTimeoutMs,
+      onStall: () => {
+        controller.abort();
+        ctx.res.destroy();
+      },
     }).catch((err: unknown) => {
       logger.error({ err, threadId }, 'assistant stream failed');
       out.end();

@@ -25,19 +25,20 @@ const v2Message = v.looseObject({
   content: v.optional(v.never('is a v1 field; send v1 messages to /discovery/v1/assistant/{domain}/message')),
 });
 
+/** AI SDK 4 before 4.2 sends no `parts`; 4.2 and later send both. */
 const v1Message = v.looseObject({
   id: messageId,
   role: v.picklist(['user', 'assistant', 'system', 'data'], 'must be user, assistant, system or data'),
   content: v.string('is required (v1 messages carry their text in `content`)'),
-  parts,
+  parts: v.optional(parts),
 });
 
 export type V2Message = v.InferOutput<typeof v2Message>;
 export type V1Message = v.InferOutput<typeof v1Message>;
 
 /** The text a message says: its text parts, or (v1) its `content` when it has none. */
-export function messageText(m: { parts: Array<{ type: string; text?: string | undefined }>; content?: string | undefined }): string {
-  const fromParts = m.parts
+export function messageText(m: { parts?: Array<{ type: string; text?: string | undefined }> | undefined; content?: string | undefined }): string {
+  const fromParts = (m.parts ?? [])
     .filter((p) => p.type === 'text')
     .map((p) => p.text ?? '')
     .join('');

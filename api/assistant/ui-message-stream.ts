@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
+import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
 const TEXT_ID = 'txt_0';
@@ -20,6 +20,10 @@ export class UiMessageStreamWriter implements AnswerWriter {
   private textOpen = false;
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
+
+  ready(): Promise<void> {
+    return drained(this.out);
+  }
 
   private chunk(value: Record<string, unknown>): void {
     // Events end with a blank line; a single newline makes the clients drop everything.

@@ -1,5 +1,7 @@
 import type { Schema } from './types.js';
 
+const integerHeader = (description: string): Schema => ({ description, schema: { type: 'integer', minimum: 0 } });
+
 /** Shared schemas, parameters, headers and responses, referenced as `#/components/…`. */
 export const components: Record<string, Record<string, Schema>> = {
   schemas: {
@@ -8,13 +10,32 @@ export const components: Record<string, Record<string, Schema>> = {
       required: ['error', 'code'],
       properties: {
         error: { type: 'string', description: 'A message for people.' },
-        code: { type: 'string', description: 'A stable machine code: invalid_request, unauthorized, forbidden, not_found, …' },
+        code: {
+          type: 'string',
+          description:
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable.',
+        },
         details: {
           type: 'array',
+          description: 'For invalid_request: each broken rule, with the field (`path`) it concerns.',
           items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
         },
       },
     },
+  },
+  headers: {
+    'X-Request-Id': {
+      description: 'The request id (the client’s own `X-Request-Id` when it is 1–128 of `A-Za-z0-9._-`), also in the server log.',
+      schema: { type: 'string' },
+    },
+    'RateLimit-Limit': integerHeader('Requests allowed in the window of the tightest limit that applied.'),
+    'RateLimit-Remaining': integerHeader('Requests left in that window.'),
+    'RateLimit-Reset': integerHeader('Seconds until that window resets.'),
+    'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+    'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string', const: 'Bearer' } },
+    Allow: { description: 'The methods this path serves.', schema: { type: 'string' } },
+    Deprecation: { description: 'The v1 assistant is deprecated: `true`.', schema: { type: 'string' } },
+    Link: { description: 'The successor endpoint, `rel="successor-version"`.', schema: { type: 'string' } },
   },
   securitySchemes: {
     adminKey: { type: 'http', scheme: 'bearer', description: 'An admin key (`quire_…`).' },
@@ -23,7 +44,59 @@ export const components: Record<string, Record<string, Schema>> = {
   responses: {},
 };
 
+const ref = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
+
+/** Headers on every response. */
+export const COMMON_HEADERS: Record<string, Schema> = { 'X-Request-Id': ref('X-Request-Id') };
+
+/** The RateLimit-* headers of the tightest limit that applied (success and 429 alike). */
+export const RATE_LIMIT_HEADERS: Record<string, Schema> = {
+  'RateLimit-Limit': ref('RateLimit-Limit'),
+  'RateLimit-Remaining': ref('RateLimit-Remaining'),
+  'RateLimit-Reset': ref('RateLimit-Reset'),
+};
+
 /** A JSON error response with the shared shape. */
-export function errorResponse(description: string): Schema {
-  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+export function errorResponse(description: string, headers: Record<string, Schema> = {}): Schema {
+  return {
+    description,
+    headers: { ...COMMON_HEADERS, ...headers },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+/** A JSON success response. */
+export function jsonResponse(description: string, schema: Schema, headers: Record<string, Schema> = {}): Schema {
+  return { description, headers: { ...COMMON_HEADERS, ...headers }, content: { 'application/json': { schema } } };
+}
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+
+const ERRORS: Record<ErrorStatus, () => Schema> = {
+  400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),
+  401: () => errorResponse('No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`).', { 'WWW-Authenticate': ref('WWW-Authenticate') }),
+  403: () => errorResponse('A valid key of the other kind (`forbidden`).'),
+  404: () => errorResponse('Unknown, or another organisation’s (`not_found`).'),
+  405: () => errorResponse('A method this path does not serve (`method_not_allowed`).', { Allow: ref('Allow') }),
+  409: () => errorResponse('The job is archived or has ended (`conflict`).'),
+  413: () => errorResponse('Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`).'),
+  415: () => errorResponse('A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`).'),
+  429: () => errorResponse('A limit is spent (`rate_limited`).', { 'Retry-After': ref('Retry-After'), ...RATE_LIMIT_HEADERS }),
+  500: () => errorResponse('A defect (`internal`); the message never shows internals.'),
+  503: () => errorResponse('An engine it needs (Temporal, Redis, Qdrant, the embedding model) is down or busy (`unavailable`).', { 'Retry-After': ref('Retry-After') }),
+};
+
+/** The error responses an operation can give, by status. */
+export function errorResponses(...statuses: ErrorStatus[]): Record<string, Schema> {
+  return Object.fromEntries(statuses.map((s) => [String(s), ERRORS[s]()]));
+}
+
+/** What every authenticated JSON POST can answer besides its own statuses. */
+export const AUTHENTICATED_POST_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 500, 503];
+/** …and every authenticated GET. */
+export const AUTHENTICATED_GET_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 500, 503];
+
+/** A path parameter: a non-empty segment. */
+export function pathParameter(name: string, description: string): Schema {
+  return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
 }

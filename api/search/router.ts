@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
-import { openDocIndex, startIndexing, type DocIndex } from '../../core/retrieval/index.js';
-import { indexProgressQuery, indexWorkflowId } from '../../workflows/index-domain.js';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
+import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
@@ -62,9 +62,9 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
     const domain = await ownDomain(ctx);
-    const started = await startIndexing(services.temporal, config.temporal.taskQueue, domain.id);
+    const started = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, config.temporal.taskQueue));
     ctx.status = 202;
-    ctx.body = { workflowId: started.workflowId, runId: started.runId };
+    ctx.body = { workflowId: started.workflowId, runId: started.firstExecutionRunId };
   });
 
   router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {

@@ -1,6 +1,5 @@
 export * from './job-record.js';
-export { newJobId, isJobId, workflowIdOf } from './job-id.js';
-export { newJobRecord } from './new-job.js';
+export { newJobId, isJobId } from './job-id.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage } from './job-store.js';
 export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';

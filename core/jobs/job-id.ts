@@ -15,7 +15,3 @@ export function isJobId(value: string): boolean {
   return JOB_ID.test(value);
 }
 
-/** One workflow per job; its id is derived so the API finds it without a lookup. */
-export function workflowIdOf(jobId: string): string {
-  return `agent-job-${jobId}`;
-}

@@ -1,3 +1,4 @@
+import type { JobMessage } from '../contracts/agent-job.js';
 import type { JobRecord, JobStatus } from './job-record.js';
 
 export interface JobListQuery {
@@ -20,13 +21,16 @@ export interface JobPage {
 export interface JobStore {
   /** Keeps `record` unless the store already holds a higher revision; returns what is kept. */
   put(record: JobRecord): Promise<JobRecord>;
-  /**
-   * Records a job just created, on the API's hot path: no lock and no fsync,
-   * since the workflow's first state record rewrites it durably. Never
-   * replaces an existing record.
-   */
+  /** Records a job just created, before the create answers; never replaces an existing record. */
   create(record: JobRecord): Promise<void>;
-  /** Forgets a job whose workflow never started. */
+  /**
+   * Keeps a message's prompt out of workflow history. The first write of an id
+   * wins, so a retried request cannot change a message already sent.
+   */
+  putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void>;
+  /** The messages with these ids, in that order; an unknown id is left out. */
+  getMessages(projectId: string, jobId: string, ids: string[]): Promise<JobMessage[]>;
+  /** Forgets a job whose workflow never started, and its messages. */
   remove(projectId: string, jobId: string): Promise<void>;
   get(projectId: string, jobId: string): Promise<JobRecord | undefined>;
   /** Newest first (by creation time, then id). */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { isJobMessage, type JobMessage } from '../contracts/agent-job.js';
 import type { JobRecord } from './job-record.js';
 import { parseJobRecordJson } from './job-schema.js';
 import { compareNewestFirst, decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobStore } from './job-store.js';
@@ -27,6 +28,11 @@ export class RedisJobStore implements JobStore {
     return `${PREFIX}:${projectId}:${jobId}`;
   }
 
+  /** A hash of the job's messages, message id to JSON. */
+  private messagesOf(projectId: string, jobId: string): string {
+    return `${this.keyOf(projectId, jobId)}:messages`;
+  }
+
   private indexOf(projectId: string): string {
     return `${PREFIX}s:${projectId}`;
   }
@@ -50,8 +56,18 @@ export class RedisJobStore implements JobStore {
     await this.put(record);
   }
 
+  async putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void> {
+    await this.redis.hsetnx(this.messagesOf(projectId, jobId), message.id, JSON.stringify({ id: message.id, prompt: message.prompt }));
+  }
+
+  async getMessages(projectId: string, jobId: string, ids: string[]): Promise<JobMessage[]> {
+    if (ids.length === 0) return [];
+    const raws = await this.redis.hmget(this.messagesOf(projectId, jobId), ...ids);
+    return raws.map((raw) => (raw ? parseJson(raw) : undefined)).filter(isJobMessage);
+  }
+
   async remove(projectId: string, jobId: string): Promise<void> {
-    await this.redis.multi().del(this.keyOf(projectId, jobId)).zrem(this.indexOf(projectId), jobId).exec();
+    await this.redis.multi().del(this.keyOf(projectId, jobId), this.messagesOf(projectId, jobId)).zrem(this.indexOf(projectId), jobId).exec();
   }
 
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
@@ -86,5 +102,13 @@ export class RedisJobStore implements JobStore {
     const page = jobs.slice(0, query.limit);
     const last = page[page.length - 1];
     return { jobs: page, nextCursor: jobs.length > query.limit && last ? encodeCursor(last) : null };
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }

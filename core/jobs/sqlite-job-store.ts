@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isJobMessage, type JobMessage } from '../contracts/agent-job.js';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import { parseJobRecordJson } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
@@ -15,6 +16,13 @@ const SCHEMA = `
     PRIMARY KEY (project_id, id)
   );
   CREATE INDEX jobs_newest_first ON jobs (project_id, created_at DESC, id DESC);
+  CREATE TABLE job_messages (
+    project_id TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    PRIMARY KEY (project_id, job_id, id)
+  );
 `;
 
 const recordOf = (row: unknown): JobRecord | undefined => {
@@ -63,8 +71,23 @@ export class SqliteJobStore implements JobStore {
     await writeTransaction(this.db, () => this.write(record, 'INSERT OR IGNORE'));
   }
 
+  async putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void> {
+    // The first write of an id wins: a retried request cannot change a message already sent.
+    await writeTransaction(this.db, () =>
+      this.sql('INSERT OR IGNORE INTO job_messages (project_id, job_id, id, prompt) VALUES (?, ?, ?, ?)').run(projectId, jobId, message.id, message.prompt),
+    );
+  }
+
+  async getMessages(projectId: string, jobId: string, ids: string[]): Promise<JobMessage[]> {
+    const read = this.sql('SELECT id, prompt FROM job_messages WHERE project_id = ? AND job_id = ? AND id = ?');
+    return ids.map((id) => read.get(projectId, jobId, id)).filter(isJobMessage);
+  }
+
   async remove(projectId: string, jobId: string): Promise<void> {
-    await writeTransaction(this.db, () => this.sql('DELETE FROM jobs WHERE project_id = ? AND id = ?').run(projectId, jobId));
+    await writeTransaction(this.db, () => {
+      this.sql('DELETE FROM jobs WHERE project_id = ? AND id = ?').run(projectId, jobId);
+      this.sql('DELETE FROM job_messages WHERE project_id = ? AND job_id = ?').run(projectId, jobId);
+    });
   }
 
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {

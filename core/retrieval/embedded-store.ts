@@ -6,7 +6,8 @@ import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { byPath, listingOf } from './page-listing.js';
-import { chunkTerms, KeywordIndex } from './keyword-index.js';
+import { chunkTerms, type RankedDoc } from './keyword-index.js';
+import { buildKeywordIndexes, queryTermsFor, rankPages, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
   applyChange,
@@ -27,7 +28,7 @@ const CURRENT_PAGE_BOOST = 1.15;
 
 interface LoadedDomain extends LoadedSnapshot {
   /** Built on the first search, so a writer that never searches never pays for it. */
-  keyword: KeywordIndex | undefined;
+  keyword: KeywordIndexes | undefined;
 }
 
 /**
@@ -39,8 +40,8 @@ const COMPACT_FLOOR_BYTES = 4 * 1024 * 1024;
 const COMPACT_ENTRIES = 64;
 
 /** Builds the in-memory search structures of one snapshot. */
-export function buildKeywordIndex(snapshot: Snapshot): KeywordIndex {
-  return new KeywordIndex(snapshot.chunks.map((c) => c.terms));
+export function buildKeywordIndex(snapshot: Snapshot): KeywordIndexes {
+  return buildKeywordIndexes(snapshot.chunks);
 }
 
 /**
@@ -142,38 +143,72 @@ export class EmbeddedDocIndex implements WritableDocIndex {
   }
 }
 
-/** Keyword ranking, plus dense ranking when a query vector is given, fused by reciprocal rank. */
-export function searchLoaded(snapshot: Snapshot, keyword: KeywordIndex, query: SearchQuery, vector?: number[]): SearchHit[] {
+/**
+ * Pages ranked by keyword (see `rankPages`), and by their best chunk's
+ * embedding when a query vector is given, fused by reciprocal rank; each page
+ * gives its best chunks, side by side, up to `chunksPerPage`.
+ */
+export function searchLoaded(snapshot: Snapshot, indexes: KeywordIndexes, query: SearchQuery, vector?: number[]): SearchHit[] {
   const chunks = snapshot.chunks;
-  const accept = (i: number) => matchesFilter(chunks[i]!, query.filter);
+  const acceptChunk = (i: number) => matchesFilter(chunks[i]!, query.filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
-  const boost = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
-  let ranked = keyword.search(query.query, vector ? CANDIDATES : query.pageSize, accept, boost, CURRENT_PAGE_BOOST);
-  if (vector) {
-    const dense: Array<{ index: number; score: number }> = [];
-    chunks.forEach((chunk, index) => {
-      if (chunk.vector && accept(index)) dense.push({ index, score: cosine(vector, chunk.vector) * (boost?.(index) ?? 1) });
-    });
-    dense.sort((a, b) => b.score - a.score);
-    const fused = reciprocalRankFusion([ranked.map((r) => r.index), dense.slice(0, CANDIDATES).map((d) => d.index)]);
-    ranked = [...fused].map(([index, score]) => ({ index, score })).sort((a, b) => b.score - a.score);
-  }
+  const boostChunk = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
+  const terms = queryTermsFor(indexes, query.query);
+  let ranked = rankPages(indexes, terms, vector ? CANDIDATES : query.pageSize, {
+    acceptChunk,
+    ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),
+  });
+  if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk);
+  const perPage = query.chunksPerPage ?? 1;
   return ranked
     .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)
     .slice(0, query.pageSize)
-    .map(({ index, score }) => {
+    .flatMap(({ score, chunks: best }) => best.slice(0, perPage).map(({ index }) => hitOf(chunks[index]!, score)));
+}
+
+/** Keyword pages and pages by their best chunk's cosine, fused by reciprocal rank. */
+function fuseDense(
+  indexes: KeywordIndexes,
+  chunks: readonly StoredChunk[],
+  keyword: RankedPage[],
+  vector: number[],
+  accept: (i: number) => boolean,
+  boost: ((i: number) => number) | undefined,
+): RankedPage[] {
+  const dense: RankedPage[] = [];
+  indexes.pageDocs.chunksOf.forEach((ids, page) => {
+    if (!accept(ids[0]!)) return;
+    let best: RankedDoc | undefined;
+    for (const index of ids) {
       const c = chunks[index]!;
-      return {
-        content: c.content,
-        path: c.path,
-        metadata: {
-          title: c.title,
-          anchor: c.anchor,
-          breadcrumb: c.breadcrumb,
-          score: Math.round(score * 1e4) / 1e4,
-          ...(c.version ? { version: c.version } : {}),
-          ...(c.language ? { language: c.language } : {}),
-        },
-      };
-    });
+      if (!c.vector) continue;
+      const score = cosine(vector, c.vector) * (boost?.(index) ?? 1);
+      if (!best || score > best.score) best = { index, score };
+    }
+    if (best) dense.push({ page, score: best.score, chunks: [best] });
+  });
+  dense.sort((a, b) => b.score - a.score);
+  const top = dense.slice(0, CANDIDATES);
+  const byPage = new Map<number, RankedPage>();
+  // A page found by keyword shows its keyword chunks; one found only by meaning shows its closest chunk.
+  for (const r of [...top, ...keyword]) byPage.set(r.page, r);
+  const fused = reciprocalRankFusion([keyword.map((r) => r.page), top.map((r) => r.page)]);
+  return [...fused]
+    .map(([page, score]) => ({ ...byPage.get(page)!, score }))
+    .sort((a, b) => b.score - a.score);
+}
+
+function hitOf(c: StoredChunk, score: number): SearchHit {
+  return {
+    content: c.content,
+    path: c.path,
+    metadata: {
+      title: c.title,
+      anchor: c.anchor,
+      breadcrumb: c.breadcrumb,
+      score: Math.round(score * 1e4) / 1e4,
+      ...(c.version ? { version: c.version } : {}),
+      ...(c.language ? { language: c.language } : {}),
+    },
+  };
 }

@@ -10,5 +10,4 @@ export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } fro
 export { readPage, pagePathOf, type SourceFile } from './read-page.js';
 export { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 export { PageSyntaxError } from '../docs/index.js';
-export { startIndexing, type StartedIndexing } from './start-indexing.js';
 export { QdrantDocIndex } from './qdrant-store.js';

@@ -1,5 +1,5 @@
 import type { IndexedChunk } from './indexed.js';
-import { termFrequencies, tokenise } from './tokenise.js';
+import { termFrequencies } from './tokenise.js';
 
 /** Field weights: a word in a title or heading says more about a chunk than one in its body. */
 export const FIELD_WEIGHTS = { title: 3, headings: 2, path: 1, body: 1 } as const;
@@ -16,97 +16,176 @@ export function chunkTerms(chunk: Pick<IndexedChunk, 'title' | 'headings' | 'pat
   return terms;
 }
 
-export interface RankedChunk {
+export interface RankedDoc {
   index: number;
   /** BM25 divided by its ceiling for the query, in [0, 1]. */
   score: number;
 }
 
+interface Postings {
+  ids: Uint32Array;
+  tfs: Float32Array;
+}
+
+/** A query's terms with their postings and weights, looked up once for many scores. */
+export interface PreparedQuery {
+  lists: Postings[];
+  weights: number[];
+  /** The best score a document can reach: the divisor that puts scores in [0, 1]. */
+  ceiling: number;
+}
+
 /**
  * An in-memory inverted index with BM25 scoring over weighted term
- * frequencies. Postings are typed arrays so a query touches only the chunks
- * that contain one of its terms.
+ * frequencies (BM25F with the weights folded into the frequencies). Postings
+ * are typed arrays sorted by document id, so a query touches only the
+ * documents that contain one of its terms, and one document's score is a
+ * binary search per term. Queries arrive as terms already resolved against
+ * the vocabulary (see `resolveQuery`).
  */
 export class KeywordIndex {
-  private readonly postings = new Map<string, { ids: Uint32Array; tfs: Float32Array }>();
-  private readonly lengths: Float32Array;
-  /** BM25's length normalisation per chunk, computed once: K1 · (1 − B + B · length / average). */
+  /** BM25's length normalisation per document, computed once: K1 · (1 − B + B · length / average). */
   private readonly norms: Float32Array;
-  private readonly avgLength: number;
   private readonly scores: Float64Array;
 
-  constructor(chunkTermLists: ReadonlyArray<ReadonlyArray<readonly [string, number]>>) {
-    const n = chunkTermLists.length;
-    this.lengths = new Float32Array(n);
+  private constructor(private readonly postings: Map<string, Postings>, readonly lengths: Float64Array) {
+    const n = lengths.length;
     this.scores = new Float64Array(n);
+    let total = 0;
+    for (const length of lengths) total += length;
+    const avgLength = n > 0 ? total / n : 1;
+    this.norms = new Float32Array(n);
+    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * lengths[id]!) / avgLength);
+  }
+
+  /** An index of documents given as weighted term frequencies. */
+  static of(termLists: ReadonlyArray<Iterable<readonly [string, number]>>): KeywordIndex {
+    const n = termLists.length;
+    const lengths = new Float64Array(n);
     // Two passes into preallocated typed arrays: counting first avoids growing millions of small arrays.
     const df = new Map<string, number>();
-    let total = 0;
-    chunkTermLists.forEach((terms, id) => {
+    termLists.forEach((terms, id) => {
       let length = 0;
       for (const [term, tf] of terms) {
         length += tf;
         df.set(term, (df.get(term) ?? 0) + 1);
       }
-      this.lengths[id] = length;
-      total += length;
+      lengths[id] = length;
     });
     const filled = new Map<string, { ids: Uint32Array; tfs: Float32Array; at: number }>();
     for (const [term, count] of df) filled.set(term, { ids: new Uint32Array(count), tfs: new Float32Array(count), at: 0 });
-    chunkTermLists.forEach((terms, id) => {
+    termLists.forEach((terms, id) => {
       for (const [term, tf] of terms) {
         const list = filled.get(term)!;
         list.ids[list.at] = id;
         list.tfs[list.at++] = tf;
       }
     });
-    for (const [term, { ids, tfs }] of filled) this.postings.set(term, { ids, tfs });
-    this.avgLength = n > 0 ? total / n : 1;
-    this.norms = new Float32Array(n);
-    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * this.lengths[id]!) / this.avgLength);
-  }
-
-  get size(): number {
-    return this.lengths.length;
+    const postings = new Map<string, Postings>();
+    for (const [term, { ids, tfs }] of filled) postings.set(term, { ids, tfs });
+    return new KeywordIndex(postings, lengths);
   }
 
   /**
-   * The best `limit` chunks for the query among those `accept` lets through.
-   * `boost` may raise a score by at most `maxBoost`; chunks that cannot enter
-   * the top list even boosted are never passed to `accept`.
+   * An index whose documents are groups of this one's (pages of chunks): a
+   * group's frequencies are the sum of its members', less `surplus` (what its
+   * members repeat, counted once in the group). Built from the postings, not
+   * by adding up term maps, so it costs a pass over them.
+   */
+  grouped(groupOf: Uint32Array, groups: number, surplus: ReadonlyArray<Map<string, number> | undefined>): KeywordIndex {
+    const lengths = new Float64Array(groups);
+    this.lengths.forEach((length, id) => (lengths[groupOf[id]!]! += length));
+    const postings = new Map<string, Postings>();
+    for (const [term, { ids, tfs }] of this.postings) {
+      const gids = new Uint32Array(ids.length);
+      const gtfs = new Float32Array(ids.length);
+      let count = 0;
+      let sorted = true;
+      for (let i = 0; i < ids.length; i++) {
+        const group = groupOf[ids[i]!]!;
+        if (count > 0 && gids[count - 1] === group) {
+          gtfs[count - 1]! += tfs[i]!;
+          continue;
+        }
+        if (count > 0 && gids[count - 1]! > group) sorted = false;
+        gids[count] = group;
+        gtfs[count++] = tfs[i]!;
+      }
+      // Views, not copies: a group's postings are at most as long as its members'.
+      const groupIds = gids.subarray(0, count);
+      const groupTfs = gtfs.subarray(0, count);
+      postings.set(term, sorted ? { ids: groupIds, tfs: groupTfs } : mergeUnsorted(groupIds, groupTfs));
+    }
+    surplus.forEach((terms, group) => {
+      for (const [term, tf] of terms ?? []) {
+        const list = postings.get(term);
+        const at = list ? binarySearch(list.ids, group) : -1;
+        if (at < 0) continue;
+        list!.tfs[at]! -= tf;
+        lengths[group]! -= tf;
+      }
+    });
+    return new KeywordIndex(postings, lengths);
+  }
+
+  get size(): number {
+    return this.norms.length;
+  }
+
+  /** How many documents hold the term (0 when none does). */
+  documentFrequency(term: string): number {
+    return this.postings.get(term)?.ids.length ?? 0;
+  }
+
+  /** Every term of the index, for typo correction. */
+  terms(): IterableIterator<string> {
+    return this.postings.keys();
+  }
+
+  /** Looks a query's terms up once, for `search` and any number of `score` calls. */
+  prepare(terms: readonly string[]): PreparedQuery {
+    const n = this.norms.length;
+    const query: PreparedQuery = { lists: [], weights: [], ceiling: 0 };
+    for (const term of terms) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const df = list.ids.length;
+      const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
+      query.lists.push(list);
+      query.weights.push(weight);
+      query.ceiling += weight;
+    }
+    return query;
+  }
+
+  /**
+   * The best `limit` documents for the query among those `accept` lets
+   * through. `boost` may raise a score by at most `maxBoost`; documents that
+   * cannot enter the top list even boosted are never passed to `accept`.
    */
   search(
-    query: string,
+    query: PreparedQuery,
     limit: number,
     accept: (index: number) => boolean,
     boost?: (index: number) => number,
     maxBoost = 1,
-  ): RankedChunk[] {
-    const n = this.lengths.length;
+  ): RankedDoc[] {
     const scores = this.scores;
     const norms = this.norms;
-    const terms = [...new Set(tokenise(query))];
     const touched: number[] = [];
-    let ceiling = 0;
-    for (const term of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const { ids, tfs } = list;
-      const df = ids.length;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const weight = idf * (K1 + 1);
-      ceiling += weight;
-      for (let i = 0; i < df; i++) {
+    query.lists.forEach(({ ids, tfs }, t) => {
+      const weight = query.weights[t]!;
+      for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
         const tf = tfs[i]!;
         if (scores[id] === 0) touched.push(id);
         scores[id]! += (weight * tf) / (tf + norms[id]!);
       }
-    }
-    const top: RankedChunk[] = [];
+    });
+    const top: RankedDoc[] = [];
     let floor = -1;
     for (const id of touched) {
-      const raw = scores[id]! / ceiling;
+      const raw = scores[id]! / query.ceiling;
       scores[id] = 0;
       if (top.length === limit && raw * maxBoost <= floor) continue;
       if (!accept(id)) continue;
@@ -117,13 +196,45 @@ export class KeywordIndex {
     }
     return top;
   }
+
+  /** One document's score for the query, on the same [0, 1] scale as `search`. */
+  score(query: PreparedQuery, id: number): number {
+    let score = 0;
+    query.lists.forEach(({ ids, tfs }, t) => {
+      const at = binarySearch(ids, id);
+      if (at < 0) return;
+      const tf = tfs[at]!;
+      score += (query.weights[t]! * tf) / (tf + this.norms[id]!);
+    });
+    return query.ceiling > 0 ? score / query.ceiling : 0;
+  }
+}
+
+/** Postings whose groups came out of order (a page's chunks not side by side): sorted, repeats summed. */
+function mergeUnsorted(ids: Uint32Array, tfs: Float32Array): Postings {
+  const byId = new Map<number, number>();
+  ids.forEach((id, i) => byId.set(id, (byId.get(id) ?? 0) + tfs[i]!));
+  const sorted = [...byId.keys()].sort((a, b) => a - b);
+  return { ids: Uint32Array.from(sorted), tfs: Float32Array.from(sorted, (id) => byId.get(id)!) };
+}
+
+function binarySearch(ids: Uint32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ids[mid]!;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Inserts into a list kept sorted by score, best first, at most `limit` long. */
-function insertRanked(top: RankedChunk[], hit: RankedChunk, limit: number): void {
+function insertRanked(top: RankedDoc[], hit: RankedDoc, limit: number): void {
   let at = top.length;
   while (at > 0 && top[at - 1]!.score < hit.score) at--;
   top.splice(at, 0, hit);
   if (top.length > limit) top.pop();
 }
-

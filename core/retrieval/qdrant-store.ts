@@ -32,6 +32,11 @@ export function sparseVector(terms: Map<string, number>, saturate: boolean): { i
   return { indices, values: indices.map((i) => (saturate ? (merged.get(i)! * (K1 + 1)) / (merged.get(i)! + K1) : merged.get(i)!)) };
 }
 
+/** Chunks each ranking contributes before fusion, as in the embedded store. */
+const CANDIDATES = 50;
+/** The reader's current page is a hint, not a verdict. */
+const CURRENT_PAGE_BOOST = 1.15;
+
 /** Qdrant answers 409 Conflict to creating a collection that exists. */
 function alreadyExists(err: unknown): boolean {
   return err instanceof Error && 'status' in err && err.status === 409;
@@ -90,50 +95,40 @@ export class QdrantDocIndex implements WritableDocIndex {
     return this.ready;
   }
 
+  /**
+   * Pages, each by its best chunks: Qdrant groups the chunks by path, ranks
+   * the groups by their best chunk and keeps `chunksPerPage` of each, so one
+   * page never takes two places.
+   */
   async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
     await this.ensureCollection();
     const filter = qdrantFilter(domainId, 'chunk', query.filter);
     const sparse = sparseVector(new Map(tokenise(query.query).map((t) => [t, 1])), false);
     if (sparse.indices.length === 0) return [];
-    const limit = query.pageSize * 2;
+    // The current page's boost may lift a page one place or two, so one more page is asked for than shown.
+    const limit = query.pageSize + (query.currentPath ? 1 : 0);
+    const grouping = { group_by: 'path', group_size: query.chunksPerPage ?? 1, limit, filter, with_payload: true };
     const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
+    const candidates = Math.max(CANDIDATES, limit * 4);
     const res = vector
-      ? await this.client.query(this.collection, {
+      ? await this.client.queryGroups(this.collection, {
+          ...grouping,
           prefetch: [
-            { query: sparse, using: SPARSE, limit, filter },
-            { query: vector, using: DENSE, limit, filter },
+            { query: sparse, using: SPARSE, limit: candidates, filter },
+            { query: vector, using: DENSE, limit: candidates, filter },
           ],
           query: { fusion: 'rrf' },
-          filter,
-          limit,
-          with_payload: true,
         })
-      : await this.client.query(this.collection, { query: sparse, using: SPARSE, filter, limit, with_payload: true });
-    // Qdrant's scores are unbounded; they are reported relative to the best hit.
-    const best = res.points[0]?.score ?? 1;
+      : await this.client.queryGroups(this.collection, { ...grouping, query: sparse, using: SPARSE });
+    // Qdrant's scores are unbounded; they are reported relative to the best page.
+    const best = res.groups[0]?.hits[0]?.score ?? 1;
     const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
-    return res.points
-      .map((p) => ({ p, score: Math.min(1, (p.score / best) * (current && p.payload?.path === current ? 1.15 : 1)) }))
+    return res.groups
+      .map((g) => ({ hits: g.hits, score: Math.min(1, ((g.hits[0]?.score ?? 0) / best) * (current && g.id === current ? CURRENT_PAGE_BOOST : 1)) }))
       .sort((a, b) => b.score - a.score)
       .filter(({ score }) => query.scoreThreshold === undefined || score >= query.scoreThreshold)
       .slice(0, query.pageSize)
-      .map(({ p, score }) => {
-        const payload = p.payload ?? {};
-        const version = str(payload.version);
-        const language = str(payload.language);
-        return {
-          content: str(payload.content) ?? '',
-          path: str(payload.path) ?? '/',
-          metadata: {
-            title: str(payload.title) ?? '',
-            anchor: str(payload.anchor) ?? '',
-            breadcrumb: strings(payload.breadcrumb),
-            score: Math.round(score * 1e4) / 1e4,
-            ...(version ? { version } : {}),
-            ...(language ? { language } : {}),
-          },
-        };
-      });
+      .flatMap(({ hits, score }) => hits.map((p) => hitOf(p.payload ?? {}, score)));
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
@@ -240,4 +235,21 @@ export class QdrantDocIndex implements WritableDocIndex {
   }
 
   async close(): Promise<void> {}
+}
+
+function hitOf(payload: Record<string, unknown>, score: number): SearchHit {
+  const version = str(payload.version);
+  const language = str(payload.language);
+  return {
+    content: str(payload.content) ?? '',
+    path: str(payload.path) ?? '/',
+    metadata: {
+      title: str(payload.title) ?? '',
+      anchor: str(payload.anchor) ?? '',
+      breadcrumb: strings(payload.breadcrumb),
+      score: Math.round(score * 1e4) / 1e4,
+      ...(version ? { version } : {}),
+      ...(language ? { language } : {}),
+    },
+  };
 }

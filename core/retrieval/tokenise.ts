@@ -39,16 +39,24 @@ function normalise(word: string): string | undefined {
   return stem(lower);
 }
 
-/** The terms one word yields: itself, or an identifier whole and then its parts. */
+/**
+ * The terms one word yields: itself, or an identifier whole, then each
+ * separated segment that is an identifier of its own (`relay.cacheTTL` gives
+ * `cachettl`, so a reader who types the key without its prefix finds it), then
+ * its parts.
+ */
 function wordTerms(raw: string): string[] {
-  const parts = raw.split(SEPARATOR).flatMap((piece) => piece.match(HUMPS) ?? [piece]);
+  const segments = raw.split(SEPARATOR).map((piece) => piece.match(HUMPS) ?? [piece]);
+  const parts = segments.flat();
   if (parts.length <= 1) {
     const term = normalise(raw);
     return term ? [term] : [];
   }
-  // The identifier whole, without separators, then each part.
   const whole = raw.replace(/[_\-.:/]+/g, '').toLowerCase();
   const terms = [whole];
+  if (segments.length > 1) {
+    for (const humps of segments) if (humps.length > 1) terms.push(humps.join('').toLowerCase());
+  }
   for (const part of parts) {
     const term = normalise(part);
     if (term && term !== whole) terms.push(term);

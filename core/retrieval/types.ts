@@ -14,7 +14,13 @@ export interface SearchFilter {
 
 export interface SearchQuery {
   query: string;
+  /** Pages to return: results are ranked by page, one page never takes two places. */
   pageSize: number;
+  /**
+   * Chunks each page may give, best first and side by side (default 1: one
+   * result per page). The assistant asks for more as context for the model.
+   */
+  chunksPerPage?: number;
   scoreThreshold?: number;
   filter?: SearchFilter;
   /** The page the reader is on; its chunks get a small boost. */
@@ -32,6 +38,7 @@ export interface SearchHit {
     anchor: string;
     /** Heading path from the page title down to the chunk's heading. */
     breadcrumb: string[];
+    /** The page's score in [0, 1], shared by every chunk it gives. */
     score: number;
     version?: string;
     language?: string;

@@ -1,9 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import { startIndexing } from '../../core/retrieval/index.js';
+import {
+  INDEX_DOMAIN_WORKFLOW,
+  indexDomainStartOptions,
+  indexProgressQuery,
+  type IndexDomainResult,
+  type IndexDomainWorkflow,
+} from '../../core/contracts/index.js';
 import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
-import { indexProgressQuery, type IndexDomainResult } from '../../workflows/index-domain.js';
 import { UsageError, type CliContext } from './context.js';
 
 const POLL_MS = 300;
@@ -21,8 +26,8 @@ export async function indexCommand(args: string[], ctx: CliContext): Promise<num
 
   const client = await connectClient(temporalTarget(ctx.config));
   try {
-    const { handle, runId } = await startIndexing(client, ctx.config.temporal.taskQueue, domain.id);
-    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${runId})\n`);
+    const handle = await client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
+    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
     const bar = new SingleBar({ stream: ctx.out, format: '  {bar} {value}/{total} pages', hideCursor: true, clearOnComplete: false });
     let started = false;
     const outcome = handle.result().then(

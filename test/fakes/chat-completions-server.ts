@@ -5,6 +5,7 @@
  * unchanged. Tests script each reply and assert on the recorded requests.
  */
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onSuiteEnd } from '../support/teardown.js';
@@ -61,6 +62,8 @@ export interface FakeModelServer {
   chunksWritten: number;
   /** Requests whose client went away before the reply finished. */
   aborted: number;
+  /** Emits 'aborted' each time a client goes away before its reply finished. */
+  events: EventEmitter;
   /** Replace the script for the next requests. */
   script(next: Script): void;
   /** Delay between streamed chunks, in milliseconds. */
@@ -117,6 +120,7 @@ export async function startFakeModel(
     requests: [],
     chunksWritten: 0,
     aborted: 0,
+    events: new EventEmitter(),
     chunkDelayMs: 0,
     failEmbeddings: undefined,
     script(next) {
@@ -231,12 +235,25 @@ export async function startFakeModel(
       if (!res.writableFinished) {
         closed = true;
         state.aborted++;
+        state.events.emit('aborted');
       }
     });
     const send = async (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => {
       if (closed) return false;
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      const room = res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
       state.chunksWritten++;
+      // Like a real provider behind TCP: a client that stops reading stops the stream.
+      if (!room) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+      }
       if (state.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, state.chunkDelayMs));
       return !closed;
     };

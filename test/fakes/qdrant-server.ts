@@ -4,7 +4,7 @@ import http from 'node:http';
  * Stands in for a Qdrant server (no Qdrant can run here): an in-memory HTTP
  * server speaking Qdrant's REST protocol for the calls Quire makes
  * (collection exists/create, payload index, points upsert/delete/scroll/query
- * with sparse IDF, dense cosine and RRF fusion). It records every request so
+ * with sparse IDF, dense cosine and RRF fusion, and query/groups). It records every request so
  * tests assert on the exact bodies the real client sends.
  */
 
@@ -165,6 +165,21 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
         id: point.id, version: 0, score, payload: project(point.payload, body.with_payload),
       }));
       return [200, { points }];
+    }
+    if (method === 'POST' && rest === '/points/query/groups') {
+      // Groups in the order of their best point, as Qdrant ranks them; `limit` counts groups.
+      const groups = new Map<string, Array<{ id: string | number; version: number; score: number; payload: Json | undefined }>>();
+      for (const { point, score } of rank([...col.points.values()], { ...body, limit: Number.MAX_SAFE_INTEGER })) {
+        const key = point.payload[String(body.group_by)];
+        if (typeof key !== 'string' && typeof key !== 'number') continue;
+        const hits = groups.get(String(key)) ?? [];
+        if (!groups.has(String(key))) {
+          if (groups.size === Number(body.limit ?? 10)) continue;
+          groups.set(String(key), hits);
+        }
+        if (hits.length < Number(body.group_size ?? 3)) hits.push({ id: point.id, version: 0, score, payload: project(point.payload, body.with_payload) });
+      }
+      return [200, { groups: [...groups].map(([id, hits]) => ({ id, hits })) }];
     }
     return [404, { status: { error: `no route ${method} ${path}` } }];
   };

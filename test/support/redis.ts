@@ -44,7 +44,7 @@ export async function startRedis(port?: number): Promise<RedisServer> {
   probe.disconnect();
   let stopped = false;
   const stop = async () => {
-    if (stopped || child.exitCode !== null) return;
+    if (stopped || child.exitCode !== null || child.signalCode !== null) return;
     stopped = true;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import type { ActivityServices } from '../../activities/index.js';
+import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { Limiter } from '../../core/limits/index.js';
@@ -60,9 +60,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves an app on a free loopback port (streams need a real socket). */
-export async function serve(app: Koa): Promise<Served> {
-  const server = http.createServer(app.callback());
+/**
+ * Serves an app on a free loopback port (streams need a real socket), with the
+ * API's own HTTP server: its deadlines (the defaults, or `limits`) and its answers to malformed requests.
+ */
+export async function serve(app: Koa, limits?: Config['http']): Promise<Served> {
+  const server = createHttpServer(app, limits ?? loadConfig({}).http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const close = () =>

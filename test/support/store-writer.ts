@@ -4,6 +4,7 @@
  * Prints `ack <id>` after each write the store confirmed and `fail <message>` for each one it
  * refused, so a test knows exactly what must have survived a kill.
  */
+import { newJobRecord } from '../../api/agent/create-job.js';
 import { PullStore } from '../../core/forge/index.js';
 import { SqliteJobStore, type JobRecord } from '../../core/jobs/index.js';
 import { SqliteTenantStore } from '../../core/tenants/index.js';
@@ -24,20 +25,8 @@ function writerFor(kind: string, dataDir: string, tag: string): Write {
   }
   if (kind === 'jobs') {
     const store = SqliteJobStore.inDataDir(dataDir);
-    const at = '2026-01-01T00:00:00.000Z';
-    const base: JobRecord = {
-      id: 'job_shared',
-      projectId: 'docs',
-      status: 'active',
-      source: { repository: 'https://example.com/docs.git', ref: 'main' },
-      model: 'm',
-      prLink: null,
-      createdAt: at,
-      archivedAt: null,
-      updatedAt: at,
-      error: null,
-      revision: 0,
-    };
+    const created = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date('2026-01-01T00:00:00.000Z'));
+    const base: JobRecord = { ...created, id: 'job_shared' };
     return async (i) => {
       // Revisions arrive in a different order in every process.
       const revision = (i * 7 + Number(tag)) % 40;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityServices } from '../../activities/index.js';
-import { SEARCH_ATTRIBUTES } from '../../core/temporal/search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../../core/contracts/search-attributes.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { onSuiteEnd } from './teardown.js';
 

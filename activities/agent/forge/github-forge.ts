@@ -3,7 +3,7 @@ import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import { AGENT_ERROR, classifyHttpStatus, errorMessage, permanent, transient } from '../errors.js';
 import { scrubToken } from '../git.js';
-import type { PullRequestInput, PullRequestResult } from '../types.js';
+import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
 /** OWNER and REPO from https://github.com/OWNER/REPO(.git) (or a GitHub Enterprise host). */
@@ -29,7 +29,7 @@ export async function openGithubPullRequest(
   services: ActivityServices,
   project: Project,
   token: string,
-  input: PullRequestInput,
+  input: PullRequestRequest,
 ): Promise<PullRequestResult> {
   const { owner, repo } = githubRepo(project.repository);
   // No client retries: Temporal retries the activity and honours Retry-After.

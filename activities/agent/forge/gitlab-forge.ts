@@ -2,7 +2,7 @@ import { MergeRequestNotes, MergeRequests } from '@gitbeaker/core';
 import type { Project } from '../../../core/tenants/index.js';
 import { AGENT_ERROR, classifyHttpStatus, errorMessage, permanent, transient } from '../errors.js';
 import { scrubToken } from '../git.js';
-import type { PullRequestInput, PullRequestResult } from '../types.js';
+import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { gitlabRequester, GitlabHttpError } from './gitlab-requester.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
@@ -37,7 +37,7 @@ function classifyGitlabError(err: unknown, token: string): Error {
 }
 
 /** Finds the open merge request of the job branch or opens it; each follow-up turn adds one note. */
-export async function openGitlabMergeRequest(project: Project, token: string, input: PullRequestInput): Promise<PullRequestResult> {
+export async function openGitlabMergeRequest(project: Project, token: string, input: PullRequestRequest): Promise<PullRequestResult> {
   const { host, path } = gitlabProject(project.repository);
   const options = { host, token, requesterFn: gitlabRequester };
   const mergeRequests = new MergeRequests(options);

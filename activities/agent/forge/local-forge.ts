@@ -1,7 +1,7 @@
 import { linkSecret, localPullUrl, PullStore, viewToken } from '../../../core/forge/index.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
-import type { PullRequestInput, PullRequestResult } from '../types.js';
+import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
 /**
@@ -9,7 +9,7 @@ import { pullRequestBody, turnMarker } from './pr-body.js';
  * the record lives in core/forge. The link carries a view token, so it opens
  * in a browser without the admin key.
  */
-export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestInput): Promise<PullRequestResult> {
+export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
   const store = new PullStore(services.config.dataDir);
   const body = pullRequestBody(input);
   const { pull, created } = await store.openOnce({

@@ -1,11 +1,42 @@
+import { COMMON_HEADERS, jsonResponse } from '../components.js';
 import type { PathItems } from '../types.js';
+
+const checks = { type: 'object', additionalProperties: { type: 'string' }, description: 'Each engine: `ok`, or `down: <reason>`.' };
 
 export const healthPaths: PathItems = {
   '/healthz': {
     get: {
       operationId: 'healthz',
       summary: 'The process answers',
-      responses: { '200': { description: 'Alive', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } } },
+      responses: { '200': jsonResponse('Alive', { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'readyz',
+      summary: 'Every engine the API needs answers',
+      description:
+        'Under `QUIRE_RATE_LIMIT_ON_STORE_ERROR=open` a Redis outage is tolerated: 200 with `status: degraded` and the failing checks in `degraded`.',
+      responses: {
+        '200': jsonResponse('Ready', {
+          type: 'object',
+          required: ['status', 'checks'],
+          properties: { status: { enum: ['ok', 'degraded'] }, degraded: { type: 'array', items: { type: 'string' } }, checks },
+        }),
+        '503': {
+          description: 'An engine is down (`unavailable`)',
+          headers: COMMON_HEADERS,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['error', 'code', 'checks'],
+                properties: { error: { type: 'string' }, code: { const: 'unavailable' }, checks },
+              },
+            },
+          },
+        },
+      },
     },
   },
 };

@@ -1,11 +1,27 @@
 import type { PathItems } from '../types.js';
+import { agentPaths } from './agent.js';
 import { assistantPaths } from './assistant.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
+import { openApiPaths } from './openapi.js';
 import { pullsPaths } from './pulls.js';
+import { searchPaths } from './search.js';
+import { threadsPaths } from './threads.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
-export const PATHS: PathItems[] = [healthPaths, assistantPaths, browserPaths, pullsPaths, mcpPaths, openAiCompatPaths, llmsPaths];
+export const PATHS: PathItems[] = [
+  healthPaths,
+  openApiPaths,
+  agentPaths,
+  assistantPaths,
+  browserPaths,
+  searchPaths,
+  threadsPaths,
+  pullsPaths,
+  mcpPaths,
+  openAiCompatPaths,
+  llmsPaths,
+];

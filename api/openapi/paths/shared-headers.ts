@@ -1,15 +1,12 @@
+import { RATE_LIMIT_HEADERS } from '../components.js';
 import type { Schema } from '../types.js';
 
-/** The RateLimit-* headers of API.md, as response header objects. */
-export const rateLimitHeaders: Record<string, Schema> = {
-  'RateLimit-Limit': { description: 'Requests allowed in the tightest window that applied.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: { type: 'integer' } },
-};
+/** The RateLimit-* headers of API.md (one definition, in components.ts). */
+export const rateLimitHeaders: Record<string, Schema> = RATE_LIMIT_HEADERS;
 
 export const retryAfterHeaders: Record<string, Schema> = {
-  ...rateLimitHeaders,
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  ...RATE_LIMIT_HEADERS,
+  'Retry-After': { $ref: '#/components/headers/Retry-After' },
 };
 
 export const domainParameter: Schema = {

@@ -14,7 +14,7 @@ function mrInput(turn: number, draft = false) {
     turn,
     title: 'Rename widget',
     summary: 'Widget is now gadget.',
-    prompts: [`Prompt of turn ${turn}`],
+    messageIds: [`m${turn}`],
     filesChanged: ['page-2.mdx'],
     validationErrors: [],
     draft,
@@ -34,6 +34,7 @@ describe('agent engine: GitLab merge requests (fake GitLab REST v4 server)', fun
     const f = await engineFixture();
     const secrets = (name: string) => (name === 'ACME_GITLAB_TOKEN' ? TOKEN : undefined);
     const activities = createAgentActivities({ ...f.services, secrets });
+    await f.storeTurnPrompts('mr1', 3);
     await f.services.tenants.putProject({
       id: 'docs',
       orgId: 'acme',

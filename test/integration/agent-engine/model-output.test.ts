@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { createAgentActivities } from '../../../activities/agent/index.js';
 import { tempDir } from '../../support/services.js';
-import { engineFixture, turnInput, writeDeadLinkPage } from './setup.js';
+import { engineFixture, writeDeadLinkPage } from './setup.js';
 
 function toolReplies(requests: Array<{ body: { messages: Array<{ role: string; content?: unknown }> } }>): string[] {
   return requests.at(-1)!.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
@@ -32,7 +32,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     await f.repo.git(f.repo.seedDir, 'commit', '-q', '-m', 'symlink');
     await f.repo.git(f.repo.seedDir, 'push', '-q', 'origin', 'main');
 
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('bad1', ['Do something'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('bad1', ['Do something'])));
     assert.equal(result.changed, false);
     assert.equal(result.stopReason, 'no_tool_calls');
     assert.equal(result.steps, 8);
@@ -59,7 +59,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
         { toolCalls: [{ name: 'finish', arguments: { title: 'Add a fixed page', summary: 'A valid page.' } }] },
       ],
     });
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('fix1', ['Add a page'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('fix1', ['Add a page'])));
     const fixPrompt = f.model.requests[2]!.body.messages.at(-1)!;
     assert.equal(fixPrompt.role, 'user');
     // Both problems of the page in one round: its frontmatter and its unclosed <Card>.
@@ -77,7 +77,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
       env: { QUIRE_AGENT_FIX_ROUNDS: '1' },
       script: (_req, i) => (i === 0 ? writeDeadLinkPage : { text: 'done' }),
     });
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('fix2', ['Add dead link'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('fix2', ['Add dead link'])));
     assert.equal(result.changed, true);
     assert.equal(f.model.requests.length, 3, 'one main loop of 2 requests, one fix round of 1');
     assert.deepEqual(result.validationErrors, ['dead.md:3: link /gone points at a page that does not exist']);
@@ -89,7 +89,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
       env: { QUIRE_AGENT_MAX_STEPS: '2' },
       script: (_req, i) => ({ toolCalls: [{ name: 'write_file', arguments: { path: `n${i}.md`, content: `# N${i}\n` } }] }),
     });
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('steps1', ['Write pages'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('steps1', ['Write pages'])));
     assert.equal(result.stopReason, 'max_steps');
     assert.equal(result.steps, 2);
     assert.deepEqual(result.filesChanged.sort(), ['n0.md', 'n1.md']);
@@ -98,7 +98,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
   it('a model 400 is a non-retryable ModelRequestInvalid', async function () {
     const f = await engineFixture({ script: [{ error: { status: 400, message: 'unknown parameter' } }] });
     await assert.rejects(
-      f.inActivity(() => f.activities.runAgentTurn(turnInput('err1', ['x']))),
+      f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('err1', ['x']))),
       (err: unknown) => err instanceof ApplicationFailure && err.type === 'ModelRequestInvalid' && err.nonRetryable === true,
     );
   });
@@ -106,7 +106,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
   it('a model 429 with Retry-After is retryable with that next retry delay, and the client did not retry', async function () {
     const f = await engineFixture({ script: [{ error: { status: 429, message: 'slow down', retryAfterSeconds: 7 } }] });
     await assert.rejects(
-      f.inActivity(() => f.activities.runAgentTurn(turnInput('err2', ['x']))),
+      f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('err2', ['x']))),
       (err: unknown) => err instanceof ApplicationFailure && err.type === 'ModelUnavailable' && !err.nonRetryable && err.nextRetryDelay === 7000,
     );
     assert.equal(f.model.requests.length, 1);
@@ -116,7 +116,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     const f = await engineFixture();
     const services = { ...f.services, config: { ...f.services.config, model: undefined } };
     await assert.rejects(
-      f.inActivity(() => createAgentActivities(services).runAgentTurn(turnInput('err3', ['x']))),
+      f.inActivity(async () => createAgentActivities(services).runAgentTurn(await f.turnInput('err3', ['x']))),
       (err: unknown) =>
         err instanceof ApplicationFailure && err.type === 'ModelNotConfigured' && err.nonRetryable === true && /QUIRE_MODEL_BASE_URL, QUIRE_MODEL_API_KEY and QUIRE_MODEL/.test(err.message),
     );
@@ -126,7 +126,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     const f = await engineFixture({ script: [{ text: 'x' }] });
     await f.services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: path.join(f.repo.bareDir, 'gone.git'), branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     await assert.rejects(
-      f.inActivity(() => f.activities.runAgentTurn(turnInput('err4', ['x']))),
+      f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('err4', ['x']))),
       (err: unknown) => err instanceof ApplicationFailure && err.type === 'RepositoryNotFound' && err.nonRetryable === true,
     );
   });

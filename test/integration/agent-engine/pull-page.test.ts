@@ -5,7 +5,7 @@ import { pullsRouter } from '../../../api/pulls/index.js';
 import type { ApiServices } from '../../../api/services.js';
 import { Limiter } from '../../../core/limits/index.js';
 import { serve } from '../../support/services.js';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture } from './setup.js';
 
 describe('agent engine: the local forge pull-request page', function () {
   it('serves title, body and the git diff of the job branch to an admin key of the organisation, or to its link', async function () {
@@ -15,9 +15,9 @@ describe('agent engine: the local forge pull-request page', function () {
         { toolCalls: [{ name: 'finish', arguments: { title: 'Say subject <3>', summary: 'Wording.' } }] },
       ],
     });
-    const turn = await f.inActivity(() => f.activities.runAgentTurn(turnInput('page1', ['Reword page 3'])));
+    const turn = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('page1', ['Reword page 3'])));
     const pr = await f.inActivity(() =>
-      f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 1, title: turn.title, summary: turn.summary, prompts: ['Reword page 3'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
+      f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 1, title: turn.title, summary: turn.summary, messageIds: ['m1-0'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
     );
     const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));

@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createAgentActivities } from '../../../activities/agent/index.js';
 import { PullStore } from '../../../core/forge/index.js';
 import { startFakeGithub } from '../../fakes/github-server.js';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture } from './setup.js';
 
 const TOKEN = 'ghp_secretTOKENvalue1234567890';
 
@@ -18,7 +18,7 @@ function prInput(turn: number, extra: { validationErrors?: string[] } = {}) {
     turn,
     title: 'Rename widget',
     summary: 'Widget is now gadget.',
-    prompts: [`Prompt of turn ${turn}`],
+    messageIds: [`m${turn}`],
     filesChanged: ['page-2.mdx'],
     validationErrors: extra.validationErrors ?? [],
     draft: true,
@@ -28,6 +28,7 @@ function prInput(turn: number, extra: { validationErrors?: string[] } = {}) {
 describe('agent engine: pull requests', function () {
   it('local forge: one record per branch, follow-up turns comment once, link served under the public URL', async function () {
     const f = await engineFixture({ env: { QUIRE_PUBLIC_URL: 'https://quire.example.com' } });
+    await f.storeTurnPrompts('pr1', 3);
     const first = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1, { validationErrors: ['a.mdx:1: broken'] })));
     assert.match(first.url, /^https:\/\/quire\.example\.com\/forge\/docs\/pulls\/1\?token=pv_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual({ ...first, url: undefined }, { url: undefined, number: 1, created: true });
@@ -57,6 +58,7 @@ describe('agent engine: pull requests', function () {
     });
     const secrets = (name: string) => (name === 'ACME_GITHUB_TOKEN' ? TOKEN : undefined);
     const activities = createAgentActivities({ ...f.services, secrets });
+    await f.storeTurnPrompts('pr1', 3);
     await f.services.tenants.putProject({
       id: 'docs',
       orgId: 'acme',
@@ -98,7 +100,7 @@ describe('agent engine: pull requests', function () {
     });
 
     // A git push over HTTPS cannot reach GitHub here; the failing fetch proves the token stays out of .git/config and errors.
-    const turn = await f.inActivity(() => activities.runAgentTurn(turnInput('pr1', ['x']))).catch((err: unknown) => err);
+    const turn = await f.inActivity(async () => activities.runAgentTurn(await f.turnInput('pr1', ['x']))).catch((err: unknown) => err);
     assert.ok(turn instanceof ApplicationFailure);
     assert.ok(!turn.message.includes(TOKEN) && !turn.message.includes(Buffer.from(`x-access-token:${TOKEN}`).toString('base64')));
     const gitConfig = await fs.readFile(path.join(f.services.config.dataDir, 'workspaces', 'pr1', '.git', 'config'), 'utf8');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir } from '../../support/services.js';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture } from './setup.js';
 
 const write = (p: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path: p, content } }] });
 
@@ -32,7 +32,7 @@ describe('agent engine: refused writes do not fail the turn', function () {
     await f.repo.git(f.repo.seedDir, 'commit', '-q', '-m', 'Add a dangling link');
     await f.repo.git(f.repo.seedDir, 'push', '-q', 'origin', f.repo.branch);
 
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('refused1', ['Add a page'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('refused1', ['Add a page'])));
     assert.equal(result.changed, true);
     assert.equal(result.stopReason, 'finish');
     assert.deepEqual(result.filesChanged, ['good.mdx']);

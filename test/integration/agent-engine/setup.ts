@@ -1,17 +1,23 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createAgentActivities } from '../../../activities/agent/index.js';
+import { createAgentActivities, type AgentTurnInput } from '../../../activities/agent/index.js';
 import type { ActivityServices } from '../../../activities/index.js';
+import { messageRef } from '../../../core/contracts/index.js';
+import { openJobStore, type JobStore } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo, type DocsRepoOptions } from '../../support/docs-repo.js';
 import { testServices } from '../../support/services.js';
 
 export interface EngineFixture {
-  services: ActivityServices;
+  services: ActivityServices & { jobs: JobStore };
   repo: DocsRepo;
   model: FakeModelServer;
   activities: ReturnType<typeof createAgentActivities>;
   /** Runs an activity function inside the SDK's real activity context (heartbeats, cancellation). */
   inActivity<R>(fn: () => Promise<R>): Promise<R>;
+  /** A turn's input, its prompts stored in the job store as the API stores them. */
+  turnInput(jobId: string, prompts: string[], turn?: number): Promise<AgentTurnInput>;
+  /** Stores `Prompt of turn N` as message `mN` of the job, for turns 1 to `turns` (what pull-request inputs name). */
+  storeTurnPrompts(jobId: string, turns: number): Promise<void>;
 }
 
 /** A project over a real bare repository, a scripted model and the agent activities. */
@@ -20,10 +26,11 @@ export async function engineFixture(
 ): Promise<EngineFixture> {
   const model = await startFakeModel(opts.script ?? []);
   const repo = await createDocsRepo({ pages: 3, withNav: true, ...opts.repo });
-  const services = await testServices({
+  const base = await testServices({
     withTemporal: false,
     env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', ...opts.env },
   });
+  const services = { ...base, jobs: openJobStore(base.config.dataDir, base.redis) };
   await services.tenants.addOrg('acme');
   await services.tenants.putProject({
     id: opts.projectId ?? 'docs',
@@ -40,11 +47,15 @@ export async function engineFixture(
     model,
     activities: createAgentActivities(services),
     inActivity: (fn) => new MockActivityEnvironment().run(fn),
+    turnInput: async (jobId, prompts, turn = 1) => {
+      const messages = prompts.map((prompt, i) => ({ id: `m${turn}-${i}`, prompt }));
+      for (const m of messages) await services.jobs.putMessage('docs', jobId, m);
+      return { jobId, projectId: 'docs', model: 'test-model', branch: `quire/${jobId}`, turn, messages: messages.map(messageRef) };
+    },
+    storeTurnPrompts: async (jobId, turns) => {
+      for (let turn = 1; turn <= turns; turn++) await services.jobs.putMessage('docs', jobId, { id: `m${turn}`, prompt: `Prompt of turn ${turn}` });
+    },
   };
-}
-
-export function turnInput(jobId: string, prompts: string[], turn = 1) {
-  return { jobId, projectId: 'docs', model: 'test-model', branch: `quire/${jobId}`, turn, messages: prompts.map((prompt, i) => ({ id: `m${turn}-${i}`, prompt })) };
 }
 
 /** A model reply that writes a page with a link to a page that does not exist (a validation error). */

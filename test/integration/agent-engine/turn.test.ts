@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { engineFixture, turnInput } from './setup.js';
+import { engineFixture } from './setup.js';
 
 describe('agent engine: a turn against a real repository', function () {
   it('edits a page, commits once and pushes quire/<jobId> to the bare repository', async function () {
@@ -14,7 +14,7 @@ describe('agent engine: a turn against a real repository', function () {
         { toolCalls: [{ name: 'finish', arguments: { title: 'Rename widget to gadget', summary: 'Page 2 now says gadget.' } }] },
       ],
     });
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job1', ['Say gadget on page 2'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job1', ['Say gadget on page 2'])));
     assert.equal(result.changed, true);
     assert.equal(result.stopReason, 'finish');
     assert.equal(result.steps, 4);
@@ -42,7 +42,7 @@ describe('agent engine: a turn against a real repository', function () {
     const f = await engineFixture({
       script: [{ toolCalls: [{ name: 'search_text', arguments: { query: 'widget 3' } }] }, { text: 'The docs already say this; nothing to change.' }],
     });
-    const result = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job2', ['Check page 3 mentions widget 3\nThanks'])));
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job2', ['Check page 3 mentions widget 3\nThanks'])));
     assert.equal(result.changed, false);
     assert.equal(result.commitSha, null);
     assert.equal(result.stopReason, 'no_tool_calls');
@@ -61,10 +61,10 @@ describe('agent engine: a turn against a real repository', function () {
         { toolCalls: [{ name: 'finish', arguments: { title: 'Retitle the guide', summary: 'Heading.' } }] },
       ],
     });
-    const first = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job3', ['Add a guide'])));
+    const first = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job3', ['Add a guide'])));
     assert.deepEqual(first.filesChanged, ['guides/new.mdx']);
     await fs.rm(path.join(f.services.config.dataDir, 'workspaces', 'job3'), { recursive: true, force: true });
-    const second = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job3', ['Retitle it'], 2)));
+    const second = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job3', ['Retitle it'], 2)));
     assert.equal(second.changed, true);
     assert.match(String(f.model.requests[3]!.body.messages.at(-1)!.content), /\| # New$/m, 'the rebuilt workspace holds turn 1');
     const parents = await f.repo.git(f.repo.bareDir, 'rev-list', '--parents', '-1', 'quire/job3');
@@ -74,11 +74,11 @@ describe('agent engine: a turn against a real repository', function () {
 
   it('a stale cache with stray edits is reset to the remote branch', async function () {
     const f = await engineFixture({ script: [{ text: 'nothing to do' }] });
-    const first = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job4', ['noop'])));
+    const first = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job4', ['noop'])));
     assert.equal(first.changed, false);
     await fs.writeFile(path.join(f.services.config.dataDir, 'workspaces', 'job4', 'stray.mdx'), '# stray\n');
     f.model.script([{ text: 'still nothing' }]);
-    const second = await f.inActivity(() => f.activities.runAgentTurn(turnInput('job4', ['noop again'], 2)));
+    const second = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job4', ['noop again'], 2)));
     assert.equal(second.changed, false, 'the stray file from a crashed turn is not committed');
   });
 });

@@ -11,11 +11,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
 import type { AgentTurnInput } from '../../../activities/agent/index.js';
-import { jobStartOptions } from '../../../api/agent/job-start.js';
-import { newJobRecord, parseJobRecord } from '../../../core/jobs/index.js';
-import { JOB_STATUS, SEARCH_ATTRIBUTES } from '../../../core/temporal/search-attributes.js';
+import { firstRunInput, jobStartOptions, newJobRecord } from '../../../api/agent/create-job.js';
+import { AGENT_JOB_WORKFLOW, JOB_STATUS, SEARCH_ATTRIBUTES, sendMessageUpdate, type AgentJobWorkflow } from '../../../core/contracts/index.js';
+import { parseJobRecord } from '../../../core/jobs/index.js';
 import { createWorker } from '../../../worker/create-worker.js';
-import { agentJobWorkflow, firstRunInput, sendMessageUpdate } from '../../../workflows/agent-job.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
@@ -58,8 +57,8 @@ describe('agent job workflow across continue-as-new', function () {
     });
 
     const job = newJobRecord({ projectId: 'docs', repository: 'r', ref: 'main', model: 'm' });
-    const input = firstRunInput(job, { id: 'm0', prompt: 'p0' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60 });
-    const handle = await env.client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
+    const input = firstRunInput(job, { id: 'm0', summary: 'p0' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60, heartbeatSeconds: 20 });
+    const handle = await env.client.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, taskQueue));
     const firstRun = handle.firstExecutionRunId;
     const memo = async () => parseJobRecord((await env.client.workflow.getHandle(handle.workflowId).describe()).memo?.job);
     const settle = async (turnCount: number) => {
@@ -75,7 +74,7 @@ describe('agent job workflow across continue-as-new', function () {
     // Each turn adds ~12 events; keep going until the run has continued as new.
     while ((await env.client.workflow.getHandle(handle.workflowId).describe()).runId === firstRun) {
       assert.ok(sent < 20, 'continue-as-new never happened');
-      await env.client.workflow.getHandle(handle.workflowId).executeUpdate(sendMessageUpdate, { args: [{ id: `m${sent}`, prompt: `p${sent}` }] });
+      await env.client.workflow.getHandle(handle.workflowId).executeUpdate(sendMessageUpdate, { args: [{ id: `m${sent}`, summary: `p${sent}` }] });
       sent += 1;
       await settle(sent);
     }
@@ -93,14 +92,14 @@ describe('agent job workflow across continue-as-new', function () {
     assert.equal(turns.filter((t) => t.jobId === job.id).length, sent);
     // A message id from the first run is ignored by the second.
     const latest = env.client.workflow.getHandle(handle.workflowId);
-    const replayed = await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'm1', prompt: 'p1 again' }] });
+    const replayed = await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'm1', summary: 'p1 again' }] });
     assert.equal(replayed.status, 'completed');
     // A new id still runs a turn, numbered after the first run's turns.
-    await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'fresh', prompt: 'new' }] });
+    await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'fresh', summary: 'new' }] });
     await settle(sent + 1);
     const mine = turns.filter((t) => t.jobId === job.id);
     assert.deepEqual(mine.map((t) => t.turn), mine.map((_, i) => i + 1));
-    assert.equal(mine.at(-1)?.messages[0]?.prompt, 'new');
-    assert.ok(!mine.some((t) => t.messages.some((m) => m.prompt === 'p1 again')));
+    assert.equal(mine.at(-1)?.messages[0]?.summary, 'new');
+    assert.ok(!mine.some((t) => t.messages.some((m) => m.summary === 'p1 again')));
   });
 });

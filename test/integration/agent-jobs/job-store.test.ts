@@ -89,6 +89,21 @@ for (const [name, open] of stores) {
       assert.deepEqual((await store.list('docs', { limit: 10 })).jobs.map((j) => j.id).includes('job_c'), false);
     });
 
+    it('keeps messages outside the record: the first write of an id wins, reads keep the order asked', async () => {
+      const id = 'key:client-retry:0001';
+      await store.putMessage('docs', 'job_m', { id, prompt: 'first wording' });
+      await store.putMessage('docs', 'job_m', { id, prompt: 'retried with other wording' });
+      await store.putMessage('docs', 'job_m', { id: 'm-2', prompt: 'x'.repeat(100_000) });
+      const read = await store.getMessages('docs', 'job_m', ['m-2', 'unknown', id]);
+      assert.deepEqual(read.map((m) => m.id), ['m-2', id]);
+      assert.equal(read[0]?.prompt.length, 100_000);
+      assert.equal(read[1]?.prompt, 'first wording');
+      assert.deepEqual(await store.getMessages('other', 'job_m', [id]), [], 'scoped to the project');
+      assert.deepEqual(await store.getMessages('docs', 'job_m', []), []);
+      await store.remove('docs', 'job_m');
+      assert.deepEqual(await store.getMessages('docs', 'job_m', [id]), []);
+    });
+
     it('lists nothing for a project without jobs', async () => {
       assert.deepEqual(await store.list('empty', { limit: 20 }), { jobs: [], nextCursor: null });
     });

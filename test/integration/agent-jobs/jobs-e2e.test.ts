@@ -143,15 +143,11 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     model.script(edit('page-5.mdx', 'Install the widget 5', 'Install the gizmo 5', 'Gizmo'));
     const created = await create('Say gizmo on page 5');
     const done = await pollJob(base, admin, 'docs', created.id, settled);
-    // The memo turns completed just before the record activity writes the store; let it land.
+    // The workflow writes the store before the memo: what GET shows, the store already holds.
     const store = openJobStore(services.config.dataDir, undefined);
-    for (let i = 0; i < 100 && (await store.get('docs', created.id))?.status !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    assert.equal((await store.get('docs', created.id))?.status, 'completed');
     await worker.stop();
-    const started = performance.now();
     const got = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
-    assert.ok(performance.now() - started < 1000);
     assert.equal(got.status, 200);
     assert.deepEqual(got.body, done);
     // Deleting the execution is what namespace retention does after the workflow closes.

@@ -9,7 +9,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { createApp } from '../../../api/app.js';
-import { workflowIdOf, type JobView } from '../../../core/jobs/index.js';
+import { agentJobWorkflowId } from '../../../core/contracts/index.js';
+import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
@@ -50,11 +51,28 @@ async function record(): Promise<void> {
   release();
   await pollJob(base, adminKey, 'docs', job.id, (j) => j.status === 'completed');
   await call(`${base}/v2/agent/docs/job/${job.id}/archive`, 'POST', adminKey);
-  const handle = services.temporal.workflow.getHandle(workflowIdOf(job.id));
+  const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(job.id));
   await handle.result();
   await fs.mkdir(path.dirname(HISTORY_FILE), { recursive: true });
-  await fs.writeFile(HISTORY_FILE, historyToJSON(await handle.fetchHistory()) + '\n');
-  console.log(`recorded ${workflowIdOf(job.id)} into ${path.relative(REPO_ROOT, HISTORY_FILE)}`);
+  const history: unknown = JSON.parse(historyToJSON(await handle.fetchHistory()));
+  await fs.writeFile(HISTORY_FILE, JSON.stringify(scrubPath(history, repo.bareDir, '/srv/docs.git'), null, 2) + '\n');
+  console.log(`recorded ${agentJobWorkflowId(job.id)} into ${path.relative(REPO_ROOT, HISTORY_FILE)}`);
+}
+
+/**
+ * The fixture names the repository by a neutral path, not this machine's temporary folder: every
+ * payload (base64 JSON) that mentions `from` says `to` instead. Replay reads payloads as data only.
+ */
+function scrubPath(value: unknown, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => scrubPath(v, from, to));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if (key !== 'data' || typeof v !== 'string') return [key, scrubPath(v, from, to)];
+      const text = Buffer.from(v, 'base64').toString('utf8');
+      return [key, text.includes(from) ? Buffer.from(text.split(from).join(to)).toString('base64') : v];
+    }),
+  );
 }
 
 if (require.main === module) {

@@ -2,7 +2,9 @@
  * Replays a recorded job history (create, a follow-up during the turn, a
  * duplicate message, archive) against the current workflow code: a change that
  * breaks determinism for running jobs fails here. Re-record with
- * record-history.ts only after a deliberate, versioned change.
+ * record-history.ts only for a release whose notes say that jobs of the previous
+ * release must drain first (README, "Upgrading"); otherwise guard the change
+ * with `patched()`.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -26,7 +28,7 @@ describe('agent job workflow replay', function () {
     const raw: { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> } = JSON.parse(
       await fs.readFile(HISTORY_FILE, 'utf8'),
     );
-    // The code schedules recordJobState first; the tampered history says another activity ran.
+    // The tampered history says another activity ran where the code schedules the turn.
     const scheduled = raw.events.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
     assert.ok(scheduled);
     scheduled.activityType.name = 'someOtherActivity';

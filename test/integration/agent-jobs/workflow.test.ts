@@ -9,10 +9,19 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
-import { jobStartOptions } from '../../../api/agent/job-start.js';
+import { firstRunInput, jobStartOptions, newJobRecord } from '../../../api/agent/create-job.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
-import { newJobRecord, openJobStore, parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
-import { agentJobWorkflow, archiveSignal, archiveUpdate, firstRunInput, messageSignal, JOB_ARCHIVED, sendMessageUpdate, type AgentJobInput } from '../../../workflows/agent-job.js';
+import {
+  AGENT_JOB_WORKFLOW,
+  archiveSignal,
+  archiveUpdate,
+  JOB_ARCHIVED,
+  messageSignal,
+  sendMessageUpdate,
+  type AgentJobInput,
+  type AgentJobWorkflow,
+} from '../../../core/contracts/index.js';
+import { openJobStore, parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
 import { testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 
@@ -23,15 +32,16 @@ const changed = (input: AgentTurnInput): AgentTurnResult => ({
   commitSha: `sha-${input.turn}`,
   filesChanged: [`page-${input.turn}.mdx`],
   title: `Turn ${input.turn}`,
-  summary: input.messages.map((m) => m.prompt).join(' / '),
+  summary: input.messages.map((m) => m.summary).join(' / '),
   validationErrors: [],
   stopReason: 'finish',
   steps: 2,
 });
 
-function jobInput(overrides: Partial<AgentJobInput> = {}): AgentJobInput {
+function jobInput(overrides: Partial<AgentJobInput> = {}, idleArchiveDays = 30): AgentJobInput {
   const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test' });
-  return { ...firstRunInput(job, { id: 'm-1', prompt: 'first prompt' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60 }), ...overrides };
+  const settings = { draft: false, idleArchiveDays, turnTimeoutSeconds: 60, heartbeatSeconds: 2 };
+  return { ...firstRunInput(job, { id: 'm-1', summary: 'first prompt' }, settings), ...overrides };
 }
 
 describe('agent job workflow (stand-in agent activities)', function () {
@@ -71,7 +81,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
   async function start(input: AgentJobInput) {
     const { client } = await temporalEnv();
     current = input.job.id;
-    return client.workflow.start(agentJobWorkflow, jobStartOptions(input, taskQueue));
+    return client.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, taskQueue));
   }
   async function memoJob(handle: Awaited<ReturnType<typeof start>>): Promise<JobRecord | undefined> {
     return parseJobRecord((await handle.describe()).memo?.job);
@@ -92,14 +102,9 @@ describe('agent job workflow (stand-in agent activities)', function () {
     assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
     assert.equal(turns.length, 1);
     assert.equal(turns.at(0)?.branch, `quire/${input.job.id}`);
-    assert.deepEqual(prs.at(0)?.prompts, ['first prompt']);
-    // The memo changes first; the record activity follows right after it.
-    const store = openJobStore(services.config.dataDir, undefined);
-    let stored = await store.get('docs', input.job.id);
-    for (let i = 0; i < 100 && stored?.revision !== done.revision; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      stored = await store.get('docs', input.job.id);
-    }
+    assert.deepEqual(prs.at(0)?.messageIds, ['m-1']);
+    // The store is written before the memo changes: whoever sees `completed` finds it in the store.
+    const stored = await openJobStore(services.config.dataDir, undefined).get('docs', input.job.id);
     assert.equal(stored?.status, 'completed');
     assert.equal(stored?.revision, done.revision);
   });
@@ -111,19 +116,21 @@ describe('agent job workflow (stand-in agent activities)', function () {
       if (input.turn === 1) await gate;
       return changed(input);
     };
-    const input = jobInput({ seenMessageIds: ['carried-id'] });
+    const input = jobInput({ seenMessageIds: ['m-1', 'carried-id'] });
     const handle = await start(input);
     await until(handle, () => turns.length === 1);
-    const accepted = await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', prompt: 'second' }] });
+    const accepted = await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', summary: 'second' }] });
     assert.equal(accepted.status, 'active');
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', prompt: 'second again' }] });
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'carried-id', prompt: 'seen before continue-as-new' }] });
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', summary: 'second again' }] });
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'carried-id', summary: 'seen before continue-as-new' }] });
+    // The first message's id counts as seen too.
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-1', summary: 'the first prompt again' }] });
     release();
     const done = await until(handle, (j) => j.status === 'completed' && turns.length === 2);
-    assert.deepEqual(turns.at(1)?.messages.map((m) => m.prompt), ['second']);
+    assert.deepEqual(turns.at(1)?.messages.map((m) => m.summary), ['second']);
     assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
     // After completion, a new message flips the memo to active before the update returns.
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-3', prompt: 'third' }] });
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-3', summary: 'third' }] });
     assert.equal((await memoJob(handle))?.status, 'active');
     await until(handle, (j) => j.status === 'completed' && turns.length === 3);
   });
@@ -137,7 +144,10 @@ describe('agent job workflow (stand-in agent activities)', function () {
     // What a person might type in the UI's signal form: no id.
     await handle.signal('message', { prompt: 'no id' });
     await until(handle, (j) => j.status === 'completed' && turns.length === 2);
-    assert.deepEqual(turns.at(1)?.messages.map((m) => m.prompt), ['from the UI']);
+    assert.deepEqual(turns.at(1)?.messages.map((m) => m.summary), ['from the UI']);
+    // The signalled prompt went to the job store; the first of a repeated id was kept.
+    const stored = await openJobStore(services.config.dataDir, undefined).getMessages('docs', input.job.id, ['sig-1']);
+    assert.deepEqual(stored, [{ id: 'sig-1', prompt: 'from the UI' }]);
     await handle.signal(archiveSignal);
     assert.equal((await handle.result()).status, 'archived');
     assert.equal(turns.length, 2, 'archive did not run another turn');
@@ -164,18 +174,18 @@ describe('agent job workflow (stand-in agent activities)', function () {
     assert.ok(archived.archivedAt);
     const result = await handle.result();
     assert.equal(result.status, 'archived');
-    for (let i = 0; i < 100 && !cancelled; i++) await new Promise((r) => setTimeout(r, 50));
+    // The workflow waits for the turn to finish cancelling (WAIT_CANCELLATION_COMPLETED) before it ends.
     assert.equal(cancelled, true, 'the running turn saw the cancellation');
     assert.equal(prs.length, 0);
   });
 
   it('rejects a message to an archived job with the JobArchived failure', async () => {
-    const input = jobInput({ pending: [], idleArchiveDays: 30 });
+    const input = jobInput({ pending: [] });
     const handle = await start(input);
     await handle.executeUpdate(archiveUpdate);
     // A second archive is idempotent while the workflow finishes.
     await assert.rejects(
-      handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'late', prompt: 'too late' }] }),
+      handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'late', summary: 'too late' }] }),
       (err: unknown) =>
         (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED) ||
         (err instanceof Error && /completed|not found/i.test(err.message)),
@@ -191,7 +201,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
     const failed = await until(handle, (j) => j.status === 'failed');
     assert.deepEqual(failed.error, { code: 'model_not_configured', message: 'no model is configured' });
     assert.equal(turns.length, 1, 'a non-retryable error is not retried');
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'retry', prompt: 'try again' }] });
+    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'retry', summary: 'try again' }] });
     const resumed = await until(handle, (j) => j.status === 'completed');
     assert.equal(resumed.error, null);
     assert.ok(resumed.prLink);
@@ -206,7 +216,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
   });
 
   it('archives itself after the idle period', async () => {
-    const handle = await start(jobInput({ idleArchiveDays: 1 / 86_400 })); // one second
+    const handle = await start(jobInput({}, 1 / 86_400)); // one second
     const result = await handle.result();
     assert.equal(result.status, 'archived');
     assert.equal(turns.length, 1);

@@ -64,7 +64,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
     (s) => threadsRouter(s, { threads }),
     ...(opts.features ?? []),
   ]);
-  const served = await serve(app);
+  const served = await serve(app, services.config.http);
   return {
     url: served.url,
     services,

@@ -124,9 +124,8 @@ describe('assistant rate limits', () => {
     assert.deepEqual(await statuses(2), [200, 200]);
     await startRedis(w.redis.port);
     // The client reconnects on its own backoff (at most 2 s); requests keep being served meanwhile.
-    const deadline = Date.now() + 10_000;
+    // Waits for the recovery's log line (the test's timeout is the only clock).
     while (!logs.some((l) => /store is back/.test(l))) {
-      assert.ok(Date.now() < deadline, 'the recovery is logged');
       assert.equal(await statusOf(await w.post('v2', body())), 200);
       await new Promise((r) => setTimeout(r, 100));
     }

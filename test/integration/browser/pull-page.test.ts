@@ -5,7 +5,7 @@ import type { ApiServices } from '../../../api/services.js';
 import { Limiter } from '../../../core/limits/index.js';
 import { watchedPage } from '../../support/browser.js';
 import { serve } from '../../support/services.js';
-import { engineFixture, turnInput } from '../agent-engine/setup.js';
+import { engineFixture } from '../agent-engine/setup.js';
 
 describe("the local forge's prLink in a real browser", function () {
   this.timeout(120_000);
@@ -17,9 +17,9 @@ describe("the local forge's prLink in a real browser", function () {
         { toolCalls: [{ name: 'finish', arguments: { title: 'Say <b>subject</b> 2', summary: 'Rewords **page 2**. <script>window.pwned=1</script>' } }] },
       ],
     });
-    const turn = await f.inActivity(() => f.activities.runAgentTurn(turnInput('web1', ['Reword page 2'])));
+    const turn = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('web1', ['Reword page 2'])));
     const pr = await f.inActivity(() =>
-      f.activities.openOrUpdatePullRequest({ jobId: 'web1', projectId: 'docs', branch: 'quire/web1', turn: 1, title: turn.title, summary: turn.summary, prompts: ['Reword page 2'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
+      f.activities.openOrUpdatePullRequest({ jobId: 'web1', projectId: 'docs', branch: 'quire/web1', turn: 1, title: turn.title, summary: turn.summary, messageIds: ['m1-0'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
     );
     const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { isJobId, newJobId, publicRepository, toJobView, workflowIdOf, type JobRecord } from '../../../core/jobs/index.js';
+import { agentJobWorkflowId } from '../../../core/contracts/index.js';
+import { isJobId, newJobId, publicRepository, toJobView, type JobRecord } from '../../../core/jobs/index.js';
 import { chooseModel } from '../../../api/agent/choose-model.js';
 import { loadConfig } from '../../../core/config.js';
 import type { Project } from '../../../core/tenants/index.js';
@@ -43,7 +44,7 @@ describe('agent job record', () => {
     assert.equal(ids.size, 1000);
     for (const id of ids) assert.ok(isJobId(id), id);
     assert.equal(isJobId('../etc/passwd'), false);
-    assert.equal(workflowIdOf('job_x'), 'agent-job-job_x');
+    assert.equal(agentJobWorkflowId('job_x'), 'agent-job-job_x');
   });
 });
 

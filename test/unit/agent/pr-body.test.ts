@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { pullRequestBody } from '../../../activities/agent/forge/pr-body.js';
-import type { PullRequestInput } from '../../../activities/agent/index.js';
+import type { PullRequestRequest } from '../../../activities/agent/index.js';
 
-const input: PullRequestInput = {
+const input: PullRequestRequest = {
   jobId: 'job_1', projectId: 'docs', branch: 'quire/job_1', turn: 1, title: 'T', summary: 'Did things.',
-  prompts: ['Fix the intro'], filesChanged: ['intro.mdx'], validationErrors: [], draft: false,
+  messageIds: ['m-1'], prompts: ['Fix the intro'], filesChanged: ['intro.mdx'], validationErrors: [], draft: false,
 };
 
 describe('pull-request description', function () {
@@ -21,5 +21,12 @@ describe('pull-request description', function () {
     assert.match(body, /> Fix the intro/);
     assert.match(body, /- `intro\.mdx`/);
     assert.match(body, /### Validation notes[\s\S]*- intro\.mdx:3: broken link/);
+  });
+
+  it('quotes the start of a long prompt only, so the description stays within what a forge accepts', function () {
+    const prompts = Array.from({ length: 50 }, (_, i) => `Prompt ${i} ${'x'.repeat(100_000)}`);
+    const body = pullRequestBody({ ...input, prompts });
+    assert.match(body, /> Prompt 49 x+ \[…\]/);
+    assert.ok(body.length < 65_536, `${body.length} characters`);
   });
 });

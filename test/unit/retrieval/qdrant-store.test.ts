@@ -41,8 +41,9 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     assert.equal(hits[0]?.path, '/guides/webhooks');
     assert.equal(hits[0]?.metadata.anchor, 'verify-signatures');
     assert.equal(hits[0]?.metadata.score, 1);
-    const query = qdrant.requests.find((r) => r.path === '/collections/docs/points/query')?.body as Record<string, unknown>;
+    const query = qdrant.requests.find((r) => r.path === '/collections/docs/points/query/groups')?.body as Record<string, unknown>;
     assert.equal(query.using, 'text');
+    assert.deepEqual([query.group_by, query.group_size, query.limit], ['path', 1, 3]);
     assert.deepEqual((query.filter as { must: unknown[] }).must.slice(0, 3), [
       { key: 'domain', match: { value: 'skylark' } },
       { key: 'kind', match: { value: 'chunk' } },
@@ -91,7 +92,7 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     assert.deepEqual(create?.body, { vectors: { dense: { size: 16, distance: 'Cosine' } }, sparse_vectors: { text: { modifier: 'idf' } } });
     const hits = await ix.search('skylark', { query: 'dead-letter queue replay', pageSize: 3 });
     assert.equal(hits[0]?.path, '/concepts/retries');
-    const query = qdrant.requests.filter((r) => r.path.endsWith('/points/query')).pop()?.body as { query: unknown; prefetch: Array<{ using: string }> };
+    const query = qdrant.requests.filter((r) => r.path.endsWith('/points/query/groups')).pop()?.body as { query: unknown; prefetch: Array<{ using: string }> };
     assert.deepEqual(query.query, { fusion: 'rrf' });
     assert.deepEqual(query.prefetch.map((p) => p.using), ['text', 'dense']);
   });

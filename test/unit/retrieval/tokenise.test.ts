@@ -7,6 +7,8 @@ describe('tokenise', () => {
     assert.deepEqual(tokenise('QUIRE_DATA_DIR'), ['quiredatadir', 'quir', 'data', 'dir']);
     assert.deepEqual(tokenise('HTTPServer'), ['httpserver', 'http', 'server']);
     assert.deepEqual(tokenise('config.qdrant'), ['configqdrant', 'config', 'qdrant']);
+    // A dotted key also yields its segments that are identifiers themselves.
+    assert.deepEqual(tokenise('relay.cacheTTL'), ['relaycachettl', 'cachettl', 'relay', 'cach', 'ttl']);
   });
 
   it('finds an identifier from its spaced-out words and the other way round', () => {

@@ -1,0 +1,48 @@
+import { AUTHENTICATED_GET_ERRORS, errorResponses, jsonResponse, pathParameter } from '../components.js';
+import type { PathItems, Schema } from '../types.js';
+
+const exchange: Schema = {
+  type: 'object',
+  required: ['messageId', 'question', 'answer', 'sources', 'fp', 'mode', 'outcome', 'startedAt', 'finishedAt'],
+  properties: {
+    messageId: { type: 'string' },
+    question: { type: 'string' },
+    answer: { type: 'string', description: 'As far as it streamed.' },
+    sources: {
+      type: 'array',
+      items: { type: 'object', required: ['url', 'title', 'path'], properties: { url: { type: 'string' }, title: { type: 'string' }, path: { type: 'string' } } },
+    },
+    fp: { type: 'string' },
+    mode: { enum: ['model', 'extractive'] },
+    outcome: { enum: ['complete', 'error', 'aborted'] },
+    error: { type: 'string' },
+    startedAt: { type: 'string', format: 'date-time' },
+    finishedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const threadsPaths: PathItems = {
+  '/v1/admin/threads/{threadId}': {
+    get: {
+      operationId: 'getThread',
+      summary: 'An assistant conversation of the key’s organisation',
+      security: [{ adminKey: [] }],
+      parameters: [pathParameter('threadId', 'The thread id the assistant stream announced.')],
+      responses: {
+        '200': jsonResponse('The thread', {
+          type: 'object',
+          required: ['threadId', 'orgId', 'domainId', 'createdAt', 'updatedAt', 'exchanges'],
+          properties: {
+            threadId: { type: 'string' },
+            orgId: { type: 'string' },
+            domainId: { type: 'string' },
+            createdAt: { type: 'string', format: 'date-time' },
+            updatedAt: { type: 'string', format: 'date-time' },
+            exchanges: { type: 'array', items: exchange },
+          },
+        }),
+        ...errorResponses(...AUTHENTICATED_GET_ERRORS),
+      },
+    },
+  },
+};

@@ -1,0 +1,78 @@
+import { KeywordIndex, type RankedDoc } from './keyword-index.js';
+import { pageDocuments, type PageDocuments } from './page-terms.js';
+import { resolveQuery, TypoCorrector } from './query-terms.js';
+import type { StoredChunk } from './snapshot-file.js';
+
+/** Pages ranked on their own, per page asked for, before their chunks refine the order. */
+const RERANKED_PER_PAGE = 2;
+
+/** The keyword structures of one domain's snapshot: one index over chunks, one over whole pages. */
+export interface KeywordIndexes {
+  chunks: KeywordIndex;
+  pages: KeywordIndex;
+  pageDocs: PageDocuments;
+  typos: TypoCorrector;
+}
+
+export function buildKeywordIndexes(chunks: readonly StoredChunk[]): KeywordIndexes {
+  const pageDocs = pageDocuments(chunks);
+  const chunkIndex = KeywordIndex.of(chunks.map((c) => c.terms));
+  const pages = chunkIndex.grouped(pageDocs.pageOf, pageDocs.firstChunk.length, pageDocs.surplus);
+  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages) };
+}
+
+export interface RankedPage {
+  /** Index of the page in `pageDocs`. */
+  page: number;
+  score: number;
+  /** The page's chunks that match the query, best first; never empty. */
+  chunks: RankedDoc[];
+}
+
+export interface PageRankingOptions {
+  /** Whether a page (judged by its first chunk's markers: every chunk carries its page's) may be shown. */
+  acceptChunk: (chunk: number) => boolean;
+  /** A factor for a page's score (the reader's current page), at most `maxBoost`. */
+  boostChunk?: (chunk: number) => number;
+  maxBoost?: number;
+}
+
+/** A query's terms as the domain's index knows them (typos corrected against its words). */
+export function queryTermsFor(indexes: KeywordIndexes, query: string): string[] {
+  return resolveQuery(query, indexes.pages, indexes.typos);
+}
+
+/**
+ * Ranks pages, not chunks, so one page cannot fill several places. The best
+ * pages by BM25F over the whole page (terms spread over its sections count,
+ * as a reader reading the page would see them) are re-ranked by the mean of
+ * that score and their best chunk's (one section that answers the whole query
+ * counts most), both in [0, 1]. The best chunk is what a result shows.
+ */
+export function rankPages(indexes: KeywordIndexes, terms: readonly string[], limit: number, options: PageRankingOptions): RankedPage[] {
+  const { pageDocs } = indexes;
+  const first = (page: number) => pageDocs.firstChunk[page]!;
+  const boost = options.boostChunk;
+  const chunkQuery = indexes.chunks.prepare(terms);
+  const candidates = indexes.pages.search(
+    indexes.pages.prepare(terms),
+    limit * RERANKED_PER_PAGE,
+    (page) => options.acceptChunk(first(page)),
+    boost ? (page) => boost(first(page)) : undefined,
+    options.maxBoost,
+  );
+  const ranked: RankedPage[] = [];
+  for (const { index: page, score: pageScore } of candidates) {
+    const chunks: RankedDoc[] = [];
+    for (const chunk of pageDocs.chunksOf[page]!) {
+      const score = indexes.chunks.score(chunkQuery, chunk);
+      if (score > 0) chunks.push({ index: chunk, score });
+    }
+    chunks.sort((a, b) => b.score - a.score);
+    if (chunks.length === 0) chunks.push({ index: first(page), score: 0 });
+    const best = chunks[0]?.score ?? 0;
+    const factor = boost ? boost(first(page)) : 1;
+    ranked.push({ page, score: Math.min(1, (pageScore + best * factor) / 2), chunks });
+  }
+  return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
+}

@@ -1,0 +1,77 @@
+import type { KeywordIndex } from './keyword-index.js';
+import { tokenise } from './tokenise.js';
+
+/** Shorter words are left alone: one edit turns too many of them into another real word (`flag`, `flat`). */
+const MIN_CORRECTED_LENGTH = 5;
+
+/** Whether two words differ by at most one insertion, deletion, substitution or swap of neighbours (Damerau). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    // One substitution, or two neighbours swapped.
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  // One insertion or deletion: skip a character of the longer word.
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The index's words grouped by length, built on the first correction, so a
+ * correction compares a word only with words one character longer, shorter
+ * or as long.
+ */
+export class TypoCorrector {
+  private byLength: Map<number, string[]> | undefined;
+
+  constructor(private readonly index: KeywordIndex) {}
+
+  /** The indexed word one edit away from `word` that most documents hold, if any. */
+  correct(word: string): string | undefined {
+    if (word.length < MIN_CORRECTED_LENGTH || /\d/.test(word)) return undefined;
+    const byLength = (this.byLength ??= groupByLength(this.index.terms()));
+    let best: string | undefined;
+    let bestDf = 0;
+    for (let length = word.length - 1; length <= word.length + 1; length++) {
+      for (const candidate of byLength.get(length) ?? []) {
+        if (!withinOneEdit(word, candidate)) continue;
+        const df = this.index.documentFrequency(candidate);
+        if (df > bestDf || (df === bestDf && best !== undefined && candidate < best)) {
+          best = candidate;
+          bestDf = df;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+function groupByLength(terms: Iterable<string>): Map<number, string[]> {
+  const byLength = new Map<number, string[]>();
+  for (const term of terms) {
+    const list = byLength.get(term.length);
+    if (list) list.push(term);
+    else byLength.set(term.length, [term]);
+  }
+  return byLength;
+}
+
+/**
+ * A query's distinct terms as the index knows them: a word the index lacks
+ * becomes the indexed word one typo away from it (`enviroment` finds
+ * `environment`); a word with no such neighbour is kept and simply matches
+ * nothing.
+ */
+export function resolveQuery(text: string, index: KeywordIndex, typos: TypoCorrector): string[] {
+  const seen = new Set<string>();
+  const terms = new Set<string>();
+  for (const term of tokenise(text)) {
+    if (seen.has(term)) continue;
+    seen.add(term);
+    terms.add(index.documentFrequency(term) > 0 ? term : (typos.correct(term) ?? term));
+  }
+  return [...terms];
+}

@@ -1,0 +1,121 @@
+/**
+ * The OpenAPI document against the real API: schemathesis (installed by
+ * `infra/setup.sh --test` into .tools/schemathesis) fuzzes every operation of
+ * GET /openapi.json with valid keys, on the real stack: the Temporal dev
+ * server and a worker, a docs repository in git, a domain indexed by the real
+ * indexing workflow, no language model (jobs fail with model_not_configured,
+ * the assistant answers extractively). Any 5xx, undocumented status, content
+ * type or response schema fails the test, with schemathesis's report.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createApp } from '../../api/app.js';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
+import { openDocIndex } from '../../core/retrieval/index.js';
+import { createDocsRepo } from '../support/docs-repo.js';
+import { serve, tempDir, testServices } from '../support/services.js';
+import { REPO_ROOT, startWorker } from '../support/temporal.js';
+
+const SCHEMATHESIS = path.join(REPO_ROOT, '.tools', 'schemathesis', 'bin', 'st');
+const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
+/** Examples per operation and phase: the two runs stay within a few minutes on two cores. */
+const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES ?? 25);
+const HIGH = 1_000_000_000;
+
+interface FuzzRun {
+  code: number;
+  output: string;
+}
+
+/** Runs schemathesis with the key in its environment (never in argv), the seeded ids as path parameters. */
+async function schemathesis(url: string, key: string, pathRegex: string, dir: string): Promise<FuzzRun> {
+  const config = path.join(dir, `schemathesis-${randomUUID()}.toml`);
+  await fs.writeFile(
+    config,
+    [
+      'headers = { Authorization = "Bearer ${FUZZ_API_KEY}" }',
+      '[parameters]',
+      'projectId = "docs"',
+      'domain = "fuzz-docs"',
+    ].join('\n'),
+  );
+  const args = [
+    '--config-file', config,
+    'run', `${url}/openapi.json`,
+    '--url', url,
+    '--include-path-regex', pathRegex,
+    '--checks', CHECKS.join(','),
+    '--phases', 'examples,coverage,fuzzing',
+    '--max-examples', String(MAX_EXAMPLES),
+    // One worker: hypothesis's lambda descriptions call ast.parse, which CPython 3.11 breaks across threads.
+    '--workers', '1',
+    '--seed', '1',
+    '--no-color',
+    '--request-timeout', '30',
+  ];
+  return new Promise((resolve) => {
+    // Its cache (.schemathesis/) goes to the temporary folder, not the checkout.
+    execFile(SCHEMATHESIS, args, { cwd: dir, env: { ...process.env, FUZZ_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe('the OpenAPI document, fuzzed with schemathesis against the real stack', function () {
+  this.timeout(900_000);
+
+  it('every operation: no 5xx, and statuses, content types and bodies as documented', async () => {
+    await fs.access(SCHEMATHESIS).catch(() => {
+      throw new Error(`schemathesis is not installed at ${SCHEMATHESIS}; run infra/setup.sh --test`);
+    });
+    const taskQueue = `fuzz-${randomUUID()}`;
+    const built = await testServices({ taskQueue });
+    const services = { ...built, docIndex: openDocIndex(built.config, undefined) };
+    await startWorker(services, { taskQueue });
+
+    const orgId = 'fuzz';
+    await services.tenants.addOrg(orgId, {
+      agentCreatesPerHour: HIGH,
+      agentMessagesPerHour: HIGH,
+      assistantPerKeyPerMonth: HIGH,
+      assistantPerOrgPerHour: HIGH,
+      assistantPerIpPerDay: HIGH,
+    });
+    const adminKey = (await services.tenants.createKey(orgId, 'admin')).secret;
+    const assistantKey = (await services.tenants.createKey(orgId, 'assistant')).secret;
+    const repo = await createDocsRepo({ pages: 5, withNav: true });
+    await services.tenants.putProject({ id: 'docs', orgId, repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [] });
+    await services.tenants.putDomain({
+      id: 'fuzz-docs',
+      orgId,
+      source: repo.bareDir,
+      branch: repo.branch,
+      docsPath: repo.docsPath,
+      baseUrl: 'https://docs.example.com',
+      includeHidden: false,
+    });
+    const indexing = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions('fuzz-docs', taskQueue));
+    await indexing.result();
+
+    const { url } = await serve(createApp(services), services.config.http);
+    const dir = await tempDir('quire-fuzz-');
+    const runs = [
+      { name: 'admin key', key: adminKey, paths: '^/(v2/agent|v1/admin|forge)/' },
+      { name: 'assistant key', key: assistantKey, paths: '^/(discovery/|mcp/|healthz|readyz|openapi\\.json)' },
+    ];
+    const failures: string[] = [];
+    for (const run of runs) {
+      const result = await schemathesis(url, run.key, run.paths, dir);
+      // Its closing summary: operations tested, test cases generated and passed, warnings.
+      const lines = result.output.split('\n');
+      const summary = lines.slice(lines.findIndex((l) => /={3,} SUMMARY =/.test(l)) + 1).filter((l) => l.trim() && !/^Seed:/.test(l));
+      console.log(`    schemathesis (${run.name}):\n      ${summary.join('\n      ')}`);
+      if (result.code !== 0) failures.push(`schemathesis with the ${run.name} exited ${result.code}:\n${result.output}`);
+    }
+    assert.deepEqual(failures, [], failures.join('\n\n'));
+  });
+});

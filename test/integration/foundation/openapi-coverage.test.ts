@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { FEATURES } from '../../../api/features.js';
+import { openApiDocument } from '../../../api/openapi/index.js';
+import { testServices } from '../../support/services.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Every route the app serves, as `METHOD /path/{param}`, read from the routers themselves. */
+async function servedRoutes(): Promise<string[]> {
+  const services = await testServices({ withTemporal: false });
+  const routes = new Set<string>();
+  for (const feature of FEATURES) {
+    for (const layer of feature(services).stack) {
+      if (typeof layer.path !== 'string') continue;
+      for (const method of layer.methods) {
+        if (method === 'HEAD') continue;
+        routes.add(`${method} ${layer.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+      }
+    }
+  }
+  return [...routes].sort();
+}
+
+describe('the OpenAPI document covers the API', () => {
+  it('documents exactly the routes the routers serve', async () => {
+    const { paths } = openApiDocument('http://localhost:3000');
+    assert.ok(isRecord(paths));
+    const documented = Object.entries(paths)
+      .flatMap(([path, item]) => Object.keys(isRecord(item) ? item : {}).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    assert.deepEqual(documented, await servedRoutes());
+  });
+});

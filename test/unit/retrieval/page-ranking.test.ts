@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
+import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { KeywordIndex } from '../../../core/retrieval/keyword-index.js';
+import { withinOneEdit } from '../../../core/retrieval/query-terms.js';
+import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
+import type { DocIndex } from '../../../core/retrieval/types.js';
+import { startFakeQdrant } from '../../fakes/qdrant-server.js';
+import { tempDir } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+/** One page that talks about backoff in every section, and three that mention it once. */
+const SITE: Record<string, string> = {
+  'guides/retries.mdx':
+    '---\ntitle: Retries\n---\n\nFailed deliveries retry with backoff.\n\n## Backoff\n\nExponential backoff doubles the delay.\n\n' +
+    '## Backoff jitter\n\nJitter spreads backoff delays.\n\n## Backoff limits\n\nThe backoff stops at ten minutes.\n\n## Dead letters\n\nThen a parcel waits in the dead-letter queue.\n',
+  'concepts/delivery.mdx': '---\ntitle: Delivery\n---\n\nEach parcel is delivered once; a failure is retried with backoff.\n',
+  'reference/limits.mdx': '---\ntitle: Limits\n---\n\nA crate holds forty parcels. Backoff applies to rate-limited calls.\n',
+  'guides/webhooks.mdx': '---\ntitle: Webhooks\n---\n\nWebhook calls that fail use backoff too.\n',
+  'concepts/environments.mdx': '---\ntitle: Environments\n---\n\nClone an environment to copy its crates.\n',
+  'guides/relay.md': '---\ntitle: Relay\n---\n\nSet `relay.cacheTTL` to keep flags in memory for longer.\n',
+  'reference/caching.md': '---\ntitle: Caching\n---\n\nThe SDK keeps a cache of flags; its TTL is five minutes.\n',
+};
+
+async function docsFolder(): Promise<string> {
+  const dir = await tempDir();
+  for (const [file, text] of Object.entries(SITE)) {
+    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await fs.writeFile(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+async function embeddedStore(): Promise<DocIndex> {
+  const ix = new EmbeddedDocIndex(await tempDir());
+  await indexDocs(ix, 'acme', await docsFolder(), { includeHidden: false });
+  return ix;
+}
+
+// No Qdrant server can run here: the fake speaks Qdrant's REST protocol, including query/groups.
+async function qdrantStore(): Promise<DocIndex> {
+  const qdrant = await startFakeQdrant();
+  onSuiteEnd(qdrant.close);
+  const ix = new QdrantDocIndex({ url: qdrant.url, apiKey: undefined, collection: 'c' });
+  await indexDocs(ix, 'acme', await docsFolder(), { includeHidden: false });
+  return ix;
+}
+
+for (const [store, open] of [['embedded store', embeddedStore], ['Qdrant store', qdrantStore]] as const) {
+  describe(`page-level ranking (${store})`, () => {
+    it('gives one result per page: a page with many matching sections takes one place', async () => {
+      const ix = await open();
+      const hits = await ix.search('acme', { query: 'backoff', pageSize: 3 });
+      const paths = hits.map((h) => h.path);
+      assert.equal(paths[0], '/guides/retries');
+      assert.equal(paths.length, 3);
+      assert.equal(new Set(paths).size, 3, `a page repeated: ${paths.join(' ')}`);
+      assert.ok(hits.every((h) => h.metadata.score > 0 && h.metadata.score <= 1));
+    });
+
+    it('shows a page by its best section, and gives its other matching sections side by side when asked', async () => {
+      const ix = await open();
+      const [best] = await ix.search('acme', { query: 'backoff jitter', pageSize: 1 });
+      assert.equal(best?.metadata.anchor, 'backoff-jitter');
+      const hits = await ix.search('acme', { query: 'backoff', pageSize: 2, chunksPerPage: 3 });
+      const paths = hits.map((h) => h.path);
+      assert.deepEqual(paths.slice(0, 3), ['/guides/retries', '/guides/retries', '/guides/retries']);
+      assert.equal(new Set(paths).size, 2, 'pageSize counts pages');
+      assert.equal(new Set(hits.slice(0, 3).map((h) => h.metadata.anchor)).size, 3, 'three different sections');
+      assert.ok(paths.length <= 4 && paths.slice(3).every((p) => p !== '/guides/retries'));
+    });
+  });
+}
+
+describe('keyword ranking features (embedded store)', () => {
+  it('finds a page through a typo one edit away from an indexed word', async () => {
+    const ix = await embeddedStore();
+    assert.equal((await ix.search('acme', { query: 'enviroment', pageSize: 3 }))[0]?.path, '/concepts/environments');
+    assert.equal((await ix.search('acme', { query: 'deliverd parcle', pageSize: 3 }))[0]?.path, '/concepts/delivery');
+    // A word far from every indexed one still matches nothing.
+    assert.deepEqual(await ix.search('acme', { query: 'zyxwvut', pageSize: 3 }), []);
+  });
+
+  it('finds a dotted config key from its last segment typed alone', async () => {
+    const ix = await embeddedStore();
+    assert.equal((await ix.search('acme', { query: 'cacheTTL', pageSize: 3 }))[0]?.path, '/guides/relay');
+    assert.deepEqual((await ix.search('acme', { query: 'cache ttl', pageSize: 3 })).map((h) => h.path).sort(), ['/guides/relay', '/reference/caching']);
+  });
+
+  it('counts one edit: insertion, deletion, substitution or a swap of neighbours', () => {
+    assert.ok(withinOneEdit('enviroment', 'environment'));
+    assert.ok(withinOneEdit('environment', 'enviroment'));
+    assert.ok(withinOneEdit('rotaion', 'rotation'));
+    assert.ok(withinOneEdit('pagnation', 'pagination'));
+    assert.ok(withinOneEdit('recieve', 'receive'));
+    assert.ok(withinOneEdit('webhok', 'webhoo'));
+    assert.ok(!withinOneEdit('recieve', 'receiver'));
+    assert.ok(!withinOneEdit('flags', 'flat'));
+    assert.ok(!withinOneEdit('abcd', 'badc'));
+  });
+});
+
+describe('keyword index of pages built from chunk postings', () => {
+  it('scores a group exactly like one document holding its members, less what they repeat, in or out of order', () => {
+    const chunks: Array<Array<[string, number]>> = [
+      [['retry', 3], ['backoff', 1]],
+      [['queue', 2]],
+      [['retry', 3], ['jitter', 2]],
+      [['queue', 1], ['backoff', 4]],
+    ];
+    // Chunks 0 and 2 are one page, 1 and 3 another: out of order on purpose. Page 0 repeats `retry` 3 times.
+    const grouped = KeywordIndex.of(chunks).grouped(Uint32Array.from([0, 1, 0, 1]), 2, [new Map([['retry', 3]]), undefined]);
+    const whole = KeywordIndex.of([
+      [['retry', 3], ['backoff', 1], ['jitter', 2]],
+      [['queue', 3], ['backoff', 4]],
+    ]);
+    for (const terms of [['retry'], ['backoff'], ['queue', 'jitter'], ['backoff', 'retry']]) {
+      for (const page of [0, 1]) {
+        assert.equal(grouped.score(grouped.prepare(terms), page), whole.score(whole.prepare(terms), page), `${terms.join(' ')} on page ${page}`);
+      }
+    }
+    assert.equal(grouped.documentFrequency('backoff'), 2);
+  });
+});

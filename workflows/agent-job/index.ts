@@ -1,0 +1,1 @@
+export { agentJobWorkflow } from './workflow.js';

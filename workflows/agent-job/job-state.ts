@@ -1,0 +1,109 @@
+/**
+ * The agent job's state and its transitions, as plain functions: the workflow
+ * applies them and publishes the result; unit tests call them directly.
+ * Timestamps come in as arguments so every function is pure.
+ */
+import type { AgentJobInput, JobSettings, MessageRef } from '../../core/contracts/agent-job.js';
+import type { JobError, JobRecord } from '../../core/jobs/job-record.js';
+
+/** Message ids a run remembers (Temporal de-duplicates updates only within a run); bounds the continue-as-new input. */
+export const MAX_SEEN_IDS = 1000;
+/** Messages quoted in the pull-request description. */
+export const MAX_HANDLED = 50;
+
+export interface JobState {
+  job: JobRecord;
+  /** Accepted, not yet handled by a turn. */
+  pending: MessageRef[];
+  /** Ids accepted so far, oldest first. */
+  seen: string[];
+  /** Turns begun so far; the running turn's number. */
+  turn: number;
+  /** Ids of the latest handled messages, oldest first. */
+  handled: string[];
+  /** Files changed across turns, in the order first changed. */
+  filesChanged: string[];
+}
+
+/** How a turn ended; `cancelled` only when an archive stopped it. */
+export type TurnOutcome = { kind: 'done'; prLink: string | null } | { kind: 'failed'; error: JobError } | { kind: 'cancelled' };
+
+type JobPatch = Partial<Omit<JobRecord, 'revision' | 'updatedAt'>>;
+
+/** A new revision of the job record. */
+function changed(job: JobRecord, patch: JobPatch, now: string): JobRecord {
+  return { ...job, ...patch, updatedAt: now, revision: job.revision + 1 };
+}
+
+export function startState(input: AgentJobInput): JobState {
+  return {
+    job: input.job,
+    pending: input.pending,
+    seen: input.seenMessageIds,
+    turn: input.turn,
+    handled: input.handledMessageIds,
+    filesChanged: input.filesChanged,
+  };
+}
+
+export function isArchived(state: JobState): boolean {
+  return state.job.status === 'archived';
+}
+
+/** Queues a message not seen before, and shows the job active (without an old error) at once. */
+export function acceptMessage(state: JobState, message: MessageRef, now: string): JobState {
+  if (state.seen.includes(message.id)) return state;
+  const active = state.job.status === 'active' && !state.job.error;
+  return {
+    ...state,
+    pending: [...state.pending, message],
+    seen: [...state.seen, message.id],
+    job: active ? state.job : changed(state.job, { status: 'active', error: null }, now),
+  };
+}
+
+/** Idempotent; the caller cancels a running turn. */
+export function archiveJob(state: JobState, now: string): JobState {
+  if (isArchived(state)) return state;
+  return { ...state, job: changed(state.job, { status: 'archived', archivedAt: now }, now) };
+}
+
+/** Takes every pending message into the next turn. */
+export function beginTurn(state: JobState, now: string): { state: JobState; batch: MessageRef[] } {
+  const batch = state.pending;
+  const handled = [...state.handled, ...batch.map((m) => m.id)].slice(-MAX_HANDLED);
+  const job = state.job.status === 'active' ? state.job : changed(state.job, { status: 'active', error: null }, now);
+  return { state: { ...state, job, pending: [], turn: state.turn + 1, handled }, batch };
+}
+
+/** Files the running turn pushed, for this and later pull-request descriptions. */
+export function noteFilesChanged(state: JobState, files: string[]): JobState {
+  const added = files.filter((f) => !state.filesChanged.includes(f));
+  return added.length === 0 ? state : { ...state, filesChanged: [...state.filesChanged, ...added] };
+}
+
+/** The job after a turn; a message that arrived during the turn keeps it active until its own turn. */
+export function endTurn(state: JobState, outcome: TurnOutcome, now: string): JobState {
+  const idle = state.pending.length === 0;
+  switch (outcome.kind) {
+    case 'done':
+      return { ...state, job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null }, now) };
+    case 'failed':
+      return { ...state, job: changed(state.job, { status: idle ? 'failed' : 'active', error: outcome.error }, now) };
+    case 'cancelled':
+      return state;
+  }
+}
+
+/** What the next run starts from: the same shape as the first run's input, bounded. */
+export function continueAsNewInput(state: JobState, settings: JobSettings): AgentJobInput {
+  return {
+    job: state.job,
+    settings,
+    pending: state.pending,
+    seenMessageIds: state.seen.slice(-MAX_SEEN_IDS),
+    turn: state.turn,
+    handledMessageIds: state.handled,
+    filesChanged: state.filesChanged,
+  };
+}
