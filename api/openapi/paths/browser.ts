@@ -20,7 +20,7 @@ export const originParameter: Schema = {
   schema: { type: 'string' },
 };
 
-const preflight = (what: string): Operation => ({
+const preflight = (what: string, methods = 'POST, OPTIONS'): Operation => ({
   operationId: `preflight${what.replace(/\W/g, '')}`,
   summary: `CORS preflight of ${what}`,
   description:
@@ -42,7 +42,7 @@ const preflight = (what: string): Operation => ({
       description: 'Preflight accepted.',
       headers: {
         'Access-Control-Allow-Origin': corsResponseHeaders['Access-Control-Allow-Origin'],
-        'Access-Control-Allow-Methods': { description: 'Always `POST, OPTIONS`.', schema: { type: 'string' } },
+        'Access-Control-Allow-Methods': { description: `Always \`${methods}\`.`, schema: { type: 'string' } },
         'Access-Control-Allow-Headers': { description: `Always \`${CORS_ALLOW_HEADERS.join(', ')}\`.`, schema: { type: 'string' } },
         'Access-Control-Max-Age': { description: `Always \`${CORS_MAX_AGE_SECONDS}\` (seconds).`, schema: { type: 'integer' } },
       },
@@ -58,6 +58,7 @@ export const browserPaths: PathItems = {
   '/discovery/v1/search/{domain}': { options: preflight('search') },
   '/discovery/v1/page/{domain}': { options: preflight('page') },
   '/widget.js': {
+    options: preflight('the widget script', 'GET, OPTIONS'),
     get: {
       operationId: 'widgetScript',
       summary: 'The embeddable assistant widget',
