@@ -73,7 +73,7 @@ describe('assistant requests', () => {
       ],
     });
     assert.equal(res.status, 200);
-    assert.equal((await readV1(res)).text, 'Answer [1].');
+    assert.equal((await readV1(res)).text, 'Answer [1].\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
     const sent = JSON.stringify(world.model!.requests[before]?.body.messages);
     assert.match(sent, /How do I install the CLI\?/);
     assert.match(sent, /A documentation assistant\./);
