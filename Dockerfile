@@ -12,6 +12,7 @@ COPY activities ./activities
 COPY worker ./worker
 COPY core ./core
 COPY infra ./infra
+COPY widget ./widget
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
+import { browserRoutes } from './browser-routes.js';
 import { errorMiddleware, toHttpError } from './error-middleware.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
@@ -43,6 +44,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
     }
   });
   app.use(errorMiddleware(log));
+  app.use(browserRoutes(services).routes());
   app.use(requireJson);
   app.use(
     koaBody({

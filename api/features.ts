@@ -8,7 +8,20 @@ import { searchRouter } from './search/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { openAiCompatRouter } from './openai-compat/index.js';
 import { llmsRouter } from './llms/index.js';
+import { widgetRouter } from './widget/index.js';
 import type { Feature } from './services.js';
 
 /** Every router the API serves, in order. Each feature folder adds its own line. */
-export const FEATURES: Feature[] = [healthRouter, openApiRouter, agentRouter, assistantRouter, threadsRouter, pullsRouter, searchRouter, mcpRouter, openAiCompatRouter, llmsRouter];
+export const FEATURES: Feature[] = [
+  healthRouter,
+  openApiRouter,
+  agentRouter,
+  assistantRouter,
+  threadsRouter,
+  pullsRouter,
+  searchRouter,
+  mcpRouter,
+  openAiCompatRouter,
+  llmsRouter,
+  widgetRouter,
+];

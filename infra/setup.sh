@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server (Debian package) and schemathesis (pinned, from PyPI,
-#   in a virtual environment under .tools/schemathesis) for the integration tests.
+#   --test a redis-server and chromium (Debian packages) and schemathesis (pinned,
+#   from PyPI, in a virtual environment under .tools/schemathesis) for the
+#   integration, real-browser and API fuzz tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,15 +61,21 @@ PY
   fi
 fi
 
-# 3. redis-server for the integration tests.
-if [ "$want_test" = 1 ] && ! command -v redis-server >/dev/null; then
+# 3. redis-server for the integration tests, chromium for the browser tests (Playwright's own
+#    browser download is not used: tests drive Debian's /usr/bin/chromium with playwright-core).
+apt_install() {
+  local package=$1
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    say "installing redis-server (Debian package)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >&2 \
-      || die "apt-get install redis-server failed"
+    say "installing $package (Debian package)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package") >&2 \
+      || die "apt-get install $package failed"
   else
-    die "redis-server is missing; install it (apt-get install redis-server) or run as root"
+    die "$package is missing; install it (apt-get install $package) or run as root"
   fi
+}
+if [ "$want_test" = 1 ]; then
+  command -v redis-server >/dev/null || apt_install redis-server
+  [ -x /usr/bin/chromium ] || apt_install chromium
 fi
 
 # 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.

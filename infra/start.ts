@@ -123,7 +123,12 @@ async function main(): Promise<void> {
         `  admin key      ${created.adminKey}`,
         `  assistant key  ${created.assistantKey}`,
         `The example docs are being indexed (workflow index-${EXAMPLE.domain} in the Temporal UI).`,
+        '',
+        'The assistant widget over the example docs:',
+        `  ${apiUrl}/widget/demo#domain=${EXAMPLE.domain}&key=${encodeURIComponent(created.assistantKey)}`,
       );
+    } else if (!config.seedFile) {
+      lines.push('', `  Widget demo  ${apiUrl}/widget/demo (paste the assistant key of the first run)`);
     }
     lines.push('', 'Press Ctrl-C to stop.', '');
     process.stdout.write(lines.join('\n'));

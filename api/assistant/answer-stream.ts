@@ -3,13 +3,17 @@ import type { ThreadExchange, ThreadRef, ThreadStore } from '../../core/threads/
 import type { AnswerWriter, Citation } from './answer-writer.js';
 import type { AnswerInput, Answerer } from './answerer.js';
 import { ModelFailedError } from './model-answerer.js';
+import { blockSeparator } from './suggestions.js';
 
 export interface AnswerJob {
   writer: AnswerWriter;
   answerer: Answerer;
   input: AnswerInput;
   citations: Citation[];
-  thread: ThreadRef;
+  /** The `suggestions` block that closes a completed answer ('' for none). */
+  suggestions: string;
+  /** Where the exchange is recorded; undefined when the thread store is out of reach. */
+  thread: ThreadRef | undefined;
   exchange: Pick<ThreadExchange, 'messageId' | 'question' | 'fp'>;
   threads: ThreadStore;
   logger: Logger;
@@ -63,6 +67,7 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
       startedAt,
       finishedAt: new Date().toISOString(),
     };
+    if (!job.thread) return;
     try {
       await job.threads.append(job.thread, exchange);
     } catch (err) {
@@ -78,7 +83,7 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
       writer.text(delta);
       // The next delta is pulled from the model only once the client has taken this one.
       if (!(await clientKeepsUp(writer, input.signal, job.stallTimeoutMs))) {
-        logger.info({ threadId: job.thread.threadId, stallTimeoutMs: job.stallTimeoutMs }, 'assistant client stopped reading; stream ended');
+        logger.info({ threadId: job.thread?.threadId, stallTimeoutMs: job.stallTimeoutMs }, 'assistant client stopped reading; stream ended');
         job.onStall();
         break;
       }
@@ -89,7 +94,7 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
       return job.end();
     }
     const message = err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
-    logger.warn({ err, threadId: job.thread.threadId }, 'assistant answer failed mid-stream');
+    logger.warn({ err, threadId: job.thread?.threadId }, 'assistant answer failed mid-stream');
     await record('error', message);
     writer.error(message);
     return job.end();
@@ -97,6 +102,11 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
   if (input.signal.aborted) {
     await record('aborted');
     return job.end();
+  }
+  if (job.suggestions) {
+    const closing = blockSeparator(answer) + job.suggestions;
+    answer += closing;
+    writer.text(closing);
   }
   writer.endText();
   writer.sources(job.citations);

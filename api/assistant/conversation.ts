@@ -1,5 +1,6 @@
 import type { ThreadTranscript } from '../../core/threads/index.js';
 import { messageText, type V1Message, type V2Message } from './schema.js';
+import { withoutSuggestions } from './suggestions.js';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -16,7 +17,9 @@ export interface Conversation {
  * Splits the request into the latest question and the history. The client's
  * own history wins (useChat sends it all); a caller that sends only the new
  * question gets the stored thread as history. Client `system` and `data`
- * messages never reach the model: the system prompt is ours.
+ * messages never reach the model: the system prompt is ours. Tool parts the
+ * client sends back (the `search` step) are not text and are left out, and so
+ * are the `suggestions` blocks of earlier answers.
  */
 export function conversationOf(messages: Array<V2Message | V1Message>, thread: ThreadTranscript | undefined): Conversation {
   const last = messages.at(-1);
@@ -26,13 +29,14 @@ export function conversationOf(messages: Array<V2Message | V1Message>, thread: T
   if (before.length > 0) {
     for (const m of before) {
       if (m.role !== 'user' && m.role !== 'assistant') continue;
-      const text = messageText(m).trim();
+      const text = m.role === 'assistant' ? withoutSuggestions(messageText(m)) : messageText(m).trim();
       if (text) earlier.push({ role: m.role, text });
     }
   } else if (thread) {
     for (const x of thread.exchanges) {
       earlier.push({ role: 'user', text: x.question });
-      if (x.answer) earlier.push({ role: 'assistant', text: x.answer });
+      const answer = withoutSuggestions(x.answer);
+      if (answer) earlier.push({ role: 'assistant', text: answer });
     }
   }
   return { question, earlier };

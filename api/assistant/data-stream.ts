@@ -1,10 +1,12 @@
 import type { Writable } from 'node:stream';
-import { drained, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
+import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
+import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
 /**
  * The v1 data stream (AI SDK 4, `streamProtocol: 'data'`): one `CODE:JSON`
- * part per line. The threadId goes out as a message annotation (`8:`) right
- * after the step start, and again on `d:` for callers reading the raw stream.
+ * part per line. The thread goes out as a message annotation (`8:`) right
+ * after the step start, and its id again on `d:` for callers reading the raw
+ * stream. The retrieval is a `search` tool step (`9:` call, `a:` result).
  */
 export class DataStreamWriter implements AnswerWriter {
   readonly headers = {
@@ -26,7 +28,15 @@ export class DataStreamWriter implements AnswerWriter {
 
   start(): void {
     this.part('f', { messageId: this.ids.messageId });
-    this.part('8', [{ threadId: this.ids.threadId }]);
+    this.part('8', [threadMetadata(this.ids)]);
+  }
+
+  retrieval(search: SearchCall): void {
+    this.part('9', { toolCallId: search.toolCallId, toolName: SEARCH_TOOL, args: { query: search.query } });
+    this.part('a', { toolCallId: search.toolCallId, result: search.hits });
+    // Its own step: with maxSteps > 1, useChat resubmits only when the last step ends in tool calls.
+    this.part('e', { finishReason: 'tool-calls', usage: { promptTokens: 0, completionTokens: 0 }, isContinued: false });
+    this.part('f', { messageId: this.ids.messageId });
   }
 
   text(delta: string): void {

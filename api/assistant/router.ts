@@ -22,6 +22,9 @@ import { assistantLimits } from './limits.js';
 import { modelAnswerer } from './model-answerer.js';
 import { buildPrompt, CHUNKS_PER_PAGE } from './prompt.js';
 import { V1Body, V2Body } from './schema.js';
+import { searchCall } from './search-tool.js';
+import { suggestionsBlock } from './suggestions.js';
+import { openThread } from './thread-access.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
 
 export interface AssistantDeps {
@@ -70,19 +73,14 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     });
     setRateLimitHeaders(ctx, limit);
 
-    const threadId = body.threadId ?? randomUUID();
-    // A thread store that fails (Redis down) costs the stored history, not the answer: the client sends its messages too.
-    const thread = body.threadId
-      ? await threads.load(orgId, threadId).catch((err: unknown) => {
-          logger.warn({ err: err instanceof Error ? err.message : String(err), threadId }, 'assistant thread not loaded');
-          return undefined;
-        })
-      : undefined;
-    const conversation = conversationOf(body.messages, thread);
+    const thread = await openThread(threads, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
+    const { threadId } = thread.ref;
+    const conversation = conversationOf(body.messages, thread.transcript);
     const filter = body.filter ?? undefined;
+    const query = retrievalQuery(conversation);
     const [hits, page] = await Promise.all([
       docIndex.search(domain.id, {
-        query: retrievalQuery(conversation),
+        query,
         pageSize: body.retrievalPageSize,
         chunksPerPage: CHUNKS_PER_PAGE,
         ...(filter ? { filter } : {}),
@@ -100,18 +98,21 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     });
     const out = new PassThrough();
     const messageId = `msg_${randomUUID()}`;
-    const writer = protocol.writer(out, { messageId, threadId });
+    const writer = protocol.writer(out, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}) });
     ctx.status = 200;
-    ctx.set({ ...writer.headers, ...protocol.headers(domain.id) });
+    ctx.set({ ...writer.headers, ...protocol.headers(domain.id), 'X-Thread-Id': threadId });
+    if (thread.key) ctx.set('X-Thread-Key', thread.key);
     ctx.body = out;
     writer.start();
+    writer.retrieval(searchCall(`call_${randomUUID()}`, query, domain.baseUrl, prompt.passages));
 
     void runAnswer({
       writer,
       answerer,
       input: { prompt, citations, domain, signal: controller.signal },
       citations,
-      thread: { orgId, threadId, domainId: domain.id },
+      suggestions: suggestionsBlock(prompt.passages),
+      thread: thread.record ? thread.ref : undefined,
       exchange: { messageId, question: conversation.question, fp: body.fp },
       threads,
       logger,

@@ -62,6 +62,10 @@ const common = {
   threadId: v.optional(
     v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters'))),
   ),
+  /** The key handed out with a new thread; required with `threadId` to continue it. */
+  threadKey: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
+  ),
   retrievalPageSize: v.optional(
     v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(50, 'must be at most 50')),
     5,

@@ -1,12 +1,14 @@
 import type { Writable } from 'node:stream';
-import { drained, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
+import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
+import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
 const TEXT_ID = 'txt_0';
 
 /**
  * The v2 UI message stream (AI SDK 5, 6, 7). Chunks carry only the fields
- * every client version accepts: the threadId rides in `messageMetadata`, and
- * `finish` has no `finishReason` (see protocols/README.md).
+ * every client version accepts, the strict 5.0.0, 6.0.0 and 7.0.0 included:
+ * the thread rides in `messageMetadata`, `finish` has no `finishReason`, and
+ * the tool chunks have no `dynamic` or `providerMetadata` (see protocols/README.md).
  */
 export class UiMessageStreamWriter implements AnswerWriter {
   readonly headers = {
@@ -29,7 +31,15 @@ export class UiMessageStreamWriter implements AnswerWriter {
   }
 
   start(): void {
-    this.chunk({ type: 'start', messageId: this.ids.messageId, messageMetadata: { threadId: this.ids.threadId } });
+    this.chunk({ type: 'start', messageId: this.ids.messageId, messageMetadata: threadMetadata(this.ids) });
+    this.chunk({ type: 'start-step' });
+  }
+
+  retrieval(search: SearchCall): void {
+    // A step of its own, like a model's tool call: a client that resubmits after completed tool calls sees text last.
+    this.chunk({ type: 'tool-input-available', toolCallId: search.toolCallId, toolName: SEARCH_TOOL, input: { query: search.query } });
+    this.chunk({ type: 'tool-output-available', toolCallId: search.toolCallId, output: search.hits });
+    this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'start-step' });
   }
 
@@ -53,7 +63,7 @@ export class UiMessageStreamWriter implements AnswerWriter {
 
   finish(): void {
     this.chunk({ type: 'finish-step' });
-    this.chunk({ type: 'finish', messageMetadata: { threadId: this.ids.threadId } });
+    this.chunk({ type: 'finish', messageMetadata: threadMetadata(this.ids) });
     this.out.write('data: [DONE]\n\n');
   }
 

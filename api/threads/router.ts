@@ -14,7 +14,9 @@ export function threadsRouter(services: ApiServices, deps: { threads?: ThreadSto
     // Threads are stored per organisation: another org's id is simply not found here.
     const thread = threadId.length <= 128 ? await threads.load(orgId, threadId) : undefined;
     if (!thread) throw notFound(`thread '${threadId.slice(0, 128)}'`);
-    ctx.body = thread;
+    // Even the key's hash stays in the store: an admin reads the thread, never continues it.
+    const { keyHash: _keyHash, ...transcript } = thread;
+    ctx.body = transcript;
   });
   return router;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
+import { hashSecret, sameHash } from '../tenants/keys.js';
 
 /** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
 export interface PullRecord {
@@ -14,11 +15,18 @@ export interface PullRecord {
   draft: boolean;
   state: 'open' | 'closed';
   comments: Array<{ body: string; createdAt: string }>;
+  /** SHA-256 of the view token in this pull request's link (see view-token.ts). */
+  viewTokenHash?: string;
   createdAt: string;
   updatedAt: string;
 }
 
-export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'createdAt' | 'updatedAt'>;
+/** Whether `token` is the one in this pull request's link (constant-time). */
+export function canViewWithToken(pull: PullRecord, token: string): boolean {
+  return pull.viewTokenHash !== undefined && sameHash(pull.viewTokenHash, hashSecret(token));
+}
+
+export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHash' | 'createdAt' | 'updatedAt'>;
 
 const SCHEMA = `
   CREATE TABLE pulls (
@@ -93,5 +101,15 @@ export class PullStore {
         this.save(pull, 'REPLACE');
         return pull;
       });
+  }
+
+  /** Records the hash of the pull request's view token, unless it is already the one stored. */
+  async keepViewToken(projectId: string, number: number, token: string): Promise<void> {
+    const hash = hashSecret(token);
+    const pull = await this.get(projectId, number);
+    if (!pull || pull.viewTokenHash === hash) return;
+    await this.update(projectId, number, (p) => {
+      p.viewTokenHash = hash;
+    });
   }
 }

@@ -32,11 +32,30 @@ export function mergeProject(input: ProjectInput, existing: Project | undefined,
   return { ...input, createdAt: existing?.createdAt ?? now.toISOString(), updatedAt: now.toISOString() };
 }
 
+/**
+ * The origin a browser sends for pages of `url` (`https://docs.acme.com`), so
+ * an allowed origin compares equal to an `Origin` header whatever path or
+ * trailing slash the operator wrote.
+ */
+export function webOrigin(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+    throw new TenantConflictError(`invalid allowed origin '${url}': use an http(s) URL such as https://docs.example.com`);
+  return parsed.origin;
+}
+
 export function mergeDomain(input: DomainInput, existing: Domain | undefined, now = new Date()): Domain {
   checkTenantId('domain', input.id);
   if (existing && existing.orgId !== input.orgId)
     throw new TenantConflictError(`domain '${input.id}' already belongs to another organisation`);
-  return { ...input, createdAt: existing?.createdAt ?? now.toISOString(), updatedAt: now.toISOString() };
+  const { allowedOrigins, ...rest } = input;
+  const origins = [...new Set((allowedOrigins ?? []).map(webOrigin))];
+  return {
+    ...rest,
+    ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
+    createdAt: existing?.createdAt ?? now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
 }
 
 export function newKey(orgId: string, kind: KeyKind, now = new Date()): { record: ApiKeyRecord; secret: string } {

@@ -26,6 +26,11 @@ const DomainSeed = v.strictObject({
   baseUrl: v.pipe(v.string(), v.url('must be a URL')),
   includeHidden: v.optional(v.boolean(), false),
   supportContact: v.optional(v.string()),
+  /** Web origins whose pages may call the assistant from a browser; none listed: any origin. */
+  allowedOrigins: v.optional(
+    v.array(v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http(s) URL'))),
+    [],
+  ),
 });
 
 export const SeedSchema = v.strictObject({
@@ -100,6 +105,7 @@ export async function applySeedFile(file: string, tenants: TenantStore): Promise
         baseUrl: d.baseUrl,
         includeHidden: d.includeHidden,
         ...(d.supportContact ? { supportContact: d.supportContact } : {}),
+        allowedOrigins: d.allowedOrigins,
       });
     }
   }

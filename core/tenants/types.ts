@@ -46,6 +46,11 @@ export interface Domain {
   baseUrl: string;
   includeHidden: boolean;
   supportContact?: string;
+  /**
+   * Web origins (`https://docs.acme.com`) whose pages may call this domain's
+   * browser endpoints; absent or empty: any origin.
+   */
+  allowedOrigins?: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -5,6 +5,7 @@ interface ThreadHeader {
   threadId: string;
   orgId: string;
   domainId: string;
+  keyHash?: string;
   createdAt: string;
 }
 

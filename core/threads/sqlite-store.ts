@@ -7,6 +7,7 @@ const SCHEMA = `
     org_id TEXT NOT NULL,
     thread_id TEXT NOT NULL,
     domain_id TEXT NOT NULL,
+    key_hash TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (org_id, thread_id)
@@ -23,6 +24,7 @@ const SCHEMA = `
 
 interface ThreadRow {
   domainId: string;
+  keyHash?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,9 +32,22 @@ interface ThreadRow {
 function threadRow(row: unknown): ThreadRow | undefined {
   if (typeof row !== 'object' || row === null || !('domainId' in row && 'createdAt' in row && 'updatedAt' in row)) return undefined;
   const { domainId, createdAt, updatedAt } = row;
+  const keyHash = 'keyHash' in row && typeof row.keyHash === 'string' ? { keyHash: row.keyHash } : {};
   return typeof domainId === 'string' && typeof createdAt === 'string' && typeof updatedAt === 'string'
-    ? { domainId, createdAt, updatedAt }
+    ? { domainId, ...keyHash, createdAt, updatedAt }
     : undefined;
+}
+
+/** A file made before thread keys lacks their column; its threads have no key and cannot be continued. */
+function addKeyColumn(db: SqliteDatabase): void {
+  const columns: unknown = db.pragma('table_info(threads)');
+  if (Array.isArray(columns) && columns.some((c: unknown) => typeof c === 'object' && c !== null && 'name' in c && c.name === 'key_hash')) return;
+  try {
+    db.exec('ALTER TABLE threads ADD COLUMN key_hash TEXT');
+  } catch (err) {
+    // Another process added it first.
+    if (!(err instanceof Error && /duplicate column/i.test(err.message))) throw err;
+  }
 }
 
 /**
@@ -47,6 +62,7 @@ export class SqliteThreadStore implements ThreadStore {
 
   constructor(dataDir: string, private readonly retentionDays: number, private readonly now = () => new Date()) {
     this.db = openDatabase(path.join(dataDir, 'threads.db'), { durability: 'normal', schema: SCHEMA });
+    addKeyColumn(this.db);
   }
 
   private sql(text: string) {
@@ -55,7 +71,9 @@ export class SqliteThreadStore implements ThreadStore {
 
   async load(orgId: string, threadId: string): Promise<ThreadTranscript | undefined> {
     const thread = threadRow(
-      this.sql('SELECT domain_id AS domainId, created_at AS createdAt, updated_at AS updatedAt FROM threads WHERE org_id = ? AND thread_id = ?').get(
+      this.sql(
+        'SELECT domain_id AS domainId, key_hash AS keyHash, created_at AS createdAt, updated_at AS updatedAt FROM threads WHERE org_id = ? AND thread_id = ?',
+      ).get(
         orgId,
         threadId,
       ),
@@ -104,9 +122,9 @@ export class SqliteThreadStore implements ThreadStore {
     await writeTransaction(this.db, () => {
         // The first exchange creates the thread; each later one renews its retention.
         this.sql(
-          `INSERT INTO threads (org_id, thread_id, domain_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO threads (org_id, thread_id, domain_id, key_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (org_id, thread_id) DO UPDATE SET updated_at = excluded.updated_at`,
-        ).run(ref.orgId, ref.threadId, ref.domainId, exchange.startedAt, exchange.finishedAt);
+        ).run(ref.orgId, ref.threadId, ref.domainId, ref.keyHash ?? null, exchange.startedAt, exchange.finishedAt);
         this.sql('INSERT INTO exchanges (org_id, thread_id, body) VALUES (?, ?, ?)').run(ref.orgId, ref.threadId, JSON.stringify(exchange));
       });
     this.sweepNowAndThen();

@@ -29,6 +29,8 @@ export interface ThreadTranscript {
   threadId: string;
   orgId: string;
   domainId: string;
+  /** SHA-256 of the thread key handed out at creation; continuing the thread needs the key. */
+  keyHash?: string;
   createdAt: string;
   updatedAt: string;
   exchanges: ThreadExchange[];
@@ -38,6 +40,8 @@ export interface ThreadRef {
   orgId: string;
   threadId: string;
   domainId: string;
+  /** Stored with the thread when the first exchange creates it. */
+  keyHash?: string;
 }
 
 export interface ThreadStore {

@@ -94,15 +94,22 @@ export const domains: Command = async (args, ctx) => {
       'base-url': { type: 'string' },
       'include-hidden': { type: 'boolean', default: false },
       support: { type: 'string' },
+      'allowed-origin': { type: 'string', multiple: true, default: [] },
     },
   });
-  const usage = 'quire domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden] [--support CONTACT]';
+  const usage =
+    'quire domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden] [--support CONTACT] [--allowed-origin URL]…';
   return listOrAdd(ctx, positionals, 'domain', usage, {
-    list: async () => (await ctx.tenants.listDomains()).map((d) => `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}`),
+    list: async () =>
+      (await ctx.tenants.listDomains()).map(
+        (d) => `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`,
+      ),
     add: async (orgId, id) => {
       if (!values.source) throw new UsageError('--source is required (a git URL or a local folder)');
       const baseUrl = values['base-url'] ?? `https://${id}.example.com`;
       if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
+      const bad = values['allowed-origin'].find((o) => !/^https?:\/\//i.test(o) || !URL.canParse(o));
+      if (bad !== undefined) throw new UsageError(`--allowed-origin must be an http(s) URL such as https://docs.example.com, got '${bad}'`);
       return ctx.tenants.putDomain({
         id,
         orgId,
@@ -112,6 +119,7 @@ export const domains: Command = async (args, ctx) => {
         baseUrl,
         includeHidden: values['include-hidden'],
         ...(values.support ? { supportContact: values.support } : {}),
+        allowedOrigins: values['allowed-origin'],
       });
     },
   });

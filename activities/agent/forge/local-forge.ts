@@ -1,10 +1,14 @@
-import { localPullUrl, PullStore } from '../../../core/forge/index.js';
+import { linkSecret, localPullUrl, PullStore, viewToken } from '../../../core/forge/index.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
-/** The embedded forge: the branch is already pushed to the local repository; the record lives in core/forge. */
+/**
+ * The embedded forge: the branch is already pushed to the local repository;
+ * the record lives in core/forge. The link carries a view token, so it opens
+ * in a browser without the admin key.
+ */
 export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
   const store = new PullStore(services.config.dataDir);
   const body = pullRequestBody(input);
@@ -23,5 +27,8 @@ export async function openLocalPullRequest(services: ActivityServices, project: 
       p.comments.push({ body, createdAt: new Date().toISOString() });
     });
   }
-  return { url: localPullUrl(services.config.publicUrl, project.id, pull.number), number: pull.number, created };
+  // The same token on every turn and retry: the job's prLink stays the same link.
+  const token = viewToken(await linkSecret(services.config.dataDir), project.id, pull.number);
+  await store.keepViewToken(project.id, pull.number, token);
+  return { url: localPullUrl(services.config.publicUrl, project.id, pull.number, token), number: pull.number, created };
 }

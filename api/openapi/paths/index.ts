@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { assistantPaths } from './assistant.js';
+import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
@@ -16,6 +17,7 @@ export const PATHS: PathItems[] = [
   openApiPaths,
   agentPaths,
   assistantPaths,
+  browserPaths,
   searchPaths,
   threadsPaths,
   pullsPaths,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import { createApp } from '../../../api/app.js';
 import { pullsRouter } from '../../../api/pulls/index.js';
 import type { ApiServices } from '../../../api/services.js';
@@ -7,7 +8,7 @@ import { serve } from '../../support/services.js';
 import { engineFixture } from './setup.js';
 
 describe('agent engine: the local forge pull-request page', function () {
-  it('serves title, body and the git diff of the job branch to an admin key of the organisation only', async function () {
+  it('serves title, body and the git diff of the job branch to an admin key of the organisation, or to its link', async function () {
     const f = await engineFixture({
       script: [
         { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-3.mdx', old_text: 'topic 3', new_text: 'subject 3' } }] },
@@ -34,10 +35,30 @@ describe('agent engine: the local forge pull-request page', function () {
     assert.match(body.diff, /^-This page explains topic 3/m);
     assert.match(body.diff, /^\+This page explains subject 3/m);
 
+    assert.ok(!('viewTokenHash' in body), 'not even the token hash is shown');
+
     const html = await fetch(url + path, { headers: { authorization: `Bearer ${admin.secret}`, accept: 'text/html' } });
     const page = await html.text();
-    assert.match(page, /<h1>#1 Say subject &#60;3&#62;<\/h1>/);
-    assert.match(page, /\+This page explains subject 3/);
+    assert.match(page, /<h1>#1 Say subject &#60;3&#62;/);
+    assert.match(page, /<span class="add">\+This page explains subject 3 /);
+    assert.match(page, /<h3>Requested<\/h3>\s*<blockquote>\s*<p>Reword page 3<\/p>/, 'the body is Markdown, rendered');
+    assert.doesNotMatch(page, /quire:page1:turn/, 'the hidden turn marker stays hidden');
+    assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+
+    // The prLink opens in a browser by itself: its token authorises this pull request only.
+    const token = new URL(pr.url).searchParams.get('token');
+    assert.match(token ?? '', /^pv_[A-Za-z0-9_-]{43}$/);
+    const linked = await fetch(pr.url.replace(/^https?:\/\/[^/]+/, url), { headers: { accept: 'text/html' } });
+    assert.equal(linked.status, 200);
+    assert.equal(linked.headers.get('referrer-policy'), 'no-referrer');
+    assert.match(await linked.text(), /Say subject &#60;3&#62;/);
+    assert.equal((await fetch(`${url}${path}?token=${token}x`)).status, 404, 'a wrong token is a missing pull request');
+    assert.equal((await fetch(`${url}/forge/docs/pulls/9?token=${token}`)).status, 404);
+    // Everything the embedded stores wrote (the pull-request database and its journal included).
+    const dataDir = f.services.config.dataDir;
+    const files = (await fs.readdir(dataDir, { recursive: true })).map((name) => `${dataDir}/${name}`);
+    const stored = (await Promise.all(files.map((file) => fs.readFile(file, 'latin1').catch(() => '')))).join('');
+    assert.ok(!stored.includes(token!), 'only the hash of the token is stored');
 
     assert.equal((await fetch(url + path, { headers: { authorization: `Bearer ${stranger.secret}` } })).status, 404);
     assert.equal((await fetch(url + path)).status, 401);

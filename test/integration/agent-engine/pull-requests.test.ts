@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
@@ -29,9 +30,10 @@ describe('agent engine: pull requests', function () {
     const f = await engineFixture({ env: { QUIRE_PUBLIC_URL: 'https://quire.example.com' } });
     await f.storeTurnPrompts('pr1', 3);
     const first = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1, { validationErrors: ['a.mdx:1: broken'] })));
-    assert.deepEqual(first, { url: 'https://quire.example.com/forge/docs/pulls/1', number: 1, created: true });
+    assert.match(first.url, /^https:\/\/quire\.example\.com\/forge\/docs\/pulls\/1\?token=pv_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual({ ...first, url: undefined }, { url: undefined, number: 1, created: true });
     const again = await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(1)));
-    assert.deepEqual(again, { ...first, created: false });
+    assert.deepEqual(again, { ...first, created: false }, 'the same link on every turn and retry');
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
     const pull = await new PullStore(f.services.config.dataDir).get('docs', 1);
@@ -41,6 +43,8 @@ describe('agent engine: pull requests', function () {
     assert.match(pull?.body ?? '', /Validation notes[\s\S]*a\.mdx:1: broken/);
     assert.equal(pull?.comments.length, 1, 'a retried follow-up does not comment twice');
     assert.match(pull?.comments[0]?.body ?? '', /Prompt of turn 2/);
+    const token = new URL(first.url).searchParams.get('token')!;
+    assert.equal(pull?.viewTokenHash, createHash('sha256').update(token).digest('hex'), 'only the hash of the token is kept');
   });
 
   it('GitHub: creates a draft PR, finds it again, comments on follow-ups, and keeps the token out of git and errors', async function () {

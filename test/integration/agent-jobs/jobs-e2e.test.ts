@@ -104,7 +104,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '2');
     assert.match((await repo.readFile(branch, 'page-3.mdx')) ?? '', /Install the gadget 3/);
     const pull = await new PullStore(services.config.dataDir).findOpen('docs', branch);
-    assert.ok(pull && done.prLink?.endsWith(`/pulls/${pull.number}`), 'one pull request for the branch, the one linked');
+    assert.ok(pull && done.prLink && new URL(done.prLink).pathname.endsWith(`/pulls/${pull.number}`), 'one pull request for the branch, the one linked');
 
     // The job store holds the same state, and lists it.
     const listed = await call<{ jobs: JobView[] }>(url('/docs/jobs?status=completed'), 'GET', admin);

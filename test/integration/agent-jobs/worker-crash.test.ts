@@ -76,7 +76,7 @@ describe('agent job survives a worker crash mid-turn', function () {
     const pull = await pulls.get('crashy', 1);
     assert.ok(pull, 'a pull request was opened');
     assert.equal(await pulls.get('crashy', 2), undefined, 'and only one');
-    assert.ok(done.prLink?.endsWith('/pulls/1'));
+    assert.ok(done.prLink && new URL(done.prLink).pathname.endsWith('/pulls/1'), done.prLink ?? 'no prLink');
     assert.match((await repo.readFile(`quire/${created.body.id}`, 'page-1.mdx')) ?? '', /crash-proof widget 1/);
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..quire/${created.body.id}`), '1');
   });

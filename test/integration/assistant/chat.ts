@@ -5,7 +5,7 @@
 import * as ai5 from 'ai-v5';
 import * as ai6 from 'ai-v6';
 import * as ai7 from 'ai-v7';
-import type { V2Client } from './clients.js';
+import { searchPartOf, type SearchToolReading, type UiPart, type V2Client } from './clients.js';
 
 type Status = 'submitted' | 'streaming' | 'ready' | 'error';
 
@@ -40,6 +40,8 @@ export interface ChatMessageView {
   text: string;
   sources: string[];
   threadId: string | undefined;
+  threadKey: string | undefined;
+  search: SearchToolReading | undefined;
 }
 
 export interface TestChat {
@@ -50,15 +52,20 @@ export interface TestChat {
   finished: ChatMessageView[];
 }
 
-function view(m: { role: string; parts: Array<{ type: string; text?: string; url?: string }>; metadata?: unknown }): ChatMessageView {
-  const meta = m.metadata;
-  const threadId =
-    typeof meta === 'object' && meta !== null && 'threadId' in meta && typeof meta.threadId === 'string' ? meta.threadId : undefined;
+function metadataField(meta: unknown, name: 'threadId' | 'threadKey'): string | undefined {
+  if (typeof meta !== 'object' || meta === null || !(name in meta)) return undefined;
+  const value: unknown = (meta as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function view(m: { role: string; parts: UiPart[]; metadata?: unknown }): ChatMessageView {
   return {
     role: m.role,
     text: m.parts.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join(''),
     sources: m.parts.flatMap((p) => (p.type === 'source-url' && p.url ? [p.url] : [])),
-    threadId,
+    threadId: metadataField(m.metadata, 'threadId'),
+    threadKey: metadataField(m.metadata, 'threadKey'),
+    search: m.role === 'assistant' ? searchPartOf(m.parts) : undefined,
   };
 }
 

@@ -8,40 +8,78 @@ import * as ai5 from 'ai-v5';
 import * as ai6 from 'ai-v6';
 import * as ai7 from 'ai-v7';
 
+export interface SearchToolReading {
+  toolName: string;
+  query: unknown;
+  hits: Array<{ path: string; url: string; content: string; metadata: { title: string } }>;
+}
+
 export interface ClientReading {
   text: string;
   sources: Array<{ id: string; url: string; title: string | undefined }>;
   threadId: string | undefined;
+  threadKey: string | undefined;
+  /** The retrieval as the client saw it: the `search` tool call and its result. */
+  search: SearchToolReading | undefined;
   errors: string[];
 }
 
-const threadIdOf = (metadata: unknown): string | undefined => {
-  if (typeof metadata !== 'object' || metadata === null || !('threadId' in metadata)) return undefined;
-  return typeof metadata.threadId === 'string' ? metadata.threadId : undefined;
+const field = (value: unknown, name: string): string | undefined => {
+  if (typeof value !== 'object' || value === null || !(name in value)) return undefined;
+  const found: unknown = (value as Record<string, unknown>)[name];
+  return typeof found === 'string' ? found : undefined;
 };
+const threadIdOf = (metadata: unknown) => field(metadata, 'threadId');
+const threadKeyOf = (metadata: unknown) => field(metadata, 'threadKey');
+
+function hitsOf(result: unknown): SearchToolReading['hits'] {
+  if (!Array.isArray(result)) throw new Error(`the search result is not a list: ${JSON.stringify(result)}`);
+  return result as SearchToolReading['hits'];
+}
 
 /** Reads a v1 response with ai@4's own data-stream parser. */
 export async function readV1(res: Response): Promise<ClientReading> {
-  const reading: ClientReading = { text: '', sources: [], threadId: undefined, errors: [] };
+  const reading: ClientReading = { text: '', sources: [], threadId: undefined, threadKey: undefined, search: undefined, errors: [] };
   if (!res.body) throw new Error('no body');
+  const calls = new Map<string, { toolName: string; args: unknown }>();
   await processDataStream({
     stream: res.body,
     onTextPart: (t) => void (reading.text += t),
     onSourcePart: (s) => void reading.sources.push({ id: s.id, url: s.url, title: s.title }),
     onErrorPart: (e) => void reading.errors.push(e),
     onMessageAnnotationsPart: (annotations) => {
-      for (const a of annotations) reading.threadId ??= threadIdOf(a);
+      for (const a of annotations) {
+        reading.threadId ??= threadIdOf(a);
+        reading.threadKey ??= threadKeyOf(a);
+      }
+    },
+    onToolCallPart: (call) => void calls.set(call.toolCallId, { toolName: call.toolName, args: call.args }),
+    onToolResultPart: (r) => {
+      const call = calls.get(r.toolCallId);
+      if (!call) throw new Error(`a tool result without its call: ${r.toolCallId}`);
+      reading.search = { toolName: call.toolName, query: field(call.args, 'query'), hits: hitsOf(r.result) };
     },
   });
   return reading;
 }
 
-interface UiPart {
+export interface UiPart {
   type: string;
   text?: string;
   url?: string;
   sourceId?: string;
   title?: string;
+  state?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+/** The `search` tool part of a v2 message (`tool-search`, finished with its output). */
+export function searchPartOf(parts: UiPart[]): SearchToolReading | undefined {
+  const part = parts.find((p) => p.type === 'tool-search');
+  if (!part) return undefined;
+  if (part.state !== 'output-available') throw new Error(`the search tool part is ${part.state}`);
+  return { toolName: 'search', query: field(part.input, 'query'), hits: hitsOf(part.output) };
 }
 
 function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined, errors: string[]): ClientReading {
@@ -50,6 +88,8 @@ function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined,
     text: parts.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join(''),
     sources: parts.flatMap((p) => (p.type === 'source-url' && p.url ? [{ id: p.sourceId ?? '', url: p.url, title: p.title }] : [])),
     threadId: threadIdOf(message?.metadata),
+    threadKey: threadKeyOf(message?.metadata),
+    search: searchPartOf(parts),
     errors,
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../api/app.js';
 import { assistantRouter, type AssistantDeps } from '../../../api/assistant/index.js';
-import type { ApiServices } from '../../../api/services.js';
+import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { openThreadStore } from '../../../core/threads/index.js';
@@ -33,6 +33,8 @@ export interface WorldOptions {
   deps?: AssistantDeps;
   /** Replaces some services after they are built (a Redis-backed limiter, a capturing logger). */
   patch?: (services: ApiServices) => Partial<ApiServices>;
+  /** More features to serve beside the assistant (the widget, the search endpoints). */
+  features?: Feature[];
 }
 
 /** A served API with the assistant over the real embedded index, a real tenant store and (optionally) the fake model. */
@@ -60,6 +62,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
     healthRouter,
     (s) => assistantRouter(s, { docIndex, threads, ...opts.deps }),
     (s) => threadsRouter(s, { threads }),
+    ...(opts.features ?? []),
   ]);
   const served = await serve(app, services.config.http);
   return {

@@ -1,9 +1,27 @@
 import assert from 'node:assert/strict';
-import { readV1, readV2, V2_CLIENTS } from './clients.js';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { readV1, readV2, V2_CLIENTS, type ClientReading } from './clients.js';
 import { testChat } from './chat.js';
-import { assistantWorld, userMessageV1, type AssistantWorld } from './harness.js';
+import { v1Chat } from './chat-v1.js';
+import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from './harness.js';
+import { sseChunks, strictChunkProblems, V1_CODES } from './strict-chunks.js';
 
 const ANSWER = 'Install it with npm install -g quire-cli [1].';
+/** Every answer closes with the pages it drew on, as a `suggestions` block of site-relative links. */
+const SUGGESTIONS = /\n\n```suggestions\n\(Installation\)\[\/guides\/install\]\n(?:\(.+\)\[\/.+\]\n)*```\n$/;
+
+/** The retrieval, as Mintlify's clients read it: a `search` tool call whose result lists the hits. */
+function assertSearchTool(reading: Pick<ClientReading, 'search'>, query: RegExp) {
+  assert.equal(reading.search?.toolName, 'search');
+  assert.match(String(reading.search.query), query);
+  const hit = reading.search.hits[0];
+  assert.equal(hit?.path, '/guides/install');
+  assert.equal(hit.url, 'https://docs.example.com/guides/install#install-the-cli', 'absolute, on the domain base URL');
+  assert.match(hit.content, /npm install -g quire-cli/);
+  assert.equal(hit.metadata.title, 'Installation');
+}
 
 describe('assistant streams read by the real AI SDK clients', () => {
   let world: AssistantWorld;
@@ -25,16 +43,23 @@ describe('assistant streams read by the real AI SDK clients', () => {
 
   const v2Url = () => `${world.url}/discovery/v2/assistant/${world.domainId}/message`;
 
-  it('v1: ai@4 reads text, threadId annotation, sources and the deprecation headers', async () => {
+  it('v1: ai@4 reads text, the search tool call, thread annotation, sources and the deprecation headers', async () => {
     const res = await world.post('v1', { id: 'chat', fp: 'anonymous', messages: [userMessageV1('How do I install the CLI?')] });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-vercel-ai-data-stream'), 'v1');
     assert.equal(res.headers.get('deprecation'), 'true');
     assert.match(res.headers.get('link') ?? '', /<\/discovery\/v2\/assistant\/docs\/message>; rel="successor-version"/);
+    const threadHeader = res.headers.get('x-thread-id');
+    const keyHeader = res.headers.get('x-thread-key');
     const reading = await readV1(res);
-    assert.equal(reading.text, ANSWER);
+    assert.ok(reading.text.startsWith(ANSWER), reading.text);
+    assert.match(reading.text, SUGGESTIONS);
     assert.deepEqual(reading.errors, []);
     assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(reading.threadId, threadHeader);
+    assert.match(reading.threadKey ?? '', /^tk_[A-Za-z0-9_-]{43}$/);
+    assert.equal(reading.threadKey, keyHeader);
+    assertSearchTool(reading, /install the CLI/);
     assert.equal(reading.sources[0]?.url, 'https://docs.example.com/guides/install#install-the-cli');
     assert.equal(reading.sources[0]?.id, 'src_1');
     assert.match(reading.sources[0]?.title ?? '', /Installation/);
@@ -83,11 +108,14 @@ describe('assistant streams read by the real AI SDK clients', () => {
   }
 
   for (const client of V2_CLIENTS) {
-    it(`v2: ${client} readUIMessageStream reads text, sources and metadata.threadId`, async () => {
+    it(`v2: ${client} readUIMessageStream reads the search tool part, text, sources and the thread metadata`, async () => {
       const reading = await readV2(client, { url: v2Url(), key: world.org.assistantKey, body: { fp: 'anonymous' }, text: 'How do I install the CLI?' });
       assert.deepEqual(reading.errors, []);
-      assert.equal(reading.text, ANSWER);
+      assert.ok(reading.text.startsWith(ANSWER), reading.text);
+      assert.match(reading.text, SUGGESTIONS);
       assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/);
+      assert.match(reading.threadKey ?? '', /^tk_/);
+      assertSearchTool(reading, /install the CLI/);
       assert.equal(reading.sources[0]?.url, 'https://docs.example.com/guides/install#install-the-cli');
       assert.equal(reading.sources[0]?.id, 'src_1');
     });
@@ -101,25 +129,30 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/, 'threadId survives the error (sent on start)');
     });
 
-    it(`v2: ${client} Chat with DefaultChatTransport continues a thread through metadata.threadId`, async () => {
+    it(`v2: ${client} Chat with DefaultChatTransport continues a thread through metadata threadId and threadKey`, async () => {
       world.model!.script((req, i) => ({ text: i === 0 ? ANSWER : `Follow-up answer seen ${req.body.messages.length} messages [1].` }));
       const chat = testChat(client, v2Url(), world.org.assistantKey);
       await chat.send('How do I install the CLI?', { fp: 'reader-1' });
       assert.equal(chat.status(), 'ready');
       assert.deepEqual(chat.errors, []);
       const first = chat.finished[0];
-      assert.equal(first?.text, ANSWER);
-      assert.ok(first?.threadId);
+      assert.ok(first, 'the first answer finished');
+      assert.ok(first.text.startsWith(ANSWER));
+      assert.ok(first.threadId && first.threadKey);
       assert.ok(first.sources.includes('https://docs.example.com/guides/install#install-the-cli'));
+      assertSearchTool(first, /install the CLI/);
 
-      await chat.send('And on Windows?', { fp: 'reader-1', threadId: first.threadId });
+      // The Chat sends the first answer back whole, its `tool-search` part included: accepted.
+      await chat.send('And on Windows?', { fp: 'reader-1', threadId: first.threadId, threadKey: first.threadKey });
+      assert.deepEqual(chat.errors, []);
       const second = chat.finished[1];
       assert.equal(second?.threadId, first.threadId, 'the same thread continues');
-      assert.match(second?.text ?? '', /^Follow-up answer/);
+      assert.equal(second.threadKey, undefined, 'the key is shown only when the thread is created');
+      assert.match(second.text, /^Follow-up answer/);
       // The Chat sent the whole history: system prompt + question 1 + answer 1 + question 2.
       const sent = world.model!.requests.at(-1)!.body.messages;
       assert.deepEqual(sent.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
-      assert.equal(sent[2]?.content, ANSWER);
+      assert.equal(sent[2]?.content, ANSWER, 'the earlier answer reaches the model without its suggestions block');
       // "And on Windows?" is sharpened by the earlier question: the Windows passage is retrieved.
       assert.match(String(sent[0]?.content), /PowerShell/);
 
@@ -129,6 +162,73 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.ok(transcript.exchanges.every((x) => x.outcome === 'complete' && x.sources.length > 0));
     });
   }
+
+  it('v1: a useChat-style client sends the tool invocation back in its history; the thread continues with its key', async () => {
+    world.model!.script((req, i) => ({ text: i === 0 ? ANSWER : `Second answer after ${req.body.messages.length} messages [1].` }));
+    const chat = v1Chat(`${world.url}/discovery/v1/assistant/${world.domainId}/message`, world.org.assistantKey);
+    const first = await chat.send('How do I install the CLI?', { fp: 'reader-v1' });
+    const invocation = first.toolInvocations?.[0];
+    assert.equal(invocation?.toolName, 'search');
+    assert.equal(invocation.state, 'result');
+    assert.ok(first.parts.some((p) => p.type === 'tool-invocation'), 'the tool invocation is a part of the message');
+    const thread = first.annotations?.[0];
+    assert.ok(thread && typeof thread === 'object' && !Array.isArray(thread));
+    const { threadId, threadKey } = thread as { threadId?: string; threadKey?: string };
+    assert.ok(threadId && threadKey);
+
+    const second = await chat.send('And on Windows?', { fp: 'reader-v1', threadId, threadKey });
+    assert.match(second.content, /^Second answer/);
+    const sent = world.model!.requests.at(-1)!.body.messages;
+    assert.deepEqual(sent.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+  });
+
+  it('v2: every chunk passes the strict releases (5.0.0, 6.0.0, 7.0.0) field by field; v1 uses only known part codes', async () => {
+    const v2 = await world.post('v2', { fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
+    const chunks = sseChunks(await v2.text());
+    assert.deepEqual(chunks.flatMap(strictChunkProblems), []);
+    assert.deepEqual(
+      chunks.map((c) => c.type).filter((t, i, all) => t !== all[i - 1]),
+      ['start', 'start-step', 'tool-input-available', 'tool-output-available', 'finish-step', 'start-step', 'text-start', 'text-delta', 'text-end', 'source-url', 'finish-step', 'finish'],
+      'the search step, then the answer step',
+    );
+    const v1 = await world.post('v1', { fp: 'anonymous', messages: [userMessageV1('How do I install the CLI?')] });
+    const lines = (await v1.text()).split('\n').filter(Boolean);
+    for (const line of lines) {
+      const m = /^([0-9a-z]):(.*)$/.exec(line);
+      assert.ok(m && V1_CODES.has(m[1]!), line);
+      assert.doesNotThrow(() => JSON.parse(m[2]!), line);
+    }
+    assert.deepEqual(lines.map((l) => l[0]).filter((c, i, all) => c !== all[i - 1]), ['f', '8', '9', 'a', 'e', 'f', '0', 'h', 'e', 'd']);
+  });
+
+  it('continuing needs the thread key: none, a wrong one or an unknown thread are the same 404, and only its hash is stored', async () => {
+    const created = await world.post('v2', { fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
+    const threadId = created.headers.get('x-thread-id')!;
+    const threadKey = created.headers.get('x-thread-key')!;
+    await created.text();
+    const next = (extra: Record<string, unknown>) => world.post('v2', { fp: 'anonymous', messages: [userMessage('And on Windows?')], ...extra });
+    const refusals = [{ threadId }, { threadId, threadKey: `${threadKey}x` }, { threadId: 'no-such-thread', threadKey }];
+    const bodies: unknown[] = [];
+    for (const extra of refusals) {
+      const res = await next(extra);
+      assert.equal(res.status, 404, JSON.stringify(extra));
+      bodies.push(((await res.json()) as { code: string }).code);
+    }
+    assert.deepEqual(bodies, ['not_found', 'not_found', 'not_found']);
+    const ok = await next({ threadId, threadKey });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-thread-id'), threadId);
+    assert.equal(ok.headers.get('x-thread-key'), null, 'the key is never shown again');
+    await ok.text();
+    // Everything the embedded stores wrote (the thread database and its journal included).
+    const dataDir = world.services.config.dataDir;
+    const files = (await fs.readdir(dataDir, { recursive: true })).map((f) => path.join(dataDir, f));
+    const stored = (await Promise.all(files.map((f) => fs.readFile(f, 'latin1').catch(() => '')))).join('');
+    assert.ok(stored.includes(createHash('sha256').update(threadKey).digest('hex')), 'the hash is stored');
+    assert.ok(!stored.includes(threadKey), 'the key itself is not');
+    const admin = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+    assert.doesNotMatch(await admin.text(), /keyHash|tk_/);
+  });
 
   it('v2: the Chat reports a mid-stream error through onError and keeps the partial text', async () => {
     failNextAnswer('Partial words before the failure happens', 10);

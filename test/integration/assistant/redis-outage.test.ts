@@ -43,8 +43,8 @@ describe('assistant with Redis stopped mid-run', () => {
       assert.match(answer.text, /"type":"text-delta"/);
       assert.ok(answer.text.endsWith('data: [DONE]\n\n'), 'the whole answer streams');
     }
-    // A follow-up in a thread: the stored history is out of reach, the answer is not.
-    const followUp = await read(await w.post('v2', { ...body(), threadId: 'thread-during-outage' }));
+    // A follow-up in a thread: the stored history (and the key's hash) is out of reach, the answer is not.
+    const followUp = await read(await w.post('v2', { ...body(), threadId: 'thread-during-outage', threadKey: 'tk_unchecked' }));
     assert.equal(followUp.status, 200);
     assert.ok(followUp.text.endsWith('data: [DONE]\n\n'));
     // A key never read before the outage cannot be checked: refused as unavailable, not let through.

@@ -40,6 +40,8 @@ describe('assistant requests', () => {
     ['message without id', { messages: [{ role: 'user', parts: [{ type: 'text', text: 'q' }] }] }, 'messages.0.id'],
     ['threadId too long', { threadId: 't'.repeat(129) }, 'threadId'],
     ['threadId not a string', { threadId: 42 }, 'threadId'],
+    ['threadKey not a string', { threadKey: 42 }, 'threadKey'],
+    ['threadKey empty', { threadKey: '' }, 'threadKey'],
     ['retrievalPageSize 0', { retrievalPageSize: 0 }, 'retrievalPageSize'],
     ['retrievalPageSize 51', { retrievalPageSize: 51 }, 'retrievalPageSize'],
     ['retrievalPageSize fractional', { retrievalPageSize: 2.5 }, 'retrievalPageSize'],
@@ -71,7 +73,7 @@ describe('assistant requests', () => {
       ],
     });
     assert.equal(res.status, 200);
-    assert.equal((await readV1(res)).text, 'Answer [1].');
+    assert.equal((await readV1(res)).text, 'Answer [1].\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
     const sent = JSON.stringify(world.model!.requests[before]?.body.messages);
     assert.match(sent, /How do I install the CLI\?/);
     assert.match(sent, /A documentation assistant\./);
@@ -100,7 +102,7 @@ describe('assistant requests', () => {
       messages: [{ id: 'd', role: 'data', content: '', parts: [] }, userMessageV1('How do I install?')],
     });
     assert.equal(v1.status, 200);
-    assert.equal((await readV1(v1)).text, 'Answer [1].');
+    assert.equal((await readV1(v1)).text, 'Answer [1].\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
   });
 
   it('401 without a key, 403 with an admin key, 404 for another organisation\'s or an unknown domain', async () => {
@@ -162,7 +164,8 @@ describe('assistant requests', () => {
     model.script(() => ({ text: 'word '.repeat(200) }));
     const abortedBefore = model.aborted;
     const controller = new AbortController();
-    const res = await world.post('v2', { ...valid(), threadId: 'abort-me' }, { signal: controller.signal });
+    const res = await world.post('v2', valid(), { signal: controller.signal });
+    const threadId = res.headers.get('x-thread-id');
     const reader = res.body!.getReader();
     let seen = '';
     while (!seen.includes('text-delta')) seen += new TextDecoder().decode((await reader.read()).value);
@@ -176,7 +179,7 @@ describe('assistant requests', () => {
     assert.ok(model.chunksWritten - chunksAtAbort <= 2, `model kept streaming ${model.chunksWritten - chunksAtAbort} chunks`);
     let transcript: { exchanges: Array<{ outcome: string }> } | undefined;
     for (let i = 0; i < 50 && !transcript; i++) {
-      const r = await fetch(`${world.url}/v1/admin/threads/abort-me`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+      const r = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
       if (r.status === 200) transcript = (await r.json()) as typeof transcript;
       else await new Promise((res2) => setTimeout(res2, 20));
     }
@@ -184,15 +187,16 @@ describe('assistant requests', () => {
   });
 
   it('the admin thread route answers only the thread\'s own organisation', async () => {
-    const res = await world.post('v2', { ...valid(), threadId: 'shared-name' });
+    const res = await world.post('v2', valid());
+    const threadId = res.headers.get('x-thread-id');
     await res.text();
-    const own = await fetch(`${world.url}/v1/admin/threads/shared-name`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+    const own = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
     assert.equal(own.status, 200);
     await world.services.tenants.addOrg('rival');
     const rivalAdmin = (await world.services.tenants.createKey('rival', 'admin')).secret;
-    const rival = await fetch(`${world.url}/v1/admin/threads/shared-name`, { headers: { authorization: `Bearer ${rivalAdmin}` } });
+    const rival = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${rivalAdmin}` } });
     assert.equal(rival.status, 404);
-    const assistantKey = await fetch(`${world.url}/v1/admin/threads/shared-name`, { headers: { authorization: `Bearer ${world.org.assistantKey}` } });
+    const assistantKey = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.assistantKey}` } });
     assert.equal(assistantKey.status, 403);
   });
 });

@@ -128,6 +128,17 @@ describe('README command one (npm start) on the embedded defaults', function () 
     }
     assert.ok(hits.length > 0, 'the example docs were indexed and are searchable');
 
+    // The widget demo over the example docs: served by Quire, the key in the fragment.
+    const demo = new RegExp(`(http://127.0.0.1:${ports.PORT}/widget/demo)#domain=example-docs&key=(\\S+)`).exec(banner);
+    assert.ok(demo, banner);
+    assert.equal(decodeURIComponent(demo[2]!), assistantKey);
+    const page = await fetch(demo[1]!);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /src = '\/widget\.js'/);
+    const widget = await fetch(`http://127.0.0.1:${ports.PORT}/widget.js`);
+    assert.equal(widget.status, 200, 'npm run build bundled the widget');
+    assert.match(widget.headers.get('content-type') ?? '', /javascript/);
+
     first.child.kill('SIGINT');
     assert.equal(await first.exit, 0, first.output());
     assert.match(first.output(), /Stopped\./);
@@ -136,6 +147,7 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const second = start(env);
     const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
     assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
+    assert.match(again, /Widget demo\s+http:\/\/127\.0\.0\.1:\d+\/widget\/demo \(/);
     const store = SqliteTenantStore.inDataDir(dataDir);
     assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
     assert.equal((await store.listKeys()).length, 2);

@@ -98,7 +98,12 @@ describe('SQLite tenant store across processes', () => {
     assert.equal(domain.code, 0, domain.stderr);
     assert.equal((await reader.getDomain('site'))?.baseUrl, 'https://site.example.com');
     assert.match((await quire(dir, ['projects', 'list'])).stdout, /^acme\/docs\tlocal\t\/srv\/docs\.git#main$/m);
-    assert.match((await quire(dir, ['domains', 'list'])).stdout, /^acme\/site\t\/srv\/site\thttps:\/\/site\.example\.com$/m);
+    assert.match((await quire(dir, ['domains', 'list'])).stdout, /^acme\/site\t\/srv\/site\thttps:\/\/site\.example\.com\tany origin$/m);
+    const origins = ['--allowed-origin', 'https://docs.acme.com/guide/', '--allowed-origin', 'http://localhost:8080'];
+    const limited = await quire(dir, ['domains', 'add', 'acme/portal', '--source', '/srv/site', ...origins]);
+    assert.equal(limited.code, 0, limited.stderr);
+    assert.deepEqual((await reader.getDomain('portal'))?.allowedOrigins, ['https://docs.acme.com', 'http://localhost:8080'], 'kept as origins');
+    assert.match((await quire(dir, ['domains', 'list'])).stdout, /^acme\/portal\t.*\thttps:\/\/docs\.acme\.com,http:\/\/localhost:8080$/m);
 
     const refusals: Array<[string[], RegExp]> = [
       [['projects', 'add', 'acme/other'], /--repo is required/],
@@ -108,6 +113,7 @@ describe('SQLite tenant store across processes', () => {
       [['projects', 'add', 'no-slash', '--repo', 'x'], /expected ORG\/PROJECT/],
       [['projects', 'remove'], /quire projects add ORG\/PROJECT/],
       [['domains', 'add', 'acme/other', '--source', 'x', '--base-url', 'not a url'], /--base-url must be a URL/],
+      [['domains', 'add', 'acme/other', '--source', 'x', '--allowed-origin', 'ftp://files.acme.com'], /--allowed-origin must be an http\(s\) URL/],
     ];
     for (const [args, reason] of refusals) {
       const r = await quire(dir, args);

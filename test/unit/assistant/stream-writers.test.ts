@@ -3,12 +3,28 @@ import { PassThrough } from 'node:stream';
 import { DataStreamWriter } from '../../../api/assistant/data-stream.js';
 import { UiMessageStreamWriter } from '../../../api/assistant/ui-message-stream.js';
 import type { AnswerWriter, Citation } from '../../../api/assistant/answer-writer.js';
+import type { SearchCall } from '../../../api/assistant/search-tool.js';
 
-const ids = { messageId: 'msg_abc123', threadId: 'thread_42' };
+// A new thread: its key goes out once, beside the id.
+const ids = { messageId: 'msg_abc123', threadId: 'thread_42', threadKey: 'tk_secret' };
 const citations: Citation[] = [
   { id: 'src_1', url: 'https://en.wikipedia.org/wiki/Paris', title: 'Paris - Wikipedia', path: '/wiki/Paris' },
   { id: 'src_2', url: 'https://www.britannica.com/place/Paris', title: 'Paris | Britannica', path: '/place/Paris' },
 ];
+
+const search: SearchCall = {
+  toolCallId: 'call_1',
+  query: 'capital of France',
+  hits: [
+    {
+      path: '/wiki/Paris',
+      url: 'https://en.wikipedia.org/wiki/Paris',
+      content: 'Paris is the capital of France.',
+      metadata: { title: 'Paris', anchor: '', breadcrumb: ['Paris'], score: 0.9 },
+    },
+  ],
+};
+const HIT = '{"path":"/wiki/Paris","url":"https://en.wikipedia.org/wiki/Paris","content":"Paris is the capital of France.","metadata":{"title":"Paris","anchor":"","breadcrumb":["Paris"],"score":0.9}}';
 
 type MakeWriter = (out: PassThrough) => AnswerWriter;
 const v2Writer: MakeWriter = (out) => new UiMessageStreamWriter(out, ids);
@@ -24,6 +40,7 @@ function capture(make: MakeWriter, drive: (w: AnswerWriter) => void): string {
 /** The two answers of the protocol notes: one that completes, one whose model fails after a first delta. */
 const completed = (w: AnswerWriter) => {
   w.start();
+  w.retrieval(search);
   w.text('The capital of France ');
   w.text('is Paris [1][2].');
   w.endText();
@@ -32,16 +49,33 @@ const completed = (w: AnswerWriter) => {
 };
 const failed = (w: AnswerWriter) => {
   w.start();
+  w.retrieval(search);
   w.text('The capital of France ');
   w.error('Upstream model timed out');
 };
 
 const sse = (events: string[]) => events.map((e) => `data: ${e}\n\n`).join('');
 const lines = (parts: string[]) => parts.map((l) => `${l}\n`).join('');
-const V2_HEAD = ['{"type":"start","messageId":"msg_abc123","messageMetadata":{"threadId":"thread_42"}}', '{"type":"start-step"}', '{"type":"text-start","id":"txt_0"}'];
-const V1_HEAD = ['f:{"messageId":"msg_abc123"}', '8:[{"threadId":"thread_42"}]'];
+// The protocol notes' examples with the retrieval as a `search` tool step before the answer's step.
+const V2_HEAD = [
+  '{"type":"start","messageId":"msg_abc123","messageMetadata":{"threadId":"thread_42","threadKey":"tk_secret"}}',
+  '{"type":"start-step"}',
+  '{"type":"tool-input-available","toolCallId":"call_1","toolName":"search","input":{"query":"capital of France"}}',
+  `{"type":"tool-output-available","toolCallId":"call_1","output":[${HIT}]}`,
+  '{"type":"finish-step"}',
+  '{"type":"start-step"}',
+  '{"type":"text-start","id":"txt_0"}',
+];
+const V1_HEAD = [
+  'f:{"messageId":"msg_abc123"}',
+  '8:[{"threadId":"thread_42","threadKey":"tk_secret"}]',
+  '9:{"toolCallId":"call_1","toolName":"search","args":{"query":"capital of France"}}',
+  `a:{"toolCallId":"call_1","result":[${HIT}]}`,
+  'e:{"finishReason":"tool-calls","usage":{"promptTokens":0,"completionTokens":0},"isContinued":false}',
+  'f:{"messageId":"msg_abc123"}',
+];
 
-// The expected bytes are the verified examples of the protocol notes (protocols/*.sse, *.txt).
+// The expected bytes: the verified examples of the protocol notes (protocols/*.sse, *.txt) plus the search step.
 const PROTOCOLS: Array<{ name: string; make: MakeWriter; completed: string; failed: string }> = [
   {
     name: 'v2 (UI message stream)',
@@ -54,7 +88,7 @@ const PROTOCOLS: Array<{ name: string; make: MakeWriter; completed: string; fail
       '{"type":"source-url","sourceId":"src_1","url":"https://en.wikipedia.org/wiki/Paris","title":"Paris - Wikipedia"}',
       '{"type":"source-url","sourceId":"src_2","url":"https://www.britannica.com/place/Paris","title":"Paris | Britannica"}',
       '{"type":"finish-step"}',
-      '{"type":"finish","messageMetadata":{"threadId":"thread_42"}}',
+      '{"type":"finish","messageMetadata":{"threadId":"thread_42","threadKey":"tk_secret"}}',
       '[DONE]',
     ]),
     failed: sse([
@@ -90,6 +124,15 @@ describe('assistant stream writers', () => {
       assert.equal(capture(protocol.make, failed), protocol.failed);
     });
   }
+
+  it('a continued thread repeats only its id, never a key', () => {
+    const continued = { messageId: 'msg_abc123', threadId: 'thread_42' };
+    const v2 = capture((out) => new UiMessageStreamWriter(out, continued), (w) => w.start());
+    assert.match(v2, /"messageMetadata":\{"threadId":"thread_42"\}/);
+    const v1 = capture((out) => new DataStreamWriter(out, continued), (w) => w.start());
+    assert.match(v1, /^8:\[\{"threadId":"thread_42"\}\]$/m);
+    assert.doesNotMatch(v1 + v2, /threadKey/);
+  });
 
   it('v2 never sends a text-delta without its text-start, nor empty deltas', () => {
     const text = capture(v2Writer, (w) => {

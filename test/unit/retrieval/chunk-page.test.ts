@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { parsePage } from '../../../core/docs/index.js';
 import { chunkPage } from '../../../core/retrieval/chunk-page.js';
 
@@ -68,5 +69,33 @@ describe('chunkPage', () => {
     assert.match(chunk.content, /Set \*\*retries\*\* before\s+deploying\./);
     assert.match(chunk.content, /Inline beta feature\./);
     assert.match(chunk.content, /```bash\nnpm install x\n```/);
+  });
+  it('dedents code fences nested in MDX components, so they open and close at the same indentation', () => {
+    const source = [
+      '## Setup',
+      '',
+      '<Steps>',
+      '  <Step title="Install">',
+      '    Run the installer:',
+      '',
+      '    ```bash',
+      '    npm install -g quire-cli',
+      '      quire --version',
+      '    ```',
+      '',
+      '    Then log in.',
+      '  </Step>',
+      '</Steps>',
+      '',
+    ].join('\n');
+    const [chunk] = chunksOf(source);
+    const lines = chunk!.content.split('\n');
+    const fences = lines.filter((l) => l.trimStart().startsWith('```'));
+    assert.deepEqual(fences, ['```bash', '```']);
+    assert.ok(lines.includes('npm install -g quire-cli'));
+    assert.ok(lines.includes('  quire --version'), 'indentation inside the code is kept relative to the fence');
+    // Rendered, the text after the code is prose again.
+    const html = new MarkdownIt().render(chunk!.content);
+    assert.match(html, /<p>Then log in\.<\/p>/);
   });
 });

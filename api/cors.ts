@@ -1,0 +1,82 @@
+import type { Context, Middleware } from 'koa';
+import type { TenantStore } from '../core/tenants/index.js';
+import { HttpError } from './http-error.js';
+
+/** What the AI SDK clients and the widget send beyond the CORS-safelisted headers. */
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
+
+/** Response headers a page on another origin may read: the thread's, the limits' and the request id. */
+export const CORS_EXPOSE_HEADERS = [
+  'X-Thread-Id',
+  'X-Thread-Key',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+];
+
+/** Browsers may cache a preflight this long; short, so a changed origin list applies within minutes. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/**
+ * The origins allowed for this request, or undefined when any origin is.
+ * Runs before authentication (a preflight carries no key), so it must not
+ * depend on who is calling.
+ */
+export type OriginPolicy = (ctx: Context) => Promise<readonly string[] | undefined>;
+
+export interface CorsOptions {
+  policy: OriginPolicy;
+  /** Methods the route answers, for `Access-Control-Allow-Methods`. */
+  methods: readonly string[];
+}
+
+/**
+ * CORS for an endpoint meant for browsers on other origins. A preflight from
+ * an allowed origin is answered 204 with what the clients need; a request
+ * from an allowed origin gets `Access-Control-Allow-Origin` before anything
+ * else runs, so its errors and 429s are readable too. A disallowed origin is
+ * refused with 403 at the preflight and on the request, without any CORS
+ * header. Requests without an
+ * `Origin` (servers, curl) are left alone.
+ */
+export function browserCors(options: CorsOptions): Middleware {
+  const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
+  return async function cors(ctx, next) {
+    ctx.vary('Origin');
+    const origin = ctx.get('Origin');
+    const preflight = ctx.method === 'OPTIONS' && Boolean(ctx.get('Access-Control-Request-Method'));
+    if (!origin) return next();
+    const allowed = await options.policy(ctx);
+    if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
+      throw new HttpError(403, 'forbidden', `origin ${origin} is not allowed to call this endpoint`);
+    }
+    ctx.set('Access-Control-Allow-Origin', origin);
+    if (preflight) {
+      ctx.set('Access-Control-Allow-Methods', methods);
+      ctx.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS.join(', '));
+      ctx.set('Access-Control-Max-Age', String(CORS_MAX_AGE_SECONDS));
+      ctx.status = 204;
+      return;
+    }
+    ctx.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS.join(', '));
+    return next();
+  };
+}
+
+/**
+ * The origins of the domain named by the route's `:domain` parameter. An
+ * unknown domain allows any origin: the request then gets its 404 readable,
+ * and a preflight never tells which domains exist.
+ */
+export function domainOrigins(tenants: Pick<TenantStore, 'getDomain'>): OriginPolicy {
+  return async (ctx) => {
+    const id = ctx.params?.domain;
+    const domain = typeof id === 'string' && id ? await tenants.getDomain(id) : undefined;
+    return domain?.allowedOrigins;
+  };
+}
+
+/** Any origin: for public endpoints that serve no tenant's data. */
+export const anyOrigin: OriginPolicy = async () => undefined;

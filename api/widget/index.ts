@@ -1,0 +1,1 @@
+export { widgetRouter, type WidgetDeps } from './router.js';

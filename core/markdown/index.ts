@@ -1,0 +1,1 @@
+export { safeMarkdown, isSafeLink } from './safe-markdown.js';

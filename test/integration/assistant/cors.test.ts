@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SqliteTenantStore } from '../../../core/tenants/index.js';
+import { applySeedFile } from '../../../core/tenants/seed-file.js';
+import { tempDir } from '../../support/services.js';
+import { assistantWorld, userMessage, type AssistantWorld } from './harness.js';
+
+const PAGE = 'http://pages.example.test:8080';
+const OTHER = 'https://evil.example.test';
+
+describe('CORS on the browser endpoints', () => {
+  let world: AssistantWorld;
+  before(async () => {
+    // One request per hour: the second answers 429, which a page must be able to read.
+    world = await assistantWorld({ orgLimits: { assistantPerOrgPerHour: 1 } });
+    await world.services.tenants.putDomain({
+      id: 'portal',
+      orgId: world.org.orgId,
+      source: '.',
+      docsPath: '',
+      baseUrl: 'https://portal.example.com',
+      includeHidden: false,
+      allowedOrigins: [`${PAGE}/any/path`],
+    });
+  });
+  after(() => world.close());
+
+  const preflight = (route: string, origin: string) =>
+    fetch(`${world.url}${route}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+  const ask = (domain: string, origin: string, init: { body?: string; key?: string } = {}) =>
+    fetch(`${world.url}/discovery/v2/assistant/${domain}/message`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json', ...(init.key === '' ? {} : { authorization: `Bearer ${init.key ?? world.org.assistantKey}` }) },
+      body: init.body ?? JSON.stringify({ fp: 'a', messages: [userMessage('How do I install the CLI?')] }),
+    });
+
+  it('answers a preflight with the origin, the headers the AI SDK sends and a Max-Age, on every browser endpoint', async () => {
+    for (const route of ['/discovery/v2/assistant/docs/message', '/discovery/v1/assistant/docs/message', '/discovery/v1/search/docs', '/discovery/v1/page/docs']) {
+      const res = await preflight(route, OTHER);
+      assert.equal(res.status, 204, route);
+      assert.equal(res.headers.get('access-control-allow-origin'), OTHER, 'a domain without a list allows any origin');
+      assert.match(res.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+      assert.match(res.headers.get('access-control-allow-headers') ?? '', /Content-Type/);
+      assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);
+      assert.equal(res.headers.get('access-control-max-age'), '600');
+      assert.match(res.headers.get('vary') ?? '', /Origin/);
+    }
+  });
+
+  it('puts the same Allow-Origin on the answer, on 400, 401 and 429, and exposes the thread, limit and request headers', async () => {
+    const answer = await ask('docs', OTHER);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('access-control-allow-origin'), OTHER);
+    const exposed = answer.headers.get('access-control-expose-headers') ?? '';
+    for (const h of ['X-Thread-Id', 'X-Thread-Key', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id']) assert.ok(exposed.includes(h), h);
+    await answer.text();
+    const limited = await ask('docs', OTHER);
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('access-control-allow-origin'), OTHER);
+    const badJson = await ask('docs', OTHER, { body: '{"fp":' });
+    assert.equal(badJson.status, 400, 'body parsing runs after CORS');
+    assert.equal(badJson.headers.get('access-control-allow-origin'), OTHER);
+    const noKey = await ask('docs', OTHER, { key: '' });
+    assert.equal(noKey.status, 401);
+    assert.equal(noKey.headers.get('access-control-allow-origin'), OTHER);
+  });
+
+  it('refuses an origin the domain does not list, at the preflight and on the request, with no CORS header', async () => {
+    const allowed = await preflight('/discovery/v2/assistant/portal/message', PAGE);
+    assert.equal(allowed.status, 204);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), PAGE);
+    const refused = await preflight('/discovery/v2/assistant/portal/message', OTHER);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    const request = await ask('portal', OTHER);
+    assert.equal(request.status, 403);
+    assert.equal(request.headers.get('access-control-allow-origin'), null);
+    assert.deepEqual(((await request.json()) as { code: string }).code, 'forbidden');
+  });
+
+  it('leaves requests without an Origin alone, and answers no CORS at all on admin endpoints', async () => {
+    const server = await fetch(`${world.url}/discovery/v2/assistant/portal/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(server.headers.get('access-control-allow-origin'), null);
+    assert.notEqual(server.status, 403);
+    const adminPreflight = await fetch(`${world.url}/v1/admin/threads/t1`, { method: 'OPTIONS', headers: { origin: OTHER, 'access-control-request-method': 'GET' } });
+    assert.equal(adminPreflight.headers.get('access-control-allow-origin'), null);
+    const admin = await fetch(`${world.url}/v1/admin/threads/t1`, { headers: { origin: OTHER, authorization: `Bearer ${world.org.adminKey}` } });
+    assert.equal(admin.status, 404);
+    assert.equal(admin.headers.get('access-control-allow-origin'), null);
+  });
+
+  it('takes allowed origins from the seed file, kept as origins, and refuses a non-http one naming the field', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'seed.yaml');
+    const seed = (origins: string) =>
+      `organisations:\n  - id: acme\n    domains:\n      - { id: site, source: ., baseUrl: https://docs.acme.com, allowedOrigins: [${origins}] }\n`;
+    await fs.writeFile(file, seed('"https://docs.acme.com/", "http://localhost:3001"'));
+    const store = SqliteTenantStore.inDataDir(dir);
+    await applySeedFile(file, store);
+    assert.deepEqual((await store.getDomain('site'))?.allowedOrigins, ['https://docs.acme.com', 'http://localhost:3001']);
+    await fs.writeFile(file, seed('"ftp://files.acme.com"'));
+    await assert.rejects(applySeedFile(file, store), /organisations\.0\.domains\.0\.allowedOrigins\.0: must be an http\(s\) URL/);
+  });
+});

@@ -1,0 +1,63 @@
+import type { ThreadStorage } from './thread-storage.js';
+import { readUiMessageStream, type StreamHandlers } from './ui-stream.js';
+
+export interface AssistantClientOptions {
+  /** Base URL of the Quire API. */
+  api: string;
+  domain: string;
+  /** The public assistant key (`quire_dsc_…`). */
+  assistantKey: string;
+  threads: ThreadStorage;
+}
+
+export type AnswerHandlers = Omit<StreamHandlers, 'thread'>;
+
+/** A request that failed before its stream began: the API's JSON error, said for a reader. */
+function failureMessage(status: number, body: unknown, retryAfter: string | null): string {
+  if (status === 429) return `Too many questions right now; please try again${retryAfter ? ` in ${retryAfter} s` : ' later'}.`;
+  const error = typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
+  return error ? `The assistant could not answer: ${error}` : `The assistant could not answer (HTTP ${status}).`;
+}
+
+let counter = 0;
+
+/**
+ * Asks the v2 assistant endpoint one question in the saved thread: only the
+ * new message is sent, the server keeps the history under the thread's id
+ * and key. A thread the server no longer knows (expired) is forgotten and
+ * the question is asked again in a new one.
+ */
+export async function ask(options: AssistantClientOptions, question: string, on: AnswerHandlers): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const thread = options.threads.load();
+    const path = typeof location === 'object' ? location.pathname : '';
+    const body = {
+      fp: 'anonymous',
+      messages: [{ id: `w_${Date.now().toString(36)}_${counter++}`, role: 'user', parts: [{ type: 'text', text: question }] }],
+      ...(thread ? { threadId: thread.threadId, threadKey: thread.threadKey } : {}),
+      ...(path && path.length <= 200 ? { currentPath: path } : {}),
+    };
+    const res = await fetch(`${options.api}/discovery/v2/assistant/${encodeURIComponent(options.domain)}/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.assistantKey}` },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 404 && thread) {
+      await res.body?.cancel();
+      options.threads.clear();
+      continue;
+    }
+    if (!res.ok || !res.body) {
+      const error: unknown = await res.json().catch(() => undefined);
+      on.error(failureMessage(res.status, error, res.headers.get('Retry-After')));
+      return;
+    }
+    await readUiMessageStream(res.body, {
+      ...on,
+      thread: (threadId, threadKey) => {
+        if (threadKey) options.threads.save({ threadId, threadKey });
+      },
+    });
+    return;
+  }
+}

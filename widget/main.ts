@@ -1,0 +1,35 @@
+/**
+ * The embeddable assistant: one script tag on any page of an allowed origin,
+ *
+ *   <script src="https://quire.example.com/widget.js" data-domain="DOMAIN" data-key="quire_dsc_…" async></script>
+ *
+ * optional `data-title` (launcher and panel title), `data-api` (the API's base
+ * URL; default: where the script came from) and `data-docs-url` (the docs site
+ * for relative links; default: the page's own site).
+ */
+import { mountWidget } from './panel.js';
+import { ThreadStorage } from './thread-storage.js';
+
+function start(script: HTMLScriptElement): void {
+  const domain = script.dataset.domain;
+  const assistantKey = script.dataset.key;
+  if (!domain || !assistantKey) {
+    console.warn('Quire widget: add data-domain and data-key to its script tag.');
+    return;
+  }
+  const api = (script.dataset.api ?? new URL(script.src, location.href).origin).replace(/\/+$/, '');
+  const mount = () =>
+    mountWidget({
+      api,
+      domain,
+      assistantKey,
+      title: script.dataset.title ?? 'Ask AI',
+      docsUrl: script.dataset.docsUrl,
+      threads: new ThreadStorage(`quire-widget:${api}:${domain}`),
+    });
+  if (document.body) mount();
+  else document.addEventListener('DOMContentLoaded', mount, { once: true });
+}
+
+const current = document.currentScript;
+if (current instanceof HTMLScriptElement) start(current);

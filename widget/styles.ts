@@ -1,0 +1,37 @@
+/** The widget's styles, inside its shadow root: the host page's CSS cannot reach them, nor they the page. */
+export const STYLES = `
+:host { all: initial; }
+* { box-sizing: border-box; }
+.root { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; }
+.launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; border: 0; border-radius: 999px;
+  padding: 12px 18px; background: #0f62fe; color: #fff; font: 600 14px system-ui, sans-serif; cursor: pointer;
+  box-shadow: 0 4px 14px rgba(0,0,0,.25); }
+.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid #ffb000; outline-offset: 2px; }
+.panel { position: fixed; right: 20px; bottom: 80px; z-index: 2147483000; width: min(420px, calc(100vw - 40px));
+  height: min(600px, calc(100vh - 120px)); display: flex; flex-direction: column; background: #fff;
+  border: 1px solid #d0d7de; border-radius: 12px; box-shadow: 0 12px 32px rgba(0,0,0,.2); overflow: hidden; }
+.panel[hidden] { display: none; }
+header { display: flex; align-items: center; gap: 8px; padding: 10px 12px; border-bottom: 1px solid #d0d7de; }
+header h2 { flex: 1; margin: 0; font-size: 15px; }
+header button { border: 0; background: none; cursor: pointer; padding: 4px 8px; border-radius: 6px; color: #1f2328; font: inherit; }
+header button:hover { background: #f3f4f6; }
+.log { flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 12px; }
+.empty { color: #59636e; }
+.question { align-self: flex-end; max-width: 85%; background: #0f62fe; color: #fff; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; }
+.answer { max-width: 100%; background: #f6f8fa; padding: 8px 12px; border-radius: 12px; overflow-wrap: anywhere; }
+.answer p { margin: .4em 0; }
+.answer pre { overflow-x: auto; background: #fff; border: 1px solid #d0d7de; padding: 8px; border-radius: 6px; }
+.answer code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
+.answer blockquote { margin: .4em 0; padding-left: 10px; border-left: 3px solid #d0d7de; color: #424a53; }
+.answer a { color: #0550ae; }
+.sources, .suggestions ul { margin: 6px 0 0; padding-left: 18px; font-size: 13px; }
+.sources-title { margin: 8px 0 0; font-size: 12px; font-weight: 600; color: #59636e; text-transform: uppercase; }
+.suggestions ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.suggestions a { display: inline-block; padding: 2px 10px; border: 1px solid #0550ae; border-radius: 999px; text-decoration: none; }
+.error { color: #cf222e; }
+form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid #d0d7de; }
+textarea { flex: 1; resize: none; font: inherit; padding: 8px; border: 1px solid #d0d7de; border-radius: 8px; }
+form button { border: 0; border-radius: 8px; padding: 0 14px; background: #0f62fe; color: #fff; font: 600 14px system-ui, sans-serif; cursor: pointer; }
+form button:disabled { opacity: .5; cursor: default; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
