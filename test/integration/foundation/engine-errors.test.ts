@@ -13,7 +13,7 @@ import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { assistantWorld, userMessage } from '../assistant/harness.js';
 
-const question = () => ({ fp: 'anonymous', threadId: 'thread-1', messages: [userMessage('How do I install the CLI?')] });
+const question = () => ({ fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
 
 /**
  * The assistant on the services the entry point builds with REDIS_URL, and a
