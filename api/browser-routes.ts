@@ -13,7 +13,9 @@ export function browserRoutes(services: ApiServices): Router {
   const perDomain = browserCors({ policy: domainOrigins(services.tenants), methods: ['POST'] });
   router.all('/discovery/v2/assistant/:domain/message', perDomain);
   router.all('/discovery/v1/assistant/:domain/message', perDomain);
+  router.all('/discovery/v1/assistant/:domain/feedback', perDomain);
   router.all('/discovery/v1/search/:domain', perDomain);
+  router.all('/discovery/v1/search/:domain/click', perDomain);
   router.all('/discovery/v1/page/:domain', perDomain);
   router.all('/widget.js', browserCors({ policy: anyOrigin, methods: ['GET'] }));
   return router;

@@ -1,4 +1,5 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
@@ -39,5 +40,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   const docIndex = openDocIndex(config, redis);
   // Named after the engine, so a 503 says which one is down.
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
-  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex };
+  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
+  analytics.start();
+  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex, analytics };
 }

@@ -5,7 +5,7 @@ import { HttpError } from './http-error.js';
 /** What the AI SDK clients and the widget send beyond the CORS-safelisted headers. */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
 
-/** Response headers a page on another origin may read: the thread's, the limits' and the request id. */
+/** Response headers a page on another origin may read: the thread's, the limits', the request id and the search id (for click reports). */
 export const CORS_EXPOSE_HEADERS = [
   'X-Thread-Id',
   'X-Thread-Key',
@@ -14,6 +14,7 @@ export const CORS_EXPOSE_HEADERS = [
   'RateLimit-Reset',
   'Retry-After',
   'X-Request-Id',
+  'X-Search-Id',
 ];
 
 /** Browsers may cache a preflight this long; short, so a changed origin list applies within minutes. */

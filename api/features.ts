@@ -1,4 +1,5 @@
 import { agentRouter } from './agent/index.js';
+import { analyticsRouter } from './analytics/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -18,6 +19,7 @@ export const FEATURES: Feature[] = [
   agentRouter,
   assistantRouter,
   threadsRouter,
+  analyticsRouter,
   pullsRouter,
   searchRouter,
   mcpRouter,

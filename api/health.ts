@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { recorderOf } from './analytics/recorder-of.js';
 import type { ApiServices } from './services.js';
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -37,12 +38,14 @@ export function healthRouter(services: ApiServices): Router {
     const tolerated = new Set(open ? ['redis', ...(services.config.redisUrl ? ['tenants'] : [])] : []);
     const down = names.filter((n, i) => results[i] !== 'ok' && !tolerated.has(n));
     const degraded = names.filter((n, i) => results[i] !== 'ok' && tolerated.has(n));
+    // Lost analytics never make the API unready; the counter is here for monitoring.
+    const analytics = recorderOf(services).stats;
     if (down.length > 0) {
       ctx.status = 503;
-      ctx.body = { error: `not ready: ${down.join(', ')} unavailable`, code: 'unavailable', checks };
+      ctx.body = { error: `not ready: ${down.join(', ')} unavailable`, code: 'unavailable', checks, analytics };
       return;
     }
-    ctx.body = degraded.length > 0 ? { status: 'degraded', degraded, checks } : { status: 'ok', checks };
+    ctx.body = degraded.length > 0 ? { status: 'degraded', degraded, checks, analytics } : { status: 'ok', checks, analytics };
   });
   return router;
 }

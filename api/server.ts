@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  // What is still queued is written before the store's connection goes.
+  await services.analytics?.stop();
   services.redis?.disconnect();
   await services.temporal.connection.close();
 }

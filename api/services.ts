@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
+import type { AnalyticsRecorder } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
@@ -21,6 +22,11 @@ export interface ApiServices {
    * may build services without one; routes then open their own.
    */
   docIndex?: DocIndex;
+  /**
+   * Where answers, searches and clicks are recorded (off the response path).
+   * Optional so a test may build services without one; the routes then share one opened on first use.
+   */
+  analytics?: AnalyticsRecorder;
   /** Named readiness probes for /readyz (Temporal, the stores, …). */
   probes: Record<string, () => Promise<void>>;
 }

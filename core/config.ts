@@ -121,6 +121,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
   QUIRE_JOB_IDLE_ARCHIVE_DAYS: positiveInt(30, 3650),
   QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
+  QUIRE_ANALYTICS_RETENTION_DAYS: positiveInt(90, 3650),
   QUIRE_ASSISTANT_PROMPT_TOKENS: positiveInt(12_000, 2_000_000),
 });
 
@@ -185,7 +186,7 @@ export interface Config {
     /** Chunks per embeddings request: the work a crash can lose, and how long one request may take. */
     embeddingBatchSize: number;
   };
-  retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
+  retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number; analyticsDays: number };
   /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
   assistant: { promptTokens: number };
 }
@@ -311,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       jobDays: e.QUIRE_JOB_RETENTION_DAYS,
       jobIdleArchiveDays: e.QUIRE_JOB_IDLE_ARCHIVE_DAYS,
       threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
+      analyticsDays: e.QUIRE_ANALYTICS_RETENTION_DAYS,
     },
     assistant: { promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS },
   };

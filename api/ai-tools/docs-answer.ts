@@ -1,6 +1,6 @@
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
-import { buildPrompt, CHUNKS_PER_PAGE, citationsFor, retrievalQuery, type AnswerRun, type Answerer, type Citation, type Conversation } from '../assistant/index.js';
+import { buildPrompt, CHUNKS_PER_PAGE, citationsFor, retrievalQuery, type AnswerRun, type AnswerTrace, type Answerer, type Citation, type Conversation } from '../assistant/index.js';
 
 export interface DocsQuestion {
   domain: Domain;
@@ -9,6 +9,8 @@ export interface DocsQuestion {
   /** Passages retrieved for the prompt. */
   pageSize: number;
   signal: AbortSignal;
+  /** What analytics records about the answer (the question itself is the conversation's). */
+  trace?: Omit<AnswerTrace, 'question'> | undefined;
 }
 
 export interface DocsAnswer {
@@ -39,6 +41,7 @@ export async function answerFromDocs(deps: DocsAnswerDeps, question: DocsQuestio
   });
   const prompt = buildPrompt({ domain, conversation, hits, budget: deps.promptTokens });
   const citations = citationsFor(domain.baseUrl, prompt.passages);
-  const run = deps.answerer.answer({ prompt, citations, domain, signal: question.signal });
+  const trace = question.trace ? { ...question.trace, question: conversation.question } : undefined;
+  const run = deps.answerer.answer({ prompt, citations, domain, signal: question.signal, trace });
   return { run, citations, mode: deps.answerer.mode };
 }

@@ -26,6 +26,9 @@ import { searchCall } from './search-tool.js';
 import { suggestionsBlock } from './suggestions.js';
 import { openThread } from './thread-access.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
+import { recordingAnswerer } from './recording-answerer.js';
+import { callerKind } from '../analytics/caller-kind.js';
+import { recorderOf } from '../analytics/recorder-of.js';
 
 export interface AssistantDeps {
   docIndex?: DocIndex;
@@ -55,7 +58,7 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
   const threads = deps.threads ?? openThreadStore(config, services.redis);
-  const answerer = deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer());
+  const answerer = recordingAnswerer(deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer()), recorderOf(services));
   const router = new Router();
 
   const handle = (protocol: Protocol) => async (ctx: Context) => {
@@ -109,7 +112,23 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     void runAnswer({
       writer,
       answerer,
-      input: { prompt, citations, domain, signal: controller.signal },
+      input: {
+        prompt,
+        citations,
+        domain,
+        signal: controller.signal,
+        trace: {
+          id: messageId,
+          orgId,
+          domainId: domain.id,
+          threadId,
+          question: conversation.question,
+          surface: 'assistant',
+          caller: callerKind(ctx, domain),
+          fp: body.fp || null,
+          currentPath: body.currentPath ?? null,
+        },
+      },
       citations,
       suggestions: suggestionsBlock(prompt.passages),
       thread: thread.record ? thread.ref : undefined,

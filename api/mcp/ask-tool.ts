@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { answerFromDocs, linkCitations, numberedCitations } from '../ai-tools/index.js';
 import { FILTER_SCHEMA, type FilterArgument } from './filter-schema.js';
 import { argumentsOf } from './tool-arguments.js';
@@ -58,7 +59,14 @@ export const askTool: DocsTool = {
     await ctx.consume('answer');
     const answer = await answerFromDocs(
       { docIndex: ctx.docIndex, answerer: ctx.answerer, promptTokens: ctx.promptTokens },
-      { domain, conversation: { question: question.trim(), earlier: [] }, filter, pageSize: PASSAGES, signal: ctx.signal },
+      {
+        domain,
+        conversation: { question: question.trim(), earlier: [] },
+        filter,
+        pageSize: PASSAGES,
+        signal: ctx.signal,
+        trace: { id: `mcp_${randomUUID()}`, orgId: ctx.orgId, domainId: domain.id, threadId: null, surface: 'mcp', caller: ctx.caller, fp: null, currentPath: null },
+      },
     );
     let text = '';
     for await (const delta of answer.run.deltas) text += delta;

@@ -3,7 +3,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Context } from 'koa';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { defaultAnswerer, findOwnDomain } from '../ai-tools/index.js';
-import { assistantLimits, type Answerer } from '../assistant/index.js';
+import { callerKind } from '../analytics/caller-kind.js';
+import { recorderOf } from '../analytics/recorder-of.js';
+import { assistantLimits, recordingAnswerer, type Answerer } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError } from '../http-error.js';
@@ -25,15 +27,18 @@ export interface McpDeps {
 export function mcpRouter(services: ApiServices, deps: McpDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = deps.answerer ?? defaultAnswerer(config);
+  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
   const router = new Router();
 
   router.post('/mcp/:domain', requireKey(tenants, 'assistant'), async (ctx: Context) => {
     const { key, orgId } = authOf(ctx);
     const domainId = String(ctx.params.domain ?? '');
+    const domain = await findOwnDomain(tenants, orgId, domainId);
     const tools: Omit<ToolContext, 'signal'> = {
       domainId,
-      domain: await findOwnDomain(tenants, orgId, domainId),
+      domain,
+      orgId,
+      caller: domain ? callerKind(ctx, domain) : 'other',
       docIndex,
       answerer,
       promptTokens: config.assistant.promptTokens,

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallerKind } from '../../core/analytics/index.js';
 import type { LimitState } from '../../core/limits/index.js';
 import type { DocIndex } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
@@ -12,6 +13,9 @@ export interface ToolContext {
   docIndex: DocIndex;
   answerer: Answerer;
   promptTokens: number;
+  /** Who is calling, for the analytics of `ask`. */
+  orgId: string;
+  caller: CallerKind;
   /**
    * Spends one request of the caller's limits: `search` the organisation's
    * hourly limit (as the search endpoints do), `answer` all three assistant limits.

@@ -5,7 +5,9 @@ import type { Context } from 'koa';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import { answerFromDocs, defaultAnswerer, findOwnDomain, linkCitations, numberedCitations } from '../ai-tools/index.js';
-import { assistantLimits, ModelFailedError, type Answerer } from '../assistant/index.js';
+import { callerKind } from '../analytics/caller-kind.js';
+import { recorderOf } from '../analytics/recorder-of.js';
+import { assistantLimits, ModelFailedError, recordingAnswerer, type Answerer } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -35,7 +37,7 @@ const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = deps.answerer ?? defaultAnswerer(config);
+  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
   router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
 
@@ -68,11 +70,12 @@ export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) controller.abort();
     });
+    const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
+    const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
     const answer = await answerFromDocs(
       { docIndex, answerer, promptTokens: config.assistant.promptTokens },
-      { domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: PASSAGES, signal: controller.signal },
+      { domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: PASSAGES, signal: controller.signal, trace },
     );
-    const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
 
     if (body.stream) {
       const out = new PassThrough();

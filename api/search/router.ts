@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
+import { callerKind } from '../analytics/caller-kind.js';
+import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
@@ -23,6 +26,7 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
   const { config, tenants, limiter } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
   const router = new Router();
+  const recorder = recorderOf(services);
 
   /** The domain of the caller's organisation; another organisation's is answered like a missing one. */
   const ownDomain = async (ctx: Context) => {
@@ -48,7 +52,12 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
     const domain = await ownDomain(ctx);
     const body = parseInput(SearchBody, ctx.request.body ?? {});
     await consumeOrgLimit(ctx);
-    ctx.body = await searchDomain(docIndex, domain.id, body);
+    const hits = await searchDomain(docIndex, domain.id, body);
+    // The id a front-end reports a click with (`POST …/search/{domain}/click`), for the search analytics' click-through rate.
+    const searchId = `srch_${randomUUID()}`;
+    recorder.record({ kind: 'search', record: { id: searchId, domainId: domain.id, at: recorder.now(), query: body.query, hits: hits.length, caller: callerKind(ctx, domain) } });
+    ctx.set('X-Search-Id', searchId);
+    ctx.body = hits;
   });
 
   router.post('/discovery/v1/page/:domain', assistantKey, async (ctx) => {

@@ -1,6 +1,12 @@
 import { COMMON_HEADERS, jsonResponse } from '../components.js';
 import type { PathItems } from '../types.js';
 
+const analytics = {
+  type: 'object',
+  required: ['queued', 'dropped', 'written'],
+  description: 'The analytics recorder since the process started: events waiting, lost (queue full or store failing) and written.',
+  properties: { queued: { type: 'integer', minimum: 0 }, dropped: { type: 'integer', minimum: 0 }, written: { type: 'integer', minimum: 0 } },
+};
 const checks = { type: 'object', additionalProperties: { type: 'string' }, description: 'Each engine: `ok`, or `down: <reason>`.' };
 
 export const healthPaths: PathItems = {
@@ -21,7 +27,7 @@ export const healthPaths: PathItems = {
         '200': jsonResponse('Ready', {
           type: 'object',
           required: ['status', 'checks'],
-          properties: { status: { enum: ['ok', 'degraded'] }, degraded: { type: 'array', items: { type: 'string' } }, checks },
+          properties: { status: { enum: ['ok', 'degraded'] }, degraded: { type: 'array', items: { type: 'string' } }, checks, analytics },
         }),
         '503': {
           description: 'An engine is down (`unavailable`)',
@@ -31,7 +37,7 @@ export const healthPaths: PathItems = {
               schema: {
                 type: 'object',
                 required: ['error', 'code', 'checks'],
-                properties: { error: { type: 'string' }, code: { const: 'unavailable' }, checks },
+                properties: { error: { type: 'string' }, code: { const: 'unavailable' }, checks, analytics },
               },
             },
           },

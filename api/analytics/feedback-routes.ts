@@ -1,0 +1,78 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import { threadKeyMatches, type ThreadStore } from '../../core/threads/index.js';
+import { assistantLimits } from '../assistant/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { recorderOf } from './recorder-of.js';
+
+const id = (max: number) => v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+
+export const FeedbackBody = v.object({
+  threadId: id(128),
+  threadKey: id(256),
+  messageId: id(128),
+  helpful: v.boolean('is required and must be true or false'),
+  comment: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters')))),
+});
+
+export const ClickBody = v.object({
+  searchId: v.pipe(id(128), v.regex(/^srch_[0-9a-f-]{36}$/, 'must be the X-Search-Id of a search response')),
+  path: v.pipe(id(500), v.regex(/^\//, 'must be a page path starting with /')),
+});
+
+/**
+ * The endpoints a docs front-end calls (assistant key, CORS): a rating of an
+ * answer, and a click on a search result. A rating is taken only from the
+ * holder of the thread (its key), stored at once (it is rare and a reader
+ * expects it kept); a click goes through the recorder like a search.
+ */
+export function feedbackRoutes(router: Router, services: ApiServices, threads: ThreadStore): void {
+  const { tenants, limiter } = services;
+  const recorder = recorderOf(services);
+  const auth = requireKey(tenants, 'assistant');
+
+  const ownDomain = async (ctx: Context) => {
+    const domainId = String(ctx.params.domain ?? '');
+    const domain = await tenants.getDomain(domainId);
+    if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
+    return domain;
+  };
+
+  router.post('/discovery/v1/assistant/:domain/feedback', auth, async (ctx) => {
+    const { key, orgId } = authOf(ctx);
+    const domain = await ownDomain(ctx);
+    const body = parseInput(FeedbackBody, ctx.request.body ?? {});
+    const org = await tenants.getOrg(orgId);
+    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
+    const thread = await threads.load(orgId, body.threadId);
+    // Not the holder, not this domain's thread, or no such answer in it: all the same 404, as for the assistant.
+    const holder = thread && thread.domainId === domain.id && threadKeyMatches(thread.keyHash, body.threadKey);
+    if (!holder || !thread.exchanges.some((e) => e.messageId === body.messageId)) throw notFound(`message '${body.messageId}' in thread '${body.threadId}'`);
+    await recorder.store.putFeedback({
+      domainId: domain.id,
+      messageId: body.messageId,
+      threadId: body.threadId,
+      helpful: body.helpful,
+      comment: body.comment ?? null,
+      at: recorder.now(),
+    });
+    ctx.status = 204;
+  });
+
+  router.post('/discovery/v1/search/:domain/click', auth, async (ctx) => {
+    const { orgId } = authOf(ctx);
+    const domain = await ownDomain(ctx);
+    const body = parseInput(ClickBody, ctx.request.body ?? {});
+    const org = await tenants.getOrg(orgId);
+    // The search endpoints' counter: a click costs what a search costs.
+    const points = org?.limits?.assistantPerOrgPerHour ?? 10000;
+    setRateLimitHeaders(ctx, await limiter.consume([{ name: 'assistant-org', subject: orgId, points, window: 'hour' }]));
+    recorder.record({ kind: 'click', record: { domainId: domain.id, searchId: body.searchId, path: body.path, at: recorder.now() } });
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,86 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
+import { openJobStore, toJobView } from '../../core/jobs/index.js';
+import { consumeAgentLimit } from '../agent/agent-limits.js';
+import { chooseModel } from '../agent/choose-model.js';
+import { createJob } from '../agent/create-job.js';
+import { authOf, requireKey } from '../auth.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { gapPrompt } from './gap-prompt.js';
+import { recorderOf } from './recorder-of.js';
+import { encodeOffset, offsetCursor, pageParams, reportRange } from './report-query.js';
+
+/** Questions considered per report, newest first: enough for a period's topics, bounded in cost (clustering is quadratic). */
+const MAX_QUESTIONS = 2000;
+const GAPS = { fallback: 20, max: 100 };
+
+const GapJobBody = v.object({
+  projectId: v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters')),
+  dateFrom: v.optional(v.string('must be a string')),
+  dateTo: v.optional(v.string('must be a string')),
+  asDraft: v.optional(v.boolean('must be true or false')),
+});
+
+/** Coverage gaps (admin key) and the agent job that fills one. */
+export function gapRoutes(router: Router, services: ApiServices): void {
+  const { tenants, config } = services;
+  const recorder = recorderOf(services);
+  const store = recorder.store;
+  const jobs = openJobStore(config.dataDir, services.redis);
+  const days = config.retention.analyticsDays;
+  const auth = requireKey(tenants, 'admin');
+
+  const ownDomain = async (ctx: Context) => {
+    const domainId = String(ctx.params.domain ?? '');
+    const domain = await tenants.getDomain(domainId);
+    if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
+    return domain;
+  };
+  const gapsOf = async (domainId: string, range: TimeRange): Promise<CoverageGap[]> => coverageGaps(await store.gapQuestions(domainId, range, MAX_QUESTIONS));
+
+  router.get('/v1/analytics/:domain/gaps', auth, async (ctx) => {
+    const domain = await ownDomain(ctx);
+    const p = pageParams(ctx.query, recorder.now(), days, GAPS.max, GAPS.fallback);
+    const offset = offsetCursor(p.cursor);
+    const gaps = await gapsOf(domain.id, p.range);
+    const page = gaps.slice(offset, offset + p.limit);
+    const started = await store.gapJobs(domain.id);
+    const views = await Promise.all(
+      page.map(async (gap) => {
+        const own = started.filter((j) => j.gapId === gap.id);
+        const records = await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)));
+        const jobViews = records.flatMap((r) => (r ? [{ projectId: r.projectId, ...toJobView(r) }] : [])).map((j) => ({ jobId: j.id, projectId: j.projectId, status: j.status, prLink: j.prLink }));
+        return { ...gap, lastAskedAt: new Date(gap.lastAskedAt).toISOString(), jobs: jobViews };
+      }),
+    );
+    const more = offset + p.limit < gaps.length;
+    ctx.body = { gaps: views, nextCursor: more ? encodeOffset(offset + p.limit) : null, hasMore: more };
+  });
+
+  router.post('/v1/analytics/:domain/gaps/:gapId/job', auth, async (ctx) => {
+    const { orgId } = authOf(ctx);
+    const domain = await ownDomain(ctx);
+    const body = parseInput(GapJobBody, ctx.request.body ?? {});
+    const range = reportRange({ dateFrom: body.dateFrom, dateTo: body.dateTo }, recorder.now(), days);
+    const project = await tenants.getProject(body.projectId);
+    if (!project || project.orgId !== orgId) throw notFound(`project '${body.projectId}'`);
+    const gapId = String(ctx.params.gapId ?? '');
+    const gap = (await gapsOf(domain.id, range)).find((g) => g.id === gapId);
+    if (!gap) throw notFound(`gap '${gapId.slice(0, 64)}'`);
+    const model = chooseModel(project, config, undefined);
+    const org = await tenants.getOrg(orgId);
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, org?.limits, project.id, 'create'));
+    const job = await createJob(
+      { temporal: services.temporal, store: jobs, config },
+      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false },
+    );
+    await store.putGapJob({ domainId: domain.id, gapId: gap.id, projectId: project.id, jobId: job.id, at: recorder.now() });
+    ctx.status = 201;
+    ctx.body = { gapId: gap.id, projectId: project.id, jobId: job.id };
+  });
+}

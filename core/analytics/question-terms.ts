@@ -1,0 +1,46 @@
+/**
+ * The terms of a question for grouping: lower-cased words of three letters or
+ * more, common words removed, plural and verb endings cut, so "Rotating API
+ * keys" and "how do I rotate an api key" give the same terms.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'the and for are but not you your yours can could should would will with without from into onto about above below this that these those ' +
+    'there their them they then than what when where which while who whom why how does did doing done have has had having was were been being ' +
+    'our ours out off over under again just also any all some such only own same too very more most other each few both here its it\'s ' +
+    'can\'t don\'t doesn\'t isn\'t use using used want need get got make way possible please help thanks docs documentation'
+  ).split(/\s+/),
+);
+
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ed', 'es', 's', 'e'];
+
+/** A crude, predictable stemmer: the first listed suffix is cut when at least three letters remain. */
+export function stem(word: string): string {
+  for (const suffix of SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
+      if (suffix === 's' && word.endsWith('ss')) return word;
+      return suffix === 'ies' ? `${word.slice(0, -3)}y` : word.slice(0, -suffix.length);
+    }
+  }
+  return word;
+}
+
+export interface QuestionTerm {
+  stem: string;
+  word: string;
+}
+
+export function questionTerms(question: string): QuestionTerm[] {
+  const words = question.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  const seen = new Set<string>();
+  const terms: QuestionTerm[] = [];
+  for (const word of words) {
+    if (word.length < 3 || STOPWORDS.has(word)) continue;
+    const s = stem(word);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    terms.push({ stem: s, word });
+  }
+  return terms;
+}

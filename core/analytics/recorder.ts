@@ -1,0 +1,116 @@
+import type { Logger } from '../logger.js';
+import type { AnalyticsEvent, AnalyticsStore } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+export interface RecorderOptions {
+  store: AnalyticsStore;
+  logger: Logger;
+  retentionDays: number;
+  /** Events held while the store is slow; beyond this they are dropped and counted. */
+  capacity?: number;
+  /** Events written per transaction. */
+  batchSize?: number;
+  flushIntervalMs?: number;
+  purgeIntervalMs?: number;
+  /** The clock, injectable so retention is tested without waiting. */
+  now?: () => number;
+}
+
+export interface RecorderStats {
+  queued: number;
+  /** Events lost: the queue was full, or the store refused their batch. */
+  dropped: number;
+  written: number;
+}
+
+/**
+ * Records analytics off the response path: `record` only appends to a bounded
+ * queue (never waits, never throws); a timer writes the queue in batches and,
+ * once per purge interval, deletes what is older than the retention. A full
+ * queue or a failing store costs records, counted in `dropped`, never an answer.
+ */
+export class AnalyticsRecorder {
+  private queue: AnalyticsEvent[] = [];
+  private dropped = 0;
+  private written = 0;
+  private lastPurge = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly capacity: number;
+  private readonly batchSize: number;
+  readonly now: () => number;
+
+  constructor(private readonly options: RecorderOptions) {
+    this.capacity = options.capacity ?? 10_000;
+    this.batchSize = options.batchSize ?? 500;
+    this.now = options.now ?? Date.now;
+  }
+
+  get store(): AnalyticsStore {
+    return this.options.store;
+  }
+
+  get stats(): RecorderStats {
+    return { queued: this.queue.length, dropped: this.dropped, written: this.written };
+  }
+
+  record(event: AnalyticsEvent): void {
+    if (this.queue.length >= this.capacity) {
+      this.dropped += 1;
+      // One line per thousand lost, so a flood is visible without flooding the log.
+      if (this.dropped % 1000 === 1) this.options.logger.warn({ dropped: this.dropped, capacity: this.capacity }, 'analytics queue full; events dropped');
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  /** Flushes on a timer until `stop`; the timer never keeps the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is queued. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.tick();
+  }
+
+  /** One round of the timer: writes the queue, then purges when a purge is due. One round at a time. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      try {
+        await this.options.store.write(batch);
+        this.written += batch.length;
+      } catch (err) {
+        this.dropped += batch.length;
+        this.options.logger.error({ err: err instanceof Error ? err.message : String(err), events: batch.length, dropped: this.dropped }, 'analytics batch not stored');
+      }
+    }
+    const now = this.now();
+    if (now - this.lastPurge >= (this.options.purgeIntervalMs ?? 3_600_000)) {
+      this.lastPurge = now;
+      await this.purge().catch((err: unknown) => {
+        this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'analytics purge failed');
+      });
+    }
+  }
+
+  /** Deletes every record older than the retention, as of the recorder's clock. */
+  async purge(): Promise<number> {
+    const removed = await this.options.store.purge(this.now() - this.options.retentionDays * DAY_MS);
+    if (removed > 0) this.options.logger.info({ removed, retentionDays: this.options.retentionDays }, 'analytics records past retention deleted');
+    return removed;
+  }
+}

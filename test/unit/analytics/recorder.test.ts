@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { AnalyticsRecorder, SqliteAnalyticsStore, type AnalyticsEvent } from '../../../core/analytics/index.js';
+import { createLogger } from '../../../core/logger.js';
+import { tempDir } from '../../support/services.js';
+import { answer } from './store-contract.js';
+
+const DAY = 86_400_000;
+const logger = createLogger('silent', 'test');
+
+async function sqliteStore(): Promise<SqliteAnalyticsStore> {
+  return new SqliteAnalyticsStore(path.join(await tempDir('quire-recorder-'), 'analytics.db'));
+}
+
+/** The real store, with each batch first shown to `seen` (which may throw, as a failing disk would). */
+class WatchedStore extends SqliteAnalyticsStore {
+  constructor(file: string, private readonly seen: (events: AnalyticsEvent[]) => void) {
+    super(file);
+  }
+  override async write(events: AnalyticsEvent[]): Promise<void> {
+    this.seen(events);
+    await super.write(events);
+  }
+}
+
+const watched = async (seen: (events: AnalyticsEvent[]) => void) => new WatchedStore(path.join(await tempDir('quire-recorder-'), 'analytics.db'), seen);
+
+describe('AnalyticsRecorder', () => {
+  it('writes what it queued in batches on each round', async () => {
+    const batches: number[] = [];
+    const store = await watched((events) => batches.push(events.length));
+    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, batchSize: 2, now: () => Date.UTC(2026, 0, 1) });
+    for (let i = 0; i < 5; i++) recorder.record({ kind: 'answer', record: answer(`a${i}`, Date.UTC(2026, 0, 1)) });
+    assert.deepEqual(recorder.stats, { queued: 5, dropped: 0, written: 0 });
+    await recorder.tick();
+    assert.deepEqual(batches, [2, 2, 1]);
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 0, written: 5 });
+    assert.equal((await store.listAnswers('docs', { from: 0, to: Date.UTC(2027, 0, 1), limit: 10 })).items.length, 5);
+  });
+
+  it('drops and counts what does not fit a full queue, and never throws to the caller', async () => {
+    const recorder = new AnalyticsRecorder({ store: await sqliteStore(), logger, retentionDays: 30, capacity: 3 });
+    for (let i = 0; i < 5; i++) recorder.record({ kind: 'answer', record: answer(`a${i}`, 1) });
+    assert.deepEqual(recorder.stats, { queued: 3, dropped: 2, written: 0 });
+    await recorder.tick();
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 2, written: 3 });
+  });
+
+  it('counts a batch the store refused as dropped and goes on with the next', async () => {
+    let fail = true;
+    const store = await watched(() => {
+      if (!fail) return;
+      fail = false;
+      throw new Error('disk full');
+    });
+    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, batchSize: 1 });
+    recorder.record({ kind: 'answer', record: answer('lost', 1) });
+    recorder.record({ kind: 'answer', record: answer('kept', 1) });
+    await recorder.tick();
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 1, written: 1 });
+  });
+
+  it('purges what is older than the retention once per purge interval, on its own clock', async () => {
+    const store = await sqliteStore();
+    let now = Date.UTC(2026, 0, 1);
+    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, purgeIntervalMs: 3_600_000, now: () => now });
+    recorder.record({ kind: 'answer', record: answer('first', now) });
+    await recorder.tick();
+    now += 20 * DAY;
+    recorder.record({ kind: 'answer', record: answer('second', now) });
+    await recorder.tick();
+    const ids = async () => (await store.listAnswers('docs', { from: 0, to: now + DAY, limit: 10 })).items.map((r) => r.id);
+    assert.deepEqual(await ids(), ['second', 'first']);
+    now += 11 * DAY; // 'first' is now 31 days old, 'second' 11
+    await recorder.tick();
+    assert.deepEqual(await ids(), ['second']);
+  });
+});

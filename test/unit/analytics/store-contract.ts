@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import type { AnalyticsStore, AnswerRecord } from '../../../core/analytics/index.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 10);
+
+export function answer(id: string, at: number, over: Partial<AnswerRecord> = {}): AnswerRecord {
+  return {
+    id,
+    orgId: 'acme',
+    domainId: 'docs',
+    threadId: 't1',
+    at,
+    question: `question ${id}`,
+    answer: `answer ${id} [1]`,
+    sources: [{ title: 'Install', url: 'https://docs.example.com/guides/install', path: '/guides/install' }],
+    mode: 'model',
+    surface: 'assistant',
+    caller: 'server',
+    fp: 'fp1',
+    currentPath: '/guides/install',
+    resolution: 'answered',
+    unansweredReason: null,
+    category: 'guides',
+    ...over,
+  };
+}
+
+/** What every analytics store must do; run against SQLite (unit) and a real redis-server (integration). */
+export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): void {
+  let store: AnalyticsStore;
+  beforeEach(async () => {
+    store = await open();
+  });
+
+  it('lists answers newest first within the period, page by page, without repeating or skipping one', async () => {
+    // Two answers share a time: the cursor must still separate them.
+    const records = [answer('a1', T0), answer('a2', T0 + 1000), answer('a3', T0 + 1000), answer('a4', T0 + 2000), answer('a5', T0 + 5 * DAY)];
+    await store.write(records.map((record) => ({ kind: 'answer', record })));
+    await store.write([{ kind: 'answer', record: answer('other', T0 + 1500, { domainId: 'elsewhere' }) }]);
+    const seen: string[] = [];
+    let after;
+    for (let i = 0; i < 5; i++) {
+      const page = await store.listAnswers('docs', { from: T0, to: T0 + DAY, limit: 2, after });
+      seen.push(...page.items.map((r) => r.id));
+      after = page.next;
+      if (!after) break;
+    }
+    assert.deepEqual(seen, ['a4', 'a3', 'a2', 'a1']);
+    const all = await store.listAnswers('docs', { from: 0, to: T0 + 10 * DAY, limit: 10 });
+    assert.deepEqual(all.items.map((r) => r.id), ['a5', 'a4', 'a3', 'a2', 'a1']);
+    assert.equal(all.next, undefined);
+    assert.deepEqual(all.items[0], records[4]);
+  });
+
+  it('counts answers per caller and door, answered and unanswered, within the period', async () => {
+    await store.write([
+      { kind: 'answer', record: answer('b1', T0, { caller: 'browser' }) },
+      { kind: 'answer', record: answer('b2', T0 + 1, { caller: 'browser', resolution: 'unanswered', unansweredReason: 'no_passages' }) },
+      { kind: 'answer', record: answer('s1', T0 + 2, { caller: 'server', surface: 'mcp' }) },
+      { kind: 'answer', record: answer('late', T0 + 3 * DAY, { caller: 'other' }) },
+    ]);
+    const stats = await store.callerStats('docs', { from: T0, to: T0 + DAY });
+    assert.deepEqual(stats, [
+      { caller: 'browser', surface: 'assistant', total: 2, answered: 1, unanswered: 1 },
+      { caller: 'server', surface: 'mcp', total: 1, answered: 1, unanswered: 0 },
+    ]);
+  });
+
+  it('aggregates searches per query with their click-through rate and top clicked page; a click on an unknown search is ignored', async () => {
+    const search = (id: string, query: string, at: number, hits = 3) => ({ kind: 'search' as const, record: { id, domainId: 'docs', at, query, hits, caller: 'browser' as const } });
+    await store.write([search('s1', 'install', T0), search('s2', 'install', T0 + 1, 5), search('s3', 'webhooks', T0 + 2, 0)]);
+    await store.write([
+      { kind: 'click', record: { domainId: 'docs', searchId: 's1', path: '/guides/install', at: T0 + 10 } },
+      { kind: 'click', record: { domainId: 'docs', searchId: 's1', path: '/guides/install', at: T0 + 11 } },
+      { kind: 'click', record: { domainId: 'docs', searchId: 'nope', path: '/x', at: T0 + 12 } },
+    ]);
+    const stats = await store.searchStats('docs', { from: T0, to: T0 + DAY });
+    assert.deepEqual(stats, [
+      { query: 'install', searches: 2, averageHits: 4, clickedSearches: 1, topClickedPage: '/guides/install', lastSearchedAt: T0 + 1 },
+      { query: 'webhooks', searches: 1, averageHits: 0, clickedSearches: 0, topClickedPage: null, lastSearchedAt: T0 + 2 },
+    ]);
+  });
+
+  it('keeps one rating per message (a new one replaces it) and reports them per page and among the gap questions', async () => {
+    await store.write([
+      { kind: 'answer', record: answer('m1', T0) },
+      { kind: 'answer', record: answer('m2', T0 + 1, { currentPath: '/guides/webhooks' }) },
+      { kind: 'answer', record: answer('m3', T0 + 2, { resolution: 'unanswered', unansweredReason: 'no_citation' }) },
+    ]);
+    await store.putFeedback({ domainId: 'docs', messageId: 'm1', threadId: 't1', helpful: true, comment: null, at: T0 + 100 });
+    await store.putFeedback({ domainId: 'docs', messageId: 'm1', threadId: 't1', helpful: false, comment: 'wrong flag', at: T0 + 200 });
+    await store.putFeedback({ domainId: 'docs', messageId: 'm2', threadId: 't1', helpful: true, comment: null, at: T0 + 150 });
+    const page = await store.listFeedback('docs', { from: T0, to: T0 + DAY, limit: 1 });
+    assert.equal(page.items.length, 1);
+    assert.deepEqual(page.items[0], { domainId: 'docs', messageId: 'm1', threadId: 't1', helpful: false, comment: 'wrong flag', at: T0 + 200, question: 'question m1', currentPath: '/guides/install' });
+    const rest = await store.listFeedback('docs', { from: T0, to: T0 + DAY, limit: 5, after: page.next });
+    assert.deepEqual(rest.items.map((f) => f.messageId), ['m2']);
+    assert.equal(rest.next, undefined);
+    assert.deepEqual(await store.feedbackByPage('docs', { from: T0, to: T0 + DAY }), [
+      { path: '/guides/install', helpful: 0, notHelpful: 1 },
+      { path: '/guides/webhooks', helpful: 1, notHelpful: 0 },
+    ]);
+    const gaps = await store.gapQuestions('docs', { from: T0, to: T0 + DAY }, 10);
+    assert.deepEqual(gaps.map((g) => [g.record.id, g.notHelpful]), [['m3', false], ['m1', true]]);
+  });
+
+  it('lists a thread’s answers oldest first and remembers the jobs started for gaps', async () => {
+    await store.write([{ kind: 'answer', record: answer('x2', T0 + 5) }, { kind: 'answer', record: answer('x1', T0) }, { kind: 'answer', record: answer('y', T0, { threadId: 't2' }) }]);
+    assert.deepEqual((await store.threadAnswers('docs', 't1')).map((r) => r.id), ['x1', 'x2']);
+    await store.putGapJob({ domainId: 'docs', gapId: 'gap_1', projectId: 'p', jobId: 'j1', at: T0 });
+    assert.deepEqual(await store.gapJobs('docs'), [{ domainId: 'docs', gapId: 'gap_1', projectId: 'p', jobId: 'j1', at: T0 }]);
+  });
+
+  it('purges everything older than the cut-off and keeps the rest', async () => {
+    await store.write([
+      { kind: 'answer', record: answer('old', T0) },
+      { kind: 'answer', record: answer('new', T0 + 2 * DAY) },
+      { kind: 'search', record: { id: 's-old', domainId: 'docs', at: T0, query: 'q', hits: 1, caller: 'server' } },
+    ]);
+    await store.putFeedback({ domainId: 'docs', messageId: 'old', threadId: 't1', helpful: false, comment: null, at: T0 + 1 });
+    const removed = await store.purge(T0 + DAY);
+    assert.equal(removed, 3);
+    assert.deepEqual((await store.listAnswers('docs', { from: 0, to: T0 + 9 * DAY, limit: 10 })).items.map((r) => r.id), ['new']);
+    assert.deepEqual(await store.searchStats('docs', { from: 0, to: T0 + 9 * DAY }), []);
+    assert.deepEqual((await store.listFeedback('docs', { from: 0, to: T0 + 9 * DAY, limit: 10 })).items, []);
+    assert.deepEqual(await store.threadAnswers('docs', 't1'), [(await store.listAnswers('docs', { from: 0, to: T0 + 9 * DAY, limit: 1 })).items[0]]);
+  });
+}
