@@ -28,7 +28,8 @@ export function reportRange(query: unknown, now: number, retentionDays: number):
   const q = parseInput(ReportQuery, query, 'query');
   const from = q.dateFrom ? Date.parse(q.dateFrom) : now - retentionDays * DAY_MS;
   const to = q.dateTo ? Date.parse(q.dateTo) + (DATE_ONLY.test(q.dateTo) ? DAY_MS - 1 : 0) : now;
-  if (from > to) throw badRequest('invalid query: dateFrom: must not be after dateTo', [{ path: 'dateFrom', message: 'must not be after dateTo' }]);
+  // Only a contradiction the caller wrote is an error; a dateFrom past the default end is an empty period.
+  if (q.dateFrom && q.dateTo && from > to) throw badRequest('invalid query: dateFrom: must not be after dateTo', [{ path: 'dateFrom', message: 'must not be after dateTo' }]);
   return { from, to };
 }
 
