@@ -55,7 +55,9 @@ const preflight = (what: string, methods = 'POST, OPTIONS'): Operation => ({
 export const browserPaths: PathItems = {
   '/discovery/v2/assistant/{domain}/message': { options: preflight('v2 assistant message') },
   '/discovery/v1/assistant/{domain}/message': { options: preflight('v1 assistant message') },
+  '/discovery/v1/assistant/{domain}/feedback': { options: preflight('assistant feedback') },
   '/discovery/v1/search/{domain}': { options: preflight('search') },
+  '/discovery/v1/search/{domain}/click': { options: preflight('search click') },
   '/discovery/v1/page/{domain}': { options: preflight('page') },
   '/widget.js': {
     options: preflight('the widget script', 'GET, OPTIONS'),

@@ -1,5 +1,6 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
+import { analyticsPaths } from './analytics.js';
 import { assistantPaths } from './assistant.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
@@ -20,6 +21,7 @@ export const PATHS: PathItems[] = [
   browserPaths,
   searchPaths,
   threadsPaths,
+  analyticsPaths,
   pullsPaths,
   mcpPaths,
   openAiCompatPaths,

@@ -62,7 +62,10 @@ export const searchPaths: PathItems = {
         },
       }),
       responses: {
-        '200': jsonResponse('The best pages, one result each', { type: 'array', items: hit }, RATE_LIMIT_HEADERS),
+        '200': jsonResponse('The best pages, one result each', { type: 'array', items: hit }, {
+          ...RATE_LIMIT_HEADERS,
+          'X-Search-Id': { description: 'The id to report a click on a result with (`POST /discovery/v1/search/{domain}/click`).', schema: { type: 'string' } },
+        }),
         ...errorResponses(...AUTHENTICATED_POST_ERRORS, 429),
       },
     },

@@ -1,7 +1,8 @@
 import { AUTHENTICATED_GET_ERRORS, errorResponses, jsonResponse, pathParameter } from '../components.js';
 import type { PathItems, Schema } from '../types.js';
 
-const exchange: Schema = {
+/** One question and its answer as the thread store keeps it (also in the analytics thread view). */
+export const exchange: Schema = {
   type: 'object',
   required: ['messageId', 'question', 'answer', 'sources', 'fp', 'mode', 'outcome', 'startedAt', 'finishedAt'],
   properties: {
@@ -26,6 +27,7 @@ export const threadsPaths: PathItems = {
     get: {
       operationId: 'getThread',
       summary: 'An assistant conversation of the key’s organisation',
+      description: 'An alias kept for existing callers; `GET /v1/analytics/{domain}/assistant/threads/{threadId}` shows the same transcript with its recorded answers.',
       security: [{ adminKey: [] }],
       parameters: [pathParameter('threadId', 'The thread id the assistant stream announced.')],
       responses: {

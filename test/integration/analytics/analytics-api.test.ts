@@ -7,6 +7,7 @@ import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics
 import { createLogger } from '../../../core/logger.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { assistantWorld, SITE, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
+import { conforms } from '../../support/openapi-conforms.js';
 import { tempDir } from '../../support/services.js';
 
 const PAGE = 'http://pages.example.test:8080';
@@ -229,6 +230,30 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     const gaps = await json<{ gaps: Array<{ id: string; count: number; questions: string[]; suggestion: string; jobs: unknown[] }> }>(await admin('/v1/analytics/docs/gaps'));
     assert.deepEqual(gaps.gaps.map((g) => g.questions).flat().sort(), ['How do I install the CLI?', 'uncited: how do I install on Windows?', 'zzqv qwxj plmok'].sort());
     assert.ok(gaps.gaps.every((g) => g.id.startsWith('gap_') && g.suggestion.length > 0 && g.jobs.length === 0));
+  });
+
+  it('answers as the OpenAPI document says, on success and on error', async () => {
+    const get = (template: string, route: string, key?: string) => admin(route, key).then((res) => conforms(template, 'get', res));
+    await get('/v1/analytics/{domain}/assistant', '/v1/analytics/docs/assistant?limit=2');
+    await get('/v1/analytics/{domain}/assistant', '/v1/analytics/docs/assistant?cursor=zz');
+    await get('/v1/analytics/{domain}/assistant', '/v1/analytics/nope/assistant');
+    await get('/v1/analytics/{domain}/assistant', '/v1/analytics/docs/assistant', world.org.assistantKey);
+    await get('/v1/analytics/{domain}/assistant/threads/{threadId}', `/v1/analytics/docs/assistant/threads/${thread.id}`);
+    await get('/v1/analytics/{domain}/assistant/caller-stats', '/v1/analytics/docs/assistant/caller-stats?dateFrom=2026-06-01');
+    await get('/v1/analytics/{domain}/searches', '/v1/analytics/docs/searches?limit=1');
+    await get('/v1/analytics/{domain}/feedback', '/v1/analytics/docs/feedback');
+    await get('/v1/analytics/{domain}/feedback/by-page', '/v1/analytics/docs/feedback/by-page');
+    await get('/v1/analytics/{domain}/gaps', '/v1/analytics/docs/gaps');
+    const rating = { threadId: thread.id, threadKey: thread.key, messageId: thread.messageId, helpful: false };
+    await conforms('/discovery/v1/assistant/{domain}/feedback', 'post', await feedback(rating, { origin: PAGE }));
+    await conforms('/discovery/v1/assistant/{domain}/feedback', 'post', await feedback({ ...rating, threadKey: 'wrong' }, { origin: PAGE }));
+    const job = await fetch(`${world.url}/v1/analytics/docs/gaps/gap_none/job`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.org.adminKey}` },
+      body: JSON.stringify({ projectId: 'no-such-project' }),
+    });
+    assert.equal(job.status, 404);
+    await conforms('/v1/analytics/{domain}/gaps/{gapId}/job', 'post', job);
   });
 
   it('deletes what is past the retention on the next purge', async () => {
