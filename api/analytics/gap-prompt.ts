@@ -6,7 +6,10 @@ export function gapPrompt(gap: CoverageGap, domain: Pick<Domain, 'id' | 'baseUrl
   const questions = gap.questions.map((q) => `- ${q.replace(/\s+/g, ' ').trim()}`).join('\n');
   const pages = gap.pages.length > 0 ? gap.pages.map((p) => `- ${p.title} (${p.path})`).join('\n') : '- none: no page came close';
   return [
-    `Readers of the documentation at ${domain.baseUrl} asked questions its assistant could not answer well (coverage gap ${gap.id}, ${gap.count} question${gap.count === 1 ? '' : 's'} about ${gap.topic.join(', ') || 'one topic'}).`,
+    // The first line is the job's summary in listings and the Temporal UI: it names the gap.
+    `Fill coverage gap ${gap.id} of ${domain.id}: ${gap.count} reader question${gap.count === 1 ? '' : 's'} about ${gap.topic.join(', ') || 'one topic'} went unanswered.`,
+    '',
+    `Readers of the documentation at ${domain.baseUrl} asked questions its assistant could not answer well.`,
     '',
     'Their questions:',
     questions,
