@@ -6,6 +6,7 @@ import type {
   AnalyticsStore,
   AnswerRecord,
   CallerStat,
+  CategoryStat,
   FeedbackRecord,
   FeedbackView,
   GapJob,
@@ -140,6 +141,19 @@ export class RedisAnalyticsStore implements AnalyticsStore {
       stats.set(k, s);
     }
     return [...stats.values()].sort((a, b) => b.total - a.total || a.caller.localeCompare(b.caller) || a.surface.localeCompare(b.surface));
+  }
+
+  async categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]> {
+    const stats = new Map<string | null, CategoryStat>();
+    for (const r of await this.answers(domainId, await this.range(key(domainId, 'answers'), range))) {
+      if (!r) continue;
+      const s = stats.get(r.category) ?? { category: r.category, total: 0, unanswered: 0 };
+      s.total += 1;
+      if (r.resolution === 'unanswered') s.unanswered += 1;
+      stats.set(r.category, s);
+    }
+    // SQLite sorts NULL first among equals; so does this.
+    return [...stats.values()].sort((a, b) => b.total - a.total || (a.category === null ? -1 : b.category === null ? 1 : a.category < b.category ? -1 : 1));
   }
 
   async searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]> {

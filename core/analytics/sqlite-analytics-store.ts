@@ -6,6 +6,7 @@ import type {
   AnalyticsStore,
   AnswerRecord,
   CallerStat,
+  CategoryStat,
   FeedbackRecord,
   FeedbackView,
   GapJob,
@@ -27,11 +28,13 @@ const SCHEMA = `
     caller TEXT NOT NULL,
     surface TEXT NOT NULL,
     resolution TEXT NOT NULL,
+    category TEXT,
     body TEXT NOT NULL,
     PRIMARY KEY (domain_id, id)
   );
   CREATE INDEX answers_newest_first ON answers (domain_id, at DESC, id DESC);
   CREATE INDEX answers_by_caller ON answers (domain_id, at, caller, surface, resolution);
+  CREATE INDEX answers_by_category ON answers (domain_id, at, category, resolution);
   CREATE INDEX answers_unanswered ON answers (domain_id, resolution, at);
   CREATE INDEX answers_of_thread ON answers (domain_id, thread_id, at);
   CREATE INDEX answers_by_age ON answers (at);
@@ -131,8 +134,8 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
         if (event.kind === 'answer') {
           const r = event.record;
           this.sql(
-            'INSERT OR REPLACE INTO answers (domain_id, id, at, thread_id, caller, surface, resolution, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          ).run(r.domainId, r.id, r.at, r.threadId, r.caller, r.surface, r.resolution, JSON.stringify(r));
+            'INSERT OR REPLACE INTO answers (domain_id, id, at, thread_id, caller, surface, resolution, category, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          ).run(r.domainId, r.id, r.at, r.threadId, r.caller, r.surface, r.resolution, r.category, JSON.stringify(r));
         } else if (event.kind === 'search') {
           const r = event.record;
           this.sql('INSERT OR IGNORE INTO searches (domain_id, id, at, query, hits, caller) VALUES (?, ?, ?, ?, ?, ?)').run(
@@ -202,6 +205,14 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
       const answered = num(row, 'answered');
       return [{ caller, surface, total, answered, unanswered: total - answered }];
     });
+  }
+
+  async categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]> {
+    const rows = this.sql(
+      `SELECT category, COUNT(*) AS total, SUM(resolution = 'unanswered') AS unanswered
+       FROM answers WHERE domain_id = ? AND at >= ? AND at <= ? GROUP BY category ORDER BY total DESC, category`,
+    ).all(domainId, range.from, range.to);
+    return rows.map((row) => ({ category: str(row, 'category'), total: num(row, 'total'), unanswered: num(row, 'unanswered') }));
   }
 
   async searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]> {

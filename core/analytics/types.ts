@@ -111,6 +111,12 @@ export interface CallerStat {
   unanswered: number;
 }
 
+export interface CategoryStat {
+  category: string | null;
+  total: number;
+  unanswered: number;
+}
+
 export interface SearchStat {
   query: string;
   searches: number;
@@ -151,6 +157,8 @@ export interface AnalyticsStore {
   /** The answers of one thread, oldest first. */
   threadAnswers(domainId: string, threadId: string): Promise<AnswerRecord[]>;
   callerStats(domainId: string, range: TimeRange): Promise<CallerStat[]>;
+  /** Answers per category, most asked first. */
+  categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]>;
   /** Per query, most searched first. */
   searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]>;
   listFeedback(domainId: string, query: ListQuery): Promise<ListPage<FeedbackView>>;

@@ -53,7 +53,7 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(all.items[0], records[4]);
   });
 
-  it('counts answers per caller and door, answered and unanswered, within the period', async () => {
+  it('counts answers per caller and door and per category, answered and unanswered, within the period', async () => {
     await store.write([
       { kind: 'answer', record: answer('b1', T0, { caller: 'browser' }) },
       { kind: 'answer', record: answer('b2', T0 + 1, { caller: 'browser', resolution: 'unanswered', unansweredReason: 'no_passages' }) },
@@ -64,6 +64,11 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(stats, [
       { caller: 'browser', surface: 'assistant', total: 2, answered: 1, unanswered: 1 },
       { caller: 'server', surface: 'mcp', total: 1, answered: 1, unanswered: 0 },
+    ]);
+    await store.write([{ kind: 'answer', record: answer('c1', T0 + 3, { category: null, resolution: 'unanswered', unansweredReason: 'no_passages' }) }]);
+    assert.deepEqual(await store.categoryStats('docs', { from: T0, to: T0 + DAY }), [
+      { category: 'guides', total: 3, unanswered: 1 },
+      { category: null, total: 1, unanswered: 1 },
     ]);
   });
 
