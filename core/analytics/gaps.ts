@@ -28,13 +28,6 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 0 : common / union;
 }
 
-function root(parent: number[], i: number): number {
-  let r = i;
-  while (parent[r] !== r) r = parent[r]!;
-  parent[i] = r;
-  return r;
-}
-
 function suggestionFor(topic: string[], pages: AnswerSource[], sample: string): string {
   const subject = topic.length > 0 ? topic.join(', ') : 'these questions';
   const nearest = pages[0];
@@ -45,29 +38,27 @@ function suggestionFor(topic: string[], pages: AnswerSource[], sample: string): 
 
 /**
  * Groups unanswered and poorly rated questions into coverage gaps. Every
- * question is reduced to its terms (see `questionTerms`); two questions whose
- * term sets overlap by at least `SAME_TOPIC` are linked, and each connected
- * group is a gap (single linkage). A gap's topic is its most frequent terms,
- * its pages the sources its answers cited most. Deterministic: the same
- * questions always give the same gaps, in the same order (largest first).
+ * question is reduced to its terms (see `questionTerms`). Taken oldest first,
+ * a question joins the first gap whose first question shares at least
+ * `SAME_TOPIC` of their combined terms (Jaccard), else it starts a new gap.
+ * A gap's topic is its most frequent terms, its pages the sources its answers
+ * cited most. Deterministic: the same questions always give the same gaps, in
+ * the same order (largest first).
  */
 export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
   const questions = [...input].sort((a, b) => a.record.at - b.record.at || (a.record.id < b.record.id ? -1 : 1));
   const terms = questions.map((q) => questionTerms(q.record.question));
   const sets = terms.map((t) => new Set(t.map((x) => x.stem)));
-  const parent = questions.map((_, i) => i);
-  for (let i = 0; i < sets.length; i++) {
-    for (let j = i + 1; j < sets.length; j++) {
-      if (jaccard(sets[i]!, sets[j]!) >= SAME_TOPIC) parent[root(parent, j)] = root(parent, i);
-    }
-  }
-  const groups = new Map<number, number[]>();
-  questions.forEach((_, i) => {
-    const r = root(parent, i);
-    groups.set(r, [...(groups.get(r) ?? []), i]);
+  // Each gap is led by its first question; comparing with the leader, not with any member, keeps
+  // topics from chaining into one (a~b, b~c, c~d would otherwise join a and d).
+  const groups: number[][] = [];
+  sets.forEach((set, i) => {
+    const home = groups.find((members) => jaccard(sets[members[0]!]!, set) >= SAME_TOPIC);
+    if (home) home.push(i);
+    else groups.push([i]);
   });
 
-  const gaps = [...groups.values()].map((members): CoverageGap => {
+  const gaps = groups.map((members): CoverageGap => {
     const stemCount = new Map<string, number>();
     const wordOf = new Map<string, string>();
     const pageCount = new Map<string, { source: AnswerSource; n: number }>();

@@ -46,6 +46,13 @@ describe('coverage gaps', () => {
     assert.match(sla?.suggestion ?? '', /^Add a page about /);
   });
 
+  it('does not chain topics: a question joins a gap by its resemblance to the gap’s first question', () => {
+    // Keys ~ keys-and-webhooks ~ webhook secrets, but keys and webhook secrets share nothing.
+    const gaps = coverageGaps([q('How do I rotate my API key?'), q('API key for webhook signing'), q('webhook signing secret')]);
+    assert.deepEqual(gaps.map((g) => g.questions.length), [2, 1]);
+    assert.deepEqual(gaps[1]?.questions, ['webhook signing secret']);
+  });
+
   it('is deterministic: the same questions in another order give the same gaps and ids', () => {
     const once = coverageGaps(questions);
     const again = coverageGaps([...questions].reverse());
