@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import { parseAnswerRecord } from './answer-record.js';
+import { ANALYTICS_SCHEMA } from './sqlite-schema.js';
 import type {
   AnalyticsEvent,
   AnalyticsStore,
@@ -18,67 +19,17 @@ import type {
   TimeRange,
 } from './types.js';
 
-// Each index serves one query of the analytics API; the bench (bench/analytics.ts) measures them.
-const SCHEMA = `
-  CREATE TABLE answers (
-    domain_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    thread_id TEXT,
-    caller TEXT NOT NULL,
-    surface TEXT NOT NULL,
-    resolution TEXT NOT NULL,
-    category TEXT,
-    body TEXT NOT NULL,
-    PRIMARY KEY (domain_id, id)
-  );
-  CREATE INDEX answers_newest_first ON answers (domain_id, at DESC, id DESC);
-  CREATE INDEX answers_by_caller ON answers (domain_id, at, caller, surface, resolution);
-  CREATE INDEX answers_by_category ON answers (domain_id, at, category, resolution);
-  CREATE INDEX answers_unanswered ON answers (domain_id, resolution, at);
-  CREATE INDEX answers_of_thread ON answers (domain_id, thread_id, at);
-  CREATE INDEX answers_by_age ON answers (at);
-  CREATE TABLE searches (
-    domain_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    query TEXT NOT NULL,
-    hits INTEGER NOT NULL,
-    caller TEXT NOT NULL,
-    clicks INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (domain_id, id)
-  );
-  CREATE INDEX searches_by_time ON searches (domain_id, at);
-  CREATE INDEX searches_by_age ON searches (at);
-  CREATE TABLE clicks (
-    domain_id TEXT NOT NULL,
-    search_id TEXT NOT NULL,
-    query TEXT NOT NULL,
-    path TEXT NOT NULL,
-    at INTEGER NOT NULL
-  );
-  CREATE INDEX clicks_by_query ON clicks (domain_id, query, at);
-  CREATE INDEX clicks_by_age ON clicks (at);
-  CREATE TABLE feedback (
-    domain_id TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    thread_id TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    helpful INTEGER NOT NULL,
-    comment TEXT,
-    PRIMARY KEY (domain_id, message_id)
-  );
-  CREATE INDEX feedback_newest_first ON feedback (domain_id, at DESC, message_id DESC);
-  CREATE INDEX feedback_by_age ON feedback (at);
-  CREATE TABLE gap_jobs (
-    domain_id TEXT NOT NULL,
-    gap_id TEXT NOT NULL,
-    project_id TEXT NOT NULL,
-    job_id TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (domain_id, job_id)
-  );
-`;
+
+const DAY_MS = 86_400_000;
+const PURGE_SLICE = 2000;
+/** The UTC day an instant falls in, as the instant of its midnight. */
+const dayOf = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
+
+interface GroupCount {
+  group: Array<string | null>;
+  total: number;
+  unanswered: number;
+}
 
 const field = (row: unknown, key: string): unknown => (typeof row === 'object' && row !== null ? Reflect.get(row, key) : undefined);
 const num = (row: unknown, key: string): number => {
@@ -93,6 +44,16 @@ const str = (row: unknown, key: string): string | null => {
 function answerOf(row: unknown): AnswerRecord | undefined {
   const body = bodyOf(row);
   return body === undefined ? undefined : parseAnswerRecord(body);
+}
+
+/**
+ * A listing's range with its cursor: nothing later than the cursor's time, and at that very time only
+ * ids below the cursor's (ties are rare, so excluding them costs a few rows, never a scan).
+ */
+function cursorBounds(q: ListQuery): { upper: number; tieAt: number; tieId: string } {
+  // Without a cursor, a time no record has: NULL would make the whole condition NULL, and every row fail it.
+  if (!q.after) return { upper: q.to, tieAt: -1, tieId: '' };
+  return { upper: Math.min(q.to, q.after.at), tieAt: q.after.at, tieId: q.after.id };
 }
 
 const isAnswer = (r: AnswerRecord | undefined): r is AnswerRecord => r !== undefined;
@@ -117,7 +78,7 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
 
   constructor(file: string) {
     // A power cut may drop the last batch of a busy assistant; never worth an fsync per batch.
-    this.db = openDatabase(file, { durability: 'normal', schema: SCHEMA });
+    this.db = openDatabase(file, { durability: 'normal', schema: ANALYTICS_SCHEMA });
   }
 
   static inDataDir(dataDir: string): SqliteAnalyticsStore {
@@ -133,9 +94,14 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
       for (const event of events) {
         if (event.kind === 'answer') {
           const r = event.record;
-          this.sql(
-            'INSERT OR REPLACE INTO answers (domain_id, id, at, thread_id, caller, surface, resolution, category, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          const added = this.sql(
+            'INSERT OR IGNORE INTO answers (domain_id, id, at, thread_id, caller, surface, resolution, category, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
           ).run(r.domainId, r.id, r.at, r.threadId, r.caller, r.surface, r.resolution, r.category, JSON.stringify(r));
+          if (added.changes === 0) continue;
+          this.sql(
+            `INSERT INTO answer_days (domain_id, day, caller, surface, category, resolution, n) VALUES (?, ?, ?, ?, ?, ?, 1)
+             ON CONFLICT (domain_id, day, caller, surface, category, resolution) DO UPDATE SET n = n + 1`,
+          ).run(r.domainId, dayOf(r.at), r.caller, r.surface, r.category ?? '', r.resolution);
         } else if (event.kind === 'search') {
           const r = event.record;
           this.sql('INSERT OR IGNORE INTO searches (domain_id, id, at, query, hits, caller) VALUES (?, ?, ?, ?, ?, ?)').run(
@@ -175,13 +141,13 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
   }
 
   async listAnswers(domainId: string, q: ListQuery): Promise<ListPage<AnswerRecord>> {
-    const after = q.after;
-    // Newest first by (at, id); one row more tells whether a next page exists.
+    const { upper, tieAt, tieId } = cursorBounds(q);
+    // Newest first by (at, id), the cursor as the upper bound of the index range (an OR would scan from the top);
+    // one row more tells whether a next page exists.
     const rows = this.sql(
-      `SELECT body FROM answers WHERE domain_id = ? AND at >= ? AND at <= ?
-         AND (? IS NULL OR at < ? OR (at = ? AND id < ?))
+      `SELECT body FROM answers WHERE domain_id = ? AND at >= ? AND at <= ? AND NOT (at = ? AND id >= ?)
        ORDER BY at DESC, id DESC LIMIT ?`,
-    ).all(domainId, q.from, q.to, after?.at ?? null, after?.at ?? null, after?.at ?? null, after?.id ?? null, q.limit + 1);
+    ).all(domainId, q.from, upper, tieAt, tieId, q.limit + 1);
     const records = rows.map(answerOf).filter(isAnswer);
     const items = records.slice(0, q.limit);
     const last = items.at(-1);
@@ -192,27 +158,59 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
     return this.sql('SELECT body FROM answers WHERE domain_id = ? AND thread_id = ? ORDER BY at, id').all(domainId, threadId).map(answerOf).filter(isAnswer);
   }
 
+  /**
+   * Answers in the range counted per group: the whole days from the daily counts written with the
+   * answers, the partial days at either end from the answers themselves, so a month costs a few
+   * hundred rows read, not one per answer.
+   */
+  private counts(domainId: string, range: TimeRange, by: 'caller, surface' | 'category'): Map<string, GroupCount> {
+    const out = new Map<string, GroupCount>();
+    const add = (rows: unknown[]) => {
+      for (const row of rows) {
+        const group = by === 'category' ? [str(row, 'category') || null] : [str(row, 'caller'), str(row, 'surface')];
+        const key = JSON.stringify(group);
+        const seen = out.get(key) ?? { group, total: 0, unanswered: 0 };
+        seen.total += num(row, 'total');
+        seen.unanswered += num(row, 'unanswered');
+        out.set(key, seen);
+      }
+    };
+    const exact = (from: number, to: number) =>
+      add(
+        this.sql(
+          `SELECT ${by}, COUNT(*) AS total, SUM(resolution = 'unanswered') AS unanswered
+           FROM answers WHERE domain_id = ? AND at >= ? AND at <= ? GROUP BY ${by}`,
+        ).all(domainId, from, to),
+      );
+    const firstDay = Math.ceil(range.from / DAY_MS) * DAY_MS;
+    const endDay = Math.floor((range.to + 1) / DAY_MS) * DAY_MS;
+    if (firstDay >= endDay) {
+      exact(range.from, range.to);
+      return out;
+    }
+    if (range.from < firstDay) exact(range.from, firstDay - 1);
+    if (endDay <= range.to) exact(endDay, range.to);
+    add(
+      this.sql(
+        `SELECT ${by}, SUM(n) AS total, SUM(CASE WHEN resolution = 'unanswered' THEN n ELSE 0 END) AS unanswered
+         FROM answer_days WHERE domain_id = ? AND day >= ? AND day < ? GROUP BY ${by}`,
+      ).all(domainId, firstDay, endDay),
+    );
+    return out;
+  }
+
   async callerStats(domainId: string, range: TimeRange): Promise<CallerStat[]> {
-    const rows = this.sql(
-      `SELECT caller, surface, COUNT(*) AS total, SUM(resolution = 'answered') AS answered
-       FROM answers WHERE domain_id = ? AND at >= ? AND at <= ? GROUP BY caller, surface ORDER BY total DESC, caller, surface`,
-    ).all(domainId, range.from, range.to);
-    return rows.flatMap((row) => {
-      const caller = str(row, 'caller');
-      const surface = str(row, 'surface');
+    const stats = [...this.counts(domainId, range, 'caller, surface').values()].flatMap<CallerStat>(({ group: [caller, surface], total, unanswered }) => {
       if ((caller !== 'browser' && caller !== 'server' && caller !== 'other') || (surface !== 'assistant' && surface !== 'openai' && surface !== 'mcp')) return [];
-      const total = num(row, 'total');
-      const answered = num(row, 'answered');
-      return [{ caller, surface, total, answered, unanswered: total - answered }];
+      return [{ caller, surface, total, answered: total - unanswered, unanswered }];
     });
+    return stats.sort((a, b) => b.total - a.total || (a.caller < b.caller ? -1 : a.caller > b.caller ? 1 : a.surface < b.surface ? -1 : 1));
   }
 
   async categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]> {
-    const rows = this.sql(
-      `SELECT category, COUNT(*) AS total, SUM(resolution = 'unanswered') AS unanswered
-       FROM answers WHERE domain_id = ? AND at >= ? AND at <= ? GROUP BY category ORDER BY total DESC, category`,
-    ).all(domainId, range.from, range.to);
-    return rows.map((row) => ({ category: str(row, 'category'), total: num(row, 'total'), unanswered: num(row, 'unanswered') }));
+    const stats = [...this.counts(domainId, range, 'category').values()].map(({ group: [category], total, unanswered }) => ({ category: category ?? null, total, unanswered }));
+    // Most asked first; among equals no category first, then by name.
+    return stats.sort((a, b) => b.total - a.total || (a.category === null ? -1 : b.category === null ? 1 : a.category < b.category ? -1 : 1));
   }
 
   async searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]> {
@@ -238,14 +236,13 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
   }
 
   async listFeedback(domainId: string, q: ListQuery): Promise<ListPage<FeedbackView>> {
-    const after = q.after;
+    const { upper, tieAt, tieId } = cursorBounds(q);
     const rows = this.sql(
       `SELECT f.domain_id AS domainId, f.message_id AS messageId, f.thread_id AS threadId, f.at AS at, f.helpful AS helpful, f.comment AS comment, a.body AS body
        FROM feedback f LEFT JOIN answers a ON a.domain_id = f.domain_id AND a.id = f.message_id
-       WHERE f.domain_id = ? AND f.at >= ? AND f.at <= ?
-         AND (? IS NULL OR f.at < ? OR (f.at = ? AND f.message_id < ?))
+       WHERE f.domain_id = ? AND f.at >= ? AND f.at <= ? AND NOT (f.at = ? AND f.message_id >= ?)
        ORDER BY f.at DESC, f.message_id DESC LIMIT ?`,
-    ).all(domainId, q.from, q.to, after?.at ?? null, after?.at ?? null, after?.at ?? null, after?.id ?? null, q.limit + 1);
+    ).all(domainId, q.from, upper, tieAt, tieId, q.limit + 1);
     const views = rows.map(feedbackViewOf);
     const items = views.slice(0, q.limit);
     const last = items.at(-1);
@@ -297,13 +294,22 @@ export class SqliteAnalyticsStore implements AnalyticsStore {
   }
 
   async purge(before: number): Promise<number> {
-    return writeTransaction(this.db, () => {
-      let removed = 0;
-      for (const table of ['answers', 'searches', 'clicks', 'feedback', 'gap_jobs']) {
-        removed += this.sql(`DELETE FROM ${table} WHERE at < ?`).run(before).changes;
+    // Answers go by whole days, with their daily counts: a day is counted or deleted entirely.
+    const dayCut = dayOf(before);
+    await writeTransaction(this.db, () => this.sql('DELETE FROM answer_days WHERE day < ?').run(dayCut));
+    let removed = 0;
+    for (const [table, cut] of [['answers', dayCut], ['searches', before], ['clicks', before], ['feedback', before], ['gap_jobs', before]] as const) {
+      // In slices, each its own transaction, with the event loop free between: a purge never stalls requests.
+      for (;;) {
+        const { changes } = await writeTransaction(this.db, () =>
+          this.sql(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE at < ? LIMIT ${PURGE_SLICE})`).run(cut),
+        );
+        removed += changes;
+        if (changes < PURGE_SLICE) break;
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      return removed;
-    });
+    }
+    return removed;
   }
 
   async ping(): Promise<void> {

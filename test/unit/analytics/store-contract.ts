@@ -65,6 +65,12 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
       { caller: 'browser', surface: 'assistant', total: 2, answered: 1, unanswered: 1 },
       { caller: 'server', surface: 'mcp', total: 1, answered: 1, unanswered: 0 },
     ]);
+    // Periods that cut days (the embedded store counts whole days from its daily table, the rest exactly).
+    assert.deepEqual(await store.callerStats('docs', { from: T0 + 2, to: T0 + DAY }), [{ caller: 'server', surface: 'mcp', total: 1, answered: 1, unanswered: 0 }]);
+    assert.deepEqual(
+      (await store.callerStats('docs', { from: T0 + 1, to: T0 + 3 * DAY + 5 })).map((c) => [c.caller, c.total]),
+      [['browser', 1], ['other', 1], ['server', 1]],
+    );
     await store.write([{ kind: 'answer', record: answer('c1', T0 + 3, { category: null, resolution: 'unanswered', unansweredReason: 'no_passages' }) }]);
     assert.deepEqual(await store.categoryStats('docs', { from: T0, to: T0 + DAY }), [
       { category: 'guides', total: 3, unanswered: 1 },
