@@ -7,6 +7,7 @@ import type { JobEventType } from '../jobs/job-events.js';
 import { defineSignal } from './define.js';
 
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<void>;
 
 /** One workflow per webhook: signalWithStart finds the running one, so events queue behind each other. */
 export function webhookDeliveryWorkflowId(projectId: string, webhookId: string): string {
