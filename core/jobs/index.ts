@@ -6,3 +6,7 @@ export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
+export * from './job-events.js';
+export { SqliteJobEventLog } from './sqlite-job-event-log.js';
+export { RedisJobEventLog } from './redis-job-event-log.js';
+export { openJobEventLog } from './open-job-event-log.js';

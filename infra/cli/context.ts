@@ -5,8 +5,8 @@ import type { TenantStore } from '../../core/tenants/index.js';
 export interface CliContext {
   config: Config;
   tenants: TenantStore;
-  /** The deployment's Redis (REDIS_URL), for commands that read the other stores. */
-  redis?: Redis | undefined;
+  /** The deployment's Redis, for stores that live beside the tenants (webhooks); undefined: the data directory. */
+  redis?: Redis;
   out: NodeJS.WritableStream;
 }
 

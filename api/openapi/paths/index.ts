@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { analyticsPaths } from './analytics.js';
+import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
@@ -17,6 +18,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  agentEventPaths,
   assistantPaths,
   browserPaths,
   searchPaths,
