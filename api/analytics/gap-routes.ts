@@ -66,7 +66,7 @@ export function gapRoutes(router: Router, services: ApiServices): void {
     const { orgId } = authOf(ctx);
     const domain = await ownDomain(ctx);
     const body = parseInput(GapJobBody, ctx.request.body ?? {});
-    const range = reportRange({ dateFrom: body.dateFrom, dateTo: body.dateTo }, recorder.now(), days);
+    const range = reportRange({ dateFrom: body.dateFrom, dateTo: body.dateTo }, recorder.now(), days, 'body');
     const project = await tenants.getProject(body.projectId);
     if (!project || project.orgId !== orgId) throw notFound(`project '${body.projectId}'`);
     const gapId = String(ctx.params.gapId ?? '');

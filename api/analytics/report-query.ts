@@ -24,12 +24,12 @@ export interface PageParams {
  * The period of a report: `dateFrom` and `dateTo` (ISO 8601, or YYYY-MM-DD
  * meaning the whole day), both inclusive; by default the whole retention up to now.
  */
-export function reportRange(query: unknown, now: number, retentionDays: number): TimeRange {
-  const q = parseInput(ReportQuery, query, 'query');
+export function reportRange(query: unknown, now: number, retentionDays: number, where: 'query' | 'body' = 'query'): TimeRange {
+  const q = parseInput(ReportQuery, query, where);
   const from = q.dateFrom ? Date.parse(q.dateFrom) : now - retentionDays * DAY_MS;
   const to = q.dateTo ? Date.parse(q.dateTo) + (DATE_ONLY.test(q.dateTo) ? DAY_MS - 1 : 0) : now;
   // Only a contradiction the caller wrote is an error; a dateFrom past the default end is an empty period.
-  if (q.dateFrom && q.dateTo && from > to) throw badRequest('invalid query: dateFrom: must not be after dateTo', [{ path: 'dateFrom', message: 'must not be after dateTo' }]);
+  if (q.dateFrom && q.dateTo && from > to) throw badRequest(`invalid ${where}: dateFrom: must not be after dateTo`, [{ path: 'dateFrom', message: 'must not be after dateTo' }]);
   return { from, to };
 }
 

@@ -21,7 +21,7 @@ import type {
 
 
 const DAY_MS = 86_400_000;
-const PURGE_SLICE = 2000;
+const PURGE_SLICE = 500;
 /** The UTC day an instant falls in, as the instant of its midnight. */
 const dayOf = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
 
