@@ -1,4 +1,7 @@
+import type { Client } from '@temporalio/client';
+import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
+import type { Limiter } from '../core/limits/index.js';
 import { openJobStore, type JobStore } from '../core/jobs/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
@@ -17,6 +20,11 @@ export interface ActivityServices {
   docIndex?: WritableDocIndex;
   /** The job store (job records, message prompts); opened from `config` when absent. */
   jobs?: JobStore;
+  /** Automations start jobs like the API does: a Temporal client and the same rate limits. */
+  temporal?: Client;
+  limiter?: Limiter;
+  /** The automation store; opened from `config` when absent. */
+  automations?: AutomationStore;
 }
 
 /** The job store the activities share: the one given, else the configured one. */

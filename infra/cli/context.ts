@@ -1,9 +1,12 @@
+import type { Redis } from 'ioredis';
 import type { Config } from '../../core/config.js';
 import type { TenantStore } from '../../core/tenants/index.js';
 
 export interface CliContext {
   config: Config;
   tenants: TenantStore;
+  /** The deployment's Redis, when it has one (the stores beside the tenants live there too). */
+  redis?: Redis | undefined;
   out: NodeJS.WritableStream;
 }
 
