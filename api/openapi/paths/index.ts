@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { assistantPaths } from './assistant.js';
+import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
@@ -16,6 +17,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  automationsPaths,
   assistantPaths,
   browserPaths,
   searchPaths,

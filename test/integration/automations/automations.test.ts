@@ -5,14 +5,22 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
-import type { AutomationView } from '../../../core/automations/index.js';
+import { buildApiServices } from '../../../api/build-services.js';
+import { loadConfig } from '../../../core/config.js';
+import { createLogger } from '../../../core/logger.js';
+import { openAutomationStore, type AutomationView } from '../../../core/automations/index.js';
+import { automations as automationsCommand } from '../../../infra/cli/automations-command.js';
 import { openJobStore, type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
-import { seedOrg, serve, testServices } from '../../support/services.js';
-import { startWorker } from '../../support/temporal.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { freePort } from '../../support/redis.js';
+import { seedOrg, serve, testConfig, testServices } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { onSuiteEnd } from '../../support/teardown.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
 
 /** Polls until `read` gives a value (not undefined/false), or fails with what it last saw. */
@@ -186,12 +194,27 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
     }
   });
 
-  it('lists with next run times, and delete removes the schedule', async () => {
-    const created = await add('manual', { cron: '@daily', prompt: 'Check links' });
+  it('lists with next run times, answers as the OpenAPI document says, and delete removes the schedule', async () => {
+    const raw = (method: string, path: string, body?: unknown) =>
+      fetch(url(path), {
+        method,
+        headers: { authorization: `Bearer ${admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const createdRes = await raw('POST', '/manual/automations', { cron: '@daily', prompt: 'Check links', model: 'test-model', paused: true });
+    const created = (await createdRes.clone().json()) as AutomationView;
+    scheduleIds.push(created.scheduleId);
+    await conforms('/v2/agent/{projectId}/automations', 'post', createdRes);
+    assert.deepEqual([created.paused, created.model, created.note], [true, 'test-model', null]);
+    await conforms('/v2/agent/{projectId}/automations/{automationId}/resume', 'post', await raw('POST', `/manual/automations/${created.id}/resume`));
+    await conforms('/v2/agent/{projectId}/automations/{automationId}', 'get', await raw('GET', `/manual/automations/${created.id}`));
+    await conforms('/v2/agent/{projectId}/automations', 'get', await raw('GET', '/manual/automations'));
+    await conforms('/v2/agent/{projectId}/automations', 'post', await raw('POST', '/manual/automations', { cron: 'often', prompt: 'x' }));
     const listed = await call<{ automations: AutomationView[] }>(url('/manual/automations'), 'GET', admin);
     assert.equal(listed.status, 200);
     const entry = listed.body.automations.find((a) => a.id === created.id);
-    assert.ok(entry && entry.nextRunTimes.length > 0 && !Number.isNaN(Date.parse(entry.nextRunTimes[0] ?? '')));
+    assert.ok(entry && entry.nextRunTimes.length > 0 && !Number.isNaN(Date.parse(entry.nextRunTimes[0] ?? '')), JSON.stringify(entry));
+    assert.ok(listed.body.automations.some((a) => a.lastRun?.jobId), 'the triggered automation lists its last job');
 
     const deleted = await call(url(`/manual/automations/${created.id}`), 'DELETE', admin);
     assert.equal(deleted.status, 204);
@@ -235,5 +258,70 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
       assert.equal((await call(url(`/manual/automations/aut_unknown000000${suffix}`), method, admin)).status, 404, `${method} ${suffix}`);
       assert.equal((await call(url(`/theirs/automations/${mine.id}${suffix}`), method, admin)).status, 404, `${method} ${suffix} of another org`);
     }
+  });
+});
+
+describe('automations through the CLI (same stores, same Temporal)', function () {
+  this.timeout(60_000);
+
+  it('quire automations add, list, pause, delete', async () => {
+    const services = await testServices({ taskQueue: `automations-cli-${randomUUID()}` });
+    await services.tenants.addOrg('acme');
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: ['m-a'] });
+    const config = loadConfig({
+      QUIRE_DATA_DIR: services.config.dataDir,
+      TEMPORAL_ADDRESS: (await temporalEnv()).address,
+      TEMPORAL_TASK_QUEUE: services.config.temporal.taskQueue,
+      LOG_LEVEL: 'silent',
+    });
+    const run = async (...args: string[]) => {
+      const out = new PassThrough();
+      let printed = '';
+      out.on('data', (d: Buffer) => (printed += d.toString()));
+      const code = await automationsCommand(args, { config, tenants: services.tenants, out });
+      return { code, printed };
+    };
+
+    const added = await run('add', 'docs', '--cron', '0 9 * * 7', '--prompt', 'Fix typos\nand links', '--model', 'm-a', '--draft');
+    assert.equal(added.code, 0, added.printed);
+    const [, id, scheduleId] = /^automation (aut_\w+) ready \(schedule (\S+)\)$/m.exec(added.printed) ?? [];
+    assert.ok(id && scheduleId, added.printed);
+    onSuiteEnd(() => services.temporal.schedule.getHandle(scheduleId).delete().catch(() => undefined));
+    assert.equal((await services.temporal.schedule.getHandle(scheduleId).describe()).state.paused, false);
+    const stored = await openAutomationStore(services.config.dataDir, undefined).get('docs', id);
+    assert.deepEqual([stored?.record.prompt, stored?.record.model, stored?.record.asDraft], ['Fix typos\nand links', 'm-a', true]);
+
+    assert.match((await run('list', 'docs')).printed, new RegExp(`^${id}\tcron 0 9 \\* \\* 7\tnext \\S+\tnever run\tFix typos$`, 'm'));
+    assert.equal((await run('pause', 'docs', id)).code, 0);
+    assert.equal((await services.temporal.schedule.getHandle(scheduleId).describe()).state.paused, true);
+    assert.match((await run('list', 'docs')).printed, new RegExp(`^${id}\tcron .*\tpaused \\(paused through Quire\\)\t`, 'm'));
+
+    await assert.rejects(run('add', 'docs', '--cron', '0 9 * *', '--prompt', 'x'), /--cron: cron: expected 5 fields/);
+    await assert.rejects(run('add', 'docs', '--every', '5m', '--prompt', 'x', '--model', 'm-z'), /--model must be one of: m-a/);
+    await assert.rejects(run('delete', 'docs', 'aut_unknown000000'), /unknown automation/);
+
+    assert.equal((await run('delete', 'docs', id)).code, 0);
+    await assert.rejects(services.temporal.schedule.getHandle(scheduleId).describe(), ScheduleNotFoundError);
+    assert.equal((await run('list', 'docs')).printed, '');
+  });
+});
+
+describe('automations while Temporal is unreachable', function () {
+  this.timeout(60_000);
+
+  it('503 with Retry-After, and a create that could not make its schedule leaves nothing behind', async () => {
+    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
+    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'));
+    onSuiteEnd(() => services.temporal.connection.close());
+    const { adminKey } = await seedOrg(services, 'acme');
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    const base = (await serve(createApp(services))).url;
+    const created = await call<{ code: string }>(`${base}/v2/agent/docs/automations`, 'POST', adminKey, { cron: '@daily', prompt: 'Tidy' });
+    assert.equal(created.status, 503, JSON.stringify(created.body));
+    assert.equal(created.body.code, 'unavailable');
+    assert.ok(Number(created.headers.get('retry-after')) >= 1);
+    assert.deepEqual(await openAutomationStore(services.config.dataDir, undefined).list('docs'), []);
+    // Nothing stored: the list answers without asking Temporal.
+    assert.equal((await call(`${base}/v2/agent/docs/automations`, 'GET', adminKey)).status, 200);
   });
 });
