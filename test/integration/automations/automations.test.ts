@@ -5,22 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
-import { buildApiServices } from '../../../api/build-services.js';
-import { loadConfig } from '../../../core/config.js';
-import { createLogger } from '../../../core/logger.js';
-import { openAutomationStore, type AutomationView } from '../../../core/automations/index.js';
-import { automations as automationsCommand } from '../../../infra/cli/automations-command.js';
+import type { AutomationView } from '../../../core/automations/index.js';
 import { openJobStore, type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { conforms } from '../../support/openapi-conforms.js';
-import { freePort } from '../../support/redis.js';
-import { seedOrg, serve, testConfig, testServices } from '../../support/services.js';
-import { startWorker, temporalEnv } from '../../support/temporal.js';
-import { onSuiteEnd } from '../../support/teardown.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+import { startWorker } from '../../support/temporal.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
 
 /** Polls until `read` gives a value (not undefined/false), or fails with what it last saw. */
@@ -258,70 +251,5 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
       assert.equal((await call(url(`/manual/automations/aut_unknown000000${suffix}`), method, admin)).status, 404, `${method} ${suffix}`);
       assert.equal((await call(url(`/theirs/automations/${mine.id}${suffix}`), method, admin)).status, 404, `${method} ${suffix} of another org`);
     }
-  });
-});
-
-describe('automations through the CLI (same stores, same Temporal)', function () {
-  this.timeout(60_000);
-
-  it('quire automations add, list, pause, delete', async () => {
-    const services = await testServices({ taskQueue: `automations-cli-${randomUUID()}` });
-    await services.tenants.addOrg('acme');
-    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: ['m-a'] });
-    const config = loadConfig({
-      QUIRE_DATA_DIR: services.config.dataDir,
-      TEMPORAL_ADDRESS: (await temporalEnv()).address,
-      TEMPORAL_TASK_QUEUE: services.config.temporal.taskQueue,
-      LOG_LEVEL: 'silent',
-    });
-    const run = async (...args: string[]) => {
-      const out = new PassThrough();
-      let printed = '';
-      out.on('data', (d: Buffer) => (printed += d.toString()));
-      const code = await automationsCommand(args, { config, tenants: services.tenants, out });
-      return { code, printed };
-    };
-
-    const added = await run('add', 'docs', '--cron', '0 9 * * 7', '--prompt', 'Fix typos\nand links', '--model', 'm-a', '--draft');
-    assert.equal(added.code, 0, added.printed);
-    const [, id, scheduleId] = /^automation (aut_\w+) ready \(schedule (\S+)\)$/m.exec(added.printed) ?? [];
-    assert.ok(id && scheduleId, added.printed);
-    onSuiteEnd(() => services.temporal.schedule.getHandle(scheduleId).delete().catch(() => undefined));
-    assert.equal((await services.temporal.schedule.getHandle(scheduleId).describe()).state.paused, false);
-    const stored = await openAutomationStore(services.config.dataDir, undefined).get('docs', id);
-    assert.deepEqual([stored?.record.prompt, stored?.record.model, stored?.record.asDraft], ['Fix typos\nand links', 'm-a', true]);
-
-    assert.match((await run('list', 'docs')).printed, new RegExp(`^${id}\tcron 0 9 \\* \\* 7\tnext \\S+\tnever run\tFix typos$`, 'm'));
-    assert.equal((await run('pause', 'docs', id)).code, 0);
-    assert.equal((await services.temporal.schedule.getHandle(scheduleId).describe()).state.paused, true);
-    assert.match((await run('list', 'docs')).printed, new RegExp(`^${id}\tcron .*\tpaused \\(paused through Quire\\)\t`, 'm'));
-
-    await assert.rejects(run('add', 'docs', '--cron', '0 9 * *', '--prompt', 'x'), /--cron: cron: expected 5 fields/);
-    await assert.rejects(run('add', 'docs', '--every', '5m', '--prompt', 'x', '--model', 'm-z'), /--model must be one of: m-a/);
-    await assert.rejects(run('delete', 'docs', 'aut_unknown000000'), /unknown automation/);
-
-    assert.equal((await run('delete', 'docs', id)).code, 0);
-    await assert.rejects(services.temporal.schedule.getHandle(scheduleId).describe(), ScheduleNotFoundError);
-    assert.equal((await run('list', 'docs')).printed, '');
-  });
-});
-
-describe('automations while Temporal is unreachable', function () {
-  this.timeout(60_000);
-
-  it('503 with Retry-After, and a create that could not make its schedule leaves nothing behind', async () => {
-    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
-    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'));
-    onSuiteEnd(() => services.temporal.connection.close());
-    const { adminKey } = await seedOrg(services, 'acme');
-    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
-    const base = (await serve(createApp(services))).url;
-    const created = await call<{ code: string }>(`${base}/v2/agent/docs/automations`, 'POST', adminKey, { cron: '@daily', prompt: 'Tidy' });
-    assert.equal(created.status, 503, JSON.stringify(created.body));
-    assert.equal(created.body.code, 'unavailable');
-    assert.ok(Number(created.headers.get('retry-after')) >= 1);
-    assert.deepEqual(await openAutomationStore(services.config.dataDir, undefined).list('docs'), []);
-    // Nothing stored: the list answers without asking Temporal.
-    assert.equal((await call(`${base}/v2/agent/docs/automations`, 'GET', adminKey)).status, 200);
   });
 });
