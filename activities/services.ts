@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import type { Limiter } from '../core/limits/index.js';
-import { openJobStore, type JobStore } from '../core/jobs/index.js';
+import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
+import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
@@ -25,9 +26,23 @@ export interface ActivityServices {
   limiter?: Limiter;
   /** The automation store; opened from `config` when absent. */
   automations?: AutomationStore;
+  /** The job event log (SSE feed, webhooks); opened from `config` when absent. */
+  events?: JobEventLog;
+  /** Registered webhooks and their delivery log; opened from `config` when absent. */
+  webhooks?: WebhookStore;
 }
 
 /** The job store the activities share: the one given, else the configured one. */
 export function jobStoreOf(services: ActivityServices): JobStore {
   return services.jobs ?? openJobStore(services.config.dataDir, services.redis);
+}
+
+/** The job event log the activities share: the one given, else the configured one. */
+export function eventLogOf(services: ActivityServices): JobEventLog {
+  return services.events ?? openJobEventLog(services.config.dataDir, services.redis);
+}
+
+/** The webhook store the activities share: the one given, else the configured one. */
+export function webhookStoreOf(services: ActivityServices): WebhookStore {
+  return services.webhooks ?? openWebhookStore(services.config.dataDir, services.redis);
 }

@@ -3,8 +3,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
-import { InvalidCursorError, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { InvalidCursorError, openJobEventLog, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
+import { openWebhookStore } from '../../core/webhooks/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -13,8 +14,9 @@ import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { consumeAgentLimit } from './agent-limits.js';
 import { readJob } from './job-reader.js';
+import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
 import { chooseModel } from './choose-model.js';
-import { CreateJobBody, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
+import { CreateJobBody, DeliveriesQuery, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
 
 /** An update waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
@@ -22,6 +24,8 @@ const UPDATE_DEADLINE_MS = 15_000;
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
 export function agentRouter(services: ApiServices): Router {
   const store = openJobStore(services.config.dataDir, services.redis);
+  const events = openJobEventLog(services.config.dataDir, services.redis);
+  const webhooks = openWebhookStore(services.config.dataDir, services.redis);
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
@@ -70,6 +74,17 @@ export function agentRouter(services: ApiServices): Router {
     ctx.body = toJobView((await jobOf(ctx, project)).record);
   });
 
+  router.get('/job/:id/events', async (ctx) => {
+    const project = await projectOf(ctx);
+    const jobId = (await jobOf(ctx, project)).record.id;
+    const lastEventId = lastEventIdOf(ctx);
+    streamJobEvents(
+      ctx,
+      { events, status: async () => (await readJob(services, store, project.id, jobId))?.record.status },
+      { jobId, lastEventId, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger },
+    );
+  });
+
   router.post('/job/:id/message', async (ctx) => {
     const { project, limits } = await projectAndLimits(ctx);
     const found = await jobOf(ctx, project);
@@ -97,12 +112,23 @@ export function agentRouter(services: ApiServices): Router {
       // The workflow is gone (retention, or stopped by an operator): archive the stored record.
       const now = new Date().toISOString();
       const archived: JobRecord = { ...found.record, status: 'archived', archivedAt: now, updatedAt: now, revision: found.record.revision + 1 };
+      // No workflow is left to log it: the feed hears of the archive from here (same key, so once).
+      const data = { prLink: archived.prLink, turns: archived.turns };
+      await events.append({ key: 'archived', type: 'job.archived', time: now, jobId: archived.id, projectId: project.id, data }).catch((err: unknown) => {
+        services.logger.warn({ err, jobId: archived.id }, 'job.archived not logged');
+      });
       ctx.body = toJobView(await store.put(archived));
       return;
     }
     const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
     const record = await update(() => handle.executeUpdate(archiveUpdate));
     ctx.body = toJobView(await store.put(record));
+  });
+
+  router.get('/webhooks/deliveries', async (ctx) => {
+    const project = await projectOf(ctx);
+    const query = parseInput(DeliveriesQuery, ctx.query, 'query');
+    ctx.body = { deliveries: await webhooks.deliveries(project.id, query.limit) };
   });
 
   router.get('/jobs', async (ctx) => {

@@ -8,3 +8,7 @@ export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
 export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, type JobRequest } from './create-job.js';
 export { jobModel, type ModelChoice } from './job-model.js';
+export * from './job-events.js';
+export { SqliteJobEventLog } from './sqlite-job-event-log.js';
+export { RedisJobEventLog } from './redis-job-event-log.js';
+export { openJobEventLog } from './open-job-event-log.js';

@@ -5,8 +5,8 @@ import type { TenantStore } from '../../core/tenants/index.js';
 export interface CliContext {
   config: Config;
   tenants: TenantStore;
-  /** The deployment's Redis, when it has one (the stores beside the tenants live there too). */
-  redis?: Redis | undefined;
+  /** The deployment's Redis, for stores that live beside the tenants (webhooks); undefined: the data directory. */
+  redis?: Redis;
   out: NodeJS.WritableStream;
 }
 

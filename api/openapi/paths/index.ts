@@ -1,5 +1,6 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
+import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
 import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
@@ -18,6 +19,7 @@ export const PATHS: PathItems[] = [
   openApiPaths,
   agentPaths,
   automationsPaths,
+  agentEventPaths,
   assistantPaths,
   browserPaths,
   searchPaths,
