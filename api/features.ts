@@ -1,4 +1,5 @@
 import { agentRouter } from './agent/index.js';
+import { automationsRouter } from './automations/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -16,6 +17,7 @@ export const FEATURES: Feature[] = [
   healthRouter,
   openApiRouter,
   agentRouter,
+  automationsRouter,
   assistantRouter,
   threadsRouter,
   pullsRouter,

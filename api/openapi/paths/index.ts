@@ -2,6 +2,7 @@ import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
+import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
@@ -17,6 +18,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  automationsPaths,
   agentEventPaths,
   assistantPaths,
   browserPaths,
