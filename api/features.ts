@@ -1,5 +1,6 @@
 import { agentRouter } from './agent/index.js';
 import { analyticsRouter } from './analytics/index.js';
+import { automationsRouter } from './automations/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -17,6 +18,7 @@ export const FEATURES: Feature[] = [
   healthRouter,
   openApiRouter,
   agentRouter,
+  automationsRouter,
   assistantRouter,
   threadsRouter,
   analyticsRouter,

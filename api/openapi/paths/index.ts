@@ -3,6 +3,7 @@ import { agentPaths } from './agent.js';
 import { analyticsPaths } from './analytics.js';
 import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
+import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
@@ -18,6 +19,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  automationsPaths,
   agentEventPaths,
   assistantPaths,
   browserPaths,
