@@ -1,6 +1,6 @@
-import { boundSummary, boundTodos } from '../../core/jobs/index.js';
+import { boundSummary, boundTodos, readJobPreamble } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
-import type { ActivityServices } from '../services.js';
+import { jobStoreOf, type ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { keepAlive } from '../activity-context.js';
 import { turnMessages } from './messages.js';
@@ -68,7 +68,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
     return pushed;
   }
 
-  const messages = await turnMessages(services, input);
+  const [messages, preamble] = await Promise.all([turnMessages(services, input), readJobPreamble(jobStoreOf(services), input.projectId, input.jobId)]);
   const instructions = await readRepoInstructions(ws.root, agent.instructionsMaxChars);
   const ctx: ToolContext = {
     root: ws.root,
@@ -78,7 +78,9 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   };
   const state: LoopState = {
     messages: [
-      { role: 'system', content: systemPrompt({ instructions: instructions.text, turn: input.turn }) },
+      { role: 'system', content: systemPrompt({ instructions: instructions.text, turn: input.turn, clientSystem: preamble?.system }) },
+      // The conversation the client had before its first prompt; later turns start from the files instead.
+      ...(input.turn === 1 ? (preamble?.earlier ?? []) : []),
       ...messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
     ],
     steps: 0,
@@ -86,6 +88,8 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
     finish: undefined,
     todos: undefined,
   };
+  // The model's own answers start here: an assistant message the client sent is not its summary.
+  const opening = state.messages.length;
   const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000, onStep: progress };
 
   let stopReason: AgentStopReason = await runToolLoop(port, input.model, ctx, state, bounds);
@@ -101,7 +105,7 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   }
 
   const title = finish?.title ?? fallbackTitle(messages);
-  const said = finish?.summary || lastAnswer(state.messages);
+  const said = finish?.summary || lastAnswer(state.messages.slice(opening));
   const filesChanged = await docsChanges(ws);
   const outcome = {
     title,

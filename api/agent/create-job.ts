@@ -13,7 +13,7 @@ import {
   type MessageRef,
 } from '../../core/contracts/index.js';
 import type { Config } from '../../core/config.js';
-import { jobBranch, newJobId, publicRepository, type JobRecord, type JobStore } from '../../core/jobs/index.js';
+import { jobBranch, newJobId, publicRepository, putJobPreamble, type JobPreamble, type JobRecord, type JobStore } from '../../core/jobs/index.js';
 
 /** Margin over the agent's own time budget before Temporal times a turn out. */
 const TURN_TIMEOUT_MARGIN_SECONDS = 120;
@@ -25,6 +25,10 @@ export interface JobRequest {
   model: string;
   prompt: string;
   draft: boolean;
+  /** The branch to push to (created from `ref` when missing); default `quire/<id>`. */
+  branch?: string;
+  /** Extra system text and earlier messages, kept in the job store beside the prompt. */
+  preamble?: JobPreamble;
 }
 
 /** The settings a new job keeps for its whole life, from the configuration. */
@@ -38,7 +42,7 @@ export function jobSettings(config: Config, draft: boolean): JobSettings {
 }
 
 /** A new job: active, revision 0, with the repository stripped of credentials. */
-export function newJobRecord(opts: { projectId: string; repository: string; ref: string; model: string }, now = new Date()): JobRecord {
+export function newJobRecord(opts: { projectId: string; repository: string; ref: string; model: string; branch?: string }, now = new Date()): JobRecord {
   const at = now.toISOString();
   const id = newJobId();
   return {
@@ -53,7 +57,7 @@ export function newJobRecord(opts: { projectId: string; repository: string; ref:
     updatedAt: at,
     error: null,
     revision: 0,
-    branch: jobBranch(id),
+    branch: opts.branch ?? jobBranch(id),
     title: null,
     summary: null,
     turns: 0,
@@ -91,12 +95,19 @@ export function jobStartOptions(input: AgentJobInput, taskQueue: string): Workfl
 /**
  * Creates a job: its record and first message go to the job store before the workflow starts, so
  * every API replica lists and reads the job as soon as the create answers (no replica keeps state
- * of its own). A start that fails forgets them again.
+ * of its own). A start that fails forgets them again. Answers the job and its first message's id.
  */
-export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
+export async function createJob(
+  deps: { temporal: Client; store: JobStore; config: Config },
+  request: JobRequest,
+): Promise<{ job: JobRecord; messageId: string }> {
   const job = newJobRecord(request);
   const first: JobMessage = { id: randomUUID(), prompt: request.prompt };
-  await Promise.all([deps.store.create(job), deps.store.putMessage(job.projectId, job.id, first)]);
+  await Promise.all([
+    deps.store.create(job),
+    deps.store.putMessage(job.projectId, job.id, first),
+    ...(request.preamble ? [putJobPreamble(deps.store, job.projectId, job.id, request.preamble)] : []),
+  ]);
   const input = firstRunInput(job, messageRef(first), jobSettings(deps.config, request.draft));
   try {
     await deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, deps.config.temporal.taskQueue));
@@ -104,5 +115,5 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
     await deps.store.remove(job.projectId, job.id).catch(() => undefined);
     throw err;
   }
-  return job;
+  return { job, messageId: first.id };
 }

@@ -6,3 +6,4 @@ export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
+export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
