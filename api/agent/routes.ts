@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
-import { InvalidCursorError, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { InvalidCursorError, openJobEventLog, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -11,6 +11,8 @@ import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { consumeAgentLimit } from './agent-limits.js';
 import { agentAccess } from './project-access.js';
+import { readJob } from './job-reader.js';
+import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
 import { chooseModel } from './choose-model.js';
 import { CreateJobBody, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
 
@@ -20,6 +22,7 @@ const UPDATE_DEADLINE_MS = 15_000;
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
 export function agentRouter(services: ApiServices): Router {
   const store = openJobStore(services.config.dataDir, services.redis);
+  const events = openJobEventLog(services.config.dataDir, services.redis);
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
@@ -52,6 +55,17 @@ export function agentRouter(services: ApiServices): Router {
   router.get('/job/:id', async (ctx) => {
     const project = await projectOf(ctx);
     ctx.body = toJobView((await jobOf(ctx, project)).record);
+  });
+
+  router.get('/job/:id/events', async (ctx) => {
+    const project = await projectOf(ctx);
+    const jobId = (await jobOf(ctx, project)).record.id;
+    const lastEventId = lastEventIdOf(ctx);
+    streamJobEvents(
+      ctx,
+      { events, status: async () => (await readJob(services, store, project.id, jobId))?.record.status },
+      { jobId, lastEventId, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger },
+    );
   });
 
   router.post('/job/:id/message', async (ctx) => {

@@ -7,3 +7,7 @@ export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
+export * from './job-events.js';
+export { SqliteJobEventLog } from './sqlite-job-event-log.js';
+export { RedisJobEventLog } from './redis-job-event-log.js';
+export { openJobEventLog } from './open-job-event-log.js';
