@@ -1,4 +1,5 @@
 import { agentRouter } from './agent/index.js';
+import { agentV1Router } from './agent/v1/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -16,6 +17,7 @@ export const FEATURES: Feature[] = [
   healthRouter,
   openApiRouter,
   agentRouter,
+  agentV1Router,
   assistantRouter,
   threadsRouter,
   pullsRouter,

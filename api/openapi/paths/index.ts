@@ -1,5 +1,6 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
+import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
@@ -16,6 +17,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  agentV1Paths,
   assistantPaths,
   browserPaths,
   searchPaths,
