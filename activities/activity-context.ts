@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 
 /** The running activity's context, or undefined when called outside one (unit use). */
 function currentContext(): Context | undefined {
@@ -28,4 +29,19 @@ export function keepAlive(heartbeatSeconds: number, details: () => unknown): () 
   const timer = setInterval(() => heartbeat(details()), Math.max(100, (heartbeatSeconds * 1000) / 4));
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** The worker's Temporal client, for an activity that starts or signals workflows; undefined outside an activity. */
+export function activityClient(): Client | undefined {
+  try {
+    return currentContext()?.client;
+  } catch {
+    // A test's mock activity environment built without a client.
+    return undefined;
+  }
+}
+
+/** This attempt of the running activity (1 for the first); 1 outside an activity. */
+export function activityAttempt(): number {
+  return currentContext()?.info.attempt ?? 1;
 }

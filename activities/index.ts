@@ -1,20 +1,24 @@
 import { createAgentActivities } from './agent/index.js';
+import { createEventActivities } from './events/index.js';
 import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
-import { jobStoreOf, type ActivityServices } from './services.js';
+import { createWebhookActivities } from './webhooks/index.js';
+import { eventLogOf, jobStoreOf, webhookStoreOf, type ActivityServices } from './services.js';
 
 export type { ActivityServices } from './services.js';
 
 /** All activities of the worker, built from their clients. Each feature adds its factory. */
 export function createActivities(given: ActivityServices) {
-  // One job store for every activity of the worker.
-  const services = { ...given, jobs: jobStoreOf(given) };
+  // One job store, event log and webhook store for every activity of the worker.
+  const services = { ...given, jobs: jobStoreOf(given), events: eventLogOf(given), webhooks: webhookStoreOf(given) };
   return {
     ...createPingActivities(),
     ...createIndexingActivities(services),
     ...createAgentActivities(services),
     ...createJobActivities(services),
+    ...createEventActivities(services),
+    ...createWebhookActivities(services),
   };
 }
 

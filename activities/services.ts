@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.js';
-import { openJobStore, type JobStore } from '../core/jobs/index.js';
+import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
+import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
@@ -17,9 +18,23 @@ export interface ActivityServices {
   docIndex?: WritableDocIndex;
   /** The job store (job records, message prompts); opened from `config` when absent. */
   jobs?: JobStore;
+  /** The job event log (SSE feed, webhooks); opened from `config` when absent. */
+  events?: JobEventLog;
+  /** Registered webhooks and their delivery log; opened from `config` when absent. */
+  webhooks?: WebhookStore;
 }
 
 /** The job store the activities share: the one given, else the configured one. */
 export function jobStoreOf(services: ActivityServices): JobStore {
   return services.jobs ?? openJobStore(services.config.dataDir, services.redis);
+}
+
+/** The job event log the activities share: the one given, else the configured one. */
+export function eventLogOf(services: ActivityServices): JobEventLog {
+  return services.events ?? openJobEventLog(services.config.dataDir, services.redis);
+}
+
+/** The webhook store the activities share: the one given, else the configured one. */
+export function webhookStoreOf(services: ActivityServices): WebhookStore {
+  return services.webhooks ?? openWebhookStore(services.config.dataDir, services.redis);
 }

@@ -1,20 +1,61 @@
 import Router from '@koa/router';
-import { anyOrigin, browserCors, domainOrigins } from './cors.js';
+import { anyOrigin, browserCors, domainOrigins, type CorsOptions } from './cors.js';
 import type { ApiServices } from './services.js';
 
+/** An endpoint pages on other origins may call, and how its CORS is answered. */
+export interface BrowserEndpoint {
+  /** The route, in Koa's syntax (`:domain`). */
+  path: string;
+  /** What the OpenAPI preflight entry calls it. */
+  what: string;
+  /** `domain`: the origins the domain lists (any, when none); `any`: every origin. */
+  origins: 'domain' | 'any';
+  methods: readonly string[];
+  allowHeaders?: CorsOptions['allowHeaders'];
+  exposeHeaders?: readonly string[];
+}
+
 /**
- * Every endpoint a page on another origin may call, with its CORS policy.
- * The app mounts this before body parsing and the feature routers, so a 400,
- * 413 or 415 is as readable in the browser as the answer. A feature meant for
- * browsers adds its paths here; admin endpoints are never listed (no CORS).
+ * Every endpoint a page on another origin may call. The app mounts these
+ * before body parsing and the feature routers, so a 400, 413 or 415 is as
+ * readable in the browser as the answer. A feature meant for browsers adds
+ * its paths here (the OpenAPI document's preflights are built from this
+ * list); admin endpoints are never listed, so they answer no CORS at all.
  */
+export const BROWSER_ENDPOINTS: readonly BrowserEndpoint[] = [
+  { path: '/discovery/v2/assistant/:domain/message', what: 'v2 assistant message', origins: 'domain', methods: ['POST'] },
+  { path: '/discovery/v1/assistant/:domain/message', what: 'v1 assistant message', origins: 'domain', methods: ['POST'] },
+  { path: '/discovery/v1/search/:domain', what: 'search', origins: 'domain', methods: ['POST'] },
+  { path: '/discovery/v1/page/:domain', what: 'page', origins: 'domain', methods: ['POST'] },
+  {
+    path: '/mcp/:domain',
+    what: 'the MCP server',
+    origins: 'domain',
+    methods: ['POST', 'GET', 'DELETE'],
+    allowHeaders: ['Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+    exposeHeaders: ['Mcp-Session-Id'],
+  },
+  ...['/chat/completions', '/models', '/models/:model'].map(
+    (tail): BrowserEndpoint => ({
+      path: `/discovery/v1/openai/:domain${tail}`,
+      what: `OpenAI-compatible ${tail.slice(1).replace('/:model', ' by id')}`,
+      origins: 'domain',
+      methods: [tail === '/chat/completions' ? 'POST' : 'GET'],
+      allowHeaders: 'requested',
+    }),
+  ),
+  // Public like a site's own llms.txt: any origin, and the ETag readable and sendable back for conditional requests.
+  ...['/discovery/v1/llms/:domain.txt', '/discovery/v1/llms/:domain/llms.txt', '/discovery/v1/llms/:domain/llms-full.txt'].map(
+    (path): BrowserEndpoint => ({ path, what: path.endsWith('full.txt') ? 'llms-full.txt' : 'llms.txt', origins: 'any', methods: ['GET'], allowHeaders: ['If-None-Match'], exposeHeaders: ['ETag'] }),
+  ),
+  { path: '/widget.js', what: 'the widget script', origins: 'any', methods: ['GET'] },
+];
+
 export function browserRoutes(services: ApiServices): Router {
   const router = new Router();
-  const perDomain = browserCors({ policy: domainOrigins(services.tenants), methods: ['POST'] });
-  router.all('/discovery/v2/assistant/:domain/message', perDomain);
-  router.all('/discovery/v1/assistant/:domain/message', perDomain);
-  router.all('/discovery/v1/search/:domain', perDomain);
-  router.all('/discovery/v1/page/:domain', perDomain);
-  router.all('/widget.js', browserCors({ policy: anyOrigin, methods: ['GET'] }));
+  const perDomain = domainOrigins(services.tenants);
+  for (const { path, origins, ...headers } of BROWSER_ENDPOINTS) {
+    router.all(path, browserCors({ policy: origins === 'domain' ? perDomain : anyOrigin, ...headers }));
+  }
   return router;
 }

@@ -30,6 +30,25 @@ export interface CorsOptions {
   policy: OriginPolicy;
   /** Methods the route answers, for `Access-Control-Allow-Methods`. */
   methods: readonly string[];
+  /**
+   * Request headers allowed beyond `CORS_ALLOW_HEADERS`, or `'requested'` to
+   * allow whatever the preflight asks for: the `openai` client adds its own
+   * `x-stainless-*` headers, which change between its versions.
+   */
+  allowHeaders?: readonly string[] | 'requested';
+  /** Response headers a page may read beyond `CORS_EXPOSE_HEADERS`. */
+  exposeHeaders?: readonly string[];
+}
+
+/** The `Access-Control-Allow-Headers` a preflight is answered with. */
+function allowedHeaders(ctx: Context, extra: CorsOptions['allowHeaders']): string {
+  if (extra !== 'requested') return [...CORS_ALLOW_HEADERS, ...(extra ?? [])].join(', ');
+  const requested = ctx
+    .get('Access-Control-Request-Headers')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h));
+  return [...new Set([...CORS_ALLOW_HEADERS, ...requested])].join(', ');
 }
 
 /**
@@ -43,6 +62,7 @@ export interface CorsOptions {
  */
 export function browserCors(options: CorsOptions): Middleware {
   const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
+  const exposed = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(', ');
   return async function cors(ctx, next) {
     ctx.vary('Origin');
     const origin = ctx.get('Origin');
@@ -55,12 +75,13 @@ export function browserCors(options: CorsOptions): Middleware {
     ctx.set('Access-Control-Allow-Origin', origin);
     if (preflight) {
       ctx.set('Access-Control-Allow-Methods', methods);
-      ctx.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS.join(', '));
+      ctx.set('Access-Control-Allow-Headers', allowedHeaders(ctx, options.allowHeaders));
+      if (options.allowHeaders === 'requested') ctx.vary('Access-Control-Request-Headers');
       ctx.set('Access-Control-Max-Age', String(CORS_MAX_AGE_SECONDS));
       ctx.status = 204;
       return;
     }
-    ctx.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS.join(', '));
+    ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
   };
 }

@@ -14,25 +14,15 @@
  *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Koa from 'koa';
-import { createApp } from '../api/app.js';
-import { assistantRouter } from '../api/assistant/index.js';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
-import type { ApiServices } from '../api/services.js';
-import { loadConfig } from '../core/config.js';
-import { Limiter } from '../core/limits/index.js';
-import { createLogger } from '../core/logger.js';
-import { EmbeddedDocIndex } from '../core/retrieval/index.js';
-import { openTenantStore } from '../core/tenants/index.js';
-import { SITE } from '../test/integration/assistant/site.js';
+import { benchAssistant } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -136,25 +126,9 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** An assistant on the embedded defaults, answering through the model at `baseUrl`. */
 async function assistantServer(baseUrl: string) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
-  const tenants = openTenantStore(config.dataDir, undefined);
-  await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
-  const key = (await tenants.createKey('bench', 'assistant')).secret;
-  await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-  const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
-  await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
-  const services: ApiServices = {
-    config,
-    logger: createLogger('silent', 'bench'),
-    tenants,
-    limiter: new Limiter({ onStoreError: 'open' }),
-    temporal: undefined as never, // the assistant never touches Temporal
-    redis: undefined,
-    probes: {},
-  };
-  const served = await listen(createApp(services, [(s) => assistantRouter(s, { docIndex })]).callback());
-  return { ...served, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
+  const { app, key, cleanup } = await benchAssistant(baseUrl);
+  const served = await listen(app.callback());
+  return { ...served, key, cleanup };
 }
 
 /** A bare Koa route that relays the model's answer as UI message stream text: no key, limits, search, prompt or thread. */

@@ -12,22 +12,12 @@
  *   npm run bench:slow-clients   (BENCH_REQUESTS, BENCH_ATTACKERS change the load)
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApp } from '../api/app.js';
-import { assistantRouter } from '../api/assistant/index.js';
 import { createHttpServer } from '../api/http-server.js';
-import type { ApiServices } from '../api/services.js';
-import { loadConfig } from '../core/config.js';
-import { Limiter } from '../core/limits/index.js';
-import { createLogger } from '../core/logger.js';
-import { EmbeddedDocIndex } from '../core/retrieval/index.js';
-import { openTenantStore } from '../core/tenants/index.js';
-import { SITE } from '../test/integration/assistant/site.js';
+import { benchAssistant } from './assistant-app.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ATTACKERS = Number(process.env.BENCH_ATTACKERS ?? 500);
@@ -60,28 +50,12 @@ async function modelProcess(): Promise<{ baseUrl: string; stop(): void }> {
 
 /** The assistant behind the API's own HTTP server, on the embedded defaults. */
 async function assistantServer(baseUrl: string) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-  const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
-  const tenants = openTenantStore(config.dataDir, undefined);
-  await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
-  const key = (await tenants.createKey('bench', 'assistant')).secret;
-  await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-  const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
-  await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
-  const services: ApiServices = {
-    config,
-    logger: createLogger('silent', 'bench'),
-    tenants,
-    limiter: new Limiter({ onStoreError: 'open' }),
-    temporal: undefined as never, // the assistant never touches Temporal
-    redis: undefined,
-    probes: {},
-  };
-  const server = createHttpServer(createApp(services, [(s) => assistantRouter(s, { docIndex })]), config.http);
+  const { app, key, config, cleanup } = await benchAssistant(baseUrl, process.env);
+  const server = createHttpServer(app, config.http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
-  return { server, port: address.port, key, config, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
+  return { server, port: address.port, key, config, cleanup };
 }
 
 const agent = new http.Agent({ keepAlive: true });

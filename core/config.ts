@@ -122,6 +122,10 @@ export const EnvSchema = v.strictObject({
   QUIRE_JOB_IDLE_ARCHIVE_DAYS: positiveInt(30, 3650),
   QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
   QUIRE_ASSISTANT_PROMPT_TOKENS: positiveInt(12_000, 2_000_000),
+  QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: positiveInt(1000, 3_600_000),
+  QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS: positiveInt(600, 86_400),
+  QUIRE_WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 300_000),
+  QUIRE_WEBHOOK_GIVE_UP_HOURS: positiveInt(72, 24 * 30),
 });
 
 type Env = v.InferOutput<typeof EnvSchema>;
@@ -188,6 +192,8 @@ export interface Config {
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
   /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
   assistant: { promptTokens: number };
+  /** Webhook delivery: retried with exponential backoff from the initial interval up to the maximum, abandoned after `giveUpHours`. */
+  webhooks: { initialIntervalMs: number; maxIntervalSeconds: number; timeoutMs: number; giveUpHours: number };
 }
 
 /** Where model requests go: any OpenAI-compatible endpoint, or Azure OpenAI's deployments. */
@@ -313,5 +319,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
     },
     assistant: { promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS },
+    webhooks: {
+      initialIntervalMs: e.QUIRE_WEBHOOK_INITIAL_INTERVAL_MS,
+      maxIntervalSeconds: e.QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS,
+      timeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS,
+      giveUpHours: e.QUIRE_WEBHOOK_GIVE_UP_HOURS,
+    },
   };
 }

@@ -7,6 +7,7 @@ import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
+import { openWebhookStore } from '../core/webhooks/index.js';
 import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
 import { EXAMPLE, ensureExample } from './example.js';
 import { SupervisedProcess } from './supervised-process.js';
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
     checkpoint();
     const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const tenants = openTenantStore(config.dataDir, redis);
-    if (config.seedFile) await applySeedFile(config.seedFile, tenants);
+    if (config.seedFile) await applySeedFile(config.seedFile, tenants, openWebhookStore(config.dataDir, redis));
     const created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
     redis?.disconnect();
 

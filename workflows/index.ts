@@ -2,3 +2,4 @@
 export { pingWorkflow } from './ping.js';
 export { agentJobWorkflow } from './agent-job/index.js';
 export { indexDomainWorkflow } from './index-domain.js';
+export { webhookDeliveryWorkflow } from './webhook-delivery.js';

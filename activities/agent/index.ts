@@ -1,4 +1,5 @@
 import { createModelPort } from '../../core/model/index.js';
+import { createEventPublisher } from '../events/index.js';
 import { jobStoreOf, type ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
 import { runAgentTurn } from './run-turn.js';
@@ -12,8 +13,9 @@ export function createAgentActivities(given: ActivityServices) {
   const services = { ...given, jobs: jobStoreOf(given) };
   // One model port (one connection pool) for every turn this worker runs.
   const port = services.config.model ? createModelPort(services.config.model) : undefined;
+  const publisher = createEventPublisher(services);
   return {
-    runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, port, input),
+    runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, port, publisher, input),
     openOrUpdatePullRequest: (input: PullRequestInput): Promise<PullRequestResult> => openOrUpdatePullRequest(services, input),
   };
 }

@@ -2,14 +2,16 @@ import { boundSummary, boundTodos, readJobPreamble } from '../../core/jobs/index
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
 import { jobStoreOf, type ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
-import { keepAlive } from '../activity-context.js';
+import { activityAttempt, keepAlive } from '../activity-context.js';
+import type { EventPublisher } from '../events/index.js';
 import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
 import { loadProject, gitAuthFor } from './project.js';
 import { readRepoInstructions } from './repo-instructions.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
-import type { ToolContext } from './tools.js';
+import type { ToolContext, ToolOutcome } from './tools.js';
 import { TurnBudget } from './turn-budget.js';
+import { TurnEvents } from './turn-events.js';
 import { commitMessage, pushedTurn, stopNote } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
@@ -41,7 +43,12 @@ async function docsChanges(ws: Workspace): Promise<string[]> {
  * One agent turn: fresh workspace from the remote, tool loop, fix rounds, one commit, push.
  * `port` is undefined when no model is configured.
  */
-export async function runAgentTurn(services: ActivityServices, port: ModelPort | undefined, input: AgentTurnInput): Promise<AgentTurnResult> {
+export async function runAgentTurn(
+  services: ActivityServices,
+  port: ModelPort | undefined,
+  publisher: EventPublisher,
+  input: AgentTurnInput,
+): Promise<AgentTurnResult> {
   if (!port)
     throw permanent(
       AGENT_ERROR.modelNotConfigured,
@@ -49,14 +56,23 @@ export async function runAgentTurn(services: ActivityServices, port: ModelPort |
     );
   let step = 0;
   const stopHeartbeats = keepAlive(services.config.agent.heartbeatSeconds, () => ({ step }));
+  const events = new TurnEvents(publisher, { jobId: input.jobId, projectId: input.projectId, turn: input.turn, attempt: activityAttempt() }, services.logger);
   try {
-    return await turn(services, port, input, (s) => (step = s));
+    return await turn(services, port, input, events, (s) => (step = s));
   } finally {
+    // The turn's steps reach the feed before the workflow logs the turn's end.
+    await events.flush();
     stopHeartbeats();
   }
 }
 
-async function turn(services: ActivityServices, port: ModelPort, input: AgentTurnInput, progress: (step: number) => void): Promise<AgentTurnResult> {
+async function turn(
+  services: ActivityServices,
+  port: ModelPort,
+  input: AgentTurnInput,
+  events: TurnEvents,
+  progress: (step: number) => void,
+): Promise<AgentTurnResult> {
   const { agent } = services.config;
   const started = Date.now();
   const project = await loadProject(services, input.projectId);
@@ -90,7 +106,16 @@ async function turn(services: ActivityServices, port: ModelPort, input: AgentTur
   };
   // The model's own answers start here: an assistant message the client sent is not its summary.
   const opening = state.messages.length;
-  const bounds = { maxSteps: agent.maxSteps, maxTokens: agent.maxTokens, deadline: started + agent.maxSeconds * 1000, onStep: progress };
+  const bounds = {
+    maxSteps: agent.maxSteps,
+    maxTokens: agent.maxTokens,
+    deadline: started + agent.maxSeconds * 1000,
+    onStep: progress,
+    onToolCall: (name: string, rawArgs: string, outcome: ToolOutcome, step: number) => {
+      events.toolStep(name, rawArgs, outcome, step);
+      if ('todos' in outcome) events.todosChanged(outcome.todos);
+    },
+  };
 
   let stopReason: AgentStopReason = await runToolLoop(port, input.model, ctx, state, bounds);
   let finish = state.finish;

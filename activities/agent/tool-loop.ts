@@ -4,7 +4,7 @@ import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/in
 import { modelFailure } from '../model-failure.js';
 import { activitySignal, heartbeat } from '../activity-context.js';
 import { AGENT_TOOLS } from './tool-definitions.js';
-import { executeTool, type ToolContext } from './tools.js';
+import { executeTool, type ToolContext, type ToolOutcome } from './tools.js';
 import type { AgentStopReason } from './types.js';
 
 export interface LoopBounds {
@@ -14,6 +14,8 @@ export interface LoopBounds {
   deadline: number;
   /** Told each step number, for the timer heartbeats' details. */
   onStep?: (step: number) => void;
+  /** Told each tool call and its outcome, for the job's event feed. */
+  onToolCall?: (name: string, rawArgs: string, outcome: ToolOutcome, step: number) => void;
 }
 
 /** State carried across the main loop and its fix rounds. */
@@ -67,6 +69,7 @@ export async function runToolLoop(
     for (const call of calls) {
       const outcome = await executeTool(ctx, call.function.name, call.function.arguments);
       state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+      bounds.onToolCall?.(call.function.name, call.function.arguments, outcome, state.steps);
       if ('finish' in outcome) state.finish = outcome.finish;
       if ('todos' in outcome) state.todos = outcome.todos;
     }

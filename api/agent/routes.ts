@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
 import { InvalidCursorError, openJobEventLog, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { openWebhookStore } from '../../core/webhooks/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -14,7 +15,7 @@ import { agentAccess } from './project-access.js';
 import { readJob } from './job-reader.js';
 import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
 import { chooseModel } from './choose-model.js';
-import { CreateJobBody, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
+import { CreateJobBody, DeliveriesQuery, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
 
 /** An update waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
@@ -23,6 +24,7 @@ const UPDATE_DEADLINE_MS = 15_000;
 export function agentRouter(services: ApiServices): Router {
   const store = openJobStore(services.config.dataDir, services.redis);
   const events = openJobEventLog(services.config.dataDir, services.redis);
+  const webhooks = openWebhookStore(services.config.dataDir, services.redis);
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
@@ -95,12 +97,23 @@ export function agentRouter(services: ApiServices): Router {
       // The workflow is gone (retention, or stopped by an operator): archive the stored record.
       const now = new Date().toISOString();
       const archived: JobRecord = { ...found.record, status: 'archived', archivedAt: now, updatedAt: now, revision: found.record.revision + 1 };
+      // No workflow is left to log it: the feed hears of the archive from here (same key, so once).
+      const data = { prLink: archived.prLink, turns: archived.turns };
+      await events.append({ key: 'archived', type: 'job.archived', time: now, jobId: archived.id, projectId: project.id, data }).catch((err: unknown) => {
+        services.logger.warn({ err, jobId: archived.id }, 'job.archived not logged');
+      });
       ctx.body = toJobView(await store.put(archived));
       return;
     }
     const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
     const record = await update(() => handle.executeUpdate(archiveUpdate));
     ctx.body = toJobView(await store.put(record));
+  });
+
+  router.get('/webhooks/deliveries', async (ctx) => {
+    const project = await projectOf(ctx);
+    const query = parseInput(DeliveriesQuery, ctx.query, 'query');
+    ctx.body = { deliveries: await webhooks.deliveries(project.id, query.limit) };
   });
 
   router.get('/jobs', async (ctx) => {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { JOB_STATUSES } from '../../core/jobs/index.js';
+import { MAX_DELIVERIES } from '../../core/webhooks/index.js';
 
 const prompt = v.pipe(
   v.string('prompt is required and must be a string'),
@@ -33,3 +34,16 @@ export const ListJobsQuery = v.object({
 
 /** A client may name its message so a retried POST is not processed twice. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export const DeliveriesQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'limit must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'limit must be at least 1'),
+      v.maxValue(MAX_DELIVERIES, `limit must be at most ${MAX_DELIVERIES}`),
+    ),
+    '50',
+  ),
+});

@@ -4,3 +4,4 @@ export * from './agent-job.js';
 export * from './index-domain.js';
 export * from './ping.js';
 export { JOB_STATUS, PROJECT_ID, DOMAIN_ID, SEARCH_ATTRIBUTES } from './search-attributes.js';
+export * from './webhook-delivery.js';

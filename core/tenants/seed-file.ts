@@ -3,6 +3,8 @@ import * as v from 'valibot';
 import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
 import type { TenantStore } from './types.js';
+import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
+import { webhookId, type WebhookStore } from '../webhooks/index.js';
 
 const id = v.pipe(v.string(), v.regex(TENANT_ID, 'must be 1-63 lower-case letters, digits or dashes'));
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -16,6 +18,17 @@ const ProjectSeed = v.strictObject({
   /** Name of the environment variable with the forge token; the token never goes in the file. */
   tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'))),
   allowedModels: v.optional(v.array(v.pipe(v.string(), v.minLength(1))), []),
+  /** Where the project's job events are POSTed; each signed with the secret in the named variable. */
+  webhooks: v.optional(
+    v.array(
+      v.strictObject({
+        url: v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http(s) URL')),
+        secretEnv: v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name')),
+        events: v.optional(v.array(v.picklist(JOB_EVENT_TYPES)), []),
+      }),
+    ),
+    [],
+  ),
 });
 
 const DomainSeed = v.strictObject({
@@ -78,8 +91,8 @@ export async function readSeedFile(file: string): Promise<v.InferOutput<typeof S
   return parsed.output;
 }
 
-/** Creates or updates every organisation, project and domain of the file. */
-export async function applySeedFile(file: string, tenants: TenantStore): Promise<void> {
+/** Creates or updates every organisation, project and domain of the file, and the projects' webhooks when given their store. */
+export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<void> {
   const seed = await readSeedFile(file);
   for (const org of seed.organisations) {
     await tenants.addOrg(org.id, org.limits);
@@ -94,6 +107,10 @@ export async function applySeedFile(file: string, tenants: TenantStore): Promise
         ...(p.tokenEnv ? { forgeTokenEnv: p.tokenEnv } : {}),
         allowedModels: p.allowedModels,
       });
+      for (const w of webhooks ? p.webhooks : []) {
+        const createdAt = new Date().toISOString();
+        await webhooks?.put({ id: webhookId(p.id, w.url), projectId: p.id, url: w.url, events: w.events, secret: { kind: 'env', name: w.secretEnv }, createdAt });
+      }
     }
     for (const d of org.domains) {
       await tenants.putDomain({

@@ -5,9 +5,10 @@ import { openTenantStore, UnknownTenantError, TenantConflictError } from '../../
 import { UsageError, type Command } from './context.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
+import { webhooks } from './webhook-commands.js';
 
 /** Every `quire` command; each feature registers its own line. */
-const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys, index: indexCommand };
+const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys, index: indexCommand, webhooks };
 
 const USAGE = `usage: quire <command>
   orgs add ORG | orgs list
@@ -15,6 +16,7 @@ const USAGE = `usage: quire <command>
   domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden]
   keys create --org ORG --kind admin|assistant | keys list [--org ORG] | keys revoke KEY_ID
   index DOMAIN
+  webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | webhooks list [PROJECT] | webhooks remove PROJECT WEBHOOK_ID | webhooks deliveries PROJECT [--limit N]
 The store is Redis when REDIS_URL is set, else the data directory (QUIRE_DATA_DIR, default .quire).`;
 
 /** Runs one CLI invocation and returns the exit code; errors are one line on stderr. */
@@ -30,7 +32,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const config = loadConfig(env);
     redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const tenants = openTenantStore(config.dataDir, redis);
-    return await command(args, { config, tenants, out: process.stdout });
+    return await command(args, { config, tenants, ...(redis ? { redis } : {}), out: process.stdout });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`quire ${name}: ${(err as Error).message}\n`);

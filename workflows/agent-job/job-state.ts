@@ -37,6 +37,8 @@ export interface TurnReport {
   stopReason: JobStopReason | null;
   /** The plan the model last wrote; absent when it wrote none this turn (the previous one stays). */
   todos?: Todo[];
+  /** Docs-relative paths this turn changed (for its event; the job keeps the union across turns). */
+  filesChanged?: string[];
 }
 
 /** How a turn ended; `cancelled` only when an archive stopped it. */

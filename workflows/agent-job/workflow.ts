@@ -7,6 +7,7 @@ import {
   isCancellation,
   log,
   makeContinueAsNewFunc,
+  patched,
   proxyActivities,
   setHandler,
   upsertMemo,
@@ -15,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/common';
 import type { AgentActivities } from '../../activities/agent/index.js';
+import type { EventActivities } from '../../activities/events/index.js';
 import type { JobActivities } from '../../activities/jobs/index.js';
 import {
   AGENT_NON_RETRYABLE,
@@ -32,8 +34,10 @@ import {
 } from '../../core/contracts/agent-job.js';
 import { JOB_STATUS } from '../../core/contracts/search-attributes.js';
 import { jobBranch, type JobRecord } from '../../core/jobs/job-record.js';
+import type { NewJobEvent } from '../../core/jobs/job-events.js';
 import { isJobStopReason } from '../../core/jobs/job-report.js';
 import { jobErrorOf } from './job-error.js';
+import { archivedEvent, turnEndedEvents, turnStartedEvent } from './turn-events.js';
 import {
   acceptMessage,
   archiveJob,
@@ -49,6 +53,15 @@ import {
 } from './job-state.js';
 
 const DAY_MS = 86_400_000;
+/** Jobs started before the event feed replay without its activity calls. */
+const JOB_EVENTS_PATCH = 'job-events';
+
+const feed = proxyActivities<EventActivities>({
+  startToCloseTimeout: '30 seconds',
+  // Bounded: a broken event log delays the job's next state by seconds, never fails it.
+  retry: { initialInterval: '1 second', maximumInterval: '5 seconds', maximumAttempts: 4 },
+  summary: 'job events',
+});
 
 const store = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
@@ -111,6 +124,15 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     }
     publish();
   };
+  /** Logs events before the state they lead to is recorded, so a stream that sees the job idle finds its closing event. */
+  const tell = async (events: NewJobEvent[]) => {
+    if (events.length === 0 || !patched(JOB_EVENTS_PATCH)) return;
+    try {
+      await feed.publishJobEvents(events);
+    } catch (err) {
+      log.warn('could not log the job events', { jobId: state.job.id, error: String(err) });
+    }
+  };
   const apply = (next: JobState): JobRecord => {
     state = next;
     publish();
@@ -169,6 +191,7 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
           title: result.title,
           summary: result.summary,
           stopReason: isJobStopReason(result.stopReason) ? result.stopReason : null,
+          filesChanged: result.filesChanged,
           ...(result.todos ? { todos: result.todos } : {}),
         };
         if (!result.changed) return { kind: 'done', prLink: null, report };
@@ -206,12 +229,15 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
 
     const begun = beginTurn(state, now());
     state = begun.state;
+    await tell([turnStartedEvent(state, begun.batch, now())]);
     await record();
     // An archive that came in meanwhile stops the job before its turn pushes anything.
     if (isArchived(state)) break;
     const outcome = await runTurn(begun.batch);
     if (isArchived(state)) break;
+    const before = state;
     state = endTurn(state, outcome, now());
+    await tell(turnEndedEvents(before, state, outcome, now()));
     await record();
 
     if (workflowInfo().continueAsNewSuggested) {
@@ -223,6 +249,7 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     }
   }
 
+  await tell([archivedEvent(state.job, now())]);
   await record();
   await condition(allHandlersFinished);
   return state.job;

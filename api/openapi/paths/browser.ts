@@ -1,3 +1,4 @@
+import { BROWSER_ENDPOINTS, type BrowserEndpoint } from '../../browser-routes.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '../../cors.js';
 import { errorResponse } from '../components.js';
 import type { Operation, PathItems, Schema } from '../types.js';
@@ -20,45 +21,60 @@ export const originParameter: Schema = {
   schema: { type: 'string' },
 };
 
-const preflight = (what: string, methods = 'POST, OPTIONS'): Operation => ({
-  operationId: `preflight${what.replace(/\W/g, '')}`,
-  summary: `CORS preflight of ${what}`,
-  description:
-    'Answered without a key. With an `Origin` the domain allows (any, when it lists none): 204 and the CORS headers. With another origin: 403 and no CORS header. Without `Origin`: 200 with `Allow`.',
-  tags: ['browser'],
-  parameters: [
-    domainParameter,
-    originParameter,
-    { name: 'Access-Control-Request-Method', in: 'header', required: false, schema: { type: 'string' } },
-    { name: 'Access-Control-Request-Headers', in: 'header', required: false, schema: { type: 'string' } },
-  ],
-  responses: {
-    '200': {
-      description: 'Not a CORS preflight (no `Origin`): the allowed methods.',
-      headers: { Allow: { schema: { type: 'string' } } },
-      content: { 'text/plain': { schema: { type: 'string' } } },
-    },
-    '204': {
-      description: 'Preflight accepted.',
-      headers: {
-        'Access-Control-Allow-Origin': corsResponseHeaders['Access-Control-Allow-Origin'],
-        'Access-Control-Allow-Methods': { description: `Always \`${methods}\`.`, schema: { type: 'string' } },
-        'Access-Control-Allow-Headers': { description: `Always \`${CORS_ALLOW_HEADERS.join(', ')}\`.`, schema: { type: 'string' } },
-        'Access-Control-Max-Age': { description: `Always \`${CORS_MAX_AGE_SECONDS}\` (seconds).`, schema: { type: 'integer' } },
-      },
-    },
-    '403': errorResponse('The origin is not in the domain\'s `allowedOrigins` (`forbidden`); no CORS header.'),
-  },
-});
+/** The path in OpenAPI's syntax: `:domain` becomes `{domain}`. */
+const openApiPath = (route: string) => route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** CORS preflights of the endpoints meant for browsers (see api/browser-routes.ts), and the widget. */
+function preflight(endpoint: BrowserEndpoint): Operation {
+  const methods = [...new Set([...endpoint.methods, 'OPTIONS'])].join(', ');
+  const allowHeaders =
+    endpoint.allowHeaders === 'requested'
+      ? `\`${CORS_ALLOW_HEADERS.join(', ')}\` and whatever \`Access-Control-Request-Headers\` asks for (the \`openai\` client's \`x-stainless-*\` headers change between versions).`
+      : `Always \`${[...CORS_ALLOW_HEADERS, ...(endpoint.allowHeaders ?? [])].join(', ')}\`.`;
+  const pathParameters = [...endpoint.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) =>
+    name === 'domain' ? domainParameter : { name, in: 'path', required: true, schema: { type: 'string' } },
+  );
+  const origins =
+    endpoint.origins === 'domain'
+      ? "With an `Origin` the domain allows (any, when it lists none): 204 and the CORS headers. With another origin: 403 and no CORS header."
+      : 'With any `Origin`: 204 and the CORS headers.';
+  return {
+    operationId: `preflight${openApiPath(endpoint.path).replace(/\W/g, '')}`,
+    summary: `CORS preflight of ${endpoint.what}`,
+    description: `Answered without a key. ${origins} Without \`Origin\`: 200 with \`Allow\`.`,
+    tags: ['browser'],
+    parameters: [
+      ...pathParameters,
+      originParameter,
+      { name: 'Access-Control-Request-Method', in: 'header', required: false, schema: { type: 'string' } },
+      { name: 'Access-Control-Request-Headers', in: 'header', required: false, schema: { type: 'string' } },
+    ],
+    responses: {
+      '200': {
+        description: 'Not a CORS preflight (no `Origin`): the allowed methods.',
+        headers: { Allow: { schema: { type: 'string' } } },
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+      '204': {
+        description: 'Preflight accepted.',
+        headers: {
+          'Access-Control-Allow-Origin': corsResponseHeaders['Access-Control-Allow-Origin'],
+          'Access-Control-Allow-Methods': { description: `Always \`${methods}\`.`, schema: { type: 'string' } },
+          'Access-Control-Allow-Headers': { description: allowHeaders, schema: { type: 'string' } },
+          'Access-Control-Max-Age': { description: `Always \`${CORS_MAX_AGE_SECONDS}\` (seconds).`, schema: { type: 'integer' } },
+        },
+      },
+      ...(endpoint.origins === 'domain' ? { '403': errorResponse("The origin is not in the domain's `allowedOrigins` (`forbidden`); no CORS header.") } : {}),
+    },
+  };
+}
+
+const preflights: PathItems = Object.fromEntries(BROWSER_ENDPOINTS.map((endpoint) => [openApiPath(endpoint.path), { options: preflight(endpoint) }]));
+
+/** CORS preflights of the endpoints meant for browsers (api/browser-routes.ts), and the widget. */
 export const browserPaths: PathItems = {
-  '/discovery/v2/assistant/{domain}/message': { options: preflight('v2 assistant message') },
-  '/discovery/v1/assistant/{domain}/message': { options: preflight('v1 assistant message') },
-  '/discovery/v1/search/{domain}': { options: preflight('search') },
-  '/discovery/v1/page/{domain}': { options: preflight('page') },
+  ...preflights,
   '/widget.js': {
-    options: preflight('the widget script', 'GET, OPTIONS'),
+    ...preflights['/widget.js'],
     get: {
       operationId: 'widgetScript',
       summary: 'The embeddable assistant widget',

@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { agentV1Paths } from './agent-v1.js';
+import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
@@ -18,6 +19,7 @@ export const PATHS: PathItems[] = [
   openApiPaths,
   agentPaths,
   agentV1Paths,
+  agentEventPaths,
   assistantPaths,
   browserPaths,
   searchPaths,

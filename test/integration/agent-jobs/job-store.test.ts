@@ -1,32 +1,15 @@
 import assert from 'node:assert/strict';
-import { InvalidCursorError, SqliteJobStore, RedisJobStore, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
+import { InvalidCursorError, jobBranch, SqliteJobStore, RedisJobStore, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
+import { newJobRecord } from '../../../api/agent/create-job.js';
 import { connectRedis } from '../../../core/redis.js';
 import { sharedRedis } from '../../support/redis.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { tempDir } from '../../support/services.js';
 
+/** A new job as the API creates it, with the given id and time. */
 function record(id: string, createdAt: string, patch: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id,
-    projectId: 'docs',
-    status: 'active',
-    source: { repository: 'https://example.com/docs.git', ref: 'main' },
-    model: 'gpt-test',
-    prLink: null,
-    createdAt,
-    archivedAt: null,
-    updatedAt: createdAt,
-    error: null,
-    revision: 0,
-    branch: `quire/${id}`,
-    title: null,
-    summary: null,
-    turns: 0,
-    filesChanged: [],
-    stopReason: null,
-    todos: [],
-    ...patch,
-  };
+  const fresh = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test' }, new Date(createdAt));
+  return { ...fresh, id, branch: jobBranch(id), ...patch };
 }
 
 const stores: Array<[string, () => Promise<JobStore>]> = [

@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { createApp } from '../../../api/app.js';
 import { searchRouter } from '../../../api/search/index.js';
 import { DOMAIN_ID } from '../../../core/contracts/search-attributes.js';
-import { loadConfig } from '../../../core/config.js';
-import { indexCommand } from '../../../infra/cli/index-command.js';
 import { indexProgressQuery, type IndexDomainResult } from '../../../core/contracts/index.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { exampleDocsRepo } from './git-docs.js';
+import { runIndexCli } from './index-cli.js';
 
 describe('indexing workflow on the real Temporal dev server, over a real git repository', function () {
   this.timeout(120_000);
@@ -79,16 +77,7 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     assert.match(second.broken[0]!.reason, /MDX/);
 
     // The CLI joins a new run and prints the summary (nothing changed: all unchanged).
-    const out = new PassThrough();
-    let printed = '';
-    out.on('data', (d: Buffer) => (printed += d.toString()));
-    const cliConfig = loadConfig({
-      QUIRE_DATA_DIR: services.config.dataDir,
-      TEMPORAL_ADDRESS: (await temporalEnv()).address,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      LOG_LEVEL: 'silent',
-    });
-    const code = await indexCommand(['skylark'], { config: cliConfig, tenants: services.tenants, out });
+    const { code, printed } = await runIndexCli(services, taskQueue, 'skylark');
     assert.equal(code, 0, printed);
     assert.match(printed, /indexed skylark: 19 pages, 0 added, 0 updated, 0 removed, 19 unchanged/);
     assert.match(printed, /\/broken: /);

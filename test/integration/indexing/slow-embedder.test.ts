@@ -9,17 +9,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { createApp } from '../../../api/app.js';
 import { searchRouter } from '../../../api/search/index.js';
-import { loadConfig } from '../../../core/config.js';
 import { loadSnapshot } from '../../../core/retrieval/snapshot-file.js';
-import { indexCommand } from '../../../infra/cli/index-command.js';
 import type { IndexDomainResult } from '../../../core/contracts/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { spawnWorker } from '../../support/worker-process.js';
+import { runIndexCli } from './index-cli.js';
 
 const PAGES = 6;
 const BATCH = 4;
@@ -78,16 +76,7 @@ describe('hybrid indexing with a slow embedder (2 chunks/s) on the real Temporal
     const { taskQueue, services } = await setUp(model);
     const worker = await startWorker(services, { taskQueue });
 
-    const out = new PassThrough();
-    let printed = '';
-    out.on('data', (d: Buffer) => (printed += d.toString()));
-    const cliConfig = loadConfig({
-      QUIRE_DATA_DIR: services.config.dataDir,
-      TEMPORAL_ADDRESS: (await temporalEnv()).address,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      LOG_LEVEL: 'silent',
-    });
-    const code = await indexCommand(['slow'], { config: cliConfig, tenants: services.tenants, out });
+    const { code, printed } = await runIndexCli(services, taskQueue, 'slow');
     assert.equal(code, 0, printed);
     const chunks = Number(/(\d+) chunks written/.exec(printed)?.[1]);
     assert.ok(chunks >= PAGES * 2, printed);

@@ -9,23 +9,30 @@ import {
   AGENT_JOB_WORKFLOW,
   INDEX_DOMAIN_WORKFLOW,
   PING_WORKFLOW,
+  WEBHOOK_DELIVERY_WORKFLOW,
   type AgentJobWorkflow,
   type IndexDomainWorkflow,
   type PingWorkflow,
+  type WebhookDeliveryWorkflow,
 } from '../../../core/contracts/index.js';
 import * as workflows from '../../../workflows/index.js';
 import { REPO_ROOT } from '../../support/temporal.js';
 
 // Compile-time: the registered functions have the contracts' signatures.
-const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow] = [workflows.agentJobWorkflow, workflows.indexDomainWorkflow, workflows.pingWorkflow];
+const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, WebhookDeliveryWorkflow] = [
+  workflows.agentJobWorkflow,
+  workflows.indexDomainWorkflow,
+  workflows.pingWorkflow,
+  workflows.webhookDeliveryWorkflow,
+];
 
 describe('workflow contracts', function () {
   this.timeout(60_000);
 
   it('name the workflows the worker registers', () => {
-    assert.equal(signatures.length, 3);
+    assert.equal(signatures.length, 4);
     const registered = Object.keys(workflows).sort();
-    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW].sort(), registered);
+    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW].sort(), registered);
   });
 
   it('let the API, the CLI and core load without workflow or activity code', async () => {

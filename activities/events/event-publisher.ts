@@ -1,0 +1,51 @@
+import {
+  deliverEventSignal,
+  WEBHOOK_DELIVERY_WORKFLOW,
+  webhookDeliveryWorkflowId,
+  type WebhookDeliveryInput,
+} from '../../core/contracts/index.js';
+import type { JobEvent, NewJobEvent } from '../../core/jobs/index.js';
+import { wantsEvent } from '../../core/webhooks/index.js';
+import { activityClient } from '../activity-context.js';
+import { eventLogOf, webhookStoreOf, type ActivityServices } from '../services.js';
+
+/** Logs a job's events and hands each to the project's webhooks. */
+export interface EventPublisher {
+  /** Idempotent by the event's key; throws when the log or Temporal cannot take it (the caller decides). */
+  publish(event: NewJobEvent): Promise<JobEvent>;
+}
+
+/**
+ * Appends to the event log, then signals (starting it if need be) the delivery workflow of every
+ * webhook that wants the event. A repeat (a retried activity) signals again: the delivery workflow
+ * drops what it has already handled, and a signal lost to an error is sent by the retry.
+ */
+export function createEventPublisher(services: ActivityServices): EventPublisher {
+  const events = eventLogOf(services);
+  const webhooks = webhookStoreOf(services);
+  const { config } = services;
+  return {
+    async publish(event) {
+      const stored = await events.append(event);
+      const hooks = (await webhooks.list(stored.projectId)).filter((h) => wantsEvent(h, stored.type));
+      if (hooks.length === 0) return stored;
+      const client = activityClient();
+      if (!client) {
+        services.logger.warn({ jobId: stored.jobId, seq: stored.seq }, 'job event not sent to webhooks: no Temporal client outside an activity');
+        return stored;
+      }
+      for (const hook of hooks) {
+        const input: WebhookDeliveryInput = { projectId: stored.projectId, webhookId: hook.id, settings: config.webhooks, queue: [], handled: [] };
+        await client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
+          workflowId: webhookDeliveryWorkflowId(stored.projectId, hook.id),
+          taskQueue: config.temporal.taskQueue,
+          args: [input],
+          signal: deliverEventSignal,
+          signalArgs: [{ jobId: stored.jobId, seq: stored.seq, type: stored.type }],
+          staticSummary: `webhook ${hook.id} of project ${stored.projectId}`,
+        });
+      }
+      return stored;
+    },
+  };
+}

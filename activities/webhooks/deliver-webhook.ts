@@ -1,0 +1,120 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../core/contracts/index.js';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
+import { activityAttempt } from '../activity-context.js';
+import { eventLogOf, webhookStoreOf, type ActivityServices } from '../services.js';
+
+export interface DeliveryInput {
+  projectId: string;
+  webhookId: string;
+  event: WebhookEventRef;
+}
+
+const MAX_ERROR_CHARS = 300;
+
+/** The secret's value, looked up here so it never travels through workflow history. */
+function secretOf(services: ActivityServices, hook: Webhook): string | undefined {
+  return hook.secret.kind === 'stored' ? hook.secret.value : services.secrets?.(hook.secret.name);
+}
+
+/** What failed, for the delivery log: never the secret, the body or the receiver's answer. */
+function describe(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const code = cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  const text = code ?? (cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+  return text.slice(0, MAX_ERROR_CHARS);
+}
+
+/** POSTs one job event to one webhook, signed; throws (Temporal retries with backoff) until the receiver answers 2xx. */
+export function createWebhookActivities(services: ActivityServices) {
+  const store = webhookStoreOf(services);
+  const events = eventLogOf(services);
+  const { timeoutMs } = services.config.webhooks;
+
+  return {
+    async deliverWebhookEvent(input: DeliveryInput): Promise<void> {
+      const hook = await store.get(input.projectId, input.webhookId);
+      if (!hook) throw ApplicationFailure.nonRetryable(`webhook ${input.webhookId} was removed`, WEBHOOK_GONE);
+      const event = (await events.after(input.event.jobId, input.event.seq - 1, 1)).find((e) => e.seq === input.event.seq);
+      if (!event) throw ApplicationFailure.nonRetryable(`event ${input.event.seq} of job ${input.event.jobId} is not in the log`, WEBHOOK_GONE);
+      const deliveryId = webhookDeliveryId(hook.id, event);
+      const delivery: WebhookDelivery = {
+        deliveryId,
+        projectId: hook.projectId,
+        webhookId: hook.id,
+        url: hook.url,
+        event: event.type,
+        jobId: event.jobId,
+        seq: event.seq,
+        status: 'pending',
+        statusCode: null,
+        attempts: activityAttempt(),
+        lastError: null,
+        updatedAt: new Date().toISOString(),
+      };
+      const note = (patch: Partial<WebhookDelivery>) =>
+        store.recordDelivery({ ...delivery, ...patch, updatedAt: new Date().toISOString() }).catch((err: unknown) => {
+          services.logger.warn({ err, deliveryId }, 'webhook delivery log not written');
+        });
+      const secret = secretOf(services, hook);
+      if (!secret) {
+        // The operator may still set the variable and restart the worker: retried like an outage.
+        const lastError = `the signing secret's variable ${hook.secret.kind === 'env' ? hook.secret.name : ''} is not set on the worker`;
+        await note({ status: 'failed', lastError });
+        throw new Error(lastError);
+      }
+      const body = JSON.stringify({ id: deliveryId, ...event });
+      let response: Response;
+      try {
+        response = await fetch(hook.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'Quire-Webhooks',
+            [SIGNATURE_HEADER]: signWebhookBody(secret, body, Math.floor(Date.now() / 1000)),
+            [DELIVERY_HEADER]: deliveryId,
+            [EVENT_HEADER]: event.type,
+          },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await response.body?.cancel();
+      } catch (err) {
+        const lastError = describe(err);
+        await note({ status: 'failed', lastError });
+        throw new Error(`webhook ${hook.id} unreachable: ${lastError}`);
+      }
+      if (response.status >= 200 && response.status < 300) {
+        await note({ status: 'delivered', statusCode: response.status });
+        return;
+      }
+      const lastError = `the receiver answered ${response.status}`;
+      await note({ status: 'failed', statusCode: response.status, lastError });
+      throw new Error(`webhook ${hook.id}: ${lastError}`);
+    },
+
+    /** Retries gave up (config.webhooks.giveUpHours): the log says so, and the next event goes. */
+    async abandonWebhookDelivery(input: DeliveryInput & { reason: string }): Promise<void> {
+      const deliveryId = webhookDeliveryId(input.webhookId, input.event);
+      const kept = (await store.deliveries(input.projectId, 1000)).find((d) => d.deliveryId === deliveryId);
+      const hook = await store.get(input.projectId, input.webhookId);
+      await store.recordDelivery({
+        deliveryId,
+        projectId: input.projectId,
+        webhookId: input.webhookId,
+        url: kept?.url ?? hook?.url ?? '',
+        event: input.event.type,
+        jobId: input.event.jobId,
+        seq: input.event.seq,
+        status: 'abandoned',
+        statusCode: kept?.statusCode ?? null,
+        attempts: kept?.attempts ?? 0,
+        lastError: input.reason.slice(0, MAX_ERROR_CHARS),
+        updatedAt: new Date().toISOString(),
+      });
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

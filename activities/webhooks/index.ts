@@ -1,0 +1,1 @@
+export { createWebhookActivities, type WebhookActivities, type DeliveryInput } from './deliver-webhook.js';

@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type Koa from 'koa';
+import { createApp } from '../api/app.js';
+import { assistantRouter } from '../api/assistant/index.js';
+import type { ApiServices } from '../api/services.js';
+import { loadConfig, type Config } from '../core/config.js';
+import { Limiter } from '../core/limits/index.js';
+import { createLogger } from '../core/logger.js';
+import { EmbeddedDocIndex } from '../core/retrieval/index.js';
+import { openTenantStore } from '../core/tenants/index.js';
+import { SITE } from '../test/integration/assistant/site.js';
+
+export interface BenchAssistant {
+  app: Koa;
+  config: Config;
+  /** An assistant key of the bench organisation, whose limits are out of reach. */
+  key: string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The assistant app on the embedded defaults in a fresh data directory,
+ * answering through the model at `baseUrl`: domain `docs` holds the test
+ * site. The benches serve it their own way (bare listener or the API's HTTP
+ * server).
+ */
+export async function benchAssistant(baseUrl: string, env: Record<string, string | undefined> = {}): Promise<BenchAssistant> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
+  const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
+  const tenants = openTenantStore(config.dataDir, undefined);
+  await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
+  const key = (await tenants.createKey('bench', 'assistant')).secret;
+  await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
+  const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
+  await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const services: ApiServices = {
+    config,
+    logger: createLogger('silent', 'bench'),
+    tenants,
+    limiter: new Limiter({ onStoreError: 'open' }),
+    temporal: undefined as never, // the assistant never touches Temporal
+    redis: undefined,
+    probes: {},
+  };
+  const app = createApp(services, [(s) => assistantRouter(s, { docIndex })]);
+  return { app, config, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
+import { openWebhookStore, toWebhookView, webhookId, MAX_DELIVERIES } from '../../core/webhooks/index.js';
+import { UsageError, type Command } from './context.js';
+
+const USAGE =
+  'quire webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | quire webhooks list [PROJECT] | quire webhooks remove PROJECT WEBHOOK_ID | quire webhooks deliveries PROJECT [--limit N]';
+
+/** `quire webhooks …`: register where a project's job events are POSTed, and read what was delivered. */
+export const webhooks: Command = async (args, ctx) => {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { event: { type: 'string', multiple: true, default: [] }, 'secret-env': { type: 'string' }, limit: { type: 'string', default: '50' } },
+  });
+  const [verb, projectId, target] = positionals;
+  const store = openWebhookStore(ctx.config.dataDir, ctx.redis);
+  const line = (text: string) => ctx.out.write(text + '\n');
+
+  if (verb === 'add' && projectId && target) {
+    if (!(await ctx.tenants.getProject(projectId))) throw new UsageError(`unknown project '${projectId}'; create it first with: quire projects add ORG/${projectId} --repo …`);
+    if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) throw new UsageError(`URL must be an http(s) URL, got '${target}'`);
+    const bad = values.event.find((e) => !isJobEventType(e));
+    if (bad !== undefined) throw new UsageError(`--event must be one of ${JOB_EVENT_TYPES.join(', ')}; got '${bad}'`);
+    const envName = values['secret-env'];
+    if (envName !== undefined && !/^[A-Z_][A-Z0-9_]*$/.test(envName)) throw new UsageError('--secret-env must be an environment variable name');
+    const events: JobEventType[] = values.event.filter(isJobEventType);
+    const generated = envName ? undefined : `whsec_${randomBytes(24).toString('base64url')}`;
+    const hook = await store.put({
+      id: webhookId(projectId, target),
+      projectId,
+      url: target,
+      events,
+      secret: generated ? { kind: 'stored', value: generated } : { kind: 'env', name: envName ?? '' },
+      createdAt: new Date().toISOString(),
+    });
+    line(`webhook ${hook.id} for ${projectId} → ${hook.url} (${events.length ? events.join(', ') : 'all events'})`);
+    if (generated) {
+      line('signing secret (shown once; verify X-Quire-Signature with it):');
+      line(generated);
+    } else line(`signed with the secret in the worker's variable ${envName ?? ''}`);
+    return 0;
+  }
+  if (verb === 'list') {
+    for (const h of (await store.list(projectId)).map(toWebhookView)) line([h.id, h.projectId, h.url, h.events.join(',') || 'all', h.secret].join('\t'));
+    return 0;
+  }
+  if (verb === 'remove' && projectId && target) {
+    if (!(await store.remove(projectId, target))) throw new UsageError(`no webhook ${target} in project ${projectId}; see quire webhooks list ${projectId}`);
+    line(`removed ${target}`);
+    return 0;
+  }
+  if (verb === 'deliveries' && projectId) {
+    const limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERIES) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERIES}`);
+    for (const d of await store.deliveries(projectId, limit)) {
+      line([d.updatedAt, d.deliveryId, d.event, d.status, d.statusCode ?? '-', `attempts=${d.attempts}`, d.lastError ?? ''].join('\t'));
+    }
+    return 0;
+  }
+  throw new UsageError(USAGE);
+};
