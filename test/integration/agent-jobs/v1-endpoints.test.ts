@@ -32,12 +32,25 @@ interface Session {
   createdAt: string;
 }
 
-/** The stream's events: each `data:` line parsed as JSON. */
-function dataEvents(text: string): Array<{ type: string; sessionId: string }> {
+interface RunEvent {
+  id: string | undefined;
+  type: string;
+  sessionId: string;
+  time: string;
+  data: Record<string, unknown>;
+}
+
+/** The stream's events as a client that reads `id:` and `data:` lines sees them; comments (keep-alives) are skipped. */
+function runEvents(text: string): RunEvent[] {
   return text
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice('data: '.length)));
+    .split('\n\n')
+    .filter((block) => block.trim() !== '' && !block.startsWith(':'))
+    .map((block) => {
+      const lines = block.split('\n');
+      assert.ok(!lines.some((l) => l.startsWith('event:')), 'no event names: data-line readers see every event');
+      const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '';
+      return { id: lines.find((l) => l.startsWith('id: '))?.slice('id: '.length), ...JSON.parse(data) };
+    });
 }
 
 function assertSpecFields(session: Session): void {
@@ -121,7 +134,14 @@ describe("Mintlify's v1 agent endpoints (real worker, git, Temporal)", function 
     // The stream ended only once the job was idle: the session says so right away.
     const done = await session('docs', id);
     assert.equal(done.haulted, true, JSON.stringify(done));
-    for (const event of dataEvents(text)) assert.equal(event.sessionId, id);
+    const events = runEvents(text);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['turn.started', 'tool.step', 'todos.changed', 'tool.step', 'tool.step', 'turn.finished', 'pull_request.opened', 'job.completed'],
+    );
+    assert.deepEqual(events.map((e) => e.id), events.map((_, i) => String(i + 1)));
+    assert.ok(events.every((e) => e.sessionId === id && !Number.isNaN(Date.parse(e.time))));
+    assert.deepEqual(events[2]?.data, { turn: 1, todos });
 
     const first = model.requests[asked]?.body.messages ?? [];
     assert.match(String(first[0]?.content), /documentation agent[\s\S]*The client who started this job adds these instructions:\n\nHouse rule from the client: say gadget\.$/);
@@ -192,8 +212,9 @@ describe("Mintlify's v1 agent endpoints (real worker, git, Temporal)", function 
   });
 
   it('a job whose repository is missing halts as github_missconfigured with the reason for the user', async () => {
-    const { res } = await start('gone', { messages: [{ role: 'user', content: 'Fix page 1' }] });
+    const { res, text } = await start('gone', { messages: [{ role: 'user', content: 'Fix page 1' }] });
     assert.equal(res.status, 200);
+    assert.deepEqual(runEvents(text).map((e) => e.type), ['turn.started', 'turn.finished', 'job.failed']);
     const id = res.headers.get('x-session-id') ?? '';
     assert.equal(res.headers.get('x-branch-name'), `quire/${id}`);
     const halted = await session('gone', id);
@@ -206,7 +227,8 @@ describe("Mintlify's v1 agent endpoints (real worker, git, Temporal)", function 
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
       model.script([{ text: `Nothing to change (${n}).` }]);
-      const { res } = await start('listed', { messages: [{ role: 'user', content: `Check page ${n}` }] });
+      const { res, text } = await start('listed', { messages: [{ role: 'user', content: `Check page ${n}` }] });
+      assert.deepEqual(runEvents(text).map((e) => e.type), ['turn.started', 'turn.finished', 'job.completed']);
       ids.push(res.headers.get('x-session-id') ?? '');
     }
     const newestFirst = [...ids].reverse();
