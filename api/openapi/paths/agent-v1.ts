@@ -1,5 +1,5 @@
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, COMMON_HEADERS, errorResponses, jsonResponse, pathParameter, RATE_LIMIT_HEADERS } from '../components.js';
-import { MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES } from '../../../core/jobs/index.js';
+import { JOB_EVENT_TYPES, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES } from '../../../core/jobs/index.js';
 import {
   DEFAULT_TAKE,
   MAX_BRANCH_CHARS,
@@ -86,6 +86,31 @@ const createBody: Schema = {
   },
 };
 
+/** One event of the v1 run stream: no `event:` line (so the default `message`), `data` one JSON object. */
+const runEvent: Schema = {
+  type: 'object',
+  required: ['data'],
+  description: 'One event: `id` its sequence number, `data` a JSON object.',
+  properties: {
+    id: { type: 'string', pattern: '^[0-9]+$' },
+    event: { enum: ['message'] },
+    data: {
+      type: 'string',
+      contentMediaType: 'application/json',
+      contentSchema: {
+        type: 'object',
+        required: ['type', 'sessionId', 'time', 'data'],
+        properties: {
+          type: { enum: [...JOB_EVENT_TYPES] },
+          sessionId: { type: 'string' },
+          time: { type: 'string', format: 'date-time' },
+          data: { type: 'object', description: 'The job event’s own payload, as `GET /v2/agent/{projectId}/job/{id}/events` sends it.' },
+        },
+      },
+    },
+  },
+};
+
 const stringHeader = (description: string): Schema => ({ description, schema: { type: 'string' } });
 
 const createResponses = {
@@ -99,7 +124,8 @@ const createResponses = {
       'X-Branch-Name': stringHeader('The branch the agent pushes to.'),
       'X-Message-Id': stringHeader('The id of the job’s first message.'),
     },
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    // Before OpenAPI 3.2's `itemSchema`, an event stream's `schema` describes each event (as schemathesis reads it).
+    content: { 'text/event-stream': { schema: runEvent } },
   },
   ...errorResponses(...AUTHENTICATED_POST_ERRORS, 429),
 };

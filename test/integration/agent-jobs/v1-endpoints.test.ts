@@ -10,6 +10,7 @@ import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
+import { conforms } from '../../support/openapi-conforms.js';
 import { startWorker } from '../../support/temporal.js';
 import { call } from './agent-api.js';
 
@@ -246,6 +247,12 @@ describe("Mintlify's v1 agent endpoints (real worker, git, Temporal)", function 
     assert.equal(all[2]?.messageToUser, 'No files were changed. Nothing to change (1).');
     for (const s of all) assertSpecFields(s);
     assert.deepEqual(all[0], await session('listed', newestFirst[0] ?? ''));
+    // The OpenAPI document describes what the server really answers.
+    const get = (path: string) => fetch(url(path), { headers: { authorization: `Bearer ${admin}` } });
+    await conforms('/v1/agent/{projectId}/jobs', 'get', await get('/listed/jobs?take=3'));
+    await conforms('/v1/agent/{projectId}/job/{id}', 'get', await get(`/listed/job/${newestFirst[0] ?? ''}`));
+    await conforms('/v1/agent/{projectId}/jobs', 'get', await get('/listed/jobs?take=0'));
+    await conforms('/v1/agent/{projectId}/job/{id}', 'get', await get('/listed/job/job_zzzzzzzzzzzzzzzzzzzz'));
   });
 
   it('401, 403 and 404 like v2', async () => {
