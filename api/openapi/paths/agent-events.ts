@@ -20,6 +20,17 @@ const jobEvent: Schema = {
   },
 };
 
+/** One server-sent event (Open API 3.1 reads a stream's `schema` per event): the sequence, the type and the event as JSON. */
+const jobEventFrame: Schema = {
+  type: 'object',
+  required: ['id', 'event', 'data'],
+  properties: {
+    id: { type: 'string', pattern: '^\\d+$' },
+    event: { enum: [...JOB_EVENT_TYPES] },
+    data: { type: 'string', contentMediaType: 'application/json', contentSchema: jobEvent },
+  },
+};
+
 const delivery: Schema = {
   type: 'object',
   required: ['deliveryId', 'projectId', 'webhookId', 'url', 'event', 'jobId', 'seq', 'status', 'statusCode', 'attempts', 'lastError', 'updatedAt'],
@@ -57,7 +68,7 @@ export const agentEventPaths: PathItems = {
         '200': {
           description: 'Frames of `id: <seq>`, `event: <type>`, `data: <job event JSON>`.',
           headers: COMMON_HEADERS,
-          content: { 'text/event-stream': { schema: { type: 'string', description: 'Each `data:` line is a job event.' }, 'x-event-schema': jobEvent } },
+          content: { 'text/event-stream': { schema: jobEventFrame } },
         },
         ...errorResponses(...AUTHENTICATED_GET_ERRORS),
       },
