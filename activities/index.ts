@@ -1,4 +1,5 @@
 import { createAgentActivities } from './agent/index.js';
+import { createAutomationActivities } from './automations/index.js';
 import { createEventActivities } from './events/index.js';
 import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
@@ -17,6 +18,7 @@ export function createActivities(given: ActivityServices) {
     ...createIndexingActivities(services),
     ...createAgentActivities(services),
     ...createJobActivities(services),
+    ...createAutomationActivities(services),
     ...createEventActivities(services),
     ...createWebhookActivities(services),
   };

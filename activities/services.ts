@@ -1,4 +1,7 @@
+import type { Client } from '@temporalio/client';
+import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
+import type { Limiter } from '../core/limits/index.js';
 import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
 import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
@@ -18,6 +21,11 @@ export interface ActivityServices {
   docIndex?: WritableDocIndex;
   /** The job store (job records, message prompts); opened from `config` when absent. */
   jobs?: JobStore;
+  /** Automations start jobs like the API does: a Temporal client and the same rate limits. */
+  temporal?: Client;
+  limiter?: Limiter;
+  /** The automation store; opened from `config` when absent. */
+  automations?: AutomationStore;
   /** The job event log (SSE feed, webhooks); opened from `config` when absent. */
   events?: JobEventLog;
   /** Registered webhooks and their delivery log; opened from `config` when absent. */

@@ -118,6 +118,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_EMBEDDING_BATCH_SIZE: positiveInt(64, 2048),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
+  QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS: positiveInt(60, 86_400),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
   QUIRE_JOB_IDLE_ARCHIVE_DAYS: positiveInt(30, 3650),
   QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
@@ -190,6 +191,8 @@ export interface Config {
     embeddingBatchSize: number;
   };
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number };
+  /** The shortest interval an automation may fire at (cron expressions fire at most once a minute). */
+  automations: { minIntervalSeconds: number };
   /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
   assistant: { promptTokens: number };
   /** Webhook delivery: retried with exponential backoff from the initial interval up to the maximum, abandoned after `giveUpHours`. */
@@ -319,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
     },
     assistant: { promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS },
+    automations: { minIntervalSeconds: e.QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS },
     webhooks: {
       initialIntervalMs: e.QUIRE_WEBHOOK_INITIAL_INTERVAL_MS,
       maxIntervalSeconds: e.QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { loadConfig } from '../core/config.js';
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
   }).catch((err: unknown) => {
     throw new Error(`cannot reach Temporal at ${target.address}: ${(err as Error).message}`, { cause: err });
   });
-  const services = await buildActivityServices(config, logger, process.env);
+  // Automations start agent jobs from an activity: a client over the worker's own connection.
+  const services = { ...(await buildActivityServices(config, logger, process.env)), temporal: new Client({ connection, namespace: target.namespace }) };
   const worker = await createWorker({
     connection,
     namespace: target.namespace,

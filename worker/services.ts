@@ -1,5 +1,6 @@
 import type { ActivityServices } from '../activities/index.js';
 import type { Config } from '../core/config.js';
+import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { openTenantStore } from '../core/tenants/index.js';
@@ -12,6 +13,8 @@ export async function buildActivityServices(config: Config, logger: Logger, env:
     logger,
     redis,
     tenants: openTenantStore(config.dataDir, redis),
+    // The agent job limits an automation's firing spends; shared with the API through Redis.
+    limiter: new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger }),
     // Forge tokens are named per project by variable name; only the worker entry reads them.
     secrets: (name: string) => env[name] || undefined,
   };

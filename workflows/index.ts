@@ -2,4 +2,5 @@
 export { pingWorkflow } from './ping.js';
 export { agentJobWorkflow } from './agent-job/index.js';
 export { indexDomainWorkflow } from './index-domain.js';
+export { automationRunWorkflow } from './automation-run.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';

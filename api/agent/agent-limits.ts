@@ -1,9 +1,8 @@
-import type { LimitState } from '../../core/limits/index.js';
+import { consumeAgentLimit as consume, type LimitState } from '../../core/limits/index.js';
 import type { OrgLimits } from '../../core/tenants/index.js';
 import type { ApiServices } from '../services.js';
 
-export const DEFAULT_AGENT_CREATES_PER_HOUR = 100;
-export const DEFAULT_AGENT_MESSAGES_PER_HOUR = 100;
+export { DEFAULT_AGENT_CREATES_PER_HOUR, DEFAULT_AGENT_MESSAGES_PER_HOUR } from '../../core/limits/index.js';
 
 /** Spends one create or one follow-up message of the project's hourly allowance, or throws RateLimitedError. */
 export async function consumeAgentLimit(
@@ -12,9 +11,5 @@ export async function consumeAgentLimit(
   projectId: string,
   kind: 'create' | 'message',
 ): Promise<LimitState> {
-  const points =
-    kind === 'create'
-      ? (limits?.agentCreatesPerHour ?? DEFAULT_AGENT_CREATES_PER_HOUR)
-      : (limits?.agentMessagesPerHour ?? DEFAULT_AGENT_MESSAGES_PER_HOUR);
-  return services.limiter.consume([{ name: `agent-${kind}`, subject: projectId, points, window: 'hour' }]);
+  return consume(services.limiter, limits, projectId, kind);
 }

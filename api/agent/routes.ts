@@ -46,7 +46,7 @@ export function agentRouter(services: ApiServices): Router {
     const body = parseInput(CreateJobBody, ctx.request.body);
     const model = chooseModel(project, services.config, body.model);
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
-    const { job } = await createJob(
+    const job = await createJob(
       { temporal: services.temporal, store, config: services.config },
       { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false },
     );

@@ -7,6 +7,8 @@ export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
+export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, type JobRequest } from './create-job.js';
+export { jobModel, type ModelChoice } from './job-model.js';
 export * from './job-events.js';
 export { SqliteJobEventLog } from './sqlite-job-event-log.js';
 export { RedisJobEventLog } from './redis-job-event-log.js';

@@ -5,10 +5,11 @@ import { openTenantStore, UnknownTenantError, TenantConflictError } from '../../
 import { UsageError, type Command } from './context.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
+import { automations } from './automations-command.js';
 import { webhooks } from './webhook-commands.js';
 
 /** Every `quire` command; each feature registers its own line. */
-const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys, index: indexCommand, webhooks };
+const COMMANDS: Record<string, Command> = { orgs, projects, domains, keys, index: indexCommand, automations, webhooks };
 
 const USAGE = `usage: quire <command>
   orgs add ORG | orgs list
@@ -16,6 +17,8 @@ const USAGE = `usage: quire <command>
   domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden]
   keys create --org ORG --kind admin|assistant | keys list [--org ORG] | keys revoke KEY_ID
   index DOMAIN
+  automations add PROJECT (--cron EXPR [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
+  automations list PROJECT | automations pause|resume|trigger|delete PROJECT ID
   webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | webhooks list [PROJECT] | webhooks remove PROJECT WEBHOOK_ID | webhooks deliveries PROJECT [--limit N]
 The store is Redis when REDIS_URL is set, else the data directory (QUIRE_DATA_DIR, default .quire).`;
 

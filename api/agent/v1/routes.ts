@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { openJobEventLog, openJobStore } from '../../../core/jobs/index.js';
@@ -38,7 +39,8 @@ export function agentV1Router(services: ApiServices): Router {
     }
     const { prompt, preamble } = fromMessages(body.messages);
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
-    const { job, messageId } = await createJob(
+    const messageId = randomUUID();
+    const job = await createJob(
       { temporal: services.temporal, store, config: services.config },
       {
         projectId: project.id,
@@ -47,6 +49,7 @@ export function agentV1Router(services: ApiServices): Router {
         model,
         prompt,
         draft: body.asDraft ?? false,
+        messageId,
         ...(body.branch ? { branch: body.branch } : {}),
         ...(preamble ? { preamble } : {}),
       },

@@ -12,7 +12,7 @@ import type { PathItems, Schema } from '../types.js';
 const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'];
 
 /** The job object of API.md. */
-const job: Schema = {
+export const job: Schema = {
   type: 'object',
   required: [
     'id', 'status', 'source', 'model', 'prLink', 'createdAt', 'archivedAt', 'updatedAt',

@@ -3,6 +3,7 @@ import { agentPaths } from './agent.js';
 import { agentV1Paths } from './agent-v1.js';
 import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
+import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
 import { healthPaths } from './health.js';
 import { llmsPaths } from './llms.js';
@@ -19,6 +20,7 @@ export const PATHS: PathItems[] = [
   openApiPaths,
   agentPaths,
   agentV1Paths,
+  automationsPaths,
   agentEventPaths,
   assistantPaths,
   browserPaths,

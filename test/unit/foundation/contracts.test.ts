@@ -7,10 +7,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import {
   AGENT_JOB_WORKFLOW,
+  AUTOMATION_RUN_WORKFLOW,
   INDEX_DOMAIN_WORKFLOW,
   PING_WORKFLOW,
   WEBHOOK_DELIVERY_WORKFLOW,
   type AgentJobWorkflow,
+  type AutomationRunWorkflow,
   type IndexDomainWorkflow,
   type PingWorkflow,
   type WebhookDeliveryWorkflow,
@@ -19,10 +21,11 @@ import * as workflows from '../../../workflows/index.js';
 import { REPO_ROOT } from '../../support/temporal.js';
 
 // Compile-time: the registered functions have the contracts' signatures.
-const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, WebhookDeliveryWorkflow] = [
+const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, AutomationRunWorkflow, WebhookDeliveryWorkflow] = [
   workflows.agentJobWorkflow,
   workflows.indexDomainWorkflow,
   workflows.pingWorkflow,
+  workflows.automationRunWorkflow,
   workflows.webhookDeliveryWorkflow,
 ];
 
@@ -30,9 +33,9 @@ describe('workflow contracts', function () {
   this.timeout(60_000);
 
   it('name the workflows the worker registers', () => {
-    assert.equal(signatures.length, 4);
+    assert.equal(signatures.length, 5);
     const registered = Object.keys(workflows).sort();
-    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW].sort(), registered);
+    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW].sort(), registered);
   });
 
   it('let the API, the CLI and core load without workflow or activity code', async () => {

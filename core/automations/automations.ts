@@ -1,0 +1,101 @@
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { automationScheduleId } from '../contracts/automation-run.js';
+import type { AutomationInput } from './automation-input.js';
+import { newAutomationId, type AutomationRecord, type AutomationRun } from './automation-record.js';
+import { automationScheduleOptions, scheduleStateOf, type ScheduleState } from './automation-schedule.js';
+import type { StoredAutomation } from './automation-store.js';
+import type { AutomationDeps } from './start-automation-job.js';
+
+/** An automation as the API and the CLI show it: the stored definition and the schedule's live state. */
+export interface AutomationView extends AutomationRecord, ScheduleState {
+  scheduleId: string;
+  lastRun: AutomationRun | null;
+}
+
+/** Said of an automation whose schedule was deleted behind Quire's back (in the Temporal UI). */
+const MISSING: ScheduleState = { paused: true, note: 'the Temporal schedule is missing; delete this automation and add it again', nextRunTimes: [] };
+
+type Deps = Pick<AutomationDeps, 'temporal' | 'automations' | 'config'>;
+
+const handleOf = (deps: Deps, record: AutomationRecord) => deps.temporal.schedule.getHandle(automationScheduleId(record.projectId, record.id));
+
+async function viewOf(deps: Deps, stored: StoredAutomation): Promise<AutomationView> {
+  let state: ScheduleState;
+  try {
+    state = scheduleStateOf(await handleOf(deps, stored.record).describe());
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    state = MISSING;
+  }
+  return { ...stored.record, scheduleId: automationScheduleId(stored.record.projectId, stored.record.id), ...state, lastRun: stored.lastRun };
+}
+
+/**
+ * Creates an automation: its record (with the prompt) first, then its Temporal Schedule; a schedule
+ * that cannot be created forgets the record again. `model` was checked against the project by the caller.
+ */
+export async function createAutomation(deps: Deps, projectId: string, input: AutomationInput): Promise<AutomationView> {
+  const record: AutomationRecord = {
+    id: newAutomationId(),
+    projectId,
+    cron: input.cron?.trim() ?? null,
+    interval: input.interval?.trim() ?? null,
+    timezone: input.timezone ?? 'UTC',
+    prompt: input.prompt,
+    model: input.model ?? null,
+    asDraft: input.asDraft ?? false,
+    createdAt: new Date().toISOString(),
+  };
+  await deps.automations.create(record);
+  try {
+    const options = automationScheduleOptions(record, deps.config.temporal.taskQueue, input.note);
+    await deps.temporal.schedule.create({ ...options, state: { ...options.state, paused: input.paused ?? false } });
+  } catch (err) {
+    await deps.automations.remove(projectId, record.id).catch(() => undefined);
+    throw err;
+  }
+  return viewOf(deps, { record, lastRun: null });
+}
+
+export async function listAutomations(deps: Deps, projectId: string): Promise<AutomationView[]> {
+  const stored = await deps.automations.list(projectId);
+  return Promise.all(stored.map((s) => viewOf(deps, s)));
+}
+
+export async function getAutomation(deps: Deps, projectId: string, id: string): Promise<AutomationView | undefined> {
+  const stored = await deps.automations.get(projectId, id);
+  return stored ? viewOf(deps, stored) : undefined;
+}
+
+/** Deletes the schedule (already gone is fine), then the record; running jobs it started go on. */
+export async function deleteAutomation(deps: Deps, projectId: string, id: string): Promise<boolean> {
+  const stored = await deps.automations.get(projectId, id);
+  if (!stored) return false;
+  try {
+    await handleOf(deps, stored.record).delete();
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+  }
+  await deps.automations.remove(projectId, id);
+  return true;
+}
+
+/** Pauses or resumes the schedule, with the operator's note (Temporal shows it beside the schedule). */
+export async function setAutomationPaused(
+  deps: Deps,
+  projectId: string,
+  id: string,
+  paused: boolean,
+  note?: string,
+): Promise<AutomationView | undefined> {
+  const stored = await deps.automations.get(projectId, id);
+  if (!stored) return undefined;
+  const handle = handleOf(deps, stored.record);
+  try {
+    if (paused) await handle.pause(note || 'paused through Quire');
+    else await handle.unpause(note || 'resumed through Quire');
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+  }
+  return viewOf(deps, stored);
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.js';
+import { AUTOMATION_SKIP, type AutomationRunInput, type AutomationSkipCode } from '../contracts/automation-run.js';
+import { createJob, jobModel, type JobRecord, type JobStore } from '../jobs/index.js';
+import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
+import type { TenantStore } from '../tenants/types.js';
+import type { AutomationStore } from './automation-store.js';
+
+/** What starting an automation's job needs: the same clients the API's job create uses, plus the automations. */
+export interface AutomationDeps {
+  temporal: Client;
+  automations: AutomationStore;
+  jobs: JobStore;
+  tenants: TenantStore;
+  limiter: Limiter;
+  config: Config;
+}
+
+export type AutomationStart =
+  | { kind: 'started'; job: JobRecord; limit: LimitState | undefined }
+  | { kind: 'skipped'; code: AutomationSkipCode; reason: string; rateLimited?: RateLimitedError };
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The job id a schedule's run starts, derived from the run so a retried activity starts the same job. */
+export function automationJobId(runId: string): string {
+  const digest = createHash('sha256').update(`quire-automation-run:${runId}`).digest();
+  let id = '';
+  for (const b of digest.subarray(0, 20)) id += ALPHABET[b % ALPHABET.length];
+  return `job_${id}`;
+}
+
+const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => ({ kind: 'skipped', code, reason });
+
+/**
+ * Starts one ordinary agent job for an automation, through the same path as `POST …/job`: the
+ * project's model rules and hourly create allowance apply. Skips (and records why) when the
+ * automation's previous job is still running a turn, the allowance is spent, or the model is no
+ * longer allowed. Used by a schedule's run (with `jobId` derived from the run) and by trigger.
+ */
+export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRunInput, opts: { jobId?: string } = {}): Promise<AutomationStart> {
+  const [stored, project] = await Promise.all([deps.automations.get(ref.projectId, ref.automationId), deps.tenants.getProject(ref.projectId)]);
+  if (!stored || !project) return skipped(AUTOMATION_SKIP.notFound, 'the automation or its project no longer exists');
+  const { record, lastRun } = stored;
+  const note = async (start: AutomationStart): Promise<AutomationStart> => {
+    const at = new Date().toISOString();
+    const run =
+      start.kind === 'started'
+        ? { at, jobId: start.job.id, skipped: null }
+        : { at, jobId: lastRun?.jobId ?? null, skipped: { code: start.code, reason: start.reason } };
+    await deps.automations.noteRun(record.projectId, record.id, run);
+    return start;
+  };
+
+  // A retried run whose job already exists: that job is this run's.
+  const existing = opts.jobId ? await deps.jobs.get(record.projectId, opts.jobId) : undefined;
+  if (existing) return note({ kind: 'started', job: existing, limit: undefined });
+
+  const previous = lastRun?.jobId ? await deps.jobs.get(record.projectId, lastRun.jobId) : undefined;
+  if (previous?.status === 'active') {
+    return note(skipped(AUTOMATION_SKIP.overlap, `the previous job ${previous.id} is still running`));
+  }
+  const model = jobModel(project, deps.config, record.model ?? undefined);
+  if ('refused' in model) return note(skipped(AUTOMATION_SKIP.modelNotAllowed, `model '${record.model ?? ''}' ${model.refused}`));
+
+  let limit: LimitState;
+  try {
+    const org = await deps.tenants.getOrg(project.orgId);
+    limit = await consumeAgentLimit(deps.limiter, org?.limits, project.id, 'create');
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    const start = { kind: 'skipped', code: AUTOMATION_SKIP.rateLimited, reason: err.message, rateLimited: err } as const;
+    await note(start);
+    return start;
+  }
+  const job = await createJob(
+    { temporal: deps.temporal, store: deps.jobs, config: deps.config },
+    {
+      projectId: project.id,
+      repository: project.repository,
+      ref: project.branch,
+      model: model.model,
+      prompt: record.prompt,
+      draft: record.asDraft,
+      ...(opts.jobId ? { jobId: opts.jobId } : {}),
+    },
+  );
+  return note({ kind: 'started', job, limit });
+}

@@ -1,0 +1,89 @@
+/**
+ * When an automation fires: a standard five-field cron expression or an interval. Checked here so
+ * a client gets a 400 naming its mistake instead of the engine's error.
+ */
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
+interface CronField {
+  name: string;
+  min: number;
+  max: number;
+  /** Three-letter names, the first one meaning `min`. */
+  names?: string[];
+}
+
+const FIELDS: CronField[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: MONTHS },
+  // 7 is Sunday too, as in most crons.
+  { name: 'day of week', min: 0, max: 7, names: DAYS },
+];
+
+/** The shorthands Temporal's cron parser knows. */
+const SHORTHANDS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
+
+function valueOf(text: string, field: CronField): number | undefined {
+  const named = field.names?.indexOf(text.toUpperCase()) ?? -1;
+  if (named >= 0) return field.min + named;
+  if (!/^\d{1,2}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= field.min && n <= field.max ? n : undefined;
+}
+
+function itemProblem(item: string, field: CronField): string | undefined {
+  const [range = '', step, extra] = item.split('/');
+  if (extra !== undefined || (step !== undefined && !/^[1-9]\d{0,1}$/.test(step))) return `'${item}': a step is '/' and a number from 1 to 99`;
+  if (range === '*') return undefined;
+  const [from = '', to, more] = range.split('-');
+  const low = valueOf(from, field);
+  const high = to === undefined ? low : valueOf(to, field);
+  if (more !== undefined || low === undefined || high === undefined) {
+    return `'${item}' is not a ${field.name} (${field.min}-${field.max}${field.names ? ` or ${field.names[0]}-${field.names.at(-1)}` : ''})`;
+  }
+  if (high < low) return `'${item}': the range runs backwards`;
+  return undefined;
+}
+
+/** What is wrong with a cron expression, or undefined when Temporal's parser will take it. */
+export function cronProblem(expression: string): string | undefined {
+  const text = expression.trim();
+  if (text.startsWith('@')) return SHORTHANDS.has(text.toLowerCase()) ? undefined : `unknown shorthand '${text}'; one of ${[...SHORTHANDS].join(', ')}`;
+  const fields = text.split(/\s+/);
+  if (fields.length !== 5) return `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  for (const [i, part] of fields.entries()) {
+    const field = FIELDS[i];
+    if (!field) break;
+    for (const item of part.split(',')) {
+      const problem = itemProblem(item, field);
+      if (problem) return `${field.name}: ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const MAX_INTERVAL_SECONDS = 366 * 86_400;
+
+/** An interval like `90s`, `15m`, `2h`, `1d` in seconds, or the rule it breaks. */
+export function intervalSeconds(text: string, minSeconds: number): { seconds: number } | { problem: string } {
+  const match = /^(\d{1,7})([smhd])$/.exec(text.trim());
+  const seconds = match?.[1] && match[2] ? Number(match[1]) * (UNIT_SECONDS[match[2]] ?? 0) : 0;
+  if (!match || seconds === 0) return { problem: 'must be a whole number and a unit: 90s, 15m, 2h or 1d' };
+  if (seconds < minSeconds) return { problem: `must be at least ${minSeconds}s (QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS)` };
+  if (seconds > MAX_INTERVAL_SECONDS) return { problem: 'must be at most 366d' };
+  return { seconds };
+}
+
+/** Whether the runtime knows this IANA time zone (Temporal's server reads the same tz database names). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

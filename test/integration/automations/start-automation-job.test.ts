@@ -1,0 +1,64 @@
+/**
+ * The start path a firing and a trigger share, on the suite's Temporal dev server with no worker
+ * (a started job waits in its queue): a retried run starts one job, and the skips say why.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { automationJobId, createAutomation, openAutomationStore, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
+import { agentJobWorkflowId } from '../../../core/contracts/index.js';
+import { openJobStore } from '../../../core/jobs/index.js';
+import { testServices } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+describe('starting an automation’s job', function () {
+  this.timeout(60_000);
+
+  it('a retried run finds the job it started; a changed model rule and a spent allowance skip with their reason', async () => {
+    const services = await testServices({ taskQueue: `no-worker-${randomUUID()}`, env: { QUIRE_MODEL: 'm-a' } });
+    await services.tenants.addOrg('acme', { agentCreatesPerHour: 2 });
+    const project = { id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local' as const, allowedModels: ['m-a', 'm-b'] };
+    await services.tenants.putProject(project);
+    const deps: AutomationDeps = {
+      temporal: services.temporal,
+      automations: openAutomationStore(services.config.dataDir, undefined),
+      jobs: openJobStore(services.config.dataDir, undefined),
+      tenants: services.tenants,
+      limiter: services.limiter,
+      config: services.config,
+    };
+    const automation = await createAutomation(deps, 'docs', { prompt: 'Tidy up', cron: '@yearly', model: 'm-b', paused: true });
+    onSuiteEnd(() => services.temporal.schedule.getHandle(automation.scheduleId).delete().catch(() => undefined));
+    const ref = { projectId: 'docs', automationId: automation.id };
+
+    const jobId = automationJobId(randomUUID());
+    const first = await startAutomationJob(deps, ref, { jobId });
+    const repeated = await startAutomationJob(deps, ref, { jobId });
+    assert.equal(first.kind === 'started' && first.job.id, jobId);
+    assert.equal(repeated.kind === 'started' && repeated.job.id, jobId, 'the repeat is the same job, not an overlap');
+    assert.deepEqual((await deps.jobs.list('docs', { limit: 10 })).jobs.map((j) => [j.id, j.model]), [[jobId, 'm-b']]);
+    const described = await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).describe();
+    assert.equal(described.status.name, 'RUNNING');
+
+    const overlap = await startAutomationJob(deps, ref);
+    assert.deepEqual(overlap.kind === 'skipped' && [overlap.code, overlap.reason], ['overlap', `the previous job ${jobId} is still running`]);
+    assert.deepEqual((await deps.automations.get('docs', automation.id))?.lastRun?.skipped?.code, 'overlap');
+
+    // The previous job settles; the project stops allowing the automation's model.
+    const settled = await deps.jobs.get('docs', jobId);
+    assert.ok(settled);
+    await deps.jobs.put({ ...settled, status: 'completed', revision: settled.revision + 1 });
+    await services.tenants.putProject({ ...project, allowedModels: ['m-a'] });
+    const refused = await startAutomationJob(deps, ref);
+    assert.deepEqual(refused.kind === 'skipped' && [refused.code, refused.reason], ['model_not_allowed', `model 'm-b' must be one of: m-a`]);
+
+    await services.tenants.putProject(project);
+    const second = await startAutomationJob(deps, ref);
+    assert.equal(second.kind, 'started', 'the second of two creates this hour');
+    assert.ok(second.kind === 'started');
+    await deps.jobs.put({ ...second.job, status: 'completed', revision: second.job.revision + 1 });
+    const limited = await startAutomationJob(deps, ref);
+    assert.equal(limited.kind === 'skipped' && limited.code, 'rate_limited');
+    assert.equal((await deps.automations.get('docs', automation.id))?.lastRun?.jobId, second.job.id, 'a skip keeps naming the previous job');
+    assert.equal((await deps.jobs.list('docs', { limit: 10 })).jobs.length, 2);
+  });
+});
