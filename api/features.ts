@@ -1,5 +1,6 @@
 import { agentRouter } from './agent/index.js';
 import { analyticsRouter } from './analytics/index.js';
+import { agentV1Router } from './agent/v1/index.js';
 import { automationsRouter } from './automations/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
@@ -18,6 +19,7 @@ export const FEATURES: Feature[] = [
   healthRouter,
   openApiRouter,
   agentRouter,
+  agentV1Router,
   automationsRouter,
   assistantRouter,
   threadsRouter,

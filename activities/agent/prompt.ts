@@ -1,7 +1,10 @@
 import type { JobMessage } from '../../core/contracts/agent-job.js';
 
-/** The system prompt: small, reviewable edits in the repository's own style, plus its instruction files (bounded by the caller). */
-export function systemPrompt(opts: { instructions: string; turn: number }): string {
+/**
+ * The system prompt: small, reviewable edits in the repository's own style, plus its instruction files
+ * (bounded by the caller) and the system text the job's client sent (bounded by the API).
+ */
+export function systemPrompt(opts: { instructions: string; turn: number; clientSystem?: string }): string {
   const parts = [
     'You are a documentation agent working in a git checkout of a docs repository.',
     'Make small, reviewable changes that follow the existing style, structure, frontmatter and navigation of the repository.',
@@ -13,6 +16,8 @@ export function systemPrompt(opts: { instructions: string; turn: number }): stri
   ];
   if (opts.turn > 1) parts.push('This is a follow-up on an existing branch: your earlier changes are already in the files.');
   if (opts.instructions) parts.push(`The repository's instructions for agents follow; follow them unless the user asks otherwise.\n\n${opts.instructions}`);
+  // The client's system text comes last: it is about this job, the repository's is about every job.
+  if (opts.clientSystem) parts.push(`The client who started this job adds these instructions:\n\n${opts.clientSystem}`);
   return parts.join('\n');
 }
 

@@ -1,6 +1,6 @@
-import { boundSummary, boundTodos } from '../../core/jobs/index.js';
+import { boundSummary, boundTodos, readJobPreamble } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
-import type { ActivityServices } from '../services.js';
+import { jobStoreOf, type ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { activityAttempt, keepAlive } from '../activity-context.js';
 import type { EventPublisher } from '../events/index.js';
@@ -84,7 +84,7 @@ async function turn(
     return pushed;
   }
 
-  const messages = await turnMessages(services, input);
+  const [messages, preamble] = await Promise.all([turnMessages(services, input), readJobPreamble(jobStoreOf(services), input.projectId, input.jobId)]);
   const instructions = await readRepoInstructions(ws.root, agent.instructionsMaxChars);
   const ctx: ToolContext = {
     root: ws.root,
@@ -94,7 +94,9 @@ async function turn(
   };
   const state: LoopState = {
     messages: [
-      { role: 'system', content: systemPrompt({ instructions: instructions.text, turn: input.turn }) },
+      { role: 'system', content: systemPrompt({ instructions: instructions.text, turn: input.turn, clientSystem: preamble?.system }) },
+      // The conversation the client had before its first prompt; later turns start from the files instead.
+      ...(input.turn === 1 ? (preamble?.earlier ?? []) : []),
       ...messages.map((m) => ({ role: 'user' as const, content: m.prompt })),
     ],
     steps: 0,
@@ -102,6 +104,8 @@ async function turn(
     finish: undefined,
     todos: undefined,
   };
+  // The model's own answers start here: an assistant message the client sent is not its summary.
+  const opening = state.messages.length;
   const bounds = {
     maxSteps: agent.maxSteps,
     maxTokens: agent.maxTokens,
@@ -126,7 +130,7 @@ async function turn(
   }
 
   const title = finish?.title ?? fallbackTitle(messages);
-  const said = finish?.summary || lastAnswer(state.messages);
+  const said = finish?.summary || lastAnswer(state.messages.slice(opening));
   const filesChanged = await docsChanges(ws);
   const outcome = {
     title,

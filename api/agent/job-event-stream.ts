@@ -1,6 +1,6 @@
 import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from 'koa';
-import { type JobEvent, type JobEventType, type JobEventLog, type JobStatus } from '../../core/jobs/index.js';
+import { TERMINAL_JOB_EVENTS, type JobEvent, type JobEventType, type JobEventLog, type JobStatus } from '../../core/jobs/index.js';
 import type { Logger } from '../../core/logger.js';
 import { drained } from '../assistant/answer-writer.js';
 import { badRequest } from '../http-error.js';
@@ -39,6 +39,8 @@ export interface JobEventStreamOptions {
 
 const HEARTBEAT_MS = 15_000;
 const SETTLE_MS = 5_000;
+/** How often the status is read again while the record lags behind a closing event already sent. */
+const RECORD_LAG_POLL_MS = 100;
 
 /** An SSE frame: `id` is the sequence number, `event` the type, `data` the event as JSON. */
 export function sseFrame(event: JobEvent): string {
@@ -109,6 +111,8 @@ async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOpti
   const heartbeatMs = o.heartbeatMs ?? HEARTBEAT_MS;
   let seq = o.lastEventId;
   let idleSince: number | undefined;
+  /** When the last event sent closed the job; the workflow records the idle state just after logging it. */
+  let closedAt: number | undefined;
   const write = async (text: string) => {
     out.write(text);
     return clientKeepsUp(out, o.stallTimeoutMs);
@@ -118,6 +122,7 @@ async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOpti
     for (const event of events) {
       if (!(await write(format(event)))) return false;
       seq = event.seq;
+      closedAt = TERMINAL_JOB_EVENTS.includes(event.type) ? Date.now() : undefined;
     }
     if (events.length > 0) continue;
     const status = await source.status();
@@ -131,8 +136,10 @@ async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOpti
       idleSince ??= Date.now();
       if (Date.now() - idleSince >= (o.settleMs ?? SETTLE_MS)) return true;
     } else idleSince = undefined;
-    const wait = idleSince === undefined ? heartbeatMs : Math.min(heartbeatMs, o.settleMs ?? SETTLE_MS);
-    if (!(await source.events.waitForEvents(o.jobId, seq, { timeoutMs: wait, signal })) && !signal.aborted) {
+    // The closing event is sent but the record still says active: look again soon, not after a heartbeat.
+    const lagging = status === 'active' && closedAt !== undefined && Date.now() - closedAt < (o.settleMs ?? SETTLE_MS);
+    const wait = lagging ? RECORD_LAG_POLL_MS : idleSince === undefined ? heartbeatMs : Math.min(heartbeatMs, o.settleMs ?? SETTLE_MS);
+    if (!(await source.events.waitForEvents(o.jobId, seq, { timeoutMs: wait, signal })) && !signal.aborted && !lagging) {
       if (!(await write(': keep-alive\n\n'))) return false;
     }
   }

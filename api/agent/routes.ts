@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
 import { InvalidCursorError, openJobEventLog, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
-import type { Project } from '../../core/tenants/index.js';
 import { openWebhookStore } from '../../core/webhooks/index.js';
-import { authOf, requireKey } from '../auth.js';
+import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
-import { badRequest, conflict, notFound } from '../http-error.js';
+import { badRequest, conflict } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { consumeAgentLimit } from './agent-limits.js';
+import { agentAccess } from './project-access.js';
 import { readJob } from './job-reader.js';
 import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
 import { chooseModel } from './choose-model.js';
@@ -29,21 +28,7 @@ export function agentRouter(services: ApiServices): Router {
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 
-  const projectOf = async (ctx: Context): Promise<Project> => {
-    const project = await services.tenants.getProject(String(ctx.params.projectId));
-    if (!project || project.orgId !== authOf(ctx).orgId) throw notFound('project');
-    return project;
-  };
-  /** The project and its organisation's limit overrides, read together (the create path is latency-bound). */
-  const projectAndLimits = async (ctx: Context) => {
-    const [project, org] = await Promise.all([projectOf(ctx), services.tenants.getOrg(authOf(ctx).orgId)]);
-    return { project, limits: org?.limits };
-  };
-  const jobOf = async (ctx: Context, project: Project) => {
-    const found = await readJob(services, store, project.id, String(ctx.params.id));
-    if (!found) throw notFound('job');
-    return found;
-  };
+  const { projectOf, projectAndLimits, jobOf } = agentAccess(services, store);
   const update = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await services.temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, fn);

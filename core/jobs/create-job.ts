@@ -14,6 +14,7 @@ import { JOB_STATUS, PROJECT_ID } from '../contracts/search-attributes.js';
 import type { Config } from '../config.js';
 import { newJobId } from './job-id.js';
 import { jobBranch, publicRepository, type JobRecord } from './job-record.js';
+import { putJobPreamble, type JobPreamble } from './job-preamble.js';
 import type { JobStore } from './job-store.js';
 
 /** Margin over the agent's own time budget before Temporal times a turn out. */
@@ -31,6 +32,12 @@ export interface JobRequest {
    * the repeat then finds its own record, message and workflow instead of making a second job.
    */
   jobId?: string;
+  /** The first message's id, chosen by the caller to name it in its answer (v1's `X-Message-Id`). */
+  messageId?: string;
+  /** The branch to push to (created from `ref` when missing); default `quire/<id>`. */
+  branch?: string;
+  /** Extra system text and earlier messages, kept in the job store beside the prompt. */
+  preamble?: JobPreamble;
 }
 
 /** The settings a new job keeps for its whole life, from the configuration. */
@@ -45,7 +52,7 @@ export function jobSettings(config: Config, draft: boolean): JobSettings {
 
 /** A new job: active, revision 0, with the repository stripped of credentials. */
 export function newJobRecord(
-  opts: { projectId: string; repository: string; ref: string; model: string; jobId?: string },
+  opts: { projectId: string; repository: string; ref: string; model: string; jobId?: string; branch?: string },
   now = new Date(),
 ): JobRecord {
   const at = now.toISOString();
@@ -62,7 +69,7 @@ export function newJobRecord(
     updatedAt: at,
     error: null,
     revision: 0,
-    branch: jobBranch(id),
+    branch: opts.branch ?? jobBranch(id),
     title: null,
     summary: null,
     turns: 0,
@@ -105,8 +112,12 @@ export function jobStartOptions(input: AgentJobInput, taskQueue: string): Workfl
 export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
   const job = newJobRecord(request);
   // A caller-chosen job id names its first message too, so a repeated start stores it once.
-  const first: JobMessage = { id: request.jobId ? `first:${request.jobId}` : randomUUID(), prompt: request.prompt };
-  await Promise.all([deps.store.create(job), deps.store.putMessage(job.projectId, job.id, first)]);
+  const first: JobMessage = { id: request.messageId ?? (request.jobId ? `first:${request.jobId}` : randomUUID()), prompt: request.prompt };
+  await Promise.all([
+    deps.store.create(job),
+    deps.store.putMessage(job.projectId, job.id, first),
+    ...(request.preamble ? [putJobPreamble(deps.store, job.projectId, job.id, request.preamble)] : []),
+  ]);
   const input = firstRunInput(job, messageRef(first), jobSettings(deps.config, request.draft));
   try {
     await deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, deps.config.temporal.taskQueue));

@@ -6,6 +6,7 @@ export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
 export { parseJobRecord } from './job-schema.js';
+export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
 export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, type JobRequest } from './create-job.js';
 export { jobModel, type ModelChoice } from './job-model.js';
 export * from './job-events.js';

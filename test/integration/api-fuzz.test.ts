@@ -104,7 +104,7 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
     const { url } = await serve(createApp(services), services.config.http);
     const dir = await tempDir('quire-fuzz-');
     const runs = [
-      { name: 'admin key', key: adminKey, paths: '^/(v2/agent|v1/admin|v1/analytics|forge)/' },
+      { name: 'admin key', key: adminKey, paths: '^/(v2/agent|v1/admin|v1/agent|v1/analytics|forge)/' },
       { name: 'assistant key', key: assistantKey, paths: '^/(discovery/|mcp/|healthz|readyz|openapi\\.json)' },
     ];
     const failures: string[] = [];

@@ -178,7 +178,8 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   const runTurn = async (batch: MessageRef[]): Promise<TurnOutcome> => {
     const job = state.job;
     const turn = state.turn;
-    const branch = jobBranch(job.id);
+    // The job's own branch (a client may name it); records from before it was kept derive it.
+    const branch = job.branch || jobBranch(job.id);
     turnScope = new CancellationScope();
     try {
       return await turnScope.run(async (): Promise<TurnOutcome> => {

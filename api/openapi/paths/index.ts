@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentPaths } from './agent.js';
 import { analyticsPaths } from './analytics.js';
+import { agentV1Paths } from './agent-v1.js';
 import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
 import { automationsPaths } from './automations.js';
@@ -19,6 +20,7 @@ export const PATHS: PathItems[] = [
   healthPaths,
   openApiPaths,
   agentPaths,
+  agentV1Paths,
   automationsPaths,
   agentEventPaths,
   assistantPaths,

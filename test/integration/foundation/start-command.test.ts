@@ -53,11 +53,22 @@ const listening = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+/** A file of /proc, or undefined when its process ended since /proc was listed. */
+function procFile(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'ESRCH')) return undefined;
+    throw err;
+  }
+}
+
 /** Every process descending from `pid` (Linux /proc), with its command line. */
 function descendants(pid: number): Array<{ pid: number; cmd: string }> {
   const parentOf = new Map<number, number>();
   for (const name of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    const stat = procFile(`/proc/${name}/stat`);
+    if (stat === undefined) continue;
     // Field 4 (ppid) follows the command name, which sits in parentheses and may contain spaces.
     parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
   }
@@ -65,8 +76,9 @@ function descendants(pid: number): Array<{ pid: number; cmd: string }> {
   const walk = (parent: number) => {
     for (const [child, ppid] of parentOf) {
       if (ppid !== parent) continue;
-      const cmd = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ');
-      found.push({ pid: child, cmd });
+      const cmdline = procFile(`/proc/${child}/cmdline`);
+      if (cmdline === undefined) continue;
+      found.push({ pid: child, cmd: cmdline.split('\0').join(' ') });
       walk(child);
     }
   };

@@ -1,0 +1,1 @@
+export { agentV1Router } from './routes.js';

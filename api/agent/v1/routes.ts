@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { openJobEventLog, openJobStore } from '../../../core/jobs/index.js';
+import { requireKey } from '../../auth.js';
+import { setRateLimitHeaders } from '../../error-middleware.js';
+import { badRequest } from '../../http-error.js';
+import type { ApiServices } from '../../services.js';
+import { parseInput } from '../../validation.js';
+import { consumeAgentLimit } from '../agent-limits.js';
+import { chooseModel } from '../choose-model.js';
+import { createJob } from '../create-job.js';
+import { streamJobEvents } from '../job-event-stream.js';
+import { readJob } from '../job-reader.js';
+import { agentAccess } from '../project-access.js';
+import { fromMessages } from './conversation.js';
+import { runFrame } from './run-frame.js';
+import { CreateSessionBody, ListSessionsQuery } from './schemas.js';
+import { toSession } from './session.js';
+
+/**
+ * Mintlify's v1 agent endpoints, for clients written against its admin API: the same jobs,
+ * keys, limits and checks as v2, in Mintlify's request and session shapes.
+ */
+export function agentV1Router(services: ApiServices): Router {
+  const store = openJobStore(services.config.dataDir, services.redis);
+  const events = openJobEventLog(services.config.dataDir, services.redis);
+  const router = new Router({ prefix: '/v1/agent' });
+  router.use(requireKey(services.tenants, 'admin'));
+  const { projectOf, projectAndLimits, jobOf } = agentAccess(services, store);
+
+  const create = async (ctx: Context) => {
+    const { project, limits } = await projectAndLimits(ctx);
+    const body = parseInput(CreateSessionBody, ctx.request.body);
+    const model = chooseModel(project, services.config, body.model);
+    if (body.branch === project.branch) {
+      const rule = `must not be the project's base branch (${project.branch}): the agent's changes arrive as a pull request into it`;
+      throw badRequest(`invalid body: branch: ${rule}`, [{ path: 'branch', message: rule }]);
+    }
+    const { prompt, preamble } = fromMessages(body.messages);
+    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
+    const messageId = randomUUID();
+    const job = await createJob(
+      { temporal: services.temporal, store, config: services.config },
+      {
+        projectId: project.id,
+        repository: project.repository,
+        ref: project.branch,
+        model,
+        prompt,
+        draft: body.asDraft ?? false,
+        messageId,
+        ...(body.branch ? { branch: body.branch } : {}),
+        ...(preamble ? { preamble } : {}),
+      },
+    );
+    ctx.set({ 'X-Session-Id': job.id, 'X-Branch-Name': job.branch, 'X-Message-Id': messageId });
+    streamJobEvents(
+      ctx,
+      { events, status: async () => (await readJob(services, store, project.id, job.id))?.record.status },
+      { jobId: job.id, lastEventId: 0, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger, format: runFrame },
+    );
+  };
+  router.post('/:projectId/job', create);
+  // The path of Mintlify's published admin-openapi.json (`/agent/job/{domain}`), for clients built from it.
+  router.post('/job/:projectId', create);
+
+  router.get('/:projectId/job/:id', async (ctx) => {
+    const project = await projectOf(ctx);
+    ctx.body = toSession((await jobOf(ctx, project)).record);
+  });
+
+  router.get('/:projectId/jobs', async (ctx) => {
+    const project = await projectOf(ctx);
+    const query = parseInput(ListSessionsQuery, ctx.query, 'query');
+    // The store pages by cursor; a skip reads the skipped jobs too, which MAX_SKIP keeps cheap.
+    const page = await store.list(project.id, { limit: query.skip + query.take });
+    ctx.body = { allSessions: page.jobs.slice(query.skip).map(toSession) };
+  });
+
+  return router;
+}
