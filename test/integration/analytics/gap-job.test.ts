@@ -1,8 +1,10 @@
 /**
  * A coverage gap becomes an ordinary agent job: real API, the Temporal dev
- * server and a worker, a real git repository. No language model is
- * configured, so the job's turn fails with model_not_configured, which proves
- * the workflow ran; the gap then lists the job with its status and prLink.
+ * server and a worker, a real git repository with the local forge. The first
+ * case configures no language model, so the turn fails with
+ * model_not_configured and the gap lists a failed job; the second scripts the
+ * fake model (standing for an OpenAI-compatible provider), so the job writes a
+ * page, opens a pull request, and the gap lists it completed with its prLink.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +13,7 @@ import { createApp } from '../../../api/app.js';
 import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
@@ -27,9 +30,10 @@ interface GapView {
 describe('a coverage gap fixed by the agent', function () {
   this.timeout(60_000);
 
-  it('starts an agent job whose prompt carries the gap, and the gap lists the job', async () => {
+  /** A domain with a recorder, a local-forge project and a worker; `env` adds configuration (a model). */
+  async function gapSetup(env: Record<string, string> = {}) {
     const repo = await createDocsRepo({ pages: 2 });
-    const services = await testServices({ taskQueue: `gap-${randomUUID()}` });
+    const services = await testServices({ taskQueue: `gap-${randomUUID()}`, env });
     const recorder = new AnalyticsRecorder({
       store: new SqliteAnalyticsStore(path.join(await tempDir('quire-gap-'), 'analytics.db')),
       logger: services.logger,
@@ -41,6 +45,11 @@ describe('a coverage gap fixed by the agent', function () {
     await services.tenants.putDomain({ id: 'docs', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
     await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
     const base = (await serve(createApp(services))).url;
+    return { repo, services, recorder, adminKey, base };
+  }
+
+  it('starts an agent job whose prompt carries the gap, and the gap lists the job', async () => {
+    const { services, recorder, adminKey, base } = await gapSetup();
 
     const at = Date.now() - 60_000;
     const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
@@ -68,5 +77,41 @@ describe('a coverage gap fixed by the agent', function () {
 
     const unknown = await call(`${base}/v1/analytics/docs/gaps/gap_0000/job`, 'POST', adminKey, { projectId: 'docs' });
     assert.equal(unknown.status, 404);
+  });
+
+  it('completes the gap\'s job with a pull request: the gap shows the job completed with the same prLink', async () => {
+    const page = '# Rotating API keys\n\nCreate a new key, deploy it, then revoke the old one.\n';
+    const model = await startFakeModel([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'api-keys.mdx', content: page } }] },
+      { text: 'Added a page on rotating API keys.' },
+    ]);
+    const { repo, recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
+
+    // Unanswered, yet retrieval came near these pages: they are the gap's nearest pages.
+    const near = [{ title: 'Authentication', url: 'https://docs.example.com/authentication#keys', path: '/authentication' }];
+    const at = Date.now() - 60_000;
+    const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: near };
+    recorder.record({ kind: 'answer', record: answer('q1', at, { question: 'How do I rotate my API key?', ...unanswered }) });
+    recorder.record({ kind: 'answer', record: answer('q2', at + 1, { question: 'rotating api keys safely', ...unanswered }) });
+    await recorder.tick();
+
+    const listed = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
+    const gap = listed.body.gaps[0];
+    assert.ok(gap);
+    const started = await call<{ jobId: string }>(`${base}/v1/analytics/docs/gaps/${gap.id}/job`, 'POST', adminKey, { projectId: 'docs' });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const { jobId } = started.body;
+
+    const done = await pollJob(base, adminKey, 'docs', jobId, (j: JobView) => j.status !== 'active');
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.ok(done.prLink, 'the job opened a pull request');
+    assert.equal(await repo.readFile(done.branch, path.posix.join(repo.docsPath, 'api-keys.mdx')), page.trimEnd(), 'the pull request\'s branch holds the page (readFile trims like git output)');
+
+    const after = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
+    assert.deepEqual(after.body.gaps.find((g) => g.id === gap.id)?.jobs, [{ jobId, projectId: 'docs', status: 'completed', prLink: done.prLink }]);
+
+    const prompt = String(model.requests[0]?.body.messages.find((m) => m.role === 'user')?.content);
+    for (const question of ['How do I rotate my API key?', 'rotating api keys safely']) assert.ok(prompt.includes(question), `the prompt carries "${question}"`);
+    assert.ok(prompt.includes('Authentication (/authentication)'), 'the prompt carries the nearest page');
   });
 });
