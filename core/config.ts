@@ -93,7 +93,7 @@ export const EnvSchema = v.strictObject({
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(8192)),
   ),
 
-  // The usual proxy variables, read here once (the lower-case spelling wins, as in curl); model requests honour them.
+  // The usual proxy variables, read here once (the lower-case spelling wins, as in curl); model requests and webhook deliveries honour them.
   HTTPS_PROXY: v.optional(proxyUrl),
   https_proxy: v.optional(proxyUrl),
   HTTP_PROXY: v.optional(proxyUrl),
@@ -168,6 +168,8 @@ export interface Config {
   model: (ModelEndpoint & { name: string }) | undefined;
   embedding: (ModelEndpoint & { model: string; dimensions: number | undefined }) | undefined;
   githubApiUrl: string;
+  /** The operator's forward proxies: model requests and webhook deliveries go through them. */
+  proxy: ProxySettings;
   worker: { maxActivities: number; shutdownGraceMs: number };
   agent: {
     maxSteps: number;
@@ -260,12 +262,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     crossProblems.push('QUIRE_HTTP_HEADERS_TIMEOUT_MS: must not exceed QUIRE_HTTP_REQUEST_TIMEOUT_MS');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
 
+  const proxy: ProxySettings = { http: e.http_proxy ?? e.HTTP_PROXY, https: e.https_proxy ?? e.HTTPS_PROXY, noProxy: e.no_proxy ?? e.NO_PROXY };
   const endpoint: ModelEndpoint = {
     provider: e.QUIRE_MODEL_PROVIDER,
     baseUrl: e.QUIRE_MODEL_BASE_URL,
     apiKey: e.QUIRE_MODEL_API_KEY,
     apiVersion: e.QUIRE_MODEL_API_VERSION,
-    proxy: { http: e.http_proxy ?? e.HTTP_PROXY, https: e.https_proxy ?? e.HTTPS_PROXY, noProxy: e.no_proxy ?? e.NO_PROXY },
+    proxy,
   };
   const model = e.QUIRE_MODEL ? { ...endpoint, name: e.QUIRE_MODEL } : undefined;
   return {
@@ -302,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? { ...endpoint, model: e.QUIRE_EMBEDDING_MODEL, dimensions: e.QUIRE_EMBEDDING_DIMENSIONS }
       : undefined,
     githubApiUrl: e.GITHUB_API_URL,
+    proxy,
     worker: { maxActivities: e.QUIRE_WORKER_MAX_ACTIVITIES, shutdownGraceMs: e.QUIRE_WORKER_SHUTDOWN_GRACE_MS },
     agent: {
       maxSteps: e.QUIRE_AGENT_MAX_STEPS,

@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { fetch } from 'undici';
 import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../core/contracts/index.js';
+import { proxyDispatcher } from '../../core/http/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { activityAttempt } from '../activity-context.js';
 import { eventLogOf, webhookStoreOf, type ActivityServices } from '../services.js';
@@ -25,11 +27,17 @@ function describe(err: unknown): string {
   return text.slice(0, MAX_ERROR_CHARS);
 }
 
-/** POSTs one job event to one webhook, signed; throws (Temporal retries with backoff) until the receiver answers 2xx. */
+/**
+ * POSTs one job event to one webhook, signed; throws (Temporal retries with backoff) until the receiver answers 2xx.
+ * Deliveries leave through the same dispatcher as model requests, so workers that reach the internet only
+ * through an egress proxy (HTTP(S)_PROXY, NO_PROXY) still deliver; undici's own `fetch` takes its dispatcher
+ * with matching types, where Node's global one describes its bundled undici.
+ */
 export function createWebhookActivities(services: ActivityServices) {
   const store = webhookStoreOf(services);
   const events = eventLogOf(services);
   const { timeoutMs } = services.config.webhooks;
+  const dispatcher = proxyDispatcher(services.config.proxy);
 
   return {
     async deliverWebhookEvent(input: DeliveryInput): Promise<void> {
@@ -64,9 +72,9 @@ export function createWebhookActivities(services: ActivityServices) {
         throw new Error(lastError);
       }
       const body = JSON.stringify({ id: deliveryId, ...event });
-      let response: Response;
+      let status: number;
       try {
-        response = await fetch(hook.url, {
+        const response = await fetch(hook.url, {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json',
@@ -76,21 +84,24 @@ export function createWebhookActivities(services: ActivityServices) {
             [EVENT_HEADER]: event.type,
           },
           body,
+          // A 3xx is a failed delivery: following it would send the signed body somewhere the operator never registered.
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
+          dispatcher,
         });
+        status = response.status;
         await response.body?.cancel();
       } catch (err) {
         const lastError = describe(err);
         await note({ status: 'failed', lastError });
         throw new Error(`webhook ${hook.id} unreachable: ${lastError}`);
       }
-      if (response.status >= 200 && response.status < 300) {
-        await note({ status: 'delivered', statusCode: response.status });
+      if (status >= 200 && status < 300) {
+        await note({ status: 'delivered', statusCode: status });
         return;
       }
-      const lastError = `the receiver answered ${response.status}`;
-      await note({ status: 'failed', statusCode: response.status, lastError });
+      const lastError = `the receiver answered ${status}`;
+      await note({ status: 'failed', statusCode: status, lastError });
       throw new Error(`webhook ${hook.id}: ${lastError}`);
     },
 

@@ -68,7 +68,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ TEMPORAL_TLS_CERT: '/c.pem' }), /TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together/);
   });
 
-  it('reads the proxy variables once, the lower-case spelling first, for the model and embedding endpoints', () => {
+  it('reads the proxy variables once, the lower-case spelling first, for the model and embedding endpoints and the webhooks', () => {
     const c = loadConfig({
       QUIRE_MODEL: 'm',
       QUIRE_EMBEDDING_MODEL: 'e',
@@ -80,6 +80,7 @@ describe('configuration', () => {
     const proxy = { http: 'http://plain:3128', https: 'http://lower:3128', noProxy: 'localhost,.internal' };
     assert.deepEqual(c.model?.proxy, proxy);
     assert.deepEqual(c.embedding?.proxy, proxy);
+    assert.deepEqual(c.proxy, proxy);
   });
 
   it('ignores variables that are not ours', () => {
