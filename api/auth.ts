@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { ApiKeyRecord, KeyKind, TenantStore } from '../core/tenants/index.js';
-import { badRequest, HttpError } from './http-error.js';
+import type { ApiKeyRecord, Domain, KeyKind, TenantStore } from '../core/tenants/index.js';
+import { badRequest, HttpError, notFound } from './http-error.js';
 
 export interface AuthState {
   key: ApiKeyRecord;
@@ -40,4 +40,16 @@ export function authOf(ctx: Context): AuthState {
   const auth = ctx.state.auth as AuthState | undefined;
   if (!auth) throw new HttpError(401, 'unauthorized', 'not authenticated');
   return auth;
+}
+
+/**
+ * The route's `:domain` when it belongs to the caller's organisation (after
+ * `requireKey`). Another organisation's domain is answered 404 like a missing
+ * one, so a key never learns which domains exist.
+ */
+export async function ownDomain(tenants: Pick<TenantStore, 'getDomain'>, ctx: Context): Promise<Domain> {
+  const domainId = String(ctx.params?.domain ?? '');
+  const domain = await tenants.getDomain(domainId);
+  if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
+  return domain;
 }

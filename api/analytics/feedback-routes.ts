@@ -1,9 +1,8 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import * as v from 'valibot';
 import { threadKeyMatches, type ThreadStore } from '../../core/threads/index.js';
 import { assistantLimits } from '../assistant/index.js';
-import { authOf, requireKey } from '../auth.js';
+import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -36,16 +35,10 @@ export function feedbackRoutes(router: Router, services: ApiServices, threads: T
   const recorder = recorderOf(services);
   const auth = requireKey(tenants, 'assistant');
 
-  const ownDomain = async (ctx: Context) => {
-    const domainId = String(ctx.params.domain ?? '');
-    const domain = await tenants.getDomain(domainId);
-    if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
-    return domain;
-  };
 
   router.post('/discovery/v1/assistant/:domain/feedback', auth, async (ctx) => {
     const { key, orgId } = authOf(ctx);
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(FeedbackBody, ctx.request.body ?? {});
     const org = await tenants.getOrg(orgId);
     setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
@@ -66,7 +59,7 @@ export function feedbackRoutes(router: Router, services: ApiServices, threads: T
 
   router.post('/discovery/v1/search/:domain/click', auth, async (ctx) => {
     const { orgId } = authOf(ctx);
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(ClickBody, ctx.request.body ?? {});
     const org = await tenants.getOrg(orgId);
     // The search endpoints' counter: a click costs what a search costs.

@@ -1,11 +1,10 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import * as v from 'valibot';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
 import { createJob, openJobStore, toJobView } from '../../core/jobs/index.js';
 import { consumeAgentLimit } from '../agent/agent-limits.js';
 import { chooseModel } from '../agent/choose-model.js';
-import { authOf, requireKey } from '../auth.js';
+import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -34,16 +33,10 @@ export function gapRoutes(router: Router, services: ApiServices): void {
   const days = config.retention.analyticsDays;
   const auth = requireKey(tenants, 'admin');
 
-  const ownDomain = async (ctx: Context) => {
-    const domainId = String(ctx.params.domain ?? '');
-    const domain = await tenants.getDomain(domainId);
-    if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
-    return domain;
-  };
   const gapsOf = async (domainId: string, range: TimeRange): Promise<CoverageGap[]> => coverageGaps(await store.gapQuestions(domainId, range, MAX_QUESTIONS));
 
   router.get('/v1/analytics/:domain/gaps', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const p = pageParams(ctx.query, recorder.now(), days, GAPS.max, GAPS.fallback);
     const offset = offsetCursor(p.cursor);
     const gaps = await gapsOf(domain.id, p.range);
@@ -63,7 +56,7 @@ export function gapRoutes(router: Router, services: ApiServices): void {
 
   router.post('/v1/analytics/:domain/gaps/:gapId/job', auth, async (ctx) => {
     const { orgId } = authOf(ctx);
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(GapJobBody, ctx.request.body ?? {});
     const range = reportRange({ dateFrom: body.dateFrom, dateTo: body.dateTo }, recorder.now(), days, 'body');
     const project = await tenants.getProject(body.projectId);

@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { encodeListCursor } from '../../core/analytics/index.js';
 import type { ThreadStore } from '../../core/threads/index.js';
-import { authOf, requireKey } from '../auth.js';
+import { authOf, ownDomain, requireKey } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { recorderOf } from './recorder-of.js';
@@ -22,15 +21,9 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
   const days = config.retention.analyticsDays;
   const auth = requireKey(tenants, 'admin');
 
-  const ownDomain = async (ctx: Context) => {
-    const domainId = String(ctx.params.domain ?? '');
-    const domain = await tenants.getDomain(domainId);
-    if (!domain || domain.orgId !== authOf(ctx).orgId) throw notFound(`domain '${domainId}'`);
-    return domain;
-  };
 
   router.get('/v1/analytics/:domain/assistant', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const p = pageParams(ctx.query, recorder.now(), days, CONVERSATIONS.max, CONVERSATIONS.fallback);
     const page = await store.listAnswers(domain.id, { ...p.range, limit: p.limit, after: listCursor(p.cursor) });
     ctx.body = {
@@ -41,13 +34,13 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
   });
 
   router.get('/v1/analytics/:domain/assistant/caller-stats', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const range = reportRange(ctx.query, recorder.now(), days);
     ctx.body = { dateFrom: new Date(range.from).toISOString(), dateTo: new Date(range.to).toISOString(), ...callerStatsView(await store.callerStats(domain.id, range)) };
   });
 
   router.get('/v1/analytics/:domain/assistant/threads/:threadId', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const threadId = String(ctx.params.threadId ?? '');
     const thread = threadId.length <= 128 ? await threads.load(authOf(ctx).orgId, threadId) : undefined;
     if (!thread || thread.domainId !== domain.id) throw notFound(`thread '${threadId.slice(0, 128)}'`);
@@ -56,7 +49,7 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
   });
 
   router.get('/v1/analytics/:domain/searches', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const p = pageParams(ctx.query, recorder.now(), days, SEARCHES.max, SEARCHES.fallback);
     const offset = offsetCursor(p.cursor);
     const stats = await store.searchStats(domain.id, p.range);
@@ -71,14 +64,14 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
   });
 
   router.get('/v1/analytics/:domain/feedback', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const p = pageParams(ctx.query, recorder.now(), days, FEEDBACK.max, FEEDBACK.fallback);
     const page = await store.listFeedback(domain.id, { ...p.range, limit: p.limit, after: listCursor(p.cursor) });
     ctx.body = { feedback: page.items.map(feedbackView), nextCursor: page.next ? encodeListCursor(page.next) : null, hasMore: page.next !== undefined };
   });
 
   router.get('/v1/analytics/:domain/feedback/by-page', auth, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const range = reportRange(ctx.query, recorder.now(), days);
     const pages = await store.feedbackByPage(domain.id, range);
     ctx.body = { pages: pages.map((p) => ({ path: p.path, helpful: p.helpful, notHelpful: p.notHelpful, total: p.helpful + p.notHelpful })) };

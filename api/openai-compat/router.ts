@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
-import type { Domain } from '../../core/tenants/index.js';
-import { answerFromDocs, defaultAnswerer, findOwnDomain, linkCitations, numberedCitations } from '../ai-tools/index.js';
+import { answerFromDocs, defaultAnswerer, linkCitations, numberedCitations } from '../ai-tools/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { assistantLimits, ModelFailedError, recordingAnswerer, type Answerer } from '../assistant/index.js';
-import { authOf, requireKey } from '../auth.js';
+import { authOf, ownDomain, requireKey } from '../auth.js';
 import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -41,27 +39,21 @@ export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
   router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
 
-  const ownDomain = async (ctx: Context): Promise<Domain> => {
-    const domainId = String(ctx.params.domain ?? '');
-    const domain = await findOwnDomain(tenants, authOf(ctx).orgId, domainId);
-    if (!domain) throw notFound(`domain '${domainId}'`);
-    return domain;
-  };
 
   router.get('/models', async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     ctx.body = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
   });
 
   router.get('/models/:model', async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     if (ctx.params.model !== MODEL_ID) throw notFound(`model '${ctx.params.model}' (this endpoint offers '${MODEL_ID}')`);
     ctx.body = modelObject(domain.orgId, unixSeconds(domain.createdAt));
   });
 
   router.post('/chat/completions', async (ctx) => {
     const { key, orgId } = authOf(ctx);
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(ChatCompletionBody, ctx.request.body ?? {});
     const org = await tenants.getOrg(orgId);
     setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));

@@ -6,7 +6,7 @@ import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, ind
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
-import { authOf, requireKey } from '../auth.js';
+import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -28,14 +28,6 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
   const router = new Router();
   const recorder = recorderOf(services);
 
-  /** The domain of the caller's organisation; another organisation's is answered like a missing one. */
-  const ownDomain = async (ctx: Context) => {
-    const { orgId } = authOf(ctx);
-    const domainId = String(ctx.params.domain ?? '');
-    const domain = await tenants.getDomain(domainId);
-    if (!domain || domain.orgId !== orgId) throw notFound(`domain '${domainId}'`);
-    return domain;
-  };
 
   /** One counter with the assistant: the same name, subject and points. */
   const consumeOrgLimit = async (ctx: Context) => {
@@ -49,7 +41,7 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
   const adminKey = requireKey(tenants, 'admin');
 
   router.post('/discovery/v1/search/:domain', assistantKey, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(SearchBody, ctx.request.body ?? {});
     await consumeOrgLimit(ctx);
     const hits = await searchDomain(docIndex, domain.id, body);
@@ -61,7 +53,7 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
   });
 
   router.post('/discovery/v1/page/:domain', assistantKey, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const body = parseInput(PageBody, ctx.request.body ?? {});
     await consumeOrgLimit(ctx);
     const page = await docIndex.getPage(domain.id, body.path, body.groups);
@@ -70,14 +62,14 @@ export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Rout
   });
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const started = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, config.temporal.taskQueue));
     ctx.status = 202;
     ctx.body = { workflowId: started.workflowId, runId: started.firstExecutionRunId };
   });
 
   router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
-    const domain = await ownDomain(ctx);
+    const domain = await ownDomain(tenants, ctx);
     const handle = services.temporal.workflow.getHandle(indexWorkflowId(domain.id));
     const description = await handle.describe().catch((err: unknown) => {
       if (err instanceof WorkflowNotFoundError) throw notFound(`indexing run of '${domain.id}'`);
