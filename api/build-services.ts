@@ -1,12 +1,14 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
+import { JobRetention, openJobEventLog, openJobStore } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
+import { openWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from './services.js';
 
 /**
@@ -42,5 +44,14 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
   const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
-  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex, analytics };
+  // Beside the analytics purge: every replica runs it, each step a bounded delete.
+  const jobRetention = new JobRetention({
+    jobs: openJobStore(config.dataDir, redis),
+    events: openJobEventLog(config.dataDir, redis),
+    deliveries: openWebhookStore(config.dataDir, redis),
+    logger,
+    retentionDays: config.retention.jobDays,
+  });
+  jobRetention.start();
+  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
 }

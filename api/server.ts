@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   });
   // What is still queued is written before the store's connection goes.
   await services.analytics?.stop();
+  await services.jobRetention?.stop();
   services.redis?.disconnect();
   await services.temporal.connection.close();
 }

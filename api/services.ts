@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
 import type { AnalyticsRecorder } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
+import type { JobRetention } from '../core/jobs/index.js';
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
@@ -27,6 +28,8 @@ export interface ApiServices {
    * Optional so a test may build services without one; the routes then share one opened on first use.
    */
   analytics?: AnalyticsRecorder;
+  /** Deletes jobs, their events and webhook deliveries past `QUIRE_JOB_RETENTION_DAYS`; started by the entry point. */
+  jobRetention?: JobRetention;
   /** Named readiness probes for /readyz (Temporal, the stores, …). */
   probes: Record<string, () => Promise<void>>;
 }

@@ -1,7 +1,7 @@
 export * from './job-record.js';
 export * from './job-report.js';
 export { newJobId, isJobId } from './job-id.js';
-export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage } from './job-store.js';
+export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage, type JobRef } from './job-store.js';
 export { SqliteJobStore } from './sqlite-job-store.js';
 export { RedisJobStore } from './redis-job-store.js';
 export { openJobStore } from './open-job-store.js';
@@ -13,3 +13,4 @@ export * from './job-events.js';
 export { SqliteJobEventLog } from './sqlite-job-event-log.js';
 export { RedisJobEventLog } from './redis-job-event-log.js';
 export { openJobEventLog } from './open-job-event-log.js';
+export { JobRetention, type JobRetentionOptions, type JobPurge } from './job-retention.js';

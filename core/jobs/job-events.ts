@@ -64,7 +64,12 @@ export interface JobEventLog {
   latest(jobId: string): Promise<JobEvent | undefined>;
   /** Resolves true once an event above `afterSeq` exists, false on timeout or abort. */
   waitForEvents(jobId: string, afterSeq: number, options: WaitOptions): Promise<boolean>;
+  /** Deletes the job's events (retention), in slices that never hold the store long; returns how many. */
+  forget(jobId: string): Promise<number>;
 }
+
+/** Rows one step of a retention purge deletes: a big purge is many short writes, never one long lock. */
+export const PURGE_SLICE = 500;
 
 /** Events one read returns by default: a resumed client catches up in pages. */
 export const EVENT_PAGE = 100;

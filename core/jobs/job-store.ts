@@ -14,6 +14,16 @@ export interface JobPage {
   nextCursor: string | null;
 }
 
+/** A job by its address, as retention names the jobs it deletes. */
+export interface JobRef {
+  projectId: string;
+  jobId: string;
+}
+
+export function isJobRef(value: unknown): value is JobRef {
+  return typeof value === 'object' && value !== null && 'projectId' in value && typeof value.projectId === 'string' && 'jobId' in value && typeof value.jobId === 'string';
+}
+
 /**
  * Quire's own record of every job, so jobs stay readable (and listable) after
  * Temporal's retention has forgotten their workflows.
@@ -30,9 +40,11 @@ export interface JobStore {
   putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void>;
   /** The messages with these ids, in that order; an unknown id is left out. */
   getMessages(projectId: string, jobId: string, ids: string[]): Promise<JobMessage[]>;
-  /** Forgets a job whose workflow never started, and its messages. */
+  /** Forgets a job and its messages: one whose workflow never started, or one past retention. */
   remove(projectId: string, jobId: string): Promise<void>;
   get(projectId: string, jobId: string): Promise<JobRecord | undefined>;
+  /** Jobs archived before `before` (ISO 8601), oldest archive first, at most `limit`: what retention deletes next. */
+  archivedBefore(before: string, limit: number): Promise<JobRef[]>;
   /** Newest first (by creation time, then id). */
   list(projectId: string, query: JobListQuery): Promise<JobPage>;
 }

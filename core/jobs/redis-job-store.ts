@@ -2,13 +2,16 @@ import type { Redis } from 'ioredis';
 import { isJobMessage, type JobMessage } from '../contracts/agent-job.js';
 import type { JobRecord } from './job-record.js';
 import { parseJobRecordJson } from './job-schema.js';
-import { compareNewestFirst, decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobStore } from './job-store.js';
+import { compareNewestFirst, decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
 
 const PREFIX = 'quire:job';
+/** Every archived job, `[projectId, jobId]` as JSON, scored by archive time: what retention reads. */
+const ARCHIVED = 'quire:jobs-archived';
 
 /**
  * Keeps the record unless a higher revision is stored, and indexes the job in
- * its project's sorted set by creation time; atomic in Redis.
+ * its project's sorted set by creation time (and, once archived, in the archive
+ * index by archive time); atomic in Redis.
  */
 const PUT_SCRIPT = `
 local current = redis.call('HGET', KEYS[1], 'revision')
@@ -17,6 +20,7 @@ if current and tonumber(current) > tonumber(ARGV[1]) then
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[1], 'record', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+if ARGV[5] ~= '' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6]) end
 return ARGV[2]
 `;
 
@@ -40,13 +44,16 @@ export class RedisJobStore implements JobStore {
   async put(record: JobRecord): Promise<JobRecord> {
     const kept = await this.redis.eval(
       PUT_SCRIPT,
-      2,
+      3,
       this.keyOf(record.projectId, record.id),
       this.indexOf(record.projectId),
+      ARCHIVED,
       String(record.revision),
       JSON.stringify(record),
       String(Date.parse(record.createdAt)),
       record.id,
+      record.status === 'archived' && record.archivedAt ? String(Date.parse(record.archivedAt)) : '',
+      archiveMember(record.projectId, record.id),
     );
     return (typeof kept === 'string' ? parseJobRecordJson(kept) : undefined) ?? record;
   }
@@ -67,12 +74,22 @@ export class RedisJobStore implements JobStore {
   }
 
   async remove(projectId: string, jobId: string): Promise<void> {
-    await this.redis.multi().del(this.keyOf(projectId, jobId), this.messagesOf(projectId, jobId)).zrem(this.indexOf(projectId), jobId).exec();
+    await this.redis
+      .multi()
+      .del(this.keyOf(projectId, jobId), this.messagesOf(projectId, jobId))
+      .zrem(this.indexOf(projectId), jobId)
+      .zrem(ARCHIVED, archiveMember(projectId, jobId))
+      .exec();
   }
 
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
     const raw = await this.redis.hget(this.keyOf(projectId, jobId), 'record');
     return raw ? parseJobRecordJson(raw) : undefined;
+  }
+
+  async archivedBefore(before: string, limit: number): Promise<JobRef[]> {
+    const members = await this.redis.zrangebyscore(ARCHIVED, '-inf', `(${Date.parse(before)}`, 'LIMIT', 0, limit);
+    return members.map(parseJson).flatMap((m) => (Array.isArray(m) && typeof m[0] === 'string' && typeof m[1] === 'string' ? [{ projectId: m[0], jobId: m[1] }] : []));
   }
 
   async list(projectId: string, query: JobListQuery): Promise<JobPage> {
@@ -103,6 +120,10 @@ export class RedisJobStore implements JobStore {
     const last = page[page.length - 1];
     return { jobs: page, nextCursor: jobs.length > query.limit && last ? encodeCursor(last) : null };
   }
+}
+
+function archiveMember(projectId: string, jobId: string): string {
+  return JSON.stringify([projectId, jobId]);
 }
 
 function parseJson(raw: string): unknown {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import { parseJobEventJson } from './job-event-schema.js';
-import { EVENT_PAGE, type JobEvent, type JobEventLog, type NewJobEvent, type WaitOptions } from './job-events.js';
+import { EVENT_PAGE, PURGE_SLICE, type JobEvent, type JobEventLog, type NewJobEvent, type WaitOptions } from './job-events.js';
 import { pollForEvents } from './wait-for-events.js';
 
 const SCHEMA = `
@@ -60,5 +60,18 @@ export class SqliteJobEventLog implements JobEventLog {
 
   waitForEvents(jobId: string, afterSeq: number, options: WaitOptions): Promise<boolean> {
     return pollForEvents(this, jobId, afterSeq, options);
+  }
+
+  async forget(jobId: string): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const { changes } = await writeTransaction(this.db, () =>
+        this.sql(`DELETE FROM job_events WHERE job_id = ? AND seq IN (SELECT seq FROM job_events WHERE job_id = ? LIMIT ${PURGE_SLICE})`).run(jobId, jobId),
+      );
+      removed += changes;
+      if (changes < PURGE_SLICE) return removed;
+      // The event loop serves requests between slices.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

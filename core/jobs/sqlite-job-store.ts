@@ -3,7 +3,7 @@ import { isJobMessage, type JobMessage } from '../contracts/agent-job.js';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import { parseJobRecordJson } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
-import { decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobStore } from './job-store.js';
+import { decodeCursor, encodeCursor, isJobRef, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
 
 const SCHEMA = `
   CREATE TABLE jobs (
@@ -25,6 +25,11 @@ const SCHEMA = `
   );
 `;
 
+/** Retention finds archived jobs by archive time without reading every record. */
+const INDEXES = `
+  CREATE INDEX IF NOT EXISTS jobs_by_archive ON jobs (json_extract(body, '$.archivedAt')) WHERE status = 'archived';
+`;
+
 const recordOf = (row: unknown): JobRecord | undefined => {
   const body = bodyOf(row);
   return body === undefined ? undefined : parseJobRecordJson(body);
@@ -35,7 +40,7 @@ export class SqliteJobStore implements JobStore {
   private readonly db: SqliteDatabase;
 
   constructor(file: string) {
-    this.db = openDatabase(file, { durability: 'normal', schema: SCHEMA });
+    this.db = openDatabase(file, { durability: 'normal', schema: SCHEMA, indexes: INDEXES });
   }
 
   static inDataDir(dataDir: string): SqliteJobStore {
@@ -92,6 +97,16 @@ export class SqliteJobStore implements JobStore {
 
   async get(projectId: string, jobId: string): Promise<JobRecord | undefined> {
     return recordOf(this.sql('SELECT body FROM jobs WHERE project_id = ? AND id = ?').get(projectId, jobId));
+  }
+
+  async archivedBefore(before: string, limit: number): Promise<JobRef[]> {
+    return this.sql(
+      `SELECT project_id AS projectId, id AS jobId FROM jobs
+       WHERE status = 'archived' AND json_extract(body, '$.archivedAt') < ?
+       ORDER BY json_extract(body, '$.archivedAt') LIMIT ?`,
+    )
+      .all(before, limit)
+      .filter(isJobRef);
   }
 
   async list(projectId: string, query: JobListQuery): Promise<JobPage> {

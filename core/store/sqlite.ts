@@ -36,6 +36,11 @@ export interface DatabaseOptions {
   durability: 'full' | 'normal';
   /** Creates the schema of version 1, inside the transaction that marks the file as version 1. */
   schema: string;
+  /**
+   * Indexes added after version 1, as `CREATE INDEX IF NOT EXISTS`: built at open in a file made
+   * before them, a no-op after; run while waiting on other processes is still fine (start-up).
+   */
+  indexes?: string;
 }
 
 const open = new Map<string, SqliteDatabase>();
@@ -63,6 +68,7 @@ export function openDatabase(file: string, options: DatabaseOptions): SqliteData
       db.pragma('user_version = 1');
     }).immediate();
   }
+  if (options.indexes) db.exec(options.indexes);
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   fs.chmodSync(key, 0o600);
   open.set(key, db);

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Webhook, WebhookDelivery } from './webhook.js';
 import { parseDeliveryJson, parseWebhookJson } from './webhook-schema.js';
+import { PURGE_SLICE } from '../jobs/job-events.js';
 import { MAX_DELIVERIES, type WebhookStore } from './webhook-store.js';
 
 const PREFIX = 'quire:webhooks';
@@ -65,5 +66,22 @@ export class RedisWebhookStore implements WebhookStore {
     if (ids.length === 0) return [];
     const raws = await this.redis.hmget(key, ...ids);
     return raws.map((raw) => (raw ? parseDeliveryJson(raw) : undefined)).filter((d): d is WebhookDelivery => d !== undefined);
+  }
+
+  async purgeDeliveries(before: string): Promise<number> {
+    const cut = `(${Date.parse(before)}`;
+    let removed = 0;
+    // Every project that ever had a webhook, hence every delivery log.
+    for (const projectId of await this.redis.smembers(`${PREFIX}:projects`)) {
+      const key = this.deliveriesOf(projectId);
+      for (;;) {
+        const old = await this.redis.zrangebyscore(`${key}:by-time`, '-inf', cut, 'LIMIT', 0, PURGE_SLICE);
+        if (old.length === 0) break;
+        await this.redis.multi().zrem(`${key}:by-time`, ...old).hdel(key, ...old).exec();
+        removed += old.length;
+        if (old.length < PURGE_SLICE) break;
+      }
+    }
+    return removed;
   }
 }

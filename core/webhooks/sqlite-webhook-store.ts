@@ -2,6 +2,7 @@ import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
 import type { Webhook, WebhookDelivery } from './webhook.js';
 import { parseDeliveryJson, parseWebhookJson } from './webhook-schema.js';
+import { PURGE_SLICE } from '../jobs/job-events.js';
 import type { WebhookStore } from './webhook-store.js';
 
 const SCHEMA = `
@@ -21,6 +22,11 @@ const SCHEMA = `
   CREATE INDEX webhook_deliveries_newest_first ON webhook_deliveries (project_id, updated_at DESC);
 `;
 
+/** Retention deletes old deliveries of every project by time. */
+const INDEXES = `
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_by_time ON webhook_deliveries (updated_at);
+`;
+
 const parsed = <T>(parse: (raw: string) => T | undefined) => (row: unknown): T | undefined => {
   const body = bodyOf(row);
   return body === undefined ? undefined : parse(body);
@@ -34,7 +40,7 @@ export class SqliteWebhookStore implements WebhookStore {
 
   constructor(file: string) {
     // Full durability: an operator was told the webhook is registered.
-    this.db = openDatabase(file, { durability: 'full', schema: SCHEMA });
+    this.db = openDatabase(file, { durability: 'full', schema: SCHEMA, indexes: INDEXES });
   }
 
   static inDataDir(dataDir: string): SqliteWebhookStore {
@@ -87,5 +93,20 @@ export class SqliteWebhookStore implements WebhookStore {
   async deliveries(projectId: string, limit: number): Promise<WebhookDelivery[]> {
     const rows = this.sql('SELECT body FROM webhook_deliveries WHERE project_id = ? ORDER BY updated_at DESC, delivery_id DESC LIMIT ?').all(projectId, limit);
     return rows.map(deliveryOf).filter((d): d is WebhookDelivery => d !== undefined);
+  }
+
+  async purgeDeliveries(before: string): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const { changes } = await writeTransaction(this.db, () =>
+        this.sql(
+          `DELETE FROM webhook_deliveries WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE updated_at < ? LIMIT ${PURGE_SLICE})`,
+        ).run(before),
+      );
+      removed += changes;
+      if (changes < PURGE_SLICE) return removed;
+      // The event loop serves requests between slices.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

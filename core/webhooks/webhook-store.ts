@@ -16,4 +16,6 @@ export interface WebhookStore {
   recordDelivery(delivery: WebhookDelivery): Promise<void>;
   /** Newest first. */
   deliveries(projectId: string, limit: number): Promise<WebhookDelivery[]>;
+  /** Deletes every delivery last attempted before `before` (ISO 8601), in short slices; returns how many. */
+  purgeDeliveries(before: string): Promise<number>;
 }

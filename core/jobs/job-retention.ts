@@ -1,0 +1,99 @@
+import type { Logger } from '../logger.js';
+import { PURGE_SLICE, type JobEventLog } from './job-events.js';
+import type { JobStore } from './job-store.js';
+
+const DAY_MS = 86_400_000;
+
+export interface JobRetentionOptions {
+  jobs: JobStore;
+  events: JobEventLog;
+  /** The webhook delivery log; named by the one method used, since core/webhooks imports this folder. */
+  deliveries: { purgeDeliveries(before: string): Promise<number> };
+  logger: Logger;
+  /** `QUIRE_JOB_RETENTION_DAYS`. */
+  retentionDays: number;
+  /** How often the timer looks whether a purge is due. */
+  checkIntervalMs?: number;
+  purgeIntervalMs?: number;
+  /** The clock, injectable so retention is tested without waiting. */
+  now?: () => number;
+}
+
+/** What one purge deleted. */
+export interface JobPurge {
+  jobs: number;
+  events: number;
+  deliveries: number;
+}
+
+/**
+ * Enforces `QUIRE_JOB_RETENTION_DAYS`. A job is closed once archived (by its
+ * user, or by itself after `QUIRE_JOB_IDLE_ARCHIVE_DAYS` idle): completed and
+ * failed jobs still take follow-ups, so they are never purged. A job archived
+ * longer ago than the retention goes with its messages and its events; the
+ * webhook delivery log keeps each delivery as long, counted from its last
+ * attempt. Every API replica runs it: each step is a bounded delete, so
+ * replicas purging at once cost little and agree on the result.
+ */
+export class JobRetention {
+  private lastPurge = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  readonly now: () => number;
+
+  constructor(private readonly options: JobRetentionOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Checks on a timer until `stop`; the timer never keeps the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.options.checkIntervalMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a purge under way. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One round of the timer: purges when a purge is due, logging (never throwing) a failure. One round at a time. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    const now = this.now();
+    if (now - this.lastPurge < (this.options.purgeIntervalMs ?? 3_600_000)) return;
+    this.lastPurge = now;
+    await this.purge().catch((err: unknown) => {
+      this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'job retention purge failed');
+    });
+  }
+
+  /** Deletes what is past the retention as of the clock, in slices. */
+  async purge(): Promise<JobPurge> {
+    const before = new Date(this.now() - this.options.retentionDays * DAY_MS).toISOString();
+    let jobs = 0;
+    let events = 0;
+    for (;;) {
+      const slice = await this.options.jobs.archivedBefore(before, PURGE_SLICE);
+      for (const ref of slice) {
+        // Events before the record: a purge cut short leaves the job to be found again, never events nobody can reach.
+        events += await this.options.events.forget(ref.jobId);
+        await this.options.jobs.remove(ref.projectId, ref.jobId);
+      }
+      jobs += slice.length;
+      if (slice.length < PURGE_SLICE) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const deliveries = await this.options.deliveries.purgeDeliveries(before);
+    if (jobs + deliveries > 0) this.options.logger.info({ jobs, events, deliveries, retentionDays: this.options.retentionDays }, 'jobs and deliveries past retention deleted');
+    return { jobs, events, deliveries };
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * QUIRE_JOB_RETENTION_DAYS: a job archived longer ago than the retention goes with its messages
+ * and events, and the delivery log keeps as long; open jobs (active, completed, failed) stay.
+ * Each store on its real engine (SQLite in a temp folder, a real redis-server); the API over
+ * real HTTP with the Temporal dev server. Time is the purge's injected clock, never waited for.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../../../api/app.js';
+import {
+  JobRetention,
+  newJobId,
+  openJobEventLog,
+  openJobStore,
+  PURGE_SLICE,
+  RedisJobEventLog,
+  RedisJobStore,
+  SqliteJobEventLog,
+  SqliteJobStore,
+  type JobEventLog,
+  type JobRecord,
+  type JobStore,
+  type JobView,
+} from '../../../core/jobs/index.js';
+import { newJobRecord } from '../../../api/agent/create-job.js';
+import { createLogger } from '../../../core/logger.js';
+import { connectRedis } from '../../../core/redis.js';
+import { openWebhookStore, RedisWebhookStore, SqliteWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
+import { sharedRedis } from '../../support/redis.js';
+import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { call } from './agent-api.js';
+
+const DAY = 86_400_000;
+const DAYS = 90;
+const NOW = Date.UTC(2026, 5, 1);
+const daysAgo = (days: number) => new Date(NOW - days * DAY).toISOString();
+const silent = createLogger('silent', 'test');
+
+interface Stores {
+  jobs: JobStore;
+  events: JobEventLog;
+  hooks: WebhookStore;
+}
+
+/** A job of project `docs` in `status`, created long ago, last changed (and archived, when archived) `days` ago. */
+function job(status: JobRecord['status'], days: number): JobRecord {
+  const fresh = newJobRecord({ projectId: 'docs', repository: '/srv/docs.git', ref: 'main', model: 'gpt-test' }, new Date(NOW - (DAYS + 30) * DAY));
+  return { ...fresh, status, revision: 3, updatedAt: daysAgo(days), archivedAt: status === 'archived' ? daysAgo(days) : null };
+}
+
+/** Stores the job with a message, two events and a delivery of its last event, all as of its last change. */
+async function seed(stores: Stores, record: JobRecord): Promise<JobRecord> {
+  await stores.jobs.put(record);
+  await stores.jobs.putMessage('docs', record.id, { id: 'quire:preamble', prompt: 'the first prompt' });
+  for (const [key, type] of [['turn:1:started', 'turn.started'], ['turn:1:finished', 'turn.finished']] as const) {
+    await stores.events.append({ key, type, time: record.updatedAt, jobId: record.id, projectId: 'docs', data: {} });
+  }
+  const hook = webhookId('docs', 'https://hooks.example.com/quire');
+  await stores.hooks.recordDelivery({
+    deliveryId: `${hook}.${record.id}.2`,
+    projectId: 'docs',
+    webhookId: hook,
+    url: 'https://hooks.example.com/quire',
+    event: 'turn.finished',
+    jobId: record.id,
+    seq: 2,
+    status: 'delivered',
+    statusCode: 204,
+    attempts: 1,
+    lastError: null,
+    updatedAt: record.updatedAt,
+  });
+  return record;
+}
+
+async function present(stores: Stores, record: JobRecord): Promise<boolean[]> {
+  const deliveries = await stores.hooks.deliveries('docs', 200);
+  return [
+    (await stores.jobs.get('docs', record.id)) !== undefined,
+    (await stores.jobs.getMessages('docs', record.id, ['quire:preamble'])).length === 1,
+    (await stores.events.after(record.id, 0)).length === 2,
+    deliveries.some((d) => d.jobId === record.id),
+  ];
+}
+
+/** The real store, its disk gone when retention reads it. */
+class FailingJobStore extends SqliteJobStore {
+  override async archivedBefore(): Promise<never> {
+    throw new Error('disk gone');
+  }
+}
+
+const retention = (stores: Stores, now = () => NOW) =>
+  new JobRetention({ jobs: stores.jobs, events: stores.events, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, now });
+
+const variants: Array<[string, () => Promise<Stores>]> = [
+  [
+    'SQLite',
+    async () => {
+      const dir = await tempDir();
+      return { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
+    },
+  ],
+  [
+    'Redis',
+    async () => {
+      const redis = await connectRedis((await sharedRedis()).url);
+      onSuiteEnd(async () => redis.disconnect());
+      await redis.flushdb();
+      return { jobs: new RedisJobStore(redis), events: new RedisJobEventLog(redis), hooks: new RedisWebhookStore(redis) };
+    },
+  ],
+];
+
+for (const [name, open] of variants) {
+  describe(`job retention: ${name} stores`, function () {
+    this.timeout(60_000);
+    let stores: Stores;
+    beforeEach(async () => {
+      stores = await open();
+      await stores.hooks.put({ id: webhookId('docs', 'https://hooks.example.com/quire'), projectId: 'docs', url: 'https://hooks.example.com/quire', events: [], secret: { kind: 'stored', value: 'whsec' }, createdAt: daysAgo(200) });
+    });
+
+    it('purges a job archived past the retention with its messages, events and deliveries; keeps the rest', async () => {
+      const expired = await seed(stores, job('archived', DAYS + 1));
+      const kept = [
+        await seed(stores, job('archived', DAYS - 1)),
+        // Open jobs stay however long ago they last changed: they still take follow-ups.
+        await seed(stores, job('completed', DAYS + 5)),
+        await seed(stores, job('failed', DAYS + 5)),
+        await seed(stores, job('active', DAYS + 5)),
+      ];
+      assert.deepEqual(await present(stores, expired), [true, true, true, true]);
+      const purged = await retention(stores).purge();
+      assert.deepEqual(await present(stores, expired), [false, false, false, false]);
+      assert.deepEqual((await stores.jobs.list('docs', { limit: 20 })).jobs.map((j) => j.id).sort(), kept.map((j) => j.id).sort());
+      const [recent, ...open] = kept;
+      assert.ok(recent);
+      assert.deepEqual(await present(stores, recent), [true, true, true, true]);
+      // The delivery log goes by the time of the delivery: old deliveries of open jobs go with the retention too.
+      for (const record of open) assert.deepEqual(await present(stores, record), [true, true, true, false]);
+      assert.deepEqual(purged, { jobs: 1, events: 2, deliveries: 4 });
+      assert.deepEqual(await retention(stores).purge(), { jobs: 0, events: 0, deliveries: 0 }, 'a second purge finds nothing');
+    });
+
+    it('deletes in slices: more jobs and events than one slice all go', async () => {
+      const many = Array.from({ length: PURGE_SLICE + 3 }, () => job('archived', DAYS + 2));
+      for (const record of many) await stores.jobs.put(record);
+      const long = many[0];
+      assert.ok(long);
+      for (let seq = 1; seq <= PURGE_SLICE + 2; seq++) {
+        await stores.events.append({ key: `step:${seq}`, type: 'tool.step', time: long.updatedAt, jobId: long.id, projectId: 'docs', data: {} });
+      }
+      const purged = await retention(stores).purge();
+      assert.deepEqual(purged, { jobs: PURGE_SLICE + 3, events: PURGE_SLICE + 2, deliveries: 0 });
+      assert.deepEqual((await stores.jobs.list('docs', { limit: 10 })).jobs, []);
+      assert.deepEqual(await stores.events.after(long.id, 0), []);
+    });
+  });
+}
+
+describe('job retention: the timer', () => {
+  it('purges once per interval by its clock, and logs a failing store instead of throwing', async () => {
+    const dir = await tempDir();
+    const stores = { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
+    let now = NOW;
+    const timer = retention(stores, () => now);
+    const first = await seed(stores, job('archived', DAYS + 1));
+    await timer.tick();
+    assert.equal(await stores.jobs.get('docs', first.id), undefined);
+    const second = await seed(stores, job('archived', DAYS + 1));
+    now += 59 * 60_000;
+    await timer.tick();
+    assert.ok(await stores.jobs.get('docs', second.id), 'not due within the hour');
+    now += 60_000;
+    await timer.tick();
+    assert.equal(await stores.jobs.get('docs', second.id), undefined);
+
+    const lines: string[] = [];
+    const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
+    const broken = new FailingJobStore(path.join(await tempDir(), 'jobs.db'));
+    await new JobRetention({ jobs: broken, events: stores.events, deliveries: stores.hooks, logger, retentionDays: DAYS, now: () => NOW }).tick();
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
+    assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
+  });
+});
+
+describe('job retention: the API (real HTTP, Temporal dev server)', function () {
+  this.timeout(120_000);
+
+  it('answers 404 for a purged job and leaves it out of the list, its events and deliveries', async () => {
+    const services = await testServices({ taskQueue: `no-worker-${randomUUID()}` });
+    const { adminKey } = await seedOrg(services, 'acme');
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    const { dataDir } = services.config;
+    const stores = { jobs: openJobStore(dataDir, undefined), events: openJobEventLog(dataDir, undefined), hooks: openWebhookStore(dataDir, undefined) };
+    // Ids of workflows that never ran: Temporal knows none of them, so the store alone answers, as after Temporal's retention.
+    const expired = await seed(stores, { ...job('archived', DAYS + 1), id: newJobId() });
+    const recent = await seed(stores, { ...job('archived', DAYS - 1), id: newJobId() });
+    const open = await seed(stores, { ...job('completed', DAYS + 5), id: newJobId() });
+    const base = (await serve(createApp(services))).url;
+    const get = (id: string) => call<JobView>(`${base}/v2/agent/docs/job/${id}`, 'GET', adminKey);
+    assert.equal((await get(expired.id)).status, 200);
+
+    await new JobRetention({ ...stores, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, now: () => NOW }).purge();
+
+    assert.equal((await get(expired.id)).status, 404);
+    assert.equal((await call(`${base}/v2/agent/docs/job/${expired.id}/events`, 'GET', adminKey)).status, 404);
+    assert.equal((await get(recent.id)).body.status, 'archived');
+    assert.equal((await get(open.id)).body.status, 'completed');
+    const listed = await call<{ jobs: JobView[] }>(`${base}/v2/agent/docs/jobs?limit=100`, 'GET', adminKey);
+    assert.deepEqual(listed.body.jobs.map((j) => j.id).sort(), [recent.id, open.id].sort());
+    const deliveries = await call<{ deliveries: Array<{ jobId: string }> }>(`${base}/v2/agent/docs/webhooks/deliveries`, 'GET', adminKey);
+    assert.deepEqual(deliveries.body.deliveries.map((d) => d.jobId), [recent.id]);
+  });
+});
