@@ -23,12 +23,16 @@ describe('withFileLock across processes', function () {
     const file = path.join(await tempDir(), 'index', 'docs.json');
     const holder = spawn(
       process.execPath,
-      ['--require', 'tsx/cjs', '-e', `require(${JSON.stringify(LOCK)}).withFileLock(${JSON.stringify(file)}, () => { console.log('held'); return new Promise(() => {}); })`],
+      ['--require', 'tsx/cjs', '-e', `require(${JSON.stringify(LOCK)}).withFileLock(${JSON.stringify(file)}, () => { console.log('held'); return new Promise(() => setInterval(() => {}, 60_000)); })`],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    // The holder keeps its event loop busy with a timer: a bare pending promise would let it exit (releasing the
+    // lock) before the SIGSTOP below lands, and the test would pass or fail by timing.
     await new Promise<void>((resolve) => holder.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
     // Stopped far past any stale time a lock file would use: the lock stays its own.
     holder.kill('SIGSTOP');
+    for (let i = 0; i < 200 && stateOf(holder.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(stateOf(holder.pid!), 'T', 'the holder is stopped, still holding the lock');
     const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
     // The kernel releases the lock when the holder's files close, as it dies: by then it is a zombie or gone.
     let taken = false;
