@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,4 +47,24 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   };
   const app = createApp(services, [(s) => assistantRouter(s, { docIndex })]);
   return { app, config, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
+}
+
+/**
+ * The scripted model (`model-process.ts`) in a child process, so its CPU is
+ * not the server's: `args` are its positional settings. Resolves with its
+ * base URL once it prints it.
+ */
+export async function startModelProcess(args: readonly (string | number)[]): Promise<{ baseUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), ...args.map(String)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
+  });
+  return { baseUrl, stop: () => void child.kill('SIGTERM') };
 }

@@ -13,16 +13,14 @@
  *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS,
  *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
-import { benchAssistant } from './assistant-app.js';
+import { benchAssistant, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -41,20 +39,8 @@ const gc = runInNewContext('gc') as () => void;
 const agent = new http.Agent({ keepAlive: true });
 
 /** The scripted model in a child process; resolves with its base URL. */
-async function modelProcess(tokens: number, delayMs: number, firstTokenMs = delayMs): Promise<{ baseUrl: string; stop(): void }> {
-  const args = [String(tokens), String(delayMs), String(firstTokenMs)];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
-  });
-  return { baseUrl, stop: () => void child.kill('SIGTERM') };
+function modelProcess(tokens: number, delayMs: number, firstTokenMs = delayMs) {
+  return startModelProcess([tokens, delayMs, firstTokenMs]);
 }
 
 async function listen(handler: http.RequestListener): Promise<{ port: number; server: http.Server }> {

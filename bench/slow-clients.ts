@@ -11,13 +11,11 @@
  *
  *   npm run bench:slow-clients   (BENCH_REQUESTS, BENCH_ATTACKERS change the load)
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHttpServer } from '../api/http-server.js';
-import { benchAssistant } from './assistant-app.js';
+import { benchAssistant, startModelProcess } from './assistant-app.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ATTACKERS = Number(process.env.BENCH_ATTACKERS ?? 500);
@@ -33,19 +31,9 @@ const question = (text: string) => JSON.stringify({ fp: 'bench', messages: [{ id
 const NORMAL = question('How do I install the CLI?');
 const FLOOD = question('How do I install the CLI? [long]');
 
-/** The scripted model in a child process; resolves with its base URL. */
-async function modelProcess(): Promise<{ baseUrl: string; stop(): void }> {
-  const args = ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), '200', '0', '0', String(LONG_TOKENS), String(LONG_TOKEN_CHARS), String(LONG_DELAY_MS)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
-  });
-  return { baseUrl, stop: () => void child.kill('SIGTERM') };
+/** The scripted model in a child process: quick normal answers, long flood answers. */
+function modelProcess() {
+  return startModelProcess([200, 0, 0, LONG_TOKENS, LONG_TOKEN_CHARS, LONG_DELAY_MS]);
 }
 
 /** The assistant behind the API's own HTTP server, on the embedded defaults. */

@@ -17,18 +17,22 @@ export const CreateJobBody = v.object({
 
 export const MessageBody = v.object({ prompt });
 
-export const ListJobsQuery = v.object({
-  status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(', ')}`)),
-  limit: v.optional(
+/** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
+const limitQuery = (max: number, fallback: string) =>
+  v.optional(
     v.pipe(
       v.string(),
       v.regex(/^\d+$/, 'limit must be a whole number'),
       v.transform(Number),
       v.minValue(1, 'limit must be at least 1'),
-      v.maxValue(100, 'limit must be at most 100'),
+      v.maxValue(max, `limit must be at most ${max}`),
     ),
-    '20',
-  ),
+    fallback,
+  );
+
+export const ListJobsQuery = v.object({
+  status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(', ')}`)),
+  limit: limitQuery(100, '20'),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
 });
 
@@ -36,14 +40,5 @@ export const ListJobsQuery = v.object({
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export const DeliveriesQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'limit must be a whole number'),
-      v.transform(Number),
-      v.minValue(1, 'limit must be at least 1'),
-      v.maxValue(MAX_DELIVERIES, `limit must be at most ${MAX_DELIVERIES}`),
-    ),
-    '50',
-  ),
+  limit: limitQuery(MAX_DELIVERIES, '50'),
 });

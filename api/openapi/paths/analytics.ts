@@ -1,7 +1,7 @@
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, COMMON_HEADERS, errorResponse, errorResponses, jsonResponse, pathParameter, RATE_LIMIT_HEADERS } from '../components.js';
 import type { PathItems, Schema } from '../types.js';
 import { corsResponseHeaders, originParameter } from './browser.js';
-import { exchange } from './threads.js';
+import { threadSchema } from './threads.js';
 
 const domain = pathParameter('domain', 'A domain of the key’s organisation.');
 const nullableString: Schema = { type: ['string', 'null'] };
@@ -158,19 +158,7 @@ export const analyticsPaths: PathItems = {
     'analyticsThread',
     'One thread: its transcript and recorded answers',
     [pathParameter('threadId', 'The thread id the assistant stream announced.')],
-    {
-      type: 'object',
-      required: ['threadId', 'orgId', 'domainId', 'createdAt', 'updatedAt', 'exchanges', 'conversations'],
-      properties: {
-        threadId: { type: 'string' },
-        orgId: { type: 'string' },
-        domainId: { type: 'string' },
-        createdAt: { type: 'string', format: 'date-time' },
-        updatedAt: { type: 'string', format: 'date-time' },
-        exchanges: { type: 'array', items: exchange },
-        conversations: { type: 'array', items: conversation },
-      },
-    },
+    threadSchema({ conversations: { type: 'array', items: conversation } }),
   ),
   '/v1/analytics/{domain}/assistant/caller-stats': adminGet('analyticsCallerStats', 'Answers per caller kind and door', period, {
     type: 'object',

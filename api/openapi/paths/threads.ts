@@ -22,6 +22,23 @@ export const exchange: Schema = {
   },
 };
 
+/** A thread's transcript, with `extra` required properties (the analytics thread view adds its recorded answers). */
+export function threadSchema(extra: Record<string, Schema> = {}): Schema {
+  return {
+    type: 'object',
+    required: ['threadId', 'orgId', 'domainId', 'createdAt', 'updatedAt', 'exchanges', ...Object.keys(extra)],
+    properties: {
+      threadId: { type: 'string' },
+      orgId: { type: 'string' },
+      domainId: { type: 'string' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      exchanges: { type: 'array', items: exchange },
+      ...extra,
+    },
+  };
+}
+
 export const threadsPaths: PathItems = {
   '/v1/admin/threads/{threadId}': {
     get: {
@@ -31,18 +48,7 @@ export const threadsPaths: PathItems = {
       security: [{ adminKey: [] }],
       parameters: [pathParameter('threadId', 'The thread id the assistant stream announced.')],
       responses: {
-        '200': jsonResponse('The thread', {
-          type: 'object',
-          required: ['threadId', 'orgId', 'domainId', 'createdAt', 'updatedAt', 'exchanges'],
-          properties: {
-            threadId: { type: 'string' },
-            orgId: { type: 'string' },
-            domainId: { type: 'string' },
-            createdAt: { type: 'string', format: 'date-time' },
-            updatedAt: { type: 'string', format: 'date-time' },
-            exchanges: { type: 'array', items: exchange },
-          },
-        }),
+        '200': jsonResponse('The thread', threadSchema()),
         ...errorResponses(...AUTHENTICATED_GET_ERRORS),
       },
     },
