@@ -2,27 +2,15 @@ import assert from 'node:assert/strict';
 import { fromMessages } from '../../../api/agent/v1/conversation.js';
 import { isBranchName } from '../../../api/agent/v1/schemas.js';
 import { toSession } from '../../../api/agent/v1/session.js';
-import type { JobRecord } from '../../../core/jobs/index.js';
+import { newJobRecord, type JobRecord } from '../../../core/jobs/index.js';
 
+/** A job as the API creates it for a client-named branch, at a fixed time. */
 const job: JobRecord = {
-  id: 'job_aaaaaaaaaaaaaaaaaaaa',
-  projectId: 'docs',
-  status: 'active',
-  source: { repository: 'https://example.com/docs.git', ref: 'main' },
-  model: 'gpt-test',
-  prLink: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  archivedAt: null,
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  error: null,
+  ...newJobRecord(
+    { projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test', jobId: 'job_aaaaaaaaaaaaaaaaaaaa', branch: 'docs/new-page' },
+    new Date('2026-01-01T00:00:00.000Z'),
+  ),
   revision: 1,
-  branch: 'docs/new-page',
-  title: null,
-  summary: null,
-  turns: 0,
-  filesChanged: [],
-  stopReason: null,
-  todos: [],
 };
 
 describe("Mintlify's v1 request and session mapping", () => {
