@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { databaseTarget, type DatabaseTarget } from './db/target.js';
 
 /**
  * Every setting Quire reads from the environment. Parsed once per process by
@@ -72,6 +73,9 @@ export const EnvSchema = v.strictObject({
   QUIRE_TEMPORAL_PORT: port(7233),
   QUIRE_TEMPORAL_UI_PORT: port(8233),
   QUIRE_TEMPORAL_BIN: v.optional(v.string()),
+
+  QUIRE_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL such as postgres://quire:secret@db:5432/quire'))),
+  QUIRE_DATABASE_POOL_SIZE: positiveInt(10, 1000),
 
   REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'))),
   QUIRE_RATE_LIMIT_ON_STORE_ERROR: v.optional(
@@ -162,6 +166,9 @@ export interface Config {
     embeddedUiPort: number;
     cliPath: string | undefined;
   };
+  /** The system of record: PostgreSQL when QUIRE_DATABASE_URL is set, else one SQLite file in the data directory. */
+  database: DatabaseTarget;
+  databasePoolSize: number;
   redisUrl: string | undefined;
   rateLimitOnStoreError: 'open' | 'closed';
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
@@ -297,6 +304,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       embeddedUiPort: e.QUIRE_TEMPORAL_UI_PORT,
       cliPath: e.QUIRE_TEMPORAL_BIN,
     },
+    database: databaseTarget(e.QUIRE_DATABASE_URL, path.resolve(cwd, e.QUIRE_DATA_DIR)),
+    databasePoolSize: e.QUIRE_DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,

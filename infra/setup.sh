@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server and chromium (Debian packages) and schemathesis (pinned,
+#   --test a redis-server, chromium and postgresql (Debian packages) and schemathesis (pinned,
 #   from PyPI, in a virtual environment under .tools/schemathesis) for the
 #   integration, real-browser and API fuzz tests.
 set -euo pipefail
@@ -76,6 +76,8 @@ apt_install() {
 if [ "$want_test" = 1 ]; then
   command -v redis-server >/dev/null || apt_install redis-server
   [ -x /usr/bin/chromium ] || apt_install chromium
+  # PostgreSQL: every repository test also runs on a real server the suite starts in a temporary folder.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
 fi
 
 # 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.

@@ -1,0 +1,39 @@
+/**
+ * The database could not do its part right now: down, unreachable, out of connections, or locked
+ * by another process for longer than a write waits. Nothing was written; the caller may retry (the
+ * API answers 503 with Retry-After). Every other database error is a bug and stays what it is.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+  readonly engine = 'database';
+  /** Seconds a client should wait before trying again. */
+  readonly retryAfterSeconds = 2;
+}
+
+const NODE_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/**
+ * PostgreSQL SQLSTATE classes that mean "not now" rather than "wrong": 08 connection exceptions,
+ * 53 insufficient resources, 57P0x operator intervention (shutdown, cannot connect now), 40001/40P01
+ * serialization failure and deadlock (the transaction may simply be run again).
+ */
+function isTransientPostgres(code: string): boolean {
+  return code.startsWith('08') || code.startsWith('53') || /^57P0[1-4]$/.test(code) || code === '40001' || code === '40P01';
+}
+
+/** Whether a driver error means the database is unavailable for now (classified once, here). */
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  if (NODE_NETWORK.has(code)) return true;
+  if (/^[0-9A-Z]{5}$/.test(code) && isTransientPostgres(code)) return true;
+  // node-postgres reports a pool or connection that gave up without a code.
+  return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(err.message);
+}
+
+/** The error callers see: unavailability as its own class (the driver's error as its cause), the rest unchanged. */
+export function classifyDatabaseError(err: unknown): unknown {
+  if (err instanceof DatabaseUnavailableError || !isUnavailable(err)) return err;
+  return new DatabaseUnavailableError('the database is unavailable; try again shortly', { cause: err });
+}

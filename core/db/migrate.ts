@@ -1,0 +1,36 @@
+import { Migrator, type Migration } from 'kysely';
+import { withFileLock } from '../store/file-lock.js';
+import type { Database } from './database.js';
+import { MIGRATIONS, type QuireMigration } from './migrations/index.js';
+
+export interface MigrationReport {
+  /** The steps this call ran, in order; empty when the schema was already current. */
+  applied: string[];
+}
+
+/**
+ * Brings the schema up to date: runs the steps not yet recorded, in order, each in its own
+ * transaction. Safe to run from several processes at once (PostgreSQL: Kysely's lock row; SQLite:
+ * a file lock beside the database) and to run again (it then changes nothing).
+ */
+export async function migrate(database: Database, options: { migrations?: readonly QuireMigration[]; sqliteFile?: string } = {}): Promise<MigrationReport> {
+  const steps = options.migrations ?? MIGRATIONS;
+  const migrator = new Migrator({
+    db: database.queries,
+    migrationTableName: 'quire_migration',
+    migrationLockTableName: 'quire_migration_lock',
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(steps.map((step): [string, Migration] => [step.name, { up: (db) => step.up(db, database.dialect) }])),
+    },
+  });
+  const run = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  };
+  return options.sqliteFile ? withFileLock(`${options.sqliteFile}.migrate`, run) : run();
+}

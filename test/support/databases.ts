@@ -1,0 +1,46 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseTarget, migrate, openDatabase, type Database, type DatabaseTarget } from '../../core/db/index.js';
+import { sharedPostgres } from './postgres.js';
+import { onSuiteEnd } from './teardown.js';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof DIALECTS)[number];
+
+/** A new, empty database of the dialect: a SQLite file in a temporary folder, or a database on the suite's PostgreSQL. */
+export async function freshTarget(dialect: TestDialect): Promise<DatabaseTarget> {
+  if (dialect === 'postgres') return databaseTarget(await (await sharedPostgres()).createDatabase(), '');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-db-'));
+  onSuiteEnd(() => fs.rm(dir, { recursive: true, force: true }));
+  return databaseTarget(undefined, dir);
+}
+
+/** A migrated database of the dialect, closed at suite end. */
+export async function testDatabase(dialect: TestDialect): Promise<Database> {
+  const target = await freshTarget(dialect);
+  const database = openDatabase(target);
+  onSuiteEnd(() => database.close());
+  await migrate(database, target.dialect === 'sqlite' ? { sqliteFile: target.file } : {});
+  return database;
+}
+
+/**
+ * Declares the same tests once per dialect: every repository test runs on SQLite and on a real
+ * PostgreSQL. `body` receives a getter for a fresh migrated database made before each test.
+ */
+export function forEachDialect(title: string, body: (database: () => Database, dialect: TestDialect) => void): void {
+  for (const dialect of DIALECTS) {
+    describe(`${title} (${dialect})`, function () {
+      let database: Database | undefined;
+      beforeEach(async function () {
+        this.timeout(30_000);
+        database = await testDatabase(dialect);
+      });
+      body(() => {
+        if (!database) throw new Error('the database is made before each test');
+        return database;
+      }, dialect);
+    });
+  }
+}
