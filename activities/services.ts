@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
+import type { Database } from '../core/db/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
 import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
@@ -13,6 +14,8 @@ import type { WritableDocIndex } from '../core/retrieval/index.js';
 export interface ActivityServices {
   config: Config;
   logger: Logger;
+  /** The system of record (SQLite file or PostgreSQL), migrated. */
+  database: Database;
   tenants: TenantStore;
   redis: Redis | undefined;
   /** Reads a secret (a forge token) by the variable name a project names; filled by the worker entry. */

@@ -1,6 +1,7 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import { JobRetention, openJobEventLog, openJobStore } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
@@ -16,6 +17,7 @@ import type { ApiServices } from './services.js';
  * (and /readyz says 503) while the cluster is still coming up.
  */
 export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
+  const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   // Failing open means serving through a Redis outage: keys and domains then come from their last successful read.
   const tenants = openTenantStore(config.dataDir, redis, { lastKnownOnError: config.rateLimitOnStoreError === 'open', logger });
@@ -37,6 +39,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
       await connection.workflowService.getSystemInfo({});
     },
     tenants: () => tenants.ping(),
+    database: () => database.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());
   const docIndex = openDocIndex(config, redis);
@@ -53,5 +56,5 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
+  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
 import type { AnalyticsRecorder } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
+import type { Database } from '../core/db/index.js';
 import type { JobRetention } from '../core/jobs/index.js';
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
@@ -13,6 +14,8 @@ import type { TenantStore } from '../core/tenants/index.js';
 export interface ApiServices {
   config: Config;
   logger: Logger;
+  /** The system of record (SQLite file or PostgreSQL), migrated. */
+  database: Database;
   tenants: TenantStore;
   limiter: Limiter;
   temporal: Client;

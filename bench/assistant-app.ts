@@ -5,6 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
@@ -39,6 +40,7 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
+    database: await openMigratedDatabase(config.database),
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal

@@ -1,5 +1,6 @@
 import type { ActivityServices } from '../activities/index.js';
 import type { Config } from '../core/config.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -11,6 +12,7 @@ export async function buildActivityServices(config: Config, logger: Logger, env:
   return {
     config,
     logger,
+    database: await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize }),
     redis,
     tenants: openTenantStore(config.dataDir, redis),
     // The agent job limits an automation's firing spends; shared with the API through Redis.

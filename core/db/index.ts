@@ -1,6 +1,6 @@
 export { openDatabase, type Database, type DatabaseOptions, type Queries } from './database.js';
 export { databaseTarget, type DatabaseTarget } from './target.js';
-export { migrate, type MigrationReport } from './migrate.js';
+export { migrate, openMigratedDatabase, type MigrationReport } from './migrate.js';
 export { DatabaseUnavailableError, classifyDatabaseError } from './errors.js';
 export { MIGRATIONS, type QuireMigration, type Dialect } from './migrations/index.js';
 export type { QueryObserver } from './instrumented-dialect.js';

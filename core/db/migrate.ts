@@ -1,6 +1,7 @@
 import { Migrator, type Migration } from 'kysely';
 import { withFileLock } from '../store/file-lock.js';
-import type { Database } from './database.js';
+import { openDatabase, type Database, type DatabaseOptions } from './database.js';
+import type { DatabaseTarget } from './target.js';
 import { MIGRATIONS, type QuireMigration } from './migrations/index.js';
 
 export interface MigrationReport {
@@ -33,4 +34,16 @@ export async function migrate(database: Database, options: { migrations?: readon
     return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
   };
   return options.sqliteFile ? withFileLock(`${options.sqliteFile}.migrate`, run) : run();
+}
+
+/** The configured database, its schema brought up to date: what every process opens at start. */
+export async function openMigratedDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
+  const database = openDatabase(target, options);
+  try {
+    await migrate(database, target.dialect === 'sqlite' ? { sqliteFile: target.file } : {});
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+  return database;
 }

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../core/config.js';
+import type { Database } from '../../core/db/index.js';
 import type { TenantStore } from '../../core/tenants/index.js';
 
 export interface CliContext {
   config: Config;
+  /** The system of record, migrated. */
+  database: Database;
   tenants: TenantStore;
   /** The deployment's Redis, for stores that live beside the tenants (webhooks); undefined: the data directory. */
   redis?: Redis;

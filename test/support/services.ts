@@ -7,6 +7,7 @@ import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
 import { loadConfig, type Config } from '../../core/config.js';
+import { openMigratedDatabase } from '../../core/db/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
@@ -38,6 +39,8 @@ export async function testServices(
     ...opts.env,
   });
   const logger = createLogger('silent', 'test');
+  const database = await openMigratedDatabase(config.database);
+  onSuiteEnd(() => database.close());
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   if (redis) onSuiteEnd(async () => redis.disconnect());
   const tenants = openTenantStore(config.dataDir, redis);
@@ -46,6 +49,7 @@ export async function testServices(
   return {
     config,
     logger,
+    database,
     tenants,
     limiter,
     redis,

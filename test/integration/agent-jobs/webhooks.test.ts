@@ -117,7 +117,7 @@ describe('webhooks: signed, ordered, durable delivery (real worker, git, Tempora
     const out = new PassThrough();
     let printed = '';
     out.on('data', (c: Buffer) => (printed += c.toString()));
-    const code = await webhooksCommand(['add', 'docs', `http://127.0.0.1:${port}/hooks/quire`], { config: services.config, tenants: services.tenants, out });
+    const code = await webhooksCommand(['add', 'docs', `http://127.0.0.1:${port}/hooks/quire`], { config: services.config, database: services.database, tenants: services.tenants, out });
     assert.equal(code, 0);
     secret = /^(whsec_\S+)$/m.exec(printed)?.[1] ?? '';
     assert.ok(secret, printed);
@@ -193,7 +193,7 @@ describe('webhooks: signed, ordered, durable delivery (real worker, git, Tempora
     const out = new PassThrough();
     let printed = '';
     out.on('data', (c: Buffer) => (printed += c.toString()));
-    await webhooksCommand(['list', 'seeded-docs'], { config: services.config, tenants: services.tenants, out });
+    await webhooksCommand(['list', 'seeded-docs'], { config: services.config, database: services.database, tenants: services.tenants, out });
     assert.match(printed, /https:\/\/hooks\.example\.com\/quire\tjob\.completed,job\.failed\tenv:QUIRE_HOOK_SECRET_TEST/);
     await fs.writeFile(file, 'organisations:\n  - id: bad\n    projects:\n      - id: p\n        repository: x\n        webhooks:\n          - url: ftp://x\n            secretEnv: lower\n');
     await assert.rejects(applySeedFile(file, services.tenants, store), /webhooks\.0\.url: must be an http\(s\) URL[\s\S]*webhooks\.0\.secretEnv: must be an environment variable name/);

@@ -27,7 +27,7 @@ describe('automations through the CLI (same stores, same Temporal)', function ()
       const out = new PassThrough();
       let printed = '';
       out.on('data', (d: Buffer) => (printed += d.toString()));
-      const code = await automationsCommand(args, { config, tenants: services.tenants, out });
+      const code = await automationsCommand(args, { config, database: services.database, tenants: services.tenants, out });
       return { code, printed };
     };
 

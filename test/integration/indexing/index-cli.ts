@@ -15,6 +15,6 @@ export async function runIndexCli(services: ApiServices, taskQueue: string, doma
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
   });
-  const code = await indexCommand([domain], { config, tenants: services.tenants, out });
+  const code = await indexCommand([domain], { config, database: services.database, tenants: services.tenants, out });
   return { code, printed };
 }
