@@ -8,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
-import { openTenantStore } from '../core/tenants/index.js';
+import { createTenantStore } from '../core/tenants/index.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from './services.js';
 
@@ -19,8 +19,7 @@ import type { ApiServices } from './services.js';
 export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
   const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  // Failing open means serving through a Redis outage: keys and domains then come from their last successful read.
-  const tenants = openTenantStore(config.dataDir, redis, { lastKnownOnError: config.rateLimitOnStoreError === 'open', logger });
+  const tenants = createTenantStore(database);
   const target = temporalTarget(config);
   const tls = await tlsOptions(target);
   const connection = Connection.lazy({

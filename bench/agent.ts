@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => runJob(200 + i)));
   const seconds = (performance.now() - t) / 1000;
   const links = new Set(burst.map((j) => j.prLink));
-  const pulls = new PullStore(work.config.dataDir);
+  const pulls = new PullStore(work.database);
   let pullCount = 0;
   while (await pulls.get('bench', pullCount + 1)) pullCount++;
   const commits = await Promise.all(burst.map((j) => repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..quire/${j.id}`)));

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
 import { createLogger } from '../core/logger.js';
 import { EmbeddedDocIndex } from '../core/retrieval/index.js';
-import { openTenantStore } from '../core/tenants/index.js';
+import { createTenantStore } from '../core/tenants/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
 
 export interface BenchAssistant {
@@ -31,7 +31,8 @@ export interface BenchAssistant {
 export async function benchAssistant(baseUrl: string, env: Record<string, string | undefined> = {}): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
   const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
-  const tenants = openTenantStore(config.dataDir, undefined);
+  const database = await openMigratedDatabase(config.database);
+  const tenants = createTenantStore(database);
   await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
   const key = (await tenants.createKey('bench', 'assistant')).secret;
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
@@ -40,7 +41,7 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
-    database: await openMigratedDatabase(config.database),
+    database,
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal

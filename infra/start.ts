@@ -5,7 +5,8 @@ import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflo
 import { connectClient, temporalTarget } from '../core/temporal/connection.js';
 import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
-import { openTenantStore } from '../core/tenants/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
+import { createTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
 import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
@@ -92,10 +93,12 @@ async function main(): Promise<void> {
   try {
     checkpoint();
     const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-    const tenants = openTenantStore(config.dataDir, redis);
+    const database = await openMigratedDatabase(config.database);
+    const tenants = createTenantStore(database);
     if (config.seedFile) await applySeedFile(config.seedFile, tenants, openWebhookStore(config.dataDir, redis));
     const created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
     redis?.disconnect();
+    await database.close();
 
     checkpoint();
     for (const c of children) c.start();

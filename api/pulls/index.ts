@@ -15,7 +15,7 @@ import { PULL_PAGE_HEADERS, renderPullPage } from './pull-page.js';
  */
 export function pullsRouter(services: ApiServices): Router {
   const router = new Router();
-  const store = new PullStore(services.config.dataDir);
+  const store = new PullStore(services.database);
   const adminKey = requireKey(services.tenants, 'admin');
   // The link's token stands in for the key; without one, the admin key is required as before.
   const keyUnlessToken = (ctx: Context, next: Next) => (typeof ctx.query.token === 'string' ? next() : adminKey(ctx, next));

@@ -1,5 +1,5 @@
-import path from 'node:path';
-import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
+import { bool, fromBool, json, parseJson, type Database, type Queries } from '../db/index.js';
+import type { PullsTable } from '../db/schema.js';
 import { hashSecret, sameHash } from '../tenants/keys.js';
 
 /** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
@@ -28,79 +28,101 @@ export function canViewWithToken(pull: PullRecord, token: string): boolean {
 
 export type NewPull = Omit<PullRecord, 'number' | 'state' | 'comments' | 'viewTokenHash' | 'createdAt' | 'updatedAt'>;
 
-const SCHEMA = `
-  CREATE TABLE pulls (
-    project_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    branch TEXT NOT NULL,
-    state TEXT NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (project_id, number)
-  );
-  CREATE INDEX pulls_by_branch ON pulls (project_id, branch, state);
-`;
+const pullOf = (row: PullsTable): PullRecord => ({
+  number: row.number,
+  projectId: row.project_id,
+  jobId: row.job_id,
+  branch: row.branch,
+  base: row.base,
+  title: row.title,
+  body: row.body,
+  draft: fromBool(row.draft),
+  state: row.state === 'closed' ? 'closed' : 'open',
+  comments: parseJson<PullRecord['comments']>(row.comments_json),
+  ...(row.view_token_hash ? { viewTokenHash: row.view_token_hash } : {}),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
-const pullOf = (row: unknown): PullRecord | undefined => {
-  const body = bodyOf(row);
-  return body === undefined ? undefined : (JSON.parse(body) as PullRecord);
-};
+const pullRow = (pull: PullRecord): PullsTable => ({
+  project_id: pull.projectId,
+  number: pull.number,
+  job_id: pull.jobId,
+  branch: pull.branch,
+  base: pull.base,
+  title: pull.title,
+  body: pull.body,
+  draft: bool(pull.draft),
+  state: pull.state,
+  comments_json: json(pull.comments),
+  view_token_hash: pull.viewTokenHash ?? null,
+  created_at: pull.createdAt,
+  updated_at: pull.updatedAt,
+});
 
-/** Pull-request records of every project in `pulls.db` under the data directory, numbered per project. */
+/** PostgreSQL's unique violation: two transactions took the same next number; one runs again. */
+const isUniqueViolation = (err: unknown) => err instanceof Error && 'code' in err && err.code === '23505';
+
+/** Pull-request records of every project, numbered per project from 1. */
 export class PullStore {
-  private readonly db: SqliteDatabase;
+  constructor(private readonly database: Database) {}
 
-  constructor(dataDir: string) {
-    this.db = openDatabase(path.join(dataDir, 'pulls.db'), { durability: 'full', schema: SCHEMA });
+  private async one(q: Queries, projectId: string, number: number): Promise<PullRecord | undefined> {
+    const row = await q.selectFrom('pulls').selectAll().where('project_id', '=', projectId).where('number', '=', number).executeTakeFirst();
+    return row && pullOf(row);
   }
 
-  private sql(text: string) {
-    return statement(this.db, text);
+  private async openOf(q: Queries, projectId: string, branch: string): Promise<PullRecord | undefined> {
+    const row = await q
+      .selectFrom('pulls')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('branch', '=', branch)
+      .where('state', '=', 'open')
+      .orderBy('number')
+      .limit(1)
+      .executeTakeFirst();
+    return row && pullOf(row);
   }
 
-  private save(pull: PullRecord, verb: 'INSERT' | 'REPLACE'): void {
-    this.sql(`${verb} INTO pulls (project_id, number, branch, state, body) VALUES (?, ?, ?, ?, ?)`).run(
-      pull.projectId,
-      pull.number,
-      pull.branch,
-      pull.state,
-      JSON.stringify(pull),
-    );
+  get(projectId: string, number: number): Promise<PullRecord | undefined> {
+    return this.one(this.database.queries, projectId, number);
   }
 
-  async get(projectId: string, number: number): Promise<PullRecord | undefined> {
-    return pullOf(this.sql('SELECT body FROM pulls WHERE project_id = ? AND number = ?').get(projectId, number));
-  }
-
-  async findOpen(projectId: string, branch: string): Promise<PullRecord | undefined> {
-    return pullOf(this.sql("SELECT body FROM pulls WHERE project_id = ? AND branch = ? AND state = 'open' ORDER BY number LIMIT 1").get(projectId, branch));
+  findOpen(projectId: string, branch: string): Promise<PullRecord | undefined> {
+    return this.openOf(this.database.queries, projectId, branch);
   }
 
   /** Creates the record unless an open one exists for the branch (then returns that one, created: false). */
   async openOnce(pull: NewPull): Promise<{ pull: PullRecord; created: boolean }> {
-    return writeTransaction(this.db, () => {
-        const existing = pullOf(
-          this.sql("SELECT body FROM pulls WHERE project_id = ? AND branch = ? AND state = 'open' ORDER BY number LIMIT 1").get(pull.projectId, pull.branch),
-        );
-        if (existing) return { pull: existing, created: false };
-        const last = this.sql('SELECT MAX(number) AS n FROM pulls WHERE project_id = ?').pluck().get(pull.projectId);
-        const now = new Date().toISOString();
-        const number = (typeof last === 'number' ? last : 0) + 1;
-        const record: PullRecord = { ...pull, number, state: 'open', comments: [], createdAt: now, updatedAt: now };
-        this.save(record, 'INSERT');
-        return { pull: record, created: true };
-      });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.database.transaction(async (trx) => {
+          const existing = await this.openOf(trx, pull.projectId, pull.branch);
+          if (existing) return { pull: existing, created: false };
+          const last = await trx.selectFrom('pulls').select((eb) => eb.fn.max('number').as('n')).where('project_id', '=', pull.projectId).executeTakeFirst();
+          const now = new Date().toISOString();
+          const record: PullRecord = { ...pull, number: Number(last?.n ?? 0) + 1, state: 'open', comments: [], createdAt: now, updatedAt: now };
+          await trx.insertInto('pulls').values(pullRow(record)).execute();
+          return { pull: record, created: true };
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= 10) throw err;
+      }
+    }
   }
 
   /** Applies a change to one record in one transaction; returns the updated record. */
   async update(projectId: string, number: number, change: (pull: PullRecord) => void): Promise<PullRecord | undefined> {
-    return writeTransaction(this.db, () => {
-        const pull = pullOf(this.sql('SELECT body FROM pulls WHERE project_id = ? AND number = ?').get(projectId, number));
-        if (!pull) return undefined;
-        change(pull);
-        pull.updatedAt = new Date().toISOString();
-        this.save(pull, 'REPLACE');
-        return pull;
-      });
+    return this.database.transaction(async (trx) => {
+      const pull = await this.one(trx, projectId, number);
+      if (!pull) return undefined;
+      change(pull);
+      pull.updatedAt = new Date().toISOString();
+      const { project_id: _p, number: _n, ...fields } = pullRow(pull);
+      await trx.updateTable('pulls').set(fields).where('project_id', '=', projectId).where('number', '=', number).execute();
+      return pull;
+    });
   }
 
   /** Records the hash of the pull request's view token, unless it is already the one stored. */

@@ -2,7 +2,7 @@ import { loadConfig } from '../../core/config.js';
 import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { connectRedis } from '../../core/redis.js';
 import { scrubSecrets } from '../../core/logger.js';
-import { openTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
+import { createTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError, type Command } from './context.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
@@ -41,7 +41,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const config = loadConfig(env);
     database = await openMigratedDatabase(config.database);
     redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-    const tenants = openTenantStore(config.dataDir, redis);
+    const tenants = createTenantStore(database);
     return await command(args, { config, database, tenants, redis, out: process.stdout });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

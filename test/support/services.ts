@@ -11,7 +11,7 @@ import { openMigratedDatabase } from '../../core/db/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
-import { openTenantStore } from '../../core/tenants/index.js';
+import { createTenantStore } from '../../core/tenants/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -43,7 +43,7 @@ export async function testServices(
   onSuiteEnd(() => database.close());
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   if (redis) onSuiteEnd(async () => redis.disconnect());
-  const tenants = openTenantStore(config.dataDir, redis);
+  const tenants = createTenantStore(database);
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   return {

@@ -1,5 +1,5 @@
 /**
- * A separate process writing through an embedded store, for the multi-process store tests:
+ * A separate process writing through the embedded database (one SQLite file), for the multi-process store tests:
  *   node --require tsx/cjs test/support/store-writer.ts <tenants|pulls|jobs> <dataDir> <count|forever> <tag>
  * Prints `ack <id>` after each write the store confirmed and `fail <message>` for each one it
  * refused, so a test knows exactly what must have survived a kill.
@@ -7,17 +7,18 @@
 import { newJobRecord } from '../../api/agent/create-job.js';
 import { PullStore } from '../../core/forge/index.js';
 import { SqliteJobStore, type JobRecord } from '../../core/jobs/index.js';
-import { SqliteTenantStore } from '../../core/tenants/index.js';
+import { databaseTarget, openMigratedDatabase } from '../../core/db/index.js';
+import { createTenantStore } from '../../core/tenants/index.js';
 
 type Write = (i: number) => Promise<string>;
 
-function writerFor(kind: string, dataDir: string, tag: string): Write {
+async function writerFor(kind: string, dataDir: string, tag: string): Promise<Write> {
   if (kind === 'tenants') {
-    const store = SqliteTenantStore.inDataDir(dataDir);
+    const store = createTenantStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
     return async () => (await store.createKey('acme', 'assistant')).record.id;
   }
   if (kind === 'pulls') {
-    const store = new PullStore(dataDir);
+    const store = new PullStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
     return async (i) => {
       const { pull } = await store.openOnce({ projectId: 'docs', jobId: `${tag}-${i}`, branch: `quire/${tag}-${i}`, base: 'main', title: 't', body: 'b', draft: false });
       return String(pull.number);
@@ -39,7 +40,7 @@ function writerFor(kind: string, dataDir: string, tag: string): Write {
 
 async function main(): Promise<void> {
   const [kind = '', dataDir = '', count = 'forever', tag = '0'] = process.argv.slice(2);
-  const write = writerFor(kind, dataDir, tag);
+  const write = await writerFor(kind, dataDir, tag);
   const total = count === 'forever' ? Infinity : Number(count);
   for (let i = 0; i < total; i++) {
     try {

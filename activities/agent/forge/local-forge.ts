@@ -10,7 +10,7 @@ import { pullRequestBody, turnMarker } from './pr-body.js';
  * in a browser without the admin key.
  */
 export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
-  const store = new PullStore(services.config.dataDir);
+  const store = new PullStore(services.database);
   const body = pullRequestBody(input);
   const { pull, created } = await store.openOnce({
     projectId: project.id,

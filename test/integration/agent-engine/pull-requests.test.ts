@@ -36,7 +36,7 @@ describe('agent engine: pull requests', function () {
     assert.deepEqual(again, { ...first, created: false }, 'the same link on every turn and retry');
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
     await f.inActivity(() => f.activities.openOrUpdatePullRequest(prInput(2)));
-    const pull = await new PullStore(f.services.config.dataDir).get('docs', 1);
+    const pull = await new PullStore(f.services.database).get('docs', 1);
     assert.equal(pull?.draft, true);
     assert.equal(pull?.base, 'main');
     assert.match(pull?.body ?? '', /> Prompt of turn 1/);

@@ -120,7 +120,7 @@ describe('agent engine: repository instructions', function () {
         filesChanged: result.filesChanged, validationErrors: [], stopReason: result.stopReason, instructionFiles: result.instructionFiles, draft: false,
       }),
     );
-    const body = (await new PullStore(f.services.config.dataDir).get('docs', pr.number))?.body ?? '';
+    const body = (await new PullStore(f.services.database).get('docs', pr.number))?.body ?? '';
     assert.match(body, /### Repository instructions\n\nThe agent followed `\.quire\/AGENTS\.md`, `\.mintlify\/AGENTS\.md`, `AGENTS\.md`\./);
   });
 

@@ -78,7 +78,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     );
     // The repository's instructions reached the model, and the pull request says so.
     assert.match(String(model.requests.at(-3)?.body.messages[0]?.content), /From \.quire\/AGENTS\.md:\n\nQuire house rule/);
-    const opened = await new PullStore(services.config.dataDir).findOpen('docs', branch);
+    const opened = await new PullStore(services.database).findOpen('docs', branch);
     assert.match(opened?.body ?? '', /### Repository instructions\n\nThe agent followed `\.quire\/AGENTS\.md`\./);
     assert.match((await repo.readFile(branch, 'page-2.mdx')) ?? '', /Install the gadget 2/);
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '1');
@@ -103,7 +103,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     );
     assert.equal(await repo.git(repo.bareDir, 'rev-list', '--count', `${repo.branch}..${branch}`), '2');
     assert.match((await repo.readFile(branch, 'page-3.mdx')) ?? '', /Install the gadget 3/);
-    const pull = await new PullStore(services.config.dataDir).findOpen('docs', branch);
+    const pull = await new PullStore(services.database).findOpen('docs', branch);
     assert.ok(pull && done.prLink && new URL(done.prLink).pathname.endsWith(`/pulls/${pull.number}`), 'one pull request for the branch, the one linked');
 
     // The job store holds the same state, and lists it.

@@ -72,7 +72,7 @@ describe('agent job survives a worker crash mid-turn', function () {
       throw new Error(`${String(err)}\nworker output:\n${second.output()}`);
     });
     assert.equal(done.status, 'completed', JSON.stringify(done));
-    const pulls = new PullStore(services.config.dataDir);
+    const pulls = new PullStore(services.database);
     const pull = await pulls.get('crashy', 1);
     assert.ok(pull, 'a pull request was opened');
     assert.equal(await pulls.get('crashy', 2), undefined, 'and only one');

@@ -1,18 +1,17 @@
 /**
- * The embedded stores (SQLite files in the data directory) under several real processes at once:
+ * The embedded database (one SQLite file in the data directory) under several real processes at once:
  * concurrent writers, a writer SIGKILLed mid-write, a writer SIGSTOPped for longer than the 2 s
  * stale time of the lock files they replaced. Nothing acknowledged is lost and no process exits.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { PullStore } from '../../../core/forge/index.js';
 import { SqliteJobStore } from '../../../core/jobs/index.js';
-import { SqliteTenantStore } from '../../../core/tenants/index.js';
-import { hashSecret } from '../../../core/tenants/keys.js';
+import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
+import { createTenantStore } from '../../../core/tenants/index.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
@@ -64,6 +63,13 @@ function writer(kind: 'tenants' | 'pulls' | 'jobs', dataDir: string, count: numb
   return { child, acks, failures, exit, acked };
 }
 
+/** The embedded database of a data directory, opened (and migrated) in this process. */
+async function embedded(dir: string) {
+  const database = await openMigratedDatabase(databaseTarget(undefined, dir));
+  onSuiteEnd(() => database.close());
+  return { tenants: createTenantStore(database), pulls: new PullStore(database) };
+}
+
 function integrity(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
@@ -78,7 +84,7 @@ describe('embedded stores across processes', function () {
 
   it('loses no key when eight processes create keys at once, and a reader in this process sees every one', async () => {
     const dir = await tempDir();
-    const store = SqliteTenantStore.inDataDir(dir);
+    const store = (await embedded(dir)).tenants;
     await store.addOrg('acme');
     const writers = Array.from({ length: 8 }, (_, i) => writer('tenants', dir, 40, String(i)));
     // Read while they write: a reader never waits for a writer in WAL mode.
@@ -103,7 +109,7 @@ describe('embedded stores across processes', function () {
     for (const e of await Promise.all(writers.map((w) => w.exit))) assert.deepEqual(e, { code: 0, signal: null });
     const numbers = writers.flatMap((w) => w.acks.map(Number)).sort((a, b) => a - b);
     assert.deepEqual(numbers, Array.from({ length: 60 }, (_, i) => i + 1));
-    assert.equal((await new PullStore(dir).get('docs', 60))?.state, 'open');
+    assert.equal((await (await embedded(dir)).pulls.get('docs', 60))?.state, 'open');
   });
 
   it('keeps the highest revision of a job written by six processes in different orders', async () => {
@@ -115,7 +121,7 @@ describe('embedded stores across processes', function () {
 
   it('a writer SIGKILLed mid-write leaves a whole database holding every write it acknowledged', async () => {
     const dir = await tempDir();
-    const store = SqliteTenantStore.inDataDir(dir);
+    const store = (await embedded(dir)).tenants;
     await store.addOrg('acme');
     const acknowledged: string[] = [];
     for (let round = 0; round < 4; round++) {
@@ -125,7 +131,7 @@ describe('embedded stores across processes', function () {
       w.child.kill('SIGKILL');
       await w.exit;
       acknowledged.push(...w.acks);
-      assert.equal(integrity(path.join(dir, 'tenants.db')), 'ok');
+      assert.equal(integrity(path.join(dir, 'quire.db')), 'ok');
       await store.createKey('acme', 'admin'); // the next writer is not blocked by the dead one
     }
     const keys = await store.listKeys('acme');
@@ -136,7 +142,7 @@ describe('embedded stores across processes', function () {
 
   it('a writer SIGSTOPped past the old 2 s stale time goes on when continued; others write meanwhile', async () => {
     const dir = await tempDir();
-    const store = SqliteTenantStore.inDataDir(dir);
+    const store = (await embedded(dir)).tenants;
     await store.addOrg('acme');
     const w = writer('tenants', dir, 'forever');
     await w.acked(30);
@@ -156,25 +162,5 @@ describe('embedded stores across processes', function () {
     assert.deepEqual(await w.exit, { code: null, signal: 'SIGTERM' }, 'it ended by our signal, not by a crash of its own');
     const ids = new Set((await store.listKeys('acme')).map((k) => k.id));
     for (const id of [...w.acks, ...other.acks]) assert.ok(ids.has(id), `key ${id} kept`);
-  });
-});
-
-describe('tenant records of an earlier version', function () {
-  it('are moved from tenants.json into tenants.db on first use, keys still authenticating', async () => {
-    const dir = await tempDir();
-    const secret = 'quire_' + 'a'.repeat(43);
-    const key = { id: 'key_old', orgId: 'acme', kind: 'admin', hash: hashSecret(secret), hint: 'quire_aa', createdAt: '2026-01-01T00:00:00.000Z' };
-    const legacy = {
-      version: 1,
-      orgs: { acme: { id: 'acme', createdAt: key.createdAt } },
-      projects: { docs: { id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [], createdAt: key.createdAt, updatedAt: key.createdAt } },
-      domains: {},
-      keys: { key_old: key },
-    };
-    await fs.writeFile(path.join(dir, 'tenants.json'), JSON.stringify(legacy));
-    const store = SqliteTenantStore.inDataDir(dir);
-    assert.equal((await store.authenticate(secret))?.id, 'key_old');
-    assert.equal((await store.getProject('docs'))?.orgId, 'acme');
-    assert.deepEqual((await fs.readdir(dir)).filter((n) => n.startsWith('tenants.json')), ['tenants.json.imported']);
   });
 });

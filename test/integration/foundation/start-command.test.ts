@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SqliteTenantStore } from '../../../core/tenants/index.js';
+import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
+import { createTenantStore } from '../../../core/tenants/index.js';
 import { freePort } from '../../support/redis.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -160,7 +161,7 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
     assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
     assert.match(again, /Widget demo\s+http:\/\/127\.0\.0\.1:\d+\/widget\/demo \(/);
-    const store = SqliteTenantStore.inDataDir(dataDir);
+    const store = createTenantStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
     assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
     assert.equal((await store.listKeys()).length, 2);
     second.child.kill('SIGTERM');

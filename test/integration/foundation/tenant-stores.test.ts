@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { connectRedis } from '../../../core/redis.js';
-import { SqliteTenantStore, RedisTenantStore, UnknownTenantError, type TenantStore } from '../../../core/tenants/index.js';
-import { sharedRedis } from '../../support/redis.js';
+import { databaseTarget, openMigratedDatabase, type DatabaseTarget } from '../../../core/db/index.js';
+import { createTenantStore, UnknownTenantError } from '../../../core/tenants/index.js';
+import { DIALECTS, forEachDialect, freshTarget } from '../../support/databases.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import Router from '@koa/router';
@@ -17,22 +17,8 @@ const probeFeature: Feature = (services) =>
     ctx.body = { ok: true };
   });
 
-const implementations: Array<[string, () => Promise<TenantStore>]> = [
-  ['SQLite', async () => SqliteTenantStore.inDataDir(await tempDir())],
-  [
-    'redis (real redis-server)',
-    async () => {
-      const server = await sharedRedis();
-      const redis = await connectRedis(server.url);
-      await redis.flushall();
-      onSuiteEnd(async () => redis.disconnect());
-      return new RedisTenantStore(redis);
-    },
-  ],
-];
-
-for (const [name, open] of implementations) {
-  describe(`tenant store: ${name}`, () => {
+forEachDialect('tenant store', (database) => {
+  const open = async () => createTenantStore(database());
     it('keeps organisations, projects and domains, scoped to their organisation', async () => {
       const store = await open();
       await store.addOrg('acme');
@@ -68,14 +54,18 @@ for (const [name, open] of implementations) {
       assert.ok((await store.listKeys('acme')).find((k) => k.id === admin.record.id)?.revokedAt);
       assert.equal((await store.authenticate(assistant.secret))?.id, assistant.record.id);
     });
-  });
+});
+
+/** The environment that points a process at the test's database: its data directory, and PostgreSQL's URL when the test runs there. */
+function databaseEnv(dataDir: string, target: DatabaseTarget): Record<string, string> {
+  return { QUIRE_DATA_DIR: dataDir, ...(target.dialect === 'postgres' ? { QUIRE_DATABASE_URL: target.url } : {}) };
 }
 
-/** Runs the real CLI in a child process against a data directory. */
-function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the real CLI in a child process against a data directory (and PostgreSQL when `env` names one). */
+function quire(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.resolve(__dirname, '../../../infra/bin/quire.js'), ...args], {
-      env: { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -85,10 +75,21 @@ function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout:
   });
 }
 
-describe('SQLite tenant store across processes', () => {
-  it('adds and lists projects and domains through the CLI, refusing bad options with exit 2 and a reason', async () => {
+for (const dialect of DIALECTS)
+describe(`tenant store across processes (${dialect})`, function () {
+  // Each case runs the real CLI a dozen times, a process each.
+  this.timeout(180_000);
+  /** A fresh database of the dialect, the environment that names it, and a reader in this process. */
+  const world = async () => {
     const dir = await tempDir();
-    const reader = SqliteTenantStore.inDataDir(dir);
+    const target = dialect === 'sqlite' ? databaseTarget(undefined, dir) : await freshTarget(dialect);
+    const database = await openMigratedDatabase(target);
+    onSuiteEnd(() => database.close());
+    return { env: databaseEnv(dir, target), reader: createTenantStore(database) };
+  };
+
+  it('adds and lists projects and domains through the CLI, refusing bad options with exit 2 and a reason', async () => {
+    const { env: dir, reader } = await world();
     assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
     const project = await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/docs.git', '--models', 'm-a, m-b']);
     assert.equal(project.code, 0, project.stderr);
@@ -124,8 +125,7 @@ describe('SQLite tenant store across processes', () => {
   });
 
   it('loses no key when several CLI processes write at once, and a running reader sees them', async () => {
-    const dir = await tempDir();
-    const reader = SqliteTenantStore.inDataDir(dir);
+    const { env: dir, reader } = await world();
     assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
     const runs = await Promise.all(Array.from({ length: 6 }, () => quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin'])));
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
@@ -135,12 +135,13 @@ describe('SQLite tenant store across processes', () => {
   });
 
   it('a key revoked with the CLI stops working in a running service at once', async () => {
-    const services = await testServices({ withTemporal: false });
+    const target = dialect === 'sqlite' ? undefined : await freshTarget(dialect);
+    const services = await testServices({ withTemporal: false, env: target?.dialect === 'postgres' ? { QUIRE_DATABASE_URL: target.url } : {} });
     const { adminKey, adminKeyId } = await seedOrg(services);
     const { url } = await serve(createApp(services, [probeFeature]));
     const call = () => fetch(url + '/whoami', { headers: { authorization: `Bearer ${adminKey}` } });
     assert.equal((await call()).status, 200);
-    const r = await quire(services.config.dataDir, ['keys', 'revoke', adminKeyId]);
+    const r = await quire(databaseEnv(services.config.dataDir, services.config.database), ['keys', 'revoke', adminKeyId]);
     assert.equal(r.code, 0, r.stderr);
     const res = await call();
     assert.equal(res.status, 401);
@@ -148,7 +149,7 @@ describe('SQLite tenant store across processes', () => {
   });
 
   it('says which organisation is unknown and what to do, with a non-zero exit', async () => {
-    const dir = await tempDir();
+    const { env: dir } = await world();
     const r = await quire(dir, ['keys', 'create', '--org', 'ghost', '--kind', 'admin']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown organisation 'ghost'; create it first with: quire orgs add ghost/);

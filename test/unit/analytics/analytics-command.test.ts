@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { AnalyticsRecorder, openAnalyticsStore } from '../../../core/analytics/index.js';
 import { openMigratedDatabase } from '../../../core/db/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { openTenantStore } from '../../../core/tenants/index.js';
+import { createTenantStore } from '../../../core/tenants/index.js';
 import { analyticsCommand, parseSince } from '../../../infra/cli/analytics-command.js';
 import { UsageError } from '../../../infra/cli/context.js';
 import { testConfig } from '../../support/services.js';
@@ -22,7 +22,7 @@ describe('quire analytics DOMAIN', () => {
   it('prints answered vs unanswered, the top categories, the top gaps and the feedback ratio of the period', async () => {
     const config = await testConfig();
     const database = await openMigratedDatabase(config.database);
-    const tenants = openTenantStore(config.dataDir, undefined);
+    const tenants = createTenantStore(database);
     await tenants.addOrg('acme');
     await tenants.putDomain({ id: 'docs', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
     const store = openAnalyticsStore(config.dataDir, undefined);

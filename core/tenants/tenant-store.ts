@@ -1,0 +1,193 @@
+import type { Database, Queries } from '../db/index.js';
+import { fromBool, json, parseJson, bool } from '../db/index.js';
+import type { ApiKeysTable, DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
+import { hashSecret, kindOfSecret, sameHash } from './keys.js';
+import { mergeDomain, mergeProject, newKey, newOrg } from './records.js';
+import {
+  type ApiKeyRecord,
+  type Domain,
+  type DomainInput,
+  type ForgeKind,
+  type KeyKind,
+  type Organisation,
+  type OrgLimits,
+  type Project,
+  type ProjectInput,
+  type TenantStore,
+  UnknownTenantError,
+} from './types.js';
+
+const orgOf = (row: OrgsTable): Organisation => ({
+  id: row.id,
+  createdAt: row.created_at,
+  ...(row.limits_json ? { limits: parseJson<OrgLimits>(row.limits_json) } : {}),
+});
+
+const projectOf = (row: ProjectsTable): Project => ({
+  id: row.id,
+  orgId: row.org_id,
+  repository: row.repository,
+  branch: row.branch,
+  docsPath: row.docs_path,
+  forge: row.forge as ForgeKind,
+  ...(row.forge_token_env ? { forgeTokenEnv: row.forge_token_env } : {}),
+  allowedModels: parseJson<string[]>(row.allowed_models_json),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const projectRow = (p: Project): ProjectsTable => ({
+  id: p.id,
+  org_id: p.orgId,
+  repository: p.repository,
+  branch: p.branch,
+  docs_path: p.docsPath,
+  forge: p.forge,
+  forge_token_env: p.forgeTokenEnv ?? null,
+  allowed_models_json: json(p.allowedModels),
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+const domainOf = (row: DomainsTable): Domain => ({
+  id: row.id,
+  orgId: row.org_id,
+  source: row.source,
+  ...(row.branch ? { branch: row.branch } : {}),
+  docsPath: row.docs_path,
+  baseUrl: row.base_url,
+  includeHidden: fromBool(row.include_hidden),
+  ...(row.support_contact ? { supportContact: row.support_contact } : {}),
+  ...(row.allowed_origins_json ? { allowedOrigins: parseJson<string[]>(row.allowed_origins_json) } : {}),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const domainRow = (d: Domain): DomainsTable => ({
+  id: d.id,
+  org_id: d.orgId,
+  source: d.source,
+  branch: d.branch ?? null,
+  docs_path: d.docsPath,
+  base_url: d.baseUrl,
+  include_hidden: bool(d.includeHidden),
+  support_contact: d.supportContact ?? null,
+  allowed_origins_json: d.allowedOrigins?.length ? json(d.allowedOrigins) : null,
+  created_at: d.createdAt,
+  updated_at: d.updatedAt,
+});
+
+const keyOf = (row: ApiKeysTable): ApiKeyRecord => ({
+  id: row.id,
+  orgId: row.org_id,
+  kind: row.kind as KeyKind,
+  hash: row.hash,
+  hint: row.hint,
+  createdAt: row.created_at,
+  ...(row.revoked_at ? { revokedAt: row.revoked_at } : {}),
+});
+
+async function requireOrg(trx: Queries, orgId: string): Promise<void> {
+  const found = await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst();
+  if (!found) throw new UnknownTenantError('organisation', orgId);
+}
+
+/**
+ * Organisations, projects, domains and keys in the system of record. Every read is a query, so a
+ * key revoked a moment ago by the CLI or another replica is refused on the next request.
+ */
+export function createTenantStore(database: Database): TenantStore {
+  const q = database.queries;
+  return {
+    addOrg: (id, limits) =>
+      database.transaction(async (trx) => {
+        const existing = await trx.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
+        const org = existing ? { ...orgOf(existing), ...(limits ? { limits } : {}) } : newOrg(id, limits);
+        const row = { id, created_at: org.createdAt, limits_json: org.limits ? json(org.limits) : null };
+        await trx.insertInto('orgs').values(row).onConflict((c) => c.column('id').doUpdateSet({ limits_json: row.limits_json })).execute();
+        return org;
+      }),
+    getOrg: async (id) => {
+      const row = await q.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && orgOf(row);
+    },
+    listOrgs: async () => (await q.selectFrom('orgs').selectAll().orderBy('id').execute()).map(orgOf),
+
+    putProject: (input: ProjectInput) =>
+      database.transaction(async (trx) => {
+        await requireOrg(trx, input.orgId);
+        const existing = await trx.selectFrom('projects').selectAll().where('id', '=', input.id).executeTakeFirst();
+        const project = mergeProject(input, existing && projectOf(existing));
+        const { id: _id, ...change } = projectRow(project);
+        await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
+        return project;
+      }),
+    getProject: async (id) => {
+      const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && projectOf(row);
+    },
+    listProjects: async (orgId) => {
+      let query = q.selectFrom('projects').selectAll().orderBy('id');
+      if (orgId !== undefined) query = query.where('org_id', '=', orgId);
+      return (await query.execute()).map(projectOf);
+    },
+
+    putDomain: (input: DomainInput) =>
+      database.transaction(async (trx) => {
+        await requireOrg(trx, input.orgId);
+        const existing = await trx.selectFrom('domains').selectAll().where('id', '=', input.id).executeTakeFirst();
+        const domain = mergeDomain(input, existing && domainOf(existing));
+        const { id: _id, ...change } = domainRow(domain);
+        await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
+        return domain;
+      }),
+    getDomain: async (id) => {
+      const row = await q.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && domainOf(row);
+    },
+    listDomains: async (orgId) => {
+      let query = q.selectFrom('domains').selectAll().orderBy('id');
+      if (orgId !== undefined) query = query.where('org_id', '=', orgId);
+      return (await query.execute()).map(domainOf);
+    },
+
+    createKey: (orgId, kind) =>
+      database.transaction(async (trx) => {
+        await requireOrg(trx, orgId);
+        const created = newKey(orgId, kind);
+        const { record } = created;
+        await trx
+          .insertInto('api_keys')
+          .values({ id: record.id, org_id: orgId, kind, hash: record.hash, hint: record.hint, created_at: record.createdAt, revoked_at: null, expires_at: null, last_used_at: null })
+          .execute();
+        return created;
+      }),
+    listKeys: async (orgId) => {
+      let query = q.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
+      if (orgId !== undefined) query = query.where('org_id', '=', orgId);
+      return (await query.execute()).map(keyOf);
+    },
+    revokeKey: (id) =>
+      database.transaction(async (trx) => {
+        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!row) throw new UnknownTenantError('key', id);
+        if (!row.revoked_at) {
+          row.revoked_at = new Date().toISOString();
+          await trx.updateTable('api_keys').set({ revoked_at: row.revoked_at }).where('id', '=', id).execute();
+        }
+        return keyOf(row);
+      }),
+
+    authenticate: async (secret) => {
+      const kind = kindOfSecret(secret);
+      if (!kind) return undefined;
+      const hash = hashSecret(secret);
+      const row = await q.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+      if (!row || !sameHash(row.hash, hash) || row.kind !== kind || row.revoked_at) return undefined;
+      if (row.expires_at && row.expires_at <= new Date().toISOString()) return undefined;
+      return keyOf(row);
+    },
+    ping: () => database.ping(),
+    close: async () => undefined,
+  };
+}
