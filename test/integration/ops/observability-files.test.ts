@@ -245,6 +245,15 @@ describe('observability and deployment files', function () {
         assert.ok(used.has(name), `the dashboard does not show ${name}`);
     });
 
+    it('every Temporal name is the SDK’s own: each appears in the Core SDK source @temporalio/core-bridge ships', async () => {
+      const core = path.join(path.dirname(require.resolve('@temporalio/core-bridge/package.json')), 'sdk-core', 'crates');
+      const sources = await Promise.all(
+        ['sdk-core/src/telemetry/metrics.rs', 'common/src/telemetry/metrics.rs', 'client/src/metrics.rs'].map((file) => fs.readFile(path.join(core, file), 'utf8')),
+      );
+      const quoted = new Set(sources.flatMap((source) => [...source.matchAll(/"([a-z_]+)"/g)].map((m) => m[1])));
+      for (const name of [...TEMPORAL_COUNTERS, ...TEMPORAL_DURATIONS, ...TEMPORAL_GAUGES]) assert.ok(quoted.has(name), `the Temporal SDK defines no metric ${name}`);
+    });
+
     it('the name check itself refuses a misspelt metric', () => {
       const exported = exportedSeries();
       for (const typo of ['quire_http_request_duration_second_count', 'temporal_workflow_task_schedule_to_start_latency_bucket', 'temporal_worker_task_slots_available_total'])
