@@ -36,7 +36,8 @@ const QUIRE_METRICS: Record<string, 'counter' | 'histogram'> = {
 
 /**
  * The Temporal Core SDK's worker and client metrics (sdk-core telemetry/metrics.rs), as its
- * Prometheus exporter names them with countersTotalSuffix, unitSuffix and useSecondsForDurations.
+ * Prometheus exporter names them with the worker's settings, the SDK's defaults: the `temporal_`
+ * prefix, no `_total` on counters, durations in milliseconds without a unit suffix.
  */
 const TEMPORAL_COUNTERS = [
   'workflow_completed', 'workflow_canceled', 'workflow_failed', 'workflow_continue_as_new',
@@ -64,8 +65,8 @@ function exportedSeries(): Set<string> {
     if (kind === 'histogram') histogram(name);
     else names.add(name);
   }
-  for (const name of TEMPORAL_COUNTERS) names.add(`temporal_${name}_total`);
-  for (const name of TEMPORAL_DURATIONS) histogram(`temporal_${name}_seconds`);
+  for (const name of TEMPORAL_COUNTERS) names.add(`temporal_${name}`);
+  for (const name of TEMPORAL_DURATIONS) histogram(`temporal_${name}`);
   for (const name of TEMPORAL_GAUGES) names.add(`temporal_${name}`);
   return names;
 }
@@ -205,8 +206,8 @@ describe('observability and deployment files', function () {
         ['QuireAgentTurnsFailing', 'quire_agent_turns_total'],
         ['QuireWebhookBacklog', 'quire_webhook_deliveries_total'],
         ['QuireWebhookDeliveriesFailing', 'quire_webhook_deliveries_total'],
-        ['QuireWorkflowTaskScheduleToStartHigh', 'temporal_workflow_task_schedule_to_start_latency_seconds_bucket'],
-        ['QuireActivityScheduleToStartHigh', 'temporal_activity_schedule_to_start_latency_seconds_bucket'],
+        ['QuireWorkflowTaskScheduleToStartHigh', 'temporal_workflow_task_schedule_to_start_latency_bucket'],
+        ['QuireActivityScheduleToStartHigh', 'temporal_activity_schedule_to_start_latency_bucket'],
       ];
       for (const [alert, metric] of expectations) {
         const rule = byName.get(alert);
@@ -241,7 +242,7 @@ describe('observability and deployment files', function () {
       // The dashboard shows every metric Quire exports, and the Temporal task queue.
       const dashboardText = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr)).join('\n');
       for (const name of Object.keys(QUIRE_METRICS)) assert.ok(dashboardText.includes(name), `the dashboard does not show ${name}`);
-      for (const name of ['temporal_workflow_task_schedule_to_start_latency_seconds_bucket', 'temporal_worker_task_slots_available', 'temporal_workflow_task_queue_poll_succeed_total'])
+      for (const name of ['temporal_workflow_task_schedule_to_start_latency_bucket', 'temporal_worker_task_slots_available', 'temporal_workflow_task_queue_poll_succeed'])
         assert.ok(used.has(name), `the dashboard does not show ${name}`);
     });
 
@@ -256,7 +257,7 @@ describe('observability and deployment files', function () {
 
     it('the name check itself refuses a misspelt metric', () => {
       const exported = exportedSeries();
-      for (const typo of ['quire_http_request_duration_second_count', 'temporal_workflow_task_schedule_to_start_latency_bucket', 'temporal_worker_task_slots_available_total'])
+      for (const typo of ['quire_http_request_duration_second_count', 'temporal_workflow_task_schedule_to_start_latency_seconds_bucket', 'temporal_workflow_task_queue_poll_succeed_total'])
         assert.ok(!exported.has(typo), `${typo} would pass`);
     });
   });
