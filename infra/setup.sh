@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what Quire needs on a fresh machine, and nothing when it is all there:
 #   npm packages (npm ci), the Temporal CLI (pinned, into .tools/), and with
-#   --test a redis-server, chromium and postgresql (Debian packages) and schemathesis (pinned,
-#   from PyPI, in a virtual environment under .tools/schemathesis) for the
-#   integration, real-browser and API fuzz tests.
+#   --test a redis-server, chromium, postgresql and promtool (Debian packages), schemathesis (pinned,
+#   from PyPI, in a virtual environment under .tools/schemathesis) and helm (pinned, built
+#   with go install into .tools/bin) for the integration, real-browser, API fuzz and
+#   deployment-file tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
 SCHEMATHESIS_VERSION=4.32.5
+HELM_VERSION=3.22.0
 TOOLS_DIR="$PWD/.tools"
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
@@ -78,6 +80,7 @@ if [ "$want_test" = 1 ]; then
   [ -x /usr/bin/chromium ] || apt_install chromium
   # PostgreSQL: every repository test also runs on a real server the suite starts in a temporary folder.
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
+  command -v promtool >/dev/null || apt_install prometheus
 fi
 
 # 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.
@@ -90,4 +93,15 @@ if [ "$want_test" = 1 ]; then
     "$st_dir/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
       || die "pip install schemathesis==$SCHEMATHESIS_VERSION failed; check access to PyPI"
   fi
+fi
+
+# 5. helm for the chart test: built from the Go module proxy (no release download), once per version.
+if [ "$want_test" = 1 ] && ! "$TOOLS_DIR/bin/helm" version --template '{{.Version}}' 2>/dev/null | grep -qx "v$HELM_VERSION"; then
+  command -v go >/dev/null || die "go is missing; install Go (https://go.dev/dl/) to build helm $HELM_VERSION"
+  say "building helm $HELM_VERSION into .tools/bin (go install, a few minutes)"
+  mkdir -p "$TOOLS_DIR/bin"
+  # The -X flag stamps the full version (a plain go install reports only v3.22), as helm's release build does.
+  GOBIN="$TOOLS_DIR/bin" go install -ldflags "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION" \
+    "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION" >&2 \
+    || die "go install helm.sh/helm/v3/cmd/helm@v$HELM_VERSION failed; check access to the Go module proxy"
 fi

@@ -1,0 +1,91 @@
+{{- define "quire.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "quire.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "quire.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+app.kubernetes.io/name: {{ include "quire.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Selector labels of one component (api, worker, migrate): pass (list . "api"). */}}
+{{- define "quire.selectorLabels" -}}
+{{- $root := index . 0 -}}
+app.kubernetes.io/name: {{ include "quire.name" $root }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end -}}
+
+{{- define "quire.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{/* Secret variables that must never be written into `config` (they would land in a ConfigMap). */}}
+{{- define "quire.secretVariables" -}}
+QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY GITHUB_TOKEN
+{{- end -}}
+
+{{/* The non-secret environment as a map: `config` without its empty values, plus the ports. */}}
+{{- define "quire.configData" -}}
+{{- $secret := splitList " " (include "quire.secretVariables" .) -}}
+{{- $data := dict -}}
+{{- range $name, $value := .Values.config -}}
+{{- if has $name $secret -}}
+{{- fail (printf "config.%s is a secret: give it through secrets (a Secret name and key), never as a value" $name) -}}
+{{- end -}}
+{{- if has $name (list "PORT" "HOST" "QUIRE_METRICS_HOST" "QUIRE_METRICS_PORT" "QUIRE_WORKER_METRICS_PORT") -}}
+{{- fail (printf "config.%s is set by the chart: use api.port and metrics.apiPort/workerPort" $name) -}}
+{{- end -}}
+{{- if ne (toString $value) "" -}}
+{{- $_ := set $data $name (toString $value) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $data "HOST" "0.0.0.0" -}}
+{{- $_ := set $data "PORT" (toString .Values.api.port) -}}
+{{- $_ := set $data "QUIRE_METRICS_HOST" "0.0.0.0" -}}
+{{- $_ := set $data "QUIRE_METRICS_PORT" (toString .Values.metrics.apiPort) -}}
+{{- $_ := set $data "QUIRE_WORKER_METRICS_PORT" (toString .Values.metrics.workerPort) -}}
+{{- toYaml $data -}}
+{{- end -}}
+
+{{/* One env entry reading a variable from a Secret key; nothing when no Secret is named. */}}
+{{- define "quire.secretRef" -}}
+{{- $root := index . 0 -}}
+{{- $ref := index . 1 -}}
+{{- $name := $ref.secretName | default $root.Values.secrets.existingSecret -}}
+{{- if and $name $ref.key }}
+- name: {{ $ref.env }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $name }}
+      key: {{ $ref.key }}
+      optional: {{ $ref.optional | default false }}
+{{- end -}}
+{{- end -}}
+
+{{/* The secrets every process reads. */}}
+{{- define "quire.secretEnv" -}}
+{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey -}}
+{{- include "quire.secretRef" (list $ $ref) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "quire.podAnnotations" -}}
+{{- $root := index . 0 -}}
+checksum/config: {{ include "quire.configData" $root | sha256sum }}
+{{- if $root.Values.metrics.scrape }}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ index . 1 | quote }}
+prometheus.io/path: /metrics
+{{- end -}}
+{{- end -}}
