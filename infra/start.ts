@@ -110,9 +110,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Handled below; these only cut start-up steps short.
-  failed.catch(() => undefined);
-  interruption.catch(() => undefined);
 
   const lines = [
     '',
