@@ -33,3 +33,8 @@ function stopWithParent(name: string): void {
     process.kill(process.pid, 'SIGTERM');
   });
 }
+
+/** Tells the start command, when it runs this process, that the process now serves (infra/supervised-process.ts). */
+export function announceReady(): void {
+  if (process.send && process.connected) process.send('ready');
+}

@@ -1,81 +1,147 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The first restart waits this long; each failure in a row doubles it, up to MAX_DELAY_MS. */
-const FIRST_DELAY_MS = 1_000;
-const MAX_DELAY_MS = 30_000;
-/** A process that ran this long before failing is restarted from the shortest delay again. */
-const STABLE_MS = 60_000;
-
-export interface SupervisedOptions {
-  /** Shown in log lines: `worker`, `api`. */
+/**
+ * One process the start command runs and keeps running. Adding a process to
+ * the embedded stack is writing one of these.
+ */
+export interface ChildSpec {
+  /** Shown in log lines and reasons: `worker`, `api`, `Temporal dev server`. */
   name: string;
-  /** The compiled entry point to run with this Node. */
-  script: string;
-  env: NodeJS.ProcessEnv;
-  log: (line: string) => void;
+  /** Names of the children that must be ready before this one starts or restarts. */
+  needs?: readonly string[];
+  /** Spawns one run in its own process group with an IPC channel (see `nodeScript`); throws when it cannot start. */
+  start(): ChildProcess | Promise<ChildProcess>;
+  /** Resolves once the run serves; may throw. Aborted when the run exits, times out or is stopped. */
+  ready(run: ChildProcess, signal: AbortSignal): Promise<void>;
+  /** How long a run may take to become ready before it counts as failed (default 60 s). */
+  readyTimeoutMs?: number;
+  /** How long a stop (SIGTERM) may take before the run's process group is killed (default 10 s). */
+  stopGraceMs?: number;
+  /** Appended to a failure reason: where to look (`see temporal.log in the data directory`). */
+  hint?: string;
+}
+
+/** How one run of a child ended. */
+export interface RunEnd {
+  /** It became ready before it ended. */
+  wasReady: boolean;
+  /** When it became ready (ms since the epoch). */
+  readyAt?: number;
+  /** Why it ended, to follow "the worker …": `exited unexpectedly (SIGKILL)`, `did not become ready within 60s`. */
+  reason: string;
+}
+
+/** Spawns a compiled entry point with this Node, as the start command runs the worker and the API. */
+export function nodeScript(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  // Own process group: Ctrl-C reaches only the start command, which stops each child once, in order.
+  // The IPC channel closes if the start command dies, and the child then stops itself (core/run-main.ts).
+  return spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
+}
+
+/** Ready when the run says so over its IPC channel (`announceReady` in core/run-main.ts). */
+export function announcesReady(run: ChildProcess, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (message !== 'ready') return;
+      run.off('message', onMessage);
+      resolve();
+    };
+    run.on('message', onMessage);
+    signal.addEventListener('abort', () => run.off('message', onMessage), { once: true });
+  });
+}
+
+/** Ready when `url` answers 200; polled until then. */
+export function answersHttp(url: string) {
+  return async (_run: ChildProcess, signal: AbortSignal): Promise<void> => {
+    while (!signal.aborted) {
+      const ok = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(2_000)]) }).then((r) => r.ok, () => false);
+      if (ok) return;
+      await sleep(150, undefined, { signal }).catch(() => undefined);
+    }
+  };
+}
+
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Kills whatever is left of a run's process group (a guarded program, a git the worker ran). */
+function killGroup(run: ChildProcess): void {
+  try {
+    if (run.pid) process.kill(-run.pid, 'SIGKILL');
+  } catch {
+    // The group is already empty.
+  }
 }
 
 /**
- * One child process of the start command (the worker or the API). Until `keepRunning()` is called
- * an exit is reported through `exitedDuringStartUp`; after it, an unexpected exit is logged and the
- * process started again with backoff, while the other processes carry on.
+ * Runs a child once: spawns it, waits until it is ready, then until it exits. A run that cannot
+ * start, exits first, or is not ready in time ends unready (and is killed); `stop()` ends it on purpose.
  */
-export class SupervisedProcess {
-  private child: ChildProcess | undefined;
-  private restarting = false;
-  private stopping = false;
-  private failuresInARow = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private startUpExit: ((code: number | null) => void) | undefined;
-  /** Resolves with the exit code if the process ends before keepRunning(). */
-  readonly exitedDuringStartUp = new Promise<number | null>((resolve) => (this.startUpExit = resolve));
+export class ChildRun {
+  private run: ChildProcess | undefined;
+  /** Resolves with how the run exited: `SIGKILL`, `code 1`. */
+  private exited: Promise<string> | undefined;
+  private stopped = false;
 
-  constructor(private readonly o: SupervisedOptions) {}
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly on: { spawned: (run: ChildProcess) => void; ready: () => void },
+  ) {}
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.run?.pid;
   }
 
-  start(): void {
-    // Own process group: Ctrl-C reaches only the start command, which stops each child once, in order.
-    // The IPC channel closes if the start command dies, and the child then stops itself (core/run-main.ts).
-    const child = spawn(process.execPath, [this.o.script], { env: this.o.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
-    const startedAt = Date.now();
-    this.child = child;
-    child.once('exit', (code, signal) => this.exited(child, code, signal, startedAt));
-  }
-
-  /** From now on an unexpected exit restarts the process. */
-  keepRunning(): void {
-    this.restarting = true;
-  }
-
-  private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null, startedAt: number): void {
-    if (this.child !== child || this.stopping) return;
-    if (!this.restarting) {
-      this.startUpExit?.(code);
-      return;
+  async runToEnd(): Promise<RunEnd> {
+    const timeoutMs = this.spec.readyTimeoutMs ?? 60_000;
+    try {
+      this.run = await this.spec.start();
+    } catch (err) {
+      return { wasReady: false, reason: `could not start: ${errorMessage(err)}` };
     }
-    if (Date.now() - startedAt >= STABLE_MS) this.failuresInARow = 0;
-    const delay = Math.min(FIRST_DELAY_MS * 2 ** this.failuresInARow, MAX_DELAY_MS);
-    this.failuresInARow++;
-    this.o.log(`quire: the ${this.o.name} exited unexpectedly (${signal ?? `code ${code}`}); restarting it in ${delay / 1000}s`);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.stopping) return;
-      this.start();
-      this.o.log(`quire: the ${this.o.name} started again (pid ${this.child?.pid})`);
-    }, delay);
+    const run = this.run;
+    this.on.spawned(run);
+    // Stopped while it was being spawned: it exits at once and the run ends unready.
+    if (this.stopped) run.kill('SIGTERM');
+    this.exited = new Promise<string>((resolve) => {
+      run.once('exit', (code, signal) => {
+        killGroup(run);
+        resolve(signal ?? `code ${code}`);
+      });
+      run.once('error', (err) => resolve(err.message));
+    });
+    const waiting = new AbortController();
+    const outcome = await Promise.race([
+      this.exited.then((how) => ({ reason: `exited before it was ready (${how})` })),
+      this.spec.ready(run, waiting.signal).then(
+        () => ({ reason: undefined }),
+        (err: unknown) => ({ reason: `could not become ready: ${errorMessage(err)}` }),
+      ),
+      sleep(timeoutMs, undefined, { signal: waiting.signal }).then(
+        () => ({ reason: `did not become ready within ${timeoutMs / 1000}s` }),
+        () => ({ reason: 'stopped' }),
+      ),
+    ]);
+    waiting.abort();
+    if (outcome.reason !== undefined) {
+      killGroup(run);
+      await this.exited;
+      return { wasReady: false, reason: outcome.reason };
+    }
+    const readyAt = Date.now();
+    this.on.ready();
+    return { wasReady: true, readyAt, reason: `exited unexpectedly (${await this.exited})` };
   }
 
-  /** Stops the process (and any pending restart); resolves once it has exited. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    await exited;
+  /** Stops the run (SIGTERM, then its whole process group after the grace); resolves once it has exited. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const run = this.run;
+    if (!run || !this.exited || run.exitCode !== null || run.signalCode !== null) return;
+    run.kill('SIGTERM');
+    const timer = setTimeout(() => killGroup(run), this.spec.stopGraceMs ?? 10_000);
+    await this.exited;
+    clearTimeout(timer);
   }
 }

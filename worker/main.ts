@@ -5,7 +5,7 @@ import { createActivities } from '../activities/index.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
-import { runMain } from '../core/run-main.js';
+import { announceReady, runMain } from '../core/run-main.js';
 import { createWorker } from './create-worker.js';
 import { buildActivityServices } from './services.js';
 
@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.worker.shutdownGraceMs,
   });
   logger.info({ taskQueue: config.temporal.taskQueue, address: target.address }, 'worker started');
+  announceReady();
   // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown; run() resolves once drained.
   await worker.run();
   services.redis?.disconnect();

@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { agentJobWorkflowId } from '../../core/contracts/index.js';
 import { isJobId, parseJobRecord, type JobRecord, type JobStore } from '../../core/jobs/index.js';
+import { engineTrouble } from '../engine-errors.js';
 import type { ApiServices } from '../services.js';
 
 export interface FoundJob {
@@ -13,20 +14,29 @@ export interface FoundJob {
  * Reads a job from its workflow's memo (no worker needed) and from the job store, keeping the
  * newer revision: the workflow writes the store before the memo, and the API writes the store
  * after an update, so GET never shows a state the list does not. Once Temporal has forgotten
- * the workflow, the store alone answers. A job of another project reads as missing.
+ * the workflow, the store alone answers; so does it while Temporal is unreachable (a job it does
+ * not hold then answers 503). A job of another project reads as missing.
  */
 export async function readJob(services: ApiServices, store: JobStore, projectId: string, jobId: string): Promise<FoundJob | undefined> {
   if (!isJobId(jobId)) return undefined;
+  let unreachable: unknown;
   const [described, stored] = await Promise.all([
     services.temporal.workflow
       .getHandle(agentJobWorkflowId(jobId))
       .describe()
       .catch((err: unknown) => {
         if (err instanceof WorkflowNotFoundError) return undefined;
-        throw err;
+        if (!engineTrouble(err)) throw err;
+        unreachable = err;
+        return undefined;
       }),
     store.get(projectId, jobId),
   ]);
+  if (unreachable) {
+    if (!stored) throw unreachable;
+    // Open: a message or an archive goes to the workflow, and answers 503 until Temporal is back.
+    return { record: stored, open: stored.status !== 'archived' };
+  }
   const record = parseJobRecord(described?.memo?.job);
   if (!described || !record) return stored ? { record: stored, open: false } : undefined;
   if (record.projectId !== projectId) return undefined;
