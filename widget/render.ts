@@ -1,39 +1,163 @@
+import type { StateCore, Token } from 'markdown-it';
 import { isSafeLink, safeMarkdown } from '../core/markdown/safe-markdown.js';
+import type { AnswerSources, Source } from './sources.js';
 
 const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
+/** `[3]`: a citation of the server that numbers passages, or the text of a link the server made of one. */
+const MARKER = /\[(\d{1,3})\]/g;
+const MARKER_TEXT = /^\s*\[?\d{1,3}\]?\s*$/;
 
-export interface RenderOptions {
-  /** Where the site-relative suggestion paths point; unset: the host page's own site. */
-  docsUrl: string | undefined;
-}
-
-/** A suggestion or source target the reader may follow: http(s) or site-relative, resolved against the docs site. */
+/** A suggestion, source or answer link the reader may follow: http(s) or site-relative, resolved against the docs site. */
 export function linkTarget(path: string, docsUrl: string | undefined): string | undefined {
   if (!isSafeLink(path)) return undefined;
-  if (!docsUrl || !path.startsWith('/')) return path;
+  if (!docsUrl || !path.startsWith('/') || path.startsWith('//')) return path;
   return `${docsUrl.replace(/\/+$/, '')}${path}`;
+}
+
+export interface RenderedAnswer {
+  html: string;
+  /** The cited pages (their keys), in order of first citation: citation `[n]` is `cited[n - 1]`. */
+  cited: string[];
+}
+
+/** What one render reads and writes beside the Markdown. */
+interface CitationEnv {
+  sources: AnswerSources;
+  docsUrl: string | undefined;
+  cited: string[];
+}
+
+type TokenClass = StateCore['Token'];
+
+function citationNumber(env: CitationEnv, key: string): number {
+  const at = env.cited.indexOf(key);
+  if (at >= 0) return at + 1;
+  env.cited.push(key);
+  return env.cited.length;
+}
+
+/** `[n]`, a link to the cited page. */
+function marker(TokenOf: TokenClass, source: Source, n: number): Token[] {
+  const open = new TokenOf('link_open', 'a', 1);
+  open.attrs = [
+    ['href', source.url],
+    ['class', 'cite'],
+    ['target', '_blank'],
+    ['title', source.title],
+  ];
+  const text = new TokenOf('text', '', 0);
+  text.content = `[${n}]`;
+  return [open, text, new TokenOf('link_close', 'a', -1)];
+}
+
+/** A text token with its `[N]` markers that name a source turned into numbered links. */
+function linkMarkers(TokenOf: TokenClass, token: Token, env: CitationEnv): Token[] {
+  const out: Token[] = [];
+  let from = 0;
+  const rest = (end: number) => {
+    if (end <= from) return;
+    const text = new TokenOf('text', '', 0);
+    text.content = token.content.slice(from, end);
+    out.push(text);
+  };
+  for (const m of token.content.matchAll(MARKER)) {
+    const page = env.sources.byMarker(Number(m[1]));
+    if (!page || m.index === undefined) continue;
+    rest(m.index);
+    out.push(...marker(TokenOf, page.source, citationNumber(env, page.key)));
+    from = m.index + m[0].length;
+  }
+  if (from === 0) return [token];
+  rest(token.content.length);
+  return out;
+}
+
+/** The index of the `link_close` that ends the link opened at `open`. */
+function linkEnd(children: Token[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < children.length; i++) {
+    const type = children[i]?.type;
+    if (type === 'link_open') depth++;
+    if (type === 'link_close' && --depth === 0) return i;
+  }
+  return children.length - 1;
+}
+
+/**
+ * Numbers the citations of one inline run: a link to one of the answer's
+ * pages becomes (or gains) a `[n]` marker, a bare `[N]` that names a source
+ * becomes a linked `[n]`; `n` counts pages in order of first citation. Other
+ * links resolve site-relative targets against the docs site.
+ */
+function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const token = children[i]!;
+    if (token.type === 'text') {
+      out.push(...linkMarkers(TokenOf, token, env));
+      continue;
+    }
+    if (token.type !== 'link_open') {
+      out.push(token);
+      continue;
+    }
+    const end = linkEnd(children, i);
+    const inner = children.slice(i + 1, end);
+    const close = children[end]!;
+    i = end;
+    const href = linkTarget(String(token.attrGet('href') ?? ''), env.docsUrl);
+    const page = href ? env.sources.byUrl(href) : undefined;
+    if (href) token.attrSet('href', href);
+    token.attrSet('target', '_blank');
+    if (!page) {
+      out.push(token, ...inner, close);
+      continue;
+    }
+    const n = citationNumber(env, page.key);
+    const label = inner.map((t) => t.content).join('');
+    // A link whose text is only a number is the citation itself; a worded link keeps its words and gains the marker.
+    if (MARKER_TEXT.test(label)) out.push(...marker(TokenOf, { ...page.source, url: href ?? page.source.url }, n));
+    else out.push(token, ...inner, close, ...marker(TokenOf, page.source, n));
+  }
+  return out;
 }
 
 /**
  * The answer's Markdown as HTML that runs nothing (raw HTML shown as text,
- * only http(s) or relative links), with its `suggestions` block turned into
- * a list of links to the pages it names.
+ * only http(s) or relative links), its citations numbered and linked to the
+ * cited pages, and its `suggestions` block turned into a list of links.
  */
-export function answerRenderer(options: RenderOptions): (markdown: string) => string {
+export function answerRenderer(): (markdown: string, sources: AnswerSources, docsUrl: string | undefined) => RenderedAnswer {
   const md = safeMarkdown();
+  // What the render under way cites from; rendering is synchronous, so one at a time.
+  let env: CitationEnv | undefined;
+  md.core.ruler.push('quire_citations', (state) => {
+    if (!env) return;
+    for (const block of state.tokens) {
+      if (block.type === 'inline' && block.children) block.children = cite(state.Token, block.children, env);
+    }
+  });
   const fence = md.renderer.rules.fence;
-  md.renderer.rules.fence = (tokens, i, opts, env, self) => {
+  md.renderer.rules.fence = (tokens, i, opts, mdEnv, self) => {
     const token = tokens[i];
-    if (!token || token.info.trim() !== 'suggestions') return fence ? fence(tokens, i, opts, env, self) : '';
+    if (!token || token.info.trim() !== 'suggestions') return fence ? fence(tokens, i, opts, mdEnv, self) : '';
     const links = token.content
       .split('\n')
       .map((line) => SUGGESTION.exec(line.trim()))
       .flatMap((m) => {
-        const href = m?.[2] ? linkTarget(m[2], options.docsUrl) : undefined;
+        const href = m?.[2] ? linkTarget(m[2], env?.docsUrl) : undefined;
         if (!m?.[1] || !href) return [];
-        return [`<li><a href="${md.utils.escapeHtml(href)}">${md.utils.escapeHtml(m[1])}</a></li>`];
+        return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${md.utils.escapeHtml(m[1])}</a></li>`];
       });
     return links.length > 0 ? `<nav class="suggestions" aria-label="Related pages"><ul>${links.join('')}</ul></nav>` : '';
   };
-  return (markdown) => md.render(markdown);
+  return (markdown, sources, docsUrl) => {
+    const current: CitationEnv = { sources, docsUrl, cited: [] };
+    env = current;
+    try {
+      return { html: md.render(markdown), cited: current.cited };
+    } finally {
+      env = undefined;
+    }
+  };
 }
