@@ -1,11 +1,11 @@
 import { ask, type AssistantClientOptions } from './assistant-client.js';
-import { answerRenderer, linkTarget } from './render.js';
+import { answerRenderer, linkTarget, type LinkBase } from './render.js';
 import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
 
 export interface WidgetOptions extends AssistantClientOptions {
   title: string;
-  /** Base URL of the docs site for site-relative links; unset: the domain's site as its search hits show it. */
+  /** The docs site links go to (`data-docs-url`); unset: the domain's base URL, as its search hits show it. */
   docsUrl: string | undefined;
 }
 
@@ -52,8 +52,8 @@ export function mountWidget(options: WidgetOptions): void {
   document.body.append(host);
 
   const render = answerRenderer();
-  // The docs site of site-relative links: data-docs-url, else the domain's, learned from the first search hits.
-  let docsUrl = options.docsUrl;
+  // The domain's site is learned from the first search hits: site-relative links resolve against it.
+  const base: LinkBase = { docsUrl: options.docsUrl, site: undefined };
   const setOpen = (open: boolean) => {
     panel.hidden = !open;
     launcher.setAttribute('aria-expanded', String(open));
@@ -96,10 +96,10 @@ export function mountWidget(options: WidgetOptions): void {
     let frame = 0;
     const paint = () => {
       frame = 0;
-      const rendered = render(text, sources, docsUrl);
+      const rendered = render(text, sources, base);
       body.innerHTML = rendered.html;
       const items = sources.listed(rendered.cited).flatMap((source) => {
-        const href = linkTarget(source.url, docsUrl);
+        const href = linkTarget(source.url, base);
         if (!href) return [];
         const item = el('li');
         item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, source.title));
@@ -117,7 +117,7 @@ export function mountWidget(options: WidgetOptions): void {
       hits: (hits) => {
         for (const hit of hits) {
           sources.addHit(hit.url, hit.title);
-          docsUrl ??= siteOf(hit.url, hit.path);
+          base.site ??= siteOf(hit.url, hit.path);
         }
       },
       text: (delta) => {

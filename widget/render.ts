@@ -7,11 +7,39 @@ const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
 const MARKER = /\[(\d{1,3})\]/g;
 const MARKER_TEXT = /^\s*\[?\d{1,3}\]?\s*$/;
 
-/** A suggestion, source or answer link the reader may follow: http(s) or site-relative, resolved against the docs site. */
-export function linkTarget(path: string, docsUrl: string | undefined): string | undefined {
+/**
+ * Where the answer's links go. `docsUrl` is the page's `data-docs-url`;
+ * `site` is the domain's base URL as the search hits show it.
+ */
+export interface LinkBase {
+  docsUrl: string | undefined;
+  site: string | undefined;
+}
+
+const trimmed = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * A link as the server meant it: a site-relative path on the domain's site
+ * (the docs site when that is unknown). What `[n]` markers are matched on.
+ */
+function absolute(path: string, base: LinkBase): string {
+  const root = base.site ?? base.docsUrl;
+  return root && path.startsWith('/') && !path.startsWith('//') ? `${trimmed(root)}${path}` : path;
+}
+
+/**
+ * A suggestion, source or answer link the reader may follow (http(s) or
+ * relative), honouring `data-docs-url`: site-relative paths, and links on the
+ * domain's site, go to the docs site it names.
+ */
+export function linkTarget(path: string, base: LinkBase): string | undefined {
   if (!isSafeLink(path)) return undefined;
-  if (!docsUrl || !path.startsWith('/') || path.startsWith('//')) return path;
-  return `${docsUrl.replace(/\/+$/, '')}${path}`;
+  const url = absolute(path, base);
+  if (!base.docsUrl) return url;
+  if (url.startsWith('/') && !url.startsWith('//')) return `${trimmed(base.docsUrl)}${url}`;
+  const site = base.site && trimmed(base.site);
+  if (site && (url === site || url.startsWith(`${site}/`) || url.startsWith(`${site}#`))) return `${trimmed(base.docsUrl)}${url.slice(site.length)}`;
+  return url;
 }
 
 export interface RenderedAnswer {
@@ -23,7 +51,7 @@ export interface RenderedAnswer {
 /** What one render reads and writes beside the Markdown. */
 interface CitationEnv {
   sources: AnswerSources;
-  docsUrl: string | undefined;
+  base: LinkBase;
   cited: string[];
 }
 
@@ -37,10 +65,10 @@ function citationNumber(env: CitationEnv, key: string): number {
 }
 
 /** `[n]`, a link to the cited page. */
-function marker(TokenOf: TokenClass, source: Source, n: number): Token[] {
+function marker(TokenOf: TokenClass, source: Source, n: number, href: string): Token[] {
   const open = new TokenOf('link_open', 'a', 1);
   open.attrs = [
-    ['href', source.url],
+    ['href', href],
     ['class', 'cite'],
     ['target', '_blank'],
     ['title', source.title],
@@ -62,9 +90,10 @@ function linkMarkers(TokenOf: TokenClass, token: Token, env: CitationEnv): Token
   };
   for (const m of token.content.matchAll(MARKER)) {
     const page = env.sources.byMarker(Number(m[1]));
-    if (!page || m.index === undefined) continue;
+    const href = page && linkTarget(page.source.url, env.base);
+    if (!page || !href || m.index === undefined) continue;
     rest(m.index);
-    out.push(...marker(TokenOf, page.source, citationNumber(env, page.key)));
+    out.push(...marker(TokenOf, page.source, citationNumber(env, page.key), href));
     from = m.index + m[0].length;
   }
   if (from === 0) return [token];
@@ -105,19 +134,20 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
     const inner = children.slice(i + 1, end);
     const close = children[end]!;
     i = end;
-    const href = linkTarget(String(token.attrGet('href') ?? ''), env.docsUrl);
-    const page = href ? env.sources.byUrl(href) : undefined;
+    const written = String(token.attrGet('href') ?? '');
+    const href = linkTarget(written, env.base);
+    const page = env.sources.byUrl(absolute(written, env.base));
     if (href) token.attrSet('href', href);
     token.attrSet('target', '_blank');
-    if (!page) {
+    if (!page || !href) {
       out.push(token, ...inner, close);
       continue;
     }
     const n = citationNumber(env, page.key);
     const label = inner.map((t) => t.content).join('');
     // A link whose text is only a number is the citation itself; a worded link keeps its words and gains the marker.
-    if (MARKER_TEXT.test(label)) out.push(...marker(TokenOf, { ...page.source, url: href ?? page.source.url }, n));
-    else out.push(token, ...inner, close, ...marker(TokenOf, page.source, n));
+    if (MARKER_TEXT.test(label)) out.push(...marker(TokenOf, page.source, n, href));
+    else out.push(token, ...inner, close, ...marker(TokenOf, page.source, n, linkTarget(page.source.url, env.base) ?? href));
   }
   return out;
 }
@@ -127,7 +157,7 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
  * only http(s) or relative links), its citations numbered and linked to the
  * cited pages, and its `suggestions` block turned into a list of links.
  */
-export function answerRenderer(): (markdown: string, sources: AnswerSources, docsUrl: string | undefined) => RenderedAnswer {
+export function answerRenderer(): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
   const md = safeMarkdown();
   // What the render under way cites from; rendering is synchronous, so one at a time.
   let env: CitationEnv | undefined;
@@ -145,14 +175,14 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, doc
       .split('\n')
       .map((line) => SUGGESTION.exec(line.trim()))
       .flatMap((m) => {
-        const href = m?.[2] ? linkTarget(m[2], env?.docsUrl) : undefined;
+        const href = m?.[2] && env ? linkTarget(m[2], env.base) : undefined;
         if (!m?.[1] || !href) return [];
         return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${md.utils.escapeHtml(m[1])}</a></li>`];
       });
     return links.length > 0 ? `<nav class="suggestions" aria-label="Related pages"><ul>${links.join('')}</ul></nav>` : '';
   };
-  return (markdown, sources, docsUrl) => {
-    const current: CitationEnv = { sources, docsUrl, cited: [] };
+  return (markdown, sources, base) => {
+    const current: CitationEnv = { sources, base, cited: [] };
     env = current;
     try {
       return { html: md.render(markdown), cited: current.cited };

@@ -4,6 +4,7 @@ import { AnswerSources, siteOf } from '../../../widget/sources.js';
 
 const BASE = 'https://docs.example.com';
 const render = answerRenderer();
+const ON_SITE = { docsUrl: undefined, site: BASE };
 
 /** The `[n]` markers of the HTML, with where each links to. */
 const markers = (html: string) => [...html.matchAll(/<a href="([^"]+)"[^>]*class="cite"[^>]*>\[(\d+)\]<\/a>/g)].map((m) => [m[2], m[1]]);
@@ -14,7 +15,7 @@ describe('widget citations', () => {
     sources.addSource({ id: 'src_1', url: `${BASE}/webhooks#verify`, title: 'Webhooks' });
     sources.addSource({ id: 'src_2', url: `${BASE}/install`, title: 'Install' });
     const text = `Install first ([Install](${BASE}/install)), then verify [[2]](${BASE}/webhooks#retries) and [[1]](${BASE}/install).`;
-    const { html, cited } = render(text, sources, BASE);
+    const { html, cited } = render(text, sources, ON_SITE);
     assert.deepEqual(cited, [`${BASE}/install`, `${BASE}/webhooks`]);
     assert.deepEqual(markers(html), [
       ['1', `${BASE}/install`],
@@ -29,7 +30,7 @@ describe('widget citations', () => {
     const sources = new AnswerSources();
     for (const [i, anchor] of ['a', 'b', 'c'].entries()) sources.addSource({ id: `src_${i + 1}`, url: `${BASE}/webhooks#${anchor}`, title: `Webhooks ${anchor}` });
     sources.addSource({ id: 'src_4', url: `${BASE}/install`, title: 'Install' });
-    const { html, cited } = render('Use `arr[1]` as code; sign it [4] and check [3][1]. Unknown [9].', sources, BASE);
+    const { html, cited } = render('Use `arr[1]` as code; sign it [4] and check [3][1]. Unknown [9].', sources, ON_SITE);
     assert.deepEqual(markers(html), [
       ['1', `${BASE}/install`],
       ['2', `${BASE}/webhooks#a`],
@@ -40,13 +41,31 @@ describe('widget citations', () => {
     assert.deepEqual(sources.listed(cited).map((s) => s.url), [`${BASE}/install`, `${BASE}/webhooks#a`]);
   });
 
-  it('resolves site-relative links against the docs site, and runs no HTML', () => {
+  it("resolves site-relative links against the domain's site, and runs no HTML", () => {
     const sources = new AnswerSources();
-    const { html } = render('See [the guide](/guides/install) <img src=x onerror=alert(1)> [x](javascript:alert(1))\n\n```suggestions\n(Install)[/guides/install]\n```', sources, BASE);
+    const { html } = render('See [the guide](/guides/install) <img src=x onerror=alert(1)> [x](javascript:alert(1))\n\n```suggestions\n(Install)[/guides/install]\n```', sources, ON_SITE);
     assert.match(html, /<a href="https:\/\/docs\.example\.com\/guides\/install"[^>]*>the guide<\/a>/);
     assert.match(html, /&lt;img src=x/);
     assert.doesNotMatch(html, /href="javascript/);
     assert.match(html, /<nav class="suggestions"[^>]*><ul><li><a href="https:\/\/docs\.example\.com\/guides\/install"/);
+  });
+
+  it('sends every link on the domain (relative, suggested, cited) to data-docs-url, and leaves other sites alone', () => {
+    const sources = new AnswerSources();
+    sources.addSource({ id: 'src_1', url: `${BASE}/guides/install#cli`, title: 'Install' });
+    const base = { docsUrl: 'https://mirror.example.org/docs/', site: BASE };
+    const text = `See [the guide](/guides/install) [1], [Node](https://nodejs.org/) and [[1]](${BASE}/guides/install#cli).\n\n\`\`\`suggestions\n(Install)[/guides/install]\n\`\`\``;
+    const { html, cited } = render(text, sources, base);
+    assert.deepEqual(cited, [`${BASE}/guides/install`]);
+    const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(hrefs, [
+      'https://mirror.example.org/docs/guides/install',
+      'https://mirror.example.org/docs/guides/install#cli',
+      'https://mirror.example.org/docs/guides/install#cli',
+      'https://nodejs.org/',
+      'https://mirror.example.org/docs/guides/install#cli',
+      'https://mirror.example.org/docs/guides/install',
+    ]);
   });
 
   it("learns the docs site from a search hit's url and path", () => {
