@@ -89,8 +89,15 @@ export function mountWidget(options: WidgetOptions): void {
     const list = el('ol', { class: 'sources', 'aria-label': 'Sources' });
     answer.append(body);
     log.append(asked, answer);
-    // The answer is read from its beginning: the question goes to the top, and the stream does not scroll past it.
-    log.scrollTop = asked.offsetTop - log.offsetTop - 12;
+    // The answer is read from its beginning: as it grows the question rises to the top of the log, and no further.
+    let anchored = false;
+    const anchor = () => {
+      if (anchored) return;
+      const target = asked.offsetTop - 12;
+      log.scrollTop = target;
+      anchored = log.scrollTop >= target - 1;
+    };
+    anchor();
     let text = '';
     const sources = new AnswerSources();
     let frame = 0;
@@ -107,6 +114,7 @@ export function mountWidget(options: WidgetOptions): void {
       });
       list.replaceChildren(...items);
       if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true' }, 'Sources'), list);
+      anchor();
     };
     const repaint = () => {
       frame ||= requestAnimationFrame(paint);
