@@ -39,7 +39,8 @@ function answer(req: RecordedRequest): { text: string } {
   }
   if (/relative/i.test(question)) return { text: 'Read [the install guide](/guides/install) first [1].' };
   const passages = promptPassages(req);
-  if (passages.length === 0) return { text: 'The docs cover it [1].' };
+  // A prompt in another shape: cite the first three sources by number.
+  if (passages.length === 0) return { text: 'Installation explains this [1]. See also [2] and [3].' };
   return { text: passages.map((p) => `${p.title} explains this [${p.n}].`).join(' ') };
 }
 
