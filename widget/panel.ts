@@ -44,7 +44,8 @@ export function mountWidget(options: WidgetOptions): void {
   const send = el('button', { type: 'submit' }, 'Send');
   header.append(heading, reset, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
-  log.append(...(options.threads.load() ? [resumed] : [empty]));
+  const resumedThread = options.threads.load()?.threadId;
+  log.append(...(resumedThread ? [resumed] : [empty]));
   form.append(label, input, send);
   panel.append(header, log, form);
   root.append(launcher, panel);
@@ -142,6 +143,8 @@ export function mountWidget(options: WidgetOptions): void {
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
+        // The server had forgotten the saved thread (expired), and the answer started a new one.
+        if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;
         log.removeAttribute('aria-busy');
         input.focus();
