@@ -56,7 +56,7 @@ export const BROWSER_ENDPOINTS: readonly BrowserEndpoint[] = [
 
 export function browserRoutes(services: ApiServices): Router {
   const router = new Router();
-  const perDomain = domainOrigins(services.tenants);
+  const perDomain = domainOrigins(services.tenants, services.config.publicUrl);
   for (const { path, origins, ...headers } of BROWSER_ENDPOINTS) {
     router.all(path, browserCors({ policy: origins === 'domain' ? perDomain : anyOrigin, ...headers }));
   }

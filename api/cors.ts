@@ -89,13 +89,19 @@ export function browserCors(options: CorsOptions): Middleware {
 /**
  * The origins of the domain named by the route's `:domain` parameter. An
  * unknown domain allows any origin: the request then gets its 404 readable,
- * and a preflight never tells which domains exist.
+ * and a preflight never tells which domains exist. A domain that lists its
+ * origins also allows the API's own (`publicUrl`'s, and the one the request
+ * was addressed to): pages Quire serves itself, such as the widget demo,
+ * keep working when a domain is restricted.
  */
-export function domainOrigins(tenants: Pick<TenantStore, 'getDomain'>): OriginPolicy {
+export function domainOrigins(tenants: Pick<TenantStore, 'getDomain'>, publicUrl: string): OriginPolicy {
+  const publicOrigin = new URL(publicUrl).origin;
   return async (ctx) => {
     const id = ctx.params?.domain;
     const domain = typeof id === 'string' && id ? await tenants.getDomain(id) : undefined;
-    return domain?.allowedOrigins;
+    const listed = domain?.allowedOrigins;
+    // Only a browser on a page of this host sends its own Host back as Origin (Koa's ctx.origin is the header's).
+    return listed && listed.length > 0 ? [...listed, publicOrigin, `${ctx.protocol}://${ctx.host}`] : listed;
   };
 }
 

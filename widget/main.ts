@@ -5,7 +5,7 @@
  *
  * optional `data-title` (launcher and panel title), `data-api` (the API's base
  * URL; default: where the script came from) and `data-docs-url` (the docs site
- * for relative links; default: the page's own site).
+ * for relative links; default: the domain's base URL, as its search hits show it).
  */
 import { mountWidget } from './panel.js';
 import { ThreadStorage } from './thread-storage.js';

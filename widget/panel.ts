@@ -1,10 +1,11 @@
 import { ask, type AssistantClientOptions } from './assistant-client.js';
-import { answerRenderer, linkTarget } from './render.js';
+import { answerRenderer, linkTarget, type LinkBase } from './render.js';
+import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
 
 export interface WidgetOptions extends AssistantClientOptions {
   title: string;
-  /** Base URL of the docs site for site-relative links; unset: the host page's site. */
+  /** The docs site links go to (`data-docs-url`); unset: the domain's base URL, as its search hits show it. */
   docsUrl: string | undefined;
 }
 
@@ -14,6 +15,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+const RESUMED = 'Resumed your earlier conversation: the assistant remembers what you asked. Choose “New conversation” to start afresh.';
 
 /**
  * Mounts the launcher button and the chat panel in a shadow root of their
@@ -30,23 +33,28 @@ export function mountWidget(options: WidgetOptions): void {
   const panel = el('section', { class: 'panel', id: 'quire-panel', role: 'dialog', 'aria-labelledby': 'quire-title', hidden: '' });
   const header = el('header');
   const heading = el('h2', { id: 'quire-title' }, options.title);
-  const reset = el('button', { type: 'button' }, 'New chat');
+  const reset = el('button', { type: 'button', class: 'new' }, 'New conversation');
   const close = el('button', { type: 'button', 'aria-label': 'Close' }, '✕');
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite' });
   const empty = el('p', { class: 'empty' }, 'Ask a question about the documentation.');
+  const resumed = el('p', { class: 'resumed', role: 'status' }, RESUMED);
   const form = el('form');
   const label = el('label', { class: 'sr', for: 'quire-question' }, 'Your question');
   const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off' });
   const send = el('button', { type: 'submit' }, 'Send');
   header.append(heading, reset, close);
-  log.append(empty);
+  // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
+  const resumedThread = options.threads.load()?.threadId;
+  log.append(...(resumedThread ? [resumed] : [empty]));
   form.append(label, input, send);
   panel.append(header, log, form);
   root.append(launcher, panel);
   shadow.append(style, root);
   document.body.append(host);
 
-  const render = answerRenderer({ docsUrl: options.docsUrl });
+  const render = answerRenderer();
+  // The domain's site is learned from the first search hits: site-relative links resolve against it.
+  const base: LinkBase = { docsUrl: options.docsUrl, site: undefined };
   const setOpen = (open: boolean) => {
     panel.hidden = !open;
     launcher.setAttribute('aria-expanded', String(open));
@@ -76,32 +84,58 @@ export function mountWidget(options: WidgetOptions): void {
     if (!question || send.disabled) return;
     input.value = '';
     empty.remove();
+    const asked = el('div', { class: 'question' }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text' });
+    const list = el('ol', { class: 'sources', 'aria-label': 'Sources' });
     answer.append(body);
-    log.append(el('div', { class: 'question' }, question), answer);
+    log.append(asked, answer);
+    // The answer is read from its beginning: as it grows the question rises to the top of the log, and no further.
+    let anchored = false;
+    const anchor = () => {
+      if (anchored) return;
+      const target = asked.offsetTop - 12;
+      log.scrollTop = target;
+      anchored = log.scrollTop >= target - 1;
+    };
+    anchor();
     let text = '';
-    const sources = el('ul', { class: 'sources' });
+    const sources = new AnswerSources();
     let frame = 0;
     const paint = () => {
       frame = 0;
-      body.innerHTML = render(text);
-      log.scrollTop = log.scrollHeight;
+      const rendered = render(text, sources, base);
+      body.innerHTML = rendered.html;
+      const items = sources.listed(rendered.cited).flatMap((source) => {
+        const href = linkTarget(source.url, base);
+        if (!href) return [];
+        const item = el('li');
+        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, source.title));
+        return [item];
+      });
+      list.replaceChildren(...items);
+      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true' }, 'Sources'), list);
+      anchor();
+    };
+    const repaint = () => {
+      frame ||= requestAnimationFrame(paint);
     };
     send.disabled = true;
     log.setAttribute('aria-busy', 'true');
     ask(options, question, {
+      hits: (hits) => {
+        for (const hit of hits) {
+          sources.addHit(hit.url, hit.title);
+          base.site ??= siteOf(hit.url, hit.path);
+        }
+      },
       text: (delta) => {
         text += delta;
-        frame ||= requestAnimationFrame(paint);
+        repaint();
       },
-      source: (url, title) => {
-        const href = linkTarget(url, options.docsUrl);
-        if (!href) return;
-        if (!sources.isConnected) answer.append(el('p', { class: 'sources-title' }, 'Sources'), sources);
-        const item = el('li');
-        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, title));
-        sources.append(item);
+      source: (id, url, title) => {
+        sources.addSource({ id, url, title });
+        repaint();
       },
       error: (message) => answer.append(el('p', { class: 'error', role: 'alert' }, message)),
     })
@@ -109,6 +143,8 @@ export function mountWidget(options: WidgetOptions): void {
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
+        // The server had forgotten the saved thread (expired), and the answer started a new one.
+        if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;
         log.removeAttribute('aria-busy');
         input.focus();

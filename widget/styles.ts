@@ -15,8 +15,11 @@ header { display: flex; align-items: center; gap: 8px; padding: 10px 12px; borde
 header h2 { flex: 1; margin: 0; font-size: 15px; }
 header button { border: 0; background: none; cursor: pointer; padding: 4px 8px; border-radius: 6px; color: #1f2328; font: inherit; }
 header button:hover { background: #f3f4f6; }
-.log { flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 12px; }
+.log { position: relative; flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 12px; }
 .empty { color: #59636e; }
+.resumed { margin: 0; padding: 6px 10px; border-radius: 8px; background: #fff8c5; color: #3b2300; font-size: 13px; }
+header .new { border: 1px solid #d0d7de; }
+.cite { font-size: 12px; text-decoration: none; margin-left: 1px; }
 .question { align-self: flex-end; max-width: 85%; background: #0f62fe; color: #fff; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; }
 .answer { max-width: 100%; background: #f6f8fa; padding: 8px 12px; border-radius: 12px; overflow-wrap: anywhere; }
 .answer p { margin: .4em 0; }
@@ -24,7 +27,8 @@ header button:hover { background: #f3f4f6; }
 .answer code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .answer blockquote { margin: .4em 0; padding-left: 10px; border-left: 3px solid #d0d7de; color: #424a53; }
 .answer a { color: #0550ae; }
-.sources, .suggestions ul { margin: 6px 0 0; padding-left: 18px; font-size: 13px; }
+.sources, .suggestions ul { margin: 6px 0 0; padding-left: 22px; font-size: 13px; }
+.sources li::marker { content: "[" counter(list-item) "] "; }
 .sources-title { margin: 8px 0 0; font-size: 12px; font-weight: 600; color: #59636e; text-transform: uppercase; }
 .suggestions ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
 .suggestions a { display: inline-block; padding: 2px 10px; border: 1px solid #0550ae; border-radius: 999px; text-decoration: none; }

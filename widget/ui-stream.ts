@@ -1,10 +1,21 @@
+/** A hit of the `search` tool result, as Mintlify's clients read it. */
+export interface SearchHit {
+  url: string;
+  path: string;
+  title: string;
+}
+
 /** What the widget takes from a v2 UI message stream. */
 export interface StreamHandlers {
   thread(threadId: string, threadKey: string | undefined): void;
+  /** The result of a `search` tool call: the pages the answer is drawn from. */
+  hits(hits: SearchHit[]): void;
   text(delta: string): void;
-  source(url: string, title: string): void;
+  source(id: string, url: string, title: string): void;
   error(message: string): void;
 }
+
+const SEARCH_TOOL = 'search';
 
 const stringOf = (value: unknown, name: string): string | undefined => {
   if (typeof value !== 'object' || value === null || !(name in value)) return undefined;
@@ -12,21 +23,41 @@ const stringOf = (value: unknown, name: string): string | undefined => {
   return typeof found === 'string' ? found : undefined;
 };
 
-function dispatch(chunk: unknown, on: StreamHandlers): void {
-  const type = stringOf(chunk, 'type');
-  const meta = typeof chunk === 'object' && chunk !== null && 'messageMetadata' in chunk ? chunk.messageMetadata : undefined;
-  const threadId = stringOf(meta, 'threadId');
-  if ((type === 'start' || type === 'finish') && threadId) on.thread(threadId, stringOf(meta, 'threadKey'));
-  if (type === 'text-delta') on.text(stringOf(chunk, 'delta') ?? '');
-  if (type === 'source-url') {
-    const url = stringOf(chunk, 'url');
-    if (url) on.source(url, stringOf(chunk, 'title') ?? url);
-  }
-  if (type === 'error') on.error(stringOf(chunk, 'errorText') ?? 'The answer could not be completed.');
+const fieldOf = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null && name in value ? (value as Record<string, unknown>)[name] : undefined;
+
+function searchHits(output: unknown): SearchHit[] {
+  if (!Array.isArray(output)) return [];
+  return output.flatMap((hit: unknown) => {
+    const url = stringOf(hit, 'url');
+    const path = stringOf(hit, 'path') ?? '';
+    return url ? [{ url, path, title: stringOf(fieldOf(hit, 'metadata'), 'title') ?? path }] : [];
+  });
+}
+
+/** Reads one stream: the ids of its `search` tool calls are remembered to pick out their results. */
+function dispatcher(on: StreamHandlers): (chunk: unknown) => void {
+  const searches = new Set<string>();
+  return (chunk) => {
+    const type = stringOf(chunk, 'type');
+    const meta = fieldOf(chunk, 'messageMetadata');
+    const threadId = stringOf(meta, 'threadId');
+    if ((type === 'start' || type === 'finish') && threadId) on.thread(threadId, stringOf(meta, 'threadKey'));
+    const callId = stringOf(chunk, 'toolCallId');
+    if (type === 'tool-input-available' && callId && stringOf(chunk, 'toolName') === SEARCH_TOOL) searches.add(callId);
+    if (type === 'tool-output-available' && callId && searches.has(callId)) on.hits(searchHits(fieldOf(chunk, 'output')));
+    if (type === 'text-delta') on.text(stringOf(chunk, 'delta') ?? '');
+    if (type === 'source-url') {
+      const url = stringOf(chunk, 'url');
+      if (url) on.source(stringOf(chunk, 'sourceId') ?? url, url, stringOf(chunk, 'title') ?? url);
+    }
+    if (type === 'error') on.error(stringOf(chunk, 'errorText') ?? 'The answer could not be completed.');
+  };
 }
 
 /** Reads the server-sent events of a response (`data: <JSON>` per event) until `[DONE]` or the end. */
 export async function readUiMessageStream(body: ReadableStream<Uint8Array>, on: StreamHandlers): Promise<void> {
+  const dispatch = dispatcher(on);
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -41,7 +72,7 @@ export async function readUiMessageStream(body: ReadableStream<Uint8Array>, on: 
         if (!line.startsWith('data: ')) continue;
         const data = line.slice('data: '.length);
         if (data === '[DONE]') return;
-        dispatch(JSON.parse(data), on);
+        dispatch(JSON.parse(data));
       }
     }
     if (done) return;

@@ -1,6 +1,9 @@
 import type { PullRecord } from '../../core/forge/index.js';
 import { safeMarkdown } from '../../core/markdown/index.js';
 import { diffHtml, escapeHtml as escape } from './diff-html.js';
+import { mergeHelpHtml } from './merge-help.js';
+import { PAGE_STYLE, readableDate } from './page-style.js';
+import { pullTurns } from './turns.js';
 
 const markdown = safeMarkdown();
 
@@ -18,26 +21,36 @@ export const PULL_PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2rem auto;padding:0 1rem;color:#1f2328}
-header p{color:#59636e}.state{display:inline-block;padding:0 .6em;border-radius:1em;background:#1f883d;color:#fff}
-.state.closed{background:#8250df}article{border:1px solid #d1d9e0;border-radius:6px;padding:0 1rem;margin:1rem 0}
-pre{overflow:auto;background:#f6f8fa;padding:.75rem;border-radius:6px}code{font:13px ui-monospace,monospace}
-.diff span{display:block;font:13px/1.45 ui-monospace,monospace;white-space:pre}.diff .add{background:#dafbe1}
-.diff .del{background:#ffebe9}.diff .hunk{color:#0969da;background:#ddf4ff}.diff .meta{font-weight:600}`;
+/** The title a reader sees: the job's (the pull request's), or the job's id when the model gave none. */
+export function pullTitle(pull: PullRecord): string {
+  return pull.title.trim() || `Quire job ${pull.jobId}`;
+}
 
-/** The local pull request as a page: title, state, the body and follow-ups as Markdown (rendered safely), and the diff. */
-export function renderPullPage(pull: PullRecord, diff: string): string {
-  const comments = pull.comments
-    .map((c) => `<article><h3>Follow-up <time>${escape(c.createdAt)}</time></h3>${render(c.body)}</article>`)
+/**
+ * The local pull request as a forge shows one: title, state and branches,
+ * who opened it and when, each turn's own request and summary (Markdown,
+ * rendered safely), how to fetch and merge the branch, and the diff.
+ */
+export function renderPullPage(pull: PullRecord, diff: string, repository: string): string {
+  const title = `${escape(pullTitle(pull))} <span class="meta">#${pull.number}</span>`;
+  const turns = pullTurns(pull)
+    .map(
+      (turn, i) =>
+        `<article${i === 0 ? ' class="body"' : ' class="follow-up"'}><h2>${i === 0 ? 'Opened' : 'Follow-up'}, turn ${turn.number} · ${readableDate(turn.createdAt)}</h2>` +
+        `<div>${render(turn.body)}</div></article>`,
+    )
     .join('\n');
+  const updated = pull.updatedAt !== pull.createdAt ? `, updated ${readableDate(pull.updatedAt)}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="data:,"><title>#${pull.number} ${escape(pull.title)}</title><style>${STYLE}</style></head>
+<link rel="icon" href="data:,"><title>${escape(pullTitle(pull))} · #${pull.number}</title><style>${PAGE_STYLE}</style></head>
 <body>
-<header><h1>#${pull.number} ${escape(pull.title)}${pull.draft ? ' (draft)' : ''}</h1>
-<p><span class="state ${escape(pull.state)}">${escape(pull.state)}</span> <code>${escape(pull.branch)}</code> → <code>${escape(pull.base)}</code></p></header>
-<article class="body">${render(pull.body)}</article>
-${comments}
+<header><h1>${title}${pull.draft ? ' (draft)' : ''}</h1>
+<p><span class="state ${escape(pull.state)}">${pull.state === 'open' ? 'Open' : 'Closed'}</span>
+The Quire agent wants to merge <code>${escape(pull.branch)}</code> into <code>${escape(pull.base)}</code>, for job <code>${escape(pull.jobId)}</code>.
+Opened ${readableDate(pull.createdAt)}${updated}.</p></header>
+${turns}
+${mergeHelpHtml(repository, pull.branch, pull.base)}
 <h2>Diff</h2>
 ${diffHtml(diff)}
 </body></html>

@@ -10,7 +10,7 @@ export const DEMO_PAGE = `<!doctype html>
 <style>
 body{font:16px/1.6 Georgia,serif;max-width:720px;margin:3rem auto;padding:0 1rem;color:#222}
 h1{font-family:system-ui,sans-serif}code{background:#f3f3f3;padding:0 .25em}
-form{display:grid;gap:.5rem;max-width:480px;font-family:system-ui,sans-serif}input{font:inherit;padding:.4rem}
+[hidden]{display:none}form{display:grid;gap:.5rem;max-width:480px;font-family:system-ui,sans-serif}input{font:inherit;padding:.4rem}
 </style></head>
 <body>
 <h1>Quire widget demo</h1>

@@ -13,11 +13,18 @@ describe('agent engine: the local forge pull-request page', function () {
       script: [
         { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-3.mdx', old_text: 'topic 3', new_text: 'subject 3' } }] },
         { toolCalls: [{ name: 'finish', arguments: { title: 'Say subject <3>', summary: 'Wording.' } }] },
+        { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-1.mdx', old_text: 'topic 1', new_text: 'subject 1' } }] },
+        { toolCalls: [{ name: 'finish', arguments: { title: 'Say subject <3>', summary: 'Page 1 too.' } }] },
       ],
     });
     const turn = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('page1', ['Reword page 3'])));
     const pr = await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 1, title: turn.title, summary: turn.summary, messageIds: ['m1-0'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
+    );
+    // A follow-up turn: the workflow names every message the job has handled so far, the first one included.
+    const second = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('page1', ['Now page 1'], 2)));
+    await f.inActivity(() =>
+      f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 2, title: second.title, summary: second.summary, messageIds: ['m1-0', 'm2-0'], filesChanged: [...turn.filesChanged, ...second.filesChanged], validationErrors: [], draft: false }),
     );
     const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));
@@ -39,9 +46,22 @@ describe('agent engine: the local forge pull-request page', function () {
 
     const html = await fetch(url + path, { headers: { authorization: `Bearer ${admin.secret}`, accept: 'text/html' } });
     const page = await html.text();
-    assert.match(page, /<h1>#1 Say subject &#60;3&#62;/);
+    assert.match(page, /<h1>Say subject &#60;3&#62; <span class="meta">#1<\/span><\/h1>/, 'the title of the job, then the number');
     assert.match(page, /<span class="add">\+This page explains subject 3 /);
-    assert.match(page, /<h3>Requested<\/h3>\s*<blockquote>\s*<p>Reword page 3<\/p>/, 'the body is Markdown, rendered');
+    assert.match(page, /<span class="add">\+This page explains subject 1 /, "the follow-up's change is in the diff");
+    // Each turn shows its own request: the follow-up does not quote the first prompt again.
+    const [opened, followUp] = page.split('<article').slice(1);
+    assert.match(opened ?? '', /Opened, turn 1 · <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC<\/time>/);
+    assert.match(opened ?? '', /<h3>Requested<\/h3>\s*<blockquote>\s*<p>Reword page 3<\/p>\s*<\/blockquote>/, 'the body is Markdown, rendered');
+    assert.match(followUp ?? '', /Follow-up, turn 2 · <time/);
+    assert.match(followUp ?? '', /<h3>Requested<\/h3>\s*<blockquote>\s*<p>Now page 1<\/p>\s*<\/blockquote>/);
+    assert.doesNotMatch(followUp ?? '', /Reword page 3/);
+    const visible = page.replace(/<[^>]+>/g, '');
+    assert.doesNotMatch(visible, /\d{4}-\d\d-\d\dT\d\d:/, 'no raw ISO timestamps in the text');
+    // How to fetch and merge it, from a clone of the project's repository; the server's folder is never shown.
+    assert.match(page, /git fetch origin\ngit switch quire\/page1 +# try the change locally\ngit switch main\ngit merge --no-ff quire\/page1\ngit push origin main/);
+    const repository = (await f.services.tenants.getProject('docs'))?.repository ?? '';
+    assert.ok(repository && !page.includes(repository), 'the bare repository path stays on the server');
     assert.doesNotMatch(page, /quire:page1:turn/, 'the hidden turn marker stays hidden');
     assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'/);
 
@@ -62,6 +82,20 @@ describe('agent engine: the local forge pull-request page', function () {
 
     assert.equal((await fetch(url + path, { headers: { authorization: `Bearer ${stranger.secret}` } })).status, 404);
     assert.equal((await fetch(url + path)).status, 401);
+    // A browser without a key gets a page that asks for one (or for the link), not JSON.
+    const signIn = await fetch(url + path, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    assert.equal(signIn.status, 401);
+    assert.match(signIn.headers.get('content-type') ?? '', /^text\/html/);
+    const signInPage = await signIn.text();
+    assert.match(signInPage, /<input id="key" name="key" type="password"/);
+    assert.match(signInPage, /prLink/);
+    const nonce = /<script nonce="([^"]+)">/.exec(signInPage)?.[1];
+    assert.ok(nonce);
+    assert.match(signIn.headers.get('content-security-policy') ?? '', new RegExp(`script-src 'nonce-${nonce}'; connect-src 'self'`));
+    const badLink = await fetch(`${url}${path}?token=pv_wrong`, { headers: { accept: 'text/html' } });
+    assert.equal(badLink.status, 404);
+    assert.match(await badLink.text(), /The token in this link does not open a pull request here/);
+    assert.equal((await fetch(url + path, { headers: { accept: 'text/html', authorization: 'Bearer quire_wrong' } })).status, 401, 'a wrong key is refused as before');
     assert.equal((await fetch(url + '/forge/docs/pulls/9', { headers: { authorization: `Bearer ${admin.secret}` } })).status, 404);
   });
 });

@@ -83,6 +83,17 @@ describe('CORS on the browser endpoints', () => {
     assert.deepEqual(((await request.json()) as { code: string }).code, 'forbidden');
   });
 
+  it("allows the API's own origin for a domain that restricts its origins: the public URL's and the host addressed", async () => {
+    for (const own of [new URL(world.url).origin, new URL(world.services.config.publicUrl).origin]) {
+      const res = await preflight('/discovery/v2/assistant/portal/message', own);
+      assert.equal(res.status, 204, own);
+      assert.equal(res.headers.get('access-control-allow-origin'), own);
+    }
+    // The same host on another port is another origin.
+    const port = Number(new URL(world.url).port);
+    assert.equal((await preflight('/discovery/v2/assistant/portal/message', `http://127.0.0.1:${port + 1}`)).status, 403);
+  });
+
   it('leaves requests without an Origin alone, and answers no CORS at all on admin endpoints', async () => {
     const server = await fetch(`${world.url}/discovery/v2/assistant/portal/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(server.headers.get('access-control-allow-origin'), null);
