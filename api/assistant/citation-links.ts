@@ -1,4 +1,4 @@
-import type { Citation } from '../assistant/index.js';
+import type { Citation } from './answer-writer.js';
 
 /** Rewrites an answer's `[n]` citation markers into Markdown links as the text streams. */
 export interface CitationLinker {
