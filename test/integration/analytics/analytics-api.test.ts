@@ -119,7 +119,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     assert.equal(first.fp, 'fp-browser');
     assert.equal(first.timestamp, new Date(Date.UTC(2026, 5, 1, 12)).toISOString());
     assert.ok(first.sources.some((s) => s.url === 'https://docs.example.com/guides/install#install-the-cli'), JSON.stringify(first.sources));
-    assert.equal(list[2]!.response, UNCITED);
+    assert.ok(list[2]!.response.startsWith(UNCITED + '\n\n```suggestions\n'), list[2]!.response);
     assert.equal(list[1]!.queryCategory, null);
     assert.deepEqual(list[1]!.sources, []);
   });
