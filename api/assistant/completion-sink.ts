@@ -46,21 +46,18 @@ export class CompletionSink {
   private async write(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
-    // One exchange per answer; appends to one thread are issued in order, so they land in order.
-    await Promise.all(
-      batch.map(async ({ record, thread }) => {
-        try {
-          await this.deps.threads.append(thread, exchangeOf(record));
-        } catch (err) {
-          this.deps.logger.error({ err, threadId: thread.threadId }, 'assistant thread not stored');
-        } finally {
-          const key = threadKey(thread.orgId, thread.threadId);
-          const left = (this.pending.get(key) ?? 1) - 1;
-          if (left > 0) this.pending.set(key, left);
-          else this.pending.delete(key);
-        }
-      }),
-    );
+    try {
+      // One write for the batch, in the order the answers ended.
+      await this.deps.threads.appendAll(batch.map(({ record, thread }) => ({ ref: thread, exchange: exchangeOf(record) })));
+    } catch (err) {
+      this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ thread }) => thread.threadId) }, 'assistant threads not stored');
+    }
+    for (const { thread } of batch) {
+      const key = threadKey(thread.orgId, thread.threadId);
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) this.pending.set(key, left);
+      else this.pending.delete(key);
+    }
     this.round = this.queue.length > 0 ? this.write() : undefined;
   }
 }
