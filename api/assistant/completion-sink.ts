@@ -9,9 +9,10 @@ const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId
  * Where every answer ends: each completion record becomes one analytics
  * answer record and, when it belongs to a thread, one thread exchange. Taking
  * a record never waits and never throws; the records of one turn of the event
- * loop are written together after it, off the response path. A reader of a
- * thread waits for that thread's queued exchanges (`settled`), so a follow-up
- * sent as soon as an answer finished finds it.
+ * loop are written together after it (`setImmediate`), off the response path
+ * but before the next request is read, so every reader of the thread store (a
+ * rating, the admin thread view) finds the exchange once the answer has ended.
+ * The answer service's own reader also waits for a write under way (`settled`).
  */
 export class CompletionSink {
   private queue: Array<{ record: CompletionRecord; thread: ThreadRef }> = [];
