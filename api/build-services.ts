@@ -9,7 +9,9 @@ import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
+import { openThreadStore } from '../core/threads/index.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
+import { configuredAnswerer, createAnswerService } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
 /**
@@ -46,6 +48,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
   const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
+  const threads = openThreadStore(config, redis);
+  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
     jobs: openJobStore(config.dataDir, redis),
@@ -55,5 +59,5 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
+  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, answers, jobRetention };
 }

@@ -9,6 +9,7 @@ import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
+import type { AnswerService } from './assistant/answer-service.js';
 
 /** What every route of the API may use; built once by the entry point (or a test). */
 export interface ApiServices {
@@ -22,15 +23,13 @@ export interface ApiServices {
   redis: Redis | undefined;
   /**
    * The document index, opened once for every route that reads it (an
-   * embedded index keeps each domain loaded in memory). Optional so a test
-   * may build services without one; routes then open their own.
+   * embedded index keeps each domain loaded in memory).
    */
-  docIndex?: DocIndex;
-  /**
-   * Where answers, searches and clicks are recorded (off the response path).
-   * Optional so a test may build services without one; the routes then share one opened on first use.
-   */
-  analytics?: AnalyticsRecorder;
+  docIndex: DocIndex;
+  /** Where answers, searches and clicks are recorded (off the response path). */
+  analytics: AnalyticsRecorder;
+  /** The one answer path of the assistant routes, MCP `ask` and the OpenAI-compatible endpoint. */
+  answers: AnswerService;
   /** Deletes jobs, their events and webhook deliveries past `QUIRE_JOB_RETENTION_DAYS`; started by the entry point. */
   jobRetention?: JobRetention;
   /** Named readiness probes for /readyz (Temporal, the stores, …). */

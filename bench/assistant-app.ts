@@ -4,14 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
-import { assistantRouter } from '../api/assistant/index.js';
+import { assistantRouter, configuredAnswerer, createAnswerService } from '../api/assistant/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
+import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import { createLogger } from '../core/logger.js';
 import { EmbeddedDocIndex } from '../core/retrieval/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
+import { openThreadStore } from '../core/threads/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
 
 export interface BenchAssistant {
@@ -38,18 +40,35 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
   const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const logger = createLogger('silent', 'bench');
+  // As the API builds them: threads and analytics in the data folder, the recorder writing in the background.
+  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, undefined), logger, retentionDays: config.retention.analyticsDays });
+  analytics.start();
+  const threads = openThreadStore(config, undefined);
+  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
   const services: ApiServices = {
     config,
-    logger: createLogger('silent', 'bench'),
+    logger,
     database,
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal
     redis: undefined,
     probes: {},
+    docIndex,
+    analytics,
+    answers,
   };
-  const app = createApp(services, [(s) => assistantRouter(s, { docIndex })]);
-  return { app, config, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
+  const app = createApp(services, [assistantRouter]);
+  return {
+    app,
+    config,
+    key,
+    cleanup: async () => {
+      await analytics.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

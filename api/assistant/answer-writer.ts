@@ -18,11 +18,13 @@ export interface Usage {
 /**
  * Writes one assistant answer in a client protocol. Calls come in order:
  * start, retrieval, text…, then either (endText, sources, finish) or error.
- * Between texts the caller awaits `ready()`, so a client that reads slowly
+ * Between texts the caller awaits `ready()` when `full()`, so a client that reads slowly
  * slows the model down instead of filling the server's memory.
  */
 export interface AnswerWriter {
   readonly headers: Record<string, string>;
+  /** Whether the stream is above its high-water mark: the caller then waits for `ready()`. */
+  full(): boolean;
   /** Resolves once the stream has room again (at once when it has); never rejects. */
   ready(): Promise<void>;
   start(): void;

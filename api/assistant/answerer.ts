@@ -3,13 +3,13 @@ import type { Domain } from '../../core/tenants/index.js';
 import type { Citation, Usage } from './answer-writer.js';
 import type { AssistantPrompt } from './prompt.js';
 
-/** One answer being produced: its text as it comes, and the tokens it cost once done. */
+/** One answer being produced: its text as it comes (`[n]` markers as written), and the tokens it cost once done. */
 export interface AnswerRun {
   deltas: AsyncIterable<string>;
   usage(): Usage;
 }
 
-/** What analytics records about an answer beyond the answer itself (see `recordingAnswerer`). */
+/** Who asked what, through which door: what the completion record keeps beside the answer. */
 export interface AnswerTrace {
   /** The answer's message id (or the completion's id on the stateless doors). */
   id: string;
@@ -24,12 +24,12 @@ export interface AnswerTrace {
 }
 
 export interface AnswerInput {
+  question: string;
   prompt: AssistantPrompt;
+  /** One per page, in the order of the prompt's page numbers. */
   citations: Citation[];
   domain: Pick<Domain, 'supportContact'>;
   signal: AbortSignal;
-  /** Present when the answer is to be recorded. */
-  trace?: AnswerTrace | undefined;
 }
 
 /** Produces answers: a language model, or the extractive mode when none is configured. */

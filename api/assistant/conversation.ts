@@ -2,6 +2,14 @@ import type { ThreadTranscript } from '../../core/threads/index.js';
 import { messageText, type V1Message, type V2Message } from './schema.js';
 import { withoutSuggestions } from './suggestions.js';
 
+/** A citation link as the answer service writes it: `[[2]](https://…)`. */
+const CITATION_LINK = /\[\[(\d{1,3})\]\]\([^)\s]*\)/g;
+
+/** An earlier answer as the model reads it: citation markers without their links, no suggestions block. */
+function earlierAnswer(text: string): string {
+  return withoutSuggestions(text).replace(CITATION_LINK, '[$1]');
+}
+
 export interface Turn {
   role: 'user' | 'assistant';
   text: string;
@@ -19,7 +27,7 @@ export interface Conversation {
  * question gets the stored thread as history. Client `system` and `data`
  * messages never reach the model: the system prompt is ours. Tool parts the
  * client sends back (the `search` step) are not text and are left out, and so
- * are the `suggestions` blocks of earlier answers.
+ * are the `suggestions` blocks and citation links of earlier answers.
  */
 export function conversationOf(messages: Array<V2Message | V1Message>, thread: ThreadTranscript | undefined): Conversation {
   const last = messages.at(-1);
@@ -29,13 +37,13 @@ export function conversationOf(messages: Array<V2Message | V1Message>, thread: T
   if (before.length > 0) {
     for (const m of before) {
       if (m.role !== 'user' && m.role !== 'assistant') continue;
-      const text = m.role === 'assistant' ? withoutSuggestions(messageText(m)) : messageText(m).trim();
+      const text = m.role === 'assistant' ? earlierAnswer(messageText(m)) : messageText(m).trim();
       if (text) earlier.push({ role: m.role, text });
     }
   } else if (thread) {
     for (const x of thread.exchanges) {
       earlier.push({ role: 'user', text: x.question });
-      const answer = withoutSuggestions(x.answer);
+      const answer = earlierAnswer(x.answer);
       if (answer) earlier.push({ role: 'assistant', text: answer });
     }
   }

@@ -18,6 +18,10 @@ export class DataStreamWriter implements AnswerWriter {
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
 
+  full(): boolean {
+    return this.out.writableNeedDrain;
+  }
+
   ready(): Promise<void> {
     return drained(this.out);
   }

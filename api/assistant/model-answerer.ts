@@ -10,6 +10,11 @@ export class ModelFailedError extends Error {
   override name = 'ModelFailedError';
 }
 
+/** What the reader is told when an answer fails: the model's kind of failure, else a plain sentence. */
+export function publicFailure(err: unknown): string {
+  return err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
+}
+
 /** What the reader is told: the kind of failure, never the provider's own words. */
 function publicReason(err: unknown): string {
   if (err instanceof RateLimitedModelError) return 'The language model is busy (rate limited); please try again shortly.';

@@ -1,6 +1,6 @@
 import type { PageContent, SearchHit } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
-import { passageUrl } from './citations.js';
+import { citationNumbers, passageUrl } from './citations.js';
 import type { Conversation } from './conversation.js';
 import type { ContextItem } from './schema.js';
 import { estimateTokens, truncateToTokens } from './token-budget.js';
@@ -12,7 +12,7 @@ export interface PromptMessage {
 
 export interface AssistantPrompt {
   messages: PromptMessage[];
-  /** The passages the model was given, in citation order. */
+  /** The passages the model was given, in rank order; a page's passages share its citation number. */
   passages: SearchHit[];
   tokens: number;
 }
@@ -34,7 +34,8 @@ function instructions(domain: PromptInput['domain']): string {
   return [
     `You are the documentation assistant of ${domain.baseUrl}.`,
     'Answer only from the numbered documentation passages below; never from general knowledge.',
-    'Cite every statement with the number of its passage in square brackets, like [1] or [2][3].',
+    'Each passage is numbered by its page; passages of one page share the number.',
+    'Cite every statement with the number of its page in square brackets, like [1] or [2][3].',
     `When the passages do not answer the question, say plainly that the documentation does not cover it${contact}; do not guess.`,
     'Answer in the language of the question, concisely, in Markdown.',
   ].join('\n');
@@ -88,7 +89,8 @@ export function buildPrompt(input: PromptInput): AssistantPrompt {
   }
   // Shown in rank order, so a page's passages stay side by side.
   const passages = input.hits.filter((hit) => admitted.has(hit));
-  const blocks = passages.map((hit, i) => passageBlock(i + 1, domain.baseUrl, hit));
+  const numbers = citationNumbers(passages);
+  const blocks = passages.map((hit) => passageBlock(numbers.get(hit.path) ?? 0, domain.baseUrl, hit));
 
   const extras: string[] = [];
   for (const item of input.context ?? []) {

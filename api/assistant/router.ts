@@ -4,37 +4,20 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
 import { LimitStoreUnavailableError } from '../../core/limits/index.js';
-import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
-import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import { callerKind } from '../analytics/caller-kind.js';
 import { requireKey, authOf } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import type { WriterFactory } from './answer-writer.js';
-import type { Answerer } from './answerer.js';
 import { runAnswer } from './answer-stream.js';
-import { citationsFor } from './citations.js';
-import { conversationOf, retrievalQuery } from './conversation.js';
+import { conversationOf } from './conversation.js';
 import { DataStreamWriter } from './data-stream.js';
-import { extractiveAnswerer } from './extractive-answerer.js';
 import { assistantLimits } from './limits.js';
-import { modelAnswerer } from './model-answerer.js';
-import { buildPrompt, CHUNKS_PER_PAGE } from './prompt.js';
 import { V1Body, V2Body } from './schema.js';
-import { searchCall } from './search-tool.js';
-import { suggestionsBlock } from './suggestions.js';
 import { openThread } from './thread-access.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
-import { recordingAnswerer } from './recording-answerer.js';
-import { callerKind } from '../analytics/caller-kind.js';
-import { recorderOf } from '../analytics/recorder-of.js';
-
-export interface AssistantDeps {
-  docIndex?: DocIndex;
-  threads?: ThreadStore;
-  answerer?: Answerer;
-}
 
 interface Protocol {
   body: typeof V1Body | typeof V2Body;
@@ -53,12 +36,9 @@ const V1: Protocol = {
   }),
 };
 
-/** The assistant endpoints: v2 (UI message stream) and v1 (data stream, deprecated). */
-export function assistantRouter(services: ApiServices, deps: AssistantDeps = {}): Router {
-  const { config, tenants, limiter, logger } = services;
-  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const threads = deps.threads ?? openThreadStore(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer()), recorderOf(services));
+/** The assistant endpoints: v2 (UI message stream) and v1 (data stream, deprecated), over the answer service. */
+export function assistantRouter(services: ApiServices): Router {
+  const { config, tenants, limiter, logger, answers } = services;
   const router = new Router();
 
   const handle = (protocol: Protocol) => async (ctx: Context) => {
@@ -76,23 +56,17 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     });
     setRateLimitHeaders(ctx, limit);
 
-    const thread = await openThread(threads, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
+    const thread = await openThread(answers, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
     const { threadId } = thread.ref;
     const conversation = conversationOf(body.messages, thread.transcript);
-    const filter = body.filter ?? undefined;
-    const query = retrievalQuery(conversation);
-    const [hits, page] = await Promise.all([
-      docIndex.search(domain.id, {
-        query,
-        pageSize: body.retrievalPageSize,
-        chunksPerPage: CHUNKS_PER_PAGE,
-        ...(filter ? { filter } : {}),
-        ...(body.currentPath ? { currentPath: body.currentPath } : {}),
-      }),
-      body.currentPath ? docIndex.getPage(domain.id, body.currentPath, filter?.groups) : Promise.resolve(undefined),
-    ]);
-    const prompt = buildPrompt({ domain, conversation, hits, page, context: body.context, budget: config.assistant.promptTokens });
-    const citations = citationsFor(domain.baseUrl, prompt.passages);
+    const prepared = await answers.prepare({
+      domain,
+      conversation,
+      filter: body.filter ?? undefined,
+      pageSize: body.retrievalPageSize,
+      currentPath: body.currentPath,
+      context: body.context,
+    });
 
     // From here on the response is a stream: failures become error parts inside it.
     const controller = new AbortController();
@@ -107,34 +81,30 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
     if (thread.key) ctx.set('X-Thread-Key', thread.key);
     ctx.body = out;
     writer.start();
-    writer.retrieval(searchCall(`call_${randomUUID()}`, query, domain.baseUrl, prompt.passages));
+    writer.retrieval(answers.searchCall(prepared, `call_${randomUUID()}`));
 
+    const run = answers.answer(prepared, {
+      signal: controller.signal,
+      trace: {
+        id: messageId,
+        orgId,
+        domainId: domain.id,
+        threadId,
+        surface: 'assistant',
+        caller: callerKind(ctx, domain),
+        fp: body.fp || null,
+        currentPath: body.currentPath ?? null,
+      },
+      thread: thread.record ? thread.ref : undefined,
+      suggestions: true,
+    });
     void runAnswer({
       writer,
-      answerer,
-      input: {
-        prompt,
-        citations,
-        domain,
-        signal: controller.signal,
-        trace: {
-          id: messageId,
-          orgId,
-          domainId: domain.id,
-          threadId,
-          question: conversation.question,
-          surface: 'assistant',
-          caller: callerKind(ctx, domain),
-          fp: body.fp || null,
-          currentPath: body.currentPath ?? null,
-        },
-      },
-      citations,
-      suggestions: suggestionsBlock(prompt.passages),
-      thread: thread.record ? thread.ref : undefined,
-      exchange: { messageId, question: conversation.question, fp: body.fp },
-      threads,
+      run,
+      citations: prepared.citations,
+      signal: controller.signal,
       logger,
+      threadId,
       end: () => {
         out.end();
         if (ctx.res.closed) return;

@@ -1,10 +1,10 @@
 import type { SearchHit } from '../../core/retrieval/index.js';
-import { passageUrl } from './citations.js';
+import type { Citation } from './answer-writer.js';
 
 /** The retrieval as the clients written for Mintlify's stream read it: a `search` tool call and its result. */
 export const SEARCH_TOOL = 'search';
 
-/** One hit of the `search` tool result; `url` is absolute on the domain's public site. */
+/** One page of the `search` tool result; `url` is absolute on the domain's public site (its best section). */
 export interface SearchToolHit {
   path: string;
   url: string;
@@ -18,11 +18,16 @@ export interface SearchCall {
   hits: SearchToolHit[];
 }
 
-/** The tool call for the passages the answer is built from, numbered like the citations. */
-export function searchCall(toolCallId: string, query: string, baseUrl: string, passages: SearchHit[]): SearchCall {
-  return {
-    toolCallId,
-    query,
-    hits: passages.map((hit) => ({ path: hit.path, url: passageUrl(baseUrl, hit), content: hit.content, metadata: hit.metadata })),
-  };
+/**
+ * The tool call for the passages the answer is built from: one result per
+ * cited page, numbered like the citations, its passages joined in rank order
+ * and its metadata its best section's.
+ */
+export function searchCall(toolCallId: string, query: string, citations: Citation[], passages: SearchHit[]): SearchCall {
+  const hits = citations.flatMap((c): SearchToolHit[] => {
+    const own = passages.filter((hit) => hit.path === c.path);
+    const best = own[0];
+    return best ? [{ path: c.path, url: c.url, content: own.map((hit) => hit.content.trim()).join('\n\n'), metadata: best.metadata }] : [];
+  });
+  return { toolCallId, query, hits };
 }

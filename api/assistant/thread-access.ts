@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/logger.js';
-import { newThreadKey, threadKeyMatches, type ThreadRef, type ThreadStore, type ThreadTranscript } from '../../core/threads/index.js';
+import { newThreadKey, threadKeyMatches, type ThreadRef, type ThreadTranscript } from '../../core/threads/index.js';
 import { notFound } from '../http-error.js';
+import type { AnswerService } from './answer-service.js';
 
 export interface ThreadAccess {
   ref: ThreadRef;
@@ -27,7 +28,7 @@ export interface ThreadRequest {
  * (Redis down), the answer goes on from the client's own messages and the
  * thread is left untouched.
  */
-export async function openThread(threads: ThreadStore, req: ThreadRequest, logger: Logger): Promise<ThreadAccess> {
+export async function openThread(answers: Pick<AnswerService, 'loadThread'>, req: ThreadRequest, logger: Logger): Promise<ThreadAccess> {
   const { orgId, domainId } = req;
   if (!req.threadId) {
     const { key, hash } = newThreadKey();
@@ -38,7 +39,7 @@ export async function openThread(threads: ThreadStore, req: ThreadRequest, logge
   if (!req.threadKey) throw unknown();
   let transcript: ThreadTranscript | undefined;
   try {
-    transcript = await threads.load(orgId, threadId);
+    transcript = await answers.loadThread(orgId, threadId);
   } catch (err) {
     logger.warn({ err: err instanceof Error ? err.message : String(err), threadId }, 'assistant thread not loaded');
     return { ref: { orgId, domainId, threadId }, transcript: undefined, key: undefined, record: false };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { answerFromDocs, linkCitations, numberedCitations } from '../ai-tools/index.js';
+import { MAX_SOURCES, numberedCitations } from '../assistant/index.js';
 import { FILTER_SCHEMA, type FilterArgument } from './filter-schema.js';
 import { argumentsOf } from './tool-arguments.js';
 import { requireDomain, type DocsTool } from './tool.js';
@@ -8,9 +8,6 @@ interface AskArguments {
   question: string;
   filter?: FilterArgument;
 }
-
-/** Passages the answer is drawn from: the assistant's default. */
-const PASSAGES = 5;
 
 const definition = {
   name: 'ask',
@@ -57,25 +54,19 @@ export const askTool: DocsTool = {
     const { question, filter } = parse(args);
     const domain = requireDomain(ctx);
     await ctx.consume('answer');
-    const answer = await answerFromDocs(
-      { docIndex: ctx.docIndex, answerer: ctx.answerer, promptTokens: ctx.promptTokens },
-      {
-        domain,
-        conversation: { question: question.trim(), earlier: [] },
-        filter,
-        pageSize: PASSAGES,
-        signal: ctx.signal,
-        trace: { id: `mcp_${randomUUID()}`, orgId: ctx.orgId, domainId: domain.id, threadId: null, surface: 'mcp', caller: ctx.caller, fp: null, currentPath: null },
-      },
-    );
+    const prepared = await ctx.answers.prepare({ domain, conversation: { question: question.trim(), earlier: [] }, filter, pageSize: MAX_SOURCES });
+    const run = ctx.answers.answer(prepared, {
+      signal: ctx.signal,
+      trace: { id: `mcp_${randomUUID()}`, orgId: ctx.orgId, domainId: domain.id, threadId: null, surface: 'mcp', caller: ctx.caller, fp: null, currentPath: null },
+    });
     let text = '';
-    for await (const delta of answer.run.deltas) text += delta;
-    const linked = linkCitations(text.trim(), answer.citations);
-    const citations = numberedCitations(answer.citations);
+    for await (const delta of run.deltas) text += delta;
+    const linked = text.trim();
+    const citations = numberedCitations(prepared.citations);
     const sources = citations.map((c) => `[${c.index}] [${c.title}](${c.url})`).join('\n');
     return {
       content: [{ type: 'text', text: sources ? `${linked}\n\nSources:\n${sources}` : linked }],
-      structuredContent: { answer: linked, mode: answer.mode, citations },
+      structuredContent: { answer: linked, mode: ctx.answers.mode, citations },
     };
   },
 };

@@ -1,2 +1,2 @@
-export { mcpRouter, type McpDeps } from './router.js';
+export { mcpRouter } from './router.js';
 export { DOCS_TOOLS } from './docs-server.js';

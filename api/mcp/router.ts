@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context } from 'koa';
-import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
-import { defaultAnswerer, findOwnDomain } from '../ai-tools/index.js';
+import { findOwnDomain } from '../ai-tools/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
-import { recorderOf } from '../analytics/recorder-of.js';
-import { assistantLimits, recordingAnswerer, type Answerer } from '../assistant/index.js';
+import { assistantLimits } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError } from '../http-error.js';
@@ -13,21 +11,14 @@ import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
 import type { ToolContext } from './tool.js';
 
-export interface McpDeps {
-  docIndex?: DocIndex;
-  answerer?: Answerer;
-}
-
 /**
  * The docs MCP server of each domain at `/mcp/{domain}`, Streamable HTTP in
  * stateless mode: every POST gets its own server and transport, so any API
  * replica can answer any request. The assistant key authenticates before MCP
  * starts; everything after (an unknown domain included) is a tool error.
  */
-export function mcpRouter(services: ApiServices, deps: McpDeps = {}): Router {
-  const { config, tenants, limiter, logger } = services;
-  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
+export function mcpRouter(services: ApiServices): Router {
+  const { tenants, limiter, logger, docIndex, answers } = services;
   const router = new Router();
 
   router.post('/mcp/:domain', requireKey(tenants, 'assistant'), async (ctx: Context) => {
@@ -40,8 +31,7 @@ export function mcpRouter(services: ApiServices, deps: McpDeps = {}): Router {
       orgId,
       caller: domain ? callerKind(ctx, domain) : 'other',
       docIndex,
-      answerer,
-      promptTokens: config.assistant.promptTokens,
+      answers,
       consume: async (kind) => {
         const org = await tenants.getOrg(orgId);
         const checks = assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits);

@@ -1,4 +1,5 @@
-import { citationsFor } from '../assistant/index.js';
+import { passageUrl } from '../assistant/index.js';
+import type { SearchHit } from '../../core/retrieval/index.js';
 import type { FilterArgument } from './filter-schema.js';
 import { FILTER_SCHEMA } from './filter-schema.js';
 import { argumentsOf } from './tool-arguments.js';
@@ -50,6 +51,13 @@ const definition = {
 
 const parse = argumentsOf<SearchArguments>(definition);
 
+/** A passage's page title and, when it is a section of it, the section's heading. */
+function sectionTitle(hit: SearchHit): string {
+  const heading = hit.metadata.breadcrumb.at(-1);
+  const title = heading && heading !== hit.metadata.title ? `${hit.metadata.title} › ${heading}` : hit.metadata.title;
+  return title || hit.path;
+}
+
 /** `search`: the search endpoint's retrieval, as passages with absolute URLs. */
 export const searchTool: DocsTool = {
   definition,
@@ -58,10 +66,9 @@ export const searchTool: DocsTool = {
     const domain = requireDomain(ctx);
     await ctx.consume('search');
     const hits = await ctx.docIndex.search(domain.id, { query: query.trim(), pageSize, ...(filter ? { filter } : {}) });
-    const cited = citationsFor(domain.baseUrl, hits);
-    const results = hits.map((hit, i) => ({
-      title: cited[i]?.title ?? hit.metadata.title,
-      url: cited[i]?.url ?? '',
+    const results = hits.map((hit) => ({
+      title: sectionTitle(hit),
+      url: passageUrl(domain.baseUrl, hit),
       path: hit.path,
       passage: hit.content,
       score: hit.metadata.score,

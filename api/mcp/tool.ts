@@ -3,16 +3,15 @@ import type { CallerKind } from '../../core/analytics/index.js';
 import type { LimitState } from '../../core/limits/index.js';
 import type { DocIndex } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
-import type { Answerer } from '../assistant/index.js';
+import type { AnswerService } from '../assistant/index.js';
 
-/** What a tool call may use: the caller, its domain (if it is theirs), the index and the answerer. */
+/** What a tool call may use: the caller, its domain (if it is theirs), the index and the answer service. */
 export interface ToolContext {
   domainId: string;
   /** Undefined when the domain is unknown or another organisation's. */
   domain: Domain | undefined;
   docIndex: DocIndex;
-  answerer: Answerer;
-  promptTokens: number;
+  answers: AnswerService;
   /** Who is calling, for the analytics of `ask`. */
   orgId: string;
   caller: CallerKind;

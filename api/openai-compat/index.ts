@@ -1,2 +1,2 @@
-export { openAiCompatRouter, type OpenAiCompatDeps } from './router.js';
+export { openAiCompatRouter } from './router.js';
 export { MODEL_ID } from './wire-format.js';

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
-import { answerFromDocs, defaultAnswerer, linkCitations, numberedCitations } from '../ai-tools/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
-import { recorderOf } from '../analytics/recorder-of.js';
-import { assistantLimits, ModelFailedError, recordingAnswerer, type Answerer } from '../assistant/index.js';
+import { assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -16,14 +13,6 @@ import { ChatCompletionBody } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
 import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-format.js';
 
-export interface OpenAiCompatDeps {
-  docIndex?: DocIndex;
-  answerer?: Answerer;
-}
-
-/** Passages retrieved per answer: the assistant's default. */
-const PASSAGES = 5;
-
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
@@ -32,13 +21,10 @@ const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  * answerer and limits, answered in OpenAI's wire format (errors included).
  * Stateless like Chat Completions itself: the client sends the history.
  */
-export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps = {}): Router {
-  const { config, tenants, limiter, logger } = services;
-  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
+export function openAiCompatRouter(services: ApiServices): Router {
+  const { tenants, limiter, logger, answers } = services;
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
   router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
-
 
   router.get('/models', async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
@@ -64,10 +50,9 @@ export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps
     });
     const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
-    const answer = await answerFromDocs(
-      { docIndex, answerer, promptTokens: config.assistant.promptTokens },
-      { domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: PASSAGES, signal: controller.signal, trace },
-    );
+    const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES });
+    const run = answers.answer(prepared, { signal: controller.signal, trace });
+    const citations = numberedCitations(prepared.citations);
 
     if (body.stream) {
       const out = new PassThrough();
@@ -75,7 +60,7 @@ export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps
       ctx.set(SSE_HEADERS);
       ctx.body = out;
       const withUsage = body.stream_options?.include_usage === true;
-      void streamCompletion({ out, ids, answer, withUsage, signal: controller.signal, logger }).catch((err: unknown) => {
+      void streamCompletion({ out, ids, run, citations, withUsage, signal: controller.signal, logger }).catch((err: unknown) => {
         logger.error({ err, id: ids.id }, 'chat completion stream failed');
         out.end();
       });
@@ -84,12 +69,12 @@ export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps
 
     let text = '';
     try {
-      for await (const delta of answer.run.deltas) text += delta;
+      for await (const delta of run.deltas) text += delta;
     } catch (err) {
       if (err instanceof ModelFailedError) throw new HttpError(502, 'model_failed', err.message);
       throw err;
     }
-    ctx.body = completion(ids, linkCitations(text, answer.citations), numberedCitations(answer.citations), answer.run.usage());
+    ctx.body = completion(ids, text, citations, run.usage());
   });
 
   return router;

@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
-import { citationLinker, numberedCitations, type DocsAnswer } from '../ai-tools/index.js';
-import { ModelFailedError } from '../assistant/index.js';
+import { publicFailure, type AnswerRun, type NumberedCitation } from '../assistant/index.js';
 import { chunk, openAiError, usageChunk, type CompletionIds } from './wire-format.js';
 
 export const SSE_HEADERS = {
@@ -13,7 +12,9 @@ export const SSE_HEADERS = {
 export interface StreamJob {
   out: Writable;
   ids: CompletionIds;
-  answer: DocsAnswer;
+  /** The answer service's run: text already linked, recorded when it ends. */
+  run: AnswerRun;
+  citations: NumberedCitation[];
   /** `stream_options.include_usage`. */
   withUsage: boolean;
   signal: AbortSignal;
@@ -27,21 +28,15 @@ export interface StreamJob {
  * after the first byte is an `error` event, which OpenAI clients raise.
  */
 export async function streamCompletion(job: StreamJob): Promise<void> {
-  const { out, ids, answer, withUsage, signal } = job;
+  const { out, ids, run, withUsage, signal } = job;
   const send = (value: unknown) => out.write(`data: ${JSON.stringify(value)}\n\n`);
-  const linker = citationLinker(answer.citations);
-  send(chunk(ids, { role: 'assistant', content: '', citations: numberedCitations(answer.citations) }, null, withUsage));
+  send(chunk(ids, { role: 'assistant', content: '', citations: job.citations }, null, withUsage));
   try {
-    for await (const delta of answer.run.deltas) {
-      if (signal.aborted) break;
-      const text = linker.push(delta);
-      if (text) send(chunk(ids, { content: text }, null, withUsage));
-    }
+    for await (const delta of run.deltas) send(chunk(ids, { content: delta }, null, withUsage));
   } catch (err) {
     if (!signal.aborted) {
-      const message = err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
       job.logger.warn({ err, id: ids.id }, 'chat completion failed mid-stream');
-      send(openAiError(message, 502, 'model_failed'));
+      send(openAiError(publicFailure(err), 502, 'model_failed'));
     }
     out.end();
     return;
@@ -50,10 +45,8 @@ export async function streamCompletion(job: StreamJob): Promise<void> {
     out.end();
     return;
   }
-  const rest = linker.flush();
-  if (rest) send(chunk(ids, { content: rest }, null, withUsage));
   send(chunk(ids, {}, 'stop', withUsage));
-  if (withUsage) send(usageChunk(ids, answer.run.usage()));
+  if (withUsage) send(usageChunk(ids, run.usage()));
   out.write('data: [DONE]\n\n');
   out.end();
 }

@@ -1,5 +1,4 @@
-import type { NumberedCitation } from '../ai-tools/index.js';
-import type { Usage } from '../assistant/index.js';
+import type { NumberedCitation, Usage } from '../assistant/index.js';
 import type { HttpError } from '../http-error.js';
 
 /** The one model this endpoint offers: whatever `model` a request names, Quire's answerer answers. */

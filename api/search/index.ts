@@ -1,3 +1,3 @@
-export { searchRouter, type SearchDeps } from './router.js';
+export { searchRouter } from './router.js';
 export { searchDomain } from './search-domain.js';
 export { SearchBody } from './schema.js';

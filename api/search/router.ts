@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
-import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
@@ -14,20 +13,14 @@ import { parseInput } from '../validation.js';
 import { PageBody, SearchBody } from './schema.js';
 import { searchDomain } from './search-domain.js';
 
-export interface SearchDeps {
-  docIndex?: DocIndex;
-}
-
 /**
  * Search and page endpoints (assistant key, the assistant's per-organisation
  * limit) and the admin endpoints that start and watch an indexing run.
  */
-export function searchRouter(services: ApiServices, deps: SearchDeps = {}): Router {
-  const { config, tenants, limiter } = services;
-  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
+export function searchRouter(services: ApiServices): Router {
+  const { config, tenants, limiter, docIndex } = services;
   const router = new Router();
   const recorder = recorderOf(services);
-
 
   /** One counter with the assistant: the same name, subject and points. */
   const consumeOrgLimit = async (ctx: Context) => {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ThreadExchange, ThreadRef, ThreadStore, ThreadTranscript } from './types.js';
+import type { ThreadAppend, ThreadExchange, ThreadRef, ThreadStore, ThreadTranscript } from './types.js';
 
 interface ThreadHeader {
   threadId: string;
@@ -44,5 +44,10 @@ export class RedisThreadStore implements ThreadStore {
       .exec();
     const failed = results?.find(([err]) => err)?.[0];
     if (failed) throw failed;
+  }
+
+  /** Issued together, so one thread's exchanges reach Redis in order. */
+  async appendAll(entries: ThreadAppend[]): Promise<void> {
+    await Promise.all(entries.map(({ ref, exchange }) => this.append(ref, exchange)));
   }
 }

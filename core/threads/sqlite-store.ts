@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { bodyOf, openDatabase, statement, writeTransaction, type SqliteDatabase } from '../store/sqlite.js';
-import { DAY_MS, type ThreadExchange, type ThreadRef, type ThreadStore, type ThreadTranscript } from './types.js';
+import { DAY_MS, type ThreadAppend, type ThreadExchange, type ThreadRef, type ThreadStore, type ThreadTranscript } from './types.js';
 
 const SCHEMA = `
   CREATE TABLE threads (
@@ -118,15 +118,22 @@ export class SqliteThreadStore implements ThreadStore {
       });
   }
 
-  async append(ref: ThreadRef, exchange: ThreadExchange): Promise<void> {
+  append(ref: ThreadRef, exchange: ThreadExchange): Promise<void> {
+    return this.appendAll([{ ref, exchange }]);
+  }
+
+  /** One transaction for all: a commit costs more than the rows it writes. */
+  async appendAll(entries: ThreadAppend[]): Promise<void> {
     await writeTransaction(this.db, () => {
+      for (const { ref, exchange } of entries) {
         // The first exchange creates the thread; each later one renews its retention.
         this.sql(
           `INSERT INTO threads (org_id, thread_id, domain_id, key_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (org_id, thread_id) DO UPDATE SET updated_at = excluded.updated_at`,
         ).run(ref.orgId, ref.threadId, ref.domainId, ref.keyHash ?? null, exchange.startedAt, exchange.finishedAt);
         this.sql('INSERT INTO exchanges (org_id, thread_id, body) VALUES (?, ?, ?)').run(ref.orgId, ref.threadId, JSON.stringify(exchange));
-      });
+      }
+    });
     this.sweepNowAndThen();
   }
 }

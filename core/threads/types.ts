@@ -49,6 +49,14 @@ export interface ThreadStore {
   load(orgId: string, threadId: string): Promise<ThreadTranscript | undefined>;
   /** Appends an exchange, creating the thread on first use; renews its retention. */
   append(ref: ThreadRef, exchange: ThreadExchange): Promise<void>;
+  /** Appends several exchanges in order, as one write where the store has transactions. */
+  appendAll(entries: ThreadAppend[]): Promise<void>;
+}
+
+/** One exchange to append to its thread. */
+export interface ThreadAppend {
+  ref: ThreadRef;
+  exchange: ThreadExchange;
 }
 
 export const DAY_MS = 86_400_000;

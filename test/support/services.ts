@@ -5,13 +5,17 @@ import path from 'node:path';
 import type Koa from 'koa';
 import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
+import { configuredAnswerer, createAnswerService } from '../../api/assistant/index.js';
 import type { ApiServices } from '../../api/services.js';
+import { AnalyticsRecorder, openAnalyticsStore } from '../../core/analytics/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase } from '../../core/db/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
+import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { createTenantStore } from '../../core/tenants/index.js';
+import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -46,7 +50,10 @@ export async function testServices(
   const tenants = createTenantStore(database);
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
-  return {
+  const docIndex = openDocIndex(config, redis);
+  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
+  analytics.start();
+  const services = {
     config,
     logger,
     database,
@@ -56,7 +63,28 @@ export async function testServices(
     // Tests that never touch Temporal may skip it; a call would then fail loudly.
     temporal: temporal ?? (undefined as never),
     probes: { tenants: () => tenants.ping() },
+    docIndex,
+    analytics,
   };
+  return { ...services, answers: answerServiceOf(services) };
+}
+
+/**
+ * The answer service as the API builds it, over these services' index and
+ * recorder (a test that swaps either builds it again) and `threads`.
+ */
+export function answerServiceOf(
+  services: Pick<ApiServices, 'config' | 'logger' | 'redis' | 'docIndex' | 'analytics'>,
+  threads: ThreadStore = openThreadStore(services.config, services.redis),
+) {
+  const { config, logger, docIndex, analytics } = services;
+  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
+}
+
+/** The services answering from `docIndex`: the index every route reads and the answer service over it. */
+export function withDocIndex<T extends ApiServices>(services: T, docIndex: DocIndex, threads?: ThreadStore): T {
+  const next = { ...services, docIndex };
+  return { ...next, answers: answerServiceOf(next, threads) };
 }
 
 export interface Served {

@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAgentActivities, type AgentTurnInput } from '../../../activities/agent/index.js';
 import type { ActivityServices } from '../../../activities/index.js';
+import type { ApiServices } from '../../../api/services.js';
 import { messageRef } from '../../../core/contracts/index.js';
 import { openJobStore, type JobStore } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
@@ -8,7 +9,7 @@ import { createDocsRepo, type DocsRepo, type DocsRepoOptions } from '../../suppo
 import { testServices } from '../../support/services.js';
 
 export interface EngineFixture {
-  services: ActivityServices & { jobs: JobStore };
+  services: ApiServices & ActivityServices & { jobs: JobStore };
   repo: DocsRepo;
   model: FakeModelServer;
   activities: ReturnType<typeof createAgentActivities>;

@@ -42,7 +42,7 @@ describe('OpenAI-compatible chat endpoint (openai package as the client)', () =>
     assert.equal(choice?.message.content, `Compare the Skylark-Signature header with an HMAC of the body [[1]](${HOOKS_URL}).`);
     const citations = citationsOf(choice?.message ?? {});
     assert.ok(Array.isArray(citations));
-    assert.deepEqual(citations[0], { index: 1, title: 'Webhooks › Verify signatures', url: HOOKS_URL, path: '/guides/webhooks' });
+    assert.deepEqual(citations[0], { index: 1, title: 'Webhooks', url: HOOKS_URL, path: '/guides/webhooks' });
     assert.equal(res.usage?.total_tokens, (res.usage?.prompt_tokens ?? 0) + (res.usage?.completion_tokens ?? 0));
 
     // The assistant's prompt, not the client's system message; the history as turns; `model` names nothing upstream.

@@ -5,8 +5,7 @@ import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
 import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
-import { assistantWorld, SITE, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
+import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { tempDir } from '../../support/services.js';
 
@@ -38,8 +37,6 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   const thread: { id: string; key: string; messageId: string } = { id: '', key: '', messageId: '' };
 
   before(async () => {
-    const index = new EmbeddedDocIndex(path.join(await tempDir('quire-analytics-index-'), 'index'));
-    await index.applyChanges('docs', { upserts: SITE, removals: [] });
     // The recorder's timer is not started: each test flushes with tick(), on a clock it moves itself.
     recorder = new AnalyticsRecorder({
       store: new SqliteAnalyticsStore(path.join(await tempDir('quire-analytics-'), 'analytics.db')),
@@ -51,7 +48,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
       // The fake stands for the model provider: it cites a passage unless the question asks it not to.
       script: (req) => ({ text: JSON.stringify(req.body.messages.at(-1)?.content ?? '').includes('uncited') ? UNCITED : 'Install it with npm [1].' }),
       patch: () => ({ analytics: recorder }),
-      features: [analyticsRouter, (s) => searchRouter(s, { docIndex: index }), (s) => openAiCompatRouter(s, { docIndex: index })],
+      features: [analyticsRouter, searchRouter, openAiCompatRouter],
     });
     await world.services.tenants.putDomain({
       id: 'docs',
@@ -111,14 +108,18 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     assert.equal(first.id, thread.messageId);
     assert.equal(first.threadId, thread.id);
     assert.equal(first.query, 'How do I install the CLI?');
-    assert.equal(first.response, 'Install it with npm [1].');
+    // What the reader got: the marker linked to the page, the suggestions block after it.
+    assert.equal(first.response, 'Install it with npm [[1]](https://docs.example.com/guides/install#install-the-cli).\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
+    // The thread keeps the same answer, once: both come from one completion record.
+    const stored = await json<{ exchanges: Array<{ messageId: string; answer: string }> }>(await admin(`/v1/admin/threads/${thread.id}`));
+    assert.deepEqual(stored.exchanges.map((x) => [x.messageId, x.answer]), [[first.id, first.response]]);
     assert.equal(first.responseType, 'model');
     assert.equal(first.queryCategory, 'guides');
     assert.equal(first.pageUrl, 'https://docs.example.com/guides/install');
     assert.equal(first.fp, 'fp-browser');
     assert.equal(first.timestamp, new Date(Date.UTC(2026, 5, 1, 12)).toISOString());
     assert.ok(first.sources.some((s) => s.url === 'https://docs.example.com/guides/install#install-the-cli'), JSON.stringify(first.sources));
-    assert.equal(list[2]!.response, UNCITED);
+    assert.ok(list[2]!.response.startsWith(UNCITED + '\n\n```suggestions\n'), list[2]!.response);
     assert.equal(list[1]!.queryCategory, null);
     assert.deepEqual(list[1]!.sources, []);
   });

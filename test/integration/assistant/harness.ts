@@ -2,14 +2,14 @@ import { healthRouter } from '../../../api/health.js';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../api/app.js';
-import { assistantRouter, type AssistantDeps } from '../../../api/assistant/index.js';
+import { assistantRouter } from '../../../api/assistant/index.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { openThreadStore } from '../../../core/threads/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { SITE } from './site.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
 
 export { SITE, docsPage } from './site.js';
 
@@ -30,7 +30,6 @@ export interface WorldOptions {
   script?: Script;
   orgLimits?: Parameters<ApiServices['tenants']['addOrg']>[1];
   supportContact?: string;
-  deps?: AssistantDeps;
   /** Replaces some services after they are built (a Redis-backed limiter, a capturing logger). */
   patch?: (services: ApiServices) => Partial<ApiServices>;
   /** More features to serve beside the assistant (the widget, the search endpoints). */
@@ -42,11 +41,11 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   const model = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
   const env = { ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}), ...opts.env };
   const built = await testServices({ env, withTemporal: false });
-  const services: ApiServices = { ...built, ...opts.patch?.(built) };
-  if (opts.orgLimits) await services.tenants.addOrg('acme', opts.orgLimits);
-  const org = await seedOrg(services);
+  const patched: ApiServices = { ...built, ...opts.patch?.(built) };
+  if (opts.orgLimits) await patched.tenants.addOrg('acme', opts.orgLimits);
+  const org = await seedOrg(patched);
   const domainId = 'docs';
-  await services.tenants.putDomain({
+  await patched.tenants.putDomain({
     id: domainId,
     orgId: org.orgId,
     source: '.',
@@ -57,10 +56,11 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   });
   const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
   await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
-  const threads = openThreadStore(services.config, services.redis);
+  const threads = openThreadStore(patched.config, patched.redis);
+  const services = withDocIndex(patched, docIndex, threads);
   const app = createApp(services, [
     healthRouter,
-    (s) => assistantRouter(s, { docIndex, threads, ...opts.deps }),
+    assistantRouter,
     (s) => threadsRouter(s, { threads }),
     ...(opts.features ?? []),
   ]);

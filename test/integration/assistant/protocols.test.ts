@@ -9,6 +9,8 @@ import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from 
 import { sseChunks, strictChunkProblems, V1_CODES } from './strict-chunks.js';
 
 const ANSWER = 'Install it with npm install -g quire-cli [1].';
+/** The answer as the reader gets it: the marker is a link to the cited page's best section. */
+const LINKED = 'Install it with npm install -g quire-cli [[1]](https://docs.example.com/guides/install#install-the-cli).';
 /** Every answer closes with the pages it drew on, as a `suggestions` block of site-relative links. */
 const SUGGESTIONS = /\n\n```suggestions\n\(Installation\)\[\/guides\/install\]\n(?:\(.+\)\[\/.+\]\n)*```\n$/;
 
@@ -52,7 +54,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
     const threadHeader = res.headers.get('x-thread-id');
     const keyHeader = res.headers.get('x-thread-key');
     const reading = await readV1(res);
-    assert.ok(reading.text.startsWith(ANSWER), reading.text);
+    assert.ok(reading.text.startsWith(LINKED), reading.text);
     assert.match(reading.text, SUGGESTIONS);
     assert.deepEqual(reading.errors, []);
     assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/);
@@ -111,7 +113,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
     it(`v2: ${client} readUIMessageStream reads the search tool part, text, sources and the thread metadata`, async () => {
       const reading = await readV2(client, { url: v2Url(), key: world.org.assistantKey, body: { fp: 'anonymous' }, text: 'How do I install the CLI?' });
       assert.deepEqual(reading.errors, []);
-      assert.ok(reading.text.startsWith(ANSWER), reading.text);
+      assert.ok(reading.text.startsWith(LINKED), reading.text);
       assert.match(reading.text, SUGGESTIONS);
       assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/);
       assert.match(reading.threadKey ?? '', /^tk_/);
@@ -137,7 +139,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.deepEqual(chat.errors, []);
       const first = chat.finished[0];
       assert.ok(first, 'the first answer finished');
-      assert.ok(first.text.startsWith(ANSWER));
+      assert.ok(first.text.startsWith(LINKED));
       assert.ok(first.threadId && first.threadKey);
       assert.ok(first.sources.includes('https://docs.example.com/guides/install#install-the-cli'));
       assertSearchTool(first, /install the CLI/);
@@ -152,7 +154,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
       // The Chat sent the whole history: system prompt + question 1 + answer 1 + question 2.
       const sent = world.model!.requests.at(-1)!.body.messages;
       assert.deepEqual(sent.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
-      assert.equal(sent[2]?.content, ANSWER, 'the earlier answer reaches the model without its suggestions block');
+      assert.equal(sent[2]?.content, ANSWER, 'the earlier answer reaches the model without its suggestions block or citation links');
       // "And on Windows?" is sharpened by the earlier question: the Windows passage is retrieved.
       assert.match(String(sent[0]?.content), /PowerShell/);
 

@@ -73,7 +73,7 @@ describe('assistant requests', () => {
       ],
     });
     assert.equal(res.status, 200);
-    assert.equal((await readV1(res)).text, 'Answer [1].\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
+    assert.equal((await readV1(res)).text, 'Answer [[1]](https://docs.example.com/guides/install#install-the-cli).\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
     const sent = JSON.stringify(world.model!.requests[before]?.body.messages);
     assert.match(sent, /How do I install the CLI\?/);
     assert.match(sent, /A documentation assistant\./);
@@ -102,7 +102,7 @@ describe('assistant requests', () => {
       messages: [{ id: 'd', role: 'data', content: '', parts: [] }, userMessageV1('How do I install?')],
     });
     assert.equal(v1.status, 200);
-    assert.equal((await readV1(v1)).text, 'Answer [1].\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
+    assert.equal((await readV1(v1)).text, 'Answer [[1]](https://docs.example.com/guides/install#install-the-cli).\n\n```suggestions\n(Installation)[/guides/install]\n```\n');
   });
 
   it('401 without a key, 403 with an admin key, 404 for another organisation\'s or an unknown domain', async () => {
@@ -208,7 +208,7 @@ describe('assistant without a model (extractive mode)', () => {
   });
   after(() => world.close());
 
-  it('streams the top passages, labelled, with citations, in v2 and v1', async () => {
+  it('answers in whole sentences of the best passages, labelled, linked to their pages, in v2 and v1', async () => {
     const v2 = await readV2('ai5', {
       url: `${world.url}/discovery/v2/assistant/docs/message`,
       key: world.org.assistantKey,
@@ -216,7 +216,7 @@ describe('assistant without a model (extractive mode)', () => {
       text: 'How do I install the CLI?',
     });
     assert.ok(v2.text.startsWith(EXTRACTIVE_LABEL));
-    assert.match(v2.text, /> Install the Quire CLI with npm install -g quire-cli/);
+    assert.match(v2.text, /\nInstall the Quire CLI with npm install -g quire-cli\. .*\[\[1\]\]\(https:\/\/docs\.example\.com\/guides\/install#install-the-cli\)/);
     assert.equal(v2.sources[0]?.url, 'https://docs.example.com/guides/install#install-the-cli');
     const v1 = await readV1(await world.post('v1', { fp: 'a', messages: [userMessageV1('How do I install the CLI?')] }));
     assert.ok(v1.text.startsWith(EXTRACTIVE_LABEL));

@@ -44,6 +44,18 @@ function behavesAsAThreadStore(name: string, open: () => Promise<ThreadStore>) {
       assert.deepEqual((await store.load('rival', id))?.exchanges.map((x) => x.question), ['theirs']);
     });
 
+    it('appends a batch across threads, in order, each thread created once', async () => {
+      const ref = (x: string) => ({ orgId: 'acme', threadId: `batch-${x}-${Math.random()}`, domainId: 'docs' });
+      const [a, b] = [ref('a'), ref('b')];
+      await store.appendAll([
+        { ref: a, exchange: exchange('a1') },
+        { ref: b, exchange: exchange('b1') },
+        { ref: a, exchange: exchange('a2') },
+      ]);
+      assert.deepEqual((await store.load('acme', a.threadId))?.exchanges.map((x) => x.question), ['a1', 'a2']);
+      assert.deepEqual((await store.load('acme', b.threadId))?.exchanges.map((x) => x.question), ['b1']);
+    });
+
     it('keeps concurrent appends to one thread', async () => {
       const ref = { orgId: 'acme', threadId: `busy-${Math.random()}`, domainId: 'docs' };
       await Promise.all(Array.from({ length: 10 }, (_, i) => store.append(ref, exchange(`q${i}`))));

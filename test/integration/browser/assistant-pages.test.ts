@@ -94,7 +94,8 @@ describe('the assistant in a real browser, from another origin', function () {
       tab = await watchedPage();
       await tab.page.goto(site.origin + file);
       const first = await askOnPage('How do I install the CLI?', 1);
-      assert.equal(await first.locator('.text').textContent(), FIRST);
+      // The page shows the raw text: the marker arrives as a Markdown link to the cited page.
+      assert.equal(await first.locator('.text').textContent(), FIRST.replace('[1]', `[[1]](${INSTALL_URL})`));
       assert.ok((await first.locator('.sources a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).includes(INSTALL_URL));
       assert.equal(await first.locator('.suggestions a').first().textContent(), 'Installation');
       assert.equal(await first.locator('.suggestions a').first().getAttribute('href'), '/guides/install');
@@ -103,7 +104,8 @@ describe('the assistant in a real browser, from another origin', function () {
 
       const second = await askOnPage('And on Windows?', 2);
       // System prompt, question 1, answer 1, question 2: the page's history went through.
-      assert.equal(await second.locator('.text').textContent(), SECOND(4));
+      const linkedSecond = /^On Windows, run the installer from PowerShell \[\[1\]\]\(https:\/\/docs\.example\.com\/guides\/install#[a-z-]+\)\. \(4 messages\)$/;
+      assert.match((await second.locator('.text').textContent()) ?? '', linkedSecond);
       assert.equal(await tab.page.locator('#thread').textContent(), threadId, 'the same thread');
       assert.deepEqual((await threadOf(threadId!)).exchanges.map((x) => x.question), ['How do I install the CLI?', 'And on Windows?']);
       assert.deepEqual(tab.errors, []);

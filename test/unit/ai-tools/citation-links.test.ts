@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { citationLinker, linkCitations, pagePathFrom } from '../../../api/ai-tools/index.js';
+import { pagePathFrom } from '../../../api/ai-tools/index.js';
+import { citationLinker, linkCitations } from '../../../api/assistant/index.js';
 import type { Citation } from '../../../api/assistant/index.js';
 
 const citations: Citation[] = [

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { citationsFor, passageUrl } from '../../../api/assistant/citations.js';
+import { citationsFor, MAX_SOURCES, passageUrl, relevantHits } from '../../../api/assistant/citations.js';
 import { conversationOf, retrievalQuery } from '../../../api/assistant/conversation.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import { estimateTokens } from '../../../api/assistant/token-budget.js';
@@ -14,12 +14,36 @@ const domain = { id: 'docs', baseUrl: 'https://docs.example.com/', supportContac
 const msg = (role: 'user' | 'assistant' | 'system', text: string) => ({ id: text, role, parts: [{ type: 'text', text }] });
 
 describe('assistant prompt', () => {
-  it('cites passages with absolute URLs (base + path + anchor) and numbered ids', () => {
+  it('cites pages with absolute URLs (base + path + anchor of the best section) and numbered ids', () => {
     assert.equal(passageUrl('https://docs.example.com/', hit(1)), 'https://docs.example.com/page-1#part-1');
     assert.equal(passageUrl('https://docs.example.com', hit(2)), 'https://docs.example.com/page-2');
-    const c = citationsFor('https://docs.example.com', [hit(1), hit(2)]);
-    assert.deepEqual(c.map((x) => x.id), ['src_1', 'src_2']);
-    assert.equal(c[0]?.title, 'Page 1 › Part 1');
+    const further = { ...hit(1), metadata: { ...hit(1).metadata, anchor: 'later' } };
+    const c = citationsFor('https://docs.example.com', [hit(1), further, hit(2)]);
+    assert.deepEqual(c, [
+      { id: 'src_1', url: 'https://docs.example.com/page-1#part-1', title: 'Page 1', path: '/page-1' },
+      { id: 'src_2', url: 'https://docs.example.com/page-2', title: 'Page 2', path: '/page-2' },
+    ]);
+  });
+
+  it('keeps at most the asked pages as sources, none scoring below the relevance floor, each page once', () => {
+    const scored = (n: number, score: number, anchor = ''): SearchHit => ({ ...hit(n), metadata: { ...hit(n).metadata, anchor, score } });
+    const hits = [scored(1, 0.9, 'a'), scored(1, 0.9, 'b'), scored(2, 0.8), scored(3, 0.5), scored(4, 0.2), scored(5, 0.1)];
+    // 0.2 and 0.1 are below 0.35 of the best page's 0.9.
+    assert.deepEqual(relevantHits(hits, MAX_SOURCES).map((h) => `${h.path}#${h.metadata.anchor}`), ['/page-1#a', '/page-1#b', '/page-2#', '/page-3#']);
+    assert.deepEqual([...new Set(relevantHits(hits, 2).map((h) => h.path))], ['/page-1', '/page-2']);
+    const many = Array.from({ length: 8 }, (_, i) => scored(i + 1, 1 - i * 0.01));
+    assert.equal(citationsFor('https://docs.example.com', relevantHits(many, MAX_SOURCES)).length, 5);
+  });
+
+  it('numbers passages by page in the prompt, so every passage of a page is cited with the same number', () => {
+    const section = (n: number, part: string): SearchHit => ({ ...hit(n), metadata: { ...hit(n).metadata, anchor: part } });
+    const p = buildPrompt({ domain, conversation: { question: 'q', earlier: [] }, hits: [section(1, 'a'), section(1, 'b'), section(2, 'a')], budget: 4000 });
+    const system = p.messages[0]!.content;
+    assert.deepEqual(system.match(/^\[\d+\] .*$/gm), [
+      '[1] Page 1 (https://docs.example.com/page-1#a)',
+      '[1] Page 1 (https://docs.example.com/page-1#b)',
+      '[2] Page 2 (https://docs.example.com/page-2#a)',
+    ]);
   });
 
   it('keeps within the budget by dropping the oldest turns first', () => {

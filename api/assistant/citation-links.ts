@@ -1,4 +1,4 @@
-import type { Citation } from '../assistant/index.js';
+import type { Citation } from './answer-writer.js';
 
 /** Rewrites an answer's `[n]` citation markers into Markdown links as the text streams. */
 export interface CitationLinker {
@@ -12,6 +12,8 @@ export interface CitationLinker {
 const linkTarget = (url: string) => url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 const MARKER = /^\[(\d{1,3})\]/;
+/** What the linker must read character by character: a possible marker, code span or fence, or a new line. */
+const SPECIAL = /[[`~\n]/;
 /** A prefix of a marker that more text could complete: `[`, `[1`, `[12`. */
 const PARTIAL_MARKER = /^\[\d{0,3}$/;
 
@@ -100,6 +102,11 @@ export function citationLinker(citations: Citation[]): CitationLinker {
 
   return {
     push(delta) {
+      // Most deltas are plain prose: nothing in them can start a marker, code or a line.
+      if (!pending && !SPECIAL.test(delta) && !(atLineStart && /^[ >]/.test(delta))) {
+        if (delta) [atLineStart, previous] = [false, delta.at(-1) ?? previous];
+        return delta;
+      }
       pending += delta;
       return drain(false);
     },

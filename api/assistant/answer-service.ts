@@ -1,0 +1,171 @@
+import type { AnalyticsRecorder } from '../../core/analytics/index.js';
+import type { Config } from '../../core/config.js';
+import type { Logger } from '../../core/logger.js';
+import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
+import type { Domain } from '../../core/tenants/index.js';
+import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
+import type { Citation } from './answer-writer.js';
+import type { AnswerRun, AnswerTrace, Answerer } from './answerer.js';
+import { citationLinker } from './citation-links.js';
+import { citationsFor, relevantHits } from './citations.js';
+import { CompletionSink } from './completion-sink.js';
+import { retrievalQuery, type Conversation } from './conversation.js';
+import { extractiveAnswerer } from './extractive-answerer.js';
+import { modelAnswerer, publicFailure } from './model-answerer.js';
+import { buildPrompt, CHUNKS_PER_PAGE, type AssistantPrompt } from './prompt.js';
+import type { ContextItem } from './schema.js';
+import { searchCall, type SearchCall } from './search-tool.js';
+import { blockSeparator, suggestionsBlock } from './suggestions.js';
+
+/** A question to answer from one domain's docs, whichever door it came through. */
+export interface AnswerQuestion {
+  domain: Domain;
+  conversation: Conversation;
+  filter?: SearchFilter | undefined;
+  /** Pages retrieved: the most sources the answer cites. */
+  pageSize: number;
+  /** The page the reader is on: its text joins the prompt. */
+  currentPath?: string | undefined;
+  context?: ContextItem[] | undefined;
+}
+
+/** A question retrieved and prompted, ready to answer: what a stream announces before the text. */
+export interface PreparedAnswer {
+  question: AnswerQuestion;
+  /** What retrieval searched for. */
+  query: string;
+  prompt: AssistantPrompt;
+  /** One per cited page: `[n]` in the text is `citations[n - 1]`. */
+  citations: Citation[];
+}
+
+export interface AnswerOptions {
+  signal: AbortSignal;
+  trace: Omit<AnswerTrace, 'question'>;
+  /** The thread the exchange is kept in (the assistant routes). */
+  thread?: ThreadRef | undefined;
+  /** Close a completed answer with the `suggestions` block of its pages (the assistant routes). */
+  suggestions?: boolean;
+}
+
+/**
+ * The one answer path of every door (assistant v1 and v2, MCP `ask`, Chat
+ * Completions): retrieval, prompt, answerer, citation links, and one
+ * completion record per answer.
+ */
+export interface AnswerService {
+  readonly mode: Answerer['mode'];
+  prepare(question: AnswerQuestion): Promise<PreparedAnswer>;
+  /** The `search` tool call of a prepared answer: one result per cited page. */
+  searchCall(prepared: PreparedAnswer, toolCallId: string): SearchCall;
+  /**
+   * The answer's text as the reader gets it, `[n]` markers linked to their
+   * pages. When the text ends (completed, failed, or the reader left), the
+   * answer is recorded once; a failure is thrown as the answerer's error.
+   */
+  answer(prepared: PreparedAnswer, options: AnswerOptions): AnswerRun;
+  /** A thread with every exchange answered so far. */
+  loadThread(orgId: string, threadId: string): Promise<ThreadTranscript | undefined>;
+}
+
+export interface AnswerServiceDeps {
+  docIndex: DocIndex;
+  threads: ThreadStore;
+  recorder: AnalyticsRecorder;
+  answerer: Answerer;
+  promptTokens: number;
+  logger: Logger;
+}
+
+/** The answerer the configuration asks for: its model, else the extractive mode. */
+export function configuredAnswerer(config: Pick<Config, 'model'>): Answerer {
+  return config.model ? modelAnswerer(config.model) : extractiveAnswerer();
+}
+
+export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
+  const { docIndex, answerer } = deps;
+  const sink = new CompletionSink(deps);
+  return {
+    mode: answerer.mode,
+
+    async prepare(question) {
+      const { domain, conversation, filter, currentPath } = question;
+      const query = retrievalQuery(conversation);
+      const [hits, page] = await Promise.all([
+        docIndex.search(domain.id, {
+          query,
+          pageSize: question.pageSize,
+          chunksPerPage: CHUNKS_PER_PAGE,
+          ...(filter ? { filter } : {}),
+          ...(currentPath ? { currentPath } : {}),
+        }),
+        currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : undefined,
+      ]);
+      const prompt = buildPrompt({
+        domain,
+        conversation,
+        hits: relevantHits(hits, question.pageSize),
+        page,
+        context: question.context,
+        budget: deps.promptTokens,
+      });
+      return { question, query, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
+    },
+
+    searchCall(prepared, toolCallId) {
+      return searchCall(toolCallId, prepared.query, prepared.citations, prepared.prompt.passages);
+    },
+
+    answer(prepared, options) {
+      const { signal } = options;
+      const { citations, prompt, question } = prepared;
+      const startedAt = new Date().toISOString();
+      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal });
+      const linker = citationLinker(citations);
+      async function* deltas(): AsyncGenerator<string> {
+        let text = '';
+        let outcome: 'complete' | 'error' | 'aborted' = 'aborted';
+        let error: string | undefined;
+        try {
+          for await (const delta of run.deltas) {
+            if (signal.aborted) return;
+            const linked = linker.push(delta);
+            if (!linked) continue;
+            text += linked;
+            yield linked;
+          }
+          if (signal.aborted) return;
+          let rest = linker.flush();
+          const block = options.suggestions ? suggestionsBlock(prompt.passages) : '';
+          if (block) rest += blockSeparator(text + rest) + block;
+          outcome = 'complete';
+          if (rest) {
+            text += rest;
+            yield rest;
+          }
+        } catch (err) {
+          if (!signal.aborted) [outcome, error] = ['error', publicFailure(err)];
+          throw err;
+        } finally {
+          sink.complete({
+            trace: { ...options.trace, question: question.conversation.question },
+            thread: options.thread,
+            answer: text,
+            citations,
+            mode: answerer.mode,
+            outcome,
+            error,
+            startedAt,
+            finishedAt: new Date().toISOString(),
+          });
+        }
+      }
+      return { deltas: deltas(), usage: () => run.usage() };
+    },
+
+    async loadThread(orgId, threadId) {
+      await sink.settled(orgId, threadId);
+      return deps.threads.load(orgId, threadId);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { AnswerRecord, UnansweredReason } from '../../core/analytics/index.js';
+import type { ThreadExchange, ThreadRef } from '../../core/threads/index.js';
+import type { Citation } from './answer-writer.js';
+import type { AnswerTrace, Answerer } from './answerer.js';
+
+/**
+ * One answer as it ended, on any door: what the thread keeps of it and what
+ * analytics counts are both read from this one record.
+ */
+export interface CompletionRecord {
+  trace: AnswerTrace;
+  /** Where the exchange is kept; undefined on the stateless doors and when the thread store was out of reach. */
+  thread: ThreadRef | undefined;
+  /** The text as the reader got it, citation links included. */
+  answer: string;
+  citations: Citation[];
+  mode: Answerer['mode'];
+  outcome: ThreadExchange['outcome'];
+  /** What the reader was told when the answer failed. */
+  error?: string | undefined;
+  startedAt: string;
+  finishedAt: string;
+}
+
+const CITATION_MARKER = /\[\d+\]/;
+
+/**
+ * Whether an answer answered. Without passages nothing could; a model that
+ * cites none of the passages it was given has said the docs do not cover the
+ * question (its instructions require a citation for every statement and
+ * allow none only then); an answer that broke off did not answer. The
+ * extractive mode quotes passages whenever there are any.
+ */
+export function unansweredReason(mode: Answerer['mode'], citations: Citation[], answer: string, completed: boolean): UnansweredReason | null {
+  if (citations.length === 0) return 'no_passages';
+  if (!completed) return 'failed';
+  if (mode === 'model' && !CITATION_MARKER.test(answer)) return 'no_citation';
+  return null;
+}
+
+/** The first path segment of the best source: `/guides/deploy` → `guides`; a page at the root is its own category. */
+export function categoryOf(citations: Citation[]): string | null {
+  const best = citations[0];
+  if (!best) return null;
+  return best.path.split('/').find((segment) => segment.length > 0) ?? null;
+}
+
+const sourcesOf = (citations: Citation[]) => citations.map(({ title, url, path }) => ({ title, url, path }));
+
+/** The thread's exchange: the sources only of a completed answer, the ones the reader was shown. */
+export function exchangeOf(c: CompletionRecord): ThreadExchange {
+  return {
+    messageId: c.trace.id,
+    question: c.trace.question,
+    answer: c.answer,
+    sources: c.outcome === 'complete' ? sourcesOf(c.citations) : [],
+    fp: c.trace.fp ?? '',
+    mode: c.mode,
+    outcome: c.outcome,
+    ...(c.error ? { error: c.error } : {}),
+    startedAt: c.startedAt,
+    finishedAt: c.finishedAt,
+  };
+}
+
+/** The analytics record, stamped `at` by the recorder's clock. */
+export function answerRecordOf(c: CompletionRecord, at: number): AnswerRecord {
+  const reason = unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete');
+  return {
+    ...c.trace,
+    at,
+    answer: c.answer,
+    sources: sourcesOf(c.citations),
+    mode: c.mode,
+    resolution: reason ? 'unanswered' : 'answered',
+    unansweredReason: reason,
+    category: categoryOf(c.citations),
+  };
+}

@@ -1,0 +1,64 @@
+import type { AnalyticsRecorder } from '../../core/analytics/index.js';
+import type { Logger } from '../../core/logger.js';
+import type { ThreadRef, ThreadStore } from '../../core/threads/index.js';
+import { answerRecordOf, exchangeOf, type CompletionRecord } from './completion-record.js';
+
+const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId}`;
+
+/**
+ * Where every answer ends: each completion record becomes one analytics
+ * answer record and, when it belongs to a thread, one thread exchange. Taking
+ * a record never waits and never throws; the records of one turn of the event
+ * loop are written together after it (`setImmediate`), off the response path
+ * but before the next request is read, so every reader of the thread store (a
+ * rating, the admin thread view) finds the exchange once the answer has ended.
+ * The answer service's own reader also waits for a write under way (`settled`).
+ */
+export class CompletionSink {
+  private queue: Array<{ record: CompletionRecord; thread: ThreadRef }> = [];
+  private round: Promise<void> | undefined;
+  /** Threads with an exchange queued or being written, and how many. */
+  private readonly pending = new Map<string, number>();
+
+  constructor(private readonly deps: { threads: ThreadStore; recorder: AnalyticsRecorder; logger: Logger }) {}
+
+  complete(record: CompletionRecord): void {
+    // The recorder keeps its own bounded queue and writes it in batches.
+    this.deps.recorder.record({ kind: 'answer', record: answerRecordOf(record, this.deps.recorder.now()) });
+    const { thread } = record;
+    if (!thread) return;
+    const key = threadKey(thread.orgId, thread.threadId);
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    this.queue.push({ record, thread });
+    this.round ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
+  }
+
+  /** Resolves once the thread's queued exchanges are written (at once when none is). */
+  async settled(orgId: string, threadId: string): Promise<void> {
+    const key = threadKey(orgId, threadId);
+    while (this.pending.has(key) && this.round) await this.round;
+  }
+
+  /** Resolves once everything taken so far is written. */
+  async flush(): Promise<void> {
+    while (this.round) await this.round;
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      // One write for the batch, in the order the answers ended.
+      await this.deps.threads.appendAll(batch.map(({ record, thread }) => ({ ref: thread, exchange: exchangeOf(record) })));
+    } catch (err) {
+      this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ thread }) => thread.threadId) }, 'assistant threads not stored');
+    }
+    for (const { thread } of batch) {
+      const key = threadKey(thread.orgId, thread.threadId);
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) this.pending.set(key, left);
+      else this.pending.delete(key);
+    }
+    this.round = this.queue.length > 0 ? this.write() : undefined;
+  }
+}

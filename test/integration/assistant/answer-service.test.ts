@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import OpenAI from 'openai';
+import { mcpRouter } from '../../../api/mcp/index.js';
+import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
+import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
+import { createLogger } from '../../../core/logger.js';
+import { tempDir } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { readV1, readV2 } from './clients.js';
+import { assistantWorld, docsPage, SITE, userMessageV1, type AssistantWorld } from './harness.js';
+
+const BASE = 'https://docs.example.com';
+/** Eight pages that all answer a deployment question, so retrieval has more pages than an answer cites. */
+const DEPLOY_PAGES = Array.from({ length: 8 }, (_, i) =>
+  docsPage(`/deploy/target-${i + 1}`, `Deploy to target ${i + 1}`, [
+    { heading: 'Deploy', anchor: 'deploy', text: `Deploy the site to target ${i + 1} with quire deploy. Each deploy rebuilds the pages.` },
+    { heading: 'Rollback', anchor: 'rollback', text: `A deploy to target ${i + 1} can be rolled back with quire rollback.` },
+  ]),
+);
+
+/** Every Markdown link target in a text. */
+const linksOf = (text: string) => [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!);
+
+describe('one answer service behind every door', () => {
+  let world: AssistantWorld;
+  let recorder: AnalyticsRecorder;
+
+  before(async () => {
+    // Not started: the test flushes the queue itself, so what it reads is everything recorded.
+    recorder = new AnalyticsRecorder({
+      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-answers-'), 'analytics.db')),
+      logger: createLogger('silent', 'test'),
+      retentionDays: 30,
+    });
+    world = await assistantWorld({
+      // The fake provider cites the first two pages it was given.
+      script: () => ({ text: 'Run quire deploy [1]. Roll back with quire rollback [2].' }),
+      patch: () => ({ analytics: recorder }),
+      features: [mcpRouter, openAiCompatRouter],
+    });
+    await world.docIndex.applyChanges(world.domainId, { upserts: DEPLOY_PAGES, removals: [] });
+  });
+  after(() => world.close());
+
+  const admin = async (route: string) => {
+    const res = await fetch(`${world.url}${route}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+    assert.equal(res.status, 200, await res.clone().text());
+    return res.json() as Promise<{ exchanges: Array<{ messageId: string; answer: string; outcome: string }> }>;
+  };
+
+  it('records each answer once on v1, v2, MCP ask and the OpenAI-compatible endpoint: one analytics record, one thread exchange with the same text', async () => {
+    const question = 'How do I install the CLI?';
+    const v2 = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp: 'fp-2' }, text: question });
+    const v1 = await readV1(await world.post('v1', { fp: 'fp-1', messages: [userMessageV1(question)] }));
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${world.url}/mcp/docs`), { requestInit: { headers: { authorization: `Bearer ${world.org.assistantKey}` } } });
+    const mcp = new Client({ name: 'quire-test', version: '1.0.0' });
+    await mcp.connect(transport);
+    onSuiteEnd(() => mcp.close());
+    const asked = (await mcp.callTool({ name: 'ask', arguments: { question } })).structuredContent as { answer: string };
+
+    const openai = new OpenAI({ baseURL: `${world.url}/discovery/v1/openai/docs`, apiKey: world.org.assistantKey, maxRetries: 0 });
+    const completion = await openai.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: question }] });
+
+    await recorder.tick();
+    const { items } = await recorder.store.listAnswers('docs', { from: 0, to: Date.now() + 60_000, limit: 50 });
+    assert.deepEqual(items.map((r) => r.surface).sort(), ['assistant', 'assistant', 'mcp', 'openai']);
+    assert.equal(new Set(items.map((r) => r.id)).size, 4);
+
+    const byThread = (threadId: string | undefined) => items.find((r) => r.threadId === threadId);
+    for (const reading of [v1, v2]) {
+      const record = byThread(reading.threadId);
+      assert.ok(record, `an analytics record for thread ${reading.threadId}`);
+      assert.equal(record.answer, reading.text, 'analytics keeps the answer as the reader got it');
+      const { exchanges } = await admin(`/v1/admin/threads/${reading.threadId}`);
+      assert.deepEqual(exchanges.map((x) => [x.messageId, x.answer, x.outcome]), [[record.id, reading.text, 'complete']], 'one exchange, from the same completion record');
+    }
+    const [mcpRecord, openaiRecord] = [items.find((r) => r.surface === 'mcp'), items.find((r) => r.surface === 'openai')];
+    assert.equal(mcpRecord?.threadId, null);
+    assert.equal(mcpRecord.answer.trim(), asked.answer);
+    assert.equal(openaiRecord?.threadId, null);
+    assert.equal(openaiRecord.answer, completion.choices[0]?.message.content);
+    // Every door links its markers the same way.
+    assert.match(asked.answer, /\[\[1\]\]\(https:\/\/docs\.example\.com\/guides\/install#install-the-cli\)/);
+    assert.equal(linksOf(v2.text)[0], linksOf(completion.choices[0]?.message.content ?? '')[0]);
+  });
+
+  it('cites one source per page, at most 5, each page once in the search tool result, and every link in the text opens a cited page', async () => {
+    const reading = await readV2('ai6', {
+      url: `${world.url}/discovery/v2/assistant/docs/message`,
+      key: world.org.assistantKey,
+      body: { fp: 'fp-3' },
+      text: 'How do I deploy and roll back a deploy?',
+    });
+    assert.deepEqual(reading.errors, []);
+    const paths = reading.sources.map((s) => new URL(s.url).pathname);
+    assert.ok(paths.length > 1 && paths.length <= 5, `${paths.length} sources`);
+    assert.equal(new Set(paths).size, paths.length, 'one source per page');
+    assert.deepEqual(reading.sources.map((s) => s.id), paths.map((_, i) => `src_${i + 1}`));
+
+    const hits = reading.search?.hits ?? [];
+    assert.deepEqual(hits.map((h) => h.url), reading.sources.map((s) => s.url), 'the search result lists each cited page once, in citation order');
+    for (const hit of hits) {
+      assert.ok(hit.url.startsWith(`${BASE}${hit.path}#`), hit.url);
+      assert.match(hit.metadata.title, /^Deploy to target \d$/);
+    }
+
+    const known = new Set([...SITE, ...DEPLOY_PAGES].map((p) => p.path));
+    const links = linksOf(reading.text.replace(/```suggestions[\s\S]*$/, ''));
+    assert.deepEqual(links, [reading.sources[0]?.url, reading.sources[1]?.url], '[1] and [2] link to sources 1 and 2');
+    for (const link of links) assert.ok(known.has(new URL(link).pathname), `${link} is a page of the site`);
+  });
+
+  it('asks for fewer pages and gets fewer sources: retrievalPageSize bounds them', async () => {
+    const reading = await readV2('ai7', {
+      url: `${world.url}/discovery/v2/assistant/docs/message`,
+      key: world.org.assistantKey,
+      body: { fp: 'fp-4', retrievalPageSize: 2 },
+      text: 'How do I deploy?',
+    });
+    assert.equal(reading.sources.length, 2);
+    assert.equal(reading.search?.hits.length, 2);
+  });
+});

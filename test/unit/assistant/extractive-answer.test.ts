@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { citationsFor } from '../../../api/assistant/citations.js';
+import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
+import { sentencesOf } from '../../../api/assistant/passage-sentences.js';
+import { buildPrompt } from '../../../api/assistant/prompt.js';
+import type { SearchHit } from '../../../core/retrieval/index.js';
+
+const page = (path: string, title: string, content: string): SearchHit => ({ path, content, metadata: { title, anchor: 'start', breadcrumb: [title], score: 1 } });
+
+const MDX = [
+  "import { Tabs } from '@site/components';",
+  '',
+  '<Note type="warning">Webhooks are retried for up to three days when your endpoint fails.</Note>',
+  '',
+  'To verify a webhook, compute the HMAC of the raw body with your signing secret:',
+  '',
+  '```ts',
+  "const signature = createHmac('sha256', secret).update(body).digest('hex');",
+  '```',
+  '',
+  '| Header | Meaning |',
+  '| --- | --- |',
+  '',
+  '<Tabs>',
+  '  <Tab title="Node">Compare it with the `X-Signature` header using a constant-time comparison. See [the guide](/guides/security) for details.</Tab>',
+  '</Tabs>',
+  '',
+  '```bash',
+  'curl -X POST https://example.com',
+].join('\n');
+
+async function answerText(question: string, hits: SearchHit[]): Promise<string> {
+  const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question, earlier: [] }, hits, budget: 4000 });
+  const citations = citationsFor('https://docs.example.com', prompt.passages);
+  const run = extractiveAnswerer().answer({ question, prompt, citations, domain: {}, signal: new AbortController().signal });
+  let text = '';
+  for await (const delta of run.deltas) text += delta;
+  return text;
+}
+
+describe('extractive answers', () => {
+  it('takes whole prose sentences: no code, tables, imports or JSX tags, relative links as text, inline code balanced', () => {
+    assert.deepEqual(sentencesOf(MDX), [
+      'Webhooks are retried for up to three days when your endpoint fails.',
+      'Compare it with the `X-Signature` header using a constant-time comparison.',
+      'See the guide for details.',
+    ]);
+  });
+
+  it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
+    const text = await answerText('How do I verify a webhook signature?', [
+      page('/guides/webhooks', 'Webhooks', MDX),
+      page('/guides/install', 'Installation', 'Install the CLI with npm. It needs Node 20 or later. Run quire --help to see the commands.'),
+    ]);
+    assert.match(text, /Compare it with the `X-Signature` header using a constant-time comparison\. .*\[1\]/);
+    assert.match(text, /\[2\]/);
+    assert.equal((text.match(/^\s*(```|~~~)/gm) ?? []).length % 2, 0, 'balanced fences');
+    assert.doesNotMatch(text, /<\/?[A-Z][\w.]*/, 'no JSX component');
+    assert.doesNotMatch(text, /^import /m);
+    assert.doesNotMatch(text, /createHmac/);
+  });
+
+  it('names a page it cannot quote, rather than quoting its code', async () => {
+    const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
+    assert.match(text, /See also \*\*Calling the \\\*API\\\*\*\* \[1\]\./);
+  });
+});
