@@ -2,7 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor }
 import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { JobRetention, openJobEventLog, openJobStore } from '../core/jobs/index.js';
+import { createJobEventLog, createJobStore, JobRetention } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -32,6 +32,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
   const temporal = new Client({ connection, namespace: target.namespace });
+  const jobs = createJobStore(database);
+  const events = createJobEventLog(database);
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
   const probes: ApiServices['probes'] = {
     temporal: async () => {
@@ -49,12 +51,12 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   analytics.start();
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
-    jobs: openJobStore(config.dataDir, redis),
-    events: openJobEventLog(config.dataDir, redis),
+    database,
+    jobs,
     deliveries: openWebhookStore(config.dataDir, redis),
     logger,
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
+  return { config, logger, database, tenants, jobs, events, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
 }

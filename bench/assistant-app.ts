@@ -5,6 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
+import { createJobEventLog, createJobStore } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -37,10 +38,13 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
   const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const database = await openMigratedDatabase(config.database);
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
-    database: await openMigratedDatabase(config.database),
+    database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database),
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal

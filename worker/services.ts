@@ -1,6 +1,7 @@
 import type { ActivityServices } from '../activities/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
+import { createJobEventLog, createJobStore } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -9,10 +10,13 @@ import { openTenantStore } from '../core/tenants/index.js';
 /** The worker's clients for the activities, built once at start-up. */
 export async function buildActivityServices(config: Config, logger: Logger, env: NodeJS.ProcessEnv): Promise<ActivityServices> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize });
   return {
     config,
     logger,
-    database: await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize }),
+    database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database),
     redis,
     tenants: openTenantStore(config.dataDir, redis),
     // The agent job limits an automation's firing spends; shared with the API through Redis.

@@ -8,6 +8,7 @@ import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase } from '../../core/db/index.js';
+import { createJobEventLog, createJobStore } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
@@ -50,6 +51,8 @@ export async function testServices(
     config,
     logger,
     database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database),
     tenants,
     limiter,
     redis,

@@ -6,12 +6,13 @@
  */
 import { newJobRecord } from '../../api/agent/create-job.js';
 import { PullStore } from '../../core/forge/index.js';
-import { SqliteJobStore, type JobRecord } from '../../core/jobs/index.js';
+import { databaseTarget, openMigratedDatabase } from '../../core/db/index.js';
+import { createJobStore, type JobRecord } from '../../core/jobs/index.js';
 import { SqliteTenantStore } from '../../core/tenants/index.js';
 
 type Write = (i: number) => Promise<string>;
 
-function writerFor(kind: string, dataDir: string, tag: string): Write {
+async function writerFor(kind: string, dataDir: string, tag: string): Promise<Write> {
   if (kind === 'tenants') {
     const store = SqliteTenantStore.inDataDir(dataDir);
     return async () => (await store.createKey('acme', 'assistant')).record.id;
@@ -24,7 +25,7 @@ function writerFor(kind: string, dataDir: string, tag: string): Write {
     };
   }
   if (kind === 'jobs') {
-    const store = SqliteJobStore.inDataDir(dataDir);
+    const store = createJobStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
     const created = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date('2026-01-01T00:00:00.000Z'));
     const base: JobRecord = { ...created, id: 'job_shared' };
     return async (i) => {
@@ -39,7 +40,7 @@ function writerFor(kind: string, dataDir: string, tag: string): Write {
 
 async function main(): Promise<void> {
   const [kind = '', dataDir = '', count = 'forever', tag = '0'] = process.argv.slice(2);
-  const write = writerFor(kind, dataDir, tag);
+  const write = await writerFor(kind, dataDir, tag);
   const total = count === 'forever' ? Infinity : Number(count);
   for (let i = 0; i < total; i++) {
     try {

@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAgentActivities, type AgentTurnInput } from '../../../activities/agent/index.js';
 import type { ActivityServices } from '../../../activities/index.js';
 import { messageRef } from '../../../core/contracts/index.js';
-import { openJobStore, type JobStore } from '../../../core/jobs/index.js';
+import { type JobStore } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo, type DocsRepoOptions } from '../../support/docs-repo.js';
 import { testServices } from '../../support/services.js';
@@ -30,7 +30,7 @@ export async function engineFixture(
     withTemporal: false,
     env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', ...opts.env },
   });
-  const services = { ...base, jobs: openJobStore(base.config.dataDir, base.redis) };
+  const services = base;
   await services.tenants.addOrg('acme');
   await services.tenants.putProject({
     id: opts.projectId ?? 'docs',

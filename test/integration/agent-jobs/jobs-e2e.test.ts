@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import { PullStore } from '../../../core/forge/index.js';
-import { openJobStore, type JobView } from '../../../core/jobs/index.js';
+import { type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
@@ -186,7 +186,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     const created = await create('Say gizmo on page 5');
     const done = await pollJob(base, admin, 'docs', created.id, settled);
     // The workflow writes the store before the memo: what GET shows, the store already holds.
-    const store = openJobStore(services.config.dataDir, undefined);
+    const store = services.jobs;
     assert.equal((await store.get('docs', created.id))?.status, 'completed');
     await worker.stop();
     const got = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
