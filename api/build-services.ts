@@ -2,7 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor }
 import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { createJobEventLog, createJobStore, JobRetention } from '../core/jobs/index.js';
+import { createJobEventLog, createJobStore, JobRetention, openJobWakeups } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -33,7 +33,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   });
   const temporal = new Client({ connection, namespace: target.namespace });
   const jobs = createJobStore(database);
-  const events = createJobEventLog(database);
+  // Redis pub/sub wakes the event streams when the deployment has Redis; else one poller per process.
+  const events = createJobEventLog(database, openJobWakeups(database, redis));
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
   const probes: ApiServices['probes'] = {
     temporal: async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
-import { createJobEventLog, createJobStore } from '../core/jobs/index.js';
+import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -44,7 +44,7 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
     logger: createLogger('silent', 'bench'),
     database,
     jobs: createJobStore(database),
-    events: createJobEventLog(database),
+    events: createJobEventLog(database, pollingJobWakeups(database)),
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal

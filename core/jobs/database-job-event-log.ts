@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { json, parseJson, type Database, type JobEventsTable, type Queries } from '../db/index.js';
 import { EVENT_PAGE, isJobEventType, type JobEvent, type JobEventData, type JobEventLog, type NewJobEvent } from './job-events.js';
-import { pollForEvents } from './wait-for-events.js';
+import { waitForEvents, type JobWakeups } from './job-wakeups.js';
 
 type EventRow = Pick<Selectable<JobEventsTable>, 'seq' | 'job_id' | 'project_id' | 'type' | 'time' | 'data_json'>;
 
@@ -38,11 +38,15 @@ function withoutKey(event: NewJobEvent): Omit<JobEvent, 'seq'> {
   return rest;
 }
 
-/** The job event log on Quire's database: one row per event, numbered per job. */
-export function createJobEventLog(database: Database): JobEventLog {
+/** The job event log on Quire's database: one row per event, numbered per job; `wakeups` tells its readers of each append. */
+export function createJobEventLog(database: Database, wakeups: JobWakeups): JobEventLog {
   const { queries } = database;
   const log: JobEventLog = {
-    append: (event) => database.transaction((trx) => appendJobEvent(trx, database.dialect, event)),
+    async append(event) {
+      const stored = await database.transaction((trx) => appendJobEvent(trx, database.dialect, event));
+      await wakeups.notify(event.jobId);
+      return stored;
+    },
 
     async after(jobId, afterSeq, limit = EVENT_PAGE) {
       const rows = await queries.selectFrom('job_events').select(EVENT_COLUMNS).where('job_id', '=', jobId).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
@@ -53,7 +57,7 @@ export function createJobEventLog(database: Database): JobEventLog {
       return eventOf(await queries.selectFrom('job_events').select(EVENT_COLUMNS).where('job_id', '=', jobId).orderBy('seq', 'desc').limit(1).executeTakeFirst());
     },
 
-    waitForEvents: (jobId, afterSeq, options) => pollForEvents(log, jobId, afterSeq, options),
+    waitForEvents: (jobId, afterSeq, options) => waitForEvents(log, wakeups, jobId, afterSeq, options),
 
     async forget(jobId) {
       const result = await queries.deleteFrom('job_events').where('job_id', '=', jobId).executeTakeFirst();

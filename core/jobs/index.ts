@@ -9,4 +9,5 @@ export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, t
 export { jobModel, type ModelChoice } from './job-model.js';
 export * from './job-events.js';
 export { createJobEventLog, appendJobEvent } from './database-job-event-log.js';
+export { openJobWakeups, pollingJobWakeups, redisJobWakeups, waitForEvents, type JobWakeups } from './job-wakeups.js';
 export { JobRetention, type JobRetentionOptions, type JobPurge } from './job-retention.js';

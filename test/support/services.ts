@@ -8,7 +8,7 @@ import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase } from '../../core/db/index.js';
-import { createJobEventLog, createJobStore } from '../../core/jobs/index.js';
+import { createJobEventLog, createJobStore, openJobWakeups } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
@@ -45,6 +45,8 @@ export async function testServices(
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   if (redis) onSuiteEnd(async () => redis.disconnect());
   const tenants = openTenantStore(config.dataDir, redis);
+  const wakeups = openJobWakeups(database, redis);
+  onSuiteEnd(() => wakeups.close());
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   return {
@@ -52,7 +54,7 @@ export async function testServices(
     logger,
     database,
     jobs: createJobStore(database),
-    events: createJobEventLog(database),
+    events: createJobEventLog(database, wakeups),
     tenants,
     limiter,
     redis,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { createJobEventLog, type JobEventLog, type NewJobEvent } from '../../../core/jobs/index.js';
+import { createJobEventLog, pollingJobWakeups, redisJobWakeups, type JobEventLog, type JobWakeups, type NewJobEvent } from '../../../core/jobs/index.js';
+import { connectRedis } from '../../../core/redis.js';
 import { forEachDialect } from '../../support/databases.js';
+import { sharedRedis } from '../../support/redis.js';
+import { onSuiteEnd } from '../../support/teardown.js';
 
 function event(jobId: string, key: string, patch: Partial<NewJobEvent> = {}): NewJobEvent {
   return { key, type: 'tool.step', time: '2026-01-01T00:00:00.000Z', jobId, projectId: 'docs', data: { tool: 'read', key }, ...patch };
@@ -9,7 +12,7 @@ function event(jobId: string, key: string, patch: Partial<NewJobEvent> = {}): Ne
 forEachDialect('job event log', (database) => {
   let log: JobEventLog;
   beforeEach(() => {
-    log = createJobEventLog(database());
+    log = createJobEventLog(database(), pollingJobWakeups(database()));
   });
 
   it('numbers each job’s events 1, 2, 3… in append order, apart from other jobs', async () => {
@@ -50,4 +53,42 @@ forEachDialect('job event log', (database) => {
     assert.deepEqual(await log.after('job_d', 0), []);
     assert.equal((await log.after('job_e', 0)).length, 1, 'another job keeps its events');
   });
+
+  /**
+   * A reader and a writer with wake-ups of their own, as the API and the worker are separate
+   * processes: only the shared channel (the poll of the log, or Redis pub/sub) can wake the reader.
+   */
+  const wakeupVariants: Array<[string, () => Promise<JobWakeups>]> = [
+    ['the poller', async () => pollingJobWakeups(database())],
+    [
+      'Redis pub/sub',
+      async () => {
+        const redis = await connectRedis((await sharedRedis()).url);
+        const wakeups = redisJobWakeups(redis);
+        onSuiteEnd(async () => {
+          await wakeups.close();
+          redis.disconnect();
+        });
+        return wakeups;
+      },
+    ],
+  ];
+  for (const [name, open] of wakeupVariants) {
+    it(`a waiting reader is woken by another writer's append through ${name}, and times out when nothing comes`, async () => {
+      const reader = createJobEventLog(database(), await open());
+      const writer = createJobEventLog(database(), await open());
+      await writer.append(event('job_w', 'k1'));
+      assert.equal(await reader.waitForEvents('job_w', 0, { timeoutMs: 20_000 }), true, 'an event already there answers at once');
+      assert.equal(await reader.waitForEvents('job_w', 1, { timeoutMs: 300 }), false, 'nothing new: the wait times out');
+      // Longer than any test may take: only a wake-up ends this wait with true.
+      const waiting = reader.waitForEvents('job_w', 1, { timeoutMs: 600_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.append(event('job_w', 'k2'));
+      assert.equal(await waiting, true);
+      const aborted = new AbortController();
+      const cut = reader.waitForEvents('job_w', 2, { timeoutMs: 600_000, signal: aborted.signal });
+      aborted.abort();
+      assert.equal(await cut, false, 'an aborted wait ends');
+    });
+  }
 });

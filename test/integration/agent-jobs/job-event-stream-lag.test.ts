@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import Koa from 'koa';
 import { streamJobEvents } from '../../../api/agent/job-event-stream.js';
-import { createJobEventLog, newJobId, type JobStatus } from '../../../core/jobs/index.js';
+import { createJobEventLog, newJobId, pollingJobWakeups, type JobStatus } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { testDatabase } from '../../support/databases.js';
 import { serve } from '../../support/services.js';
@@ -16,7 +16,8 @@ describe('job event stream: a record that lags behind the closing event', functi
   this.timeout(60_000);
 
   it('ends once the record says idle, without waiting for a heartbeat', async () => {
-    const events = createJobEventLog(await testDatabase('sqlite'));
+    const database = await testDatabase('sqlite');
+    const events = createJobEventLog(database, pollingJobWakeups(database));
     const jobId = newJobId();
     const at = new Date().toISOString();
     for (const [key, type] of [['turn:1:started', 'turn.started'], ['turn:1:completed', 'job.completed']] as const) {

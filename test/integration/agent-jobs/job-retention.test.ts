@@ -12,6 +12,7 @@ import type { Database } from '../../../core/db/index.js';
 import {
   createJobEventLog,
   createJobStore,
+  pollingJobWakeups,
   deleteJob,
   JobRetention,
   newJobId,
@@ -87,7 +88,7 @@ const retention = (stores: Stores, now = () => NOW) =>
 
 /** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
 async function storesOn(database: Database): Promise<Stores> {
-  return { database, jobs: createJobStore(database), events: createJobEventLog(database), hooks: SqliteWebhookStore.inDataDir(await tempDir()) };
+  return { database, jobs: createJobStore(database), events: createJobEventLog(database, pollingJobWakeups(database)), hooks: SqliteWebhookStore.inDataDir(await tempDir()) };
 }
 
 forEachDialect('job retention', (database) => {
