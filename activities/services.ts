@@ -3,7 +3,7 @@ import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
 import type { Limiter } from '../core/limits/index.js';
-import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
+import type { JobEventLog, JobStore } from '../core/jobs/index.js';
 import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
@@ -22,27 +22,17 @@ export interface ActivityServices {
   secrets?: (name: string) => string | undefined;
   /** The docs index the indexing activities write (and the assistant reads); opened from `config` when absent. */
   docIndex?: WritableDocIndex;
-  /** The job store (job records, message prompts); opened from `config` when absent. */
-  jobs?: JobStore;
+  /** The job store (job records, message prompts). */
+  jobs: JobStore;
   /** Automations start jobs like the API does: a Temporal client and the same rate limits. */
   temporal?: Client;
   limiter?: Limiter;
   /** The automation store; opened from `config` when absent. */
   automations?: AutomationStore;
-  /** The job event log (SSE feed, webhooks); opened from `config` when absent. */
-  events?: JobEventLog;
+  /** The job event log (SSE feed, webhooks). */
+  events: JobEventLog;
   /** Registered webhooks and their delivery log; opened from `config` when absent. */
   webhooks?: WebhookStore;
-}
-
-/** The job store the activities share: the one given, else the configured one. */
-export function jobStoreOf(services: ActivityServices): JobStore {
-  return services.jobs ?? openJobStore(services.config.dataDir, services.redis);
-}
-
-/** The job event log the activities share: the one given, else the configured one. */
-export function eventLogOf(services: ActivityServices): JobEventLog {
-  return services.events ?? openJobEventLog(services.config.dataDir, services.redis);
 }
 
 /** The webhook store the activities share: the one given, else the configured one. */

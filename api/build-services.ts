@@ -2,7 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor }
 import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { JobRetention, openJobEventLog, openJobStore } from '../core/jobs/index.js';
+import { createJobEventLog, createJobStore, JobRetention, openJobWakeups } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -33,6 +33,9 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
   const temporal = new Client({ connection, namespace: target.namespace });
+  const jobs = createJobStore(database);
+  // Redis pub/sub wakes the event streams when the deployment has Redis; else one poller per process.
+  const events = createJobEventLog(database, openJobWakeups(database, redis));
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
   const probes: ApiServices['probes'] = {
     temporal: async () => {
@@ -52,12 +55,12 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
-    jobs: openJobStore(config.dataDir, redis),
-    events: openJobEventLog(config.dataDir, redis),
+    database,
+    jobs,
     deliveries: openWebhookStore(config.dataDir, redis),
     logger,
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, answers, jobRetention };
+  return { config, logger, database, tenants, jobs, events, limiter, temporal, redis, probes, docIndex, analytics, answers, jobRetention };
 }

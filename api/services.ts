@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { AnalyticsRecorder } from '../core/analytics/index.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
-import type { JobRetention } from '../core/jobs/index.js';
+import type { JobEventLog, JobRetention, JobStore } from '../core/jobs/index.js';
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
@@ -18,6 +18,9 @@ export interface ApiServices {
   /** The system of record (SQLite file or PostgreSQL), migrated. */
   database: Database;
   tenants: TenantStore;
+  /** Job records and prompts, and the jobs' event logs, on `database`. */
+  jobs: JobStore;
+  events: JobEventLog;
   limiter: Limiter;
   temporal: Client;
   redis: Redis | undefined;

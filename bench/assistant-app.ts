@@ -5,6 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter, configuredAnswerer, createAnswerService } from '../api/assistant/index.js';
+import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -50,6 +51,8 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
     config,
     logger,
     database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database, pollingJobWakeups(database)),
     tenants,
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal

@@ -1,6 +1,7 @@
 import type { ActivityServices } from '../activities/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
+import { createJobEventLog, createJobStore, openJobWakeups } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -10,10 +11,14 @@ import { createTenantStore } from '../core/tenants/index.js';
 export async function buildActivityServices(config: Config, logger: Logger, env: NodeJS.ProcessEnv): Promise<ActivityServices> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize });
+  // Each event the worker logs wakes the API's streams of the job (Redis pub/sub; else they poll).
+  const wakeups = openJobWakeups(database, redis);
   return {
     config,
     logger,
     database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database, wakeups),
     redis,
     tenants: createTenantStore(database),
     // The agent job limits an automation's firing spends; shared with the API through Redis.

@@ -1,6 +1,6 @@
 import { createModelPort } from '../../core/model/index.js';
 import { createEventPublisher } from '../events/index.js';
-import { jobStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
 import { runAgentTurn } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
@@ -9,8 +9,7 @@ export type * from './types.js';
 export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
-export function createAgentActivities(given: ActivityServices) {
-  const services = { ...given, jobs: jobStoreOf(given) };
+export function createAgentActivities(services: ActivityServices) {
   // One model port (one connection pool) for every turn this worker runs.
   const port = services.config.model ? createModelPort(services.config.model) : undefined;
   const publisher = createEventPublisher(services);

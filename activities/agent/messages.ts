@@ -1,5 +1,5 @@
 import type { JobMessage } from '../../core/contracts/agent-job.js';
-import { jobStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 
 /**
@@ -8,7 +8,7 @@ import { AGENT_ERROR, permanent } from './errors.js';
  */
 export async function turnMessages(services: ActivityServices, input: { projectId: string; jobId: string; messages: Array<{ id: string }> }): Promise<JobMessage[]> {
   const ids = input.messages.map((m) => m.id);
-  const found = await jobStoreOf(services).getMessages(input.projectId, input.jobId, ids);
+  const found = await services.jobs.getMessages(input.projectId, input.jobId, ids);
   const missing = ids.filter((id) => !found.some((m) => m.id === id));
   if (missing.length > 0) throw permanent(AGENT_ERROR.messageMissing, `the job store holds no prompt for message ${missing.join(', ')} of job ${input.jobId}`);
   return found;

@@ -1,6 +1,6 @@
 import { boundSummary, boundTodos, readJobPreamble } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
-import { jobStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { activityAttempt, keepAlive } from '../activity-context.js';
 import type { EventPublisher } from '../events/index.js';
@@ -84,7 +84,7 @@ async function turn(
     return pushed;
   }
 
-  const [messages, preamble] = await Promise.all([turnMessages(services, input), readJobPreamble(jobStoreOf(services), input.projectId, input.jobId)]);
+  const [messages, preamble] = await Promise.all([turnMessages(services, input), readJobPreamble(services.jobs, input.projectId, input.jobId)]);
   const instructions = await readRepoInstructions(ws.root, agent.instructionsMaxChars);
   const ctx: ToolContext = {
     root: ws.root,

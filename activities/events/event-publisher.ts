@@ -7,7 +7,7 @@ import {
 import type { JobEvent, NewJobEvent } from '../../core/jobs/index.js';
 import { wantsEvent } from '../../core/webhooks/index.js';
 import { activityClient } from '../activity-context.js';
-import { eventLogOf, webhookStoreOf, type ActivityServices } from '../services.js';
+import { webhookStoreOf, type ActivityServices } from '../services.js';
 
 /** Logs a job's events and hands each to the project's webhooks. */
 export interface EventPublisher {
@@ -21,7 +21,7 @@ export interface EventPublisher {
  * drops what it has already handled, and a signal lost to an error is sent by the retry.
  */
 export function createEventPublisher(services: ActivityServices): EventPublisher {
-  const events = eventLogOf(services);
+  const events = services.events;
   const webhooks = webhookStoreOf(services);
   const { config } = services;
   return {

@@ -1,10 +1,10 @@
 import type { JobMessage } from '../../core/contracts/agent-job.js';
 import type { JobRecord } from '../../core/jobs/index.js';
-import { jobStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 
 /** Activities that keep the job's state in Quire's own store, beyond Temporal's retention. */
 export function createJobActivities(services: ActivityServices) {
-  const store = jobStoreOf(services);
+  const store = services.jobs;
   return {
     /** Idempotent: the store keeps the highest revision, so retries and reordering are harmless. */
     async recordJobState(record: JobRecord): Promise<void> {

@@ -4,7 +4,7 @@ import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../cor
 import { proxyDispatcher } from '../../core/http/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { activityAttempt } from '../activity-context.js';
-import { eventLogOf, webhookStoreOf, type ActivityServices } from '../services.js';
+import { webhookStoreOf, type ActivityServices } from '../services.js';
 
 export interface DeliveryInput {
   projectId: string;
@@ -35,7 +35,7 @@ function describe(err: unknown): string {
  */
 export function createWebhookActivities(services: ActivityServices) {
   const store = webhookStoreOf(services);
-  const events = eventLogOf(services);
+  const events = services.events;
   const { timeoutMs } = services.config.webhooks;
   const dispatcher = proxyDispatcher(services.config.proxy);
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
-import { InvalidCursorError, openJobEventLog, openJobStore, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { InvalidCursorError, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import { openWebhookStore } from '../../core/webhooks/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
@@ -22,8 +22,8 @@ const UPDATE_DEADLINE_MS = 15_000;
 
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
 export function agentRouter(services: ApiServices): Router {
-  const store = openJobStore(services.config.dataDir, services.redis);
-  const events = openJobEventLog(services.config.dataDir, services.redis);
+  const store = services.jobs;
+  const events = services.events;
   const webhooks = openWebhookStore(services.config.dataDir, services.redis);
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));

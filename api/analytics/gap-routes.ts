@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import * as v from 'valibot';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
-import { createJob, openJobStore, toJobView } from '../../core/jobs/index.js';
+import { createJob, toJobView } from '../../core/jobs/index.js';
 import { consumeAgentLimit } from '../agent/agent-limits.js';
 import { chooseModel } from '../agent/choose-model.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
@@ -29,7 +29,7 @@ export function gapRoutes(router: Router, services: ApiServices): void {
   const { tenants, config } = services;
   const recorder = recorderOf(services);
   const store = recorder.store;
-  const jobs = openJobStore(config.dataDir, services.redis);
+  const jobs = services.jobs;
   const days = config.retention.analyticsDays;
   const auth = requireKey(tenants, 'admin');
 

@@ -16,7 +16,7 @@ import {
   type AutomationView,
 } from '../../core/automations/index.js';
 import { AUTOMATION_SKIP } from '../../core/contracts/index.js';
-import { openJobStore, toJobView } from '../../core/jobs/index.js';
+import { toJobView } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
 import { chooseModel } from '../agent/choose-model.js';
 import { authOf, requireKey } from '../auth.js';
@@ -39,7 +39,7 @@ export function automationsRouter(services: ApiServices): Router {
   const deps: AutomationDeps = {
     temporal: services.temporal,
     automations: openAutomationStore(services.config.dataDir, services.redis),
-    jobs: openJobStore(services.config.dataDir, services.redis),
+    jobs: services.jobs,
     tenants: services.tenants,
     limiter: services.limiter,
     config: services.config,

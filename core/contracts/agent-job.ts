@@ -10,9 +10,12 @@ import { defineQuery, defineSignal, defineUpdate } from './define.js';
 export const AGENT_JOB_WORKFLOW = 'agentJobWorkflow';
 export type AgentJobWorkflow = (input: AgentJobInput) => Promise<JobRecord>;
 
-/** One workflow per job; its id is derived so the API finds it without a lookup. */
+/**
+ * One workflow per job, under the job's own id (`job_…` already says what it is), so the API
+ * finds it without a lookup and an operator reads the same id in the Temporal UI and the API.
+ */
 export function agentJobWorkflowId(jobId: string): string {
-  return `agent-job-${jobId}`;
+  return jobId;
 }
 
 /** A prompt sent to a job. Kept in the job store: its text never enters workflow history. */

@@ -1,12 +1,16 @@
+import type { Database } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import { PURGE_SLICE, type JobEventLog } from './job-events.js';
+import { deleteJob } from './database-job-store.js';
+import { PURGE_SLICE } from './job-events.js';
 import type { JobStore } from './job-store.js';
 
 const DAY_MS = 86_400_000;
 
 export interface JobRetentionOptions {
+  /** Each job goes with its messages and events in one transaction. */
+  database: Database;
+  /** Names the jobs past retention. */
   jobs: JobStore;
-  events: JobEventLog;
   /** The webhook delivery log; named by the one method used, since core/webhooks imports this folder. */
   deliveries: { purgeDeliveries(before: string): Promise<number> };
   logger: Logger;
@@ -84,11 +88,11 @@ export class JobRetention {
     for (;;) {
       const slice = await this.options.jobs.archivedBefore(before, PURGE_SLICE);
       for (const ref of slice) {
-        // Events before the record: a purge cut short leaves the job to be found again, never events nobody can reach.
-        events += await this.options.events.forget(ref.jobId);
-        await this.options.jobs.remove(ref.projectId, ref.jobId);
+        // The record, its messages and its events go together or not at all.
+        const gone = await this.options.database.transaction((trx) => deleteJob(trx, ref.jobId));
+        events += gone.events;
+        if (gone.job) jobs += 1;
       }
-      jobs += slice.length;
       if (slice.length < PURGE_SLICE) break;
       await new Promise((resolve) => setImmediate(resolve));
     }

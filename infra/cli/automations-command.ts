@@ -11,7 +11,7 @@ import {
   type AutomationDeps,
   type AutomationView,
 } from '../../core/automations/index.js';
-import { jobModel, openJobStore } from '../../core/jobs/index.js';
+import { createJobStore, jobModel } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
 import { UsageError, type CliContext, type Command } from './context.js';
@@ -76,7 +76,7 @@ export const automations: Command = async (args, ctx) => {
   const deps: AutomationDeps = {
     temporal,
     automations: openAutomationStore(ctx.config.dataDir, ctx.redis),
-    jobs: openJobStore(ctx.config.dataDir, ctx.redis),
+    jobs: createJobStore(ctx.database),
     tenants: ctx.tenants,
     // With Redis the CLI spends the project's shared allowance; without it, this process's own counts.
     limiter: new Limiter({ redis: ctx.redis, onStoreError: ctx.config.rateLimitOnStoreError }),

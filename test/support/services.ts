@@ -10,6 +10,7 @@ import type { ApiServices } from '../../api/services.js';
 import { AnalyticsRecorder, openAnalyticsStore } from '../../core/analytics/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase } from '../../core/db/index.js';
+import { createJobEventLog, createJobStore, openJobWakeups } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
@@ -48,6 +49,8 @@ export async function testServices(
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   if (redis) onSuiteEnd(async () => redis.disconnect());
   const tenants = createTenantStore(database);
+  const wakeups = openJobWakeups(database, redis);
+  onSuiteEnd(() => wakeups.close());
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   const docIndex = openDocIndex(config, redis);
@@ -57,6 +60,8 @@ export async function testServices(
     config,
     logger,
     database,
+    jobs: createJobStore(database),
+    events: createJobEventLog(database, wakeups),
     tenants,
     limiter,
     redis,

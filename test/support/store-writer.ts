@@ -6,8 +6,8 @@
  */
 import { newJobRecord } from '../../api/agent/create-job.js';
 import { PullStore } from '../../core/forge/index.js';
-import { SqliteJobStore, type JobRecord } from '../../core/jobs/index.js';
 import { databaseTarget, openMigratedDatabase } from '../../core/db/index.js';
+import { createJobStore, type JobRecord } from '../../core/jobs/index.js';
 import { createTenantStore } from '../../core/tenants/index.js';
 
 type Write = (i: number) => Promise<string>;
@@ -25,7 +25,7 @@ async function writerFor(kind: string, dataDir: string, tag: string): Promise<Wr
     };
   }
   if (kind === 'jobs') {
-    const store = SqliteJobStore.inDataDir(dataDir);
+    const store = createJobStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
     const created = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date('2026-01-01T00:00:00.000Z'));
     const base: JobRecord = { ...created, id: 'job_shared' };
     return async (i) => {

@@ -1,4 +1,4 @@
-import { jobStoreOf, type ActivityServices } from '../../services.js';
+import type { ActivityServices } from '../../services.js';
 import { loadProject, forgeToken } from '../project.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
 import { openGithubPullRequest } from './github-forge.js';
@@ -13,7 +13,7 @@ export { pullRequestBody } from './pr-body.js';
 export async function openOrUpdatePullRequest(services: ActivityServices, input: PullRequestInput): Promise<PullRequestResult> {
   const project = await loadProject(services, input.projectId);
   const token = forgeToken(services, project);
-  const messages = await jobStoreOf(services).getMessages(input.projectId, input.jobId, input.messageIds);
+  const messages = await services.jobs.getMessages(input.projectId, input.jobId, input.messageIds);
   const request = { ...input, prompts: messages.map((m) => m.prompt) };
   if (project.forge === 'github' && token) return openGithubPullRequest(services, project, token, request);
   if (project.forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, request);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { openJobEventLog, openJobStore } from '../../../core/jobs/index.js';
 import { requireKey } from '../../auth.js';
 import { setRateLimitHeaders } from '../../error-middleware.js';
 import { badRequest } from '../../http-error.js';
@@ -23,8 +22,8 @@ import { toSession } from './session.js';
  * keys, limits and checks as v2, in Mintlify's request and session shapes.
  */
 export function agentV1Router(services: ApiServices): Router {
-  const store = openJobStore(services.config.dataDir, services.redis);
-  const events = openJobEventLog(services.config.dataDir, services.redis);
+  const store = services.jobs;
+  const events = services.events;
   const router = new Router({ prefix: '/v1/agent' });
   router.use(requireKey(services.tenants, 'admin'));
   const { projectOf, projectAndLimits, jobOf } = agentAccess(services, store);

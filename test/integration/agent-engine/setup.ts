@@ -3,7 +3,7 @@ import { createAgentActivities, type AgentTurnInput } from '../../../activities/
 import type { ActivityServices } from '../../../activities/index.js';
 import type { ApiServices } from '../../../api/services.js';
 import { messageRef } from '../../../core/contracts/index.js';
-import { openJobStore, type JobStore } from '../../../core/jobs/index.js';
+import { type JobStore } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo, type DocsRepoOptions } from '../../support/docs-repo.js';
 import { testServices } from '../../support/services.js';
@@ -31,7 +31,7 @@ export async function engineFixture(
     withTemporal: false,
     env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', ...opts.env },
   });
-  const services = { ...base, jobs: openJobStore(base.config.dataDir, base.redis) };
+  const services = base;
   await services.tenants.addOrg('acme');
   await services.tenants.putProject({
     id: opts.projectId ?? 'docs',

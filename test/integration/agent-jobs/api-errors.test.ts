@@ -132,7 +132,7 @@ describe('agent API errors', function () {
   it('409 for a message to an archived job; archive is idempotent', async () => {
     // With no worker the archive update cannot run, so the job is archived once its workflow is gone.
     const job = (await create('docs', admin)).body;
-    await services.temporal.workflow.getHandle(`agent-job-${job.id}`).terminate('test: simulate a forgotten workflow');
+    await services.temporal.workflow.getHandle(job.id).terminate('test: simulate a forgotten workflow');
     const first = await call<JobView>(url(`/docs/job/${job.id}/archive`), 'POST', admin);
     assert.equal(first.status, 200);
     assert.equal(first.body.status, 'archived');

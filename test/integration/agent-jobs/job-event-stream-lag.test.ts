@@ -2,21 +2,22 @@
  * The job event stream ends as soon as the job's record catches up with its closing event. The
  * workflow logs `job.completed` before it records the idle state, so a stream can see the event
  * while the record still says `active`; it must look again soon rather than after a heartbeat.
- * A real SQLite event log and a real HTTP server; the job's status is scripted.
+ * The event log on a real SQLite database and a real HTTP server; the job's status is scripted.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import Koa from 'koa';
 import { streamJobEvents } from '../../../api/agent/job-event-stream.js';
-import { newJobId, SqliteJobEventLog, type JobStatus } from '../../../core/jobs/index.js';
+import { createJobEventLog, newJobId, pollingJobWakeups, type JobStatus } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { serve, tempDir } from '../../support/services.js';
+import { testDatabase } from '../../support/databases.js';
+import { serve } from '../../support/services.js';
 
 describe('job event stream: a record that lags behind the closing event', function () {
   this.timeout(60_000);
 
   it('ends once the record says idle, without waiting for a heartbeat', async () => {
-    const events = new SqliteJobEventLog(path.join(await tempDir(), 'job-events.db'));
+    const database = await testDatabase('sqlite');
+    const events = createJobEventLog(database, pollingJobWakeups(database));
     const jobId = newJobId();
     const at = new Date().toISOString();
     for (const [key, type] of [['turn:1:started', 'turn.started'], ['turn:1:completed', 'job.completed']] as const) {

@@ -1,24 +1,22 @@
 /**
  * QUIRE_JOB_RETENTION_DAYS: a job archived longer ago than the retention goes with its messages
  * and events, and the delivery log keeps as long; open jobs (active, completed, failed) stay.
- * Each store on its real engine (SQLite in a temp folder, a real redis-server); the API over
- * real HTTP with the Temporal dev server. Time is the purge's injected clock, never waited for.
+ * Jobs on both dialects of the database (SQLite, a real PostgreSQL); the API over real HTTP with
+ * the Temporal dev server. Time is the purge's injected clock, never waited for.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../../api/app.js';
+import type { Database } from '../../../core/db/index.js';
 import {
+  createJobEventLog,
+  createJobStore,
+  pollingJobWakeups,
+  deleteJob,
   JobRetention,
   newJobId,
-  openJobEventLog,
-  openJobStore,
   PURGE_SLICE,
-  RedisJobEventLog,
-  RedisJobStore,
-  SqliteJobEventLog,
-  SqliteJobStore,
   type JobEventLog,
   type JobRecord,
   type JobStore,
@@ -26,11 +24,9 @@ import {
 } from '../../../core/jobs/index.js';
 import { newJobRecord } from '../../../api/agent/create-job.js';
 import { createLogger } from '../../../core/logger.js';
-import { connectRedis } from '../../../core/redis.js';
-import { openWebhookStore, RedisWebhookStore, SqliteWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
-import { sharedRedis } from '../../support/redis.js';
+import { openWebhookStore, SqliteWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
+import { forEachDialect, testDatabase } from '../../support/databases.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
 import { call } from './agent-api.js';
 
 const DAY = 86_400_000;
@@ -40,6 +36,7 @@ const daysAgo = (days: number) => new Date(NOW - days * DAY).toISOString();
 const silent = createLogger('silent', 'test');
 
 interface Stores {
+  database: Database;
   jobs: JobStore;
   events: JobEventLog;
   hooks: WebhookStore;
@@ -86,86 +83,73 @@ async function present(stores: Stores, record: JobRecord): Promise<boolean[]> {
   ];
 }
 
-/** The real store, its disk gone when retention reads it. */
-class FailingJobStore extends SqliteJobStore {
-  override async archivedBefore(): Promise<never> {
-    throw new Error('disk gone');
-  }
-}
-
 const retention = (stores: Stores, now = () => NOW) =>
-  new JobRetention({ jobs: stores.jobs, events: stores.events, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, now });
+  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, now });
 
-const variants: Array<[string, () => Promise<Stores>]> = [
-  [
-    'SQLite',
-    async () => {
-      const dir = await tempDir();
-      return { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
-    },
-  ],
-  [
-    'Redis',
-    async () => {
-      const redis = await connectRedis((await sharedRedis()).url);
-      onSuiteEnd(async () => redis.disconnect());
-      await redis.flushdb();
-      return { jobs: new RedisJobStore(redis), events: new RedisJobEventLog(redis), hooks: new RedisWebhookStore(redis) };
-    },
-  ],
-];
-
-for (const [name, open] of variants) {
-  describe(`job retention: ${name} stores`, function () {
-    this.timeout(60_000);
-    let stores: Stores;
-    beforeEach(async () => {
-      stores = await open();
-      await stores.hooks.put({ id: webhookId('docs', 'https://hooks.example.com/quire'), projectId: 'docs', url: 'https://hooks.example.com/quire', events: [], secret: { kind: 'stored', value: 'whsec' }, createdAt: daysAgo(200) });
-    });
-
-    it('purges a job archived past the retention with its messages, events and deliveries; keeps the rest', async () => {
-      const expired = await seed(stores, job('archived', DAYS + 1));
-      const kept = [
-        await seed(stores, job('archived', DAYS - 1)),
-        // Open jobs stay however long ago they last changed: they still take follow-ups.
-        await seed(stores, job('completed', DAYS + 5)),
-        await seed(stores, job('failed', DAYS + 5)),
-        await seed(stores, job('active', DAYS + 5)),
-      ];
-      assert.deepEqual(await present(stores, expired), [true, true, true, true]);
-      const purged = await retention(stores).purge();
-      assert.deepEqual(await present(stores, expired), [false, false, false, false]);
-      assert.deepEqual((await stores.jobs.list('docs', { limit: 20 })).jobs.map((j) => j.id).sort(), kept.map((j) => j.id).sort());
-      const [recent, ...open] = kept;
-      assert.ok(recent);
-      assert.deepEqual(await present(stores, recent), [true, true, true, true]);
-      // The delivery log goes by the time of the delivery: old deliveries of open jobs go with the retention too.
-      for (const record of open) assert.deepEqual(await present(stores, record), [true, true, true, false]);
-      assert.deepEqual(purged, { jobs: 1, events: 2, deliveries: 4 });
-      assert.deepEqual(await retention(stores).purge(), { jobs: 0, events: 0, deliveries: 0 }, 'a second purge finds nothing');
-    });
-
-    it('deletes in slices: more jobs and events than one slice all go', async () => {
-      const many = Array.from({ length: PURGE_SLICE + 3 }, () => job('archived', DAYS + 2));
-      for (const record of many) await stores.jobs.put(record);
-      const long = many[0];
-      assert.ok(long);
-      for (let seq = 1; seq <= PURGE_SLICE + 2; seq++) {
-        await stores.events.append({ key: `step:${seq}`, type: 'tool.step', time: long.updatedAt, jobId: long.id, projectId: 'docs', data: {} });
-      }
-      const purged = await retention(stores).purge();
-      assert.deepEqual(purged, { jobs: PURGE_SLICE + 3, events: PURGE_SLICE + 2, deliveries: 0 });
-      assert.deepEqual((await stores.jobs.list('docs', { limit: 10 })).jobs, []);
-      assert.deepEqual(await stores.events.after(long.id, 0), []);
-    });
-  });
+/** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
+async function storesOn(database: Database): Promise<Stores> {
+  return { database, jobs: createJobStore(database), events: createJobEventLog(database, pollingJobWakeups(database)), hooks: SqliteWebhookStore.inDataDir(await tempDir()) };
 }
+
+forEachDialect('job retention', (database) => {
+  let stores: Stores;
+  beforeEach(async () => {
+    stores = await storesOn(database());
+    await stores.hooks.put({ id: webhookId('docs', 'https://hooks.example.com/quire'), projectId: 'docs', url: 'https://hooks.example.com/quire', events: [], secret: { kind: 'stored', value: 'whsec' }, createdAt: daysAgo(200) });
+  });
+
+  it('purges a job archived past the retention with its messages, events and deliveries; keeps the rest', async () => {
+    const expired = await seed(stores, job('archived', DAYS + 1));
+    const kept = [
+      await seed(stores, job('archived', DAYS - 1)),
+      // Open jobs stay however long ago they last changed: they still take follow-ups.
+      await seed(stores, job('completed', DAYS + 5)),
+      await seed(stores, job('failed', DAYS + 5)),
+      await seed(stores, job('active', DAYS + 5)),
+    ];
+    assert.deepEqual(await present(stores, expired), [true, true, true, true]);
+    const purged = await retention(stores).purge();
+    assert.deepEqual(await present(stores, expired), [false, false, false, false]);
+    assert.deepEqual((await stores.jobs.list('docs', { limit: 20 })).jobs.map((j) => j.id).sort(), kept.map((j) => j.id).sort());
+    const [recent, ...open] = kept;
+    assert.ok(recent);
+    assert.deepEqual(await present(stores, recent), [true, true, true, true]);
+    // The delivery log goes by the time of the delivery: old deliveries of open jobs go with the retention too.
+    for (const record of open) assert.deepEqual(await present(stores, record), [true, true, true, false]);
+    assert.deepEqual(purged, { jobs: 1, events: 2, deliveries: 4 });
+    assert.deepEqual(await retention(stores).purge(), { jobs: 0, events: 0, deliveries: 0 }, 'a second purge finds nothing');
+  });
+
+  it('deletes in slices: more jobs and events than one slice all go', async () => {
+    const many = Array.from({ length: PURGE_SLICE + 3 }, () => job('archived', DAYS + 2));
+    for (const record of many) await stores.jobs.put(record);
+    const long = many[0];
+    assert.ok(long);
+    for (let seq = 1; seq <= PURGE_SLICE + 2; seq++) {
+      await stores.events.append({ key: `step:${seq}`, type: 'tool.step', time: long.updatedAt, jobId: long.id, projectId: 'docs', data: {} });
+    }
+    const purged = await retention(stores).purge();
+    assert.deepEqual(purged, { jobs: PURGE_SLICE + 3, events: PURGE_SLICE + 2, deliveries: 0 });
+    assert.deepEqual((await stores.jobs.list('docs', { limit: 10 })).jobs, []);
+    assert.deepEqual(await stores.events.after(long.id, 0), []);
+  });
+
+  it('deletes a job, its messages and its events in one transaction: cut short, all stay', async () => {
+    const record = await seed(stores, job('archived', DAYS + 1));
+    await assert.rejects(
+      stores.database.transaction(async (trx) => {
+        await deleteJob(trx, record.id);
+        throw new Error('cut short');
+      }),
+      /cut short/,
+    );
+    assert.deepEqual((await present(stores, record)).slice(0, 3), [true, true, true]);
+  });
+});
 
 describe('job retention: the timer', () => {
   it('purges once per interval by its clock, and logs a failing store instead of throwing', async () => {
-    const dir = await tempDir();
-    const stores = { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
+    const stores = await storesOn(await testDatabase('sqlite'));
     let now = NOW;
     const timer = retention(stores, () => now);
     const first = await seed(stores, job('archived', DAYS + 1));
@@ -181,8 +165,9 @@ describe('job retention: the timer', () => {
 
     const lines: string[] = [];
     const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
-    const broken = new FailingJobStore(path.join(await tempDir(), 'jobs.db'));
-    await new JobRetention({ jobs: broken, events: stores.events, deliveries: stores.hooks, logger, retentionDays: DAYS, now: () => NOW }).tick();
+    // The real store, its disk gone when retention reads it.
+    const broken: JobStore = { ...stores.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
+    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, now: () => NOW }).tick();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
     assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
   });
@@ -195,8 +180,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const services = await testServices({ taskQueue: `no-worker-${randomUUID()}` });
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
-    const { dataDir } = services.config;
-    const stores = { jobs: openJobStore(dataDir, undefined), events: openJobEventLog(dataDir, undefined), hooks: openWebhookStore(dataDir, undefined) };
+    const stores = { database: services.database, jobs: services.jobs, events: services.events, hooks: openWebhookStore(services.config.dataDir, undefined) };
     // Ids of workflows that never ran: Temporal knows none of them, so the store alone answers, as after Temporal's retention.
     const expired = await seed(stores, { ...job('archived', DAYS + 1), id: newJobId() });
     const recent = await seed(stores, { ...job('archived', DAYS - 1), id: newJobId() });
@@ -205,7 +189,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const get = (id: string) => call<JobView>(`${base}/v2/agent/docs/job/${id}`, 'GET', adminKey);
     assert.equal((await get(expired.id)).status, 200);
 
-    await new JobRetention({ ...stores, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, now: () => NOW }).purge();
+    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, now: () => NOW }).purge();
 
     assert.equal((await get(expired.id)).status, 404);
     assert.equal((await call(`${base}/v2/agent/docs/job/${expired.id}/events`, 'GET', adminKey)).status, 404);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import { PullStore } from '../../../core/forge/index.js';
-import { openJobStore, type JobView } from '../../../core/jobs/index.js';
+import { type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
@@ -161,7 +161,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     assert.equal(late.status, 409);
     assert.equal(late.body.code, 'conflict');
     // The workflow ends once the turn has really stopped; nothing was pushed.
-    const result = await services.temporal.workflow.getHandle(`agent-job-${created.id}`).result();
+    const result = await services.temporal.workflow.getHandle(created.id).result();
     assert.equal(result.status, 'archived');
     assert.equal(await repo.head(`quire/${created.id}`), undefined);
   });
@@ -186,7 +186,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     const created = await create('Say gizmo on page 5');
     const done = await pollJob(base, admin, 'docs', created.id, settled);
     // The workflow writes the store before the memo: what GET shows, the store already holds.
-    const store = openJobStore(services.config.dataDir, undefined);
+    const store = services.jobs;
     assert.equal((await store.get('docs', created.id))?.status, 'completed');
     await worker.stop();
     const got = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
@@ -195,14 +195,14 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     // Deleting the execution is what namespace retention does after the workflow closes.
     await services.temporal.workflowService.deleteWorkflowExecution({
       namespace: 'default',
-      workflowExecution: { workflowId: `agent-job-${created.id}` },
+      workflowExecution: { workflowId: created.id },
     });
     let fromStore: JobView | undefined;
     for (let i = 0; i < 100; i++) {
       const reply = await call<JobView>(url(`/docs/job/${created.id}`), 'GET', admin);
       assert.equal(reply.status, 200);
       fromStore = reply.body;
-      const described = await services.temporal.workflow.getHandle(`agent-job-${created.id}`).describe().catch(() => undefined);
+      const described = await services.temporal.workflow.getHandle(created.id).describe().catch(() => undefined);
       if (!described) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createWebhookActivities } from '../../../activities/webhooks/index.js';
-import { openJobEventLog } from '../../../core/jobs/index.js';
 import { openWebhookStore, webhookId, type WebhookDelivery } from '../../../core/webhooks/index.js';
 import { startForwardProxy, type ForwardProxy } from '../../fakes/forward-proxy.js';
 import { testServices } from '../../support/services.js';
@@ -53,7 +52,7 @@ async function deliverOnce(env: Record<string, string>, url: string) {
   const store = openWebhookStore(services.config.dataDir, undefined);
   const hook = await store.put({ id: webhookId('docs', url), projectId: 'docs', url, events: [], secret: { kind: 'stored', value: SECRET }, createdAt: new Date().toISOString() });
   const jobId = `job-${randomUUID()}`;
-  const event = await openJobEventLog(services.config.dataDir, undefined).append({
+  const event = await services.events.append({
     key: 'completed',
     type: 'job.completed',
     time: new Date().toISOString(),

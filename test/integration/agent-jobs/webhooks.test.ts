@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createApp } from '../../../api/app.js';
-import { openJobEventLog, type JobEvent, type JobView } from '../../../core/jobs/index.js';
+import { type JobEvent, type JobView } from '../../../core/jobs/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import { openWebhookStore, type WebhookDelivery } from '../../../core/webhooks/index.js';
 import { webhooks as webhooksCommand } from '../../../infra/cli/webhook-commands.js';
@@ -141,7 +141,7 @@ describe('webhooks: signed, ordered, durable delivery (real worker, git, Tempora
       const log = await call<{ deliveries: WebhookDelivery[] }>(deliveries, 'GET', admin);
       return log.body.deliveries.some((d) => d.status === 'failed' && /ECONNREFUSED/.test(d.lastError ?? '')) ? true : undefined;
     });
-    const logged = await openJobEventLog(services.config.dataDir, services.redis).after(jobId, 0);
+    const logged = await services.events.after(jobId, 0);
     assert.deepEqual(logged.map((e) => e.type), ['turn.started', 'tool.step', 'tool.step', 'turn.finished', 'pull_request.opened', 'job.completed']);
     assert.equal(received.length, 0, 'nothing was delivered while the endpoint was down');
 

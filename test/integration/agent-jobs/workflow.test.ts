@@ -21,7 +21,7 @@ import {
   type AgentJobInput,
   type AgentJobWorkflow,
 } from '../../../core/contracts/index.js';
-import { openJobStore, parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
+import { parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
 import { testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 
@@ -104,7 +104,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
     assert.equal(turns.at(0)?.branch, `quire/${input.job.id}`);
     assert.deepEqual(prs.at(0)?.messageIds, ['m-1']);
     // The store is written before the memo changes: whoever sees `completed` finds it in the store.
-    const stored = await openJobStore(services.config.dataDir, undefined).get('docs', input.job.id);
+    const stored = await services.jobs.get('docs', input.job.id);
     assert.equal(stored?.status, 'completed');
     assert.equal(stored?.revision, done.revision);
   });
@@ -146,7 +146,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
     await until(handle, (j) => j.status === 'completed' && turns.length === 2);
     assert.deepEqual(turns.at(1)?.messages.map((m) => m.summary), ['from the UI']);
     // The signalled prompt went to the job store; the first of a repeated id was kept.
-    const stored = await openJobStore(services.config.dataDir, undefined).getMessages('docs', input.job.id, ['sig-1']);
+    const stored = await services.jobs.getMessages('docs', input.job.id, ['sig-1']);
     assert.deepEqual(stored, [{ id: 'sig-1', prompt: 'from the UI' }]);
     await handle.signal(archiveSignal);
     assert.equal((await handle.result()).status, 'archived');

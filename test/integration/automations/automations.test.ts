@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { AutomationView } from '../../../core/automations/index.js';
-import { openJobStore, type JobView } from '../../../core/jobs/index.js';
+import { type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { conforms } from '../../support/openapi-conforms.js';
@@ -110,7 +110,7 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
     assert.match(done.prLink ?? '', /\/pulls?\//);
     assert.match((await repo.readFile(done.branch, 'page-1.mdx')) ?? '', /Install the gadget 1/);
     // The whole prompt reached the model, through the job store.
-    const [message] = await openJobStore(services.config.dataDir, undefined).getMessages('docs', first.id, [`first:${first.id}`]);
+    const [message] = await services.jobs.getMessages('docs', first.id, [`first:${first.id}`]);
     assert.equal(message?.prompt, prompt);
     assert.ok(model.requests.some((r) => JSON.stringify(r.body.messages).includes('Second line that stays out')));
 

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { automationJobId, createAutomation, openAutomationStore, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
-import { openJobStore } from '../../../core/jobs/index.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
@@ -21,7 +20,7 @@ describe('starting an automation’s job', function () {
     const deps: AutomationDeps = {
       temporal: services.temporal,
       automations: openAutomationStore(services.config.dataDir, undefined),
-      jobs: openJobStore(services.config.dataDir, undefined),
+      jobs: services.jobs,
       tenants: services.tenants,
       limiter: services.limiter,
       config: services.config,

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { PullStore } from '../../../core/forge/index.js';
-import { SqliteJobStore } from '../../../core/jobs/index.js';
 import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
+import { createJobStore } from '../../../core/jobs/index.js';
 import { createTenantStore } from '../../../core/tenants/index.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -116,7 +116,9 @@ describe('embedded stores across processes', function () {
     const dir = await tempDir();
     const writers = Array.from({ length: 6 }, (_, i) => writer('jobs', dir, 40, String(i)));
     for (const e of await Promise.all(writers.map((w) => w.exit))) assert.deepEqual(e, { code: 0, signal: null });
-    assert.equal((await SqliteJobStore.inDataDir(dir).get('docs', 'job_shared'))?.revision, 39);
+    const database = await openMigratedDatabase(databaseTarget(undefined, dir));
+    onSuiteEnd(() => database.close());
+    assert.equal((await createJobStore(database).get('docs', 'job_shared'))?.revision, 39);
   });
 
   it('a writer SIGKILLed mid-write leaves a whole database holding every write it acknowledged', async () => {

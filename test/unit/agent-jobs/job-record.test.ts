@@ -79,7 +79,7 @@ describe('agent job record', () => {
     assert.equal(ids.size, 1000);
     for (const id of ids) assert.ok(isJobId(id), id);
     assert.equal(isJobId('../etc/passwd'), false);
-    assert.equal(agentJobWorkflowId('job_x'), 'agent-job-job_x');
+    assert.equal(agentJobWorkflowId('job_x'), 'job_x', 'the workflow id is the job id');
   });
 });
 

@@ -1,0 +1,124 @@
+import type { Selectable } from 'kysely';
+import type { JobMessage } from '../contracts/agent-job.js';
+import { json, type Database, type JobsTable, type Queries } from '../db/index.js';
+import { parseJobRecordJson } from './job-schema.js';
+import type { JobRecord } from './job-record.js';
+import { decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
+
+const recordOf = (row: Pick<Selectable<JobsTable>, 'record_json'> | undefined): JobRecord | undefined =>
+  row === undefined ? undefined : parseJobRecordJson(row.record_json);
+
+function rowOf(record: JobRecord): JobsTable {
+  return {
+    id: record.id,
+    project_id: record.projectId,
+    status: record.status,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    archived_at: record.archivedAt,
+    revision: record.revision,
+    record_json: json(record),
+  };
+}
+
+async function readRecord(queries: Queries, projectId: string, jobId: string): Promise<JobRecord | undefined> {
+  const row = await queries.selectFrom('jobs').select('record_json').where('id', '=', jobId).where('project_id', '=', projectId).executeTakeFirst();
+  return recordOf(row);
+}
+
+/**
+ * Keeps `record` unless the stored one has a higher revision; returns what is kept. One
+ * statement (an upsert whose update is conditional), so concurrent writers of one job agree
+ * on both dialects; `queries` may be an open transaction.
+ */
+export async function putJobRecord(queries: Queries, record: JobRecord): Promise<JobRecord> {
+  const row = rowOf(record);
+  const result = await queries
+    .insertInto('jobs')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({ status: row.status, updated_at: row.updated_at, archived_at: row.archived_at, revision: row.revision, record_json: row.record_json })
+        .where('jobs.revision', '<=', row.revision),
+    )
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return record;
+  return (await readRecord(queries, record.projectId, record.id)) ?? record;
+}
+
+/** Deletes a job, its messages and its events in an open transaction; true when the job was there. */
+export async function deleteJob(trx: Queries, jobId: string): Promise<{ job: boolean; events: number }> {
+  const events = await trx.deleteFrom('job_events').where('job_id', '=', jobId).executeTakeFirst();
+  await trx.deleteFrom('job_messages').where('job_id', '=', jobId).execute();
+  const job = await trx.deleteFrom('jobs').where('id', '=', jobId).executeTakeFirst();
+  return { job: Number(job.numDeletedRows) > 0, events: Number(events.numDeletedRows) };
+}
+
+/** The job store on Quire's database: one row per job (its record as JSON beside the columns a query filters on), one per message. */
+export function createJobStore(database: Database): JobStore {
+  const { queries } = database;
+  return {
+    put: (record) => putJobRecord(queries, record),
+
+    async create(record) {
+      // Never replaces a record that got there first (it is newer).
+      await queries.insertInto('jobs').values(rowOf(record)).onConflict((oc) => oc.column('id').doNothing()).execute();
+    },
+
+    async putMessage(projectId: string, jobId: string, message: JobMessage) {
+      // The first write of an id wins: a retried request cannot change a message already sent.
+      await queries
+        .insertInto('job_messages')
+        .values({ project_id: projectId, job_id: jobId, id: message.id, prompt: message.prompt })
+        .onConflict((oc) => oc.columns(['job_id', 'id']).doNothing())
+        .execute();
+    },
+
+    async getMessages(projectId, jobId, ids) {
+      if (ids.length === 0) return [];
+      const rows = await queries.selectFrom('job_messages').select(['id', 'prompt']).where('project_id', '=', projectId).where('job_id', '=', jobId).where('id', 'in', ids).execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [{ id: row.id, prompt: row.prompt }] : [];
+      });
+    },
+
+    async remove(_projectId, jobId) {
+      await database.transaction((trx) => deleteJob(trx, jobId));
+    },
+
+    get: (projectId, jobId) => readRecord(queries, projectId, jobId),
+
+    async archivedBefore(before, limit): Promise<JobRef[]> {
+      const rows = await queries
+        .selectFrom('jobs')
+        .select(['project_id', 'id'])
+        .where('status', '=', 'archived')
+        .where('archived_at', '<', before)
+        .orderBy('archived_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ projectId: row.project_id, jobId: row.id }));
+    },
+
+    async list(projectId, query: JobListQuery): Promise<JobPage> {
+      const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+      let select = queries.selectFrom('jobs').select('record_json').where('project_id', '=', projectId);
+      if (query.status) select = select.where('status', '=', query.status);
+      if (after) {
+        select = select.where((eb) =>
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+        );
+      }
+      // Newest first by (created_at, id), the order compareNewestFirst defines; one row more tells whether a next page exists.
+      const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+      const records = rows.map(recordOf).filter((r): r is JobRecord => r !== undefined);
+      const jobs = records.slice(0, query.limit);
+      const last = jobs.at(-1);
+      return { jobs, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+    },
+  };
+}
