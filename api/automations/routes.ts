@@ -18,7 +18,7 @@ import {
 import { AUTOMATION_SKIP } from '../../core/contracts/index.js';
 import { openJobStore, toJobView } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
-import { chooseModel } from '../agent/choose-model.js';
+import { allowedModel, requireModel } from '../agent/choose-model.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
@@ -67,7 +67,7 @@ export function automationsRouter(services: ApiServices): Router {
     const project = await projectOf(ctx);
     const input = parseInput(InputBody, ctx.request.body);
     // The model is checked now, against the project's rules; a firing checks again (they may change).
-    if (input.model !== undefined) chooseModel(project, services.config, input.model);
+    if (input.model !== undefined) allowedModel(project, services.config, input.model);
     try {
       ctx.body = await createAutomation(deps, project.id, input);
     } catch (err) {
@@ -105,6 +105,7 @@ export function automationsRouter(services: ApiServices): Router {
     const project = await projectOf(ctx);
     const automationId = String(ctx.params.automationId);
     if (!(await deps.automations.get(project.id, automationId))) throw notFound('automation');
+    requireModel(services.config);
     // The same start path as a firing, run here so the answer carries the job's id.
     const start = await startAutomationJob(deps, { projectId: project.id, automationId });
     if (start.kind === 'skipped') {
