@@ -1,45 +1,62 @@
 /**
- * With no language model configured a job is still created; its turn fails
- * permanently with a clear reason, and a later message resumes it (here it
- * fails again for the same reason). Real API, worker, git and Temporal.
+ * With no language model configured an agent job cannot work, so every route
+ * that would create one refuses it at the door: 503 `model_not_configured`
+ * with `Retry-After` and a message saying how to configure a model, and no job
+ * is created nor any create allowance spent. Real API and Temporal (the
+ * automation's schedule is a real Temporal Schedule, created paused).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
-import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
-import { startWorker } from '../../support/temporal.js';
-import { call, pollJob } from './agent-api.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { call } from './agent-api.js';
 
-describe('agent job without a configured model', function () {
+describe('agent jobs without a configured model are refused at the door', function () {
   this.timeout(60_000);
 
-  it('fails with model_not_configured, and a follow-up message resumes it', async () => {
-    const repo = await createDocsRepo({ pages: 2 });
+  it('v2 and v1 create and an automation trigger answer 503 model_not_configured; nothing is created', async () => {
     const services = await testServices({ taskQueue: `nomodel-${randomUUID()}` });
     const { adminKey } = await seedOrg(services);
-    await services.tenants.putProject({
-      id: 'docs', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [],
-    });
-    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const base = (await serve(createApp(services))).url;
 
-    const created = await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Fix typos' });
-    assert.equal(created.status, 201);
-    assert.equal(created.body.model, '');
-    const failed = await pollJob(base, adminKey, 'docs', created.body.id, (j) => j.status !== 'active');
-    assert.equal(failed.status, 'failed');
-    assert.equal(failed.error?.code, 'model_not_configured');
-    assert.match(failed.error?.message ?? '', /QUIRE_MODEL/);
-    assert.equal(failed.prLink, null);
+    const automation = await call<{ id: string }>(`${base}/v2/agent/docs/automations`, 'POST', adminKey, { cron: '@daily', prompt: 'Check links', paused: true });
+    assert.equal(automation.status, 201, 'an automation may be set up before a model is');
 
-    const resumed = await call<JobView>(`${base}/v2/agent/docs/job/${created.body.id}/message`, 'POST', adminKey, { prompt: 'Try again' });
-    assert.equal(resumed.status, 200);
-    assert.equal(resumed.body.status, 'active');
-    assert.equal(resumed.body.error, undefined);
-    const again = await pollJob(base, adminKey, 'docs', created.body.id, (j) => j.status !== 'active');
-    assert.equal(again.status, 'failed');
-    assert.ok(again.updatedAt > failed.updatedAt);
+    const attempts: Array<[string, string, unknown]> = [
+      ['/v2/agent/{projectId}/job', '/v2/agent/docs/job', { prompt: 'Fix typos' }],
+      ['/v1/agent/{projectId}/job', '/v1/agent/docs/job', { messages: [{ role: 'user', content: 'Fix typos' }] }],
+      ['/v1/agent/job/{projectId}', '/v1/agent/job/docs', { messages: [{ role: 'user', content: 'Fix typos' }] }],
+      ['/v2/agent/{projectId}/automations/{automationId}/trigger', `/v2/agent/docs/automations/${automation.body.id}/trigger`, undefined],
+    ];
+    for (const [template, url, body] of attempts) {
+      const res = await fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      assert.equal(res.status, 503, url);
+      assert.ok(Number(res.headers.get('retry-after')) >= 1, `${url}: Retry-After`);
+      assert.equal(res.headers.get('ratelimit-remaining'), null, `${url}: no create allowance spent`);
+      const error = (await res.clone().json()) as { code: string; error: string };
+      assert.equal(error.code, 'model_not_configured', url);
+      for (const name of ['QUIRE_MODEL_BASE_URL', 'QUIRE_MODEL_API_KEY', 'QUIRE_MODEL']) assert.match(error.error, new RegExp(`\\b${name}\\b`));
+      await conforms(template, 'post', res);
+    }
+
+    const listed = await call<{ jobs: JobView[] }>(`${base}/v2/agent/docs/jobs`, 'GET', adminKey);
+    assert.deepEqual(listed.body.jobs, []);
+  });
+
+  it('a body that breaks a rule is still 400 first: the client learns its own mistake before the server’s', async () => {
+    const services = await testServices({ withTemporal: false });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    const base = (await serve(createApp(services))).url;
+    const res = await call<{ code: string }>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: '' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'invalid_request');
   });
 });
