@@ -70,7 +70,7 @@ export function jsonResponse(description: string, schema: Schema, headers: Recor
   return { description, headers: { ...COMMON_HEADERS, ...headers }, content: { 'application/json': { schema } } };
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
   400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),

@@ -10,7 +10,10 @@ import {
   RATE_LIMIT_HEADERS,
 } from '../components.js';
 import type { PathItems, Schema } from '../types.js';
-import { job } from './agent.js';
+import { JobViewSchema } from '../../agent/schemas.js';
+import { jsonSchemaOf } from '../operation.js';
+
+const job = jsonSchemaOf(JobViewSchema);
 
 const when: Schema = { type: 'string', format: 'date-time' };
 
