@@ -6,19 +6,17 @@ import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
 import { automationsPaths } from './automations.js';
 import { browserPaths } from './browser.js';
-import { healthPaths } from './health.js';
+import { healthOperations } from '../../health-operations.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
-import { openApiPaths } from './openapi.js';
 import { pullsPaths } from './pulls.js';
 import { searchPaths } from './search.js';
 import { threadsOperations } from '../../threads/operations.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
 export const PATHS: PathItems[] = [
-  healthPaths,
-  openApiPaths,
+  pathItems(healthOperations),
   pathItems(agentOperations),
   agentV1Paths,
   automationsPaths,
