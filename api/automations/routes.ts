@@ -1,9 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import * as v from 'valibot';
 import { isGrpcServiceError } from '@temporalio/client';
 import {
-  AutomationNote,
   automationInputSchema,
   createAutomation,
   deleteAutomation,
@@ -24,11 +22,11 @@ import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
+import { PauseBody } from './schema.js';
 
 /** gRPC INVALID_ARGUMENT: the engine refused the schedule's spec (a cron our check let through). */
 const GRPC_INVALID_ARGUMENT = 3;
 
-const PauseBody = v.optional(v.object({ note: v.optional(AutomationNote) }), {});
 
 /**
  * Automations of API.md: recurring agent jobs on Temporal Schedules, managed with the admin key

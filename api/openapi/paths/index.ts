@@ -4,7 +4,7 @@ import { pathItems } from '../operation.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
-import { automationsPaths } from './automations.js';
+import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsPaths } from './llms.js';
@@ -19,7 +19,7 @@ export const PATHS: PathItems[] = [
   pathItems(healthOperations),
   pathItems(agentOperations),
   agentV1Paths,
-  automationsPaths,
+  pathItems(automationsOperations),
   assistantPaths,
   browserPaths,
   searchPaths,
