@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { browserRoutes } from './browser-routes.js';
-import { errorMiddleware, toHttpError } from './error-middleware.js';
+import { engineClassifier } from '../core/engine-errors.js';
+import { errorMiddleware, toQuireError } from './error-middleware.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
 import type { ApiServices, Feature } from './services.js';
@@ -43,7 +44,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
       log.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
     }
   });
-  app.use(errorMiddleware(log));
+  app.use(errorMiddleware(log, engineClassifier(services.redis)));
   app.use(browserRoutes(services).routes());
   app.use(requireJson);
   app.use(
@@ -56,7 +57,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
       jsonLimit: services.config.bodyLimitBytes,
       // A body that cannot be read (a gzip body that is not gzip, a client gone mid-body) is the request's fault.
       onError: (err) => {
-        throw toHttpError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
+        throw toQuireError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
       },
     }),
   );

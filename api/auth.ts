@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { ApiKeyRecord, Domain, KeyKind, TenantStore } from '../core/tenants/index.js';
-import { badRequest, HttpError, notFound } from './http-error.js';
+import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
+import { badRequest, notFound } from './http-error.js';
 
 export interface AuthState {
   key: ApiKeyRecord;
@@ -21,15 +22,11 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
     }
     const header = ctx.get('Authorization');
     const match = BEARER.exec(header);
-    if (!match?.[1]) throw new HttpError(401, 'unauthorized', 'missing Authorization: Bearer <API key> header');
+    if (!match?.[1]) throw new UnauthorizedError('missing Authorization: Bearer <API key> header');
     const key = await tenants.authenticate(match[1]);
-    if (!key) throw new HttpError(401, 'unauthorized', 'unknown or revoked API key');
+    if (!key) throw new UnauthorizedError('unknown or revoked API key');
     if (key.kind !== kind) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        kind === 'admin' ? 'this endpoint needs an admin key (quire_…)' : 'this endpoint needs an assistant key (quire_dsc_…)',
-      );
+      throw new ForbiddenError(kind === 'admin' ? 'this endpoint needs an admin key (quire_…)' : 'this endpoint needs an assistant key (quire_dsc_…)');
     }
     ctx.state.auth = { key, orgId: key.orgId } satisfies AuthState;
     await next();
@@ -38,7 +35,7 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
 
 export function authOf(ctx: Context): AuthState {
   const auth = ctx.state.auth as AuthState | undefined;
-  if (!auth) throw new HttpError(401, 'unauthorized', 'not authenticated');
+  if (!auth) throw new UnauthorizedError('not authenticated');
   return auth;
 }
 

@@ -1,19 +1,14 @@
-/** An error with an HTTP status and a machine code; 4xx messages are shown to the client. */
-export class HttpError extends Error {
+import { ConflictError, InvalidRequestError, NotFoundError, QuireError, UnavailableError, type Engine, type ErrorDetail } from '../core/errors.js';
+
+/** An error answered with any status and code the classes of core/errors do not name (415, 405, 413…). */
+export class HttpError extends QuireError {
   override name = 'HttpError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Array<{ path: string; message: string }>,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
+  constructor(status: number, code: string, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+    super(status, code, message, { details, headers });
   }
 }
 
-export const badRequest = (message: string, details?: Array<{ path: string; message: string }>) =>
-  new HttpError(400, 'invalid_request', message, details);
-export const notFound = (what = 'resource') => new HttpError(404, 'not_found', `${what} not found`);
-export const conflict = (message: string) => new HttpError(409, 'conflict', message);
-export const unavailable = (message: string) => new HttpError(503, 'unavailable', message);
+export const badRequest = (message: string, details?: ErrorDetail[]) => new InvalidRequestError(message, details);
+export const notFound = (what = 'resource') => new NotFoundError(what);
+export const conflict = (message: string) => new ConflictError(message);
+export const unavailable = (engine: Engine, message?: string) => new UnavailableError(engine, message);

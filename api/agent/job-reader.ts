@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { agentJobWorkflowId } from '../../core/contracts/index.js';
 import { isJobId, parseJobRecord, type JobRecord, type JobStore } from '../../core/jobs/index.js';
-import { engineTrouble } from '../engine-errors.js';
+import { classifyTemporal } from '../../core/engine-errors.js';
 import type { ApiServices } from '../services.js';
 
 export interface FoundJob {
@@ -26,7 +26,7 @@ export async function readJob(services: ApiServices, store: JobStore, projectId:
       .describe()
       .catch((err: unknown) => {
         if (err instanceof WorkflowNotFoundError) return undefined;
-        if (!engineTrouble(err)) throw err;
+        if (!classifyTemporal(err)) throw err;
         unreachable = err;
         return undefined;
       }),

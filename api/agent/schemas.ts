@@ -1,28 +1,46 @@
 import * as v from 'valibot';
-import { JOB_STATUSES } from '../../core/jobs/index.js';
-import { MAX_DELIVERIES } from '../../core/webhooks/index.js';
+import {
+  JOB_EVENT_TYPES,
+  JOB_STATUSES,
+  JOB_STOP_REASONS,
+  MAX_SUMMARY_CHARS,
+  MAX_TODO_CHARS,
+  MAX_TODOS,
+  TODO_STATUSES,
+  type JobView,
+} from '../../core/jobs/index.js';
+import { DELIVERY_STATUSES, MAX_DELIVERIES, type WebhookDelivery } from '../../core/webhooks/index.js';
+import { sameType } from '../openapi/operation.js';
 
 const prompt = v.pipe(
   v.string('prompt is required and must be a string'),
   v.minLength(1, 'prompt must not be empty'),
-  v.check((text) => text.trim().length > 0, 'prompt must not be only whitespace'),
+  // /\S/: the same whitespace String.prototype.trim removes.
+  v.regex(/\S/, 'prompt must not be only whitespace'),
   v.maxLength(100_000, 'prompt must be at most 100000 characters'),
+  v.description('What to do; not only whitespace.'),
 );
 
-export const CreateJobBody = v.object({
-  prompt,
-  model: v.optional(v.pipe(v.string('model must be a string'), v.minLength(1, 'model must not be empty'))),
-  asDraft: v.optional(v.boolean('asDraft must be true or false')),
-});
+export const CreateJobBody = v.pipe(
+  v.object({
+    prompt,
+    model: v.optional(
+      v.pipe(v.string('model must be a string'), v.minLength(1, 'model must not be empty'), v.description('One the project allows; default the configured model.')),
+    ),
+    asDraft: v.optional(v.pipe(v.boolean('asDraft must be true or false'), v.description('Open the pull request as a draft.'))),
+  }),
+  v.examples([{ prompt: 'Add a troubleshooting section to the quickstart' }]),
+);
 
-export const MessageBody = v.object({ prompt });
+export const MessageBody = v.pipe(v.object({ prompt }), v.examples([{ prompt: 'Mention the Windows installer too' }]));
 
 /** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
-const limitQuery = (max: number, fallback: string) =>
+export const limitQuery = (max: number, fallback: string) =>
   v.optional(
     v.pipe(
       v.string(),
       v.regex(/^\d+$/, 'limit must be a whole number'),
+      v.description(`A whole number from 1 to ${max}; default ${fallback}.`),
       v.transform(Number),
       v.minValue(1, 'limit must be at least 1'),
       v.maxValue(max, `limit must be at most ${max}`),
@@ -33,12 +51,82 @@ const limitQuery = (max: number, fallback: string) =>
 export const ListJobsQuery = v.object({
   status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(', ')}`)),
   limit: limitQuery(100, '20'),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.description('The `nextCursor` of the previous page.'))),
 });
 
 /** A client may name its message so a retried POST is not processed twice. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
 
+export const MessageHeaders = v.object({
+  'Idempotency-Key': v.optional(
+    v.pipe(v.string(), v.description('Names the message so a retried POST runs one turn. Honoured when it matches `^[A-Za-z0-9._:-]{8,128}$`, else ignored.')),
+  ),
+});
+
 export const DeliveriesQuery = v.object({
   limit: limitQuery(MAX_DELIVERIES, '50'),
 });
+
+const segment = (description: string) => v.pipe(v.string(), v.minLength(1), v.description(description));
+export const ProjectParams = v.object({ projectId: segment('A project of the key’s organisation.') });
+export const JobParams = v.object({ ...ProjectParams.entries, id: segment('The job id (`job_…`).') });
+
+const dateTime = v.pipe(v.string(), v.isoTimestamp());
+
+/** The job object of API.md, as `toJobView` writes it. */
+export const JobViewSchema = v.object({
+  id: v.string(),
+  status: v.picklist(JOB_STATUSES),
+  source: v.object({ repository: v.pipe(v.string(), v.description('Never with credentials.')), ref: v.string() }),
+  model: v.pipe(v.string(), v.description('Empty when no model is configured.')),
+  prLink: v.pipe(v.nullable(v.string()), v.description('The pull request; null while a turn runs or when nothing changed.')),
+  createdAt: dateTime,
+  archivedAt: v.nullable(dateTime),
+  updatedAt: dateTime,
+  branch: v.pipe(v.string(), v.description('The branch the agent pushes to (`quire/<id>`).')),
+  title: v.pipe(
+    v.nullable(v.string()),
+    v.description('The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends.'),
+  ),
+  summary: v.pipe(
+    v.nullable(v.pipe(v.string(), v.maxLength(MAX_SUMMARY_CHARS))),
+    v.description(
+      'The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends.',
+    ),
+  ),
+  turns: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Turns that have ended (finished or failed); a running one is not counted.')),
+  filesChanged: v.pipe(v.array(v.string()), v.description('Docs-relative paths changed across the job’s turns, in the order first changed.')),
+  stopReason: v.pipe(
+    v.nullable(v.picklist(JOB_STOP_REASONS)),
+    v.description(
+      'The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own.',
+    ),
+  ),
+  todos: v.pipe(
+    v.array(v.object({ id: v.string(), content: v.pipe(v.string(), v.maxLength(MAX_TODO_CHARS)), status: v.picklist(TODO_STATUSES) })),
+    v.maxLength(MAX_TODOS),
+    v.description('The agent’s plan as it last wrote it; updated when a turn ends.'),
+  ),
+  error: v.pipe(v.optional(v.object({ code: v.string(), message: v.string() })), v.description('Only when `failed`.')),
+});
+sameType<v.InferOutput<typeof JobViewSchema>, JobView>(true);
+
+export const JobPageSchema = v.object({ jobs: v.array(JobViewSchema), nextCursor: v.nullable(v.string()) });
+
+const DeliverySchema = v.object({
+  deliveryId: v.pipe(v.string(), v.description('The `X-Quire-Delivery` header; the same on every attempt.')),
+  projectId: v.string(),
+  webhookId: v.string(),
+  url: v.string(),
+  event: v.picklist(JOB_EVENT_TYPES),
+  jobId: v.string(),
+  seq: v.pipe(v.number(), v.integer()),
+  status: v.pipe(v.picklist(DELIVERY_STATUSES), v.description('`failed`: the last attempt failed and another follows; `abandoned`: retries gave up.')),
+  statusCode: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The receiver’s answer; null when none came.')),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  lastError: v.nullable(v.string()),
+  updatedAt: dateTime,
+});
+sameType<v.InferOutput<typeof DeliverySchema>, WebhookDelivery>(true);
+
+export const DeliveryListSchema = v.object({ deliveries: v.array(DeliverySchema) });

@@ -1,9 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import * as v from 'valibot';
 import { isGrpcServiceError } from '@temporalio/client';
 import {
-  AutomationNote,
   automationInputSchema,
   createAutomation,
   deleteAutomation,
@@ -18,17 +16,17 @@ import {
 import { AUTOMATION_SKIP } from '../../core/contracts/index.js';
 import { toJobView } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
-import { chooseModel } from '../agent/choose-model.js';
+import { allowedModel, requireModel } from '../agent/choose-model.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
+import { PauseBody } from './schema.js';
 
 /** gRPC INVALID_ARGUMENT: the engine refused the schedule's spec (a cron our check let through). */
 const GRPC_INVALID_ARGUMENT = 3;
 
-const PauseBody = v.optional(v.object({ note: v.optional(AutomationNote) }), {});
 
 /**
  * Automations of API.md: recurring agent jobs on Temporal Schedules, managed with the admin key
@@ -67,7 +65,7 @@ export function automationsRouter(services: ApiServices): Router {
     const project = await projectOf(ctx);
     const input = parseInput(InputBody, ctx.request.body);
     // The model is checked now, against the project's rules; a firing checks again (they may change).
-    if (input.model !== undefined) chooseModel(project, services.config, input.model);
+    if (input.model !== undefined) allowedModel(project, services.config, input.model);
     try {
       ctx.body = await createAutomation(deps, project.id, input);
     } catch (err) {
@@ -105,6 +103,7 @@ export function automationsRouter(services: ApiServices): Router {
     const project = await projectOf(ctx);
     const automationId = String(ctx.params.automationId);
     if (!(await deps.automations.get(project.id, automationId))) throw notFound('automation');
+    requireModel(services.config);
     // The same start path as a firing, run here so the answer carries the job's id.
     const start = await startAutomationJob(deps, { projectId: project.id, automationId });
     if (start.kind === 'skipped') {

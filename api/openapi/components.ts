@@ -13,7 +13,7 @@ export const components: Record<string, Record<string, Schema>> = {
         code: {
           type: 'string',
           description:
-            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable.',
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, timeout.',
         },
         details: {
           type: 'array',
@@ -70,7 +70,7 @@ export function jsonResponse(description: string, schema: Schema, headers: Recor
   return { description, headers: { ...COMMON_HEADERS, ...headers }, content: { 'application/json': { schema } } };
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
   400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),
@@ -83,7 +83,10 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
   415: () => errorResponse('A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`).'),
   429: () => errorResponse('A limit is spent (`rate_limited`).', { 'Retry-After': ref('Retry-After'), ...RATE_LIMIT_HEADERS }),
   500: () => errorResponse('A defect (`internal`); the message never shows internals.'),
-  503: () => errorResponse('An engine it needs (Temporal, Redis, Qdrant, the embedding model) is down or busy (`unavailable`).', { 'Retry-After': ref('Retry-After') }),
+  503: () =>
+    errorResponse('An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`).', {
+      'Retry-After': ref('Retry-After'),
+    }),
 };
 
 /** The error responses an operation can give, by status. */

@@ -1,13 +1,15 @@
+import { UnavailableError } from '../errors.js';
+
 /**
  * The database could not do its part right now: down, unreachable, out of connections, or locked
  * by another process for longer than a write waits. Nothing was written; the caller may retry (the
  * API answers 503 with Retry-After). Every other database error is a bug and stays what it is.
  */
-export class DatabaseUnavailableError extends Error {
+export class DatabaseUnavailableError extends UnavailableError {
   override name = 'DatabaseUnavailableError';
-  readonly engine = 'database';
-  /** Seconds a client should wait before trying again. */
-  readonly retryAfterSeconds = 2;
+  constructor(options: { cause?: unknown } = {}) {
+    super('database', 'the database is unavailable; try again shortly', { retryAfterSeconds: 2, ...options });
+  }
 }
 
 const NODE_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
@@ -35,5 +37,5 @@ export function isUnavailable(err: unknown): boolean {
 /** The error callers see: unavailability as its own class (the driver's error as its cause), the rest unchanged. */
 export function classifyDatabaseError(err: unknown): unknown {
   if (err instanceof DatabaseUnavailableError || !isUnavailable(err)) return err;
-  return new DatabaseUnavailableError('the database is unavailable; try again shortly', { cause: err });
+  return new DatabaseUnavailableError({ cause: err });
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
+import { QuireError, UnavailableError } from '../errors.js';
 import { windowOf, type Window, type WindowSpan } from './windows.js';
 
 export interface LimitCheck {
@@ -19,16 +20,24 @@ export interface LimitState {
   resetSeconds: number;
 }
 
-export class RateLimitedError extends Error {
+/** 429 `rate_limited`: a limit is spent; `Retry-After` and the `RateLimit-*` headers say until when. */
+export class RateLimitedError extends QuireError {
   override name = 'RateLimitedError';
   constructor(readonly check: LimitCheck, readonly state: LimitState) {
-    super(`rate limit '${check.name}' reached: ${check.points} per ${check.window}`);
+    const reset = Math.max(1, state.resetSeconds);
+    super(429, 'rate_limited', `rate limit '${check.name}' reached: ${check.points} per ${check.window}`, {
+      retryAfterSeconds: reset,
+      headers: { 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(state.resetSeconds) },
+    });
   }
 }
 
 /** The limit store (Redis) failed and the operator chose fail-closed. */
-export class LimitStoreUnavailableError extends Error {
+export class LimitStoreUnavailableError extends UnavailableError {
   override name = 'LimitStoreUnavailableError';
+  constructor(options: { cause?: unknown } = {}) {
+    super('redis', 'the rate-limit store is unavailable; retry shortly', options);
+  }
 }
 
 export interface LimiterOptions {
@@ -137,7 +146,7 @@ export class Limiter {
         open ? 'rate-limit store failed: counting in memory until it answers again' : 'rate-limit store failed: refusing requests until it answers again',
       );
     }
-    if (!open) throw new LimitStoreUnavailableError('the rate-limit store is unavailable', { cause: err });
+    if (!open) throw new LimitStoreUnavailableError({ cause: err });
   }
 
   private storeAnswered(): void {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { UnavailableError } from '../errors.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -19,8 +20,12 @@ const WRITE_WAIT_MS = 30_000;
 const OPEN_TIMEOUT_MS = 30_000;
 
 /** Another process has held the database's write lock for longer than a write waits. */
-export class StoreBusyError extends Error {
+export class StoreBusyError extends UnavailableError {
   override name = 'StoreBusyError';
+  constructor(options: { cause?: unknown } = {}) {
+    // The file's path stays in the cause (for the log), out of the client's message.
+    super('database', 'the database is busy; retry shortly', options);
+  }
 }
 
 function isBusy(err: unknown): boolean {
@@ -104,7 +109,7 @@ export async function writeTransaction<T>(db: SqliteDatabase, fn: () => T): Prom
       return transaction.immediate();
     } catch (err) {
       if (!isBusy(err)) throw err;
-      if (waited >= WRITE_WAIT_MS) throw new StoreBusyError(`the store ${db.name} stayed locked by another process for ${WRITE_WAIT_MS / 1000}s`, { cause: err });
+      if (waited >= WRITE_WAIT_MS) throw new StoreBusyError({ cause: new Error(`${db.name} stayed locked by another process for ${WRITE_WAIT_MS / 1000}s`, { cause: err }) });
       await sleep(pause);
       waited += pause + BUSY_TIMEOUT_MS;
     }

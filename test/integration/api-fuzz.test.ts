@@ -3,8 +3,9 @@
  * `infra/setup.sh --test` into .tools/schemathesis) fuzzes every operation of
  * GET /openapi.json with valid keys, on the real stack: the Temporal dev
  * server and a worker, a docs repository in git, a domain indexed by the real
- * indexing workflow, no language model (jobs fail with model_not_configured,
- * the assistant answers extractively). Any 5xx, undocumented status, content
+ * indexing workflow, and the fake model provider (test/fakes), which answers
+ * every request with a short text, so agent turns end without changes and the
+ * assistant answers through the model. Any 5xx, undocumented status, content
  * type or response schema fails the test, with schemathesis's report.
  */
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { createApp } from '../../api/app.js';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { openDocIndex } from '../../core/retrieval/index.js';
+import { startFakeModel } from '../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../support/docs-repo.js';
 import { serve, tempDir, testServices } from '../support/services.js';
 import { REPO_ROOT, startWorker } from '../support/temporal.js';
@@ -73,7 +75,10 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
       throw new Error(`schemathesis is not installed at ${SCHEMATHESIS}; run infra/setup.sh --test`);
     });
     const taskQueue = `fuzz-${randomUUID()}`;
-    const built = await testServices({ taskQueue });
+    // Without a model, creating a job is refused with 503 model_not_configured: schemathesis counts any 5xx as a server error.
+    const model = await startFakeModel(() => ({ text: 'Nothing needs to change.' }));
+    const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' };
+    const built = await testServices({ taskQueue, env: modelEnv });
     const services = { ...built, docIndex: openDocIndex(built.config, undefined) };
     await startWorker(services, { taskQueue });
 

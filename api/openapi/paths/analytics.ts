@@ -1,7 +1,14 @@
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, COMMON_HEADERS, errorResponse, errorResponses, jsonResponse, pathParameter, RATE_LIMIT_HEADERS } from '../components.js';
 import type { PathItems, Schema } from '../types.js';
 import { corsResponseHeaders, originParameter } from './browser.js';
-import { threadSchema } from './threads.js';
+import { ThreadSchema } from '../../threads/schema.js';
+import { jsonSchemaOf } from '../operation.js';
+
+/** The admin thread view (api/threads) with `extra` required properties (its recorded answers). */
+function threadSchema(extra: Record<string, Schema>): Schema {
+  const thread = jsonSchemaOf(ThreadSchema) as { required: string[]; properties: Record<string, Schema> };
+  return { ...thread, required: [...thread.required, ...Object.keys(extra)], properties: { ...thread.properties, ...extra } };
+}
 
 const domain = pathParameter('domain', 'A domain of the key’s organisation.');
 const nullableString: Schema = { type: ['string', 'null'] };

@@ -1,32 +1,29 @@
 import type { PathItems } from '../types.js';
-import { agentPaths } from './agent.js';
+import { agentOperations } from '../../agent/operations.js';
+import { pathItems } from '../operation.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Paths } from './agent-v1.js';
-import { agentEventPaths } from './agent-events.js';
 import { assistantPaths } from './assistant.js';
-import { automationsPaths } from './automations.js';
+import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
-import { healthPaths } from './health.js';
+import { healthOperations } from '../../health-operations.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
-import { openApiPaths } from './openapi.js';
 import { pullsPaths } from './pulls.js';
 import { searchPaths } from './search.js';
-import { threadsPaths } from './threads.js';
+import { threadsOperations } from '../../threads/operations.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
 export const PATHS: PathItems[] = [
-  healthPaths,
-  openApiPaths,
-  agentPaths,
+  pathItems(healthOperations),
+  pathItems(agentOperations),
   agentV1Paths,
-  automationsPaths,
-  agentEventPaths,
+  pathItems(automationsOperations),
   assistantPaths,
   browserPaths,
   searchPaths,
-  threadsPaths,
+  pathItems(threadsOperations),
   analyticsPaths,
   pullsPaths,
   mcpPaths,

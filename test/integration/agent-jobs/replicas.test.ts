@@ -18,7 +18,8 @@ for (const stores of ['files', 'Redis'] as const) {
     this.timeout(60_000);
 
     it('lists and reads a job through the other replica at once', async () => {
-      const env: Record<string, string> = stores === 'Redis' ? { REDIS_URL: (await sharedRedis()).url } : {};
+      // A model is configured (else creating a job is refused); no worker runs, so it is never called.
+      const env: Record<string, string> = { QUIRE_MODEL: 'test-model', ...(stores === 'Redis' ? { REDIS_URL: (await sharedRedis()).url } : {}) };
       // No worker polls this queue: the jobs stay active, and only the API's own writes are seen.
       const taskQueue = `replicas-${randomUUID()}`;
       const one = await testServices({ env, taskQueue });

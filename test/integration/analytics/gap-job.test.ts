@@ -1,8 +1,8 @@
 /**
  * A coverage gap becomes an ordinary agent job: real API, the Temporal dev
  * server and a worker, a real git repository with the local forge. The first
- * case configures no language model, so the turn fails with
- * model_not_configured and the gap lists a failed job; the second scripts the
+ * case configures no language model, so the job is refused at the door with
+ * 503 model_not_configured and the gap lists no job; the second scripts the
  * fake model (standing for an OpenAI-compatible provider), so the job writes a
  * page, opens a pull request, and the gap lists it completed with its prLink.
  */
@@ -48,8 +48,8 @@ describe('a coverage gap fixed by the agent', function () {
     return { repo, services, recorder, adminKey, base };
   }
 
-  it('starts an agent job whose prompt carries the gap, and the gap lists the job', async () => {
-    const { services, recorder, adminKey, base } = await gapSetup();
+  it('with no model configured, refuses the job with 503 model_not_configured and lists none', async () => {
+    const { recorder, adminKey, base } = await gapSetup();
 
     const at = Date.now() - 60_000;
     const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
@@ -64,16 +64,16 @@ describe('a coverage gap fixed by the agent', function () {
     assert.ok(gap);
     assert.equal(gap.count, 2);
 
-    const started = await call<{ gapId: string; projectId: string; jobId: string }>(`${base}/v1/analytics/docs/gaps/${gap.id}/job`, 'POST', adminKey, { projectId: 'docs' });
-    assert.equal(started.status, 201, JSON.stringify(started.body));
-    assert.equal(started.body.gapId, gap.id);
-    const description = await services.temporal.workflow.getHandle(agentJobWorkflowId(started.body.jobId)).describe();
-    assert.match((await description.staticSummary()) ?? '', new RegExp(`^Fill coverage gap ${gap.id} of docs`));
-
-    const failed = await pollJob(base, adminKey, 'docs', started.body.jobId, (j: JobView) => j.status !== 'active');
-    assert.equal(failed.error?.code, 'model_not_configured');
+    const refused = await fetch(`${base}/v1/analytics/docs/gaps/${gap.id}/job`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ projectId: 'docs' }),
+    });
+    assert.equal(refused.status, 503);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.equal(((await refused.json()) as { code: string }).code, 'model_not_configured');
     const after = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
-    assert.deepEqual(after.body.gaps.find((g) => g.id === gap.id)?.jobs, [{ jobId: started.body.jobId, projectId: 'docs', status: 'failed', prLink: null }]);
+    assert.deepEqual(after.body.gaps.find((g) => g.id === gap.id)?.jobs, []);
 
     const unknown = await call(`${base}/v1/analytics/docs/gaps/gap_0000/job`, 'POST', adminKey, { projectId: 'docs' });
     assert.equal(unknown.status, 404);
@@ -85,7 +85,7 @@ describe('a coverage gap fixed by the agent', function () {
       { toolCalls: [{ name: 'write_file', arguments: { path: 'api-keys.mdx', content: page } }] },
       { text: 'Added a page on rotating API keys.' },
     ]);
-    const { repo, recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
+    const { repo, services, recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
 
     // Unanswered, yet retrieval came near these pages: they are the gap's nearest pages.
     const near = [{ title: 'Authentication', url: 'https://docs.example.com/authentication#keys', path: '/authentication' }];
@@ -98,9 +98,12 @@ describe('a coverage gap fixed by the agent', function () {
     const listed = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
     const gap = listed.body.gaps[0];
     assert.ok(gap);
-    const started = await call<{ jobId: string }>(`${base}/v1/analytics/docs/gaps/${gap.id}/job`, 'POST', adminKey, { projectId: 'docs' });
+    const started = await call<{ gapId: string; jobId: string }>(`${base}/v1/analytics/docs/gaps/${gap.id}/job`, 'POST', adminKey, { projectId: 'docs' });
     assert.equal(started.status, 201, JSON.stringify(started.body));
+    assert.equal(started.body.gapId, gap.id);
     const { jobId } = started.body;
+    const description = await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).describe();
+    assert.match((await description.staticSummary()) ?? '', new RegExp(`^Fill coverage gap ${gap.id} of docs`));
 
     const done = await pollJob(base, adminKey, 'docs', jobId, (j: JobView) => j.status !== 'active');
     assert.equal(done.status, 'completed', JSON.stringify(done));

@@ -68,7 +68,8 @@ describe('engine errors are 503 with Retry-After, never 500', function () {
     // No worker polls this queue, so every follow-up waits in Temporal; past its in-flight limit (10 per
     // workflow on the dev server) Temporal answers RESOURCE_EXHAUSTED, as it did with a stalled worker.
     // The API's own Temporal client (its retry policy decides what surfaces), on the suite's dev server.
-    const env = { TEMPORAL_ADDRESS: (await temporalEnv()).address, TEMPORAL_TASK_QUEUE: `stalled-${randomUUID()}` };
+    // A model is configured, else creating the job is refused; no worker runs, so it is never called.
+    const env = { TEMPORAL_ADDRESS: (await temporalEnv()).address, TEMPORAL_TASK_QUEUE: `stalled-${randomUUID()}`, QUIRE_MODEL: 'test-model' };
     const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'));
     onSuiteEnd(() => services.temporal.connection.close());
     const { adminKey } = await seedOrg(services, 'busy-org');

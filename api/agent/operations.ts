@@ -1,0 +1,104 @@
+import * as v from 'valibot';
+import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
+import { JobEventSchema } from '../../core/jobs/job-event-schema.js';
+import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
+import { jsonSchemaOf, type OperationSpec } from '../openapi/operation.js';
+import { CreateJobBody, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
+
+const security = 'admin';
+const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,15}\s*$/));
+
+/** One server-sent event (OpenAPI 3.1 reads a stream's `schema` per event): the sequence, the type and the event as JSON. */
+const jobEventFrame = {
+  type: 'object',
+  required: ['id', 'event', 'data'],
+  properties: {
+    id: { type: 'string', pattern: '^\\d+$' },
+    event: { enum: [...JOB_EVENT_TYPES] },
+    data: { type: 'string', contentMediaType: 'application/json', contentSchema: jsonSchemaOf(JobEventSchema) },
+  },
+};
+
+/** The agent job endpoints of API.md (routes.ts), from the schemas the routes validate and answer with. */
+export const agentOperations: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/v2/agent/{projectId}/job',
+    operationId: 'createAgentJob',
+    summary: 'Start an agent job',
+    security,
+    params: { path: ProjectParams },
+    body: CreateJobBody,
+    responses: { 201: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
+    errors: [...AUTHENTICATED_POST_ERRORS, 429],
+  },
+  {
+    method: 'get',
+    path: '/v2/agent/{projectId}/job/{id}',
+    operationId: 'getAgentJob',
+    summary: 'Read a job (works with no worker running, and for the retention period after it closed)',
+    security,
+    params: { path: JobParams },
+    responses: { 200: { description: 'The job', body: JobViewSchema } },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v2/agent/{projectId}/job/{id}/events',
+    operationId: 'streamAgentJobEvents',
+    summary: 'A job’s events as server-sent events, until the job is idle',
+    description:
+      'Replays the events after `Last-Event-ID` (or `lastEventId`), then streams new ones while the job runs, with `: keep-alive` comments when nothing happens; the stream ends once the job is completed, failed or archived and its closing event is sent.',
+    security,
+    params: {
+      path: JobParams,
+      header: v.object({ 'Last-Event-ID': v.optional(v.pipe(lastEventId, v.description('The `id` of the last event the client has; a whole number.'))) }),
+      query: v.object({ lastEventId: v.optional(v.pipe(lastEventId, v.description('The same, for clients that cannot set headers; the header wins.'))) }),
+    },
+    responses: {
+      200: { description: 'Frames of `id: <seq>`, `event: <type>`, `data: <job event JSON>`.', content: { 'text/event-stream': { schema: jobEventFrame } } },
+    },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/v2/agent/{projectId}/job/{id}/message',
+    operationId: 'sendAgentMessage',
+    summary: 'A follow-up message; queued while a turn runs, resumes a failed job',
+    security,
+    params: { path: JobParams, header: MessageHeaders },
+    body: MessageBody,
+    responses: { 200: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
+    errors: [...AUTHENTICATED_POST_ERRORS, 409, 429],
+  },
+  {
+    method: 'post',
+    path: '/v2/agent/{projectId}/job/{id}/archive',
+    operationId: 'archiveAgentJob',
+    summary: 'Archive a job: stops a running turn; idempotent',
+    security,
+    params: { path: JobParams },
+    responses: { 200: { description: 'The job, `archived`', body: JobViewSchema } },
+    errors: AUTHENTICATED_POST_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v2/agent/{projectId}/jobs',
+    operationId: 'listAgentJobs',
+    summary: 'A project’s jobs, newest first',
+    security,
+    params: { path: ProjectParams, query: ListJobsQuery },
+    responses: { 200: { description: 'A page of jobs', body: JobPageSchema } },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v2/agent/{projectId}/webhooks/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'The project’s webhook delivery log, newest first',
+    security,
+    params: { path: ProjectParams, query: DeliveriesQuery },
+    responses: { 200: { description: 'Deliveries as their latest attempt left them', body: DeliveryListSchema } },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
+];

@@ -1,0 +1,123 @@
+import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { COMMON_HEADERS, errorResponses, type ErrorStatus } from './components.js';
+import type { Operation, PathItems, Schema } from './types.js';
+
+type AnySchema = v.GenericSchema;
+type Entries = Record<string, AnySchema>;
+/** An object schema whose entries are the parameters of one place (path, query, header). */
+type ParameterSchema = { readonly entries: Entries };
+
+/** One response of an operation: a JSON body from its valibot schema, or other media types as JSON Schema. */
+export interface ResponseSpec {
+  description: string;
+  body?: AnySchema;
+  /** Bodies that are not JSON (`text/event-stream`, `text/plain`…), by media type. */
+  content?: Record<string, Schema>;
+  /** Header objects or `$ref`s, beside `X-Request-Id`, which every response has. */
+  headers?: Record<string, Schema>;
+}
+
+/**
+ * One operation of the API, declared once beside its route from the schemas
+ * the route validates with and answers with. `operation()` turns it into the
+ * OpenAPI operation object; `pathItems()` collects a feature's operations.
+ */
+export interface OperationSpec {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+  /** The OpenAPI path template: `/v2/agent/{projectId}/job`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Which key the route requires; none for public routes. */
+  security?: 'admin' | 'assistant' | 'none';
+  params?: { path?: ParameterSchema; query?: ParameterSchema; header?: ParameterSchema };
+  /** The JSON request body's schema, as `parseInput` applies it. */
+  body?: AnySchema;
+  /** False when an empty body is accepted (the schema's defaults apply). */
+  bodyRequired?: boolean;
+  responses: Record<number, ResponseSpec>;
+  /** The shared error responses it can answer (components.ts). */
+  errors?: ErrorStatus[];
+  /** Vendor extensions (`x-mintlify-compatible`). */
+  extensions?: Record<`x-${string}`, unknown>;
+}
+
+/** Requests are described as the client sends them (before a transform), responses as the server writes them. */
+const REQUEST: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
+const RESPONSE: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' };
+
+/** The JSON Schema of a valibot schema; the `$schema` marker stays out of the document. */
+export function jsonSchemaOf(schema: AnySchema, mode: 'request' | 'response' = 'response'): Schema {
+  const { $schema: _, ...rest } = toJsonSchema(schema, mode === 'request' ? REQUEST : RESPONSE) as Schema;
+  return rest;
+}
+
+const isOptional = (schema: AnySchema): boolean => schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
+
+function parameters(where: 'path' | 'query' | 'header', schema: ParameterSchema | undefined): Schema[] {
+  return Object.entries(schema?.entries ?? {}).map(([name, entry]) => {
+    const { description, ...json } = jsonSchemaOf(entry, 'request');
+    return {
+      name,
+      in: where,
+      required: where === 'path' || !isOptional(entry),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: json,
+    };
+  });
+}
+
+const SECURITY = { admin: [{ adminKey: [] }], assistant: [{ assistantKey: [] }], none: undefined };
+
+function response(spec: ResponseSpec): Schema {
+  const content = { ...(spec.body ? { 'application/json': { schema: jsonSchemaOf(spec.body) } } : {}), ...spec.content };
+  return {
+    description: spec.description,
+    headers: { ...COMMON_HEADERS, ...spec.headers },
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
+}
+
+/** The OpenAPI operation object of one declared operation. */
+export function operation(spec: OperationSpec): Operation {
+  const params = [...parameters('path', spec.params?.path), ...parameters('query', spec.params?.query), ...parameters('header', spec.params?.header)];
+  const security = SECURITY[spec.security ?? 'none'];
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.tags ? { tags: spec.tags } : {}),
+    ...(security ? { security } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(spec.body
+      ? { requestBody: { required: spec.bodyRequired ?? true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'request') } } } }
+      : {}),
+    responses: {
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, response(r)])),
+      ...errorResponses(...(spec.errors ?? [])),
+    },
+    ...spec.extensions,
+  };
+}
+
+/** A feature's operations as OpenAPI path items, for the document. */
+export function pathItems(specs: OperationSpec[]): PathItems {
+  const items: PathItems = {};
+  for (const spec of specs) items[spec.path] = { ...items[spec.path], [spec.method]: operation(spec) };
+  return items;
+}
+
+/** True when A and B are the same type (each assignable to the other, optional and readonly members alike). */
+export type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/**
+ * Proves at compile time that a schema's inferred type is a type declared
+ * elsewhere (a core type the workflow sandbox imports): `sameType<Inferred, Core>(true)`
+ * does not compile when they drift apart.
+ */
+export function sameType<A, B>(proof: SameType<A, B>): void {
+  void proof;
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import * as v from 'valibot';
+import { agentOperations } from '../../../api/agent/operations.js';
+import { CreateJobBody, JobViewSchema } from '../../../api/agent/schemas.js';
+import { openApiDocument, type PathItems } from '../../../api/openapi/index.js';
+import { jsonSchemaOf, operation, sameType } from '../../../api/openapi/operation.js';
+import { newJobRecord, toJobView } from '../../../core/jobs/index.js';
+
+const doc = openApiDocument('http://localhost');
+const paths = doc.paths as PathItems;
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+const validator = new AjvJsonSchemaValidator();
+
+/** Every value under `node`, depth first. */
+function* walk(node: unknown): Generator<Record<string, unknown>> {
+  if (Array.isArray(node)) for (const item of node) yield* walk(item);
+  else if (isRecord(node)) {
+    yield node;
+    for (const value of Object.values(node)) yield* walk(value);
+  }
+}
+
+const check = (schema: Record<string, unknown>, value: unknown) => validator.getValidator(Object.assign({ components: doc.components, $comment: 'declared-operations' }, schema))(value);
+
+describe('the OpenAPI document built from declared operations', () => {
+  it('is OpenAPI 3.1 with unique operation ids, every $ref resolving and every path parameter in its template', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    assert.equal(new Set(ids).size, ids.length, 'operation ids are unique');
+    for (const node of walk(doc)) {
+      if (typeof node.$ref !== 'string') continue;
+      const target = node.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), doc);
+      assert.ok(target !== undefined, `${node.$ref} resolves`);
+    }
+    for (const [template, item] of Object.entries(paths)) {
+      const inTemplate = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      for (const [method, op] of Object.entries(item)) {
+        const declared = (Array.isArray(op.parameters) ? op.parameters : []).filter((p) => isRecord(p) && p.in === 'path').map((p) => (p as { name: string }).name);
+        assert.deepEqual(declared.sort(), inTemplate, `${method} ${template}: path parameters`);
+      }
+    }
+  });
+
+  it('every JSON response schema compiles', () => {
+    for (const [template, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
+          const schema = isRecord(response) && isRecord(response.content) ? (response.content['application/json'] as { schema?: Record<string, unknown> } | undefined)?.schema : undefined;
+          if (schema) assert.doesNotThrow(() => check(schema, null), `${method} ${template} ${status}`);
+        }
+      }
+    }
+  });
+
+  it('a declared operation documents the very schema its route validates with', () => {
+    const create = paths['/v2/agent/{projectId}/job']?.post;
+    const body = (create?.requestBody as { content: { 'application/json': { schema: Record<string, unknown> } } }).content['application/json'].schema;
+    assert.deepEqual(body, jsonSchemaOf(CreateJobBody, 'request'));
+    // What the route's schema refuses, the document refuses too, and the reverse.
+    for (const candidate of [{ prompt: 'Fix typos' }, { prompt: ' \n ' }, { prompt: '' }, {}, { prompt: 'x', asDraft: 'yes' }]) {
+      assert.equal(check(body, candidate).valid, v.safeParse(CreateJobBody, candidate).success, JSON.stringify(candidate));
+    }
+  });
+
+  it('a real job view conforms to the documented job, and the schema parses it back unchanged', () => {
+    const view = toJobView(newJobRecord({ projectId: 'docs', repository: 'https://git.example.com/docs.git', ref: 'main', model: 'gpt' }));
+    const created = paths['/v2/agent/{projectId}/job']?.post?.responses as Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }>;
+    const result = check(created['201']!.content['application/json'].schema, view);
+    assert.ok(result.valid, result.errorMessage);
+    assert.deepEqual(v.parse(JobViewSchema, view), view);
+    assert.equal(check(created['201']!.content['application/json'].schema, { ...view, status: 'paused' }).valid, false);
+  });
+
+  it('each operation answers its declared errors with the shared error shape and, for 503, Retry-After', () => {
+    for (const spec of agentOperations) {
+      const responses = operation(spec).responses as Record<string, { headers: Record<string, unknown>; content: Record<string, { schema: unknown }> }>;
+      for (const status of spec.errors ?? []) {
+        const r = responses[String(status)];
+        assert.deepEqual(r?.content['application/json']?.schema, { $ref: '#/components/schemas/Error' }, `${spec.operationId} ${status}`);
+        if (status === 503) assert.ok(r?.headers['Retry-After'], `${spec.operationId}: 503 has Retry-After`);
+      }
+    }
+  });
+
+  it('sameType tells types apart at compile time', () => {
+    sameType<{ a: string; b?: number }, { a: string; b?: number }>(true);
+    // @ts-expect-error a schema whose type drifted from the core type does not compile
+    sameType<{ a: string }, { a: string; b: number }>(true);
+    // @ts-expect-error nor does an optional member made required
+    sameType<{ a?: string }, { a: string }>(true);
+  });
+});
