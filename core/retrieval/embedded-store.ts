@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../store/file-lock.js';
-import { cosine, type Embedder } from './embeddings.js';
+import { cosine } from './embeddings.js';
+import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
@@ -52,7 +53,7 @@ export function buildKeywordIndex(snapshot: Snapshot): KeywordIndexes {
 export class EmbeddedDocIndex implements WritableDocIndex {
   private readonly domains = new Map<string, LoadedDomain>();
 
-  constructor(private readonly dir: string, private readonly embedder?: Embedder) {}
+  constructor(private readonly dir: string, private readonly queries: QueryEmbedder = new QueryEmbedder(undefined, 0)) {}
 
   private fileOf(domainId: string): string {
     return path.join(this.dir, `${encodeURIComponent(domainId)}.json`);
@@ -71,8 +72,8 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const loaded = await this.domain(domainId);
     const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
     const snapshot = loaded.snapshot;
-    const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
-    return searchLoaded(snapshot, keyword, query, vector);
+    const { vector, mode } = await this.queries.vectorOf(query.query);
+    return searchLoaded(snapshot, keyword, query, vector, mode);
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
@@ -147,7 +148,13 @@ export class EmbeddedDocIndex implements WritableDocIndex {
  * embedding when a query vector is given, fused by reciprocal rank; each page
  * gives its best chunks, side by side, up to `chunksPerPage`.
  */
-export function searchLoaded(snapshot: Snapshot, indexes: KeywordIndexes, query: SearchQuery, vector?: number[]): SearchHit[] {
+export function searchLoaded(
+  snapshot: Snapshot,
+  indexes: KeywordIndexes,
+  query: SearchQuery,
+  vector?: number[],
+  mode: RetrievalMode = vector ? 'hybrid' : 'keyword',
+): SearchHit[] {
   const chunks = snapshot.chunks;
   const acceptChunk = (i: number) => matchesFilter(chunks[i]!, query.filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
@@ -162,7 +169,7 @@ export function searchLoaded(snapshot: Snapshot, indexes: KeywordIndexes, query:
   return ranked
     .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)
     .slice(0, query.pageSize)
-    .flatMap(({ score, chunks: best }) => best.slice(0, perPage).map(({ index }) => hitOf(chunks[index]!, score)));
+    .flatMap(({ score, chunks: best }) => best.slice(0, perPage).map(({ index }) => hitOf(chunks[index]!, score, mode)));
 }
 
 /** Keyword pages and pages by their best chunk's cosine, fused by reciprocal rank. */
@@ -197,7 +204,7 @@ function fuseDense(
     .sort((a, b) => b.score - a.score);
 }
 
-function hitOf(c: StoredChunk, score: number): SearchHit {
+function hitOf(c: StoredChunk, score: number, retrieval: RetrievalMode): SearchHit {
   return {
     content: c.content,
     path: c.path,
@@ -206,6 +213,7 @@ function hitOf(c: StoredChunk, score: number): SearchHit {
       anchor: c.anchor,
       breadcrumb: c.breadcrumb,
       score: Math.round(score * 1e4) / 1e4,
+      retrieval,
       ...(c.version ? { version: c.version } : {}),
       ...(c.language ? { language: c.language } : {}),
     },
