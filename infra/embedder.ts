@@ -92,3 +92,60 @@ export async function startLocalEmbedder(o: LocalEmbedderOptions): Promise<Local
   }
   return { baseUrl: `http://127.0.0.1:${o.port}/v1`, process: child, stop };
 }
+
+/** The first restart waits this long; each failure in a row doubles it, up to 30 s. */
+const FIRST_RESTART_MS = 1_000;
+
+export interface SupervisedEmbedder {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The local embedder for the start command: started now, and started again
+ * with backoff whenever it exits unexpectedly (searches rank by keyword
+ * meanwhile, see QueryEmbedder). Undefined, after `log` says why, when it
+ * cannot start: Quire then runs keyword-only rather than not at all (or when
+ * Ctrl-C interrupted its start).
+ */
+export async function superviseLocalEmbedder(o: LocalEmbedderOptions & { log: (line: string) => void }): Promise<SupervisedEmbedder | undefined> {
+  let current: LocalEmbedder;
+  try {
+    current = await startLocalEmbedder(o);
+  } catch (err) {
+    // Ctrl-C during start-up: the start command's own checkpoint stops the rest.
+    if (err instanceof LocalEmbedderInterrupted) return undefined;
+    o.log(`quire: the local embedder did not start (${err instanceof Error ? err.message : String(err)}); running with keyword retrieval only`);
+    return undefined;
+  }
+  let stopping = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const restartLater = (why: string) => {
+    if (stopping) return;
+    const delay = Math.min(FIRST_RESTART_MS * 2 ** failures++, 30_000);
+    o.log(`quire: the local embedder ${why}; restarting it in ${delay / 1000}s`);
+    timer = setTimeout(() => {
+      startLocalEmbedder(o).then(
+        (next) => {
+          if (stopping) return void next.stop();
+          current = next;
+          failures = 0;
+          watch(next);
+        },
+        (err: unknown) => restartLater(`did not restart (${err instanceof Error ? err.message : String(err)})`),
+      );
+    }, delay);
+  };
+  const watch = (embedder: LocalEmbedder) =>
+    embedder.process.once('exit', (code, signal) => restartLater(`exited unexpectedly (${signal ?? `code ${code}`})`));
+  watch(current);
+  return {
+    baseUrl: current.baseUrl,
+    stop: async () => {
+      stopping = true;
+      clearTimeout(timer);
+      await current.stop();
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { openTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
 import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
+import { localEmbedderBinary, superviseLocalEmbedder } from './embedder.js';
 import { EXAMPLE, ensureExample } from './example.js';
 import { SupervisedProcess } from './supervised-process.js';
 
@@ -77,6 +78,12 @@ async function main(): Promise<void> {
     env.TEMPORAL_ADDRESS = devServer.address;
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Local embedder (QUIRE_EMBEDDER=local, the default): started here, supervised by infra/embedder.ts; if it cannot start,
+  // the API and worker run keyword-only. Stopped last in stopAll.
+  const embedder = config.embedder.kind !== 'local' ? undefined : await superviseLocalEmbedder({
+    binary: localEmbedderBinary(REPO_ROOT), port: config.embedder.localPort, logFile: path.join(config.dataDir, 'embedder.log'), signal: interrupt.signal, log,
+  });
+  if (config.embedder.kind === 'local' && !embedder) env.QUIRE_EMBEDDER = 'none';
   const script = (entry: string) => path.resolve(__dirname, '..', entry);
   const children = [
     new SupervisedProcess({ name: 'worker', script: script('worker/main.js'), env, log }),
@@ -85,6 +92,7 @@ async function main(): Promise<void> {
   const stopAll = async () => {
     await Promise.all(children.map((c) => c.stop('SIGTERM')));
     await devServer?.stop();
+    await embedder?.stop();
   };
   const checkpoint = () => {
     if (interrupted) throw new Interrupted();
