@@ -24,6 +24,16 @@ import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.j
 
 /** How many candidates each ranking contributes before fusion. */
 const CANDIDATES = 50;
+/**
+ * How keyword and page-vector rankings are fused (weighted reciprocal rank),
+ * tuned on the dev split of the eval's question sets (see README, Retrieval eval).
+ */
+export interface Fusion {
+  k: number;
+  keywordWeight: number;
+  denseWeight: number;
+}
+export const FUSION: Fusion = { k: 20, keywordWeight: 1, denseWeight: 1 };
 /** The reader's current page is a hint, not a verdict. */
 const CURRENT_PAGE_BOOST = 1.15;
 
@@ -154,6 +164,7 @@ export function searchLoaded(
   query: SearchQuery,
   vector?: number[],
   mode: RetrievalMode = vector ? 'hybrid' : 'keyword',
+  fusion: Fusion = FUSION,
 ): SearchHit[] {
   const chunks = snapshot.chunks;
   const acceptChunk = (i: number) => matchesFilter(chunks[i]!, query.filter);
@@ -164,7 +175,7 @@ export function searchLoaded(
     acceptChunk,
     ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),
   });
-  if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk);
+  if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk, fusion);
   const perPage = query.chunksPerPage ?? 1;
   return ranked
     .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)
@@ -180,6 +191,7 @@ function fuseDense(
   vector: number[],
   accept: (i: number) => boolean,
   boost: ((i: number) => number) | undefined,
+  fusion: Fusion,
 ): RankedPage[] {
   const dense: RankedPage[] = [];
   indexes.pageDocs.chunksOf.forEach((ids, page) => {
@@ -198,7 +210,7 @@ function fuseDense(
   const byPage = new Map<number, RankedPage>();
   // A page found by keyword shows its keyword chunks; one found only by meaning shows its closest chunk.
   for (const r of [...top, ...keyword]) byPage.set(r.page, r);
-  const fused = reciprocalRankFusion([keyword.map((r) => r.page), top.map((r) => r.page)]);
+  const fused = reciprocalRankFusion([keyword.map((r) => r.page), top.map((r) => r.page)], fusion.k, [fusion.keywordWeight, fusion.denseWeight]);
   return [...fused]
     .map(([page, score]) => ({ ...byPage.get(page)!, score }))
     .sort((a, b) => b.score - a.score);
