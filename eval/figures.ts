@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import * as v from 'valibot';
 import { ENGINES, scoreSplits, type Engine, type QuestionOutcome } from './evaluate.js';
 import type { Split } from './questions.js';
 
@@ -31,10 +32,13 @@ export function figuresOf(outcomes: QuestionOutcome[]): SetFigures {
   return figures;
 }
 
+const FigureSchema = v.object({ questions: v.number(), recallAt5: v.number(), mrrAt10: v.number() });
+const SplitSchema = v.partial(v.object({ keyword: FigureSchema, hybrid: FigureSchema, dense: FigureSchema, bm25: FigureSchema }));
+const FiguresSchema = v.record(v.string(), v.partial(v.object({ dev: SplitSchema, test: SplitSchema })));
+
 export async function readFigures(file = FIGURES_FILE): Promise<Figures> {
   try {
-    const parsed: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Figures) : {};
+    return v.parse(FiguresSchema, JSON.parse(await fs.readFile(file, 'utf8')));
   } catch (err) {
     if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return {};
     throw err;
