@@ -32,8 +32,10 @@ export interface Fusion {
   k: number;
   keywordWeight: number;
   denseWeight: number;
+  /** Pages the vector ranking contributes: past its head, closeness says little and would lift every keyword match. */
+  denseCandidates: number;
 }
-export const FUSION: Fusion = { k: 20, keywordWeight: 1, denseWeight: 1 };
+export const FUSION: Fusion = { k: 20, keywordWeight: 1, denseWeight: 1, denseCandidates: CANDIDATES };
 /** The reader's current page is a hint, not a verdict. */
 const CURRENT_PAGE_BOOST = 1.15;
 
@@ -206,7 +208,7 @@ function fuseDense(
     if (best) dense.push({ page, score: best.score, chunks: [best] });
   });
   dense.sort((a, b) => b.score - a.score);
-  const top = dense.slice(0, CANDIDATES);
+  const top = dense.slice(0, fusion.denseCandidates);
   const byPage = new Map<number, RankedPage>();
   // A page found by keyword shows its keyword chunks; one found only by meaning shows its closest chunk.
   for (const r of [...top, ...keyword]) byPage.set(r.page, r);
