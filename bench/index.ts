@@ -135,7 +135,7 @@ async function mintlifySiteEmbedded(root: string): Promise<void> {
       proxy: { http: undefined, https: undefined, noProxy: undefined },
       model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
     });
-    const embedding = { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 64 };
+    const embedding = { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 16 };
     const index = new EmbeddedDocIndex(path.join(root, 'mintlify-embedded-index'));
     const first = await measure(() => indexDocs(index, 'site', docs, { includeHidden: false, embedding }));
     for (const file of site.files.filter((f) => f.startsWith('guides/page-')).slice(0, 5)) await edit(path.join(docs, file));

@@ -121,7 +121,7 @@ async function withEmbedder(): Promise<void> {
     await writeMintlifySite(path.join(root, 'docs'), { draw, random });
     const dir = path.join(root, 'index');
     await indexDocs(new EmbeddedDocIndex(dir), 'site', path.join(root, 'docs'), {
-      includeHidden: false, embedding: { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 64 },
+      includeHidden: false, embedding: { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 16 },
     });
     const keyword = new EmbeddedDocIndex(dir);
     const hybrid = new EmbeddedDocIndex(dir, new QueryEmbedder(embedder, 60_000));
