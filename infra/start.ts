@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
@@ -10,6 +11,7 @@ import { createTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
 import { DEV_SERVER, devServerChild } from './dev-server.js';
+import { localEmbedderBinary, localEmbedderChild } from './embedder.js';
 import { EXAMPLE, ensureExample, type CreatedExample } from './example.js';
 import { announcesReady, answersHttp, nodeScript, type ChildSpec } from './supervised-process.js';
 import { Supervisor } from './supervisor.js';
@@ -63,9 +65,21 @@ async function main(): Promise<void> {
       });
   if (devServer) env.TEMPORAL_ADDRESS = devServer.address;
   const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  // The local embedder (QUIRE_EMBEDDER=local, the default) is one more supervised child; without its
+  // install the API and the worker run with keyword retrieval only.
+  const embedderBinary = localEmbedderBinary(REPO_ROOT);
+  const embedder =
+    config.embedder.kind === 'local' && fsSync.existsSync(embedderBinary)
+      ? [localEmbedderChild({ binary: embedderBinary, port: config.embedder.localPort, logFile: path.join(config.dataDir, 'embedder.log') })]
+      : [];
+  if (config.embedder.kind === 'local' && embedder.length === 0) {
+    process.stderr.write(`quire: the local embedder is not installed (${path.relative(process.cwd(), embedderBinary)}); running with keyword retrieval only (bash infra/setup.sh installs it)\n`);
+    env.QUIRE_EMBEDDER = 'none';
+  }
   const script = (entry: string) => path.resolve(__dirname, '..', entry);
   const children: ChildSpec[] = [
     ...(devServer ? [devServer] : []),
+    ...embedder,
     {
       name: 'worker',
       needs: devServer ? [DEV_SERVER] : [],

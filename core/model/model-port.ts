@@ -1,3 +1,4 @@
+import type OpenAI from 'openai';
 import type { ModelEndpoint } from '../config.js';
 import { proxyDispatcher } from '../http/index.js';
 import { streamChatCompletion } from './chat-stream.js';
@@ -18,7 +19,7 @@ export interface ModelPort {
   /** One completion that may call tools. */
   chat(input: { model: string; messages: ChatMessage[]; tools: ChatTool[]; signal?: AbortSignal }): Promise<ChatCompletion>;
   /** One vector per text, in order, for one request. */
-  embed(input: { model: string; texts: string[]; dimensions?: number | undefined; signal?: AbortSignal }): Promise<number[][]>;
+  embed(input: { model: string; texts: string[]; dimensions?: number | undefined; inputType?: string; signal?: AbortSignal }): Promise<number[][]>;
   /** Closes the pooled connections. */
   close(): Promise<void>;
 }
@@ -48,13 +49,18 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
         rethrow(err, signal);
       }
     },
-    async embed({ model, texts, dimensions, signal }) {
+    async embed({ model, texts, dimensions, inputType, signal }) {
       try {
-        const res = await client.embeddings.create(
-          // Plain floats: not every OpenAI-compatible server implements the client's base64 default.
-          { model, input: texts, encoding_format: 'float', ...(dimensions ? { dimensions } : {}) },
-          signal ? { signal } : {},
-        );
+        // Plain floats: not every OpenAI-compatible server implements the client's base64 default.
+        const params: OpenAI.EmbeddingCreateParams & { input_type?: string } = {
+          model,
+          input: texts,
+          encoding_format: 'float',
+          ...(dimensions ? { dimensions } : {}),
+          // Servers that tell queries from passages by a field (e5 servers, Voyage) read `input_type`.
+          ...(inputType ? { input_type: inputType } : {}),
+        };
+        const res = await client.embeddings.create(params, signal ? { signal } : {});
         return [...res.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
       } catch (err) {
         rethrow(err, signal);

@@ -41,7 +41,7 @@ export async function embedTexts(texts: string[], embedding: ChunkEmbedding, onP
   onProgress?.(ready);
   for (let i = 0; i < missing.length; i += batchSize) {
     const batch = missing.slice(i, i + batchSize);
-    const vectors = await embedder.embed(batch, embedding.signal);
+    const vectors = await embedder.embed(batch, 'passage', embedding.signal);
     if (vectors.length !== batch.length) throw new Error(`the embedding model returned ${vectors.length} vectors for ${batch.length} texts`);
     const entries = batch.map((text, j) => ({ text, vector: vectors[j]! }));
     await cache.put(embedder.id, entries);

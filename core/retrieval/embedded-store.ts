@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../store/file-lock.js';
-import { cosine, type Embedder } from './embeddings.js';
+import { cosine } from './embeddings.js';
+import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
 import { matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
@@ -23,6 +24,18 @@ import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.j
 
 /** How many candidates each ranking contributes before fusion. */
 const CANDIDATES = 50;
+/**
+ * How keyword and page-vector rankings are fused (weighted reciprocal rank),
+ * tuned on the dev split of the eval's question sets (see README, Retrieval eval).
+ */
+export interface Fusion {
+  k: number;
+  keywordWeight: number;
+  denseWeight: number;
+  /** Pages the vector ranking contributes: past its head, closeness says little and would lift every keyword match. */
+  denseCandidates: number;
+}
+export const FUSION: Fusion = { k: 20, keywordWeight: 1, denseWeight: 1, denseCandidates: CANDIDATES };
 /** The reader's current page is a hint, not a verdict. */
 const CURRENT_PAGE_BOOST = 1.15;
 
@@ -52,7 +65,7 @@ export function buildKeywordIndex(snapshot: Snapshot): KeywordIndexes {
 export class EmbeddedDocIndex implements WritableDocIndex {
   private readonly domains = new Map<string, LoadedDomain>();
 
-  constructor(private readonly dir: string, private readonly embedder?: Embedder) {}
+  constructor(private readonly dir: string, private readonly queries: QueryEmbedder = new QueryEmbedder(undefined, 0)) {}
 
   private fileOf(domainId: string): string {
     return path.join(this.dir, `${encodeURIComponent(domainId)}.json`);
@@ -71,8 +84,8 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const loaded = await this.domain(domainId);
     const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
     const snapshot = loaded.snapshot;
-    const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
-    return searchLoaded(snapshot, keyword, query, vector);
+    const { vector, mode } = await this.queries.vectorOf(query.query);
+    return searchLoaded(snapshot, keyword, query, vector, mode);
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
@@ -147,7 +160,14 @@ export class EmbeddedDocIndex implements WritableDocIndex {
  * embedding when a query vector is given, fused by reciprocal rank; each page
  * gives its best chunks, side by side, up to `chunksPerPage`.
  */
-export function searchLoaded(snapshot: Snapshot, indexes: KeywordIndexes, query: SearchQuery, vector?: number[]): SearchHit[] {
+export function searchLoaded(
+  snapshot: Snapshot,
+  indexes: KeywordIndexes,
+  query: SearchQuery,
+  vector?: number[],
+  mode: RetrievalMode = vector ? 'hybrid' : 'keyword',
+  fusion: Fusion = FUSION,
+): SearchHit[] {
   const chunks = snapshot.chunks;
   const acceptChunk = (i: number) => matchesFilter(chunks[i]!, query.filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
@@ -157,12 +177,12 @@ export function searchLoaded(snapshot: Snapshot, indexes: KeywordIndexes, query:
     acceptChunk,
     ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),
   });
-  if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk);
+  if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk, fusion);
   const perPage = query.chunksPerPage ?? 1;
   return ranked
     .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)
     .slice(0, query.pageSize)
-    .flatMap(({ score, chunks: best }) => best.slice(0, perPage).map(({ index }) => hitOf(chunks[index]!, score)));
+    .flatMap(({ score, chunks: best }) => best.slice(0, perPage).map(({ index }) => hitOf(chunks[index]!, score, mode)));
 }
 
 /** Keyword pages and pages by their best chunk's cosine, fused by reciprocal rank. */
@@ -173,6 +193,7 @@ function fuseDense(
   vector: number[],
   accept: (i: number) => boolean,
   boost: ((i: number) => number) | undefined,
+  fusion: Fusion,
 ): RankedPage[] {
   const dense: RankedPage[] = [];
   indexes.pageDocs.chunksOf.forEach((ids, page) => {
@@ -187,17 +208,17 @@ function fuseDense(
     if (best) dense.push({ page, score: best.score, chunks: [best] });
   });
   dense.sort((a, b) => b.score - a.score);
-  const top = dense.slice(0, CANDIDATES);
+  const top = dense.slice(0, fusion.denseCandidates);
   const byPage = new Map<number, RankedPage>();
   // A page found by keyword shows its keyword chunks; one found only by meaning shows its closest chunk.
   for (const r of [...top, ...keyword]) byPage.set(r.page, r);
-  const fused = reciprocalRankFusion([keyword.map((r) => r.page), top.map((r) => r.page)]);
+  const fused = reciprocalRankFusion([keyword.map((r) => r.page), top.map((r) => r.page)], fusion.k, [fusion.keywordWeight, fusion.denseWeight]);
   return [...fused]
     .map(([page, score]) => ({ ...byPage.get(page)!, score }))
     .sort((a, b) => b.score - a.score);
 }
 
-function hitOf(c: StoredChunk, score: number): SearchHit {
+function hitOf(c: StoredChunk, score: number, retrieval: RetrievalMode): SearchHit {
   return {
     content: c.content,
     path: c.path,
@@ -206,6 +227,7 @@ function hitOf(c: StoredChunk, score: number): SearchHit {
       anchor: c.anchor,
       breadcrumb: c.breadcrumb,
       score: Math.round(score * 1e4) / 1e4,
+      retrieval,
       ...(c.version ? { version: c.version } : {}),
       ...(c.language ? { language: c.language } : {}),
     },

@@ -1,29 +1,50 @@
-import type { Config } from '../config.js';
+import type { EmbeddingSettings, InputMarking } from '../config.js';
 import { createModelPort, type ModelPort } from '../model/index.js';
+
+/** What a text is to the model: a reader's question, or a passage of the docs. */
+export type EmbedKind = 'query' | 'passage';
 
 /** Turns texts into dense vectors. */
 export interface Embedder {
-  /** Which vectors it makes (model and dimensions): vectors of different embedders never mix. */
+  /** Which vectors it makes (model, dimensions, marking): vectors of different embedders never mix. */
   readonly id: string;
   /** One request: callers bound the batch (see `embedTexts`). */
-  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<number[][]>;
 }
 
 /** The identity of an embedding configuration; part of every page hash, so a change re-embeds. */
-export function embedderId(embedding: Pick<NonNullable<Config['embedding']>, 'model' | 'dimensions'>): string {
-  return `${embedding.model}@${embedding.dimensions ?? 'native'}`;
+export function embedderId(embedding: Pick<EmbeddingSettings, 'model' | 'dimensions'> & { marking?: InputMarking }): string {
+  const marking = embedding.marking && embedding.marking !== 'none' ? `#${embedding.marking}` : '';
+  return `${embedding.model}@${embedding.dimensions ?? 'native'}${marking}`;
 }
 
+/** e5's prefixes; bge marks only the query, with its retrieval instruction. */
+function prefixes(model: string): Record<EmbedKind, string> {
+  if (/bge/i.test(model)) return { query: 'Represent this sentence for searching relevant passages: ', passage: '' };
+  return { query: 'query: ', passage: 'passage: ' };
+}
+
+/** `input_type` values: `query` and `document` are what e5 servers and Voyage both accept. */
+const INPUT_TYPES: Record<EmbedKind, string> = { query: 'query', passage: 'document' };
+
 /**
- * An embeddings endpoint through the model port. No client retries: indexing
- * runs in a Temporal activity whose retry policy is the only retry loop, and a
- * query in the API fails at once rather than keep a reader waiting.
+ * An embeddings endpoint through the model port, marking queries and passages
+ * the way the model expects. No client retries: indexing runs in a Temporal
+ * activity whose retry policy is the only retry loop, and a query in the API
+ * falls back to keyword ranking rather than keep a reader waiting.
  */
-export function modelEmbedder(embedding: NonNullable<Config['embedding']>, port: ModelPort = createModelPort(embedding)): Embedder {
+export function modelEmbedder(embedding: EmbeddingSettings, port: ModelPort = createModelPort(embedding)): Embedder {
+  const marks = prefixes(embedding.model);
   return {
     id: embedderId(embedding),
-    embed: (texts, signal) =>
-      port.embed({ model: embedding.model, texts, dimensions: embedding.dimensions, ...(signal ? { signal } : {}) }),
+    embed: (texts, kind, signal) =>
+      port.embed({
+        model: embedding.model,
+        texts: embedding.marking === 'prefix' ? texts.map((t) => marks[kind] + t) : texts,
+        dimensions: embedding.dimensions,
+        ...(embedding.marking === 'input_type' ? { inputType: INPUT_TYPES[kind] } : {}),
+        ...(signal ? { signal } : {}),
+      }),
   };
 }
 
@@ -39,9 +60,4 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-/** The text a chunk is embedded as: where it sits, then what it says. */
-export function embeddingText(chunk: { breadcrumb: string[]; content: string }): string {
-  return `${chunk.breadcrumb.join(' > ')}\n\n${chunk.content}`;
 }

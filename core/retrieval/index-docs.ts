@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPageFiles, PageSyntaxError, readNavigation } from '../docs/index.js';
 import { embedTexts, type ChunkEmbedding } from './embed-texts.js';
-import { embeddingText } from './embeddings.js';
 import type { IndexedPage, WritableDocIndex } from './indexed.js';
+import { pageEmbeddingText } from './page-embedding.js';
 import { pageHash, pagePathOf, readPage, type ReadPageOptions } from './read-page.js';
 
 /** Page files read ahead of the one being parsed. */
@@ -23,7 +23,7 @@ export interface BatchSummary {
   hidden: number;
   /** Chunks written. */
   chunks: number;
-  /** Chunks written with a dense vector (all of them with an embedding model, else none). */
+  /** Dense vectors written: one per page with an embedding model (on its first chunk), else none. */
   vectors: number;
   /** Of those, how many got their vector from the vector cache rather than the model. */
   cachedVectors: number;
@@ -46,7 +46,7 @@ export interface IndexFilesOptions {
   batchSize?: number;
   /** Gives every written chunk a dense vector; absent: keyword only. */
   embedding?: ChunkEmbedding | undefined;
-  /** Called as vectors arrive: chunks with a vector, chunks needing one so far. */
+  /** Called as vectors arrive: pages with a vector, pages needing one so far. */
   onEmbedded?: (ready: number, total: number) => void;
 }
 
@@ -74,15 +74,16 @@ export async function indexFiles(
   const flush = async () => {
     if (upserts.length === 0 && removals.length === 0) return;
     if (embedding) {
-      const chunks = upserts.flatMap((p) => p.chunks);
+      // One vector per page, kept on its first chunk (see pageEmbeddingText).
+      const pages = upserts.filter((p) => p.chunks.length > 0);
       const before = vectorsReady;
-      vectorsWanted += chunks.length;
-      const { vectors, cached } = await embedTexts(chunks.map(embeddingText), embedding, (ready) => {
+      vectorsWanted += pages.length;
+      const { vectors, cached } = await embedTexts(pages.map(pageEmbeddingText), embedding, (ready) => {
         vectorsReady = before + ready;
         options.onEmbedded?.(vectorsReady, vectorsWanted);
       });
-      chunks.forEach((chunk, i) => (chunk.vector = vectors[i]));
-      summary.vectors += chunks.length;
+      pages.forEach((page, i) => (page.chunks[0]!.vector = vectors[i]));
+      summary.vectors += pages.length;
       summary.cachedVectors += cached;
     }
     await index.applyChanges(domainId, { upserts, removals });

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { EmbeddedDocIndex } from './embedded-store.js';
 import { modelEmbedder } from './embeddings.js';
+import { QueryEmbedder } from './query-embedder.js';
 import type { WritableDocIndex } from './indexed.js';
 import { QdrantDocIndex } from './qdrant-store.js';
 
@@ -14,6 +15,7 @@ import { QdrantDocIndex } from './qdrant-store.js';
  */
 export function openDocIndex(config: Config, _redis?: Redis): WritableDocIndex {
   const embedder = config.embedding ? modelEmbedder(config.embedding) : undefined;
-  if (config.qdrant) return new QdrantDocIndex(config.qdrant, embedder, config.embedding?.dimensions);
-  return new EmbeddedDocIndex(path.join(config.dataDir, 'index'), embedder);
+  const queries = new QueryEmbedder(embedder, config.embedding?.queryTimeoutMs ?? 0);
+  if (config.qdrant) return new QdrantDocIndex(config.qdrant, queries, config.embedding?.dimensions);
+  return new EmbeddedDocIndex(path.join(config.dataDir, 'index'), queries);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Config } from '../config.js';
-import type { Embedder } from './embeddings.js';
+import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
@@ -54,7 +54,7 @@ export class QdrantDocIndex implements WritableDocIndex {
   private readonly client: QdrantClient;
   private ready: Promise<void> | undefined;
 
-  constructor(private readonly settings: NonNullable<Config['qdrant']>, private readonly embedder?: Embedder, private readonly dimensions?: number) {
+  constructor(private readonly settings: NonNullable<Config['qdrant']>, private readonly queries: QueryEmbedder = new QueryEmbedder(undefined, 0), private readonly dimensions?: number) {
     // The client checks the server's version once (GET /) and warns when their minor versions differ by more
     // than one: docker-compose.yml pins a Qdrant image of the client's minor version.
     this.client = new QdrantClient({ url: settings.url, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) });
@@ -70,7 +70,8 @@ export class QdrantDocIndex implements WritableDocIndex {
       const { exists } = await this.client.collectionExists(this.collection);
       if (exists) return;
       // Without a configured size, the model's own output length decides.
-      const size = this.embedder ? (this.dimensions ?? (await this.embedder.embed(['dimensions']))[0]?.length) : undefined;
+      const embedder = this.queries.configured;
+      const size = embedder ? (this.dimensions ?? (await embedder.embed(['dimensions'], 'passage'))[0]?.length) : undefined;
       await this.client
         .createCollection(this.collection, {
           ...(size ? { vectors: { [DENSE]: { size, distance: 'Cosine' } } } : {}),
@@ -108,7 +109,7 @@ export class QdrantDocIndex implements WritableDocIndex {
     // The current page's boost may lift a page one place or two, so one more page is asked for than shown.
     const limit = query.pageSize + (query.currentPath ? 1 : 0);
     const grouping = { group_by: 'path', group_size: query.chunksPerPage ?? 1, limit, filter, with_payload: true };
-    const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
+    const { vector, mode } = await this.queries.vectorOf(query.query);
     const candidates = Math.max(CANDIDATES, limit * 4);
     const res = vector
       ? await this.client.queryGroups(this.collection, {
@@ -128,7 +129,7 @@ export class QdrantDocIndex implements WritableDocIndex {
       .sort((a, b) => b.score - a.score)
       .filter(({ score }) => query.scoreThreshold === undefined || score >= query.scoreThreshold)
       .slice(0, query.pageSize)
-      .flatMap(({ hits, score }) => hits.map((p) => hitOf(p.payload ?? {}, score)));
+      .flatMap(({ hits, score }) => hits.map((p) => hitOf(p.payload ?? {}, score, mode)));
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {
@@ -237,7 +238,7 @@ export class QdrantDocIndex implements WritableDocIndex {
   async close(): Promise<void> {}
 }
 
-function hitOf(payload: Record<string, unknown>, score: number): SearchHit {
+function hitOf(payload: Record<string, unknown>, score: number, retrieval: RetrievalMode): SearchHit {
   const version = str(payload.version);
   const language = str(payload.language);
   return {
@@ -248,6 +249,7 @@ function hitOf(payload: Record<string, unknown>, score: number): SearchHit {
       anchor: str(payload.anchor) ?? '',
       breadcrumb: strings(payload.breadcrumb),
       score: Math.round(score * 1e4) / 1e4,
+      retrieval,
       ...(version ? { version } : {}),
       ...(language ? { language } : {}),
     },

@@ -75,8 +75,9 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
   const markers = markersOf(head.frontmatter, nav);
   const chunks = chunkPage({ path, title, blocks, ...markers }, options.chunking ?? DEFAULT_CHUNKING);
   const description = stringField(frontmatter, 'description');
-  // The description and sidebar sections describe the page as a whole: they join its first chunk.
-  const intro = [description, nav?.sections.join(' / ')].filter(Boolean).join('\n');
+  const keywords = listField(frontmatter, 'keywords');
+  // The description, keywords and sidebar sections describe the page as a whole: they join its first chunk.
+  const intro = [description, keywords.join(', '), nav?.sections.join(' / ')].filter(Boolean).join('\n');
   const first = chunks[0];
   if (intro && first) first.headings = [intro, first.headings].filter(Boolean).join('\n');
   if (chunks.length === 0) {

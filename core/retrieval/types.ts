@@ -40,6 +40,8 @@ export interface SearchHit {
     breadcrumb: string[];
     /** The page's score in [0, 1], shared by every chunk it gives. */
     score: number;
+    /** How the search ranked (see `RetrievalMode`): `keyword-fallback` when the embedder did not answer in time. */
+    retrieval?: 'hybrid' | 'keyword' | 'keyword-fallback';
     version?: string;
     language?: string;
   };

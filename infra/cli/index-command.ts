@@ -74,7 +74,7 @@ export function formatSummary(r: IndexDomainResult): string {
     `indexed ${r.domainId}: ${r.pages} pages, ${r.added} added, ${r.updated} updated, ${r.removed} removed, ` +
       `${r.unchanged} unchanged, ${r.chunks} chunks written in ${r.seconds}s`,
   ];
-  if (r.vectors > 0) lines.push(`${r.vectors} chunks embedded, ${r.cachedVectors} of them from the vector cache`);
+  if (r.vectors > 0) lines.push(`${r.vectors} pages embedded, ${r.cachedVectors} of them from the vector cache`);
   if (r.brokenCount > 0) {
     lines.push(`${r.brokenCount} page(s) could not be read:`);
     for (const b of r.broken) lines.push(`  ${b.path}: ${b.reason}`);

@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { indexProgressQuery, type IndexBatchHeartbeat } from '../../core/contracts/index.js';
 
-/** How far an indexing run is: pages read, and chunks embedded out of those needing a vector so far. */
+/** How far an indexing run is: pages read, and pages embedded out of those needing a vector so far. */
 export interface IndexRunProgress {
   pages: number;
   pageTotal: number;
@@ -48,5 +48,5 @@ export async function readIndexProgress(handle: WorkflowHandle): Promise<IndexRu
 
 /** The progress line's embedding part, empty when nothing is embedded. */
 export function embeddingProgress(p: IndexRunProgress): string {
-  return p.toEmbed > 0 ? ` · ${p.embedded}/${p.toEmbed} chunks embedded` : '';
+  return p.toEmbed > 0 ? ` · ${p.embedded}/${p.toEmbed} pages embedded` : '';
 }

@@ -29,7 +29,9 @@ export async function tempDir(prefix = 'quire-test-'): Promise<string> {
 /** A parsed configuration over a fresh data directory, plus any variables the test sets. */
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dataDir = await tempDir();
-  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  // Keyword retrieval unless a test asks for an embedder: the default (local) needs the server `npm start` runs.
+  const embedder = env.QUIRE_EMBEDDING_MODEL ? {} : { QUIRE_EMBEDDER: 'none' };
+  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...env });
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Hybrid indexing with an embedder as slow as a CPU model (2 chunks/s),
+ * Hybrid indexing with an embedder as slow as a CPU model (2 pages/s),
  * through the real indexing workflow on the Temporal dev server, with a
  * heartbeat timeout shorter than one embeddings request of the old code.
  * The fake model server stands in for an OpenAI-compatible embeddings
@@ -19,7 +19,8 @@ import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { spawnWorker } from '../../support/worker-process.js';
 import { runIndexCli } from './index-cli.js';
 
-const PAGES = 6;
+// One vector per page: three requests of four.
+const PAGES = 12;
 const BATCH = 4;
 
 /** A small site: every page has two sections, so two chunks. */
@@ -60,13 +61,13 @@ async function setUp(model: FakeModelServer) {
   return { taskQueue, services, org };
 }
 
-/** Every chunk was answered exactly once over all attempts: no finished batch was embedded again. */
-function assertEachEmbeddedOnce(model: FakeModelServer, chunks: number) {
-  assert.equal(new Set(model.embeddedTexts).size, chunks, 'every chunk embedded');
-  assert.equal(model.embeddedTexts.length, chunks, 'none embedded twice');
+/** Every page was answered exactly once over all attempts: no finished batch was embedded again. */
+function assertEachEmbeddedOnce(model: FakeModelServer, pages: number) {
+  assert.equal(new Set(model.embeddedTexts).size, pages, 'every page embedded');
+  assert.equal(model.embeddedTexts.length, pages, 'none embedded twice');
 }
 
-describe('hybrid indexing with a slow embedder (2 chunks/s) on the real Temporal dev server', function () {
+describe('hybrid indexing with a slow embedder (2 pages/s) on the real Temporal dev server', function () {
   this.timeout(180_000);
 
   it('completes, resumes after a failed batch without embedding finished batches again, and the CLI shows embedding progress', async () => {
@@ -81,9 +82,9 @@ describe('hybrid indexing with a slow embedder (2 chunks/s) on the real Temporal
     const chunks = Number(/(\d+) chunks written/.exec(printed)?.[1]);
     assert.ok(chunks >= PAGES * 2, printed);
     assert.match(printed, new RegExp(`indexed slow: ${PAGES} pages, ${PAGES} added`));
-    assert.match(printed, /\d+\/\d+ chunks embedded/, 'progress shows chunks embedded / total');
-    assert.match(printed, new RegExp(`${chunks} chunks embedded, ${BATCH} of them from the vector cache`), 'the retry took the first batch from the cache');
-    assertEachEmbeddedOnce(model, chunks);
+    assert.match(printed, /\d+\/\d+ pages embedded/, 'progress shows pages embedded / total');
+    assert.match(printed, new RegExp(`${PAGES} pages embedded, ${BATCH} of them from the vector cache`), 'the retry took the first batch from the cache');
+    assertEachEmbeddedOnce(model, PAGES);
 
     // The failure went through Temporal's retry: the page activity ran twice.
     const { client } = await temporalEnv();
@@ -91,10 +92,13 @@ describe('hybrid indexing with a slow embedder (2 chunks/s) on the real Temporal
     const attempts = (history.events ?? []).map((e) => e.activityTaskStartedEventAttributes?.attempt).filter((a) => a !== undefined && a !== null);
     assert.ok(attempts.includes(2), `attempts: ${attempts.join(',')}`);
 
-    // Every chunk of the index has its vector.
+    // Every page of the index has its vector, on its first chunk.
     const { snapshot } = await loadSnapshot(path.join(services.config.dataDir, 'index', 'slow.json'));
     assert.equal(snapshot.chunks.length, chunks);
-    assert.ok(snapshot.chunks.every((c) => c.vector?.length === 16));
+    const firsts = snapshot.chunks.filter((c, i) => snapshot.chunks.findIndex((d) => d.path === c.path) === i);
+    assert.equal(firsts.length, PAGES);
+    assert.ok(firsts.every((c) => c.vector?.length === 16));
+    assert.equal(snapshot.chunks.filter((c) => c.vector).length, PAGES, 'one vector per page');
     await worker.stop();
   });
 
@@ -132,8 +136,8 @@ describe('hybrid indexing with a slow embedder (2 chunks/s) on the real Temporal
         throw new Error(`${String(err)}\nworker output:\n${second.output()}`);
       });
     assert.equal(result.added, PAGES);
-    assert.equal(result.vectors, result.chunks);
+    assert.equal(result.vectors, PAGES);
     assert.equal(result.cachedVectors, 2 * BATCH, 'the finished batches came from the cache');
-    assertEachEmbeddedOnce(model, result.chunks);
+    assertEachEmbeddedOnce(model, PAGES);
   });
 });

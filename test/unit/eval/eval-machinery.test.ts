@@ -63,24 +63,24 @@ describe('retrieval eval machinery', () => {
     assert.equal(rest.length, 0, 'a page without the term is not ranked');
   });
 
-  it('runs Quire and the baseline over a corpus and reports both splits', async () => {
+  it('runs Quire keyword-only and the baseline over a corpus without an embedder and reports both splits', async () => {
     const docs = await writeFiles(TINY_SITE);
     const file = path.join(await writeFiles({ 'q.json': JSON.stringify(TINY_QUESTIONS) }), 'q.json');
     const run = await evaluateCorpus(docs, await readQuestions(file), await tempDir());
     assert.equal(run.quireIndex.pages, 3);
     assert.equal(run.baselinePages, 3);
-    assert.deepEqual(run.outcomes.map((o) => o.bm25.rank), [1, 1, 0, 2], 'delta: alpha says it three times, bravo once');
-    const quireRanks = run.outcomes.map((o) => o.quire.rank);
+    assert.deepEqual(run.outcomes.map((o) => o.answers.bm25?.rank), [1, 1, 0, 2], 'delta: alpha says it three times, bravo once');
+    assert.ok(run.outcomes.every((o) => !o.answers.hybrid && !o.answers.dense), 'no embedder: no hybrid or dense ranking');
+    const quireRanks = run.outcomes.map((o) => o.answers.keyword?.rank);
     assert.deepEqual(quireRanks.slice(0, 3), [1, 1, 0]);
     assert.ok(quireRanks[3] === 1 || quireRanks[3] === 2, 'both pages mention delta');
     const [dev, test] = scoreSplits(run.outcomes);
     assert.deepEqual(dev, {
       split: 'dev',
-      quire: { questions: 2, recallAt5: 1, mrrAt10: 1 },
-      bm25: { questions: 2, recallAt5: 1, mrrAt10: 1 },
+      scores: { keyword: { questions: 2, recallAt5: 1, mrrAt10: 1 }, bm25: { questions: 2, recallAt5: 1, mrrAt10: 1 } },
     });
-    assert.deepEqual(test?.bm25, { questions: 2, recallAt5: 0.5, mrrAt10: 0.25 });
-    assert.equal(test?.quire.recallAt5, 0.5);
+    assert.deepEqual(test?.scores.bm25, { questions: 2, recallAt5: 0.5, mrrAt10: 0.25 });
+    assert.equal(test?.scores.keyword?.recallAt5, 0.5);
   });
 
   it('inlines imported snippets into the baseline page and skips the snippets folder', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { modelEmbedder } from '../../../core/retrieval/embeddings.js';
+import { QueryEmbedder } from '../../../core/retrieval/query-embedder.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
 import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
@@ -147,7 +148,7 @@ describe('embedded store', () => {
     const model = await startFakeModel([], { embeddingDims: 32 });
     onSuiteEnd(model.close);
     const config = await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' });
-    const ix = new EmbeddedDocIndex(await tempDir(), modelEmbedder(config.embedding!));
+    const ix = new EmbeddedDocIndex(await tempDir(), new QueryEmbedder(modelEmbedder(config.embedding!), 5_000));
     await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false, embedding: openChunkEmbedding(config) });
     const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.ok(embedCalls.length >= 1);
@@ -155,6 +156,7 @@ describe('embedded store', () => {
     const hits = await ix.search('acme', { query: 'dead letters', pageSize: 3 });
     assert.equal(hits[0]?.path, '/guides/retries');
     assert.ok(hits[0]!.metadata.score <= 1 && hits[0]!.metadata.score > 0.5);
+    assert.equal(hits[0]!.metadata.retrieval, 'hybrid');
     assert.equal(model.requests.filter((r) => r.path.endsWith('/embeddings')).length, embedCalls.length + 1, 'the query is embedded too');
   });
 });

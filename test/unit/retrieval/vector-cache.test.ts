@@ -26,7 +26,7 @@ const embeddingRequests = (model: FakeModelServer) => model.requests.filter((r) 
 
 // The fake model server stands in for an OpenAI-compatible embeddings provider (OpenAI, vLLM, Ollama).
 describe('embedding through the vector cache', () => {
-  it('asks in bounded batches, embeds a re-index only where chunks changed, and re-embeds all when the model changes', async () => {
+  it('asks in bounded batches, embeds a re-index only where pages changed, and re-embeds all when the model changes', async () => {
     const model = await startFakeModel([], { embeddingDims: 8 });
     const dataDir = await tempDir();
     const docs = await docsFolder(3);
@@ -42,10 +42,11 @@ describe('embedding through the vector cache', () => {
     const hybrid = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding: small });
     assert.deepEqual([hybrid.updated, hybrid.unchanged], [3, 0]);
     const chunks = (await loadSnapshot(indexFile)).snapshot.chunks;
-    assert.ok(chunks.length >= 6 && chunks.every((c) => c.vector?.length === 8), 'every chunk has its vector');
+    const withVectors = chunks.filter((c) => c.vector);
+    assert.ok(chunks.length >= 6 && withVectors.length === 3 && withVectors.every((c) => c.vector?.length === 8), 'one vector per page, on its first chunk');
     assert.ok(embeddingRequests(model).every((r) => Array.isArray(r.body.input) && r.body.input.length <= 4), 'batches of at most 4');
-    assert.equal(model.embeddedTexts.length, chunks.length, 'each chunk embedded once');
-    assert.equal(new Set(model.embeddedTexts).size, chunks.length);
+    assert.equal(model.embeddedTexts.length, 3, 'each page embedded once');
+    assert.equal(new Set(model.embeddedTexts).size, 3);
 
     // Nothing changed: nothing is asked.
     model.embeddedTexts.length = 0;
@@ -53,7 +54,7 @@ describe('embedding through the vector cache', () => {
     assert.equal(again.unchanged, 3);
     assert.equal(model.embeddedTexts.length, 0);
 
-    // One section edited: only that chunk is new; the page's other chunk comes from the cache.
+    // One section edited: only that page is embedded again; the others keep their vectors.
     await fs.writeFile(path.join(docs, 'page-1.md'), '---\ntitle: Page 1\n---\n\n## Alpha\n\nAlpha text of page 1.\n\n## Beta\n\nBeta, rewritten.\n');
     const edited = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding: small });
     assert.deepEqual([edited.updated, edited.unchanged], [1, 2]);
@@ -66,9 +67,10 @@ describe('embedding through the vector cache', () => {
     const large = openChunkEmbedding(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'large', QUIRE_EMBEDDING_DIMENSIONS: '12' }));
     const changed = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding: large });
     assert.deepEqual([changed.updated, changed.cachedVectors], [3, 0]);
-    assert.equal(model.embeddedTexts.length, changed.chunks);
+    assert.equal(model.embeddedTexts.length, changed.vectors);
+    assert.equal(changed.vectors, 3);
     assert.equal(embeddingRequests(model).pop()?.body.model, 'large');
-    assert.ok((await loadSnapshot(indexFile)).snapshot.chunks.every((c) => c.vector?.length === 12));
+    assert.ok((await loadSnapshot(indexFile)).snapshot.chunks.every((c) => c.vector === undefined || c.vector.length === 12));
 
     // Back to keyword only: the vectors leave the index.
     const keyword = await indexDocs(index, 'acme', docs, { includeHidden: false });
@@ -79,7 +81,8 @@ describe('embedding through the vector cache', () => {
   it('keeps the batches a failed run finished: the next run asks only for the rest', async () => {
     const model = await startFakeModel([], { embeddingDims: 8 });
     const dataDir = await tempDir();
-    const docs = await docsFolder(4);
+    // Eight pages: two requests of four page vectors.
+    const docs = await docsFolder(8);
     const index = new EmbeddedDocIndex(path.join(dataDir, 'index'));
     const embedding = openChunkEmbedding(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'small' }));
     model.failEmbeddingRequest = (n) => (n === 1 ? { status: 400, message: 'input too long' } : undefined);
@@ -91,9 +94,10 @@ describe('embedding through the vector cache', () => {
     const progress: Array<[number, number]> = [];
     const done = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding, onEmbedded: (ready, total) => progress.push([ready, total]) });
     assert.equal(done.cachedVectors, 4);
-    assert.equal(model.embeddedTexts.length, done.chunks, 'every chunk embedded exactly once over both runs');
-    assert.equal(new Set(model.embeddedTexts).size, done.chunks);
-    assert.deepEqual(progress[0], [4, done.chunks], 'progress starts at what the cache had');
-    assert.deepEqual(progress.at(-1), [done.chunks, done.chunks]);
+    assert.equal(done.vectors, 8);
+    assert.equal(model.embeddedTexts.length, 8, 'every page embedded exactly once over both runs');
+    assert.equal(new Set(model.embeddedTexts).size, 8);
+    assert.deepEqual(progress[0], [4, 8], 'progress starts at what the cache had');
+    assert.deepEqual(progress.at(-1), [8, 8]);
   });
 });
