@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { EmbeddedDocIndex } from '../core/retrieval/embedded-store.js';
-import { modelEmbedder, openVectorCache } from '../core/retrieval/index.js';
+import { modelEmbedder, createVectorCache } from '../core/retrieval/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import { localEmbedderBinary, startLocalEmbedder } from '../infra/embedder.js';
 import { indexDocs } from '../core/retrieval/index-docs.js';
 import { generatePage, seededRandom, vocabulary } from './generate-docs.js';
@@ -135,7 +136,7 @@ async function mintlifySiteEmbedded(root: string): Promise<void> {
       proxy: { http: undefined, https: undefined, noProxy: undefined },
       model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
     });
-    const embedding = { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 16 };
+    const embedding = { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: path.join(root, 'vectors.db') })), batchSize: 16 };
     const index = new EmbeddedDocIndex(path.join(root, 'mintlify-embedded-index'));
     const first = await measure(() => indexDocs(index, 'site', docs, { includeHidden: false, embedding }));
     for (const file of site.files.filter((f) => f.startsWith('guides/page-')).slice(0, 5)) await edit(path.join(docs, file));

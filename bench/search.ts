@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { buildKeywordIndex, EmbeddedDocIndex, searchLoaded } from '../core/retrieval/embedded-store.js';
-import { modelEmbedder, openVectorCache, QueryEmbedder } from '../core/retrieval/index.js';
+import { modelEmbedder, createVectorCache, QueryEmbedder } from '../core/retrieval/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import { localEmbedderBinary, startLocalEmbedder } from '../infra/embedder.js';
 import { indexDocs } from '../core/retrieval/index-docs.js';
 import { chunkTerms } from '../core/retrieval/keyword-index.js';
@@ -121,7 +122,7 @@ async function withEmbedder(): Promise<void> {
     await writeMintlifySite(path.join(root, 'docs'), { draw, random });
     const dir = path.join(root, 'index');
     await indexDocs(new EmbeddedDocIndex(dir), 'site', path.join(root, 'docs'), {
-      includeHidden: false, embedding: { embedder, cache: openVectorCache(path.join(root, 'vectors.db')), batchSize: 16 },
+      includeHidden: false, embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: path.join(root, 'vectors.db') })), batchSize: 16 },
     });
     const keyword = new EmbeddedDocIndex(dir);
     const hybrid = new EmbeddedDocIndex(dir, new QueryEmbedder(embedder, 60_000));

@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
-import { modelEmbedder, openVectorCache, type ChunkEmbedding } from '../core/retrieval/index.js';
+import { modelEmbedder, createVectorCache, type ChunkEmbedding } from '../core/retrieval/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
 import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
 import { evaluateCorpus } from './evaluate.js';
 import { figuresOf, recordFigures, type Figures } from './figures.js';
@@ -74,7 +75,7 @@ async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: Lo
     marking: 'input_type',
     queryTimeoutMs: 120_000,
   });
-  return { embedding: { embedder, cache: openVectorCache(VECTOR_CACHE), batchSize: 16 }, server };
+  return { embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: VECTOR_CACHE })), batchSize: 16 }, server };
 }
 
 async function main(): Promise<void> {

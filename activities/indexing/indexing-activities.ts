@@ -28,7 +28,7 @@ export function createIndexingActivities(services: ActivityServices) {
   const docIndex = () => (opened ??= services.docIndex ?? openDocIndex(services.config, services.redis));
   // Opened on first use and kept: it holds the model's connection pool and the vector cache.
   let embedding: { opened: ChunkEmbedding | undefined } | undefined;
-  const chunkEmbedding = () => (embedding ??= { opened: openChunkEmbedding(services.config) }).opened;
+  const chunkEmbedding = () => (embedding ??= { opened: openChunkEmbedding(services.config, services.database) }).opened;
 
   async function domainOf(domainId: string) {
     const domain = await services.tenants.getDomain(domainId);

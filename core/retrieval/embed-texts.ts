@@ -26,7 +26,7 @@ export interface EmbeddedTexts {
  */
 export async function embedTexts(texts: string[], embedding: ChunkEmbedding, onProgress?: (ready: number) => void): Promise<EmbeddedTexts> {
   const { embedder, cache, batchSize } = embedding;
-  const found = cache.get(embedder.id, texts);
+  const found = await cache.get(embedder.id, texts);
   const byText = new Map<string, number[]>();
   // A text repeated across pages (a shared snippet) is asked for once and counts once per use.
   const uses = new Map<string, number>();

@@ -2,12 +2,12 @@ export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, Searc
 export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarkers, WritableDocIndex } from './indexed.js';
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
-export { openChunkEmbedding, vectorCacheFile } from './open-chunk-embedding.js';
+export { openChunkEmbedding } from './open-chunk-embedding.js';
 export { embedTexts, type ChunkEmbedding, type EmbeddedTexts } from './embed-texts.js';
 export { embedderId, modelEmbedder, type Embedder, type EmbedKind } from './embeddings.js';
 export { QueryEmbedder, type QueryVector, type RetrievalMode } from './query-embedder.js';
 export { pageEmbeddingText } from './page-embedding.js';
-export { openVectorCache, type VectorCache } from './vector-cache.js';
+export { createVectorCache, type VectorCache } from './vector-cache.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';

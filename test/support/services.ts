@@ -9,12 +9,12 @@ import { configuredAnswerer, createAnswerService } from '../../api/assistant/ind
 import type { ApiServices } from '../../api/services.js';
 import { AnalyticsRecorder, openAnalyticsStore } from '../../core/analytics/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
-import { openMigratedDatabase } from '../../core/db/index.js';
+import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { createJobEventLog, createJobStore, openJobWakeups } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
-import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
+import { openChunkEmbedding, openDocIndex, type ChunkEmbedding, type DocIndex } from '../../core/retrieval/index.js';
 import { createTenantStore } from '../../core/tenants/index.js';
 import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
 import { onSuiteEnd } from './teardown.js';
@@ -122,4 +122,16 @@ export async function seedOrg(services: Pick<ApiServices, 'tenants'>, orgId = 'a
   const admin = await services.tenants.createKey(orgId, 'admin');
   const assistant = await services.tenants.createKey(orgId, 'assistant');
   return { orgId, adminKey: admin.secret, assistantKey: assistant.secret, adminKeyId: admin.record.id };
+}
+
+/** The migrated database a configuration names (a SQLite file in its data directory), closed at suite end. */
+export async function databaseOf(config: Config): Promise<Database> {
+  const database = await openMigratedDatabase(config.database);
+  onSuiteEnd(() => database.close());
+  return database;
+}
+
+/** How a worker of this configuration embeds chunks: its embedder behind the vector cache in its database. */
+export async function chunkEmbeddingOf(config: Config): Promise<ChunkEmbedding | undefined> {
+  return openChunkEmbedding(config, await databaseOf(config));
 }

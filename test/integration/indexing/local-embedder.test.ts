@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../../core/config.js';
-import { EmbeddedDocIndex, indexDocs, modelEmbedder, openChunkEmbedding, QueryEmbedder } from '../../../core/retrieval/index.js';
+import { EmbeddedDocIndex, indexDocs, modelEmbedder, QueryEmbedder } from '../../../core/retrieval/index.js';
 import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { freePort } from '../../support/redis.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, chunkEmbeddingOf } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -57,7 +57,7 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     assert.equal(config.embedding?.marking, 'input_type', 'the local server adds e5 prefixes from input_type');
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
-    const embedding = openChunkEmbedding(config)!;
+    const embedding = await chunkEmbeddingOf(config)!;
     const first = await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding });
     assert.equal(first.vectors, 6, 'one vector per page');
 
@@ -104,7 +104,7 @@ describe('a slow embedder (the fake OpenAI-compatible server, delaying each answ
     assert.equal(config.embedding?.marking, 'prefix', 'an e5 model behind a generic server gets query:/passage: prefixes');
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
-    await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding: openChunkEmbedding(config) });
+    await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding: await chunkEmbeddingOf(config) });
     assert.ok(model.embeddedTexts.every((t) => t.startsWith('passage: ')), 'pages are marked as passages');
     const requestsBefore = model.requests.filter((r) => r.path.endsWith('/embeddings')).length;
 

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../../../core/config.js';
-import { modelEmbedder, openVectorCache } from '../../../core/retrieval/index.js';
+import { modelEmbedder, createVectorCache } from '../../../core/retrieval/index.js';
+import { openMigratedDatabase } from '../../../core/db/index.js';
 import { evaluateCorpus, figuresOf, readFigures, readQuestions, regressions } from '../../../eval/index.js';
 import { localEmbedderBinary, startLocalEmbedder } from '../../../infra/embedder.js';
 import { freePort } from '../../support/redis.js';
@@ -32,7 +33,7 @@ describe('retrieval eval on the example docs, against the recorded figures', fun
     });
     const named = await Promise.all(SETS.map(async (name) => ({ name, questions: await readQuestions(path.join(REPO_ROOT, 'eval', 'questions', `${name}.json`)) })));
     const run = await evaluateCorpus(path.join(REPO_ROOT, 'infra', 'example-docs'), named.flatMap((n) => n.questions), work, {
-      embedder, cache: openVectorCache(path.join(work, 'vectors.db')), batchSize: 16,
+      embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: path.join(work, 'vectors.db') })), batchSize: 16,
     });
     const recorded = await readFigures();
     let from = 0;

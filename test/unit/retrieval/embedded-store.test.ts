@@ -5,10 +5,9 @@ import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { modelEmbedder } from '../../../core/retrieval/embeddings.js';
 import { QueryEmbedder } from '../../../core/retrieval/query-embedder.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
-import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { tempDir, testConfig } from '../../support/services.js';
+import { tempDir, testConfig, chunkEmbeddingOf } from '../../support/services.js';
 
 async function docsFolder(files: Record<string, string>): Promise<string> {
   const dir = await tempDir();
@@ -149,7 +148,7 @@ describe('embedded store', () => {
     onSuiteEnd(model.close);
     const config = await testConfig({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test', QUIRE_MODEL: 'chat', QUIRE_EMBEDDING_MODEL: 'embed' });
     const ix = new EmbeddedDocIndex(await tempDir(), new QueryEmbedder(modelEmbedder(config.embedding!), 5_000));
-    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false, embedding: openChunkEmbedding(config) });
+    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false, embedding: await chunkEmbeddingOf(config) });
     const embedCalls = model.requests.filter((r) => r.path.endsWith('/embeddings'));
     assert.ok(embedCalls.length >= 1);
     assert.equal(embedCalls[0]?.body.model, 'embed');

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
-import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { openDocIndex } from '../../../core/retrieval/open-doc-index.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
-import { testConfig } from '../../support/services.js';
+import { testConfig, chunkEmbeddingOf } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const EXAMPLE_DOCS = path.resolve(__dirname, '..', '..', '..', 'infra', 'example-docs');
@@ -88,7 +87,7 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
       QUIRE_EMBEDDING_MODEL: 'embed-small',
     });
     const ix = openDocIndex(config);
-    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false, embedding: openChunkEmbedding(config) });
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false, embedding: await chunkEmbeddingOf(config) });
     const create = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks');
     assert.deepEqual(create?.body, { vectors: { dense: { size: 16, distance: 'Cosine' } }, sparse_vectors: { text: { modifier: 'idf' } } });
     const upserted = qdrant.requests

@@ -4,10 +4,9 @@ import path from 'node:path';
 import { loadSnapshot } from '../../../core/retrieval/snapshot-file.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
-import { openChunkEmbedding } from '../../../core/retrieval/open-chunk-embedding.js';
 import { PermanentModelError } from '../../../core/model/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
-import { tempDir, testConfig } from '../../support/services.js';
+import { tempDir, testConfig, chunkEmbeddingOf } from '../../support/services.js';
 
 async function docsFolder(pages: number): Promise<string> {
   const dir = await tempDir();
@@ -38,7 +37,7 @@ describe('embedding through the vector cache', () => {
     assert.equal(embeddingRequests(model).length, 0);
 
     // Setting a model on the keyword-indexed domain rewrites every page with vectors.
-    const small = openChunkEmbedding(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'small' }));
+    const small = await chunkEmbeddingOf(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'small' }));
     const hybrid = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding: small });
     assert.deepEqual([hybrid.updated, hybrid.unchanged], [3, 0]);
     const chunks = (await loadSnapshot(indexFile)).snapshot.chunks;
@@ -64,7 +63,7 @@ describe('embedding through the vector cache', () => {
 
     // Another model (or another size) re-embeds everything, through the same cache file.
     model.embeddedTexts.length = 0;
-    const large = openChunkEmbedding(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'large', QUIRE_EMBEDDING_DIMENSIONS: '12' }));
+    const large = await chunkEmbeddingOf(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'large', QUIRE_EMBEDDING_DIMENSIONS: '12' }));
     const changed = await indexDocs(index, 'acme', docs, { includeHidden: false, embedding: large });
     assert.deepEqual([changed.updated, changed.cachedVectors], [3, 0]);
     assert.equal(model.embeddedTexts.length, changed.vectors);
@@ -84,7 +83,7 @@ describe('embedding through the vector cache', () => {
     // Eight pages: two requests of four page vectors.
     const docs = await docsFolder(8);
     const index = new EmbeddedDocIndex(path.join(dataDir, 'index'));
-    const embedding = openChunkEmbedding(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'small' }));
+    const embedding = await chunkEmbeddingOf(await workerConfig(dataDir, model, { QUIRE_EMBEDDING_MODEL: 'small' }));
     model.failEmbeddingRequest = (n) => (n === 1 ? { status: 400, message: 'input too long' } : undefined);
 
     await assert.rejects(indexDocs(index, 'acme', docs, { includeHidden: false, embedding }), PermanentModelError);
