@@ -5,14 +5,14 @@ import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
 import { createWebhookActivities } from './webhooks/index.js';
-import { eventLogOf, jobStoreOf, webhookStoreOf, type ActivityServices } from './services.js';
+import { eventLogOf, jobStoreOf, type ActivityServices } from './services.js';
 
 export type { ActivityServices } from './services.js';
 
 /** All activities of the worker, built from their clients. Each feature adds its factory. */
 export function createActivities(given: ActivityServices) {
   // One job store, event log and webhook store for every activity of the worker.
-  const services = { ...given, jobs: jobStoreOf(given), events: eventLogOf(given), webhooks: webhookStoreOf(given) };
+  const services = { ...given, jobs: jobStoreOf(given), events: eventLogOf(given) };
   return {
     ...createPingActivities(),
     ...createIndexingActivities(services),

@@ -4,7 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
-import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
+import type { WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
@@ -27,12 +27,11 @@ export interface ActivityServices {
   /** Automations start jobs like the API does: a Temporal client and the same rate limits. */
   temporal?: Client;
   limiter?: Limiter;
-  /** The automation store; opened from `config` when absent. */
-  automations?: AutomationStore;
+  automations: AutomationStore;
   /** The job event log (SSE feed, webhooks); opened from `config` when absent. */
   events?: JobEventLog;
-  /** Registered webhooks and their delivery log; opened from `config` when absent. */
-  webhooks?: WebhookStore;
+  /** Registered webhooks and their delivery log. */
+  webhooks: WebhookStore;
 }
 
 /** The job store the activities share: the one given, else the configured one. */
@@ -45,7 +44,3 @@ export function eventLogOf(services: ActivityServices): JobEventLog {
   return services.events ?? openJobEventLog(services.config.dataDir, services.redis);
 }
 
-/** The webhook store the activities share: the one given, else the configured one. */
-export function webhookStoreOf(services: ActivityServices): WebhookStore {
-  return services.webhooks ?? openWebhookStore(services.config.dataDir, services.redis);
-}

@@ -1,5 +1,6 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../core/analytics/index.js';
+import { createAutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { JobRetention, openJobEventLog, openJobStore } from '../core/jobs/index.js';
@@ -9,7 +10,8 @@ import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
-import { openWebhookStore } from '../core/webhooks/index.js';
+import { createThreadStore } from '../core/threads/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from './services.js';
 
 /**
@@ -45,16 +47,33 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   const docIndex = openDocIndex(config, redis);
   // Named after the engine, so a 503 says which one is down.
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
-  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
+  const analyticsStore = createAnalyticsStore(database);
+  const webhooks = createWebhookStore(database);
+  const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
     jobs: openJobStore(config.dataDir, redis),
     events: openJobEventLog(config.dataDir, redis),
-    deliveries: openWebhookStore(config.dataDir, redis),
+    deliveries: webhooks,
     logger,
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, database, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
+  return {
+    config,
+    logger,
+    database,
+    tenants,
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore,
+    webhooks,
+    automations: createAutomationStore(database),
+    limiter,     temporal,
+    redis,
+    probes,
+    docIndex,
+    analytics,
+    jobRetention,
+  };
 }

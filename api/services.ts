@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
-import type { AnalyticsRecorder } from '../core/analytics/index.js';
+import type { AnalyticsRecorder, AnalyticsStore } from '../core/analytics/index.js';
+import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
 import type { JobRetention } from '../core/jobs/index.js';
@@ -9,6 +10,8 @@ import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
+import type { ThreadStore } from '../core/threads/index.js';
+import type { WebhookStore } from '../core/webhooks/index.js';
 
 /** What every route of the API may use; built once by the entry point (or a test). */
 export interface ApiServices {
@@ -17,6 +20,13 @@ export interface ApiServices {
   /** The system of record (SQLite file or PostgreSQL), migrated. */
   database: Database;
   tenants: TenantStore;
+  /** Assistant conversations, in the database. */
+  threads: ThreadStore;
+  /** Recorded answers, searches, clicks, ratings and gap jobs, in the database. */
+  analyticsStore: AnalyticsStore;
+  /** Registered webhooks and their delivery log, in the database. */
+  webhooks: WebhookStore;
+  automations: AutomationStore;
   limiter: Limiter;
   temporal: Client;
   redis: Redis | undefined;

@@ -7,7 +7,8 @@ import { connectRedis } from '../core/redis.js';
 import { runMain } from '../core/run-main.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { openWebhookStore } from '../core/webhooks/index.js';
+import { openMigratedDatabase } from '../core/db/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import { DevServerInterrupted, startDevServer, type DevServer } from './dev-server.js';
 import { EXAMPLE, ensureExample } from './example.js';
 import { SupervisedProcess } from './supervised-process.js';
@@ -93,7 +94,15 @@ async function main(): Promise<void> {
     checkpoint();
     const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const tenants = openTenantStore(config.dataDir, redis);
-    if (config.seedFile) await applySeedFile(config.seedFile, tenants, openWebhookStore(config.dataDir, redis));
+    if (config.seedFile) {
+      // The seed file's webhooks go to the database; it is migrated here, before the processes start.
+      const database = await openMigratedDatabase(config.database);
+      try {
+        await applySeedFile(config.seedFile, tenants, createWebhookStore(database));
+      } finally {
+        await database.close();
+      }
+    }
     const created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
     redis?.disconnect();
 

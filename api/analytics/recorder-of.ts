@@ -1,4 +1,4 @@
-import { AnalyticsRecorder, openAnalyticsStore } from '../../core/analytics/index.js';
+import { AnalyticsRecorder } from '../../core/analytics/index.js';
 import type { ApiServices } from '../services.js';
 
 const recorders = new WeakMap<ApiServices, AnalyticsRecorder>();
@@ -13,7 +13,7 @@ export function recorderOf(services: ApiServices): AnalyticsRecorder {
   let recorder = recorders.get(services);
   if (!recorder) {
     recorder = new AnalyticsRecorder({
-      store: openAnalyticsStore(services.config.dataDir, services.redis),
+      store: services.analyticsStore,
       logger: services.logger,
       retentionDays: services.config.retention.analyticsDays,
     });

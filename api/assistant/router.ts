@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type * as v from 'valibot';
 import { LimitStoreUnavailableError } from '../../core/limits/index.js';
 import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
-import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import type { ThreadStore } from '../../core/threads/index.js';
 import { requireKey, authOf } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
@@ -57,7 +57,7 @@ const V1: Protocol = {
 export function assistantRouter(services: ApiServices, deps: AssistantDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const threads = deps.threads ?? openThreadStore(config, services.redis);
+  const threads = deps.threads ?? services.threads;
   const answerer = recordingAnswerer(deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer()), recorderOf(services));
   const router = new Router();
 

@@ -9,7 +9,6 @@ import {
   deleteAutomation,
   getAutomation,
   listAutomations,
-  openAutomationStore,
   setAutomationPaused,
   startAutomationJob,
   type AutomationDeps,
@@ -38,7 +37,7 @@ const PauseBody = v.optional(v.object({ note: v.optional(AutomationNote) }), {})
 export function automationsRouter(services: ApiServices): Router {
   const deps: AutomationDeps = {
     temporal: services.temporal,
-    automations: openAutomationStore(services.config.dataDir, services.redis),
+    automations: services.automations,
     jobs: openJobStore(services.config.dataDir, services.redis),
     tenants: services.tenants,
     limiter: services.limiter,

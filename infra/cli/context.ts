@@ -1,14 +1,20 @@
 import type { Redis } from 'ioredis';
+import type { AnalyticsStore } from '../../core/analytics/index.js';
+import type { AutomationStore } from '../../core/automations/index.js';
 import type { Config } from '../../core/config.js';
 import type { Database } from '../../core/db/index.js';
 import type { TenantStore } from '../../core/tenants/index.js';
+import type { WebhookStore } from '../../core/webhooks/index.js';
 
 export interface CliContext {
   config: Config;
   /** The system of record, migrated. */
   database: Database;
   tenants: TenantStore;
-  /** The deployment's Redis, for stores that live beside the tenants (webhooks); undefined: the data directory. */
+  webhooks: WebhookStore;
+  automations: AutomationStore;
+  analytics: AnalyticsStore;
+  /** The deployment's Redis (the rate limits an automation spends); undefined: this process's own counts. */
   redis?: Redis;
   out: NodeJS.WritableStream;
 }

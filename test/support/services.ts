@@ -6,12 +6,16 @@ import type Koa from 'koa';
 import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
+import { createAnalyticsStore } from '../../core/analytics/index.js';
+import { createAutomationStore } from '../../core/automations/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase } from '../../core/db/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
 import { openTenantStore } from '../../core/tenants/index.js';
+import { createThreadStore } from '../../core/threads/index.js';
+import { createWebhookStore } from '../../core/webhooks/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -51,6 +55,10 @@ export async function testServices(
     logger,
     database,
     tenants,
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore: createAnalyticsStore(database),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
     limiter,
     redis,
     // Tests that never touch Temporal may skip it; a call would then fail loudly.
