@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { AnalyticsStore } from '../../core/analytics/index.js';
-import type { AutomationStore } from '../../core/automations/index.js';
+import { createAnalyticsStore, type AnalyticsStore } from '../../core/analytics/index.js';
+import { createAutomationStore, type AutomationStore } from '../../core/automations/index.js';
 import type { Config } from '../../core/config.js';
 import type { Database } from '../../core/db/index.js';
 import type { TenantStore } from '../../core/tenants/index.js';
-import type { WebhookStore } from '../../core/webhooks/index.js';
+import { createWebhookStore, type WebhookStore } from '../../core/webhooks/index.js';
 
 export interface CliContext {
   config: Config;
@@ -17,6 +17,11 @@ export interface CliContext {
   /** The deployment's Redis (the rate limits an automation spends); undefined: this process's own counts. */
   redis?: Redis;
   out: NodeJS.WritableStream;
+}
+
+/** The stores a command may use, all over the one database. */
+export function cliStores(database: Database): Pick<CliContext, 'webhooks' | 'automations' | 'analytics'> {
+  return { webhooks: createWebhookStore(database), automations: createAutomationStore(database), analytics: createAnalyticsStore(database) };
 }
 
 /** A mistake in how the command was called: usage goes to stderr, exit code 2. */

@@ -17,7 +17,7 @@ import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
-import { answer } from '../../unit/analytics/store-contract.js';
+import { answer } from '../../unit/analytics/answer-fixture.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
 
 interface GapView {

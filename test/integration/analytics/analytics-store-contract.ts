@@ -1,32 +1,11 @@
 import assert from 'node:assert/strict';
-import type { AnalyticsStore, AnswerRecord } from '../../../core/analytics/index.js';
+import type { AnalyticsStore } from '../../../core/analytics/index.js';
+import { answer } from '../../unit/analytics/answer-fixture.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10);
 
-export function answer(id: string, at: number, over: Partial<AnswerRecord> = {}): AnswerRecord {
-  return {
-    id,
-    orgId: 'acme',
-    domainId: 'docs',
-    threadId: 't1',
-    at,
-    question: `question ${id}`,
-    answer: `answer ${id} [1]`,
-    sources: [{ title: 'Install', url: 'https://docs.example.com/guides/install', path: '/guides/install' }],
-    mode: 'model',
-    surface: 'assistant',
-    caller: 'server',
-    fp: 'fp1',
-    currentPath: '/guides/install',
-    resolution: 'answered',
-    unansweredReason: null,
-    category: 'guides',
-    ...over,
-  };
-}
-
-/** What every analytics store must do; run against SQLite (unit) and a real redis-server (integration). */
+/** What the analytics store must do, on either dialect. */
 export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): void {
   let store: AnalyticsStore;
   beforeEach(async () => {
