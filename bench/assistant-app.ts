@@ -6,6 +6,10 @@ import type Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
+import { createAnalyticsStore } from '../core/analytics/index.js';
+import { createAutomationStore } from '../core/automations/index.js';
+import { createThreadStore } from '../core/threads/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
@@ -37,11 +41,16 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
   const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const database = await openMigratedDatabase(config.database);
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
-    database: await openMigratedDatabase(config.database),
+    database,
     tenants,
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore: createAnalyticsStore(database),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal
     redis: undefined,

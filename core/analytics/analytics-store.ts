@@ -317,7 +317,7 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
 
     async gapQuestions(domainId, range, max): Promise<GapQuestion[]> {
       const { rows } = await sql<{ answer_json: string; not_helpful: unknown }>`
-        select a.answer_json, a.at, a.id, case when f.helpful = 0 then 1 else 0 end as not_helpful
+        select a.answer_json as answer_json, a.at as at, a.id as id, case when f.helpful = 0 then 1 else 0 end as not_helpful
         from answers a left join feedback f on f.domain_id = a.domain_id and f.message_id = a.id
         where a.domain_id = ${domainId} and a.resolution = 'unanswered' and a.at >= ${range.from} and a.at <= ${range.to}
         union

@@ -9,7 +9,7 @@ import type { ApiServices } from '../../api/services.js';
 import { createAnalyticsStore } from '../../core/analytics/index.js';
 import { createAutomationStore } from '../../core/automations/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
-import { openMigratedDatabase } from '../../core/db/index.js';
+import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
@@ -29,6 +29,16 @@ export async function tempDir(prefix = 'quire-test-'): Promise<string> {
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dataDir = await tempDir();
   return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+}
+
+/** The stores of threads, analytics, webhooks and automations over the test's database, as the entry points build them. */
+export function recordStores(config: Config, database: Database): Pick<ApiServices, 'threads' | 'analyticsStore' | 'webhooks' | 'automations'> {
+  return {
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore: createAnalyticsStore(database),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
+  };
 }
 
 /**
@@ -55,10 +65,7 @@ export async function testServices(
     logger,
     database,
     tenants,
-    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
-    analyticsStore: createAnalyticsStore(database),
-    webhooks: createWebhookStore(database),
-    automations: createAutomationStore(database),
+    ...recordStores(config, database),
     limiter,
     redis,
     // Tests that never touch Temporal may skip it; a call would then fail loudly.

@@ -27,7 +27,8 @@ import {
 import { newJobRecord } from '../../../api/agent/create-job.js';
 import { createLogger } from '../../../core/logger.js';
 import { connectRedis } from '../../../core/redis.js';
-import { openWebhookStore, RedisWebhookStore, SqliteWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
+import { createWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
+import { testDatabase } from '../../support/databases.js';
 import { sharedRedis } from '../../support/redis.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -101,7 +102,7 @@ const variants: Array<[string, () => Promise<Stores>]> = [
     'SQLite',
     async () => {
       const dir = await tempDir();
-      return { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
+      return { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: createWebhookStore(await testDatabase('sqlite')) };
     },
   ],
   [
@@ -110,7 +111,7 @@ const variants: Array<[string, () => Promise<Stores>]> = [
       const redis = await connectRedis((await sharedRedis()).url);
       onSuiteEnd(async () => redis.disconnect());
       await redis.flushdb();
-      return { jobs: new RedisJobStore(redis), events: new RedisJobEventLog(redis), hooks: new RedisWebhookStore(redis) };
+      return { jobs: new RedisJobStore(redis), events: new RedisJobEventLog(redis), hooks: createWebhookStore(await testDatabase('postgres')) };
     },
   ],
 ];
@@ -165,7 +166,7 @@ for (const [name, open] of variants) {
 describe('job retention: the timer', () => {
   it('purges once per interval by its clock, and logs a failing store instead of throwing', async () => {
     const dir = await tempDir();
-    const stores = { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: SqliteWebhookStore.inDataDir(dir) };
+    const stores = { jobs: SqliteJobStore.inDataDir(dir), events: SqliteJobEventLog.inDataDir(dir), hooks: createWebhookStore(await testDatabase('sqlite')) };
     let now = NOW;
     const timer = retention(stores, () => now);
     const first = await seed(stores, job('archived', DAYS + 1));
@@ -196,7 +197,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const { dataDir } = services.config;
-    const stores = { jobs: openJobStore(dataDir, undefined), events: openJobEventLog(dataDir, undefined), hooks: openWebhookStore(dataDir, undefined) };
+    const stores = { jobs: openJobStore(dataDir, undefined), events: openJobEventLog(dataDir, undefined), hooks: services.webhooks };
     // Ids of workflows that never ran: Temporal knows none of them, so the store alone answers, as after Temporal's retention.
     const expired = await seed(stores, { ...job('archived', DAYS + 1), id: newJobId() });
     const recent = await seed(stores, { ...job('archived', DAYS - 1), id: newJobId() });

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { analyticsRouter } from '../../../api/analytics/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
-import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { assistantWorld, SITE, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
 import { conforms } from '../../support/openapi-conforms.js';
+import { testDatabase } from '../../support/databases.js';
 import { tempDir } from '../../support/services.js';
 
 const PAGE = 'http://pages.example.test:8080';
@@ -42,7 +43,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     await index.applyChanges('docs', { upserts: SITE, removals: [] });
     // The recorder's timer is not started: each test flushes with tick(), on a clock it moves itself.
     recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-analytics-'), 'analytics.db')),
+      store: createAnalyticsStore(await testDatabase('sqlite')),
       logger: createLogger('silent', 'test'),
       retentionDays: 30,
       now: () => now,
@@ -267,7 +268,7 @@ describe('analytics with a full queue', () => {
   it('still answers, and /readyz counts what was dropped', async () => {
     // Capacity 0: the queue is always full, as behind a store that stopped keeping up.
     const recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-analytics-'), 'analytics.db')),
+      store: createAnalyticsStore(await testDatabase('sqlite')),
       logger: createLogger('silent', 'test'),
       retentionDays: 30,
       capacity: 0,
