@@ -15,7 +15,7 @@ import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
 import { answer } from '../../unit/analytics/answer-fixture.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
