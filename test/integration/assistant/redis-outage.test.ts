@@ -33,7 +33,10 @@ async function read(res: Response): Promise<{ status: number; text: string }> {
 describe('assistant with Redis stopped mid-run', () => {
   it('fail-open: known keys keep being served from their last read, unknown keys get 503, and each switch is logged once', async () => {
     const w = await redisWorld('open');
-    assert.equal((await read(await w.post('v2', body()))).status, 200);
+    const started = await w.post('v2', body());
+    const thread = { threadId: started.headers.get('x-thread-id'), threadKey: started.headers.get('x-thread-key') };
+    assert.equal((await read(started)).status, 200);
+    assert.ok(thread.threadId && thread.threadKey);
     const unseen = (await w.services.tenants.createKey('acme', 'assistant')).secret;
     await w.server.stop();
 
@@ -43,10 +46,12 @@ describe('assistant with Redis stopped mid-run', () => {
       assert.match(answer.text, /"type":"text-delta"/);
       assert.ok(answer.text.endsWith('data: [DONE]\n\n'), 'the whole answer streams');
     }
-    // A follow-up in a thread: the stored history (and the key's hash) is out of reach, the answer is not.
-    const followUp = await read(await w.post('v2', { ...body(), threadId: 'thread-during-outage', threadKey: 'tk_unchecked' }));
+    // A follow-up in a thread: threads live in the database, not in Redis, so the thread continues with its key.
+    const followUp = await read(await w.post('v2', { ...body(), ...thread }));
     assert.equal(followUp.status, 200);
     assert.ok(followUp.text.endsWith('data: [DONE]\n\n'));
+    assert.equal((await w.services.threads.load('acme', thread.threadId))?.exchanges.length, 2, 'both exchanges stored during the outage');
+    assert.equal((await w.post('v2', { ...body(), threadId: thread.threadId, threadKey: 'tk_wrong' })).status, 404, 'and its key is still checked');
     // A key never read before the outage cannot be checked: refused as unavailable, not let through.
     const refused = await w.post('v2', body(), { key: unseen });
     assert.equal(refused.status, 503);
