@@ -18,6 +18,8 @@ import type {
 
 const DAY_MS = 86_400_000;
 const PURGE_SLICE = 500;
+/** Rows per multi-row insert: well inside either engine's limit on parameters. */
+const WRITE_CHUNK = 500;
 /** The UTC day an instant falls in, as the instant of its midnight. */
 const dayOf = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
 
@@ -113,13 +115,18 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
 
   return {
     async write(events: AnalyticsEvent[]): Promise<void> {
+      const answers = events.flatMap((e) => (e.kind === 'answer' ? [e.record] : []));
+      const searches = events.flatMap((e) => (e.kind === 'search' ? [e.record] : []));
+      const clicks = events.flatMap((e) => (e.kind === 'click' ? [e.record] : []));
       await database.transaction(async (trx) => {
-        for (const event of events) {
-          if (event.kind === 'answer') {
-            const r = event.record;
-            const added = await trx
-              .insertInto('answers')
-              .values({
+        // Answers in multi-row statements; a record sent twice is inserted, and counted, once.
+        const counts = new Map<string, { domain_id: string; day: number; caller: string; surface: string; category: string; resolution: string; n: number }>();
+        for (let i = 0; i < answers.length; i += WRITE_CHUNK) {
+          const chunk = answers.slice(i, i + WRITE_CHUNK);
+          const added = await trx
+            .insertInto('answers')
+            .values(
+              chunk.map((r) => ({
                 domain_id: r.domainId,
                 id: r.id,
                 at: r.at,
@@ -129,37 +136,47 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
                 resolution: r.resolution,
                 category: r.category,
                 answer_json: json(r),
-              })
-              .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
-              .executeTakeFirst();
-            // A record sent twice is counted once.
-            if (!added.numInsertedOrUpdatedRows) continue;
-            await trx
-              .insertInto('answer_days')
-              .values({ domain_id: r.domainId, day: dayOf(r.at), caller: r.caller, surface: r.surface, category: r.category ?? '', resolution: r.resolution, n: 1 })
-              .onConflict((oc) =>
-                oc.columns(['domain_id', 'day', 'caller', 'surface', 'category', 'resolution']).doUpdateSet({ n: sql<number>`answer_days.n + 1` }),
-              )
-              .execute();
-          } else if (event.kind === 'search') {
-            const r = event.record;
-            await trx
-              .insertInto('searches')
-              .values({ domain_id: r.domainId, id: r.id, at: r.at, query: r.query, hits: r.hits, caller: r.caller, clicks: 0 })
-              .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
-              .execute();
-          } else {
-            const r = event.record;
-            const found = await trx
-              .updateTable('searches')
-              .set({ clicks: sql<number>`clicks + 1` })
-              .where('domain_id', '=', r.domainId)
-              .where('id', '=', r.searchId)
-              .executeTakeFirst();
-            if (!found.numUpdatedRows) continue;
-            const search = await trx.selectFrom('searches').select('query').where('domain_id', '=', r.domainId).where('id', '=', r.searchId).executeTakeFirstOrThrow();
-            await trx.insertInto('clicks').values({ domain_id: r.domainId, search_id: r.searchId, query: search.query, path: r.path, at: r.at }).execute();
+              })),
+            )
+            .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
+            .returning(['domain_id', 'id'])
+            .execute();
+          const inserted = new Set(added.map((row) => `${row.domain_id}\n${row.id}`));
+          for (const r of chunk) {
+            if (!inserted.delete(`${r.domainId}\n${r.id}`)) continue;
+            const row = { domain_id: r.domainId, day: dayOf(r.at), caller: r.caller, surface: r.surface, category: r.category ?? '', resolution: r.resolution, n: 0 };
+            const key = JSON.stringify([row.domain_id, row.day, row.caller, row.surface, row.category, row.resolution]);
+            const seen = counts.get(key) ?? row;
+            seen.n += 1;
+            counts.set(key, seen);
           }
+        }
+        // The daily counts, in the same transaction as the answers they count.
+        for (const row of counts.values()) {
+          await trx
+            .insertInto('answer_days')
+            .values(row)
+            .onConflict((oc) => oc.columns(['domain_id', 'day', 'caller', 'surface', 'category', 'resolution']).doUpdateSet({ n: sql<number>`answer_days.n + ${row.n}` }))
+            .execute();
+        }
+        for (let i = 0; i < searches.length; i += WRITE_CHUNK) {
+          await trx
+            .insertInto('searches')
+            .values(searches.slice(i, i + WRITE_CHUNK).map((r) => ({ domain_id: r.domainId, id: r.id, at: r.at, query: r.query, hits: r.hits, caller: r.caller, clicks: 0 })))
+            .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
+            .execute();
+        }
+        // Clicks after the searches of the same batch; a click on an unknown search is ignored.
+        for (const r of clicks) {
+          const found = await trx
+            .updateTable('searches')
+            .set({ clicks: sql<number>`clicks + 1` })
+            .where('domain_id', '=', r.domainId)
+            .where('id', '=', r.searchId)
+            .executeTakeFirst();
+          if (!found.numUpdatedRows) continue;
+          const search = await trx.selectFrom('searches').select('query').where('domain_id', '=', r.domainId).where('id', '=', r.searchId).executeTakeFirstOrThrow();
+          await trx.insertInto('clicks').values({ domain_id: r.domainId, search_id: r.searchId, query: search.query, path: r.path, at: r.at }).execute();
         }
       });
     },

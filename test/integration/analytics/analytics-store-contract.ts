@@ -32,6 +32,15 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(all.items[0], records[4]);
   });
 
+  it('stores and counts an answer sent twice once, within a batch and across batches', async () => {
+    const twice = answer('dup', T0);
+    await store.write([{ kind: 'answer', record: twice }, { kind: 'answer', record: twice }, { kind: 'answer', record: answer('one', T0 + 1) }]);
+    await store.write([{ kind: 'answer', record: twice }]);
+    assert.deepEqual((await store.listAnswers('docs', { from: 0, to: T0 + 10 * DAY, limit: 10 })).items.map((r) => r.id), ['one', 'dup']);
+    // Whole days come from the daily counts written with the answers.
+    assert.deepEqual(await store.callerStats('docs', { from: T0 - DAY, to: T0 + 2 * DAY - 1 }), [{ caller: 'server', surface: 'assistant', total: 2, answered: 2, unanswered: 0 }]);
+  });
+
   it('counts answers per caller and door and per category, answered and unanswered, within the period', async () => {
     await store.write([
       { kind: 'answer', record: answer('b1', T0, { caller: 'browser' }) },
