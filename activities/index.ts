@@ -5,14 +5,13 @@ import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
 import { createWebhookActivities } from './webhooks/index.js';
-import { webhookStoreOf, type ActivityServices } from './services.js';
+import type { ActivityServices } from './services.js';
 
 export type { ActivityServices } from './services.js';
 
 /** All activities of the worker, built from their clients. Each feature adds its factory. */
 export function createActivities(given: ActivityServices) {
-  // One webhook store for every activity of the worker.
-  const services = { ...given, webhooks: webhookStoreOf(given) };
+  const services = given;
   return {
     ...createPingActivities(),
     ...createIndexingActivities(services),

@@ -4,7 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { JobEventLog, JobStore } from '../core/jobs/index.js';
-import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
+import type { WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
@@ -27,15 +27,9 @@ export interface ActivityServices {
   /** Automations start jobs like the API does: a Temporal client and the same rate limits. */
   temporal?: Client;
   limiter?: Limiter;
-  /** The automation store; opened from `config` when absent. */
-  automations?: AutomationStore;
+  automations: AutomationStore;
   /** The job event log (SSE feed, webhooks). */
   events: JobEventLog;
-  /** Registered webhooks and their delivery log; opened from `config` when absent. */
-  webhooks?: WebhookStore;
-}
-
-/** The webhook store the activities share: the one given, else the configured one. */
-export function webhookStoreOf(services: ActivityServices): WebhookStore {
-  return services.webhooks ?? openWebhookStore(services.config.dataDir, services.redis);
+  /** Registered webhooks and their delivery log. */
+  webhooks: WebhookStore;
 }

@@ -1,5 +1,6 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../core/analytics/index.js';
+import { createAutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { createJobEventLog, createJobStore, JobRetention, openJobWakeups } from '../core/jobs/index.js';
@@ -9,8 +10,8 @@ import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
-import { openThreadStore } from '../core/threads/index.js';
-import { openWebhookStore } from '../core/webhooks/index.js';
+import { createThreadStore } from '../core/threads/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import { configuredAnswerer, createAnswerService } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
@@ -49,18 +50,39 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   const docIndex = openDocIndex(config, redis);
   // Named after the engine, so a 503 says which one is down.
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
-  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
+  const analyticsStore = createAnalyticsStore(database);
+  const webhooks = createWebhookStore(database);
+  const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
-  const threads = openThreadStore(config, redis);
+  const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
   const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
     database,
     jobs,
-    deliveries: openWebhookStore(config.dataDir, redis),
+    deliveries: webhooks,
     logger,
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, database, tenants, jobs, events, limiter, temporal, redis, probes, docIndex, analytics, answers, jobRetention };
+  return {
+    config,
+    logger,
+    database,
+    tenants,
+    jobs,
+    events,
+    threads,
+    analyticsStore,
+    webhooks,
+    automations: createAutomationStore(database),
+    limiter,
+    temporal,
+    redis,
+    probes,
+    docIndex,
+    analytics,
+    answers,
+    jobRetention,
+  };
 }

@@ -2,7 +2,6 @@ import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { runMain } from '../core/run-main.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { openWebhookStore } from '../core/webhooks/index.js';
 import { createApp } from './app.js';
 import { buildApiServices } from './build-services.js';
 import { createHttpServer } from './http-server.js';
@@ -12,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'quire-api');
   const services = await buildApiServices(config, logger);
-  if (config.seedFile) await applySeedFile(config.seedFile, services.tenants, openWebhookStore(config.dataDir, services.redis));
+  if (config.seedFile) await applySeedFile(config.seedFile, services.tenants, services.webhooks);
   const server = createHttpServer(createApp(services), config.http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>

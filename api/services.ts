@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type Router from '@koa/router';
-import type { AnalyticsRecorder } from '../core/analytics/index.js';
+import type { AnalyticsRecorder, AnalyticsStore } from '../core/analytics/index.js';
+import type { AutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/db/index.js';
 import type { JobEventLog, JobRetention, JobStore } from '../core/jobs/index.js';
@@ -10,6 +11,8 @@ import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { AnswerService } from './assistant/answer-service.js';
+import type { ThreadStore } from '../core/threads/index.js';
+import type { WebhookStore } from '../core/webhooks/index.js';
 
 /** What every route of the API may use; built once by the entry point (or a test). */
 export interface ApiServices {
@@ -21,6 +24,13 @@ export interface ApiServices {
   /** Job records and prompts, and the jobs' event logs, on `database`. */
   jobs: JobStore;
   events: JobEventLog;
+  /** Assistant conversations, in the database. */
+  threads: ThreadStore;
+  /** Recorded answers, searches, clicks, ratings and gap jobs, in the database. */
+  analyticsStore: AnalyticsStore;
+  /** Registered webhooks and their delivery log, in the database. */
+  webhooks: WebhookStore;
+  automations: AutomationStore;
   limiter: Limiter;
   temporal: Client;
   redis: Redis | undefined;

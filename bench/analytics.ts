@@ -10,8 +10,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { coverageGaps, SqliteAnalyticsStore, type AnalyticsEvent, type AnswerRecord, type ListCursor } from '../core/analytics/index.js';
+import BetterSqlite3 from 'better-sqlite3';
+import { coverageGaps, createAnalyticsStore, type AnalyticsEvent, type AnswerRecord, type ListCursor } from '../core/analytics/index.js';
+import { databaseTarget, openMigratedDatabase } from '../core/db/index.js';
 import { seededRandom } from './generate-docs.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -49,9 +50,12 @@ function report(name: string, indexed: { p50: number; p95: number }, scan: { p50
 
 async function main(): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-analytics-'));
-  const file = path.join(dir, 'analytics.db');
+  const target = databaseTarget(undefined, dir);
+  if (target.dialect !== 'sqlite') throw new Error('the analytics bench measures the embedded database');
+  const { file } = target;
+  const database = await openMigratedDatabase(target);
   try {
-    const store = new SqliteAnalyticsStore(file);
+    const store = createAnalyticsStore(database);
     const random = seededRandom(13);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     const end = Date.UTC(2026, 5, 30);
@@ -93,14 +97,14 @@ async function main(): Promise<void> {
     console.log(`write: ${Math.round(ROWS / writeSeconds).toLocaleString('en')} answers/s (${writeSeconds.toFixed(1)} s; database ${(size / 1e6).toFixed(0)} MB)\n`);
 
     // The baseline: the same statements on the same file, SQLite told not to use any index.
-    const raw = new Database(file, { readonly: true });
+    const raw = new BetterSqlite3(file, { readonly: true });
     const last30 = { from: end - 30 * DAY, to: end };
     const RUNS = 30;
     const SCAN_RUNS = 5;
 
     const cursors: ListCursor[] = [];
     for (let i = 0; i < RUNS; i++) cursors.push({ at: Math.floor(last30.from + ((i + 0.5) / RUNS) * (last30.to - last30.from)), id: 'msg_~' });
-    const pageSql = `SELECT body FROM answers NOT INDEXED WHERE domain_id = ? AND at >= ? AND at <= ? AND (at < ? OR (at = ? AND id < ?)) ORDER BY at DESC, id DESC LIMIT 101`;
+    const pageSql = `SELECT answer_json FROM answers NOT INDEXED WHERE domain_id = ? AND at >= ? AND at <= ? AND (at < ? OR (at = ? AND id < ?)) ORDER BY at DESC, id DESC LIMIT 101`;
     report(
       'first page of 100 conversations',
       await measure(RUNS, () => store.listAnswers('docs', { ...last30, limit: 100 })),
@@ -133,7 +137,7 @@ async function main(): Promise<void> {
       await measure(10, () => store.gapQuestions('docs', last7, 2000)),
       await measure(SCAN_RUNS, () =>
         raw
-          .prepare(`SELECT body FROM answers NOT INDEXED WHERE domain_id = ? AND resolution = 'unanswered' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 2000`)
+          .prepare(`SELECT answer_json FROM answers NOT INDEXED WHERE domain_id = ? AND resolution = 'unanswered' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 2000`)
           .all('docs', last7.from, last7.to),
       ),
     );
@@ -145,6 +149,7 @@ async function main(): Promise<void> {
     console.log(`${'purge of the oldest 10 days'.padEnd(34)} ${ms(performance.now() - purge)} (${removed.toLocaleString('en')} records)`);
     raw.close();
   } finally {
+    await database.close();
     await fs.rm(dir, { recursive: true, force: true });
   }
 }

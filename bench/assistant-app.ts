@@ -7,14 +7,17 @@ import { createApp } from '../api/app.js';
 import { assistantRouter, configuredAnswerer, createAnswerService } from '../api/assistant/index.js';
 import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
+import { createAnalyticsStore } from '../core/analytics/index.js';
+import { createAutomationStore } from '../core/automations/index.js';
+import { createThreadStore } from '../core/threads/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
-import { AnalyticsRecorder, openAnalyticsStore } from '../core/analytics/index.js';
+import { AnalyticsRecorder } from '../core/analytics/index.js';
 import { createLogger } from '../core/logger.js';
 import { EmbeddedDocIndex } from '../core/retrieval/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
-import { openThreadStore } from '../core/threads/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
 
 export interface BenchAssistant {
@@ -43,9 +46,9 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
   const logger = createLogger('silent', 'bench');
   // As the API builds them: threads and analytics in the data folder, the recorder writing in the background.
-  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, undefined), logger, retentionDays: config.retention.analyticsDays });
+  const analytics = new AnalyticsRecorder({ store: createAnalyticsStore(database), logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
-  const threads = openThreadStore(config, undefined);
+  const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
   const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
   const services: ApiServices = {
     config,
@@ -54,6 +57,10 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
     jobs: createJobStore(database),
     events: createJobEventLog(database, pollingJobWakeups(database)),
     tenants,
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore: createAnalyticsStore(database),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
     limiter: new Limiter({ onStoreError: 'open' }),
     temporal: undefined as never, // the assistant never touches Temporal
     redis: undefined,

@@ -9,7 +9,7 @@ import { runMain } from '../core/run-main.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { openWebhookStore } from '../core/webhooks/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 import { DEV_SERVER, devServerChild } from './dev-server.js';
 import { localEmbedderBinary, localEmbedderChild } from './embedder.js';
 import { EXAMPLE, ensureExample, type CreatedExample } from './example.js';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const database = await openMigratedDatabase(config.database);
     const tenants = createTenantStore(database);
-    if (config.seedFile) await applySeedFile(config.seedFile, tenants, openWebhookStore(config.dataDir, redis));
+    if (config.seedFile) await applySeedFile(config.seedFile, tenants, createWebhookStore(database));
     created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
     redis?.disconnect();
     await database.close();

@@ -1,11 +1,13 @@
 import type { ActivityServices } from '../activities/index.js';
 import type { Config } from '../core/config.js';
+import { createAutomationStore } from '../core/automations/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { createJobEventLog, createJobStore, openJobWakeups } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { createTenantStore } from '../core/tenants/index.js';
+import { createWebhookStore } from '../core/webhooks/index.js';
 
 /** The worker's clients for the activities, built once at start-up. */
 export async function buildActivityServices(config: Config, logger: Logger, env: NodeJS.ProcessEnv): Promise<ActivityServices> {
@@ -19,6 +21,8 @@ export async function buildActivityServices(config: Config, logger: Logger, env:
     database,
     jobs: createJobStore(database),
     events: createJobEventLog(database, wakeups),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
     redis,
     tenants: createTenantStore(database),
     // The agent job limits an automation's firing spends; shared with the API through Redis.

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AutomationRunInput, AutomationRunResult } from '../../core/contracts/automation-run.js';
-import { automationJobId, openAutomationStore, startAutomationJob } from '../../core/automations/index.js';
+import { automationJobId, startAutomationJob } from '../../core/automations/index.js';
 import type { ActivityServices } from '../services.js';
 
 /** Error type when the worker was built without a Temporal client or limiter (a wiring mistake, not retried). */
@@ -8,7 +8,7 @@ export const AUTOMATION_WORKER_MISCONFIGURED = 'AutomationWorkerMisconfigured';
 
 /** The activity a schedule's run calls: starts the automation's job as the API would, or skips and says why. */
 export function createAutomationActivities(services: ActivityServices) {
-  const automations = services.automations ?? openAutomationStore(services.config.dataDir, services.redis);
+  const automations = services.automations;
   const jobs = services.jobs;
   return {
     async startAutomationJob(input: AutomationRunInput): Promise<AutomationRunResult> {

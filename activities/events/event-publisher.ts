@@ -7,7 +7,7 @@ import {
 import type { JobEvent, NewJobEvent } from '../../core/jobs/index.js';
 import { wantsEvent } from '../../core/webhooks/index.js';
 import { activityClient } from '../activity-context.js';
-import { webhookStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 
 /** Logs a job's events and hands each to the project's webhooks. */
 export interface EventPublisher {
@@ -22,7 +22,7 @@ export interface EventPublisher {
  */
 export function createEventPublisher(services: ActivityServices): EventPublisher {
   const events = services.events;
-  const webhooks = webhookStoreOf(services);
+  const webhooks = services.webhooks;
   const { config } = services;
   return {
     async publish(event) {

@@ -4,7 +4,7 @@ import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../cor
 import { proxyDispatcher } from '../../core/http/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { activityAttempt } from '../activity-context.js';
-import { webhookStoreOf, type ActivityServices } from '../services.js';
+import type { ActivityServices } from '../services.js';
 
 export interface DeliveryInput {
   projectId: string;
@@ -34,7 +34,7 @@ function describe(err: unknown): string {
  * with matching types, where Node's global one describes its bundled undici.
  */
 export function createWebhookActivities(services: ActivityServices) {
-  const store = webhookStoreOf(services);
+  const store = services.webhooks;
   const events = services.events;
   const { timeoutMs } = services.config.webhooks;
   const dispatcher = proxyDispatcher(services.config.proxy);

@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
 import { InvalidCursorError, toJobView, type JobRecord } from '../../core/jobs/index.js';
-import { openWebhookStore } from '../../core/webhooks/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -24,7 +23,7 @@ const UPDATE_DEADLINE_MS = 15_000;
 export function agentRouter(services: ApiServices): Router {
   const store = services.jobs;
   const events = services.events;
-  const webhooks = openWebhookStore(services.config.dataDir, services.redis);
+  const { webhooks } = services;
   const router = new Router({ prefix: '/v2/agent/:projectId' });
   router.use(requireKey(services.tenants, 'admin'));
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import type { ThreadStore } from '../../core/threads/index.js';
 import type { ApiServices } from '../services.js';
 import { feedbackRoutes } from './feedback-routes.js';
 import { gapRoutes } from './gap-routes.js';
@@ -11,7 +11,7 @@ export interface AnalyticsDeps {
 
 /** Ratings and clicks from front-ends, the analytics API, coverage gaps and the jobs that fill them. */
 export function analyticsRouter(services: ApiServices, deps: AnalyticsDeps = {}): Router {
-  const threads = deps.threads ?? openThreadStore(services.config, services.redis);
+  const threads = deps.threads ?? services.threads;
   const router = new Router();
   feedbackRoutes(router, services, threads);
   reportRoutes(router, services, threads);

@@ -7,7 +7,6 @@ import {
   deleteAutomation,
   getAutomation,
   listAutomations,
-  openAutomationStore,
   setAutomationPaused,
   startAutomationJob,
   type AutomationDeps,
@@ -36,7 +35,7 @@ const GRPC_INVALID_ARGUMENT = 3;
 export function automationsRouter(services: ApiServices): Router {
   const deps: AutomationDeps = {
     temporal: services.temporal,
-    automations: openAutomationStore(services.config.dataDir, services.redis),
+    automations: services.automations,
     jobs: services.jobs,
     tenants: services.tenants,
     limiter: services.limiter,

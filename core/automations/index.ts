@@ -2,9 +2,7 @@ export { automationInputSchema, AutomationNote, type AutomationInput } from './a
 export { isAutomationId, newAutomationId, type AutomationRecord, type AutomationRun } from './automation-record.js';
 export { automationScheduleOptions, scheduleStateOf, type ScheduleState } from './automation-schedule.js';
 export type { AutomationStore, StoredAutomation } from './automation-store.js';
-export { SqliteAutomationStore } from './sqlite-automation-store.js';
-export { RedisAutomationStore } from './redis-automation-store.js';
-export { openAutomationStore } from './open-automation-store.js';
+export { createAutomationStore } from './automation-store-db.js';
 export { createAutomation, deleteAutomation, getAutomation, listAutomations, setAutomationPaused, type AutomationView } from './automations.js';
 export { automationJobId, startAutomationJob, type AutomationDeps, type AutomationStart } from './start-automation-job.js';
 export { cronProblem, intervalSeconds, isTimeZone } from './timing.js';

@@ -1,5 +1,3 @@
 export * from './types.js';
-export { SqliteThreadStore } from './sqlite-store.js';
-export { RedisThreadStore } from './redis-store.js';
-export { openThreadStore } from './open.js';
+export { createThreadStore, type SweepingThreadStore, type ThreadStoreOptions } from './thread-store.js';
 export { newThreadKey, threadKeyMatches } from './thread-key.js';

@@ -2,15 +2,6 @@ import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { DELIVERY_STATUSES, type Webhook, type WebhookDelivery } from './webhook.js';
 
-const WebhookSchema = v.object({
-  id: v.string(),
-  projectId: v.string(),
-  url: v.string(),
-  events: v.array(v.picklist(JOB_EVENT_TYPES)),
-  secret: v.variant('kind', [v.object({ kind: v.literal('stored'), value: v.string() }), v.object({ kind: v.literal('env'), name: v.string() })]),
-  createdAt: v.string(),
-});
-
 const DeliverySchema = v.object({
   deliveryId: v.string(),
   projectId: v.string(),
@@ -35,6 +26,6 @@ function parseWith<T>(schema: v.GenericSchema<unknown, T>, raw: string): T | und
   }
 }
 
-/** Stored JSON to a webhook; a corrupt entry reads as missing. */
-export const parseWebhookJson = (raw: string): Webhook | undefined => parseWith(WebhookSchema, raw);
+/** A webhook's stored event filter; undefined when it is not one. */
+export const parseWebhookEvents = (raw: string): Webhook['events'] | undefined => parseWith(v.array(v.picklist(JOB_EVENT_TYPES)), raw);
 export const parseDeliveryJson = (raw: string): WebhookDelivery | undefined => parseWith(DeliverySchema, raw);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { coverageGaps, openAnalyticsStore, type AnalyticsStore, type TimeRange } from '../../core/analytics/index.js';
+import { coverageGaps, type AnalyticsStore, type TimeRange } from '../../core/analytics/index.js';
 import { UsageError, type CliContext } from './context.js';
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -53,7 +53,7 @@ export async function analyticsCommand(args: string[], ctx: CliContext): Promise
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'`);
   const to = Date.now();
-  const lines = await analyticsReport(openAnalyticsStore(ctx.config.dataDir, ctx.redis), domain.id, { from: to - since, to });
+  const lines = await analyticsReport(ctx.analytics, domain.id, { from: to - since, to });
   ctx.out.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -5,7 +5,6 @@ import {
   createAutomation,
   deleteAutomation,
   listAutomations,
-  openAutomationStore,
   setAutomationPaused,
   startAutomationJob,
   type AutomationDeps,
@@ -75,7 +74,7 @@ export const automations: Command = async (args, ctx) => {
   const temporal = await connectClient(temporalTarget(ctx.config));
   const deps: AutomationDeps = {
     temporal,
-    automations: openAutomationStore(ctx.config.dataDir, ctx.redis),
+    automations: ctx.automations,
     jobs: createJobStore(ctx.database),
     tenants: ctx.tenants,
     // With Redis the CLI spends the project's shared allowance; without it, this process's own counts.

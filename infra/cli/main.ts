@@ -3,7 +3,7 @@ import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { connectRedis } from '../../core/redis.js';
 import { scrubSecrets } from '../../core/logger.js';
 import { createTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
-import { UsageError, type Command } from './context.js';
+import { cliStores, UsageError, type Command } from './context.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
@@ -42,7 +42,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     database = await openMigratedDatabase(config.database);
     redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
     const tenants = createTenantStore(database);
-    return await command(args, { config, database, tenants, redis, out: process.stdout });
+    return await command(args, { config, database, tenants, ...cliStores(database), redis, out: process.stdout });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`quire ${name}: ${(err as Error).message}\n`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
-import { openWebhookStore, toWebhookView, webhookId, MAX_DELIVERIES } from '../../core/webhooks/index.js';
+import { toWebhookView, webhookId, MAX_DELIVERIES } from '../../core/webhooks/index.js';
 import { UsageError, type Command } from './context.js';
 
 const USAGE =
@@ -15,7 +15,7 @@ export const webhooks: Command = async (args, ctx) => {
     options: { event: { type: 'string', multiple: true, default: [] }, 'secret-env': { type: 'string' }, limit: { type: 'string', default: '50' } },
   });
   const [verb, projectId, target] = positionals;
-  const store = openWebhookStore(ctx.config.dataDir, ctx.redis);
+  const store = ctx.webhooks;
   const line = (text: string) => ctx.out.write(text + '\n');
 
   if (verb === 'add' && projectId && target) {

@@ -7,7 +7,8 @@ import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
 import { configuredAnswerer, createAnswerService } from '../../api/assistant/index.js';
 import type { ApiServices } from '../../api/services.js';
-import { AnalyticsRecorder, openAnalyticsStore } from '../../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../../core/analytics/index.js';
+import { createAutomationStore } from '../../core/automations/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { createJobEventLog, createJobStore, openJobWakeups } from '../../core/jobs/index.js';
@@ -16,7 +17,8 @@ import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
 import { openChunkEmbedding, openDocIndex, type ChunkEmbedding, type DocIndex } from '../../core/retrieval/index.js';
 import { createTenantStore } from '../../core/tenants/index.js';
-import { openThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import { createThreadStore, type ThreadStore } from '../../core/threads/index.js';
+import { createWebhookStore } from '../../core/webhooks/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -32,6 +34,16 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   // Keyword retrieval unless a test asks for an embedder: the default (local) needs the server `npm start` runs.
   const embedder = env.QUIRE_EMBEDDING_MODEL ? {} : { QUIRE_EMBEDDER: 'none' };
   return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...env });
+}
+
+/** The stores of threads, analytics, webhooks and automations over the test's database, as the entry points build them. */
+export function recordStores(config: Config, database: Database): Pick<ApiServices, 'threads' | 'analyticsStore' | 'webhooks' | 'automations'> {
+  return {
+    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+    analyticsStore: createAnalyticsStore(database),
+    webhooks: createWebhookStore(database),
+    automations: createAutomationStore(database),
+  };
 }
 
 /**
@@ -56,7 +68,8 @@ export async function testServices(
   const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   const docIndex = openDocIndex(config, redis);
-  const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });
+  const stores = recordStores(config, database);
+  const analytics = new AnalyticsRecorder({ store: stores.analyticsStore, logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   const services = {
     config,
@@ -65,6 +78,7 @@ export async function testServices(
     jobs: createJobStore(database),
     events: createJobEventLog(database, wakeups),
     tenants,
+    ...stores,
     limiter,
     redis,
     // Tests that never touch Temporal may skip it; a call would then fail loudly.
@@ -80,10 +94,7 @@ export async function testServices(
  * The answer service as the API builds it, over these services' index and
  * recorder (a test that swaps either builds it again) and `threads`.
  */
-export function answerServiceOf(
-  services: Pick<ApiServices, 'config' | 'logger' | 'redis' | 'docIndex' | 'analytics'>,
-  threads: ThreadStore = openThreadStore(services.config, services.redis),
-) {
+export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
   return createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
 }

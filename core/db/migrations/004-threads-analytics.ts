@@ -51,7 +51,7 @@ export const threadsAndAnalytics: QuireMigration = {
     await db.schema
       .createTable('answer_days')
       .addColumn('domain_id', 'text', (c) => c.notNull())
-      .addColumn('day', 'integer', (c) => c.notNull())
+      .addColumn('day', millis, (c) => c.notNull())
       .addColumn('caller', 'text', (c) => c.notNull())
       .addColumn('surface', 'text', (c) => c.notNull())
       .addColumn('category', 'text', (c) => c.notNull())

@@ -24,9 +24,9 @@ import {
 } from '../../../core/jobs/index.js';
 import { newJobRecord } from '../../../api/agent/create-job.js';
 import { createLogger } from '../../../core/logger.js';
-import { openWebhookStore, SqliteWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
+import { createWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
 import { forEachDialect, testDatabase } from '../../support/databases.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
 import { call } from './agent-api.js';
 
 const DAY = 86_400_000;
@@ -88,7 +88,7 @@ const retention = (stores: Stores, now = () => NOW) =>
 
 /** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
 async function storesOn(database: Database): Promise<Stores> {
-  return { database, jobs: createJobStore(database), events: createJobEventLog(database, pollingJobWakeups(database)), hooks: SqliteWebhookStore.inDataDir(await tempDir()) };
+  return { database, jobs: createJobStore(database), events: createJobEventLog(database, pollingJobWakeups(database)), hooks: createWebhookStore(database) };
 }
 
 forEachDialect('job retention', (database) => {
@@ -180,7 +180,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const services = await testServices({ taskQueue: `no-worker-${randomUUID()}` });
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
-    const stores = { database: services.database, jobs: services.jobs, events: services.events, hooks: openWebhookStore(services.config.dataDir, undefined) };
+    const stores = { database: services.database, jobs: services.jobs, events: services.events, hooks: services.webhooks };
     // Ids of workflows that never ran: Temporal knows none of them, so the store alone answers, as after Temporal's retention.
     const expired = await seed(stores, { ...job('archived', DAYS + 1), id: newJobId() });
     const recent = await seed(stores, { ...job('archived', DAYS - 1), id: newJobId() });

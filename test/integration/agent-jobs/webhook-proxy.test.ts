@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createWebhookActivities } from '../../../activities/webhooks/index.js';
-import { openWebhookStore, webhookId, type WebhookDelivery } from '../../../core/webhooks/index.js';
+import { webhookId, type WebhookDelivery } from '../../../core/webhooks/index.js';
 import { startForwardProxy, type ForwardProxy } from '../../fakes/forward-proxy.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -49,7 +49,7 @@ async function startReceiver() {
 /** A worker configured with `env`, one webhook at `url` and one logged event; delivers it and returns the delivery log. */
 async function deliverOnce(env: Record<string, string>, url: string) {
   const services = await testServices({ withTemporal: false, env: { QUIRE_WEBHOOK_TIMEOUT_MS: '5000', ...env } });
-  const store = openWebhookStore(services.config.dataDir, undefined);
+  const store = services.webhooks;
   const hook = await store.put({ id: webhookId('docs', url), projectId: 'docs', url, events: [], secret: { kind: 'stored', value: SECRET }, createdAt: new Date().toISOString() });
   const jobId = `job-${randomUUID()}`;
   const event = await services.events.append({

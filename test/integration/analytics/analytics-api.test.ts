@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { analyticsRouter } from '../../../api/analytics/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
-import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
 import { conforms } from '../../support/openapi-conforms.js';
-import { tempDir } from '../../support/services.js';
+import { testDatabase } from '../../support/databases.js';
 
 const PAGE = 'http://pages.example.test:8080';
 const HOUR = 3_600_000;
@@ -39,7 +38,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   before(async () => {
     // The recorder's timer is not started: each test flushes with tick(), on a clock it moves itself.
     recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-analytics-'), 'analytics.db')),
+      store: createAnalyticsStore(await testDatabase('sqlite')),
       logger: createLogger('silent', 'test'),
       retentionDays: 30,
       now: () => now,
@@ -268,7 +267,7 @@ describe('analytics with a full queue', () => {
   it('still answers, and /readyz counts what was dropped', async () => {
     // Capacity 0: the queue is always full, as behind a store that stopped keeping up.
     const recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-analytics-'), 'analytics.db')),
+      store: createAnalyticsStore(await testDatabase('sqlite')),
       logger: createLogger('silent', 'test'),
       retentionDays: 30,
       capacity: 0,

@@ -10,14 +10,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createApp } from '../../../api/app.js';
-import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder } from '../../../core/analytics/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
-import { answer } from '../../unit/analytics/store-contract.js';
+import { answer } from '../../unit/analytics/answer-fixture.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
 
 interface GapView {
@@ -35,7 +35,7 @@ describe('a coverage gap fixed by the agent', function () {
     const repo = await createDocsRepo({ pages: 2 });
     const services = await testServices({ taskQueue: `gap-${randomUUID()}`, env });
     const recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-gap-'), 'analytics.db')),
+      store: services.analyticsStore,
       logger: services.logger,
       retentionDays: 30,
     });

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
-import { AnalyticsRecorder, SqliteAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
+import { testDatabase } from '../../support/databases.js';
 import { createLogger } from '../../../core/logger.js';
-import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { readV1, readV2 } from './clients.js';
 import { assistantWorld, docsPage, SITE, userMessageV1, type AssistantWorld } from './harness.js';
@@ -31,7 +30,7 @@ describe('one answer service behind every door', () => {
   before(async () => {
     // Not started: the test flushes the queue itself, so what it reads is everything recorded.
     recorder = new AnalyticsRecorder({
-      store: new SqliteAnalyticsStore(path.join(await tempDir('quire-answers-'), 'analytics.db')),
+      store: createAnalyticsStore(await testDatabase('sqlite')),
       logger: createLogger('silent', 'test'),
       retentionDays: 30,
     });

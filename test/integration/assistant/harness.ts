@@ -6,7 +6,6 @@ import { assistantRouter } from '../../../api/assistant/index.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
-import { openThreadStore } from '../../../core/threads/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { SITE } from './site.js';
 import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
@@ -56,7 +55,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   });
   const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
   await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
-  const threads = openThreadStore(patched.config, patched.redis);
+  const { threads } = patched;
   const services = withDocIndex(patched, docIndex, threads);
   const app = createApp(services, [
     healthRouter,

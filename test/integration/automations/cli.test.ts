@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { openAutomationStore } from '../../../core/automations/index.js';
 import { loadConfig } from '../../../core/config.js';
 import { automations as automationsCommand } from '../../../infra/cli/automations-command.js';
+import { cliStores } from '../../../infra/cli/context.js';
 import { testServices } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -27,7 +27,7 @@ describe('automations through the CLI (same stores, same Temporal)', function ()
       const out = new PassThrough();
       let printed = '';
       out.on('data', (d: Buffer) => (printed += d.toString()));
-      const code = await automationsCommand(args, { config, database: services.database, tenants: services.tenants, out });
+      const code = await automationsCommand(args, { config, database: services.database, tenants: services.tenants, ...cliStores(services.database), out });
       return { code, printed };
     };
 
@@ -37,7 +37,7 @@ describe('automations through the CLI (same stores, same Temporal)', function ()
     assert.ok(id && scheduleId, added.printed);
     onSuiteEnd(() => services.temporal.schedule.getHandle(scheduleId).delete().catch(() => undefined));
     assert.equal((await services.temporal.schedule.getHandle(scheduleId).describe()).state.paused, false);
-    const stored = await openAutomationStore(services.config.dataDir, undefined).get('docs', id);
+    const stored = await services.automations.get('docs', id);
     assert.deepEqual([stored?.record.prompt, stored?.record.model, stored?.record.asDraft], ['Fix typos\nand links', 'm-a', true]);
 
     assert.match((await run('list', 'docs')).printed, new RegExp(`^${id}\tcron 0 9 \\* \\* 7\tnext \\S+\tnever run\tFix typos$`, 'm'));

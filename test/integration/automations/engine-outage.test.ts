@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { createApp } from '../../../api/app.js';
 import { buildApiServices } from '../../../api/build-services.js';
-import { openAutomationStore } from '../../../core/automations/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { call } from '../agent-jobs/agent-api.js';
 import { freePort } from '../../support/redis.js';
@@ -23,7 +22,7 @@ describe('automations while Temporal is unreachable', function () {
     assert.equal(created.status, 503, JSON.stringify(created.body));
     assert.equal(created.body.code, 'unavailable');
     assert.ok(Number(created.headers.get('retry-after')) >= 1);
-    assert.deepEqual(await openAutomationStore(services.config.dataDir, undefined).list('docs'), []);
+    assert.deepEqual(await services.automations.list('docs'), []);
     // Nothing stored: the list answers without asking Temporal.
     assert.equal((await call(`${base}/v2/agent/docs/automations`, 'GET', adminKey)).status, 200);
   });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { automationJobId, createAutomation, openAutomationStore, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
+import { automationJobId, createAutomation, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -19,7 +19,7 @@ describe('starting an automation’s job', function () {
     await services.tenants.putProject(project);
     const deps: AutomationDeps = {
       temporal: services.temporal,
-      automations: openAutomationStore(services.config.dataDir, undefined),
+      automations: services.automations,
       jobs: services.jobs,
       tenants: services.tenants,
       limiter: services.limiter,

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ApiServices } from '../../../api/services.js';
 import { loadConfig } from '../../../core/config.js';
+import { cliStores } from '../../../infra/cli/context.js';
 import { indexCommand } from '../../../infra/cli/index-command.js';
 import { temporalEnv } from '../../support/temporal.js';
 
@@ -15,6 +16,6 @@ export async function runIndexCli(services: ApiServices, taskQueue: string, doma
     TEMPORAL_TASK_QUEUE: taskQueue,
     LOG_LEVEL: 'silent',
   });
-  const code = await indexCommand([domain], { config, database: services.database, tenants: services.tenants, out });
+  const code = await indexCommand([domain], { config, database: services.database, tenants: services.tenants, ...cliStores(services.database), out });
   return { code, printed };
 }

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { AnalyticsRecorder, openAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder } from '../../../core/analytics/index.js';
 import { openMigratedDatabase } from '../../../core/db/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { createTenantStore } from '../../../core/tenants/index.js';
 import { analyticsCommand, parseSince } from '../../../infra/cli/analytics-command.js';
-import { UsageError } from '../../../infra/cli/context.js';
+import { cliStores, UsageError } from '../../../infra/cli/context.js';
 import { testConfig } from '../../support/services.js';
-import { answer } from './store-contract.js';
+import { answer } from './answer-fixture.js';
 
 const HOUR = 3_600_000;
 
@@ -25,7 +25,8 @@ describe('quire analytics DOMAIN', () => {
     const tenants = createTenantStore(database);
     await tenants.addOrg('acme');
     await tenants.putDomain({ id: 'docs', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-    const store = openAnalyticsStore(config.dataDir, undefined);
+    const stores = cliStores(database);
+    const store = stores.analytics;
     const recorder = new AnalyticsRecorder({ store, logger: createLogger('silent', 'test'), retentionDays: 30 });
     const now = Date.now();
     const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, category: null, sources: [] };
@@ -42,13 +43,13 @@ describe('quire analytics DOMAIN', () => {
     const out = new PassThrough();
     let text = '';
     out.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    assert.equal(await analyticsCommand(['docs', '--since', '1d'], { config, database, tenants, out }), 0);
+    assert.equal(await analyticsCommand(['docs', '--since', '1d'], { config, database, tenants, ...stores, out }), 0);
     assert.match(text, /answers {5}4: 2 answered \(50%\), 2 unanswered \(50%\)/);
     assert.match(text, /feedback {4}2 ratings: 1 helpful \(50%\), 1 not helpful/);
     assert.match(text, /top categories:\n\s+2 {2}\(no source\) {2}\(2 unanswered\)\n\s+1 {2}api/);
     // The two rotation questions make one gap; the answer rated not helpful ('question a2') another.
     assert.match(text, /top gaps:\n\s+2 {2}[^\n]*rotat[^\n]*\[gap_[0-9a-f]+\]\n {10}Add a page about[^\n]*\n\s+1 {2}question/);
     assert.doesNotMatch(text, /ancient/);
-    await assert.rejects(analyticsCommand(['nope'], { config, database, tenants, out }), /unknown domain 'nope'/);
+    await assert.rejects(analyticsCommand(['nope'], { config, database, tenants, ...stores, out }), /unknown domain 'nope'/);
   });
 });

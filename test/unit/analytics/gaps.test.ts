@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { coverageGaps, questionTerms, type GapQuestion } from '../../../core/analytics/index.js';
-import { answer } from './store-contract.js';
+import { answer } from './answer-fixture.js';
 
 const INSTALL = { title: 'Installation', url: 'https://docs.example.com/guides/install#windows', path: '/guides/install' };
 const WIDGET = { title: 'Widget', url: 'https://docs.example.com/widget', path: '/widget' };

@@ -1,29 +1,28 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { AnalyticsRecorder, SqliteAnalyticsStore, type AnalyticsEvent } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder, createAnalyticsStore, type AnalyticsEvent, type AnalyticsStore } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { tempDir } from '../../support/services.js';
-import { answer } from './store-contract.js';
+import { testDatabase } from '../../support/databases.js';
+import { answer } from './answer-fixture.js';
 
 const DAY = 86_400_000;
 const logger = createLogger('silent', 'test');
 
-async function sqliteStore(): Promise<SqliteAnalyticsStore> {
-  return new SqliteAnalyticsStore(path.join(await tempDir('quire-recorder-'), 'analytics.db'));
+/** The real store on a SQLite database in a temporary folder. */
+async function sqliteStore(): Promise<AnalyticsStore> {
+  return createAnalyticsStore(await testDatabase('sqlite'));
 }
 
 /** The real store, with each batch first shown to `seen` (which may throw, as a failing disk would). */
-class WatchedStore extends SqliteAnalyticsStore {
-  constructor(file: string, private readonly seen: (events: AnalyticsEvent[]) => void) {
-    super(file);
-  }
-  override async write(events: AnalyticsEvent[]): Promise<void> {
-    this.seen(events);
-    await super.write(events);
-  }
+async function watched(seen: (events: AnalyticsEvent[]) => void): Promise<AnalyticsStore> {
+  const store = await sqliteStore();
+  return {
+    ...store,
+    async write(events) {
+      seen(events);
+      await store.write(events);
+    },
+  };
 }
-
-const watched = async (seen: (events: AnalyticsEvent[]) => void) => new WatchedStore(path.join(await tempDir('quire-recorder-'), 'analytics.db'), seen);
 
 describe('AnalyticsRecorder', () => {
   it('writes what it queued in batches on each round', async () => {

@@ -1,32 +1,11 @@
 import assert from 'node:assert/strict';
-import type { AnalyticsStore, AnswerRecord } from '../../../core/analytics/index.js';
+import type { AnalyticsStore } from '../../../core/analytics/index.js';
+import { answer } from '../../unit/analytics/answer-fixture.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10);
 
-export function answer(id: string, at: number, over: Partial<AnswerRecord> = {}): AnswerRecord {
-  return {
-    id,
-    orgId: 'acme',
-    domainId: 'docs',
-    threadId: 't1',
-    at,
-    question: `question ${id}`,
-    answer: `answer ${id} [1]`,
-    sources: [{ title: 'Install', url: 'https://docs.example.com/guides/install', path: '/guides/install' }],
-    mode: 'model',
-    surface: 'assistant',
-    caller: 'server',
-    fp: 'fp1',
-    currentPath: '/guides/install',
-    resolution: 'answered',
-    unansweredReason: null,
-    category: 'guides',
-    ...over,
-  };
-}
-
-/** What every analytics store must do; run against SQLite (unit) and a real redis-server (integration). */
+/** What the analytics store must do, on either dialect. */
 export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): void {
   let store: AnalyticsStore;
   beforeEach(async () => {
@@ -51,6 +30,15 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(all.items.map((r) => r.id), ['a5', 'a4', 'a3', 'a2', 'a1']);
     assert.equal(all.next, undefined);
     assert.deepEqual(all.items[0], records[4]);
+  });
+
+  it('stores and counts an answer sent twice once, within a batch and across batches', async () => {
+    const twice = answer('dup', T0);
+    await store.write([{ kind: 'answer', record: twice }, { kind: 'answer', record: twice }, { kind: 'answer', record: answer('one', T0 + 1) }]);
+    await store.write([{ kind: 'answer', record: twice }]);
+    assert.deepEqual((await store.listAnswers('docs', { from: 0, to: T0 + 10 * DAY, limit: 10 })).items.map((r) => r.id), ['one', 'dup']);
+    // Whole days come from the daily counts written with the answers.
+    assert.deepEqual(await store.callerStats('docs', { from: T0 - DAY, to: T0 + 2 * DAY - 1 }), [{ caller: 'server', surface: 'assistant', total: 2, answered: 2, unanswered: 0 }]);
   });
 
   it('counts answers per caller and door and per category, answered and unanswered, within the period', async () => {

@@ -1,0 +1,390 @@
+import { sql, type RawBuilder } from 'kysely';
+import { bool, json, type Database } from '../db/index.js';
+import { parseAnswerRecord } from './answer-record.js';
+import type {
+  AnalyticsEvent,
+  AnalyticsStore,
+  AnswerRecord,
+  CallerStat,
+  CategoryStat,
+  FeedbackView,
+  GapQuestion,
+  ListPage,
+  ListQuery,
+  PageFeedback,
+  SearchStat,
+  TimeRange,
+} from './types.js';
+
+const DAY_MS = 86_400_000;
+const PURGE_SLICE = 500;
+/** Rows per multi-row insert: well inside either engine's limit on parameters. */
+const WRITE_CHUNK = 500;
+/** The UTC day an instant falls in, as the instant of its midnight. */
+const dayOf = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
+
+interface GroupCount {
+  group: Array<string | null>;
+  total: number;
+  unanswered: number;
+}
+
+/** Counts and sums come back as numbers (SQLite), or as bigint and numeric text (PostgreSQL). */
+const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+const isAnswer = (r: AnswerRecord | undefined): r is AnswerRecord => r !== undefined;
+
+/**
+ * A listing's range with its cursor: nothing later than the cursor's time, and at that very time only
+ * ids below the cursor's (ties are rare, so excluding them costs a few rows, never a scan).
+ */
+function cursorBounds(q: ListQuery): { upper: number; tieAt: number; tieId: string } {
+  // Without a cursor, a time no record has: NULL would make the whole condition NULL, and every row fail it.
+  if (!q.after) return { upper: q.to, tieAt: -1, tieId: '' };
+  return { upper: Math.min(q.to, q.after.at), tieAt: q.after.at, tieId: q.after.id };
+}
+
+const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/**
+ * Analytics in the database. A batch of events is one transaction, the answers' daily counts in
+ * `answer_days` written with them, so a count over a month reads a few hundred rows. Each query
+ * has its index in migration 004 (bench/analytics.ts measures them).
+ */
+export function createAnalyticsStore(database: Database): AnalyticsStore {
+  const db = database.queries;
+  /** A JSON field of the stored answer record, as text. */
+  const answerField = (field: string): RawBuilder<string | null> =>
+    database.dialect === 'postgres' ? sql`(a.answer_json::json ->> ${sql.lit(field)})` : sql`json_extract(a.answer_json, ${sql.lit(`$.${field}`)})`;
+  /** A table's own row address, for deleting rows of a table without a key in slices. */
+  const rowAddress = sql.raw(database.dialect === 'postgres' ? 'ctid' : 'rowid');
+
+  /**
+   * Answers in the range counted per group: the whole days from the daily counts written with the
+   * answers, the partial days at either end from the answers themselves.
+   */
+  async function counts(domainId: string, range: TimeRange, by: 'caller' | 'category'): Promise<Map<string, GroupCount>> {
+    const out = new Map<string, GroupCount>();
+    const groupBy = by === 'category' ? (['category'] as const) : (['caller', 'surface'] as const);
+    const add = (rows: Array<{ caller?: string | null; surface?: string | null; category?: string | null; total: unknown; unanswered: unknown }>) => {
+      for (const row of rows) {
+        const group = by === 'category' ? [row.category || null] : [row.caller ?? null, row.surface ?? null];
+        const key = JSON.stringify(group);
+        const seen = out.get(key) ?? { group, total: 0, unanswered: 0 };
+        seen.total += num(row.total);
+        seen.unanswered += num(row.unanswered);
+        out.set(key, seen);
+      }
+    };
+    const exact = async (from: number, to: number) =>
+      add(
+        await db
+          .selectFrom('answers')
+          .select(groupBy)
+          .select([
+            sql<number>`count(*)`.as('total'),
+            sql<number>`sum(case when resolution = 'unanswered' then 1 else 0 end)`.as('unanswered'),
+          ])
+          .where('domain_id', '=', domainId)
+          .where('at', '>=', from)
+          .where('at', '<=', to)
+          .groupBy(groupBy)
+          .execute(),
+      );
+    const firstDay = Math.ceil(range.from / DAY_MS) * DAY_MS;
+    const endDay = Math.floor((range.to + 1) / DAY_MS) * DAY_MS;
+    if (firstDay >= endDay) {
+      await exact(range.from, range.to);
+      return out;
+    }
+    if (range.from < firstDay) await exact(range.from, firstDay - 1);
+    if (endDay <= range.to) await exact(endDay, range.to);
+    add(
+      await db
+        .selectFrom('answer_days')
+        .select(groupBy)
+        .select([sql<number>`sum(n)`.as('total'), sql<number>`sum(case when resolution = 'unanswered' then n else 0 end)`.as('unanswered')])
+        .where('domain_id', '=', domainId)
+        .where('day', '>=', firstDay)
+        .where('day', '<', endDay)
+        .groupBy(groupBy)
+        .execute(),
+    );
+    return out;
+  }
+
+  return {
+    async write(events: AnalyticsEvent[]): Promise<void> {
+      const answers = events.flatMap((e) => (e.kind === 'answer' ? [e.record] : []));
+      const searches = events.flatMap((e) => (e.kind === 'search' ? [e.record] : []));
+      const clicks = events.flatMap((e) => (e.kind === 'click' ? [e.record] : []));
+      await database.transaction(async (trx) => {
+        // Answers in multi-row statements; a record sent twice is inserted, and counted, once.
+        const counts = new Map<string, { domain_id: string; day: number; caller: string; surface: string; category: string; resolution: string; n: number }>();
+        for (let i = 0; i < answers.length; i += WRITE_CHUNK) {
+          const chunk = answers.slice(i, i + WRITE_CHUNK);
+          const added = await trx
+            .insertInto('answers')
+            .values(
+              chunk.map((r) => ({
+                domain_id: r.domainId,
+                id: r.id,
+                at: r.at,
+                thread_id: r.threadId,
+                caller: r.caller,
+                surface: r.surface,
+                resolution: r.resolution,
+                category: r.category,
+                answer_json: json(r),
+              })),
+            )
+            .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
+            .returning(['domain_id', 'id'])
+            .execute();
+          const inserted = new Set(added.map((row) => `${row.domain_id}\n${row.id}`));
+          for (const r of chunk) {
+            if (!inserted.delete(`${r.domainId}\n${r.id}`)) continue;
+            const row = { domain_id: r.domainId, day: dayOf(r.at), caller: r.caller, surface: r.surface, category: r.category ?? '', resolution: r.resolution, n: 0 };
+            const key = JSON.stringify([row.domain_id, row.day, row.caller, row.surface, row.category, row.resolution]);
+            const seen = counts.get(key) ?? row;
+            seen.n += 1;
+            counts.set(key, seen);
+          }
+        }
+        // The daily counts, in the same transaction as the answers they count.
+        for (const row of counts.values()) {
+          await trx
+            .insertInto('answer_days')
+            .values(row)
+            .onConflict((oc) => oc.columns(['domain_id', 'day', 'caller', 'surface', 'category', 'resolution']).doUpdateSet({ n: sql<number>`answer_days.n + ${row.n}` }))
+            .execute();
+        }
+        for (let i = 0; i < searches.length; i += WRITE_CHUNK) {
+          await trx
+            .insertInto('searches')
+            .values(searches.slice(i, i + WRITE_CHUNK).map((r) => ({ domain_id: r.domainId, id: r.id, at: r.at, query: r.query, hits: r.hits, caller: r.caller, clicks: 0 })))
+            .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
+            .execute();
+        }
+        // Clicks after the searches of the same batch; a click on an unknown search is ignored.
+        for (const r of clicks) {
+          const found = await trx
+            .updateTable('searches')
+            .set({ clicks: sql<number>`clicks + 1` })
+            .where('domain_id', '=', r.domainId)
+            .where('id', '=', r.searchId)
+            .executeTakeFirst();
+          if (!found.numUpdatedRows) continue;
+          const search = await trx.selectFrom('searches').select('query').where('domain_id', '=', r.domainId).where('id', '=', r.searchId).executeTakeFirstOrThrow();
+          await trx.insertInto('clicks').values({ domain_id: r.domainId, search_id: r.searchId, query: search.query, path: r.path, at: r.at }).execute();
+        }
+      });
+    },
+
+    async putFeedback(f) {
+      const row = { domain_id: f.domainId, message_id: f.messageId, thread_id: f.threadId, at: f.at, helpful: bool(f.helpful), comment: f.comment };
+      await db
+        .insertInto('feedback')
+        .values(row)
+        .onConflict((oc) => oc.columns(['domain_id', 'message_id']).doUpdateSet({ thread_id: row.thread_id, at: row.at, helpful: row.helpful, comment: row.comment }))
+        .execute();
+    },
+
+    async listAnswers(domainId, q): Promise<ListPage<AnswerRecord>> {
+      const { upper, tieAt, tieId } = cursorBounds(q);
+      // Newest first by (at, id), the cursor as the upper bound of the index range (an OR would scan from the top);
+      // one row more tells whether a next page exists.
+      const rows = await db
+        .selectFrom('answers')
+        .select('answer_json')
+        .where('domain_id', '=', domainId)
+        .where('at', '>=', q.from)
+        .where('at', '<=', upper)
+        .where((eb) => eb.not(eb.and([eb('at', '=', tieAt), eb('id', '>=', tieId)])))
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(q.limit + 1)
+        .execute();
+      const records = rows.map((r) => parseAnswerRecord(r.answer_json)).filter(isAnswer);
+      const items = records.slice(0, q.limit);
+      const last = items.at(-1);
+      return { items, next: records.length > q.limit && last ? { at: last.at, id: last.id } : undefined };
+    },
+
+    async threadAnswers(domainId, threadId) {
+      const rows = await db
+        .selectFrom('answers')
+        .select('answer_json')
+        .where('domain_id', '=', domainId)
+        .where('thread_id', '=', threadId)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => parseAnswerRecord(r.answer_json)).filter(isAnswer);
+    },
+
+    async callerStats(domainId, range): Promise<CallerStat[]> {
+      const stats = [...(await counts(domainId, range, 'caller')).values()].flatMap<CallerStat>(({ group: [caller, surface], total, unanswered }) => {
+        if ((caller !== 'browser' && caller !== 'server' && caller !== 'other') || (surface !== 'assistant' && surface !== 'openai' && surface !== 'mcp')) return [];
+        return [{ caller, surface, total, answered: total - unanswered, unanswered }];
+      });
+      return stats.sort((a, b) => b.total - a.total || byText(a.caller, b.caller) || byText(a.surface, b.surface));
+    },
+
+    async categoryStats(domainId, range): Promise<CategoryStat[]> {
+      const stats = [...(await counts(domainId, range, 'category')).values()].map(({ group: [category], total, unanswered }) => ({ category: category ?? null, total, unanswered }));
+      // Most asked first; among equals no category first, then by name.
+      return stats.sort((a, b) => b.total - a.total || byText(a.category, b.category));
+    },
+
+    async searchStats(domainId, range): Promise<SearchStat[]> {
+      const rows = await db
+        .selectFrom('searches')
+        .select([
+          'query',
+          sql<number>`count(*)`.as('searches'),
+          sql<number>`avg(hits)`.as('averageHits'),
+          sql<number>`sum(case when clicks > 0 then 1 else 0 end)`.as('clickedSearches'),
+          sql<number>`max(at)`.as('lastSearchedAt'),
+        ])
+        .where('domain_id', '=', domainId)
+        .where('at', '>=', range.from)
+        .where('at', '<=', range.to)
+        .groupBy('query')
+        .execute();
+      const stats = await Promise.all(
+        rows.map(async (row): Promise<SearchStat> => {
+          const clickedSearches = num(row.clickedSearches);
+          const top =
+            clickedSearches > 0
+              ? await db
+                  .selectFrom('clicks')
+                  .select(['path', sql<number>`count(*)`.as('n')])
+                  .where('domain_id', '=', domainId)
+                  .where('query', '=', row.query)
+                  .where('at', '>=', range.from)
+                  .where('at', '<=', range.to)
+                  .groupBy('path')
+                  .orderBy('n', 'desc')
+                  .orderBy('path')
+                  .limit(1)
+                  .executeTakeFirst()
+              : undefined;
+          return {
+            query: row.query,
+            searches: num(row.searches),
+            averageHits: num(row.averageHits),
+            clickedSearches,
+            topClickedPage: top?.path ?? null,
+            lastSearchedAt: num(row.lastSearchedAt),
+          };
+        }),
+      );
+      // Most searched first, then by query (sorted here: the two engines collate text differently).
+      return stats.sort((a, b) => b.searches - a.searches || byText(a.query, b.query));
+    },
+
+    async listFeedback(domainId, q): Promise<ListPage<FeedbackView>> {
+      const { upper, tieAt, tieId } = cursorBounds(q);
+      const rows = await db
+        .selectFrom('feedback as f')
+        .leftJoin('answers as a', (join) => join.onRef('a.domain_id', '=', 'f.domain_id').onRef('a.id', '=', 'f.message_id'))
+        .select(['f.domain_id', 'f.message_id', 'f.thread_id', 'f.at', 'f.helpful', 'f.comment', 'a.answer_json'])
+        .where('f.domain_id', '=', domainId)
+        .where('f.at', '>=', q.from)
+        .where('f.at', '<=', upper)
+        .where((eb) => eb.not(eb.and([eb('f.at', '=', tieAt), eb('f.message_id', '>=', tieId)])))
+        .orderBy('f.at', 'desc')
+        .orderBy('f.message_id', 'desc')
+        .limit(q.limit + 1)
+        .execute();
+      const views = rows.map((row): FeedbackView => {
+        const answer = row.answer_json === null ? undefined : parseAnswerRecord(row.answer_json);
+        return {
+          domainId: row.domain_id,
+          messageId: row.message_id,
+          threadId: row.thread_id,
+          at: num(row.at),
+          helpful: num(row.helpful) === 1,
+          comment: row.comment,
+          question: answer?.question ?? null,
+          currentPath: answer?.currentPath ?? null,
+        };
+      });
+      const items = views.slice(0, q.limit);
+      const last = items.at(-1);
+      return { items, next: views.length > q.limit && last ? { at: last.at, id: last.messageId } : undefined };
+    },
+
+    async feedbackByPage(domainId, range): Promise<PageFeedback[]> {
+      const path = answerField('currentPath');
+      const rows = await db
+        .selectFrom('feedback as f')
+        .leftJoin('answers as a', (join) => join.onRef('a.domain_id', '=', 'f.domain_id').onRef('a.id', '=', 'f.message_id'))
+        .select([path.as('path'), sql<number>`sum(f.helpful)`.as('helpful'), sql<number>`sum(1 - f.helpful)`.as('notHelpful')])
+        .where('f.domain_id', '=', domainId)
+        .where('f.at', '>=', range.from)
+        .where('f.at', '<=', range.to)
+        .groupBy(path)
+        .execute();
+      return rows
+        .map((row) => ({ path: row.path, helpful: num(row.helpful), notHelpful: num(row.notHelpful) }))
+        .sort((a, b) => b.notHelpful - a.notHelpful || b.helpful - a.helpful || byText(a.path, b.path));
+    },
+
+    async gapQuestions(domainId, range, max): Promise<GapQuestion[]> {
+      const { rows } = await sql<{ answer_json: string; not_helpful: unknown }>`
+        select a.answer_json as answer_json, a.at as at, a.id as id, case when f.helpful = 0 then 1 else 0 end as not_helpful
+        from answers a left join feedback f on f.domain_id = a.domain_id and f.message_id = a.id
+        where a.domain_id = ${domainId} and a.resolution = 'unanswered' and a.at >= ${range.from} and a.at <= ${range.to}
+        union
+        select a.answer_json, a.at, a.id, 1 from feedback f join answers a on a.domain_id = f.domain_id and a.id = f.message_id
+        where f.domain_id = ${domainId} and f.helpful = 0 and a.resolution = 'answered' and a.at >= ${range.from} and a.at <= ${range.to}
+        order by at desc, id desc limit ${max}`.execute(db);
+      return rows.flatMap((row) => {
+        const record = parseAnswerRecord(row.answer_json);
+        return record ? [{ record, notHelpful: num(row.not_helpful) === 1 }] : [];
+      });
+    },
+
+    async putGapJob(job) {
+      await db
+        .insertInto('gap_jobs')
+        .values({ domain_id: job.domainId, gap_id: job.gapId, project_id: job.projectId, job_id: job.jobId, at: job.at })
+        .onConflict((oc) => oc.columns(['domain_id', 'job_id']).doUpdateSet({ gap_id: job.gapId, project_id: job.projectId, at: job.at }))
+        .execute();
+    },
+
+    async gapJobs(domainId) {
+      const rows = await db
+        .selectFrom('gap_jobs')
+        .select(['gap_id', 'project_id', 'job_id', 'at'])
+        .where('domain_id', '=', domainId)
+        .orderBy('at')
+        .orderBy('job_id')
+        .execute();
+      return rows.map((row) => ({ domainId, gapId: row.gap_id, projectId: row.project_id, jobId: row.job_id, at: num(row.at) }));
+    },
+
+    async purge(before: number): Promise<number> {
+      // Answers go by whole days, with their daily counts: a day is counted or deleted entirely.
+      const dayCut = dayOf(before);
+      await db.deleteFrom('answer_days').where('day', '<', dayCut).execute();
+      let removed = 0;
+      for (const [table, cut] of [['answers', dayCut], ['searches', before], ['clicks', before], ['feedback', before], ['gap_jobs', before]] as const) {
+        // In slices, each its own statement, with the event loop free between: a purge never stalls requests.
+        for (;;) {
+          const name = sql.table(table);
+          const result = await sql`delete from ${name} where ${rowAddress} in (select ${rowAddress} from ${name} where at < ${cut} limit ${sql.lit(PURGE_SLICE)})`.execute(db);
+          const changes = num(result.numAffectedRows);
+          removed += changes;
+          if (changes < PURGE_SLICE) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      return removed;
+    },
+
+    ping: () => database.ping(),
+  };
+}

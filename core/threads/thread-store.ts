@@ -1,0 +1,135 @@
+import { json, parseJson, type Database, type Queries } from '../db/index.js';
+import { DAY_MS, type ThreadAppend, type ThreadExchange, type ThreadRef, type ThreadStore, type ThreadTranscript } from './types.js';
+
+/** Threads a retention sweep deletes per transaction. */
+const SWEEP_SLICE = 200;
+
+export interface ThreadStoreOptions {
+  /** A thread untouched this long is deleted: when read, or by the hourly sweep. */
+  retentionDays: number;
+  now?: () => Date;
+}
+
+/** The thread store with its retention sweep, which a test may run directly. */
+export interface SweepingThreadStore extends ThreadStore {
+  /** Deletes every thread last touched before the retention period, in slices; returns how many. */
+  sweep(now?: number): Promise<number>;
+}
+
+/**
+ * Threads in the database: a row per (org, thread) and its exchanges numbered in append order.
+ * An append writes both in one transaction; the thread row's upsert serialises concurrent appends
+ * to the same thread, so positions never collide.
+ */
+export function createThreadStore(database: Database, options: ThreadStoreOptions): SweepingThreadStore {
+  const now = options.now ?? (() => new Date());
+  const retentionMs = options.retentionDays * DAY_MS;
+  let lastSweep = 0;
+
+  const forget = (orgId: string, threadId: string) =>
+    database.transaction(async (trx) => {
+      await trx.deleteFrom('thread_exchanges').where('org_id', '=', orgId).where('thread_id', '=', threadId).execute();
+      await trx.deleteFrom('threads').where('org_id', '=', orgId).where('thread_id', '=', threadId).execute();
+    });
+
+  const sweep = async (at = now().getTime()): Promise<number> => {
+    const cutoff = new Date(at - retentionMs).toISOString();
+    let removed = 0;
+    for (;;) {
+      const deleted = await database.transaction(async (trx) => {
+        const expired = await trx.selectFrom('threads').select(['org_id', 'thread_id']).where('updated_at', '<', cutoff).limit(SWEEP_SLICE).execute();
+        for (const t of expired) {
+          await trx.deleteFrom('thread_exchanges').where('org_id', '=', t.org_id).where('thread_id', '=', t.thread_id).execute();
+          await trx.deleteFrom('threads').where('org_id', '=', t.org_id).where('thread_id', '=', t.thread_id).execute();
+        }
+        return expired.length;
+      });
+      removed += deleted;
+      if (deleted < SWEEP_SLICE) return removed;
+      // The event loop serves requests between slices.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+
+  /** At most once an hour, off the request path; a failed sweep is retried in an hour. */
+  const sweepNowAndThen = () => {
+    const at = now().getTime();
+    if (at - lastSweep < 3_600_000) return;
+    lastSweep = at;
+    void sweep(at).catch(() => undefined);
+  };
+
+  /** The first exchange creates the thread; each later one renews its retention (and locks the row). */
+  const appendIn = async (trx: Queries, ref: ThreadRef, exchange: ThreadExchange) => {
+    await trx
+      .insertInto('threads')
+      .values({
+        org_id: ref.orgId,
+        thread_id: ref.threadId,
+        domain_id: ref.domainId,
+        key_hash: ref.keyHash ?? null,
+        created_at: exchange.startedAt,
+        updated_at: exchange.finishedAt,
+      })
+      .onConflict((oc) => oc.columns(['org_id', 'thread_id']).doUpdateSet({ updated_at: (eb) => eb.ref('excluded.updated_at') }))
+      .execute();
+    const last = await trx
+      .selectFrom('thread_exchanges')
+      .select((eb) => eb.fn.max('position').as('position'))
+      .where('org_id', '=', ref.orgId)
+      .where('thread_id', '=', ref.threadId)
+      .executeTakeFirst();
+    await trx
+      .insertInto('thread_exchanges')
+      .values({ org_id: ref.orgId, thread_id: ref.threadId, position: Number(last?.position ?? 0) + 1, exchange_json: json(exchange) })
+      .execute();
+  };
+
+  return {
+    async load(orgId, threadId): Promise<ThreadTranscript | undefined> {
+      const thread = await database.queries
+        .selectFrom('threads')
+        .select(['domain_id', 'key_hash', 'created_at', 'updated_at'])
+        .where('org_id', '=', orgId)
+        .where('thread_id', '=', threadId)
+        .executeTakeFirst();
+      if (!thread) return undefined;
+      if (now().getTime() - Date.parse(thread.updated_at) > retentionMs) {
+        await forget(orgId, threadId);
+        return undefined;
+      }
+      const rows = await database.queries
+        .selectFrom('thread_exchanges')
+        .select('exchange_json')
+        .where('org_id', '=', orgId)
+        .where('thread_id', '=', threadId)
+        .orderBy('position')
+        .execute();
+      return {
+        threadId,
+        orgId,
+        domainId: thread.domain_id,
+        ...(thread.key_hash === null ? {} : { keyHash: thread.key_hash }),
+        createdAt: thread.created_at,
+        updatedAt: thread.updated_at,
+        exchanges: rows.map((r) => parseJson<ThreadExchange>(r.exchange_json)),
+      };
+    },
+
+    async append(ref: ThreadRef, exchange: ThreadExchange): Promise<void> {
+      await database.transaction((trx) => appendIn(trx, ref, exchange));
+      sweepNowAndThen();
+    },
+
+    async appendAll(entries: ThreadAppend[]): Promise<void> {
+      if (entries.length === 0) return;
+      // One transaction for a batch of exchanges (the completion sink's round), in the order given.
+      await database.transaction(async (trx) => {
+        for (const { ref, exchange } of entries) await appendIn(trx, ref, exchange);
+      });
+      sweepNowAndThen();
+    },
+
+    sweep,
+  };
+}

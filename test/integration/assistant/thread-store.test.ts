@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { createThreadStore, type ThreadExchange } from '../../../core/threads/index.js';
+import { forEachDialect } from '../../support/databases.js';
+
+const exchange = (question: string, at = new Date()): ThreadExchange => ({
+  messageId: `msg_${question.length}`,
+  question,
+  answer: `about ${question} [1]`,
+  sources: [{ url: 'https://docs.example.com/a#b', title: 'A', path: '/a' }],
+  fp: 'anonymous',
+  mode: 'model',
+  outcome: 'complete',
+  startedAt: at.toISOString(),
+  finishedAt: at.toISOString(),
+});
+
+forEachDialect('thread store', (database) => {
+  it('creates a thread on first append, keeps its key and its exchanges in order', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    const ref = { orgId: 'acme', threadId: 't1', domainId: 'docs', keyHash: 'h'.repeat(64) };
+    assert.equal(await store.load('acme', ref.threadId), undefined);
+    await store.append(ref, exchange('first'));
+    // A later append with another key hash does not change the thread's.
+    await store.append({ ...ref, keyHash: 'x'.repeat(64) }, exchange('second'));
+    const t = await store.load('acme', ref.threadId);
+    assert.equal(t?.domainId, 'docs');
+    assert.equal(t?.keyHash, ref.keyHash);
+    assert.deepEqual(t?.exchanges.map((x) => x.question), ['first', 'second']);
+    assert.deepEqual(t?.exchanges[1], exchange('second', new Date(t?.exchanges[1]?.startedAt ?? '')));
+  });
+
+  it('a thread without a key reads back without one', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    await store.append({ orgId: 'acme', threadId: 'keyless', domainId: 'docs' }, exchange('q'));
+    assert.equal('keyHash' in ((await store.load('acme', 'keyless')) ?? {}), false);
+  });
+
+  it('scopes a thread id to its organisation', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    const id = 'same/id:with..odd chars';
+    await store.append({ orgId: 'acme', threadId: id, domainId: 'docs' }, exchange('secret plans'));
+    assert.equal(await store.load('rival', id), undefined);
+    await store.append({ orgId: 'rival', threadId: id, domainId: 'docs' }, exchange('theirs'));
+    assert.deepEqual((await store.load('acme', id))?.exchanges.map((x) => x.question), ['secret plans']);
+    assert.deepEqual((await store.load('rival', id))?.exchanges.map((x) => x.question), ['theirs']);
+  });
+
+  it('keeps every one of concurrent appends to one thread, each at its own position', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    const ref = { orgId: 'acme', threadId: 'busy', domainId: 'docs' };
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.append(ref, exchange(`q${i}`))));
+    const questions = (await store.load('acme', ref.threadId))?.exchanges.map((x) => x.question) ?? [];
+    assert.deepEqual([...questions].sort(), Array.from({ length: 10 }, (_, i) => `q${i}`).sort());
+  });
+
+  it('forgets a thread untouched for the retention period when it is read', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const store = createThreadStore(database(), { retentionDays: 30, now: () => now });
+    await store.append({ orgId: 'acme', threadId: 'old', domainId: 'docs' }, exchange('q', now));
+    now = new Date('2026-01-30T00:00:00Z');
+    assert.ok(await store.load('acme', 'old'), 'still within 30 days');
+    now = new Date('2026-02-01T00:00:01Z');
+    assert.equal(await store.load('acme', 'old'), undefined);
+    const left = await database().queries.selectFrom('thread_exchanges').select('position').where('thread_id', '=', 'old').execute();
+    assert.deepEqual(left, [], 'its exchanges went with it');
+  });
+
+  it('the sweep deletes threads untouched for the retention period and their exchanges, in slices', async function () {
+    this.timeout(60_000);
+    let now = new Date('2026-01-01T00:00:00Z');
+    const store = createThreadStore(database(), { retentionDays: 30, now: () => now });
+    // More than one slice of stale threads.
+    for (let i = 0; i < 205; i++) await store.append({ orgId: 'acme', threadId: `stale-${i}`, domainId: 'docs' }, exchange('q', now));
+    now = new Date('2026-01-20T00:00:00Z');
+    await store.append({ orgId: 'acme', threadId: 'fresh', domainId: 'docs' }, exchange('q', now));
+    now = new Date('2026-02-01T00:00:01Z');
+    assert.equal(await store.sweep(), 205);
+    assert.equal(await store.sweep(), 0);
+    now = new Date('2026-01-25T00:00:00Z');
+    assert.equal(await store.load('acme', 'stale-0'), undefined, 'gone, even read at a time it would still be kept');
+    assert.equal((await store.load('acme', 'fresh'))?.exchanges.length, 1);
+    const exchanges = await database().queries.selectFrom('thread_exchanges').select('thread_id').execute();
+    assert.deepEqual(exchanges.map((e) => e.thread_id), ['fresh']);
+  });
+});
