@@ -19,7 +19,7 @@ describe('agent engine: the local forge pull-request page', function () {
     const pr = await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 1, title: turn.title, summary: turn.summary, messageIds: ['m1-0'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
+    const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));
     const admin = await f.services.tenants.createKey('acme', 'admin');
     await f.services.tenants.addOrg('other');

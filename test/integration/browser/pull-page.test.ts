@@ -21,7 +21,7 @@ describe("the local forge's prLink in a real browser", function () {
     const pr = await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'web1', projectId: 'docs', branch: 'quire/web1', turn: 1, title: turn.title, summary: turn.summary, messageIds: ['m1-0'], filesChanged: turn.filesChanged, validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
+    const api: ApiServices = { ...f.services, limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));
     // The prLink names the configured public URL; the page is the same one on the test server.
     const link = new URL(pr.url);
