@@ -5,6 +5,7 @@ import { browserRoutes } from './browser-routes.js';
 import { errorMiddleware, toHttpError } from './error-middleware.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
+import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -34,6 +35,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   const log = services.logger;
   app.silent = true;
   app.use(requestId);
+  app.use(telemetryMiddleware(services.metrics.http));
   app.use(async (ctx, next) => {
     const started = performance.now();
     try {

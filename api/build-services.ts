@@ -7,6 +7,8 @@ import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
 import { openDocIndex } from '../core/retrieval/index.js';
+import { temporalClientInterceptors } from '../core/temporal/tracing.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { openWebhookStore } from '../core/webhooks/index.js';
 import type { ApiServices } from './services.js';
@@ -15,7 +17,7 @@ import type { ApiServices } from './services.js';
  * Connects the API's clients. Temporal is connected lazily, so the API starts
  * (and /readyz says 503) while the cluster is still coming up.
  */
-export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
+export async function buildApiServices(config: Config, logger: Logger, metrics: QuireMetrics): Promise<ApiServices> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   // Failing open means serving through a Redis outage: keys and domains then come from their last successful read.
   const tenants = openTenantStore(config.dataDir, redis, { lastKnownOnError: config.rateLimitOnStoreError === 'open', logger });
@@ -29,8 +31,8 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     // A request waits a few seconds for Temporal, not the default minute: clients get a prompt 503.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
-  const temporal = new Client({ connection, namespace: target.namespace });
-  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
+  const temporal = new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() });
+  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits });
   const probes: ApiServices['probes'] = {
     temporal: async () => {
       await connection.ensureConnected();
@@ -53,5 +55,5 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     retentionDays: config.retention.jobDays,
   });
   jobRetention.start();
-  return { config, logger, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
+  return { config, logger, metrics, tenants, limiter, temporal, redis, probes, docIndex, analytics, jobRetention };
 }

@@ -7,12 +7,15 @@ import type { JobRetention } from '../core/jobs/index.js';
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import type { TenantStore } from '../core/tenants/index.js';
 
 /** What every route of the API may use; built once by the entry point (or a test). */
 export interface ApiServices {
   config: Config;
   logger: Logger;
+  /** Where requests, answers and rejections are counted; served on the metrics listener. */
+  metrics: QuireMetrics;
   tenants: TenantStore;
   limiter: Limiter;
   temporal: Client;

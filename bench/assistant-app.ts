@@ -12,6 +12,7 @@ import { createLogger } from '../core/logger.js';
 import { EmbeddedDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
+import { createMetrics } from '../core/telemetry/index.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -36,11 +37,13 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
   const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const metrics = createMetrics({ orgLabel: false });
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
+    metrics,
     tenants,
-    limiter: new Limiter({ onStoreError: 'open' }),
+    limiter: new Limiter({ onStoreError: 'open', metrics: metrics.limits }),
     temporal: undefined as never, // the assistant never touches Temporal
     redis: undefined,
     probes: {},

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../core/config.js';
 import { Limiter } from '../../core/limits/index.js';
 import { createLogger } from '../../core/logger.js';
 import { connectRedis } from '../../core/redis.js';
+import { createMetrics } from '../../core/telemetry/index.js';
 import { openTenantStore } from '../../core/tenants/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
@@ -41,11 +42,14 @@ export async function testServices(
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   if (redis) onSuiteEnd(async () => redis.disconnect());
   const tenants = openTenantStore(config.dataDir, redis);
-  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
+  // A registry of the test's own, as each process owns one.
+  const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
+  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, metrics: metrics.limits });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   return {
     config,
     logger,
+    metrics,
     tenants,
     limiter,
     redis,
