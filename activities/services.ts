@@ -5,6 +5,7 @@ import type { Limiter } from '../core/limits/index.js';
 import { openJobEventLog, openJobStore, type JobEventLog, type JobStore } from '../core/jobs/index.js';
 import { openWebhookStore, type WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
 import type { WritableDocIndex } from '../core/retrieval/index.js';
@@ -13,6 +14,8 @@ import type { WritableDocIndex } from '../core/retrieval/index.js';
 export interface ActivityServices {
   config: Config;
   logger: Logger;
+  /** Where turns, model tokens, pull requests, deliveries and indexed pages are counted. */
+  metrics: QuireMetrics;
   tenants: TenantStore;
   redis: Redis | undefined;
   /** Reads a secret (a forge token) by the variable name a project names; filled by the worker entry. */

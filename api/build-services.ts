@@ -6,7 +6,7 @@ import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
-import { openDocIndex } from '../core/retrieval/index.js';
+import { observedDocIndex, openDocIndex } from '../core/retrieval/index.js';
 import { temporalClientInterceptors } from '../core/temporal/tracing.js';
 import type { QuireMetrics } from '../core/telemetry/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
@@ -41,7 +41,7 @@ export async function buildApiServices(config: Config, logger: Logger, metrics: 
     tenants: () => tenants.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());
-  const docIndex = openDocIndex(config, redis);
+  const docIndex = observedDocIndex(openDocIndex(config, redis), metrics.retrieval);
   // Named after the engine, so a 503 says which one is down.
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
   const analytics = new AnalyticsRecorder({ store: openAnalyticsStore(config.dataDir, redis), logger, retentionDays: config.retention.analyticsDays });

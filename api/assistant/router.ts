@@ -26,6 +26,7 @@ import { searchCall } from './search-tool.js';
 import { suggestionsBlock } from './suggestions.js';
 import { openThread } from './thread-access.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
+import { meteredAnswerer } from './metered-answerer.js';
 import { recordingAnswerer } from './recording-answerer.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
@@ -58,7 +59,10 @@ export function assistantRouter(services: ApiServices, deps: AssistantDeps = {})
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
   const threads = deps.threads ?? openThreadStore(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer()), recorderOf(services));
+  const answerer = meteredAnswerer(
+    recordingAnswerer(deps.answerer ?? (config.model ? modelAnswerer(config.model) : extractiveAnswerer()), recorderOf(services)),
+    services.metrics.assistant,
+  );
   const router = new Router();
 
   const handle = (protocol: Protocol) => async (ctx: Context) => {

@@ -5,7 +5,7 @@ import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { defaultAnswerer, findOwnDomain } from '../ai-tools/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
-import { assistantLimits, recordingAnswerer, type Answerer } from '../assistant/index.js';
+import { assistantLimits, meteredAnswerer, recordingAnswerer, type Answerer } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError } from '../http-error.js';
@@ -27,7 +27,7 @@ export interface McpDeps {
 export function mcpRouter(services: ApiServices, deps: McpDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
+  const answerer = meteredAnswerer(recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services)), services.metrics.assistant);
   const router = new Router();
 
   router.post('/mcp/:domain', requireKey(tenants, 'assistant'), async (ctx: Context) => {

@@ -5,7 +5,7 @@ import { openDocIndex, type DocIndex } from '../../core/retrieval/index.js';
 import { answerFromDocs, defaultAnswerer, linkCitations, numberedCitations } from '../ai-tools/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recorderOf } from '../analytics/recorder-of.js';
-import { assistantLimits, ModelFailedError, recordingAnswerer, type Answerer } from '../assistant/index.js';
+import { assistantLimits, meteredAnswerer, ModelFailedError, recordingAnswerer, type Answerer } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -35,7 +35,7 @@ const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 export function openAiCompatRouter(services: ApiServices, deps: OpenAiCompatDeps = {}): Router {
   const { config, tenants, limiter, logger } = services;
   const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const answerer = recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services));
+  const answerer = meteredAnswerer(recordingAnswerer(deps.answerer ?? defaultAnswerer(config), recorderOf(services)), services.metrics.assistant);
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
   router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Config } from '../config.js';
+import { inSpan, SpanKind } from '../telemetry/index.js';
 import type { Embedder } from './embeddings.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
@@ -110,8 +111,12 @@ export class QdrantDocIndex implements WritableDocIndex {
     const grouping = { group_by: 'path', group_size: query.chunksPerPage ?? 1, limit, filter, with_payload: true };
     const vector = this.embedder && (await this.embedder.embed([query.query]))[0];
     const candidates = Math.max(CANDIDATES, limit * 4);
+    const queryGroups = (request: Parameters<QdrantClient['queryGroups']>[1]) =>
+      inSpan('qdrant query_groups', { 'db.system': 'qdrant', 'db.operation.name': 'query_groups', 'db.collection.name': this.collection }, () =>
+        this.client.queryGroups(this.collection, request),
+      SpanKind.CLIENT);
     const res = vector
-      ? await this.client.queryGroups(this.collection, {
+      ? await queryGroups({
           ...grouping,
           prefetch: [
             { query: sparse, using: SPARSE, limit: candidates, filter },
@@ -119,7 +124,7 @@ export class QdrantDocIndex implements WritableDocIndex {
           ],
           query: { fusion: 'rrf' },
         })
-      : await this.client.queryGroups(this.collection, { ...grouping, query: sparse, using: SPARSE });
+      : await queryGroups({ ...grouping, query: sparse, using: SPARSE });
     // Qdrant's scores are unbounded; they are reported relative to the best page.
     const best = res.groups[0]?.hits[0]?.score ?? 1;
     const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;

@@ -90,7 +90,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   });
   const firstToken = new Histogram({
     name: 'quire_assistant_first_token_seconds',
-    help: 'Time from an assistant request to the first token of its answer.',
+    help: 'Time from the start of an assistant answer (passages found) to its first token.',
     buckets: MODEL,
     registers,
   });
