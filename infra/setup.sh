@@ -61,7 +61,7 @@ PY
   fi
 fi
 
-# 3. redis-server for the integration tests, chromium for the browser tests (Playwright's own
+# 3. redis-server for the integration tests, prometheus for the metrics test, chromium for the browser tests (Playwright's own
 #    browser download is not used: tests drive Debian's /usr/bin/chromium with playwright-core).
 apt_install() {
   local package=$1
@@ -76,6 +76,8 @@ apt_install() {
 if [ "$want_test" = 1 ]; then
   command -v redis-server >/dev/null || apt_install redis-server
   [ -x /usr/bin/chromium ] || apt_install chromium
+  # The metrics test scrapes the API and the worker with a real Prometheus.
+  command -v prometheus >/dev/null || apt_install prometheus
 fi
 
 # 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.
