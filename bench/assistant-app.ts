@@ -9,10 +9,10 @@ import type { ApiServices } from '../api/services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
 import { createLogger } from '../core/logger.js';
-import { EmbeddedDocIndex } from '../core/retrieval/index.js';
+import { EmbeddedDocIndex, observedDocIndex } from '../core/retrieval/index.js';
 import { openTenantStore } from '../core/tenants/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
-import { createMetrics } from '../core/telemetry/index.js';
+import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -28,7 +28,11 @@ export interface BenchAssistant {
  * site. The benches serve it their own way (bare listener or the API's HTTP
  * server).
  */
-export async function benchAssistant(baseUrl: string, env: Record<string, string | undefined> = {}): Promise<BenchAssistant> {
+export async function benchAssistant(
+  baseUrl: string,
+  env: Record<string, string | undefined> = {},
+  metrics: QuireMetrics = createMetrics({ orgLabel: false }),
+): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
   const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
   const tenants = openTenantStore(config.dataDir, undefined);
@@ -37,7 +41,6 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
   const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
   await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
-  const metrics = createMetrics({ orgLabel: false });
   const services: ApiServices = {
     config,
     logger: createLogger('silent', 'bench'),
@@ -48,7 +51,7 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
     redis: undefined,
     probes: {},
   };
-  const app = createApp(services, [(s) => assistantRouter(s, { docIndex })]);
+  const app = createApp(services, [(s) => assistantRouter(s, { docIndex: observedDocIndex(docIndex, metrics.retrieval) })]);
   return { app, config, key, cleanup: () => fs.rm(dataDir, { recursive: true, force: true }) };
 }
 
