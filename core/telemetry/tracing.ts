@@ -37,8 +37,9 @@ export function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefine
     const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
     throw new TracingConfigError(`${name}: must be http/protobuf or http/json (Quire exports over OTLP/HTTP)`);
   }
-  // Both exporters read the endpoint, headers and timeout from the same OTEL_* variables.
-  return protocol === 'http/json' ? new JsonTraceExporter() : new ProtobufTraceExporter();
+  // The URL from `env` as the specification builds it (the signal path after the shared endpoint); headers and timeout the exporters read themselves.
+  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
+  return protocol === 'http/json' ? new JsonTraceExporter({ url }) : new ProtobufTraceExporter({ url });
 }
 
 /**
