@@ -6,6 +6,7 @@ import type { Limiter } from '../core/limits/index.js';
 import type { JobEventLog, JobStore } from '../core/jobs/index.js';
 import type { WebhookStore } from '../core/webhooks/index.js';
 import type { Logger } from '../core/logger.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { Redis } from 'ioredis';
 import type { WritableDocIndex } from '../core/retrieval/index.js';
@@ -16,6 +17,8 @@ export interface ActivityServices {
   logger: Logger;
   /** The system of record (SQLite file or PostgreSQL), migrated. */
   database: Database;
+  /** Where turns, model tokens, pull requests, deliveries and indexed pages are counted. */
+  metrics: QuireMetrics;
   tenants: TenantStore;
   redis: Redis | undefined;
   /** Reads a secret (a forge token) by the variable name a project names; filled by the worker entry. */

@@ -6,6 +6,7 @@ import { engineClassifier } from '../core/engine-errors.js';
 import { errorMiddleware, toQuireError } from './error-middleware.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
+import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -35,6 +36,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   const log = services.logger;
   app.silent = true;
   app.use(requestId);
+  app.use(telemetryMiddleware(services.metrics.http));
   app.use(async (ctx, next) => {
     const started = performance.now();
     try {

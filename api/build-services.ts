@@ -8,19 +8,21 @@ import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
 import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
-import { openDocIndex } from '../core/retrieval/index.js';
+import { observedDocIndex, openDocIndex } from '../core/retrieval/index.js';
+import { temporalClientInterceptors } from '../core/temporal/tracing.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
 import { createThreadStore } from '../core/threads/index.js';
 import { createWebhookStore } from '../core/webhooks/index.js';
-import { configuredAnswerer, createAnswerService } from './assistant/index.js';
+import { configuredAnswerer, createAnswerService, meteredAnswerer } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
 /**
  * Connects the API's clients. Temporal is connected lazily, so the API starts
  * (and /readyz says 503) while the cluster is still coming up.
  */
-export async function buildApiServices(config: Config, logger: Logger): Promise<ApiServices> {
-  const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize });
+export async function buildApiServices(config: Config, logger: Logger, metrics: QuireMetrics): Promise<ApiServices> {
+  const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize, observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds) });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const tenants = createTenantStore(database);
   const target = temporalTarget(config);
@@ -33,11 +35,11 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     // A request waits a few seconds for Temporal, not the default minute: clients get a prompt 503.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
-  const temporal = new Client({ connection, namespace: target.namespace });
+  const temporal = new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() });
   const jobs = createJobStore(database);
   // Redis pub/sub wakes the event streams when the deployment has Redis; else one poller per process.
   const events = createJobEventLog(database, openJobWakeups(database, redis));
-  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger });
+  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits });
   const probes: ApiServices['probes'] = {
     temporal: async () => {
       await connection.ensureConnected();
@@ -47,7 +49,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
     database: () => database.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());
-  const docIndex = openDocIndex(config, redis);
+  const docIndex = observedDocIndex(openDocIndex(config, redis), metrics.retrieval);
   // Named after the engine, so a 503 says which one is down.
   probes[config.qdrant ? 'qdrant' : 'index'] = () => docIndex.ping();
   const analyticsStore = createAnalyticsStore(database);
@@ -55,7 +57,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
-  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
+  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
     database,
@@ -68,6 +70,7 @@ export async function buildApiServices(config: Config, logger: Logger): Promise<
   return {
     config,
     logger,
+    metrics,
     database,
     tenants,
     jobs,

@@ -1,6 +1,8 @@
+import { tracing } from './instrumentation.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { runMain } from '../core/run-main.js';
+import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { createApp } from './app.js';
 import { buildApiServices } from './build-services.js';
@@ -10,7 +12,9 @@ import { createHttpServer } from './http-server.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'quire-api');
-  const services = await buildApiServices(config, logger);
+  const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
+  const metricsListener = await serveMetrics({ host: config.metrics.host, port: config.metrics.apiPort, registry: metrics.registry });
+  const services = await buildApiServices(config, logger, metrics);
   if (config.seedFile) await applySeedFile(config.seedFile, services.tenants, services.webhooks);
   const server = createHttpServer(createApp(services), config.http);
   await new Promise<void>((resolve, reject) => {
@@ -23,7 +27,7 @@ async function main(): Promise<void> {
     );
     server.listen(config.port, config.host, resolve);
   });
-  logger.info({ url: `http://${config.host}:${config.port}` }, 'api listening');
+  logger.info({ url: `http://${config.host}:${config.port}`, metrics: metricsListener.url, tracing: tracing.enabled }, 'api listening');
   await new Promise<void>((resolve) => {
     const stop = () => {
       logger.info('api stopping');
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
   await services.jobRetention?.stop();
   services.redis?.disconnect();
   await services.temporal.connection.close();
+  await metricsListener.close();
+  await tracing.shutdown();
 }
 
 if (require.main === module) runMain('quire-api', main);

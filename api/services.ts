@@ -9,6 +9,7 @@ import type { JobEventLog, JobRetention, JobStore } from '../core/jobs/index.js'
 import type { DocIndex } from '../core/retrieval/index.js';
 import type { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 import type { TenantStore } from '../core/tenants/index.js';
 import type { AnswerService } from './assistant/answer-service.js';
 import type { ThreadStore } from '../core/threads/index.js';
@@ -20,6 +21,8 @@ export interface ApiServices {
   logger: Logger;
   /** The system of record (SQLite file or PostgreSQL), migrated. */
   database: Database;
+  /** Where requests, answers and rejections are counted; served on the metrics listener. */
+  metrics: QuireMetrics;
   tenants: TenantStore;
   /** Job records and prompts, and the jobs' event logs, on `database`. */
   jobs: JobStore;

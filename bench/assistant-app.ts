@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
-import { assistantRouter, configuredAnswerer, createAnswerService } from '../api/assistant/index.js';
+import { assistantRouter, configuredAnswerer, createAnswerService, meteredAnswerer } from '../api/assistant/index.js';
 import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { createAnalyticsStore } from '../core/analytics/index.js';
@@ -16,9 +16,10 @@ import { loadConfig, type Config } from '../core/config.js';
 import { Limiter } from '../core/limits/index.js';
 import { AnalyticsRecorder } from '../core/analytics/index.js';
 import { createLogger } from '../core/logger.js';
-import { EmbeddedDocIndex } from '../core/retrieval/index.js';
+import { EmbeddedDocIndex, observedDocIndex } from '../core/retrieval/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
+import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -34,7 +35,11 @@ export interface BenchAssistant {
  * site. The benches serve it their own way (bare listener or the API's HTTP
  * server).
  */
-export async function benchAssistant(baseUrl: string, env: Record<string, string | undefined> = {}): Promise<BenchAssistant> {
+export async function benchAssistant(
+  baseUrl: string,
+  env: Record<string, string | undefined> = {},
+  metrics: QuireMetrics = createMetrics({ orgLabel: false }),
+): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
   const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
   const database = await openMigratedDatabase(config.database);
@@ -42,17 +47,19 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
   await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
   const key = (await tenants.createKey('bench', 'assistant')).secret;
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-  const docIndex = new EmbeddedDocIndex(path.join(dataDir, 'index'));
-  await docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const embedded = new EmbeddedDocIndex(path.join(dataDir, 'index'));
+  await embedded.applyChanges('docs', { upserts: SITE, removals: [] });
+  const docIndex = observedDocIndex(embedded, metrics.retrieval);
   const logger = createLogger('silent', 'bench');
   // As the API builds them: threads and analytics in the data folder, the recorder writing in the background.
   const analytics = new AnalyticsRecorder({ store: createAnalyticsStore(database), logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
-  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
+  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
   const services: ApiServices = {
     config,
     logger,
+    metrics,
     database,
     jobs: createJobStore(database),
     events: createJobEventLog(database, pollingJobWakeups(database)),
@@ -61,7 +68,7 @@ export async function benchAssistant(baseUrl: string, env: Record<string, string
     analyticsStore: createAnalyticsStore(database),
     webhooks: createWebhookStore(database),
     automations: createAutomationStore(database),
-    limiter: new Limiter({ onStoreError: 'open' }),
+    limiter: new Limiter({ onStoreError: 'open', metrics: metrics.limits }),
     temporal: undefined as never, // the assistant never touches Temporal
     redis: undefined,
     probes: {},

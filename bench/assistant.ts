@@ -17,6 +17,12 @@
  *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS, BENCH_OPEN_STREAMS,
  *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load;
  *                              BENCH_ONLY_RATIOS=1 stops after the two ratios)
+ *
+ * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
+ * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, alternated in one run.
+ *
+ *   npm run bench:assistant [-- --telemetry]   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS,
+ *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +33,7 @@ import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { benchAssistant, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
+import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -121,8 +128,8 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** An assistant on the embedded defaults, answering through the model at `baseUrl`. */
-async function assistantServer(baseUrl: string) {
-  const { app, key, cleanup } = await benchAssistant(baseUrl);
+async function assistantServer(baseUrl: string, metrics?: Parameters<typeof benchAssistant>[2]) {
+  const { app, key, cleanup } = await benchAssistant(baseUrl, {}, metrics);
   const served = await listen(app.callback());
   return { ...served, key, cleanup };
 }
@@ -169,7 +176,44 @@ async function compareClientPaths(instantUrl: string, realisticUrl: string) {
   return rows;
 }
 
+/**
+ * The cost of instrumentation: off (no tracer registered, metrics that record nothing) and on
+ * (real registry, tracing exported in batches to a local OTLP receiver), alternated
+ * off, on, off, on so both see the same machine; throughput and CPU per answer of each.
+ */
+async function telemetryCost() {
+  const model = await modelProcess(200, 0);
+  const off = await assistantServer(model.baseUrl, silentMetrics());
+  const on = await assistantServer(model.baseUrl);
+  const sink = await startOtlpSink();
+  await load(off.port, off.key, 300, CONCURRENCY); // warm-up
+  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof load>> }> = [];
+  for (const mode of ['off', 'on', 'off', 'on'] as const) {
+    const server = mode === 'on' ? on : off;
+    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
+    if (tracing) await load(server.port, server.key, 100, CONCURRENCY); // warm the instrumented paths
+    rounds.push({ mode, r: await load(server.port, server.key, REQUESTS, CONCURRENCY) });
+    if (tracing) await tracingOff(tracing);
+  }
+  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof load>>) => number) => {
+    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
+    return of.reduce((a, b) => a + b, 0) / of.length;
+  };
+  console.log(`instrumentation cost: ${REQUESTS} requests x 2 rounds each, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay`);
+  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per answer  (failures ${r.failures})`);
+  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
+  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
+  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per answer ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  agent.destroy();
+  for (const s of [off.server, on.server]) s.closeAllConnections();
+  sink.close();
+  model.stop();
+  await Promise.all([off.cleanup(), on.cleanup()]);
+  process.exit(0);
+}
+
 async function main() {
+  if (process.argv.includes('--telemetry')) return telemetryCost();
   const fastModel = await modelProcess(200, 0);
   const slowModel = await modelProcess(200, 60_000);
   const realisticModel = await modelProcess(200, REALISTIC.tokenMs, REALISTIC.firstTokenMs);

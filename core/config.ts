@@ -33,6 +33,15 @@ const bool = (fallback: boolean) =>
     v.transform((s) => s === 'true' || s === '1'),
   );
 
+/** A listener port, or 0 for any free one (tests that run several processes side by side). */
+const listenerPort = (fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.maxValue(65535, 'must be a port between 0 and 65535 (0: any free port)'),
+  );
+
 const url = v.pipe(v.string(), v.url('must be a URL such as http://host:port'));
 const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
@@ -62,6 +71,10 @@ export const EnvSchema = v.strictObject({
   QUIRE_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
   QUIRE_HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
   QUIRE_STREAM_STALL_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  QUIRE_METRICS_HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+  QUIRE_METRICS_PORT: listenerPort(9464),
+  QUIRE_WORKER_METRICS_PORT: listenerPort(9465),
+  QUIRE_METRICS_ORG_LABEL: bool(false),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
   TEMPORAL_NAMESPACE: v.optional(v.pipe(v.string(), v.minLength(1)), 'default'),
@@ -160,6 +173,8 @@ export interface Config {
     /** A stream whose client has read nothing for this long is ended and its model request aborted. */
     streamStallTimeoutMs: number;
   };
+  /** Prometheus listeners, apart from the public port: `/metrics` of the API and of the worker. */
+  metrics: { host: string; apiPort: number; workerPort: number; orgLabel: boolean };
   temporal: {
     /** Undefined: the start command spawns the embedded dev server. */
     address: string | undefined;
@@ -304,6 +319,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     crossProblems.push('TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
   if (e.QUIRE_HTTP_HEADERS_TIMEOUT_MS > e.QUIRE_HTTP_REQUEST_TIMEOUT_MS)
     crossProblems.push('QUIRE_HTTP_HEADERS_TIMEOUT_MS: must not exceed QUIRE_HTTP_REQUEST_TIMEOUT_MS');
+  if (e.QUIRE_METRICS_PORT !== 0 && e.QUIRE_METRICS_PORT === e.QUIRE_WORKER_METRICS_PORT)
+    crossProblems.push('QUIRE_WORKER_METRICS_PORT: must differ from QUIRE_METRICS_PORT (the API and the worker each listen)');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
 
   const proxy: ProxySettings = { http: e.http_proxy ?? e.HTTP_PROXY, https: e.https_proxy ?? e.HTTPS_PROXY, noProxy: e.no_proxy ?? e.NO_PROXY };
@@ -329,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,
       streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
     },
+    metrics: { host: e.QUIRE_METRICS_HOST, apiPort: e.QUIRE_METRICS_PORT, workerPort: e.QUIRE_WORKER_METRICS_PORT, orgLabel: e.QUIRE_METRICS_ORG_LABEL },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

@@ -1,10 +1,12 @@
 import pino, { type Logger } from 'pino';
+import { logMixin } from './telemetry/log-context.js';
 
 export type { Logger };
 
 /**
  * Structured JSON logs. Anything that looks like a credential is redacted by
  * path, and `scrubSecrets` masks keys and tokens inside free-form strings.
+ * Each line carries the trace and the fields bound by `withLogFields`.
  */
 export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -26,6 +28,8 @@ export function createLogger(level: string, name: string, destination?: pino.Des
         censor: '[redacted]',
       },
       formatters: { level: (label) => ({ level: label }) },
+      // trace_id/span_id of the active span, and the request, job and workflow a line belongs to.
+      mixin: logMixin,
       hooks: {
         logMethod(args, method) {
           const scrubbed = args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as typeof args;

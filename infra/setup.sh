@@ -65,7 +65,7 @@ PY
   fi
 fi
 
-# 3. redis-server for the integration tests, chromium for the browser tests (Playwright's own
+# 3. redis-server for the integration tests, prometheus for the metrics test, chromium for the browser tests (Playwright's own
 #    browser download is not used: tests drive Debian's /usr/bin/chromium with playwright-core).
 apt_install() {
   local package=$1
@@ -83,6 +83,7 @@ if [ "$want_test" = 1 ]; then
   # PostgreSQL: every repository test also runs on a real server the suite starts in a temporary folder.
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
   command -v promtool >/dev/null || apt_install prometheus
+  # The metrics test scrapes the API and the worker with a real Prometheus (the same package as promtool).
 fi
 
 # 4. schemathesis for the API fuzz test: its own virtual environment, so nothing system-wide is touched.

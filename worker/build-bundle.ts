@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_TRACING_MODULE } from './telemetry.js';
 
 /** Where the prebuilt workflow bundle lives, next to the compiled worker. */
 export const BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
@@ -9,6 +10,7 @@ export const BUNDLE_PATH = path.resolve(__dirname, '..', 'workflow-bundle.js');
 export async function buildBundle(): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
     logger: { info() {}, warn() {}, debug() {}, trace() {}, error: console.error, log() {} },
   });
   await fs.writeFile(BUNDLE_PATH, code);

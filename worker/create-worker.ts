@@ -1,5 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Activities } from '../activities/index.js';
+import type { Tracing } from '../core/telemetry/index.js';
+import { workerTelemetry } from './telemetry.js';
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -10,9 +12,12 @@ export interface WorkerOptions {
   workflows: { bundlePath: string } | { code: string };
   maxActivities: number;
   shutdownGraceMs: number;
+  /** The process's tracing: activity spans join the workflow's trace, workflow spans export through it. */
+  tracing: Tracing;
 }
 
 export async function createWorker(o: WorkerOptions): Promise<Worker> {
+  const { interceptors, sinks } = workerTelemetry(o.tracing);
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
@@ -21,5 +26,7 @@ export async function createWorker(o: WorkerOptions): Promise<Worker> {
     workflowBundle: 'bundlePath' in o.workflows ? { codePath: o.workflows.bundlePath } : { code: o.workflows.code },
     maxConcurrentActivityTaskExecutions: o.maxActivities,
     shutdownGraceTime: o.shutdownGraceMs,
+    interceptors,
+    sinks,
   });
 }

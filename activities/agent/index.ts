@@ -1,4 +1,5 @@
-import { createModelPort } from '../../core/model/index.js';
+import { createModelPort, meteredModelPort } from '../../core/model/index.js';
+import { secondsSince } from '../../core/telemetry/index.js';
 import { createEventPublisher } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
 import { openOrUpdatePullRequest } from './forge/index.js';
@@ -11,11 +12,25 @@ export { gitlabProject } from './forge/index.js';
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(services: ActivityServices) {
   // One model port (one connection pool) for every turn this worker runs.
-  const port = services.config.model ? createModelPort(services.config.model) : undefined;
+  const port = services.config.model ? meteredModelPort(createModelPort(services.config.model), services.metrics.model) : undefined;
   const publisher = createEventPublisher(services);
   return {
-    runAgentTurn: (input: AgentTurnInput): Promise<AgentTurnResult> => runAgentTurn(services, port, publisher, input),
-    openOrUpdatePullRequest: (input: PullRequestInput): Promise<PullRequestResult> => openOrUpdatePullRequest(services, input),
+    async runAgentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {
+      const started = performance.now();
+      let outcome = 'failed';
+      try {
+        const result = await runAgentTurn(services, port, publisher, input);
+        outcome = result.stopReason;
+        return result;
+      } finally {
+        services.metrics.agent.turnEnded(outcome, secondsSince(started));
+      }
+    },
+    async openOrUpdatePullRequest(input: PullRequestInput): Promise<PullRequestResult> {
+      const pr = await openOrUpdatePullRequest(services, input);
+      services.metrics.agent.pullRequest(pr.created);
+      return pr;
+    },
   };
 }
 

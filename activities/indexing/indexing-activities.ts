@@ -65,12 +65,15 @@ export function createIndexingActivities(services: ActivityServices) {
       const signal = activitySignal();
       const embedding = chunkEmbedding();
       try {
-        return await indexFiles(docIndex(), input.domainId, input.docsRoot, input.files, {
+        const summary = await indexFiles(docIndex(), input.domainId, input.docsRoot, input.files, {
           includeHidden: input.includeHidden,
           embedding: embedding && { ...embedding, ...(signal ? { signal } : {}) },
           onProgress: (done) => (progress.pages = done),
           onEmbedded: (ready, total) => Object.assign(progress, { embedded: ready, toEmbed: total }),
         });
+        // Pages written (new or changed); unchanged pages cost nothing and are not counted.
+        services.metrics.indexing.pagesIndexed(summary.added + summary.updated);
+        return summary;
       } catch (err) {
         // An embedding failure: a bad key ends the indexing, a rate limit waits as the provider asks.
         throw err instanceof ModelError ? modelFailure(err) : err;

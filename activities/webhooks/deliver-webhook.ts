@@ -94,14 +94,17 @@ export function createWebhookActivities(services: ActivityServices) {
       } catch (err) {
         const lastError = describe(err);
         await note({ status: 'failed', lastError });
+        services.metrics.webhooks.delivered('failed');
         throw new Error(`webhook ${hook.id} unreachable: ${lastError}`);
       }
       if (status >= 200 && status < 300) {
         await note({ status: 'delivered', statusCode: status });
+        services.metrics.webhooks.delivered('delivered');
         return;
       }
       const lastError = `the receiver answered ${status}`;
       await note({ status: 'failed', statusCode: status, lastError });
+      services.metrics.webhooks.delivered('failed');
       throw new Error(`webhook ${hook.id}: ${lastError}`);
     },
 
@@ -124,6 +127,7 @@ export function createWebhookActivities(services: ActivityServices) {
         lastError: input.reason.slice(0, MAX_ERROR_CHARS),
         updatedAt: new Date().toISOString(),
       });
+      services.metrics.webhooks.delivered('gave_up');
     },
   };
 }

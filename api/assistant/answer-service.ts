@@ -120,7 +120,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
       const { signal } = options;
       const { citations, prompt, question } = prepared;
       const startedAt = new Date().toISOString();
-      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal });
+      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal, orgId: options.trace.orgId });
       const linker = citationLinker(citations);
       async function* deltas(): AsyncGenerator<string> {
         let text = '';

@@ -30,6 +30,8 @@ export interface AnswerInput {
   citations: Citation[];
   domain: Pick<Domain, 'supportContact'>;
   signal: AbortSignal;
+  /** The asking organisation: a metric label only when the operator turns it on. */
+  orgId?: string;
 }
 
 /** Produces answers: a language model, or the extractive mode when none is configured. */

@@ -1,19 +1,30 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { classifyDatabaseError } from './errors.js';
 
-/** Called after every statement with its duration: the database's metrics and spans hook in here. */
-export type QueryObserver = (seconds: number, failed: boolean) => void;
+/** The kind of a statement, a bounded label: never its SQL text. */
+export type QueryOperation = 'select' | 'insert' | 'update' | 'delete' | 'other';
+
+/** Called after every statement with its kind and duration: the database's metrics hook in here. */
+export type QueryObserver = (operation: QueryOperation, seconds: number, failed: boolean) => void;
+
+const OPERATIONS: Record<string, QueryOperation> = {
+  SelectQueryNode: 'select',
+  InsertQueryNode: 'insert',
+  UpdateQueryNode: 'update',
+  DeleteQueryNode: 'delete',
+};
 
 function instrumentedConnection(inner: DatabaseConnection, observe: QueryObserver): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       const started = performance.now();
+      const operation = OPERATIONS[query.query.kind] ?? 'other';
       try {
         const result = await inner.executeQuery<R>(query);
-        observe((performance.now() - started) / 1000, false);
+        observe(operation, (performance.now() - started) / 1000, false);
         return result;
       } catch (err) {
-        observe((performance.now() - started) / 1000, true);
+        observe(operation, (performance.now() - started) / 1000, true);
         throw classifyDatabaseError(err);
       }
     },

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { scrubSecrets } from '../logger.js';
+import { inSpan } from '../telemetry/index.js';
 import { basicHeader, scrubCredentials, type GitCredentials } from './credentials.js';
 
 export interface GitOptions {
@@ -52,6 +53,11 @@ export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
 
 /** Runs git in `cwd`; rejects with a GitCommandError whose message and stderr carry no credentials. */
 export function runGit(cwd: string, args: string[], options: GitOptions = {}): Promise<string> {
+  // Only the subcommand is recorded: the other arguments may name URLs, paths or messages.
+  return inSpan(`git ${args[0] ?? ''}`, { 'git.command': args[0] ?? '' }, () => execGit(cwd, args, options));
+}
+
+function execGit(cwd: string, args: string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, env: gitEnvironment(options), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (!err) return resolve(stdout);

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
 import { QuireError, UnavailableError } from '../errors.js';
+import type { LimitMetrics, LimitSubject } from '../telemetry/index.js';
 import { windowOf, type Window, type WindowSpan } from './windows.js';
 
 export interface LimitCheck {
@@ -46,6 +47,14 @@ export interface LimiterOptions {
   onStoreError: 'open' | 'closed';
   /** Told once when the store starts failing and once when it answers again, not per request. */
   logger?: Logger;
+  /** Counts each refusal by the subject whose allowance was spent. */
+  metrics: LimitMetrics;
+}
+
+/** The subject a limit counts, from its name's suffix (`assistant-key`, `assistant-org`, `assistant-ip`); the agent's limits count projects. */
+function subjectOf(name: string): LimitSubject {
+  const suffix = name.slice(name.lastIndexOf('-') + 1);
+  return suffix === 'key' || suffix === 'org' || suffix === 'ip' ? suffix : 'project';
 }
 
 /** One point taken (or refused) by one limiter, enough to give it back. */
@@ -169,6 +178,7 @@ export class Limiter {
       if (taken.refused) {
         // The refused point was counted too; give it back with the others, so a refused request spends nothing.
         await giveBack([...spent, taken]);
+        this.options.metrics.rejected(subjectOf(check.name));
         throw new RateLimitedError(check, { limit: check.points, remaining: 0, resetSeconds: w.reset });
       }
       spent.push(taken);

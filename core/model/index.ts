@@ -1,4 +1,5 @@
 export { createModelPort, type ModelPort } from './model-port.js';
+export { meteredModelPort } from './metered-model-port.js';
 export {
   ModelError,
   ModelStreamError,

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ModelEndpoint } from '../config.js';
 import { proxyDispatcher } from '../http/index.js';
+import { inSpan, markFailed, SpanKind, tracer } from '../telemetry/index.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { toModelError } from './errors.js';
 import { openAiClient } from './openai-client.js';
@@ -30,42 +31,69 @@ function rethrow(err: unknown, signal: AbortSignal | undefined): never {
   throw toModelError(err);
 }
 
+/**
+ * A span per model call, named and attributed by the GenAI semantic conventions: the operation,
+ * the model and the token usage; never the messages, the answer or the tool arguments.
+ */
+function genAiAttributes(endpoint: ModelEndpoint, operation: 'chat' | 'embeddings', model: string) {
+  return { 'gen_ai.operation.name': operation, 'gen_ai.system': endpoint.provider === 'azure' ? 'az.ai.openai' : 'openai', 'gen_ai.request.model': model };
+}
+
 /** A port over an OpenAI-compatible or Azure OpenAI endpoint, with one keep-alive, proxy-aware connection pool. */
 export function createModelPort(endpoint: ModelEndpoint): ModelPort {
   const dispatcher = proxyDispatcher(endpoint.proxy);
   const client = openAiClient(endpoint, dispatcher);
   return {
     async *streamChat(input) {
+      // Not the active span: the generator resumes in its reader's context, between reads.
+      const span = tracer.startSpan(`chat ${input.model}`, { kind: SpanKind.CLIENT, attributes: genAiAttributes(endpoint, 'chat', input.model) });
       try {
-        yield* streamChatCompletion(client, dispatcher, input);
+        for await (const batch of streamChatCompletion(client, dispatcher, input)) {
+          if (batch.usage) span.setAttributes({ 'gen_ai.usage.input_tokens': batch.usage.promptTokens, 'gen_ai.usage.output_tokens': batch.usage.completionTokens });
+          yield batch;
+        }
       } catch (err) {
+        markFailed(span, err);
         rethrow(err, input.signal);
+      } finally {
+        span.end();
       }
     },
-    async chat({ model, messages, tools, signal }) {
-      try {
-        return await client.chat.completions.create({ model, messages, tools, tool_choice: 'auto' }, signal ? { signal } : {});
-      } catch (err) {
-        rethrow(err, signal);
-      }
-    },
-    async embed({ model, texts, dimensions, inputType, signal }) {
-      try {
-        // Plain floats: not every OpenAI-compatible server implements the client's base64 default.
-        const params: OpenAI.EmbeddingCreateParams & { input_type?: string } = {
-          model,
-          input: texts,
-          encoding_format: 'float',
-          ...(dimensions ? { dimensions } : {}),
-          // Servers that tell queries from passages by a field (e5 servers, Voyage) read `input_type`.
-          ...(inputType ? { input_type: inputType } : {}),
-        };
-        const res = await client.embeddings.create(params, signal ? { signal } : {});
-        return [...res.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
-      } catch (err) {
-        rethrow(err, signal);
-      }
-    },
+    chat: ({ model, messages, tools, signal }) =>
+      inSpan(`chat ${model}`, genAiAttributes(endpoint, 'chat', model), async (span) => {
+        try {
+          const completion = await client.chat.completions.create({ model, messages, tools, tool_choice: 'auto' }, signal ? { signal } : {});
+          span.setAttributes({
+            'gen_ai.response.model': completion.model,
+            'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason),
+            ...(completion.usage
+              ? { 'gen_ai.usage.input_tokens': completion.usage.prompt_tokens, 'gen_ai.usage.output_tokens': completion.usage.completion_tokens }
+              : {}),
+          });
+          return completion;
+        } catch (err) {
+          rethrow(err, signal);
+        }
+      }, SpanKind.CLIENT),
+    embed: ({ model, texts, dimensions, inputType, signal }) =>
+      inSpan(`embeddings ${model}`, genAiAttributes(endpoint, 'embeddings', model), async (span) => {
+        try {
+          // Plain floats: not every OpenAI-compatible server implements the client's base64 default.
+          const params: OpenAI.EmbeddingCreateParams & { input_type?: string } = {
+            model,
+            input: texts,
+            encoding_format: 'float',
+            ...(dimensions ? { dimensions } : {}),
+            // Servers that tell queries from passages by a field (e5 servers, Voyage) read `input_type`.
+            ...(inputType ? { input_type: inputType } : {}),
+          };
+          const res = await client.embeddings.create(params, signal ? { signal } : {});
+          if (res.usage) span.setAttribute('gen_ai.usage.input_tokens', res.usage.prompt_tokens);
+          return [...res.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+        } catch (err) {
+          rethrow(err, signal);
+        }
+      }, SpanKind.CLIENT),
     close: () => dispatcher.close(),
   };
 }

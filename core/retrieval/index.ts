@@ -2,6 +2,7 @@ export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, Searc
 export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarkers, WritableDocIndex } from './indexed.js';
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
+export { observedDocIndex } from './observed-doc-index.js';
 export { openChunkEmbedding } from './open-chunk-embedding.js';
 export { embedTexts, type ChunkEmbedding, type EmbeddedTexts } from './embed-texts.js';
 export { embedderId, modelEmbedder, type Embedder, type EmbedKind } from './embeddings.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Config } from '../config.js';
 import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
+import { inSpan, SpanKind } from '../telemetry/index.js';
 import { visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
@@ -111,8 +112,12 @@ export class QdrantDocIndex implements WritableDocIndex {
     const grouping = { group_by: 'path', group_size: query.chunksPerPage ?? 1, limit, filter, with_payload: true };
     const { vector, mode } = await this.queries.vectorOf(query.query);
     const candidates = Math.max(CANDIDATES, limit * 4);
+    const queryGroups = (request: Parameters<QdrantClient['queryGroups']>[1]) =>
+      inSpan('qdrant query_groups', { 'db.system': 'qdrant', 'db.operation.name': 'query_groups', 'db.collection.name': this.collection }, () =>
+        this.client.queryGroups(this.collection, request),
+      SpanKind.CLIENT);
     const res = vector
-      ? await this.client.queryGroups(this.collection, {
+      ? await queryGroups({
           ...grouping,
           prefetch: [
             { query: sparse, using: SPARSE, limit: candidates, filter },
@@ -120,7 +125,7 @@ export class QdrantDocIndex implements WritableDocIndex {
           ],
           query: { fusion: 'rrf' },
         })
-      : await this.client.queryGroups(this.collection, { ...grouping, query: sparse, using: SPARSE });
+      : await queryGroups({ ...grouping, query: sparse, using: SPARSE });
     // Qdrant's scores are unbounded; they are reported relative to the best page.
     const best = res.groups[0]?.hits[0]?.score ?? 1;
     const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;

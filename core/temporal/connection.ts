@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config.js';
+import { temporalClientInterceptors } from './tracing.js';
 
 export interface TemporalTarget {
   address: string;
@@ -42,5 +43,5 @@ export async function connectClient(target: TemporalTarget): Promise<Client> {
     ...(target.apiKey ? { apiKey: target.apiKey } : {}),
     connectTimeout: '5s',
   });
-  return new Client({ connection, namespace: target.namespace });
+  return new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() });
 }

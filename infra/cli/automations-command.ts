@@ -12,6 +12,7 @@ import {
 } from '../../core/automations/index.js';
 import { createJobStore, jobModel } from '../../core/jobs/index.js';
 import { Limiter } from '../../core/limits/index.js';
+import { createMetrics } from '../../core/telemetry/index.js';
 import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
 import { UsageError, type CliContext, type Command } from './context.js';
 
@@ -78,7 +79,8 @@ export const automations: Command = async (args, ctx) => {
     jobs: createJobStore(ctx.database),
     tenants: ctx.tenants,
     // With Redis the CLI spends the project's shared allowance; without it, this process's own counts.
-    limiter: new Limiter({ redis: ctx.redis, onStoreError: ctx.config.rateLimitOnStoreError }),
+    // The CLI serves no metrics: its refusals are counted on a registry of its own and go with it.
+    limiter: new Limiter({ redis: ctx.redis, onStoreError: ctx.config.rateLimitOnStoreError, metrics: createMetrics({ orgLabel: false }).limits }),
     config: ctx.config,
   };
   const missing = () => new Error(`unknown automation '${id ?? ''}' in project '${projectId}'`);

@@ -19,6 +19,7 @@ import { openChunkEmbedding, openDocIndex, type ChunkEmbedding, type DocIndex } 
 import { createTenantStore } from '../../core/tenants/index.js';
 import { createThreadStore, type ThreadStore } from '../../core/threads/index.js';
 import { createWebhookStore } from '../../core/webhooks/index.js';
+import { createMetrics } from '../../core/telemetry/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -65,7 +66,9 @@ export async function testServices(
   const tenants = createTenantStore(database);
   const wakeups = openJobWakeups(database, redis);
   onSuiteEnd(() => wakeups.close());
-  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError });
+  // A registry of the test's own, as each process owns one.
+  const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
+  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, metrics: metrics.limits });
   const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
   const docIndex = openDocIndex(config, redis);
   const stores = recordStores(config, database);
@@ -74,6 +77,7 @@ export async function testServices(
   const services = {
     config,
     logger,
+    metrics,
     database,
     jobs: createJobStore(database),
     events: createJobEventLog(database, wakeups),

@@ -4,7 +4,9 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { createActivities, type ActivityServices } from '../../activities/index.js';
 import { SEARCH_ATTRIBUTES } from '../../core/contracts/search-attributes.js';
+import { startTracing, type Tracing } from '../../core/telemetry/index.js';
 import { createWorker } from '../../worker/create-worker.js';
+import { WORKFLOW_TRACING_MODULE } from '../../worker/telemetry.js';
 import { onSuiteEnd } from './teardown.js';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -32,6 +34,7 @@ export function temporalEnv(): Promise<TestWorkflowEnvironment> {
 export function workflowCode(): Promise<string> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
     logger: { info() {}, warn() {}, debug() {}, trace() {}, error: console.error, log() {} },
   }).then((b) => b.code);
   return bundle;
@@ -46,7 +49,7 @@ export interface RunningWorker {
 /** Starts a real worker on a fresh task queue with the real activities built from `services`. */
 export async function startWorker(
   services: ActivityServices,
-  opts: { taskQueue?: string; activities?: ReturnType<typeof createActivities> } = {},
+  opts: { taskQueue?: string; activities?: ReturnType<typeof createActivities>; tracing?: Tracing } = {},
 ): Promise<RunningWorker> {
   const e = await temporalEnv();
   const taskQueue = opts.taskQueue ?? `test-${randomUUID()}`;
@@ -58,6 +61,8 @@ export async function startWorker(
     workflows: { code: await workflowCode() },
     maxActivities: services.config.worker.maxActivities,
     shutdownGraceMs: 2000,
+    // Tracing off (nothing registered) unless the test started its own.
+    tracing: opts.tracing ?? startTracing('quire-test', {}),
   });
   const running = worker.run();
   let stopped = false;

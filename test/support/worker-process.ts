@@ -15,7 +15,8 @@ export interface WorkerProcess {
 /** Starts a worker process (to kill it with SIGKILL, as a crash would); killed at suite end if still running. */
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, [WORKER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    // Metrics on any free port unless the test names one: workers of parallel tests never collide.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', QUIRE_WORKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

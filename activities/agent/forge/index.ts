@@ -1,3 +1,4 @@
+import { inSpan, SpanKind } from '../../../core/telemetry/index.js';
 import type { ActivityServices } from '../../services.js';
 import { loadProject, forgeToken } from '../project.js';
 import type { PullRequestInput, PullRequestResult } from '../types.js';
@@ -15,7 +16,10 @@ export async function openOrUpdatePullRequest(services: ActivityServices, input:
   const token = forgeToken(services, project);
   const messages = await services.jobs.getMessages(input.projectId, input.jobId, input.messageIds);
   const request = { ...input, prompts: messages.map((m) => m.prompt) };
-  if (project.forge === 'github' && token) return openGithubPullRequest(services, project, token, request);
-  if (project.forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, request);
-  return openLocalPullRequest(services, project, request);
+  const forge = token && (project.forge === 'github' || project.forge === 'gitlab') ? project.forge : 'local';
+  return inSpan(`forge ${forge} pull_request`, { 'quire.forge': forge }, () => {
+    if (forge === 'github' && token) return openGithubPullRequest(services, project, token, request);
+    if (forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, request);
+    return openLocalPullRequest(services, project, request);
+  }, SpanKind.CLIENT);
 }

@@ -26,7 +26,7 @@ describe('agent engine: the local forge pull-request page', function () {
     await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 2, title: second.title, summary: second.summary, messageIds: ['m1-0', 'm2-0'], filesChanged: [...turn.filesChanged, ...second.filesChanged], validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
+    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));
     const admin = await f.services.tenants.createKey('acme', 'admin');
     await f.services.tenants.addOrg('other');

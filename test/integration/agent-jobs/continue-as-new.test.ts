@@ -18,6 +18,7 @@ import { createWorker } from '../../../worker/create-worker.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
+import { startTracing } from '../../../core/telemetry/index.js';
 
 describe('agent job workflow across continue-as-new', function () {
   this.timeout(120_000);
@@ -48,6 +49,7 @@ describe('agent job workflow across continue-as-new', function () {
       },
       workflows: { code: await workflowCode() },
       maxActivities: 4,
+      tracing: startTracing('quire-test', {}),
       shutdownGraceMs: 1000,
     });
     const running = worker.run();

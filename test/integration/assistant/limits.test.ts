@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { Limiter } from '../../../core/limits/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { connectRedis } from '../../../core/redis.js';
+import { createMetrics } from '../../../core/telemetry/index.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
 import { assistantWorld, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
@@ -22,7 +23,7 @@ async function limitedWorld(opts: WorldOptions & { policy?: 'open' | 'closed'; l
   const world = await assistantWorld({
     ...opts,
     patch: () => ({
-      limiter: new Limiter({ redis, onStoreError: policy, ...(logger ? { logger } : {}) }),
+      limiter: new Limiter({ redis, onStoreError: policy, metrics: createMetrics({ orgLabel: false }).limits, ...(logger ? { logger } : {}) }),
       ...(logger ? { logger } : {}),
     }),
   });

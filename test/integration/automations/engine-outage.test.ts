@@ -7,13 +7,14 @@ import { call } from '../agent-jobs/agent-api.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, testConfig } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
+import { createMetrics } from '../../../core/telemetry/index.js';
 
 describe('automations while Temporal is unreachable', function () {
   this.timeout(60_000);
 
   it('503 with Retry-After, and a create that could not make its schedule leaves nothing behind', async () => {
     const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
-    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'));
+    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
     onSuiteEnd(() => services.temporal.connection.close());
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });

@@ -28,7 +28,7 @@ describe("the local forge's prLink in a real browser", function () {
     await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'web1', projectId: 'docs', branch: 'quire/web1', turn: 2, title: second.title, summary: second.summary, messageIds: ['m1-0', 'm2-0'], filesChanged: [...turn.filesChanged, ...second.filesChanged], validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open' }), temporal: undefined as never, probes: {} };
+    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
     const { url } = await serve(createApp(api, [pullsRouter]));
     const admin = await f.services.tenants.createKey('acme', 'admin');
     // The prLink names the configured public URL; the page is the same one on the test server.

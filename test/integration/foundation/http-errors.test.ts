@@ -11,6 +11,7 @@ import { loadConfig } from '../../../core/config.js';
 import { createLogger } from '../../../core/logger.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { createMetrics } from '../../../core/telemetry/index.js';
 
 /** A route that uses the real middleware (auth, validation, limiter) the way every feature does. */
 const probeFeature: Feature = (services: ApiServices) => {
@@ -118,7 +119,7 @@ describe('HTTP errors through the real middleware', () => {
 
   it('503 when Temporal cannot be reached, on a route and on /readyz', async () => {
     const config = loadConfig({ QUIRE_DATA_DIR: await tempDir(), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, LOG_LEVEL: 'silent' });
-    const services = await buildApiServices(config, createLogger('silent', 'test'));
+    const services = await buildApiServices(config, createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
     const { url: u } = await serve(createApp(services, [healthRouter, probeFeature]));
     const res = await fetch(u + '/start', { method: 'POST' });
     assert.equal(res.status, 503);

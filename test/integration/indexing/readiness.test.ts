@@ -9,6 +9,7 @@ import { freePort } from '../../support/redis.js';
 import { serve, tempDir } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
+import { createMetrics } from '../../../core/telemetry/index.js';
 
 interface Ready {
   status: number;
@@ -18,7 +19,7 @@ interface Ready {
 /** /readyz of an API built as the entry point builds it, on the suite's real Temporal. */
 async function readyz(env: Record<string, string>): Promise<Ready> {
   const config = loadConfig({ QUIRE_DATA_DIR: await tempDir(), TEMPORAL_ADDRESS: (await temporalEnv()).address, LOG_LEVEL: 'silent', ...env });
-  const services = await buildApiServices(config, createLogger('silent', 'test'));
+  const services = await buildApiServices(config, createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
   onSuiteEnd(() => services.temporal.connection.close());
   const { url } = await serve(createApp(services, [healthRouter]));
   const res = await fetch(`${url}/readyz`);

@@ -5,6 +5,9 @@ import { Redis } from 'ioredis';
 import { Limiter, LimitStoreUnavailableError, RateLimitedError, type LimitCheck } from '../../../core/limits/index.js';
 import { windowOf } from '../../../core/limits/windows.js';
 import { createLogger } from '../../../core/logger.js';
+import { createMetrics } from '../../../core/telemetry/index.js';
+
+const metrics = createMetrics({ orgLabel: false }).limits;
 
 const monthly = (points: number, subject = 'key_1'): LimitCheck[] => [{ name: 'assistant-key', subject, points, window: 'month' }];
 
@@ -50,7 +53,7 @@ describe('limiter windows', () => {
 
 describe('limiter month windows in memory', () => {
   it('a monthly limit of 3 refuses request 4 (no Redis)', async () => {
-    const limiter = new Limiter({ onStoreError: 'open' });
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
     assert.deepEqual(await spend(limiter, monthly(3), 3), [2, 1, 0]);
     await assert.rejects(limiter.consume(monthly(3)), (err: unknown) => {
       assert.ok(err instanceof RateLimitedError);
@@ -64,7 +67,7 @@ describe('limiter month windows in memory', () => {
 
   it('the fail-open insurance counts month windows too, and logs the switch once', async () => {
     const { logger, lines } = capturingLogger();
-    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'open', logger });
+    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'open', logger, metrics });
     assert.deepEqual(await spend(limiter, monthly(3), 3), [2, 1, 0]);
     await assert.rejects(limiter.consume(monthly(3)), RateLimitedError);
     const warnings = lines.filter((l) => l.level === 'warn');
@@ -74,14 +77,14 @@ describe('limiter month windows in memory', () => {
 
   it('fail-closed refuses with LimitStoreUnavailableError and logs the outage once', async () => {
     const { logger, lines } = capturingLogger();
-    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'closed', logger });
+    const limiter = new Limiter({ redis: unreachableRedis(), onStoreError: 'closed', logger, metrics });
     await assert.rejects(limiter.consume(monthly(3)), LimitStoreUnavailableError);
     await assert.rejects(limiter.consume(monthly(3)), LimitStoreUnavailableError);
     assert.equal(lines.filter((l) => l.level === 'warn').length, 1);
   });
 
   it('a new month starts from zero and drops the past months from memory', async () => {
-    const limiter = new Limiter({ onStoreError: 'open' });
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
     const january = new Date(Date.UTC(2026, 0, 31, 23, 59));
     const february = new Date(Date.UTC(2026, 1, 1, 0, 1));
     await spend(limiter, monthly(2), 2, january);
@@ -92,7 +95,7 @@ describe('limiter month windows in memory', () => {
   });
 
   it('a refused request spends nothing in the other windows', async () => {
-    const limiter = new Limiter({ onStoreError: 'open' });
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
     const checks = (perKey: number): LimitCheck[] => [
       { name: 'per-org', subject: 'acme', points: 3, window: 'hour' },
       { name: 'per-key', subject: 'key_1', points: perKey, window: 'month' },
@@ -102,5 +105,21 @@ describe('limiter month windows in memory', () => {
     await assert.rejects(limiter.consume(checks(1)), RateLimitedError);
     // The org's hour still holds 2 of its 3.
     assert.equal((await limiter.consume(checks(5))).remaining, 1);
+  });
+
+  it('counts each refusal by the subject whose allowance was spent', async () => {
+    const own = createMetrics({ orgLabel: false });
+    const limiter = new Limiter({ onStoreError: 'open', metrics: own.limits });
+    const ip: LimitCheck = { name: 'assistant-ip', subject: '10.0.0.1', points: 1, window: 'day' };
+    const project: LimitCheck = { name: 'agent-create', subject: 'docs', points: 1, window: 'hour' };
+    await limiter.consume([ip, project]);
+    await assert.rejects(limiter.consume([ip]), RateLimitedError);
+    await assert.rejects(limiter.consume([ip]), RateLimitedError);
+    await assert.rejects(limiter.consume([project]), RateLimitedError);
+    const values = (await own.registry.getSingleMetric('quire_rate_limit_rejections_total')!.get()).values;
+    assert.deepEqual(
+      values.map((v) => [v.labels.limit, v.value]).sort(),
+      [['ip', 2], ['project', 1]],
+    );
   });
 });

@@ -1,0 +1,35 @@
+import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Context, Middleware } from 'koa';
+import { SpanKind, secondsSince, tracer, withLogFields, type HttpMetrics } from '../core/telemetry/index.js';
+import type { AuthState } from './auth.js';
+
+/** The route template the router matched (`/v1/projects/:projectId/jobs`), never the path with its ids. */
+function routeOf(ctx: Context): string {
+  const matched = ctx._matchedRoute;
+  return typeof matched === 'string' ? matched : matched ? 'pattern' : 'unmatched';
+}
+
+/**
+ * Instruments every request in one place: a server span (continuing the caller's W3C
+ * `traceparent`), the request duration histogram labelled by route template, and the log
+ * fields every line inside the request carries (request id, then organisation once known).
+ */
+export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
+    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
+    const fields = () => ({ requestId: ctx.state.requestId as string, ...(org() ? { org: org() } : {}) });
+    try {
+      await context.with(trace.setSpan(parent, span), () => withLogFields(fields, next));
+    } finally {
+      const route = routeOf(ctx);
+      metrics.observeRequest({ method: ctx.method, route, status: ctx.status, org: org() }, secondsSince(started));
+      span.updateName(`${ctx.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+  };
+}

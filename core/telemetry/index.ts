@@ -1,0 +1,21 @@
+export {
+  createMetrics,
+  secondsSince,
+  type AgentMetrics,
+  type AnswerOutcome,
+  type AssistantMetrics,
+  type DbMetrics,
+  type HttpMetrics,
+  type IndexMetrics,
+  type LimitMetrics,
+  type LimitSubject,
+  type MetricsOptions,
+  type ModelMetrics,
+  type QuireMetrics,
+  type RetrievalMetrics,
+  type WebhookMetrics,
+} from './metrics.js';
+export { serveMetrics, type MetricsListener } from './metrics-server.js';
+export { startTracing, exporterFromEnv, TracingConfigError, type Tracing } from './tracing.js';
+export { inSpan, markFailed, tracer, SpanKind } from './spans.js';
+export { withLogFields, logMixin } from './log-context.js';

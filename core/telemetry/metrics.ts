@@ -1,0 +1,195 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** Seconds buckets for request-sized work (HTTP, retrieval, the database). */
+const FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds buckets for model calls and first tokens. */
+const MODEL = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 120];
+/** Seconds buckets for an agent turn (minutes long). */
+const TURN = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800];
+
+export interface MetricsOptions {
+  /** Adds an `org` label to the request and answer series (off by default: one series per organisation). */
+  orgLabel: boolean;
+}
+
+/** HTTP requests, labelled by the matched route's template, never the path. */
+export interface HttpMetrics {
+  observeRequest(labels: { method: string; route: string; status: number; org: string | undefined }, seconds: number): void;
+}
+
+/** The assistant's answers: time to the first token and how each ended. */
+export interface AssistantMetrics {
+  firstToken(seconds: number): void;
+  answered(outcome: AnswerOutcome, org: string | undefined): void;
+}
+
+/** `answered`: the model (or the extractive answerer) finished; `failed`: it did not; `aborted`: the reader left. */
+export type AnswerOutcome = 'answered' | 'failed' | 'aborted';
+
+export interface RetrievalMetrics {
+  observeSearch(seconds: number): void;
+}
+
+/** Which subject's allowance refused the request. */
+export type LimitSubject = 'key' | 'org' | 'ip' | 'project';
+
+export interface LimitMetrics {
+  rejected(limit: LimitSubject): void;
+}
+
+export interface DbMetrics {
+  /** `operation` is a fixed name (`select`, `insert`, a statement's purpose), never SQL text. */
+  observeQuery(operation: string, seconds: number): void;
+}
+
+export interface ModelMetrics {
+  observeRequest(operation: 'chat' | 'stream' | 'embed', seconds: number): void;
+  tokens(model: string, direction: 'input' | 'output', count: number): void;
+}
+
+export interface AgentMetrics {
+  /** `outcome` is the turn's stop reason, or `failed` when the activity threw. */
+  turnEnded(outcome: string, seconds: number): void;
+  pullRequest(created: boolean): void;
+}
+
+export interface WebhookMetrics {
+  delivered(outcome: 'delivered' | 'failed' | 'gave_up'): void;
+}
+
+export interface IndexMetrics {
+  pagesIndexed(count: number): void;
+}
+
+/** Every metric Quire records, each defined once; a process hands each consumer the slice it records. */
+export interface QuireMetrics {
+  registry: Registry;
+  http: HttpMetrics;
+  assistant: AssistantMetrics;
+  retrieval: RetrievalMetrics;
+  limits: LimitMetrics;
+  db: DbMetrics;
+  model: ModelMetrics;
+  agent: AgentMetrics;
+  webhooks: WebhookMetrics;
+  indexing: IndexMetrics;
+}
+
+/** Registers every Quire metric on a registry the process owns (never prom-client's global one). */
+export function createMetrics(options: MetricsOptions, registry = new Registry()): QuireMetrics {
+  const orgLabels = options.orgLabel ? (['org'] as const) : ([] as const);
+  const orgOf = (org: string | undefined) => (options.orgLabel ? { org: org ?? 'none' } : {});
+  const registers = [registry];
+
+  const httpDuration = new Histogram({
+    name: 'quire_http_request_duration_seconds',
+    help: 'HTTP requests of the API by method, route template and status.',
+    labelNames: ['method', 'route', 'status', ...orgLabels],
+    buckets: FAST,
+    registers,
+  });
+  const firstToken = new Histogram({
+    name: 'quire_assistant_first_token_seconds',
+    help: 'Time from the start of an assistant answer (passages found) to its first token.',
+    buckets: MODEL,
+    registers,
+  });
+  const answers = new Counter({
+    name: 'quire_assistant_answers_total',
+    help: 'Assistant answers by how they ended.',
+    labelNames: ['outcome', ...orgLabels],
+    registers,
+  });
+  const retrieval = new Histogram({
+    name: 'quire_retrieval_duration_seconds',
+    help: 'Searches of the document index (keyword, vector and fusion).',
+    buckets: FAST,
+    registers,
+  });
+  const rejections = new Counter({
+    name: 'quire_rate_limit_rejections_total',
+    help: 'Requests refused by a rate limit, by the subject whose allowance was spent.',
+    labelNames: ['limit'],
+    registers,
+  });
+  const db = new Histogram({
+    name: 'quire_db_query_duration_seconds',
+    help: 'Database queries by operation.',
+    labelNames: ['operation'],
+    buckets: FAST,
+    registers,
+  });
+  const modelDuration = new Histogram({
+    name: 'quire_model_request_duration_seconds',
+    help: 'Requests to the language model by operation.',
+    labelNames: ['operation'],
+    buckets: MODEL,
+    registers,
+  });
+  const modelTokens = new Counter({
+    name: 'quire_model_tokens_total',
+    help: 'Tokens the language model reported, by model and direction (input, output).',
+    labelNames: ['model', 'direction'],
+    registers,
+  });
+  const turns = new Counter({
+    name: 'quire_agent_turns_total',
+    help: 'Agent turns by outcome (their stop reason, or failed).',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const turnDuration = new Histogram({
+    name: 'quire_agent_turn_duration_seconds',
+    help: 'Duration of agent turns, failed ones included.',
+    buckets: TURN,
+    registers,
+  });
+  const pulls = new Counter({
+    name: 'quire_pull_requests_total',
+    help: 'Pull requests opened (created) or updated by the agent.',
+    labelNames: ['action'],
+    registers,
+  });
+  const deliveries = new Counter({
+    name: 'quire_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome.',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const pages = new Counter({ name: 'quire_index_pages_total', help: 'Documentation pages indexed.', registers });
+
+  return {
+    registry,
+    http: {
+      observeRequest: ({ method, route, status, org }, seconds) =>
+        httpDuration.observe({ method, route, status: String(status), ...orgOf(org) }, seconds),
+    },
+    assistant: {
+      firstToken: (seconds) => firstToken.observe(seconds),
+      answered: (outcome, org) => answers.inc({ outcome, ...orgOf(org) }),
+    },
+    retrieval: { observeSearch: (seconds) => retrieval.observe(seconds) },
+    limits: { rejected: (limit) => rejections.inc({ limit }) },
+    db: { observeQuery: (operation, seconds) => db.observe({ operation }, seconds) },
+    model: {
+      observeRequest: (operation, seconds) => modelDuration.observe({ operation }, seconds),
+      tokens: (model, direction, count) => {
+        if (count > 0) modelTokens.inc({ model, direction }, count);
+      },
+    },
+    agent: {
+      turnEnded: (outcome, seconds) => {
+        turns.inc({ outcome });
+        turnDuration.observe(seconds);
+      },
+      pullRequest: (created) => pulls.inc({ action: created ? 'created' : 'updated' }),
+    },
+    webhooks: { delivered: (outcome) => deliveries.inc({ outcome }) },
+    indexing: { pagesIndexed: (count) => pages.inc(count) },
+  };
+}
+
+/** Seconds since a `performance.now()` reading. */
+export function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
+}

@@ -1,0 +1,118 @@
+/**
+ * One trace from the API's request through workflow.start, the workflow, its activities and the
+ * model call, read back from the SDK's in-memory exporter (the API and a worker in this process,
+ * on the suite's real Temporal dev server). No prompt, answer or secret reaches a span, and the
+ * request's log lines carry its trace id, span id and request id.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SpanKind } from '@opentelemetry/api';
+import { Client } from '@temporalio/client';
+import { createApp } from '../../../api/app.js';
+import type { JobView } from '../../../core/jobs/index.js';
+import { createLogger } from '../../../core/logger.js';
+import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
+import { startTracing, type Tracing } from '../../../core/telemetry/index.js';
+import { temporalClientInterceptors } from '../../../core/temporal/tracing.js';
+import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
+import { createDocsRepo } from '../../support/docs-repo.js';
+import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { call, pollJob } from '../agent-jobs/agent-api.js';
+import { userMessage } from '../assistant/harness.js';
+import { SITE } from '../assistant/site.js';
+
+const PROMPT_SECRET = 'prompt-marker-7f3a9c';
+const ANSWER_SECRET = 'answer-marker-91b2e4';
+const FILE_SECRET = 'file-marker-c0ffee';
+const MODEL_KEY = 'sk-telemetry-model-key-5d8e2b';
+
+function modelReply(req: RecordedRequest): Reply {
+  if (req.body.stream) return { text: `Install it with the installer ${ANSWER_SECRET} [1].` };
+  if (!req.body.messages.some((m) => m.role === 'tool')) {
+    return { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-1.mdx', old_text: 'Install the widget 1', new_text: `Install the ${FILE_SECRET} 1` } }] };
+  }
+  return { toolCalls: [{ name: 'finish', arguments: { title: 'Gadget', summary: 'Says gadget.' } }] };
+}
+
+function attributeText(spans: ReadableSpan[]): string {
+  return spans.map((s) => `${s.name} ${JSON.stringify(s.attributes)} ${JSON.stringify(s.events)}`).join('\n');
+}
+
+describe('traces and correlated logs', function () {
+  this.timeout(120_000);
+  const exporter = new InMemorySpanExporter();
+  let tracing: Tracing;
+
+  before(() => {
+    tracing = startTracing('quire-test', {}, exporter);
+  });
+  after(() => tracing.shutdown());
+
+  it('one trace joins the request, workflow.start, the workflow, the turn activity and the model call; no prompt, answer, file text or secret in a span', async () => {
+    const model = await startFakeModel((req) => modelReply(req));
+    const repo = await createDocsRepo({ pages: 3, withNav: true });
+    const taskQueue = `trace-${randomUUID()}`;
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(JSON.parse(chunk.toString())), done()) }));
+    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: MODEL_KEY, QUIRE_MODEL: 'test-model' } });
+    const env = await temporalEnv();
+    const services = { ...built, logger, temporal: new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: temporalClientInterceptors() }) };
+    const { adminKey, assistantKey } = await seedOrg(services);
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [] });
+    await services.tenants.putDomain({ id: 'site', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false });
+    const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
+    await docIndex.applyChanges('site', { upserts: SITE, removals: [] });
+    services.docIndex = docIndex;
+    await startWorker(services, { taskQueue, tracing });
+    const base = (await serve(createApp(services))).url;
+
+    const created = await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: `Say gadget on page 1 ${PROMPT_SECRET}` });
+    assert.equal(created.status, 201);
+    const requestId = created.headers.get('x-request-id');
+    const done = await pollJob(base, adminKey, 'docs', created.body.id, (j) => j.status !== 'active', 60_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const answer = await fetch(`${base}/discovery/v2/assistant/site/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${assistantKey}` },
+      body: JSON.stringify({ fp: 'anonymous', messages: [userMessage(`How do I install the widget? ${PROMPT_SECRET}`)] }),
+    });
+    assert.match(await answer.text(), new RegExp(ANSWER_SECRET), 'the answer streamed');
+    await tracing.processor.forceFlush();
+
+    const spans = exporter.getFinishedSpans();
+    const request = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /v2/agent/:projectId/job');
+    assert.ok(request, `a request span among: ${spans.map((s) => s.name).join(', ')}`);
+    const trace = spans.filter((s) => s.spanContext().traceId === request.spanContext().traceId);
+    const names = trace.map((s) => s.name);
+    for (const expected of ['StartWorkflow:', 'StartActivity:runAgentTurn', 'RunActivity:runAgentTurn', 'chat test-model', 'git ']) {
+      assert.ok(names.some((n) => n.startsWith(expected)), `${expected} in the request's trace: ${names.join(', ')}`);
+    }
+    const chat = trace.find((s) => s.name === 'chat test-model')!;
+    assert.equal(chat.attributes['gen_ai.request.model'], 'test-model');
+    assert.equal(chat.attributes['gen_ai.operation.name'], 'chat');
+    assert.ok(Number(chat.attributes['gen_ai.usage.input_tokens']) > 0, 'token usage recorded');
+    // The workflow's own spans came through the worker's sink, parented in the same trace.
+    const turnStart = trace.find((s) => s.name.startsWith('StartActivity:runAgentTurn'))!;
+    assert.equal(trace.find((s) => s.name.startsWith('RunActivity:runAgentTurn'))!.parentSpanId, turnStart.spanContext().spanId);
+
+    const everything = attributeText(spans);
+    for (const secret of [PROMPT_SECRET, ANSWER_SECRET, FILE_SECRET, MODEL_KEY, adminKey, assistantKey]) {
+      assert.ok(!everything.includes(secret), `no span carries ${secret.slice(0, 12)}…`);
+    }
+    assert.ok(spans.some((s) => s.kind === SpanKind.SERVER && s.name === 'POST /discovery/v2/assistant/:domain/message'), 'the answer has its request span');
+
+    // The request's own log line carries its trace, span and request id.
+    const line = lines.find((l) => l.msg === 'request' && l.requestId === requestId);
+    assert.ok(line, 'the request was logged');
+    assert.equal(line.trace_id, request.spanContext().traceId);
+    assert.equal(line.span_id, request.spanContext().spanId);
+    // Activity lines of the job carry the job and workflow ids and the activity span's trace.
+    const activityLine = lines.find((l) => l.jobId === created.body.id && typeof l.workflowId === 'string' && l.trace_id);
+    assert.ok(activityLine, `an activity line with job id, workflow id and trace: ${JSON.stringify(lines.filter((l) => l.jobId).slice(0, 3))}`);
+    assert.equal(activityLine.trace_id, request.spanContext().traceId);
+  });
+});
