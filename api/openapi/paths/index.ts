@@ -1,4 +1,5 @@
 import type { PathItems } from '../types.js';
+import { adminPaths } from './admin.js';
 import { agentPaths } from './agent.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Paths } from './agent-v1.js';
@@ -32,4 +33,5 @@ export const PATHS: PathItems[] = [
   mcpPaths,
   openAiCompatPaths,
   llmsPaths,
+  adminPaths,
 ];
