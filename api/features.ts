@@ -1,3 +1,4 @@
+import { adminRouter, operatorRouter } from './admin/index.js';
 import { agentRouter } from './agent/index.js';
 import { analyticsRouter } from './analytics/index.js';
 import { agentV1Router } from './agent/v1/index.js';
@@ -30,4 +31,6 @@ export const FEATURES: Feature[] = [
   openAiCompatRouter,
   llmsRouter,
   widgetRouter,
+  adminRouter,
+  operatorRouter,
 ];

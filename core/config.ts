@@ -65,6 +65,8 @@ export const EnvSchema = v.strictObject({
   QUIRE_PUBLIC_URL: v.optional(url),
   QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
   QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  // The operator's bearer token for /v2/operator (organisations and their limits); unset: those routes answer 404.
+  QUIRE_OPERATOR_TOKEN: optionalSecret,
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   QUIRE_BODY_LIMIT: bytes('1mb'),
   QUIRE_TRUST_PROXY: bool(false),
@@ -162,6 +164,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   seedFile: string | undefined;
+  /** Bearer token of the /v2/operator routes; undefined: they are off (404). A secret. */
+  operatorToken: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   trustProxy: boolean;
@@ -338,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: path.resolve(cwd, e.QUIRE_DATA_DIR),
     seedFile: e.QUIRE_SEED_FILE ? path.resolve(cwd, e.QUIRE_SEED_FILE) : undefined,
+    operatorToken: e.QUIRE_OPERATOR_TOKEN,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.QUIRE_BODY_LIMIT,
     trustProxy: e.QUIRE_TRUST_PROXY,

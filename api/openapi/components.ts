@@ -40,6 +40,7 @@ export const components: Record<string, Record<string, Schema>> = {
   securitySchemes: {
     adminKey: { type: 'http', scheme: 'bearer', description: 'An admin key (`quire_…`).' },
     assistantKey: { type: 'http', scheme: 'bearer', description: 'An assistant key (`quire_dsc_…`); safe in browsers.' },
+    operatorToken: { type: 'http', scheme: 'bearer', description: 'The deployment operator’s token, `QUIRE_OPERATOR_TOKEN`.' },
   },
   responses: {},
 };

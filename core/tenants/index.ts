@@ -1,3 +1,4 @@
 export * from './types.js';
 export { kindOfSecret, ADMIN_PREFIX, ASSISTANT_PREFIX, TENANT_ID } from './keys.js';
 export { createTenantStore } from './tenant-store.js';
+export * from './admin.js';

@@ -14,6 +14,7 @@ import {
   type Project,
   type ProjectInput,
   type TenantStore,
+  TenantExistsError,
   UnknownTenantError,
 } from './types.js';
 
@@ -85,7 +86,12 @@ const keyOf = (row: ApiKeysTable): ApiKeyRecord => ({
   hint: row.hint,
   createdAt: row.created_at,
   ...(row.revoked_at ? { revokedAt: row.revoked_at } : {}),
+  ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+  ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
 });
+
+/** A key's use is written at most this often, so authenticating stays one read in the common case. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 async function requireOrg(trx: Queries, orgId: string): Promise<void> {
   const found = await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst();
@@ -122,6 +128,19 @@ export function createTenantStore(database: Database): TenantStore {
         await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
         return project;
       }),
+    addProject: (input: ProjectInput) =>
+      database.transaction(async (trx) => {
+        await requireOrg(trx, input.orgId);
+        const existing = await trx.selectFrom('projects').select('id').where('id', '=', input.id).executeTakeFirst();
+        if (existing) throw new TenantExistsError('project', input.id);
+        const project = mergeProject(input, undefined);
+        await trx.insertInto('projects').values(projectRow(project)).execute();
+        return project;
+      }),
+    deleteProject: async (id) => {
+      const deleted = await q.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0;
+    },
     getProject: async (id) => {
       const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
       return row && projectOf(row);
@@ -141,6 +160,19 @@ export function createTenantStore(database: Database): TenantStore {
         await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
         return domain;
       }),
+    addDomain: (input: DomainInput) =>
+      database.transaction(async (trx) => {
+        await requireOrg(trx, input.orgId);
+        const existing = await trx.selectFrom('domains').select('id').where('id', '=', input.id).executeTakeFirst();
+        if (existing) throw new TenantExistsError('domain', input.id);
+        const domain = mergeDomain(input, undefined);
+        await trx.insertInto('domains').values(domainRow(domain)).execute();
+        return domain;
+      }),
+    deleteDomain: async (id) => {
+      const deleted = await q.deleteFrom('domains').where('id', '=', id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0;
+    },
     getDomain: async (id) => {
       const row = await q.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
       return row && domainOf(row);
@@ -151,16 +183,26 @@ export function createTenantStore(database: Database): TenantStore {
       return (await query.execute()).map(domainOf);
     },
 
-    createKey: (orgId, kind) =>
+    createKey: (orgId, kind, expiresAt) =>
       database.transaction(async (trx) => {
         await requireOrg(trx, orgId);
         const created = newKey(orgId, kind);
-        const { record } = created;
+        const record: ApiKeyRecord = { ...created.record, ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}) };
         await trx
           .insertInto('api_keys')
-          .values({ id: record.id, org_id: orgId, kind, hash: record.hash, hint: record.hint, created_at: record.createdAt, revoked_at: null, expires_at: null, last_used_at: null })
+          .values({
+            id: record.id,
+            org_id: orgId,
+            kind,
+            hash: record.hash,
+            hint: record.hint,
+            created_at: record.createdAt,
+            revoked_at: null,
+            expires_at: record.expiresAt ?? null,
+            last_used_at: null,
+          })
           .execute();
-        return created;
+        return { record, secret: created.secret };
       }),
     listKeys: async (orgId) => {
       let query = q.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
@@ -184,7 +226,12 @@ export function createTenantStore(database: Database): TenantStore {
       const hash = hashSecret(secret);
       const row = await q.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
       if (!row || !sameHash(row.hash, hash) || row.kind !== kind || row.revoked_at) return undefined;
-      if (row.expires_at && row.expires_at <= new Date().toISOString()) return undefined;
+      const now = new Date();
+      if (row.expires_at && row.expires_at <= now.toISOString()) return undefined;
+      if (!row.last_used_at || Date.parse(row.last_used_at) <= now.getTime() - LAST_USED_RESOLUTION_MS) {
+        row.last_used_at = now.toISOString();
+        await q.updateTable('api_keys').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
+      }
       return keyOf(row);
     },
     ping: () => database.ping(),

@@ -65,6 +65,10 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: string;
   revokedAt?: string;
+  /** After this instant the key no longer authenticates. */
+  expiresAt?: string;
+  /** When the key last authenticated, recorded at most once a minute. */
+  lastUsedAt?: string;
 }
 
 export type ProjectInput = Omit<Project, 'createdAt' | 'updatedAt'>;
@@ -75,16 +79,24 @@ export interface TenantStore {
   getOrg(id: string): Promise<Organisation | undefined>;
   listOrgs(): Promise<Organisation[]>;
   putProject(input: ProjectInput): Promise<Project>;
+  /** Like putProject, but refuses an id that exists (TenantExistsError). */
+  addProject(input: ProjectInput): Promise<Project>;
+  /** False when there was no such project. */
+  deleteProject(id: string): Promise<boolean>;
   getProject(id: string): Promise<Project | undefined>;
   listProjects(orgId?: string): Promise<Project[]>;
   putDomain(input: DomainInput): Promise<Domain>;
+  /** Like putDomain, but refuses an id that exists (TenantExistsError). */
+  addDomain(input: DomainInput): Promise<Domain>;
+  /** False when there was no such domain. */
+  deleteDomain(id: string): Promise<boolean>;
   getDomain(id: string): Promise<Domain | undefined>;
   listDomains(orgId?: string): Promise<Domain[]>;
   /** Creates a key; the secret is returned once and never stored. */
-  createKey(orgId: string, kind: KeyKind): Promise<{ record: ApiKeyRecord; secret: string }>;
+  createKey(orgId: string, kind: KeyKind, expiresAt?: string): Promise<{ record: ApiKeyRecord; secret: string }>;
   listKeys(orgId?: string): Promise<ApiKeyRecord[]>;
   revokeKey(id: string): Promise<ApiKeyRecord>;
-  /** The live (not revoked) key whose secret this is, or undefined. */
+  /** The live (not revoked, not expired) key whose secret this is, or undefined; records its use at most once a minute. */
   authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -99,4 +111,12 @@ export class UnknownTenantError extends Error {
 
 export class TenantConflictError extends Error {
   override name = 'TenantConflictError';
+}
+
+/** An id that is already taken, by this organisation or another. */
+export class TenantExistsError extends TenantConflictError {
+  override name = 'TenantExistsError';
+  constructor(readonly kind: 'project' | 'domain', readonly id: string) {
+    super(`${kind} '${id}' already exists`);
+  }
 }

@@ -2,8 +2,9 @@ import { loadConfig } from '../../core/config.js';
 import { openMigratedDatabase, type Database } from '../../core/db/index.js';
 import { connectRedis } from '../../core/redis.js';
 import { scrubSecrets } from '../../core/logger.js';
-import { createTenantStore, UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
+import { createTenantStore, UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
 import { cliStores, UsageError, type Command } from './context.js';
+import { helpOf, wantsHelp, type DefinedCommand } from './flags.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
@@ -14,26 +15,43 @@ import { migrateCommand } from './migrate-command.js';
 /** Every `quire` command; each feature registers its own line. */
 const COMMANDS: Record<string, Command> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
 
-const USAGE = `usage: quire <command>
-  migrate   (brings the database schema up to date; every process also does at start)
-  orgs add ORG | orgs list
-  projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github] [--token-env VAR] [--models a,b]
-  domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden]
-  keys create --org ORG --kind admin|assistant | keys list [--org ORG] | keys revoke KEY_ID
-  index DOMAIN
-  automations add PROJECT (--cron EXPR [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
-  automations list PROJECT | automations pause|resume|trigger|delete PROJECT ID
-  webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | webhooks list [PROJECT] | webhooks remove PROJECT WEBHOOK_ID | webhooks deliveries PROJECT [--limit N]
-  analytics DOMAIN [--since 7d]   (answered vs unanswered, top categories, top gaps, feedback ratio)
-The database is QUIRE_DATABASE_URL (PostgreSQL) when set, else quire.db in the data directory (QUIRE_DATA_DIR, default .quire).`;
+/** Usage of the commands not yet defined with a flag table (their own lines). */
+const OTHER_USAGE: Record<string, string[]> = {
+  migrate: ['migrate   (brings the database schema up to date; every process also does at start)'],
+  index: ['index DOMAIN'],
+  automations: [
+    'automations add PROJECT (--cron EXPR [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]',
+    'automations list PROJECT | automations pause|resume|trigger|delete PROJECT ID',
+  ],
+  webhooks: ['webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | webhooks list [PROJECT] | webhooks remove PROJECT WEBHOOK_ID | webhooks deliveries PROJECT [--limit N]'],
+  analytics: ['analytics DOMAIN [--since 7d]   (answered vs unanswered, top categories, top gaps, feedback ratio)'],
+};
+
+const isDefined = (command: Command): command is DefinedCommand => 'spec' in command;
+
+/** `quire --help`: every command, from its definition when it has one (flags in `quire COMMAND --help`). */
+function usage(): string {
+  const lines = ['usage: quire <command>  (quire <command> --help lists its flags)'];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    if (isDefined(command)) for (const u of command.spec.usage) lines.push(`  ${name} ${u}`);
+    else for (const u of OTHER_USAGE[name] ?? [name]) lines.push(`  ${u}`);
+  }
+  lines.push('The database is QUIRE_DATABASE_URL (PostgreSQL) when set, else quire.db in the data directory (QUIRE_DATA_DIR, default .quire).');
+  return lines.join('\n');
+}
 
 /** Runs one CLI invocation and returns the exit code; errors are one line on stderr. */
 export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [name, ...args] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
-    process.stderr.write(`${name && name !== 'help' && name !== '--help' ? `quire: unknown command '${name}'\n` : ''}${USAGE}\n`);
-    return name === 'help' || name === '--help' ? 0 : 2;
+    const help = name === 'help' || name === '--help' || name === '-h';
+    (help ? process.stdout : process.stderr).write(`${name && !help ? `quire: unknown command '${name}'\n` : ''}${usage()}\n`);
+    return help ? 0 : 2;
+  }
+  if (isDefined(command) && wantsHelp(args)) {
+    process.stdout.write(helpOf(name!, command.spec));
+    return 0;
   }
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   let database: Database | undefined;
@@ -51,6 +69,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     let message = err instanceof Error ? err.message : String(err);
     if (err instanceof UnknownTenantError && err.kind === 'organisation')
       message += `; create it first with: quire orgs add ${err.id}`;
+    if (err instanceof TenantExistsError) message += `; change it with: quire ${err.kind}s update ORG/${err.id} [flags]`;
     if (!(err instanceof UnknownTenantError || err instanceof TenantConflictError) && !(err instanceof Error)) message = 'unexpected error';
     process.stderr.write(`quire ${name}: error: ${scrubSecrets(message)}\n`);
     return 1;

@@ -1,6 +1,15 @@
-import { parseArgs } from 'node:util';
-import { UsageError, type CliContext, type Command } from './context.js';
-import { TOKEN_FORGES, type ForgeKind } from '../../core/tenants/index.js';
+import { UsageError, type CliContext } from './context.js';
+import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
+import {
+  createDomain,
+  createProject,
+  updateDomain,
+  updateProject,
+  type DomainPatch,
+  type ForgeKind,
+  type ProjectPatch,
+  TOKEN_FORGES,
+} from '../../core/tenants/index.js';
 
 const FORGES: readonly ForgeKind[] = ['local', 'github', 'gitlab'];
 
@@ -14,142 +23,192 @@ function line(ctx: CliContext, text: string): void {
   ctx.out.write(text + '\n');
 }
 
-/** `quire projects|domains list`, or `… add ORG/ID` with the command's options: the shape both share. */
-async function listOrAdd(
-  ctx: CliContext,
-  [verb, target]: string[],
-  what: 'project' | 'domain',
-  usage: string,
-  steps: { list: () => Promise<string[]>; add: (orgId: string, id: string) => Promise<{ orgId: string; id: string }> },
-): Promise<number> {
-  if (verb === 'list') {
-    for (const text of await steps.list()) line(ctx, text);
-    return 0;
-  }
-  if (verb !== 'add') throw new UsageError(usage);
-  const [orgId, id] = orgAndName(target, what);
-  const added = await steps.add(orgId, id);
-  line(ctx, `${what} ${added.orgId}/${added.id} ready`);
-  return 0;
+/** Only the flags given: what a PATCH (and `update`) changes. */
+function given<T extends object>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
 }
 
-export const orgs: Command = async (args, ctx) => {
-  const [verb, id] = args;
-  if (verb === 'add' && id) {
-    const org = await ctx.tenants.addOrg(id);
-    line(ctx, `organisation ${org.id} ready`);
-    return 0;
-  }
-  if (verb === 'list') {
-    for (const org of await ctx.tenants.listOrgs()) line(ctx, org.id);
-    return 0;
-  }
-  throw new UsageError('quire orgs add ORG | quire orgs list');
-};
-
-export const projects: Command = async (args, ctx) => {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      repo: { type: 'string' },
-      branch: { type: 'string', default: 'main' },
-      'docs-path': { type: 'string', default: '' },
-      forge: { type: 'string', default: 'local' },
-      'token-env': { type: 'string' },
-      models: { type: 'string', default: '' },
-    },
-  });
-  const usage = 'quire projects add ORG/PROJECT --repo URL_OR_PATH [--branch B] [--docs-path P] [--forge local|github|gitlab] [--token-env VAR] [--models a,b]';
-  return listOrAdd(ctx, positionals, 'project', usage, {
-    list: async () => (await ctx.tenants.listProjects()).map((p) => `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`),
-    add: async (orgId, id) => {
-      if (!values.repo) throw new UsageError('--repo is required (a clone URL or a local path)');
-      const forge = FORGES.find((f) => f === values.forge);
-      if (!forge) throw new UsageError('--forge must be local, github or gitlab');
-      if (TOKEN_FORGES.includes(forge) && !values['token-env'])
-        throw new UsageError(`--token-env VAR is required with --forge ${forge} (the name of the variable holding the token)`);
-      return ctx.tenants.putProject({
-        id,
-        orgId,
-        repository: values.repo,
-        branch: values.branch,
-        docsPath: values['docs-path'],
-        forge,
-        ...(values['token-env'] ? { forgeTokenEnv: values['token-env'] } : {}),
-        allowedModels: values.models.split(',').map((m) => m.trim()).filter(Boolean),
-      });
-    },
-  });
-};
-
-export const domains: Command = async (args, ctx) => {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      source: { type: 'string' },
-      branch: { type: 'string' },
-      'docs-path': { type: 'string', default: '' },
-      'base-url': { type: 'string' },
-      'include-hidden': { type: 'boolean', default: false },
-      support: { type: 'string' },
-      'allowed-origin': { type: 'string', multiple: true, default: [] },
-    },
-  });
-  const usage =
-    'quire domains add ORG/DOMAIN --source URL_OR_PATH [--branch B] [--base-url URL] [--docs-path P] [--include-hidden] [--support CONTACT] [--allowed-origin URL]…';
-  return listOrAdd(ctx, positionals, 'domain', usage, {
-    list: async () =>
-      (await ctx.tenants.listDomains()).map(
-        (d) => `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`,
-      ),
-    add: async (orgId, id) => {
-      if (!values.source) throw new UsageError('--source is required (a git URL or a local folder)');
-      const baseUrl = values['base-url'] ?? `https://${id}.example.com`;
-      if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
-      const bad = values['allowed-origin'].find((o) => !/^https?:\/\//i.test(o) || !URL.canParse(o));
-      if (bad !== undefined) throw new UsageError(`--allowed-origin must be an http(s) URL such as https://docs.example.com, got '${bad}'`);
-      return ctx.tenants.putDomain({
-        id,
-        orgId,
-        source: values.source,
-        ...(values.branch ? { branch: values.branch } : {}),
-        docsPath: values['docs-path'],
-        baseUrl,
-        includeHidden: values['include-hidden'],
-        ...(values.support ? { supportContact: values.support } : {}),
-        allowedOrigins: values['allowed-origin'],
-      });
-    },
-  });
-};
-
-export const keys: Command = async (args, ctx) => {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { org: { type: 'string' }, kind: { type: 'string' } },
-  });
-  const verb = positionals[0];
-  if (verb === 'create') {
-    if (!values.org) throw new UsageError('--org ORG is required');
-    if (values.kind !== 'admin' && values.kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
-    const { record, secret } = await ctx.tenants.createKey(values.org, values.kind);
-    line(ctx, `created ${record.kind} key ${record.id} for ${record.orgId}; it is shown once:`);
-    line(ctx, secret);
-    return 0;
-  }
-  if (verb === 'list') {
-    for (const k of await ctx.tenants.listKeys(values.org)) {
-      line(ctx, [k.id, k.orgId, k.kind, k.hint, k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+export const orgs = defineCommand({
+  summary: 'Organisations: the tenants that own projects, domains and keys.',
+  usage: ['add ORG', 'list'],
+  flags: {},
+  async run([verb, id], _values, ctx) {
+    if (verb === 'add' && id) {
+      const org = await ctx.tenants.addOrg(id);
+      line(ctx, `organisation ${org.id} ready`);
+      return 0;
     }
-    return 0;
-  }
-  if (verb === 'revoke' && positionals[1]) {
-    const k = await ctx.tenants.revokeKey(positionals[1]);
-    line(ctx, `revoked ${k.id}`);
-    return 0;
-  }
-  throw new UsageError('quire keys create --org ORG --kind admin|assistant | quire keys list [--org ORG] | quire keys revoke KEY_ID');
+    if (verb === 'list') {
+      for (const org of await ctx.tenants.listOrgs()) line(ctx, org.id);
+      return 0;
+    }
+    throw new UsageError('quire orgs add ORG | quire orgs list');
+  },
+});
+
+const projectFlags: Record<string, FlagSpec> = {
+  repo: { type: 'string', value: 'URL_OR_PATH', help: 'clone URL or local path of the docs repository (required by add)' },
+  branch: { type: 'string', value: 'B', help: 'branch the agent works from (add: main)' },
+  'docs-path': { type: 'string', value: 'P', help: 'folder of the docs inside the repository (add: the root)' },
+  forge: { type: 'string', value: 'local|github|gitlab', help: 'where pull requests are opened (add: local)' },
+  'token-env': { type: 'string', value: 'VAR', help: 'variable holding the forge token (required with github and gitlab)' },
+  models: { type: 'string', value: 'a,b', help: 'models the project allows, comma-separated (add: any)' },
 };
+
+function forgeOf(value: string | undefined): ForgeKind | undefined {
+  if (value === undefined) return undefined;
+  const forge = FORGES.find((f) => f === value);
+  if (!forge) throw new UsageError('--forge must be local, github or gitlab');
+  return forge;
+}
+
+const modelsOf = (value: string | undefined) => value?.split(',').map((m) => m.trim()).filter(Boolean);
+
+function projectPatch(values: FlagValues): ProjectPatch {
+  return given({
+    repository: str(values, 'repo'),
+    branch: str(values, 'branch'),
+    docsPath: str(values, 'docs-path'),
+    forge: forgeOf(str(values, 'forge')),
+    forgeTokenEnv: str(values, 'token-env'),
+    allowedModels: modelsOf(str(values, 'models')),
+  });
+}
+
+export const projects = defineCommand({
+  summary: 'Projects: the docs repositories the agent changes. `update` changes only the flags given.',
+  usage: ['add ORG/PROJECT --repo URL_OR_PATH [flags]', 'update ORG/PROJECT [flags]', 'list'],
+  flags: projectFlags,
+  async run([verb, target], values, ctx) {
+    if (verb === 'list') {
+      for (const p of await ctx.tenants.listProjects()) line(ctx, `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`);
+      return 0;
+    }
+    if (verb !== 'add' && verb !== 'update')
+      throw new UsageError('quire projects add ORG/PROJECT --repo URL_OR_PATH [flags] | quire projects update ORG/PROJECT [flags] | quire projects list (see --help)');
+    const [orgId, id] = orgAndName(target, 'project');
+    const patch = projectPatch(values);
+    if (verb === 'update') {
+      const project = await updateProject(ctx.tenants, orgId, id, patch);
+      line(ctx, `project ${project.orgId}/${project.id} updated`);
+      return 0;
+    }
+    if (!patch.repository) throw new UsageError('--repo is required (a clone URL or a local path)');
+    const forge = patch.forge ?? 'local';
+    if (TOKEN_FORGES.includes(forge) && !patch.forgeTokenEnv)
+      throw new UsageError(`--token-env VAR is required with --forge ${forge} (the name of the variable holding the token)`);
+    const project = await createProject(ctx.tenants, {
+      id,
+      orgId,
+      repository: patch.repository,
+      branch: patch.branch ?? 'main',
+      docsPath: patch.docsPath ?? '',
+      forge,
+      ...(patch.forgeTokenEnv ? { forgeTokenEnv: patch.forgeTokenEnv } : {}),
+      allowedModels: patch.allowedModels ?? [],
+    });
+    line(ctx, `project ${project.orgId}/${project.id} ready`);
+    return 0;
+  },
+});
+
+const domainFlags: Record<string, FlagSpec> = {
+  source: { type: 'string', value: 'URL_OR_PATH', help: 'git URL or local folder of the docs (required by add)' },
+  branch: { type: 'string', value: 'B', help: 'branch to index (add: the default branch)' },
+  'docs-path': { type: 'string', value: 'P', help: 'folder of the docs inside the source (add: the root)' },
+  'base-url': { type: 'string', value: 'URL', help: 'public site the citations link to (add: https://DOMAIN.example.com)' },
+  'include-hidden': { type: 'boolean', help: 'index pages marked hidden too' },
+  support: { type: 'string', value: 'CONTACT', help: 'where the assistant sends readers it cannot help' },
+  'allowed-origin': { type: 'string', multiple: true, value: 'URL', help: 'web origin whose pages may call the browser endpoints (none: any origin)' },
+};
+
+function domainPatch(values: FlagValues): DomainPatch {
+  const baseUrl = str(values, 'base-url');
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
+  const origins = list(values, 'allowed-origin');
+  const bad = origins?.find((o) => !/^https?:\/\//i.test(o) || !URL.canParse(o));
+  if (bad !== undefined) throw new UsageError(`--allowed-origin must be an http(s) URL such as https://docs.example.com, got '${bad}'`);
+  return given({
+    source: str(values, 'source'),
+    branch: str(values, 'branch'),
+    docsPath: str(values, 'docs-path'),
+    baseUrl,
+    includeHidden: flag(values, 'include-hidden'),
+    supportContact: str(values, 'support'),
+    allowedOrigins: origins,
+  });
+}
+
+export const domains = defineCommand({
+  summary: 'Domains: the docs sites the assistant answers from. `update` changes only the flags given.',
+  usage: ['add ORG/DOMAIN --source URL_OR_PATH [flags]', 'update ORG/DOMAIN [flags]', 'list'],
+  flags: domainFlags,
+  async run([verb, target], values, ctx) {
+    if (verb === 'list') {
+      for (const d of await ctx.tenants.listDomains())
+        line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`);
+      return 0;
+    }
+    if (verb !== 'add' && verb !== 'update')
+      throw new UsageError('quire domains add ORG/DOMAIN --source URL_OR_PATH [flags] | quire domains update ORG/DOMAIN [flags] | quire domains list (see --help)');
+    const [orgId, id] = orgAndName(target, 'domain');
+    const patch = domainPatch(values);
+    if (verb === 'update') {
+      const domain = await updateDomain(ctx.tenants, orgId, id, patch);
+      line(ctx, `domain ${domain.orgId}/${domain.id} updated`);
+      return 0;
+    }
+    if (!patch.source) throw new UsageError('--source is required (a git URL or a local folder)');
+    const domain = await createDomain(ctx.tenants, {
+      id,
+      orgId,
+      source: patch.source,
+      ...(patch.branch ? { branch: patch.branch } : {}),
+      docsPath: patch.docsPath ?? '',
+      baseUrl: patch.baseUrl ?? `https://${id}.example.com`,
+      includeHidden: patch.includeHidden ?? false,
+      ...(patch.supportContact ? { supportContact: patch.supportContact } : {}),
+      allowedOrigins: patch.allowedOrigins ?? [],
+    });
+    line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
+    return 0;
+  },
+});
+
+export const keys = defineCommand({
+  summary: 'API keys of an organisation; a secret is shown once, when created.',
+  usage: ['create --org ORG --kind admin|assistant [--expires DATE]', 'list [--org ORG]', 'revoke KEY_ID'],
+  flags: {
+    org: { type: 'string', value: 'ORG', help: 'the organisation (required by create)' },
+    kind: { type: 'string', value: 'admin|assistant', help: 'what the key may call (required by create)' },
+    expires: { type: 'string', value: 'DATE', help: 'ISO 8601 date-time after which the key stops working (create: never)' },
+  },
+  async run(positionals, values, ctx) {
+    const verb = positionals[0];
+    const orgId = str(values, 'org');
+    if (verb === 'create') {
+      if (!orgId) throw new UsageError('--org ORG is required');
+      const kind = str(values, 'kind');
+      if (kind !== 'admin' && kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
+      const expires = str(values, 'expires');
+      if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date-time in the future');
+      const { record, secret } = await ctx.tenants.createKey(orgId, kind, expires);
+      line(ctx, `created ${record.kind} key ${record.id} for ${record.orgId}; it is shown once:`);
+      line(ctx, secret);
+      return 0;
+    }
+    if (verb === 'list') {
+      for (const k of await ctx.tenants.listKeys(orgId)) {
+        const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
+        line(ctx, [k.id, k.orgId, k.kind, k.hint, k.createdAt, state, k.lastUsedAt ? `last used ${k.lastUsedAt}` : 'never used'].join('\t'));
+      }
+      return 0;
+    }
+    if (verb === 'revoke' && positionals[1]) {
+      const k = await ctx.tenants.revokeKey(positionals[1]);
+      line(ctx, `revoked ${k.id}`);
+      return 0;
+    }
+    throw new UsageError('quire keys create --org ORG --kind admin|assistant | quire keys list [--org ORG] | quire keys revoke KEY_ID');
+  },
+});

@@ -1,6 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
 import { pathItems } from '../operation.js';
+import { adminPaths } from './admin.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
@@ -29,4 +30,5 @@ export const PATHS: PathItems[] = [
   mcpPaths,
   openAiCompatPaths,
   llmsPaths,
+  adminPaths,
 ];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { databaseTarget, openMigratedDatabase, type DatabaseTarget } from '../../../core/db/index.js';
-import { createTenantStore, UnknownTenantError } from '../../../core/tenants/index.js';
+import { createTenantStore, TenantExistsError, UnknownTenantError, type ProjectInput } from '../../../core/tenants/index.js';
 import { DIALECTS, forEachDialect, freshTarget } from '../../support/databases.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -53,6 +53,39 @@ forEachDialect('tenant store', (database) => {
       assert.equal(await store.authenticate(admin.secret), undefined);
       assert.ok((await store.listKeys('acme')).find((k) => k.id === admin.record.id)?.revokedAt);
       assert.equal((await store.authenticate(assistant.secret))?.id, assistant.record.id);
+    });
+
+    it('adds projects and domains only under a free id, and deletes them', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      const project: ProjectInput = { id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] };
+      await store.addProject(project);
+      await assert.rejects(store.addProject({ ...project, repository: '/other.git' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'project');
+      assert.equal((await store.getProject('docs'))?.repository, '/r.git');
+      const domain = { id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false };
+      await store.addDomain(domain);
+      await assert.rejects(store.addDomain(domain), TenantExistsError);
+      assert.equal(await store.deleteProject('docs'), true);
+      assert.equal(await store.deleteProject('docs'), false);
+      assert.equal(await store.deleteDomain('acme-docs'), true);
+      assert.equal(await store.getDomain('acme-docs'), undefined);
+    });
+
+    it('keeps a key’s expiry, refuses it once past, and records its last use', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      const past = await store.createKey('acme', 'admin', new Date(Date.now() - 1000).toISOString());
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      const live = await store.createKey('acme', 'admin', future);
+      assert.equal(await store.authenticate(past.secret), undefined);
+      const used = await store.authenticate(live.secret);
+      assert.equal(used?.expiresAt, future);
+      const listed = (await store.listKeys('acme')).find((k) => k.id === live.record.id);
+      assert.equal(listed?.expiresAt, future);
+      assert.ok(listed?.lastUsedAt, 'the first use is recorded');
+      // Within the minute, a second use does not write again.
+      await store.authenticate(live.secret);
+      assert.equal((await store.listKeys('acme')).find((k) => k.id === live.record.id)?.lastUsedAt, listed.lastUsedAt);
     });
 });
 

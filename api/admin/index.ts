@@ -1,0 +1,2 @@
+export { adminRouter } from './routes.js';
+export { operatorRouter } from './operator.js';

@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { HttpError, notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { tenantErrors } from './routes.js';
+import { OrgCreateBody } from './schemas.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Requires the operator token (`QUIRE_OPERATOR_TOKEN`). Unset, the routes do not exist (404); an
+ * organisation's key, or any other token, is 401.
+ */
+function requireOperator(token: string | undefined) {
+  return async function operatorOnly(ctx: Context, next: Next): Promise<void> {
+    if (!token) throw notFound('route');
+    const sent = BEARER.exec(ctx.get('Authorization'))?.[1];
+    // Compared as digests: constant time whatever the lengths.
+    if (!sent || !timingSafeEqual(digest(sent), digest(token))) throw new HttpError(401, 'unauthorized', 'this endpoint needs the operator token');
+    await next();
+  };
+}
+
+/** Organisations and their limits, for the operator of the deployment only. */
+export function operatorRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v2/operator' });
+  router.use(requireOperator(services.config.operatorToken), tenantErrors);
+  router.get('/orgs', async (ctx) => {
+    ctx.body = { orgs: await services.tenants.listOrgs() };
+  });
+  router.post('/orgs', async (ctx) => {
+    const body = parseInput(OrgCreateBody, ctx.request.body);
+    const existed = await services.tenants.getOrg(body.id);
+    ctx.body = await services.tenants.addOrg(body.id, body.limits);
+    ctx.status = existed ? 200 : 201;
+  });
+  return router;
+}

@@ -1,0 +1,153 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  INDEX_DOMAIN_WORKFLOW,
+  indexDomainStartOptions,
+  indexProgressQuery,
+  indexWorkflowId,
+  type IndexDomainWorkflow,
+  type IndexProgress,
+} from '../../core/contracts/index.js';
+import {
+  createDomain,
+  createOrgKey,
+  createProject,
+  deleteDomain,
+  deleteProject,
+  getOrgDomain,
+  getOrgProject,
+  listOrgDomains,
+  listOrgKeys,
+  listOrgProjects,
+  revokeOrgKey,
+  TenantConflictError,
+  TenantInputError,
+  UnknownTenantError,
+  updateDomain,
+  updateProject,
+} from '../../core/tenants/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { badRequest, conflict, notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { DomainCreateBody, DomainPatchBody, KeyCreateBody, ProjectCreateBody, ProjectPatchBody, type IndexStatusOut } from './schemas.js';
+
+/** How long a status read waits for a running workflow's progress query before answering without it. */
+const PROGRESS_QUERY_WAIT_MS = 2000;
+
+/** The tenant rules' errors as HTTP answers: unknown (or another organisation's) 404, taken 409, a broken rule 400. */
+export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    if (err instanceof UnknownTenantError) throw notFound(`${err.kind} '${err.id}'`);
+    if (err instanceof TenantInputError) throw badRequest(`invalid body: ${err.message}`, [{ path: err.field, message: err.message }]);
+    if (err instanceof TenantConflictError) throw conflict(err.message);
+    throw err;
+  }
+}
+
+async function indexStatus(temporal: Client, domainId: string): Promise<IndexStatusOut> {
+  const handle = temporal.workflow.getHandle<IndexDomainWorkflow>(indexWorkflowId(domainId));
+  const described = await handle.describe();
+  const status = described.status.name.toLowerCase();
+  let progress: IndexProgress | null = null;
+  if (status === 'running') {
+    // A query needs a worker; without one the answer goes without progress rather than hang.
+    progress = await Promise.race([handle.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]);
+  }
+  return {
+    domainId,
+    workflowId: described.workflowId,
+    runId: described.runId,
+    status: (['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'] as const).find((s) => s === status) ?? 'unknown',
+    startedAt: described.startTime.toISOString(),
+    closedAt: described.closeTime?.toISOString() ?? null,
+    progress,
+  };
+}
+
+/**
+ * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
+ * admin key. Handlers stay thin; core/tenants/admin.ts holds the rules, as it does for the CLI.
+ */
+export function adminRouter(services: ApiServices): Router {
+  const { tenants } = services;
+  const router = new Router({ prefix: '/v2/admin' });
+  router.use(requireKey(tenants, 'admin'), tenantErrors);
+  const org = (ctx: Context) => authOf(ctx).orgId;
+
+  router.get('/projects', async (ctx) => {
+    ctx.body = { projects: await listOrgProjects(tenants, org(ctx)) };
+  });
+  router.post('/projects', async (ctx) => {
+    const body = parseInput(ProjectCreateBody, ctx.request.body);
+    ctx.body = await createProject(tenants, { ...body, orgId: org(ctx) });
+    ctx.status = 201;
+  });
+  router.get('/projects/:projectId', async (ctx) => {
+    ctx.body = await getOrgProject(tenants, org(ctx), ctx.params.projectId!);
+  });
+  router.patch('/projects/:projectId', async (ctx) => {
+    const patch = parseInput(ProjectPatchBody, ctx.request.body);
+    ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch);
+  });
+  router.delete('/projects/:projectId', async (ctx) => {
+    await deleteProject(tenants, org(ctx), ctx.params.projectId!);
+    ctx.status = 204;
+  });
+
+  router.get('/domains', async (ctx) => {
+    ctx.body = { domains: await listOrgDomains(tenants, org(ctx)) };
+  });
+  router.post('/domains', async (ctx) => {
+    const body = parseInput(DomainCreateBody, ctx.request.body);
+    ctx.body = await createDomain(tenants, { ...body, orgId: org(ctx) });
+    ctx.status = 201;
+  });
+  router.get('/domains/:domainId', async (ctx) => {
+    ctx.body = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
+  });
+  router.patch('/domains/:domainId', async (ctx) => {
+    const patch = parseInput(DomainPatchBody, ctx.request.body);
+    ctx.body = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch);
+  });
+  router.delete('/domains/:domainId', async (ctx) => {
+    await deleteDomain(tenants, org(ctx), ctx.params.domainId!);
+    ctx.status = 204;
+  });
+  router.post('/domains/:domainId/index', async (ctx) => {
+    const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
+    // A run in progress is joined, not doubled (the workflow id is the domain's).
+    await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, services.config.temporal.taskQueue));
+    ctx.body = await indexStatus(services.temporal, domain.id);
+    ctx.status = 202;
+  });
+  router.get('/domains/:domainId/index', async (ctx) => {
+    const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
+    try {
+      ctx.body = await indexStatus(services.temporal, domain.id);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw notFound(`indexing of domain '${domain.id}'`);
+      throw err;
+    }
+  });
+
+  router.get('/keys', async (ctx) => {
+    ctx.body = { keys: await listOrgKeys(tenants, org(ctx)) };
+  });
+  router.post('/keys', async (ctx) => {
+    const body = parseInput(KeyCreateBody, ctx.request.body);
+    ctx.body = await createOrgKey(tenants, org(ctx), body.kind, body.expiresAt);
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+  });
+  router.delete('/keys/:keyId', async (ctx) => {
+    await revokeOrgKey(tenants, org(ctx), ctx.params.keyId!);
+    ctx.status = 204;
+  });
+
+  return router;
+}

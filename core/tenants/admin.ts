@@ -1,0 +1,147 @@
+import {
+  type ApiKeyRecord,
+  type Domain,
+  type DomainInput,
+  type KeyKind,
+  type Project,
+  type ProjectInput,
+  TOKEN_FORGES,
+  type TenantStore,
+  UnknownTenantError,
+} from './types.js';
+
+/**
+ * The management rules of an organisation's projects, domains and keys, shared by the admin HTTP
+ * API and the CLI. Every call names the organisation: another organisation's id is unknown
+ * (UnknownTenantError), so a caller never learns which ids exist elsewhere.
+ */
+
+/** A rule the input breaks, with the field it concerns (an HTTP 400, a CLI error). */
+export class TenantInputError extends Error {
+  override name = 'TenantInputError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+type Patch<T> = { [K in keyof T]?: T[K] | null };
+/** The fields a PATCH may change; absent keeps the value, null clears an optional one. */
+export type ProjectPatch = Patch<Omit<ProjectInput, 'id' | 'orgId'>>;
+export type DomainPatch = Patch<Omit<DomainInput, 'id' | 'orgId'>>;
+
+/** Applies a patch: named fields change, absent ones keep their value, null removes an optional field. */
+function applyPatch<T extends object>(current: T, patch: Patch<Partial<T>>): T {
+  const next: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete next[field];
+    else next[field] = value;
+  }
+  return next as T;
+}
+
+function checkForge(project: Pick<ProjectInput, 'forge' | 'forgeTokenEnv'>): void {
+  if (TOKEN_FORGES.includes(project.forge) && !project.forgeTokenEnv)
+    throw new TenantInputError('forgeTokenEnv', `is required with forge '${project.forge}' (the name of the variable holding the token)`);
+}
+
+const inputOfProject = ({ createdAt: _c, updatedAt: _u, ...input }: Project): ProjectInput => input;
+const inputOfDomain = ({ createdAt: _c, updatedAt: _u, ...input }: Domain): DomainInput => input;
+
+export async function getOrgProject(tenants: TenantStore, orgId: string, id: string): Promise<Project> {
+  const project = await tenants.getProject(id);
+  if (!project || project.orgId !== orgId) throw new UnknownTenantError('project', id);
+  return project;
+}
+
+export const listOrgProjects = (tenants: TenantStore, orgId: string): Promise<Project[]> => tenants.listProjects(orgId);
+
+/** Creates a project; an id that exists, in any organisation, is refused (TenantExistsError). */
+export function createProject(tenants: TenantStore, input: ProjectInput): Promise<Project> {
+  checkForge(input);
+  return tenants.addProject(input);
+}
+
+export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch): Promise<Project> {
+  const next = applyPatch(inputOfProject(await getOrgProject(tenants, orgId, id)), patch);
+  checkForge(next);
+  return tenants.putProject(next);
+}
+
+/**
+ * Deletes the project record. Its jobs, webhooks and automations are not deleted here: jobs go with
+ * the job retention, and agent routes answer 404 for the project from now on.
+ */
+export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {
+  await getOrgProject(tenants, orgId, id);
+  await tenants.deleteProject(id);
+}
+
+export async function getOrgDomain(tenants: TenantStore, orgId: string, id: string): Promise<Domain> {
+  const domain = await tenants.getDomain(id);
+  if (!domain || domain.orgId !== orgId) throw new UnknownTenantError('domain', id);
+  return domain;
+}
+
+export const listOrgDomains = (tenants: TenantStore, orgId: string): Promise<Domain[]> => tenants.listDomains(orgId);
+
+/** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
+export const createDomain = (tenants: TenantStore, input: DomainInput): Promise<Domain> => tenants.addDomain(input);
+
+export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch): Promise<Domain> {
+  return tenants.putDomain(applyPatch(inputOfDomain(await getOrgDomain(tenants, orgId, id)), patch));
+}
+
+/**
+ * Deletes the domain record: its routes answer 404 from now on. Its indexed chunks and analytics
+ * stay where they are (a domain created again with the id finds them; re-indexing replaces them).
+ */
+export async function deleteDomain(tenants: TenantStore, orgId: string, id: string): Promise<void> {
+  await getOrgDomain(tenants, orgId, id);
+  await tenants.deleteDomain(id);
+}
+
+/** What a listing shows of a key: never its hash, only the first characters of its secret. */
+export interface KeyView {
+  id: string;
+  kind: KeyKind;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export const keyView = (k: ApiKeyRecord): KeyView => ({
+  id: k.id,
+  kind: k.kind,
+  prefix: k.hint,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt ?? null,
+  expiresAt: k.expiresAt ?? null,
+  revokedAt: k.revokedAt ?? null,
+});
+
+/** Creates a key; its secret is in the answer this once. An expiry must lie in the future. */
+export async function createOrgKey(
+  tenants: TenantStore,
+  orgId: string,
+  kind: KeyKind,
+  expiresAt?: string,
+): Promise<KeyView & { secret: string }> {
+  if (expiresAt !== undefined && !(Date.parse(expiresAt) > Date.now())) throw new TenantInputError('expiresAt', 'must be a date-time in the future');
+  const { record, secret } = await tenants.createKey(orgId, kind, expiresAt);
+  return { ...keyView(record), secret };
+}
+
+export const listOrgKeys = async (tenants: TenantStore, orgId: string): Promise<KeyView[]> => (await tenants.listKeys(orgId)).map(keyView);
+
+/** Revokes a key of the organisation; revoking a revoked key answers it unchanged. */
+export async function revokeOrgKey(tenants: TenantStore, orgId: string, id: string): Promise<KeyView> {
+  const key = (await tenants.listKeys(orgId)).find((k) => k.id === id);
+  if (!key) throw new UnknownTenantError('key', id);
+  return keyView(await tenants.revokeKey(id));
+}

@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util';
+import type { CliContext, Command } from './context.js';
+
+/** One flag of a command: how parseArgs reads it and how --help shows it. */
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  /** May be given more than once; the values are collected in order. */
+  multiple?: boolean;
+  /** The placeholder shown in help (`URL`). */
+  value?: string;
+  help: string;
+}
+
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/** A command defined once: its usage lines and flags parse the arguments and print its --help. */
+export interface CommandSpec {
+  summary: string;
+  usage: string[];
+  flags: Record<string, FlagSpec>;
+  run(positionals: string[], values: FlagValues, ctx: CliContext): Promise<number>;
+}
+
+export type DefinedCommand = Command & { spec: CommandSpec };
+
+export function helpOf(name: string, spec: CommandSpec): string {
+  const lines = [spec.summary, 'usage:', ...spec.usage.map((u) => `  quire ${name} ${u}`), 'flags:'];
+  const shown = [
+    ...Object.entries(spec.flags).map(([flag, f]) => [`--${flag}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' (repeatable)' : ''}`, f.help] as const),
+    ['--help', 'this help'] as const,
+  ];
+  const width = Math.max(...shown.map(([left]) => left.length));
+  for (const [left, help] of shown) lines.push(`  ${left.padEnd(width)}  ${help}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Wants help: `--help` or `-h` among the arguments. */
+export const wantsHelp = (args: string[]): boolean => args.includes('--help') || args.includes('-h');
+
+export function defineCommand(spec: CommandSpec): DefinedCommand {
+  const command: Command = (args, ctx) => {
+    const options = Object.fromEntries(Object.entries(spec.flags).map(([flag, f]) => [flag, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]));
+    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options });
+    return spec.run(positionals, values as FlagValues, ctx);
+  };
+  return Object.assign(command, { spec });
+}
+
+export const str = (values: FlagValues, flag: string): string | undefined => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
+export const list = (values: FlagValues, flag: string): string[] | undefined => (Array.isArray(values[flag]) ? (values[flag] as string[]) : undefined);
+export const flag = (values: FlagValues, name: string): boolean | undefined => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined);

@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+
+const OPERATOR_TOKEN = 'operator-test-token-0123456789';
+
+describe('admin API', function () {
+  this.timeout(60_000);
+  let url = '';
+  let services: ApiServices;
+  let acme: Awaited<ReturnType<typeof seedOrg>>;
+  let globex: Awaited<ReturnType<typeof seedOrg>>;
+
+  before(async () => {
+    // A task queue no worker polls: an indexing run started here waits.
+    services = await testServices({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN }, taskQueue: `admin-api-${process.pid}` });
+    url = (await serve(createApp(services))).url;
+    acme = await seedOrg(services, 'acme');
+    globex = await seedOrg(services, 'globex');
+  });
+
+  const call = (method: string, path: string, key: string, body?: unknown) =>
+    fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  async function expectError(res: Response, status: number, code: string, field?: string) {
+    const body = (await res.json()) as { code: string; details?: Array<{ path: string }> };
+    assert.equal(res.status, status, JSON.stringify(body));
+    assert.equal(body.code, code);
+    if (field) assert.ok(body.details?.some((d) => d.path === field), `details name ${field}: ${JSON.stringify(body.details)}`);
+  }
+
+  const project = { id: 'handbook', repository: '/repos/handbook.git', branch: 'main', docsPath: 'docs', allowedModels: ['m1'] };
+  const domain = { id: 'acme-docs', source: '/repos/docs', baseUrl: 'https://docs.acme.test', allowedOrigins: ['https://docs.acme.test/'], supportContact: 'help@acme.test' };
+
+  describe('projects', () => {
+    it('creates, reads, lists, patches only the named fields and deletes', async () => {
+      let res = await call('POST', '/v2/admin/projects', acme.adminKey, project);
+      assert.equal(res.status, 201);
+      await conforms('/v2/admin/projects', 'post', res.clone());
+      assert.equal(((await res.json()) as { orgId: string }).orgId, 'acme');
+
+      res = await call('GET', '/v2/admin/projects', acme.adminKey);
+      await conforms('/v2/admin/projects', 'get', res.clone());
+      assert.deepEqual(((await res.json()) as { projects: Array<{ id: string }> }).projects.map((p) => p.id), ['handbook']);
+      res = await call('GET', '/v2/admin/projects', globex.adminKey);
+      assert.deepEqual(((await res.json()) as { projects: unknown[] }).projects, []);
+
+      res = await call('PATCH', '/v2/admin/projects/handbook', acme.adminKey, { branch: 'release' });
+      assert.equal(res.status, 200);
+      await conforms('/v2/admin/projects/{projectId}', 'patch', res.clone());
+      const patched = (await res.json()) as Record<string, unknown>;
+      assert.equal(patched.branch, 'release');
+      assert.equal(patched.repository, project.repository);
+      assert.equal(patched.docsPath, 'docs');
+      assert.deepEqual(patched.allowedModels, ['m1']);
+
+      res = await call('GET', '/v2/admin/projects/handbook', acme.adminKey);
+      await conforms('/v2/admin/projects/{projectId}', 'get', res.clone());
+      assert.equal(((await res.json()) as { branch: string }).branch, 'release');
+
+      res = await call('DELETE', '/v2/admin/projects/handbook', acme.adminKey);
+      assert.equal(res.status, 204);
+      await expectError(await call('GET', '/v2/admin/projects/handbook', acme.adminKey), 404, 'not_found');
+    });
+
+    it('refuses a taken id with 409, even when another organisation holds it', async () => {
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' })).status, 201);
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
+    });
+
+    it('answers another organisation’s project and unknown ids 404', async () => {
+      await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'private' });
+      for (const [method, body] of [['GET'], ['PATCH', { branch: 'x' }], ['DELETE']] as const) {
+        await expectError(await call(method, '/v2/admin/projects/private', globex.adminKey, body), 404, 'not_found');
+        await expectError(await call(method, '/v2/admin/projects/no-such', acme.adminKey, body), 404, 'not_found');
+      }
+      assert.equal(((await (await call('GET', '/v2/admin/projects/private', acme.adminKey)).json()) as { branch: string }).branch, 'main');
+    });
+
+    it('answers bad bodies 400 naming the field', async () => {
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'Bad Id' }), 400, 'invalid_request', 'id');
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { id: 'no-repo' }), 400, 'invalid_request', 'repository');
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'gh', forge: 'github' }), 400, 'invalid_request', 'forgeTokenEnv');
+      await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'patchable' });
+      await expectError(await call('PATCH', '/v2/admin/projects/patchable', acme.adminKey, { forge: 'svn' }), 400, 'invalid_request', 'forge');
+      await expectError(await call('PATCH', '/v2/admin/projects/patchable', acme.adminKey, { colour: 'red' }), 400, 'invalid_request', 'colour');
+      await expectError(await call('PATCH', '/v2/admin/projects/patchable', acme.adminKey, { forge: 'gitlab' }), 400, 'invalid_request', 'forgeTokenEnv');
+    });
+  });
+
+  describe('domains', () => {
+    it('creates, reads, lists, patches only the named fields and deletes', async () => {
+      let res = await call('POST', '/v2/admin/domains', acme.adminKey, domain);
+      assert.equal(res.status, 201);
+      await conforms('/v2/admin/domains', 'post', res.clone());
+      assert.deepEqual(((await res.json()) as { allowedOrigins: string[] }).allowedOrigins, ['https://docs.acme.test']);
+
+      res = await call('GET', '/v2/admin/domains', acme.adminKey);
+      await conforms('/v2/admin/domains', 'get', res.clone());
+      assert.deepEqual(((await res.json()) as { domains: Array<{ id: string }> }).domains.map((d) => d.id), ['acme-docs']);
+
+      res = await call('PATCH', '/v2/admin/domains/acme-docs', acme.adminKey, { branch: 'next' });
+      assert.equal(res.status, 200);
+      await conforms('/v2/admin/domains/{domainId}', 'patch', res.clone());
+      const patched = (await res.json()) as Record<string, unknown>;
+      assert.equal(patched.branch, 'next');
+      assert.equal(patched.baseUrl, domain.baseUrl);
+      assert.deepEqual(patched.allowedOrigins, ['https://docs.acme.test']);
+      assert.equal(patched.supportContact, 'help@acme.test');
+
+      res = await call('PATCH', '/v2/admin/domains/acme-docs', acme.adminKey, { allowedOrigins: null, supportContact: null });
+      const cleared = (await res.json()) as Record<string, unknown>;
+      assert.equal(cleared.allowedOrigins, undefined);
+      assert.equal(cleared.supportContact, undefined);
+      assert.equal(cleared.branch, 'next');
+
+      res = await call('GET', '/v2/admin/domains/acme-docs', acme.adminKey);
+      await conforms('/v2/admin/domains/{domainId}', 'get', res.clone());
+      assert.equal(res.status, 200);
+
+      assert.equal((await call('DELETE', '/v2/admin/domains/acme-docs', acme.adminKey)).status, 204);
+      await expectError(await call('GET', '/v2/admin/domains/acme-docs', acme.adminKey), 404, 'not_found');
+    });
+
+    it('refuses a taken id, hides other organisations’ domains and unknown ids, and names bad fields', async () => {
+      await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'acme-private' });
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'acme-private' }), 409, 'conflict');
+      for (const suffix of ['', '/index']) {
+        await expectError(await call('GET', `/v2/admin/domains/acme-private${suffix}`, globex.adminKey), 404, 'not_found');
+        await expectError(await call('GET', `/v2/admin/domains/no-such${suffix}`, acme.adminKey), 404, 'not_found');
+      }
+      await expectError(await call('POST', '/v2/admin/domains/acme-private/index', globex.adminKey), 404, 'not_found');
+      await expectError(await call('PATCH', '/v2/admin/domains/acme-private', globex.adminKey, { branch: 'x' }), 404, 'not_found');
+      await expectError(await call('DELETE', '/v2/admin/domains/acme-private', globex.adminKey), 404, 'not_found');
+      await expectError(await call('PATCH', '/v2/admin/domains/no-such', acme.adminKey, { branch: 'x' }), 404, 'not_found');
+      await expectError(await call('DELETE', '/v2/admin/domains/no-such', acme.adminKey), 404, 'not_found');
+
+      await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'd2', baseUrl: 'not a url' }), 400, 'invalid_request', 'baseUrl');
+      await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'd3', allowedOrigins: ['ftp://x'] }), 400, 'invalid_request', 'allowedOrigins.0');
+      await expectError(await call('PATCH', '/v2/admin/domains/acme-private', acme.adminKey, { includeHidden: 'yes' }), 400, 'invalid_request', 'includeHidden');
+      await expectError(await call('PATCH', '/v2/admin/domains/acme-private', acme.adminKey, { id: 'renamed' }), 400, 'invalid_request', 'id');
+    });
+
+    it('starts re-indexing and reads its status; never indexed is 404', async () => {
+      await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'to-index' });
+      await expectError(await call('GET', '/v2/admin/domains/to-index/index', acme.adminKey), 404, 'not_found');
+      let res = await call('POST', '/v2/admin/domains/to-index/index', acme.adminKey);
+      assert.equal(res.status, 202);
+      await conforms('/v2/admin/domains/{domainId}/index', 'post', res.clone());
+      const started = (await res.json()) as { workflowId: string; runId: string };
+      assert.equal(started.workflowId, 'index-to-index');
+      res = await call('GET', '/v2/admin/domains/to-index/index', acme.adminKey);
+      assert.equal(res.status, 200);
+      await conforms('/v2/admin/domains/{domainId}/index', 'get', res.clone());
+      const status = (await res.json()) as { runId: string; status: string };
+      assert.equal(status.runId, started.runId);
+      // No worker polls this suite's task queue: the run waits, and a second start joins it.
+      assert.equal(status.status, 'running');
+      res = await call('POST', '/v2/admin/domains/to-index/index', acme.adminKey);
+      assert.equal(((await res.json()) as { runId: string }).runId, started.runId);
+      await services.temporal.workflow.getHandle(started.workflowId).terminate('test over');
+    });
+  });
+
+  describe('keys', () => {
+    it('creates a key shown once, lists it masked with its use, and revokes it', async () => {
+      let res = await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'assistant' });
+      assert.equal(res.status, 201);
+      await conforms('/v2/admin/keys', 'post', res.clone());
+      const created = (await res.json()) as { id: string; secret: string; prefix: string };
+      assert.ok(created.secret.startsWith('quire_dsc_'));
+      assert.ok(created.secret.startsWith(created.prefix.replace('…', '')));
+
+      // The key works, and its first use is recorded.
+      assert.equal((await fetch(`${url}/v2/admin/keys`, { headers: { Authorization: `Bearer ${created.secret}` } })).status, 403);
+      res = await call('GET', '/v2/admin/keys', acme.adminKey);
+      await conforms('/v2/admin/keys', 'get', res.clone());
+      const text = await res.text();
+      assert.ok(!text.includes(created.secret), 'a listing never shows a secret');
+      const listed = (JSON.parse(text) as { keys: Array<{ id: string; lastUsedAt: string | null; revokedAt: string | null }> }).keys;
+      const mine = listed.find((k) => k.id === created.id);
+      assert.ok(mine?.lastUsedAt, 'last use recorded');
+      assert.ok(listed.find((k) => k.id === acme.adminKeyId)?.lastUsedAt);
+      assert.ok(!listed.some((k) => k.id === globex.adminKeyId), 'another organisation’s keys are not listed');
+
+      await expectError(await call('DELETE', `/v2/admin/keys/${created.id}`, globex.adminKey), 404, 'not_found');
+      await expectError(await call('DELETE', '/v2/admin/keys/key_0000000000000000', acme.adminKey), 404, 'not_found');
+      res = await call('DELETE', `/v2/admin/keys/${created.id}`, acme.adminKey);
+      assert.equal(res.status, 204);
+      await conforms('/v2/admin/keys/{keyId}', 'delete', res);
+      assert.equal((await fetch(`${url}/v2/admin/keys`, { headers: { Authorization: `Bearer ${created.secret}` } })).status, 401);
+      const after = ((await (await call('GET', '/v2/admin/keys', acme.adminKey)).json()) as { keys: Array<{ id: string; revokedAt: string | null }> }).keys;
+      assert.ok(after.find((k) => k.id === created.id)?.revokedAt);
+    });
+
+    it('lets a key expire: after its expiry it gets 401', async () => {
+      const expiresAt = new Date(Date.now() + 1500).toISOString();
+      const res = await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'admin', expiresAt });
+      const created = (await res.json()) as { secret: string; expiresAt: string };
+      assert.equal(created.expiresAt, expiresAt);
+      assert.equal((await call('GET', '/v2/admin/keys', created.secret)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 50));
+      await expectError(await call('GET', '/v2/admin/keys', created.secret), 401, 'unauthorized');
+    });
+
+    it('answers bad bodies 400 naming the field', async () => {
+      await expectError(await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'root' }), 400, 'invalid_request', 'kind');
+      await expectError(await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'admin', expiresAt: 'tomorrow' }), 400, 'invalid_request', 'expiresAt');
+      await expectError(await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'admin', expiresAt: '2001-01-01T00:00:00Z' }), 400, 'invalid_request', 'expiresAt');
+    });
+  });
+
+  it('refuses an assistant key (403) and no key (401) on every admin route', async () => {
+    const routes: Array<[string, string]> = [
+      ['GET', '/v2/admin/projects'], ['POST', '/v2/admin/projects'], ['GET', '/v2/admin/projects/x'], ['PATCH', '/v2/admin/projects/x'],
+      ['DELETE', '/v2/admin/projects/x'], ['GET', '/v2/admin/domains'], ['POST', '/v2/admin/domains'], ['GET', '/v2/admin/domains/x'],
+      ['PATCH', '/v2/admin/domains/x'], ['DELETE', '/v2/admin/domains/x'], ['POST', '/v2/admin/domains/x/index'], ['GET', '/v2/admin/domains/x/index'],
+      ['GET', '/v2/admin/keys'], ['POST', '/v2/admin/keys'], ['DELETE', '/v2/admin/keys/x'],
+    ];
+    for (const [method, path] of routes) {
+      await expectError(await call(method, path, acme.assistantKey, method === 'POST' || method === 'PATCH' ? {} : undefined), 403, 'forbidden');
+      await expectError(await fetch(url + path, { method }), 401, 'unauthorized');
+    }
+  });
+
+  describe('operator', () => {
+    const asOperator = (method: string, body?: unknown, token = OPERATOR_TOKEN) => call(method, '/v2/operator/orgs', token, body);
+
+    it('creates organisations with limits and lists them with the operator token only', async () => {
+      let res = await asOperator('POST', { id: 'initech', limits: { assistantPerOrgPerHour: 5 } });
+      assert.equal(res.status, 201);
+      await conforms('/v2/operator/orgs', 'post', res.clone());
+      assert.deepEqual(((await res.json()) as { limits: unknown }).limits, { assistantPerOrgPerHour: 5 });
+      res = await asOperator('POST', { id: 'initech', limits: { assistantPerOrgPerHour: 9 } });
+      assert.equal(res.status, 200);
+      assert.deepEqual((await services.tenants.getOrg('initech'))?.limits, { assistantPerOrgPerHour: 9 });
+      res = await asOperator('GET');
+      await conforms('/v2/operator/orgs', 'get', res.clone());
+      assert.ok(((await res.json()) as { orgs: Array<{ id: string }> }).orgs.some((o) => o.id === 'initech'));
+
+      await expectError(await asOperator('GET', undefined, acme.adminKey), 401, 'unauthorized');
+      await expectError(await asOperator('POST', { id: 'sneaky' }, acme.adminKey), 401, 'unauthorized');
+      await expectError(await fetch(`${url}/v2/operator/orgs`), 401, 'unauthorized');
+      assert.equal(await services.tenants.getOrg('sneaky'), undefined);
+      await expectError(await asOperator('POST', { id: 'Bad Id' }), 400, 'invalid_request', 'id');
+      await expectError(await asOperator('POST', { id: 'ok', limits: { assistantPerOrgPerHour: -1 } }), 400, 'invalid_request', 'limits.assistantPerOrgPerHour');
+    });
+
+    it('does not exist without QUIRE_OPERATOR_TOKEN', async () => {
+      const bare = await testServices({ withTemporal: false });
+      const other = await serve(createApp(bare));
+      const res = await fetch(`${other.url}/v2/operator/orgs`, { headers: { Authorization: 'Bearer anything' } });
+      await expectError(res, 404, 'not_found');
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
+import { createTenantStore } from '../../../core/tenants/index.js';
+import { tempDir } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+
+/** Runs the real CLI in a child process against a data directory. */
+function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve(__dirname, '../../../infra/bin/quire.js'), ...args], {
+      env: { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('quire projects|domains update and --help', function () {
+  this.timeout(120_000);
+
+  const world = async () => {
+    const dir = await tempDir();
+    const database = await openMigratedDatabase(databaseTarget(undefined, dir));
+    onSuiteEnd(() => database.close());
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    return { dir, reader: createTenantStore(database) };
+  };
+
+  it('domains update changes only the flags given; add refuses an existing id and names update', async () => {
+    const { dir, reader } = await world();
+    const origins = ['--allowed-origin', 'https://docs.acme.test', '--allowed-origin', 'http://localhost:8080'];
+    const added = await quire(dir, ['domains', 'add', 'acme/site', '--source', '/srv/site', '--base-url', 'https://docs.acme.test', '--support', 'help@acme.test', ...origins]);
+    assert.equal(added.code, 0, added.stderr);
+    const updated = await quire(dir, ['domains', 'update', 'acme/site', '--branch', 'next']);
+    assert.equal(updated.code, 0, updated.stderr);
+    const domain = await reader.getDomain('site');
+    assert.equal(domain?.branch, 'next');
+    assert.equal(domain?.baseUrl, 'https://docs.acme.test');
+    assert.equal(domain?.supportContact, 'help@acme.test');
+    assert.deepEqual(domain?.allowedOrigins, ['https://docs.acme.test', 'http://localhost:8080']);
+
+    const again = await quire(dir, ['domains', 'add', 'acme/site', '--source', '/srv/other']);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /domain 'site' already exists; change it with: quire domains update ORG\/site/);
+    assert.equal((await reader.getDomain('site'))?.source, '/srv/site', 'the refused add changed nothing');
+
+    const unknown = await quire(dir, ['domains', 'update', 'acme/nowhere', '--branch', 'x']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /unknown domain 'nowhere'/);
+  });
+
+  it('projects update changes only the flags given; add refuses an existing id', async () => {
+    const { dir, reader } = await world();
+    const added = await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/docs.git', '--docs-path', 'docs', '--models', 'm-a,m-b']);
+    assert.equal(added.code, 0, added.stderr);
+    const updated = await quire(dir, ['projects', 'update', 'acme/docs', '--branch', 'release']);
+    assert.equal(updated.code, 0, updated.stderr);
+    const project = await reader.getProject('docs');
+    assert.equal(project?.branch, 'release');
+    assert.equal(project?.repository, '/srv/docs.git');
+    assert.equal(project?.docsPath, 'docs');
+    assert.deepEqual(project?.allowedModels, ['m-a', 'm-b']);
+    const again = await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/x.git']);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /quire projects update ORG\/docs/);
+    const gitlab = await quire(dir, ['projects', 'update', 'acme/docs', '--forge', 'gitlab']);
+    assert.equal(gitlab.code, 1);
+    assert.match(gitlab.stderr, /forgeTokenEnv: is required with forge 'gitlab'/);
+  });
+
+  it('--help lists every flag each command accepts, and quire --help every command', async () => {
+    const dir = await tempDir();
+    const expected: Record<string, string[]> = {
+      domains: ['--source', '--branch', '--docs-path', '--base-url', '--include-hidden', '--support', '--allowed-origin'],
+      projects: ['--repo', '--branch', '--docs-path', '--forge', '--token-env', '--models'],
+      keys: ['--org', '--kind', '--expires'],
+    };
+    for (const [command, flags] of Object.entries(expected)) {
+      const help = await quire(dir, [command, '--help']);
+      assert.equal(help.code, 0, help.stderr);
+      for (const flag of [...flags, '--help']) assert.match(help.stdout, new RegExp(`^  ${flag}\\b`, 'm'), `${command} --help lists ${flag}`);
+      // Every flag the help lists is one the parser accepts; an unknown one is refused with exit 2.
+      for (const flag of flags) {
+        const r = await quire(dir, [command, 'list', flag, ...(flag === '--include-hidden' ? [] : ['x'])]);
+        assert.equal(r.code, 0, `${command} accepts ${flag}: ${r.stderr}`);
+      }
+      assert.equal((await quire(dir, [command, 'list', '--no-such-flag'])).code, 2);
+    }
+    const all = await quire(dir, ['--help']);
+    assert.equal(all.code, 0);
+    for (const line of ['domains update ORG/DOMAIN', 'projects update ORG/PROJECT', 'keys create', 'orgs add ORG', 'index DOMAIN', 'automations add', 'webhooks add', 'analytics DOMAIN', 'migrate'])
+      assert.ok(all.stdout.includes(line), `quire --help lists ${line}`);
+  });
+});
