@@ -61,7 +61,7 @@ export function newJobRecord(
     id,
     projectId: opts.projectId,
     status: 'active',
-    source: { repository: publicRepository(opts.repository), ref: opts.ref },
+    source: { repository: publicRepository(opts.repository, opts.projectId), ref: opts.ref },
     model: opts.model,
     prLink: null,
     createdAt: at,

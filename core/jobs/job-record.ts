@@ -85,12 +85,16 @@ export function jobBranch(jobId: string): string {
   return `quire/${jobId}`;
 }
 
-/** Strips userinfo (tokens) from a repository URL; local paths pass through. */
-export function publicRepository(repository: string): string {
+/**
+ * The repository as its users know it: a URL without userinfo (tokens), an scp-like `git@host:path`,
+ * or, for a repository that is a folder on the server, the project's name (a server path is never shown).
+ */
+export function publicRepository(repository: string, projectId: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*@)?(.*)$/i.exec(repository);
-  if (scheme) return `${scheme[1]}${scheme[3]}`;
+  if (scheme) return scheme[1]?.toLowerCase() === 'file://' ? projectId : `${scheme[1]}${scheme[3]}`;
   // scp-like git@host:path keeps its user (never a secret), but user:password@ loses it.
-  return repository.replace(/^[^@/:]+:[^@/]*@/, '');
+  if (/^[^/\\]+:/.test(repository) && !/^[a-z]:[\\/]/i.test(repository)) return repository.replace(/^[^@/:]+:[^@/]*@/, '');
+  return projectId;
 }
 
 export function isJobStatus(value: unknown): value is JobStatus {

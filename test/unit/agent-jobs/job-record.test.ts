@@ -4,7 +4,7 @@ import { boundSummary, boundTodos, isJobId, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, M
 import { chooseModel } from '../../../api/agent/choose-model.js';
 import { loadConfig } from '../../../core/config.js';
 import type { Project } from '../../../core/tenants/index.js';
-import { HttpError } from '../../../api/http-error.js';
+import { ModelNotConfiguredError, QuireError } from '../../../core/errors.js';
 
 const base: JobRecord = {
   id: 'job_aaaaaaaaaaaaaaaaaaaa',
@@ -28,12 +28,16 @@ const base: JobRecord = {
 };
 
 describe('agent job record', () => {
-  it('strips credentials from repository URLs but keeps paths and plain URLs', () => {
-    assert.equal(publicRepository('https://x-access-token:ghp_secret@github.com/acme/docs.git'), 'https://github.com/acme/docs.git');
-    assert.equal(publicRepository('https://token@github.com/acme/docs.git'), 'https://github.com/acme/docs.git');
-    assert.equal(publicRepository('https://github.com/acme/docs.git'), 'https://github.com/acme/docs.git');
-    assert.equal(publicRepository('git@github.com:acme/docs.git'), 'git@github.com:acme/docs.git');
-    assert.equal(publicRepository('/srv/repos/docs.git'), '/srv/repos/docs.git');
+  it('shows the repository as its users know it: credentials stripped, a server folder named by its project', () => {
+    assert.equal(publicRepository('https://x-access-token:ghp_secret@github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
+    assert.equal(publicRepository('https://token@github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
+    assert.equal(publicRepository('https://github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
+    assert.equal(publicRepository('git@github.com:acme/docs.git', 'docs'), 'git@github.com:acme/docs.git');
+    assert.equal(publicRepository('deploy:s3cret@git.example.com:acme/docs.git', 'docs'), 'git.example.com:acme/docs.git');
+    // A folder on the server is shown as the project's name, never as a path.
+    assert.equal(publicRepository('/srv/repos/docs.git', 'docs'), 'docs');
+    assert.equal(publicRepository('file:///srv/repos/docs.git', 'docs'), 'docs');
+    assert.equal(publicRepository('../repos/docs.git', 'docs'), 'docs');
   });
 
   it('shows prLink only when the job is not active, and error only when failed', () => {
@@ -108,13 +112,16 @@ describe('agent job model choice', () => {
     assert.equal(chooseModel(project(['a', 'b']), configured, undefined), 'a');
     assert.throws(
       () => chooseModel(project(['a', 'b']), configured, 'gpt-default'),
-      (err: unknown) => err instanceof HttpError && err.status === 400 && err.details?.[0]?.path === 'model',
+      (err: unknown) => err instanceof QuireError && err.status === 400 && err.details?.[0]?.path === 'model',
     );
-    assert.throws(() => chooseModel(project([]), configured, 'other'), HttpError);
+    assert.throws(() => chooseModel(project([]), configured, 'other'), (err: unknown) => err instanceof QuireError && err.status === 400);
   });
 
-  it('creates jobs without a model when none is configured (the turn then fails with a reason)', () => {
-    assert.equal(chooseModel(project([]), none, undefined), '');
-    assert.throws(() => chooseModel(project([]), none, 'gpt-x'), HttpError);
+  it('refuses a job at the door when no model is configured: 503 model_not_configured', () => {
+    for (const requested of [undefined, 'gpt-x'])
+      assert.throws(
+        () => chooseModel(project([]), none, requested),
+        (err: unknown) => err instanceof ModelNotConfiguredError && err.status === 503 && err.code === 'model_not_configured',
+      );
   });
 });
