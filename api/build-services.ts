@@ -45,7 +45,6 @@ export async function buildApiServices(config: Config, logger: Logger, metrics: 
       await connection.ensureConnected();
       await connection.workflowService.getSystemInfo({});
     },
-    tenants: () => tenants.ping(),
     database: () => database.ping(),
   };
   if (redis) probes.redis = async () => void (await redis.ping());

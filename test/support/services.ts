@@ -87,7 +87,7 @@ export async function testServices(
     redis,
     // Tests that never touch Temporal may skip it; a call would then fail loudly.
     temporal: temporal ?? (undefined as never),
-    probes: { tenants: () => tenants.ping() },
+    probes: { database: () => database.ping() },
     docIndex,
     analytics,
   };

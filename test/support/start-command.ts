@@ -17,8 +17,8 @@ export interface Started {
 /** Runs README command one's process (`node dist/infra/start.js`, built by `npm test`) with its own ports and data dir. */
 export function start(env: Record<string, string>, opts: { ownGroup?: boolean } = {}): Started {
   const child = spawn(process.execPath, [START], {
-    // Metrics listeners on any free ports: stacks of parallel runs never collide.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', QUIRE_METRICS_PORT: '0', QUIRE_WORKER_METRICS_PORT: '0', ...env },
+    // Metrics listeners on any free ports, and no local embedder (its own tests cover it): stacks never collide on a port.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', QUIRE_METRICS_PORT: '0', QUIRE_WORKER_METRICS_PORT: '0', QUIRE_EMBEDDER: 'none', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.ownGroup ?? false,
   });

@@ -128,7 +128,7 @@ describe('HTTP errors through the real middleware', () => {
     assert.equal(ready.status, 503);
     const body = (await ready.json()) as { checks: Record<string, string> };
     assert.match(body.checks.temporal ?? '', /^down/);
-    assert.equal(body.checks.tenants, 'ok');
+    assert.equal(body.checks.database, 'ok');
     assert.equal((await fetch(u + '/healthz')).status, 200);
   });
 });

@@ -40,7 +40,7 @@ describe('/readyz checks every configured engine', function () {
     onSuiteEnd(qdrant.close);
     const ready = await readyz({ QDRANT_URL: qdrant.url });
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body.checks, { temporal: 'ok', tenants: 'ok', qdrant: 'ok' });
+    assert.deepEqual(ready.body.checks, { temporal: 'ok', database: 'ok', qdrant: 'ok' });
   });
 
   it('checks the embedded index without QDRANT_URL', async () => {
