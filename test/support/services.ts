@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
-import { configuredAnswerer, createAnswerService } from '../../api/assistant/index.js';
+import { configuredAnswerer, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
 import type { ApiServices } from '../../api/services.js';
 import { AnalyticsRecorder, createAnalyticsStore } from '../../core/analytics/index.js';
 import { createAutomationStore } from '../../core/automations/index.js';
@@ -98,9 +98,9 @@ export async function testServices(
  * The answer service as the API builds it, over these services' index and
  * recorder (a test that swaps either builds it again) and `threads`.
  */
-export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads'>, threads: ThreadStore = services.threads) {
+export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
-  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: configuredAnswerer(config), promptTokens: config.assistant.promptTokens, logger });
+  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), services.metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
 }
 
 /** The services answering from `docIndex`: the index every route reads and the answer service over it. */

@@ -14,7 +14,7 @@ import { serveMetrics } from '../../../core/telemetry/index.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { freePort, startPrometheus, type Prometheus } from '../../support/prometheus.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { spawnWorker } from '../../support/worker-process.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
@@ -60,9 +60,10 @@ describe('Prometheus scrapes the API and the worker', function () {
     await services.tenants.putDomain({ id: 'site', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false });
     const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
     await docIndex.applyChanges('site', { upserts: SITE, removals: [] });
-    services.docIndex = observedDocIndex(docIndex, services.metrics.retrieval);
+    // The API's routes and its answer service read the observed index, as the entry point builds them.
+    const api = withDocIndex(services, observedDocIndex(docIndex, services.metrics.retrieval));
 
-    const base = (await serve(createApp(services))).url;
+    const base = (await serve(createApp(api))).url;
     const apiMetrics = await serveMetrics({ host: '127.0.0.1', port: 0, registry: services.metrics.registry });
     const workerMetricsPort = await freePort();
     const worker = spawnWorker({
