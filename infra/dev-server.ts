@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../core/contracts/search-attributes.js';
-import type { ChildSpec } from './supervised-process.js';
+import { portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
 
 export interface DevServerOptions {
   binary: string;
@@ -16,14 +14,6 @@ export interface DevServerOptions {
 }
 
 export const DEV_SERVER = 'Temporal dev server';
-
-async function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(true));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(false)));
-  });
-}
 
 /** One readiness probe, bounded: a server that accepts connections before it serves must not hang it. */
 async function answers(address: string): Promise<boolean> {
@@ -59,8 +49,6 @@ export function devServerChild(o: DevServerOptions): ChildSpec & { address: stri
       for (const [name, port] of [['QUIRE_TEMPORAL_PORT', o.port], ['QUIRE_TEMPORAL_UI_PORT', o.uiPort]] as const) {
         if (await portInUse(port)) throw new Error(`port ${port} is already in use; stop the other process or set ${name}`);
       }
-      fs.mkdirSync(o.dataDir, { recursive: true });
-      const log = fs.openSync(path.join(o.dataDir, 'temporal.log'), 'a');
       const args = [
         'server', 'start-dev',
         '--ip', '127.0.0.1',
@@ -71,14 +59,7 @@ export function devServerChild(o: DevServerOptions): ChildSpec & { address: stri
         '--log-level', 'error',
         ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=Keyword`]),
       ];
-      // Through the guard, which stops the server if the start command dies without stopping it
-      // (the CLI cannot watch its parent). Own process group: the start command stops it last.
-      const guard = path.resolve(__dirname, 'child-guard.js');
-      try {
-        return spawn(process.execPath, [guard, o.binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true });
-      } finally {
-        fs.closeSync(log);
-      }
+      return spawnGuarded(o.binary, args, path.join(o.dataDir, 'temporal.log'));
     },
     async ready(_run, signal) {
       while (!signal.aborted && !(await answers(address))) await sleep(200, undefined, { signal }).catch(() => undefined);

