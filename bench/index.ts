@@ -15,11 +15,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { EmbeddedDocIndex } from '../core/retrieval/embedded-store.js';
-import { modelEmbedder, createVectorCache } from '../core/retrieval/index.js';
+import { createVectorCache } from '../core/retrieval/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { localEmbedderBinary, startLocalEmbedder } from '../infra/embedder.js';
+import { benchLocalEmbedder } from './local-embedder.js';
 import { indexDocs } from '../core/retrieval/index-docs.js';
 import { generatePage, seededRandom, vocabulary } from './generate-docs.js';
 import { writeMintlifySite } from './mintlify-site.js';
@@ -129,13 +128,8 @@ async function mintlifySiteEmbedded(root: string): Promise<void> {
   const random = seededRandom(7);
   const { draw } = vocabulary(20_000, random);
   const site = await writeMintlifySite(docs, { draw, random });
-  const server = await startLocalEmbedder({ binary: localEmbedderBinary(path.resolve(__dirname, '..')), port: 20_000 + Math.floor(Math.random() * 20_000), logFile: path.join(root, 'embedder.log') });
+  const { server, embedder } = await benchLocalEmbedder(root);
   try {
-    const embedder = modelEmbedder({
-      provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
-      proxy: { http: undefined, https: undefined, noProxy: undefined },
-      model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
-    });
     const embedding = { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: path.join(root, 'vectors.db') })), batchSize: 16 };
     const index = new EmbeddedDocIndex(path.join(root, 'mintlify-embedded-index'));
     const first = await measure(() => indexDocs(index, 'site', docs, { includeHidden: false, embedding }));

