@@ -8,6 +8,7 @@ import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
 import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
+import { redisClient } from '../core/platform/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -46,7 +47,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
       log.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
     }
   });
-  app.use(errorMiddleware(log, engineClassifier(services.redis)));
+  app.use(errorMiddleware(log, engineClassifier(redisClient(services.redis))));
   app.use(browserRoutes(services).routes());
   app.use(requireJson);
   app.use(

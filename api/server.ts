@@ -5,7 +5,8 @@ import { runMain } from '../core/run-main.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { createApp } from './app.js';
-import { buildApiServices } from './build-services.js';
+import { openPlatform } from '../core/platform/index.js';
+import { apiServices } from './build-services.js';
 import { createHttpServer } from './http-server.js';
 
 /** API process: loads configuration, connects clients, listens; closes cleanly on SIGTERM/SIGINT. */
@@ -14,7 +15,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'quire-api');
   const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
   const metricsListener = await serveMetrics({ host: config.metrics.host, port: config.metrics.apiPort, registry: metrics.registry });
-  const services = await buildApiServices(config, logger, metrics);
+  const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'client' });
+  // Beside the analytics purge: every replica runs it, each step a bounded delete.
+  platform.analytics.start();
+  platform.jobRetention.start();
+  const services = apiServices(platform);
   if (config.seedFile) await applySeedFile(config.seedFile, services.tenants, services.webhooks);
   const server = createHttpServer(createApp(services), config.http);
   await new Promise<void>((resolve, reject) => {
@@ -38,11 +43,7 @@ async function main(): Promise<void> {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
-  // What is still queued is written before the store's connection goes.
-  await services.analytics?.stop();
-  await services.jobRetention?.stop();
-  services.redis?.disconnect();
-  await services.temporal.connection.close();
+  await platform.close();
   await metricsListener.close();
   await tracing.shutdown();
 }

@@ -4,22 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
-import { assistantRouter, configuredAnswerer, createAnswerService, meteredAnswerer } from '../api/assistant/index.js';
-import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
-import { openMigratedDatabase } from '../core/db/index.js';
-import { createAnalyticsStore } from '../core/analytics/index.js';
-import { createAutomationStore } from '../core/automations/index.js';
-import { createThreadStore } from '../core/threads/index.js';
-import { createWebhookStore } from '../core/webhooks/index.js';
-import type { ApiServices } from '../api/services.js';
+import { assistantRouter } from '../api/assistant/index.js';
+import { apiServices } from '../api/build-services.js';
 import { loadConfig, type Config } from '../core/config.js';
-import { Limiter } from '../core/limits/index.js';
-import { AnalyticsRecorder } from '../core/analytics/index.js';
 import { createLogger } from '../core/logger.js';
-import { EmbeddedDocIndex, observedDocIndex } from '../core/retrieval/index.js';
-import { createTenantStore } from '../core/tenants/index.js';
-import { SITE } from '../test/integration/assistant/site.js';
+import { openPlatform } from '../core/platform/index.js';
 import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
+import { SITE } from '../test/integration/assistant/site.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -41,48 +32,24 @@ export async function benchAssistant(
   metrics: QuireMetrics = createMetrics({ orgLabel: false }),
 ): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-  const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
-  const database = await openMigratedDatabase(config.database);
-  const tenants = createTenantStore(database);
+  // Keyword retrieval (no embedder), so the figures measure the assistant, not an embeddings server.
+  const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_EMBEDDER: 'none', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
+  // As the API opens it: the recorder writes threads and analytics in the background; Temporal is never called.
+  const platform = await openPlatform(config, { logger: createLogger('silent', 'bench'), metrics, env: {}, temporal: 'client' });
+  platform.analytics.start();
+  const { tenants } = platform;
   await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
   const key = (await tenants.createKey('bench', 'assistant')).secret;
   await tenants.putDomain({ id: 'docs', orgId: 'bench', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-  const embedded = new EmbeddedDocIndex(path.join(dataDir, 'index'));
-  await embedded.applyChanges('docs', { upserts: SITE, removals: [] });
-  const docIndex = observedDocIndex(embedded, metrics.retrieval);
-  const logger = createLogger('silent', 'bench');
-  // As the API builds them: threads and analytics in the data folder, the recorder writing in the background.
-  const analytics = new AnalyticsRecorder({ store: createAnalyticsStore(database), logger, retentionDays: config.retention.analyticsDays });
-  analytics.start();
-  const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
-  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
-  const services: ApiServices = {
-    config,
-    logger,
-    metrics,
-    database,
-    jobs: createJobStore(database),
-    events: createJobEventLog(database, pollingJobWakeups(database)),
-    tenants,
-    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
-    analyticsStore: createAnalyticsStore(database),
-    webhooks: createWebhookStore(database),
-    automations: createAutomationStore(database),
-    limiter: new Limiter({ onStoreError: 'open', metrics: metrics.limits }),
-    temporal: undefined as never, // the assistant never touches Temporal
-    redis: undefined,
-    probes: {},
-    docIndex,
-    analytics,
-    answers,
-  };
+  await platform.docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
+  const services = apiServices(platform);
   const app = createApp(services, [assistantRouter]);
   return {
     app,
     config,
     key,
     cleanup: async () => {
-      await analytics.stop();
+      await platform.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { modelEmbedder, type Embedder } from '../core/retrieval/index.js';
+import { createModelPort } from '../core/model/index.js';
 import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
 
 /**
@@ -13,10 +14,11 @@ export async function benchLocalEmbedder(root: string): Promise<{ server: LocalE
     port: 20_000 + Math.floor(Math.random() * 20_000),
     logFile: path.join(root, 'embedder.log'),
   });
-  const embedder = modelEmbedder({
+  const settings = {
     provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
     proxy: { http: undefined, https: undefined, noProxy: undefined },
     model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 60_000,
-  });
+  } as const;
+    const embedder = modelEmbedder(settings, createModelPort(settings));
   return { server, embedder };
 }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { modelEmbedder, createVectorCache, type ChunkEmbedding } from '../core/retrieval/index.js';
+import { createModelPort } from '../core/model/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
 import { evaluateCorpus } from './evaluate.js';
@@ -64,7 +65,7 @@ async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: Lo
   }
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const server = await startLocalEmbedder({ binary, port, logFile: path.join(os.tmpdir(), 'quire-eval-embedder.log') });
-  const embedder = modelEmbedder({
+  const settings = {
     provider: 'openai',
     baseUrl: server.baseUrl,
     apiKey: undefined,
@@ -74,7 +75,8 @@ async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: Lo
     dimensions: undefined,
     marking: 'input_type',
     queryTimeoutMs: 120_000,
-  });
+  } as const;
+    const embedder = modelEmbedder(settings, createModelPort(settings));
   return { embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: VECTOR_CACHE })), batchSize: 16 }, server };
 }
 

@@ -3,13 +3,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../core/config.js';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../core/contracts/index.js';
-import { connectClient, temporalTarget } from '../core/temporal/connection.js';
-import { connectRedis } from '../core/redis.js';
+import { createLogger } from '../core/logger.js';
+import { openPlatform } from '../core/platform/index.js';
 import { runMain } from '../core/run-main.js';
-import { openMigratedDatabase } from '../core/db/index.js';
-import { createTenantStore } from '../core/tenants/index.js';
+import { createMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { createWebhookStore } from '../core/webhooks/index.js';
 import { DEV_SERVER, devServerChild } from './dev-server.js';
 import { localEmbedderBinary, localEmbedderChild } from './embedder.js';
 import { EXAMPLE, ensureExample, type CreatedExample } from './example.js';
@@ -105,18 +103,15 @@ async function main(): Promise<void> {
     await step(supervisor.start());
     await step(waitReady(apiUrl, 60_000));
     // Only now that the stack runs: keys printed once must not be lost to a start that fails.
-    const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-    const database = await openMigratedDatabase(config.database);
-    const tenants = createTenantStore(database);
-    if (config.seedFile) await applySeedFile(config.seedFile, tenants, createWebhookStore(database));
-    created = config.seedFile ? undefined : await ensureExample(tenants, config.dataDir);
-    redis?.disconnect();
-    await database.close();
-    if (created) {
+    // The stack's own configuration: the dev server's address, the embedder it runs.
+    const platform = await openPlatform(loadConfig(env), { logger: createLogger('silent', 'quire-start'), metrics: createMetrics({ orgLabel: false }), env, temporal: 'client' });
+    try {
+      if (config.seedFile) await applySeedFile(config.seedFile, platform.tenants, platform.webhooks);
+      created = config.seedFile ? undefined : await ensureExample(platform.tenants, config.dataDir);
       // The assistant answers from the index: build the example domain's now, in the background.
-      const client = await connectClient({ ...temporalTarget(config), address: env.TEMPORAL_ADDRESS ?? temporalTarget(config).address });
-      await step(client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue)));
-      await client.connection.close();
+      if (created) await step(platform.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue)));
+    } finally {
+      await platform.close();
     }
     if (interrupted) throw new Interrupted();
   } catch (err) {

@@ -1,18 +1,16 @@
 import { tracing } from './instrumentation.js';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
-import { temporalTarget, tlsOptions } from '../core/temporal/connection.js';
-import { temporalClientInterceptors } from '../core/temporal/tracing.js';
+import { openPlatform } from '../core/platform/index.js';
+import { temporalTarget } from '../core/temporal/connection.js';
 import { announceReady, runMain } from '../core/run-main.js';
 import { createWorker } from './create-worker.js';
 import { temporalLogger } from './runtime-logger.js';
-import { buildActivityServices } from './services.js';
 
 /** A free loopback port for the SDK runtime's own Prometheus endpoint, which only this process scrapes. */
 async function freeLoopbackPort(): Promise<number> {
@@ -44,24 +42,12 @@ async function main(): Promise<void> {
     more: async () => (await fetch(`http://${sdkMetrics}/metrics`)).text(),
   });
   const target = temporalTarget(config);
-  const tls = await tlsOptions(target);
-  const connection = await NativeConnection.connect({
-    address: target.address,
-    ...(tls ? { tls } : {}),
-    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
-  }).catch((err: unknown) => {
-    throw new Error(`cannot reach Temporal at ${target.address}: ${(err as Error).message}`, { cause: err });
-  });
-  // Automations start agent jobs from an activity: a client over the worker's own connection.
-  const services = {
-    ...(await buildActivityServices(config, logger, metrics, process.env)),
-    temporal: new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() }),
-  };
+  const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'worker' });
   const worker = await createWorker({
-    connection,
+    connection: platform.workerConnection,
     namespace: target.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities(services),
+    activities: createActivities(platform),
     workflows: { bundlePath: path.resolve(__dirname, '..', 'workflow-bundle.js') },
     maxActivities: config.worker.maxActivities,
     shutdownGraceMs: config.worker.shutdownGraceMs,
@@ -71,8 +57,7 @@ async function main(): Promise<void> {
   announceReady();
   // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown; run() resolves once drained.
   await worker.run();
-  services.redis?.disconnect();
-  await connection.close();
+  await platform.close();
   await metricsListener.close();
   await tracing.shutdown();
   logger.info('worker stopped');

@@ -1,4 +1,4 @@
-import { createModelPort, meteredModelPort } from '../../core/model/index.js';
+import { meteredModelPort } from '../../core/model/index.js';
 import { secondsSince } from '../../core/telemetry/index.js';
 import { createEventPublisher } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
@@ -11,8 +11,8 @@ export { gitlabProject } from './forge/index.js';
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(services: ActivityServices) {
-  // One model port (one connection pool) for every turn this worker runs.
-  const port = services.config.model ? meteredModelPort(createModelPort(services.config.model), services.metrics.model) : undefined;
+  // The platform's model port (one connection pool) for every turn this worker runs.
+  const port = services.model.configured ? meteredModelPort(services.model.port, services.metrics.model) : undefined;
   const publisher = createEventPublisher(services);
   return {
     async runAgentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {

@@ -17,7 +17,7 @@ export function forgeToken(services: ActivityServices, project: Project): string
   const forge = FORGE_NAMES[project.forge];
   if (!project.forgeTokenEnv)
     throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses ${forge} but names no token variable (forgeTokenEnv)`);
-  const token = services.secrets?.(project.forgeTokenEnv);
+  const token = services.secrets(project.forgeTokenEnv);
   if (!token) throw permanent(AGENT_ERROR.badCredentials, `the variable ${project.forgeTokenEnv} holding the ${forge} token is not set on the worker`);
   return token;
 }

@@ -1,1 +1,1 @@
-export { createAutomationActivities, AUTOMATION_WORKER_MISCONFIGURED, type AutomationActivities } from './start-automation-job.js';
+export { createAutomationActivities, type AutomationActivities } from './start-automation-job.js';

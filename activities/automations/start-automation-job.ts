@@ -1,10 +1,7 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { AutomationRunInput, AutomationRunResult } from '../../core/contracts/automation-run.js';
 import { automationJobId, startAutomationJob } from '../../core/automations/index.js';
 import type { ActivityServices } from '../services.js';
-
-/** Error type when the worker was built without a Temporal client or limiter (a wiring mistake, not retried). */
-export const AUTOMATION_WORKER_MISCONFIGURED = 'AutomationWorkerMisconfigured';
 
 /** The activity a schedule's run calls: starts the automation's job as the API would, or skips and says why. */
 export function createAutomationActivities(services: ActivityServices) {
@@ -13,9 +10,6 @@ export function createAutomationActivities(services: ActivityServices) {
   return {
     async startAutomationJob(input: AutomationRunInput): Promise<AutomationRunResult> {
       const { temporal, limiter } = services;
-      if (!temporal || !limiter) {
-        throw ApplicationFailure.nonRetryable('the worker has no Temporal client or limiter for automations', AUTOMATION_WORKER_MISCONFIGURED);
-      }
       // The job id comes from the run, so a retry of this activity finds the job it already started.
       const runId = Context.current().info.workflowExecution?.runId;
       const deps = { temporal, limiter, automations, jobs, tenants: services.tenants, config: services.config };

@@ -5,11 +5,7 @@ import {
   checkoutDocs,
   indexFiles,
   listPageFiles,
-  openChunkEmbedding,
-  openDocIndex,
   removeDeletedPages,
-  type ChunkEmbedding,
-  type WritableDocIndex,
 } from '../../core/retrieval/index.js';
 import { ModelError } from '../../core/model/index.js';
 import { activitySignal, keepAlive } from '../activity-context.js';
@@ -24,11 +20,8 @@ import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomai
  * the index themselves, so no page text passes through workflow history.
  */
 export function createIndexingActivities(services: ActivityServices) {
-  let opened: WritableDocIndex | undefined;
-  const docIndex = () => (opened ??= services.docIndex ?? openDocIndex(services.config, services.redis));
-  // Opened on first use and kept: it holds the model's connection pool and the vector cache.
-  let embedding: { opened: ChunkEmbedding | undefined } | undefined;
-  const chunkEmbedding = () => (embedding ??= { opened: openChunkEmbedding(services.config, services.database) }).opened;
+  const { docIndex } = services;
+  const chunkEmbedding = services.embeddings.configured ? services.embeddings.chunks : undefined;
 
   async function domainOf(domainId: string) {
     const domain = await services.tenants.getDomain(domainId);
@@ -63,11 +56,10 @@ export function createIndexingActivities(services: ActivityServices) {
       const progress: IndexBatchHeartbeat = { pages: 0, embedded: 0, toEmbed: 0 };
       const stopHeartbeats = keepAlive(services.config.indexing.heartbeatSeconds, () => ({ ...progress }));
       const signal = activitySignal();
-      const embedding = chunkEmbedding();
       try {
-        const summary = await indexFiles(docIndex(), input.domainId, input.docsRoot, input.files, {
+        const summary = await indexFiles(docIndex, input.domainId, input.docsRoot, input.files, {
           includeHidden: input.includeHidden,
-          embedding: embedding && { ...embedding, ...(signal ? { signal } : {}) },
+          embedding: chunkEmbedding && { ...chunkEmbedding, ...(signal ? { signal } : {}) },
           onProgress: (done) => (progress.pages = done),
           onEmbedded: (ready, total) => Object.assign(progress, { embedded: ready, toEmbed: total }),
         });
@@ -83,7 +75,7 @@ export function createIndexingActivities(services: ActivityServices) {
     },
 
     async removeDeletedDomainPages(input: { domainId: string; docsRoot: string }): Promise<number> {
-      return removeDeletedPages(docIndex(), input.domainId, input.docsRoot);
+      return removeDeletedPages(docIndex, input.domainId, input.docsRoot);
     },
   };
 }

@@ -16,7 +16,7 @@ const MAX_ERROR_CHARS = 300;
 
 /** The secret's value, looked up here so it never travels through workflow history. */
 function secretOf(services: ActivityServices, hook: Webhook): string | undefined {
-  return hook.secret.kind === 'stored' ? hook.secret.value : services.secrets?.(hook.secret.name);
+  return hook.secret.kind === 'stored' ? hook.secret.value : services.secrets(hook.secret.name);
 }
 
 /** What failed, for the delivery log: never the secret, the body or the receiver's answer. */

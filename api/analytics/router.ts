@@ -1,17 +1,12 @@
 import Router from '@koa/router';
-import type { ThreadStore } from '../../core/threads/index.js';
 import type { ApiServices } from '../services.js';
 import { feedbackRoutes } from './feedback-routes.js';
 import { gapRoutes } from './gap-routes.js';
 import { reportRoutes } from './report-routes.js';
 
-export interface AnalyticsDeps {
-  threads?: ThreadStore;
-}
-
 /** Ratings and clicks from front-ends, the analytics API, coverage gaps and the jobs that fill them. */
-export function analyticsRouter(services: ApiServices, deps: AnalyticsDeps = {}): Router {
-  const threads = deps.threads ?? services.threads;
+export function analyticsRouter(services: ApiServices): Router {
+  const { threads } = services;
   const router = new Router();
   feedbackRoutes(router, services, threads);
   reportRoutes(router, services, threads);

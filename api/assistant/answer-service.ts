@@ -1,5 +1,5 @@
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
-import type { Config } from '../../core/config.js';
+import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
@@ -77,9 +77,9 @@ export interface AnswerServiceDeps {
   logger: Logger;
 }
 
-/** The answerer the configuration asks for: its model, else the extractive mode. */
-export function configuredAnswerer(config: Pick<Config, 'model'>): Answerer {
-  return config.model ? modelAnswerer(config.model) : extractiveAnswerer();
+/** The answerer of the platform's chat model: the model when one is configured, else the extractive mode. */
+export function configuredAnswerer(model: ChatModel): Answerer {
+  return model.configured ? modelAnswerer(model.settings, model.port) : extractiveAnswerer();
 }
 
 export function createAnswerService(deps: AnswerServiceDeps): AnswerService {

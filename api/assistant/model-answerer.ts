@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config.js';
-import { createModelPort, ModelError, ModelStreamError, RateLimitedModelError, type ModelPort } from '../../core/model/index.js';
+import { ModelError, ModelStreamError, RateLimitedModelError, type ModelPort } from '../../core/model/index.js';
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
 
@@ -29,7 +29,7 @@ function publicReason(err: unknown): string {
  * it, a rate-limited provider asks for seconds a waiting reader should not
  * spend in silence, and the reader's client can ask again (AI SDK `regenerate`).
  */
-export function modelAnswerer(model: ModelConfig, port: ModelPort = createModelPort(model)): Answerer {
+export function modelAnswerer(model: ModelConfig, port: ModelPort): Answerer {
   return {
     mode: 'model',
     answer({ prompt, signal }: AnswerInput): AnswerRun {

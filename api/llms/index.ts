@@ -1,2 +1,2 @@
-export { llmsRouter, type LlmsDeps } from './router.js';
+export { llmsRouter } from './router.js';
 export { LlmsCache } from './llms-cache.js';

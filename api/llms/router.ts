@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { openDocIndex, type DocIndex, type PageListing } from '../../core/retrieval/index.js';
+import type { PageListing } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import { assistantLimits } from '../assistant/index.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -8,11 +8,6 @@ import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { LlmsCache } from './llms-cache.js';
 import { renderLlmsFullTxt, renderLlmsTxt, siteOf } from './render.js';
-
-export interface LlmsDeps {
-  docIndex?: DocIndex;
-  cache?: LlmsCache;
-}
 
 type Variant = 'llms' | 'llms-full';
 
@@ -36,10 +31,9 @@ const isPublic = (page: PageListing) => page.groups.length === 0;
  * next re-index. Public like a site's own llms.txt: no key, only pages without
  * access groups, counted against the owning organisation's per-IP limit.
  */
-export function llmsRouter(services: ApiServices, deps: LlmsDeps = {}): Router {
-  const { config, tenants, limiter } = services;
-  const docIndex = deps.docIndex ?? services.docIndex ?? openDocIndex(config, services.redis);
-  const cache = deps.cache ?? new LlmsCache();
+export function llmsRouter(services: Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex'>): Router {
+  const { tenants, limiter, docIndex } = services;
+  const cache = new LlmsCache();
   const router = new Router();
 
   const render = async (domain: Domain, variant: Variant): Promise<string> => {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { branchDiff, canViewWithToken, PullStore } from '../../core/forge/index.js';
+import { branchDiff, canViewWithToken } from '../../core/forge/index.js';
 import { requireKey } from '../auth.js';
 import type { AuthState } from '../auth.js';
 import { notFound } from '../http-error.js';
@@ -29,7 +29,7 @@ function signIn(ctx: Context, status: 401 | 404, reason: SignInReason): void {
  */
 export function pullsRouter(services: ApiServices): Router {
   const router = new Router();
-  const store = new PullStore(services.database);
+  const store = services.pulls;
   const adminKey = requireKey(services.tenants, 'admin');
   // The link's token stands in for the key; without one, the admin key is required as before.
   const keyUnlessToken = (ctx: Context, next: Next) => {

@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import type { ThreadStore } from '../../core/threads/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 
 /** `GET /v1/admin/threads/{threadId}`: an assistant conversation, for an admin of its organisation. */
-export function threadsRouter(services: ApiServices, deps: { threads?: ThreadStore } = {}): Router {
-  const threads = deps.threads ?? services.threads;
+export function threadsRouter(services: Pick<ApiServices, 'tenants' | 'threads'>): Router {
+  const { threads } = services;
   const router = new Router();
   router.get('/v1/admin/threads/:threadId', requireKey(services.tenants, 'admin'), async (ctx) => {
     const { orgId } = authOf(ctx);

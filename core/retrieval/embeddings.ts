@@ -1,5 +1,5 @@
 import type { EmbeddingSettings, InputMarking } from '../config.js';
-import { createModelPort, type ModelPort } from '../model/index.js';
+import type { ModelPort } from '../model/index.js';
 
 /** What a text is to the model: a reader's question, or a passage of the docs. */
 export type EmbedKind = 'query' | 'passage';
@@ -33,7 +33,7 @@ const INPUT_TYPES: Record<EmbedKind, string> = { query: 'query', passage: 'docum
  * activity whose retry policy is the only retry loop, and a query in the API
  * falls back to keyword ranking rather than keep a reader waiting.
  */
-export function modelEmbedder(embedding: EmbeddingSettings, port: ModelPort = createModelPort(embedding)): Embedder {
+export function modelEmbedder(embedding: EmbeddingSettings, port: ModelPort): Embedder {
   const marks = prefixes(embedding.model);
   return {
     id: embedderId(embedding),

@@ -3,7 +3,6 @@ export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarker
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
 export { observedDocIndex } from './observed-doc-index.js';
-export { openChunkEmbedding } from './open-chunk-embedding.js';
 export { embedTexts, type ChunkEmbedding, type EmbeddedTexts } from './embed-texts.js';
 export { embedderId, modelEmbedder, type Embedder, type EmbedKind } from './embeddings.js';
 export { QueryEmbedder, type QueryVector, type RetrievalMode } from './query-embedder.js';

@@ -1,3 +1,2 @@
-export { openDatabase, statement, bodyOf, writeTransaction, type SqliteDatabase, type DatabaseOptions } from './sqlite.js';
 export { writeJsonAtomic } from './atomic-file.js';
 export { withFileLock } from './file-lock.js';

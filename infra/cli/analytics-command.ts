@@ -53,7 +53,7 @@ export async function analyticsCommand(args: string[], ctx: CliContext): Promise
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'`);
   const to = Date.now();
-  const lines = await analyticsReport(ctx.analytics, domain.id, { from: to - since, to });
+  const lines = await analyticsReport(ctx.analyticsStore, domain.id, { from: to - since, to });
   ctx.out.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -10,10 +10,7 @@ import {
   type AutomationDeps,
   type AutomationView,
 } from '../../core/automations/index.js';
-import { createJobStore, jobModel } from '../../core/jobs/index.js';
-import { Limiter } from '../../core/limits/index.js';
-import { createMetrics } from '../../core/telemetry/index.js';
-import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
+import { jobModel } from '../../core/jobs/index.js';
 import { UsageError, type CliContext, type Command } from './context.js';
 
 const USAGE = `quire automations add PROJECT (--cron "0 9 * * MON" [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
@@ -72,47 +69,41 @@ async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, arg
 export const automations: Command = async (args, ctx) => {
   const [verb, projectId, id, ...rest] = args;
   if (!verb || !projectId || (verb !== 'add' && verb !== 'list' && (!id || rest.length > 0))) throw new UsageError(USAGE);
-  const temporal = await connectClient(temporalTarget(ctx.config));
   const deps: AutomationDeps = {
-    temporal,
+    temporal: ctx.temporal,
     automations: ctx.automations,
-    jobs: createJobStore(ctx.database),
+    jobs: ctx.jobs,
     tenants: ctx.tenants,
     // With Redis the CLI spends the project's shared allowance; without it, this process's own counts.
-    // The CLI serves no metrics: its refusals are counted on a registry of its own and go with it.
-    limiter: new Limiter({ redis: ctx.redis, onStoreError: ctx.config.rateLimitOnStoreError, metrics: createMetrics({ orgLabel: false }).limits }),
+    limiter: ctx.limiter,
     config: ctx.config,
   };
   const missing = () => new Error(`unknown automation '${id ?? ''}' in project '${projectId}'`);
-  try {
-    switch (verb) {
-      case 'add':
-        return await add(ctx, deps, projectId, args.slice(2));
-      case 'list':
-        if (id) throw new UsageError(USAGE);
-        for (const a of await listAutomations(deps, projectId)) ctx.out.write(describeLine(a) + '\n');
-        return 0;
-      case 'pause':
-      case 'resume': {
-        const view = await setAutomationPaused(deps, projectId, id ?? '', verb === 'pause');
-        if (!view) throw missing();
-        ctx.out.write(`automation ${view.id} ${view.paused ? 'paused' : 'resumed'}\n`);
-        return 0;
-      }
-      case 'trigger': {
-        const start = await startAutomationJob(deps, { projectId, automationId: id ?? '' });
-        if (start.kind === 'skipped') throw new Error(`not started (${start.code}): ${start.reason}`);
-        ctx.out.write(`started job ${start.job.id}\n`);
-        return 0;
-      }
-      case 'delete':
-        if (!(await deleteAutomation(deps, projectId, id ?? ''))) throw missing();
-        ctx.out.write(`automation ${id ?? ''} deleted\n`);
-        return 0;
-      default:
-        throw new UsageError(USAGE);
+  switch (verb) {
+    case 'add':
+      return await add(ctx, deps, projectId, args.slice(2));
+    case 'list':
+      if (id) throw new UsageError(USAGE);
+      for (const a of await listAutomations(deps, projectId)) ctx.out.write(describeLine(a) + '\n');
+      return 0;
+    case 'pause':
+    case 'resume': {
+      const view = await setAutomationPaused(deps, projectId, id ?? '', verb === 'pause');
+      if (!view) throw missing();
+      ctx.out.write(`automation ${view.id} ${view.paused ? 'paused' : 'resumed'}\n`);
+      return 0;
     }
-  } finally {
-    await temporal.connection.close();
+    case 'trigger': {
+      const start = await startAutomationJob(deps, { projectId, automationId: id ?? '' });
+      if (start.kind === 'skipped') throw new Error(`not started (${start.code}): ${start.reason}`);
+      ctx.out.write(`started job ${start.job.id}\n`);
+      return 0;
+    }
+    case 'delete':
+      if (!(await deleteAutomation(deps, projectId, id ?? ''))) throw missing();
+      ctx.out.write(`automation ${id ?? ''} deleted\n`);
+      return 0;
+    default:
+      throw new UsageError(USAGE);
   }
 };

@@ -7,7 +7,6 @@ import {
   type IndexDomainResult,
   type IndexDomainWorkflow,
 } from '../../core/contracts/index.js';
-import { connectClient, temporalTarget } from '../../core/temporal/connection.js';
 import { UsageError, type CliContext } from './context.js';
 import { embeddingProgress, readIndexProgress } from './index-progress.js';
 
@@ -25,48 +24,43 @@ export async function indexCommand(args: string[], ctx: CliContext): Promise<num
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'; create it first with: quire domains add ORG/${domainId} --source URL_OR_PATH`);
 
-  const client = await connectClient(temporalTarget(ctx.config));
-  try {
-    const handle = await client.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
-    ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
-    // Without a terminal (logs, CI) the bar prints a line every few seconds instead of redrawing.
-    const bar = new SingleBar({
-      stream: ctx.out,
-      format: '  {bar} {value}/{total} pages{embedding}',
-      hideCursor: true,
-      clearOnComplete: false,
-      noTTYOutput: true,
-      notTTYSchedule: NO_TTY_LINE_MS,
-    });
-    let started = false;
-    const outcome = handle.result().then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    let finished: Awaited<typeof outcome> | undefined;
-    while (!finished) {
-      finished = await Promise.race([outcome, sleep(POLL_MS).then(() => undefined)]);
-      if (finished) break;
-      const progress = await readIndexProgress(handle).catch(() => undefined);
-      if (progress) {
-        const payload = { embedding: embeddingProgress(progress) };
-        if (!started) bar.start(progress.pageTotal, progress.pages, payload);
-        started = true;
-        bar.update(progress.pages, payload);
-      }
+  const handle = await ctx.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
+  ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
+  // Without a terminal (logs, CI) the bar prints a line every few seconds instead of redrawing.
+  const bar = new SingleBar({
+    stream: ctx.out,
+    format: '  {bar} {value}/{total} pages{embedding}',
+    hideCursor: true,
+    clearOnComplete: false,
+    noTTYOutput: true,
+    notTTYSchedule: NO_TTY_LINE_MS,
+  });
+  let started = false;
+  const outcome = handle.result().then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  let finished: Awaited<typeof outcome> | undefined;
+  while (!finished) {
+    finished = await Promise.race([outcome, sleep(POLL_MS).then(() => undefined)]);
+    if (finished) break;
+    const progress = await readIndexProgress(handle).catch(() => undefined);
+    if (progress) {
+      const payload = { embedding: embeddingProgress(progress) };
+      if (!started) bar.start(progress.pageTotal, progress.pages, payload);
+      started = true;
+      bar.update(progress.pages, payload);
     }
-    if (started) bar.stop();
-    if ('error' in finished) {
-      const err = finished.error;
-      const reason = err instanceof WorkflowFailedError && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
-      ctx.out.write(`indexing failed: ${reason}\n`);
-      return 1;
-    }
-    ctx.out.write(formatSummary(finished.result));
-    return 0;
-  } finally {
-    await client.connection.close();
   }
+  if (started) bar.stop();
+  if ('error' in finished) {
+    const err = finished.error;
+    const reason = err instanceof WorkflowFailedError && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+    ctx.out.write(`indexing failed: ${reason}\n`);
+    return 1;
+  }
+  ctx.out.write(formatSummary(finished.result));
+  return 0;
 }
 
 export function formatSummary(r: IndexDomainResult): string {

@@ -1,9 +1,9 @@
 import { loadConfig } from '../../core/config.js';
-import { openMigratedDatabase, type Database } from '../../core/db/index.js';
-import { connectRedis } from '../../core/redis.js';
-import { scrubSecrets } from '../../core/logger.js';
-import { createTenantStore, UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
-import { cliStores, UsageError, type Command } from './context.js';
+import { createLogger, scrubSecrets } from '../../core/logger.js';
+import { openPlatform, type Platform } from '../../core/platform/index.js';
+import { createMetrics } from '../../core/telemetry/index.js';
+import { UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
+import { UsageError, type Command } from './context.js';
 import { helpOf, wantsHelp, type DefinedCommand } from './flags.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
@@ -53,14 +53,12 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     process.stdout.write(helpOf(name!, command.spec));
     return 0;
   }
-  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
-  let database: Database | undefined;
+  let platform: Platform | undefined;
   try {
     const config = loadConfig(env);
-    database = await openMigratedDatabase(config.database);
-    redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-    const tenants = createTenantStore(database);
-    return await command(args, { config, database, tenants, ...cliStores(database), redis, out: process.stdout });
+    // The CLI serves no metrics: what it counts (a refused automation trigger) goes with its registry.
+    platform = await openPlatform(config, { logger: createLogger('silent', 'quire-cli'), metrics: createMetrics({ orgLabel: false }), env, temporal: 'client' });
+    return await command(args, { ...platform, out: process.stdout });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`quire ${name}: ${(err as Error).message}\n`);
@@ -74,8 +72,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     process.stderr.write(`quire ${name}: error: ${scrubSecrets(message)}\n`);
     return 1;
   } finally {
-    redis?.disconnect();
-    await database?.close();
+    await platform?.close();
   }
 }
 

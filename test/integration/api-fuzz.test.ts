@@ -15,7 +15,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createApp } from '../../api/app.js';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
-import { openDocIndex } from '../../core/retrieval/index.js';
 import { startFakeModel } from '../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../support/docs-repo.js';
 import { serve, tempDir, testServices } from '../support/services.js';
@@ -78,8 +77,7 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
     // Without a model, creating a job is refused with 503 model_not_configured: schemathesis counts any 5xx as a server error.
     const model = await startFakeModel(() => ({ text: 'Nothing needs to change.' }));
     const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' };
-    const built = await testServices({ taskQueue, env: modelEnv });
-    const services = { ...built, docIndex: openDocIndex(built.config, undefined) };
+    const services = await testServices({ taskQueue, env: modelEnv });
     await startWorker(services, { taskQueue });
 
     const orgId = 'fuzz';

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseTarget, migrate, openDatabase, type Database, type DatabaseTarget } from '../../core/db/index.js';
+import { databaseTarget, type Database, type DatabaseTarget } from '../../core/db/index.js';
 import { sharedPostgres } from './postgres.js';
+import { testConfig, testPlatform } from './services.js';
 import { onSuiteEnd } from './teardown.js';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -16,13 +17,15 @@ export async function freshTarget(dialect: TestDialect): Promise<DatabaseTarget>
   return databaseTarget(undefined, dir);
 }
 
-/** A migrated database of the dialect, closed at suite end. */
+/** The variables that name a database target: PostgreSQL's URL, or the data directory of the SQLite file. */
+export function databaseEnv(target: DatabaseTarget): Record<string, string> {
+  return target.dialect === 'postgres' ? { QUIRE_DATABASE_URL: target.url } : { QUIRE_DATA_DIR: path.dirname(target.file) };
+}
+
+/** A migrated database of the dialect, on a platform of its own (closed at suite end), as a process opens it. */
 export async function testDatabase(dialect: TestDialect): Promise<Database> {
-  const target = await freshTarget(dialect);
-  const database = openDatabase(target);
-  onSuiteEnd(() => database.close());
-  await migrate(database, target.dialect === 'sqlite' ? { sqliteFile: target.file } : {});
-  return database;
+  const platform = await testPlatform(await testConfig(databaseEnv(await freshTarget(dialect))));
+  return platform.database;
 }
 
 /**

@@ -3,23 +3,16 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
-import type { ActivityServices } from '../../activities/index.js';
-import { createHttpServer } from '../../api/http-server.js';
 import { configuredAnswerer, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
+import { apiServices } from '../../api/build-services.js';
+import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
-import { AnalyticsRecorder, createAnalyticsStore } from '../../core/analytics/index.js';
-import { createAutomationStore } from '../../core/automations/index.js';
 import { loadConfig, type Config } from '../../core/config.js';
-import { openMigratedDatabase, type Database } from '../../core/db/index.js';
-import { createJobEventLog, createJobStore, openJobWakeups } from '../../core/jobs/index.js';
-import { Limiter } from '../../core/limits/index.js';
-import { createLogger } from '../../core/logger.js';
-import { connectRedis } from '../../core/redis.js';
-import { openChunkEmbedding, openDocIndex, type ChunkEmbedding, type DocIndex } from '../../core/retrieval/index.js';
-import { createTenantStore } from '../../core/tenants/index.js';
-import { createThreadStore, type ThreadStore } from '../../core/threads/index.js';
-import { createWebhookStore } from '../../core/webhooks/index.js';
+import { createLogger, type Logger } from '../../core/logger.js';
+import { openPlatform, type Platform } from '../../core/platform/index.js';
+import type { ChunkEmbedding, DocIndex } from '../../core/retrieval/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
+import type { ThreadStore } from '../../core/threads/index.js';
 import { onSuiteEnd } from './teardown.js';
 import { temporalEnv } from './temporal.js';
 
@@ -37,70 +30,45 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...env });
 }
 
-/** The stores of threads, analytics, webhooks and automations over the test's database, as the entry points build them. */
-export function recordStores(config: Config, database: Database): Pick<ApiServices, 'threads' | 'analyticsStore' | 'webhooks' | 'automations'> {
-  return {
-    threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
-    analyticsStore: createAnalyticsStore(database),
-    webhooks: createWebhookStore(database),
-    automations: createAutomationStore(database),
-  };
+/**
+ * A platform over `config`, as every process opens it (a registry of metrics of its own, as each
+ * process owns one; secrets read from `secrets`), closed at suite end.
+ */
+export async function testPlatform(config: Config, opts: { secrets?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<Platform> {
+  const logger = opts.logger ?? createLogger('silent', 'test');
+  const platform = await openPlatform(config, { logger, metrics: createMetrics({ orgLabel: config.metrics.orgLabel }), env: opts.secrets ?? {}, temporal: 'client' });
+  onSuiteEnd(() => platform.close());
+  return platform;
 }
 
 /**
- * The API's services on real engines: the suite's Temporal dev server, a file
- * tenant store in a temp folder (or Redis when `redisUrl` is given).
+ * The API's (and the activities') services on a platform over a fresh data directory: the suite's
+ * Temporal dev server unless `withTemporal` is false (then a call to Temporal fails), Redis when the
+ * test's variables name one; `logger` to read what it logs. The analytics recorder runs, as in the API.
  */
-export async function testServices(
-  opts: { env?: Record<string, string>; taskQueue?: string; withTemporal?: boolean } = {},
-): Promise<ApiServices & ActivityServices> {
+export async function testServices(opts: { env?: Record<string, string>; taskQueue?: string; withTemporal?: boolean; logger?: Logger } = {}): Promise<ApiServices> {
   const config = await testConfig({
+    ...(opts.withTemporal === false ? {} : { TEMPORAL_ADDRESS: (await temporalEnv()).address }),
     ...(opts.taskQueue ? { TEMPORAL_TASK_QUEUE: opts.taskQueue } : {}),
     ...opts.env,
   });
-  const logger = createLogger('silent', 'test');
-  const database = await openMigratedDatabase(config.database);
-  onSuiteEnd(() => database.close());
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  if (redis) onSuiteEnd(async () => redis.disconnect());
-  const tenants = createTenantStore(database);
-  const wakeups = openJobWakeups(database, redis);
-  onSuiteEnd(() => wakeups.close());
-  // A registry of the test's own, as each process owns one.
-  const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
-  const limiter = new Limiter({ redis, onStoreError: config.rateLimitOnStoreError, metrics: metrics.limits });
-  const temporal = opts.withTemporal === false ? undefined : (await temporalEnv()).client;
-  const docIndex = openDocIndex(config, redis);
-  const stores = recordStores(config, database);
-  const analytics = new AnalyticsRecorder({ store: stores.analyticsStore, logger, retentionDays: config.retention.analyticsDays });
-  analytics.start();
-  const services = {
-    config,
-    logger,
-    metrics,
-    database,
-    jobs: createJobStore(database),
-    events: createJobEventLog(database, wakeups),
-    tenants,
-    ...stores,
-    limiter,
-    redis,
-    // Tests that never touch Temporal may skip it; a call would then fail loudly.
-    temporal: temporal ?? (undefined as never),
-    probes: { database: () => database.ping() },
-    docIndex,
-    analytics,
-  };
-  return { ...services, answers: answerServiceOf(services) };
+  return servicesOn(config, { ...(opts.env ? { secrets: opts.env } : {}), ...(opts.logger ? { logger: opts.logger } : {}) });
+}
+
+/** The API's services on a platform over `config`, as the API entry builds them: the analytics recorder runs. */
+export async function servicesOn(config: Config, opts: Parameters<typeof testPlatform>[1] = {}): Promise<ApiServices> {
+  const platform = await testPlatform(config, opts);
+  platform.analytics.start();
+  return apiServices(platform);
 }
 
 /**
  * The answer service as the API builds it, over these services' index and
  * recorder (a test that swaps either builds it again) and `threads`.
  */
-export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics'>, threads: ThreadStore = services.threads) {
+export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics' | 'model'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
-  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), services.metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
+  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(services.model), services.metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
 }
 
 /** The services answering from `docIndex`: the index every route reads and the answer service over it. */
@@ -139,14 +107,8 @@ export async function seedOrg(services: Pick<ApiServices, 'tenants'>, orgId = 'a
   return { orgId, adminKey: admin.secret, assistantKey: assistant.secret, adminKeyId: admin.record.id };
 }
 
-/** The migrated database a configuration names (a SQLite file in its data directory), closed at suite end. */
-export async function databaseOf(config: Config): Promise<Database> {
-  const database = await openMigratedDatabase(config.database);
-  onSuiteEnd(() => database.close());
-  return database;
-}
-
-/** How a worker of this configuration embeds chunks: its embedder behind the vector cache in its database. */
+/** How a worker of this configuration embeds chunks: its platform's embedder behind the vector cache in its database. */
 export async function chunkEmbeddingOf(config: Config): Promise<ChunkEmbedding | undefined> {
-  return openChunkEmbedding(config, await databaseOf(config));
+  const { embeddings } = await testPlatform(config);
+  return embeddings.configured ? embeddings.chunks : undefined;
 }

@@ -1,4 +1,4 @@
-import { linkSecret, localPullUrl, PullStore, viewToken } from '../../../core/forge/index.js';
+import { linkSecret, localPullUrl, viewToken } from '../../../core/forge/index.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import type { PullRequestRequest, PullRequestResult } from '../types.js';
@@ -10,7 +10,7 @@ import { pullRequestBody, turnMarker } from './pr-body.js';
  * in a browser without the admin key.
  */
 export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
-  const store = new PullStore(services.database);
+  const store = services.pulls;
   const body = pullRequestBody(input);
   const { pull, created } = await store.openOnce({
     projectId: project.id,

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
-import { createTenantStore } from '../../../core/tenants/index.js';
-import { tempDir } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 
 /** Runs the real CLI in a child process against a data directory. */
 function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -25,10 +22,9 @@ describe('quire projects|domains update and --help', function () {
 
   const world = async () => {
     const dir = await tempDir();
-    const database = await openMigratedDatabase(databaseTarget(undefined, dir));
-    onSuiteEnd(() => database.close());
+    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
     assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
-    return { dir, reader: createTenantStore(database) };
+    return { dir, reader: tenants };
   };
 
   it('domains update changes only the flags given; add refuses an existing id and names update', async () => {

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { createApp } from '../../../api/app.js';
 import { pullsRouter } from '../../../api/pulls/index.js';
-import type { ApiServices } from '../../../api/services.js';
-import { Limiter } from '../../../core/limits/index.js';
-import { recordStores, serve } from '../../support/services.js';
+import { serve } from '../../support/services.js';
 import { engineFixture } from './setup.js';
 
 describe('agent engine: the local forge pull-request page', function () {
@@ -26,8 +24,7 @@ describe('agent engine: the local forge pull-request page', function () {
     await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'page1', projectId: 'docs', branch: 'quire/page1', turn: 2, title: second.title, summary: second.summary, messageIds: ['m1-0', 'm2-0'], filesChanged: [...turn.filesChanged, ...second.filesChanged], validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
-    const { url } = await serve(createApp(api, [pullsRouter]));
+    const { url } = await serve(createApp(f.services, [pullsRouter]));
     const admin = await f.services.tenants.createKey('acme', 'admin');
     await f.services.tenants.addOrg('other');
     const stranger = await f.services.tenants.createKey('other', 'admin');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createJobEventLog, pollingJobWakeups, redisJobWakeups, type JobEventLog, type JobWakeups, type NewJobEvent } from '../../../core/jobs/index.js';
-import { connectRedis } from '../../../core/redis.js';
 import { forEachDialect } from '../../support/databases.js';
 import { sharedRedis } from '../../support/redis.js';
 import { onSuiteEnd } from '../../support/teardown.js';
+import { testConfig, testPlatform } from '../../support/services.js';
 
 function event(jobId: string, key: string, patch: Partial<NewJobEvent> = {}): NewJobEvent {
   return { key, type: 'tool.step', time: '2026-01-01T00:00:00.000Z', jobId, projectId: 'docs', data: { tool: 'read', key }, ...patch };
@@ -63,12 +63,11 @@ forEachDialect('job event log', (database) => {
     [
       'Redis pub/sub',
       async () => {
-        const redis = await connectRedis((await sharedRedis()).url);
-        const wakeups = redisJobWakeups(redis);
-        onSuiteEnd(async () => {
-          await wakeups.close();
-          redis.disconnect();
-        });
+        // Redis as a process's platform opens it (which closes it at suite end).
+        const { redis } = await testPlatform(await testConfig({ REDIS_URL: (await sharedRedis()).url }));
+        assert.ok(redis.configured);
+        const wakeups = redisJobWakeups(redis.client);
+        onSuiteEnd(() => wakeups.close());
         return wakeups;
       },
     ],

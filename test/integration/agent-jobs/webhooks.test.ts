@@ -18,7 +18,6 @@ import { type JobEvent, type JobView } from '../../../core/jobs/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import type { WebhookDelivery } from '../../../core/webhooks/index.js';
 import { webhooks as webhooksCommand } from '../../../infra/cli/webhook-commands.js';
-import { cliStores } from '../../../infra/cli/context.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
@@ -118,7 +117,7 @@ describe('webhooks: signed, ordered, durable delivery (real worker, git, Tempora
     const out = new PassThrough();
     let printed = '';
     out.on('data', (c: Buffer) => (printed += c.toString()));
-    const code = await webhooksCommand(['add', 'docs', `http://127.0.0.1:${port}/hooks/quire`], { config: services.config, database: services.database, tenants: services.tenants, ...cliStores(services.database), out });
+    const code = await webhooksCommand(['add', 'docs', `http://127.0.0.1:${port}/hooks/quire`], { ...services, out });
     assert.equal(code, 0);
     secret = /^(whsec_\S+)$/m.exec(printed)?.[1] ?? '';
     assert.ok(secret, printed);
@@ -194,7 +193,7 @@ describe('webhooks: signed, ordered, durable delivery (real worker, git, Tempora
     const out = new PassThrough();
     let printed = '';
     out.on('data', (c: Buffer) => (printed += c.toString()));
-    await webhooksCommand(['list', 'seeded-docs'], { config: services.config, database: services.database, tenants: services.tenants, ...cliStores(services.database), out });
+    await webhooksCommand(['list', 'seeded-docs'], { ...services, out });
     assert.match(printed, /https:\/\/hooks\.example\.com\/quire\tjob\.completed,job\.failed\tenv:QUIRE_HOOK_SECRET_TEST/);
     await fs.writeFile(file, 'organisations:\n  - id: bad\n    projects:\n      - id: p\n        repository: x\n        webhooks:\n          - url: ftp://x\n            secretEnv: lower\n');
     await assert.rejects(applySeedFile(file, services.tenants, store), /webhooks\.0\.url: must be an http\(s\) URL[\s\S]*webhooks\.0\.secretEnv: must be an environment variable name/);

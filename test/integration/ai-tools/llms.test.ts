@@ -20,7 +20,7 @@ async function world(orgLimits?: Parameters<typeof aiToolsWorld>[0]['orgLimits']
     features: [
       (s) => {
         counting = new CountingIndex(path.join(s.config.dataDir, 'index'));
-        return llmsRouter(s, { docIndex: counting });
+        return llmsRouter({ ...s, docIndex: counting });
       },
     ],
     ...(orgLimits ? { orgLimits } : {}),

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
-import { createTenantStore } from '../../../core/tenants/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { assistantWorld, userMessage, type AssistantWorld } from './harness.js';
 
 const PAGE = 'http://pages.example.test:8080';
@@ -111,7 +109,7 @@ describe('CORS on the browser endpoints', () => {
     const seed = (origins: string) =>
       `organisations:\n  - id: acme\n    domains:\n      - { id: site, source: ., baseUrl: https://docs.acme.com, allowedOrigins: [${origins}] }\n`;
     await fs.writeFile(file, seed('"https://docs.acme.com/", "http://localhost:3001"'));
-    const store = createTenantStore(await openMigratedDatabase(databaseTarget(undefined, dir)));
+    const store = (await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }))).tenants;
     await applySeedFile(file, store);
     assert.deepEqual((await store.getDomain('site'))?.allowedOrigins, ['https://docs.acme.com', 'http://localhost:3001']);
     await fs.writeFile(file, seed('"ftp://files.acme.com"'));

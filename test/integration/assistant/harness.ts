@@ -6,6 +6,7 @@ import { assistantRouter } from '../../../api/assistant/index.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
+import type { Logger } from '../../../core/logger.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { SITE } from './site.js';
 import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
@@ -29,7 +30,9 @@ export interface WorldOptions {
   script?: Script;
   orgLimits?: Parameters<ApiServices['tenants']['addOrg']>[1];
   supportContact?: string;
-  /** Replaces some services after they are built (a Redis-backed limiter, a capturing logger). */
+  /** Where the services log (to capture it); silent by default. */
+  logger?: Logger;
+  /** Replaces some services after they are built (a recorder of the test's own, a subset of the probes). */
   patch?: (services: ApiServices) => Partial<ApiServices>;
   /** More features to serve beside the assistant (the widget, the search endpoints). */
   features?: Feature[];
@@ -39,7 +42,7 @@ export interface WorldOptions {
 export async function assistantWorld(opts: WorldOptions = {}): Promise<AssistantWorld> {
   const model = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
   const env = { ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}), ...opts.env };
-  const built = await testServices({ env, withTemporal: false });
+  const built = await testServices({ env, withTemporal: false, ...(opts.logger ? { logger: opts.logger } : {}) });
   const patched: ApiServices = { ...built, ...opts.patch?.(built) };
   if (opts.orgLimits) await patched.tenants.addOrg('acme', opts.orgLimits);
   const org = await seedOrg(patched);
@@ -60,7 +63,7 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   const app = createApp(services, [
     healthRouter,
     assistantRouter,
-    (s) => threadsRouter(s, { threads }),
+    threadsRouter,
     ...(opts.features ?? []),
   ]);
   const served = await serve(app, services.config.http);

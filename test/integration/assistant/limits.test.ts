@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { Limiter } from '../../../core/limits/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { connectRedis } from '../../../core/redis.js';
-import { createMetrics } from '../../../core/telemetry/index.js';
-import { onSuiteEnd } from '../../support/teardown.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
 import { assistantWorld, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
 
@@ -13,20 +9,12 @@ const body = () => ({ fp: 'anonymous', messages: [userMessage('How do I install 
 /** An assistant whose limits are counted in its own real redis-server (tenants and threads stay on files). */
 async function limitedWorld(opts: WorldOptions & { policy?: 'open' | 'closed'; logs?: string[] } = {}): Promise<AssistantWorld & { redis: RedisServer }> {
   const redisServer = await startRedis();
-  const redis = await connectRedis(redisServer.url);
-  onSuiteEnd(async () => redis.disconnect());
   const policy = opts.policy ?? 'closed';
   const logs = opts.logs;
   const logger = logs
     ? createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (logs.push(chunk.toString()), done()) }))
     : undefined;
-  const world = await assistantWorld({
-    ...opts,
-    patch: () => ({
-      limiter: new Limiter({ redis, onStoreError: policy, metrics: createMetrics({ orgLabel: false }).limits, ...(logger ? { logger } : {}) }),
-      ...(logger ? { logger } : {}),
-    }),
-  });
+  const world = await assistantWorld({ ...opts, env: { ...opts.env, REDIS_URL: redisServer.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: policy }, ...(logger ? { logger } : {}) });
   return { ...world, redis: redisServer };
 }
 

@@ -3,11 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { loadConfig } from '../../../core/config.js';
 import { automations as automationsCommand } from '../../../infra/cli/automations-command.js';
-import { cliStores } from '../../../infra/cli/context.js';
 import { testServices } from '../../support/services.js';
-import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 describe('automations through the CLI (same stores, same Temporal)', function () {
@@ -17,17 +14,11 @@ describe('automations through the CLI (same stores, same Temporal)', function ()
     const services = await testServices({ taskQueue: `automations-cli-${randomUUID()}` });
     await services.tenants.addOrg('acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: ['m-a'] });
-    const config = loadConfig({
-      QUIRE_DATA_DIR: services.config.dataDir,
-      TEMPORAL_ADDRESS: (await temporalEnv()).address,
-      TEMPORAL_TASK_QUEUE: services.config.temporal.taskQueue,
-      LOG_LEVEL: 'silent',
-    });
     const run = async (...args: string[]) => {
       const out = new PassThrough();
       let printed = '';
       out.on('data', (d: Buffer) => (printed += d.toString()));
-      const code = await automationsCommand(args, { config, database: services.database, tenants: services.tenants, ...cliStores(services.database), out });
+      const code = await automationsCommand(args, { ...services, out });
       return { code, printed };
     };
 

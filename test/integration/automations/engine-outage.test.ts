@@ -1,21 +1,16 @@
 /** Automations when Temporal cannot be reached: the API's own client (its retry policy), a port nothing listens on. */
 import assert from 'node:assert/strict';
 import { createApp } from '../../../api/app.js';
-import { buildApiServices } from '../../../api/build-services.js';
-import { createLogger } from '../../../core/logger.js';
 import { call } from '../agent-jobs/agent-api.js';
 import { freePort } from '../../support/redis.js';
-import { seedOrg, serve, testConfig } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
-import { createMetrics } from '../../../core/telemetry/index.js';
+import { seedOrg, serve, servicesOn, testConfig } from '../../support/services.js';
 
 describe('automations while Temporal is unreachable', function () {
   this.timeout(60_000);
 
   it('503 with Retry-After, and a create that could not make its schedule leaves nothing behind', async () => {
     const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
-    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
-    onSuiteEnd(() => services.temporal.connection.close());
+    const services = await servicesOn(await testConfig(env));
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const base = (await serve(createApp(services))).url;

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { createApp } from '../../../api/app.js';
 import { pullsRouter } from '../../../api/pulls/index.js';
-import type { ApiServices } from '../../../api/services.js';
-import { Limiter } from '../../../core/limits/index.js';
 import { watchedPage } from '../../support/browser.js';
-import { recordStores, serve } from '../../support/services.js';
+import { serve } from '../../support/services.js';
 import { engineFixture } from '../agent-engine/setup.js';
 import { screenshot } from './artifacts.js';
 
@@ -28,8 +26,7 @@ describe("the local forge's prLink in a real browser", function () {
     await f.inActivity(() =>
       f.activities.openOrUpdatePullRequest({ jobId: 'web1', projectId: 'docs', branch: 'quire/web1', turn: 2, title: second.title, summary: second.summary, messageIds: ['m1-0', 'm2-0'], filesChanged: [...turn.filesChanged, ...second.filesChanged], validationErrors: [], draft: false }),
     );
-    const api: ApiServices = { ...f.services, ...recordStores(f.services.config, f.services.database), limiter: new Limiter({ redis: undefined, onStoreError: 'open', metrics: f.services.metrics.limits }), temporal: undefined as never, probes: {} };
-    const { url } = await serve(createApp(api, [pullsRouter]));
+    const { url } = await serve(createApp(f.services, [pullsRouter]));
     const admin = await f.services.tenants.createKey('acme', 'admin');
     // The prLink names the configured public URL; the page is the same one on the test server.
     const link = new URL(pr.url);

@@ -8,11 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { PullStore } from '../../../core/forge/index.js';
-import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
-import { createJobStore } from '../../../core/jobs/index.js';
-import { createTenantStore } from '../../../core/tenants/index.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const WRITER = path.resolve(__dirname, '../../support/store-writer.ts');
@@ -65,9 +61,8 @@ function writer(kind: 'tenants' | 'pulls' | 'jobs', dataDir: string, count: numb
 
 /** The embedded database of a data directory, opened (and migrated) in this process. */
 async function embedded(dir: string) {
-  const database = await openMigratedDatabase(databaseTarget(undefined, dir));
-  onSuiteEnd(() => database.close());
-  return { tenants: createTenantStore(database), pulls: new PullStore(database) };
+  const { tenants, pulls } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
+  return { tenants, pulls };
 }
 
 function integrity(file: string): string {
@@ -116,9 +111,8 @@ describe('embedded stores across processes', function () {
     const dir = await tempDir();
     const writers = Array.from({ length: 6 }, (_, i) => writer('jobs', dir, 40, String(i)));
     for (const e of await Promise.all(writers.map((w) => w.exit))) assert.deepEqual(e, { code: 0, signal: null });
-    const database = await openMigratedDatabase(databaseTarget(undefined, dir));
-    onSuiteEnd(() => database.close());
-    assert.equal((await createJobStore(database).get('docs', 'job_shared'))?.revision, 39);
+    const { jobs } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
+    assert.equal((await jobs.get('docs', 'job_shared'))?.revision, 39);
   });
 
   it('a writer SIGKILLed mid-write leaves a whole database holding every write it acknowledged', async () => {

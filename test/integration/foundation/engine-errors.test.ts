@@ -5,11 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { call } from '../agent-jobs/agent-api.js';
-import { buildApiServices } from '../../../api/build-services.js';
-import { createLogger } from '../../../core/logger.js';
-import { createMetrics } from '../../../core/telemetry/index.js';
 import { startRedis } from '../../support/redis.js';
-import { seedOrg, serve, testConfig } from '../../support/services.js';
+import { seedOrg, serve, servicesOn, testConfig } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { assistantWorld, userMessage } from '../assistant/harness.js';
@@ -24,9 +21,8 @@ const question = () => ({ fp: 'anonymous', messages: [userMessage('How do I inst
 async function redisDiesMidRequest(policy: 'open' | 'closed'): Promise<Response> {
   const server = await startRedis();
   const env = { REDIS_URL: server.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: policy };
-  const built = await buildApiServices(await testConfig(env), createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
-  onSuiteEnd(async () => built.redis?.disconnect());
-  const world = await assistantWorld({ env, patch: () => ({ tenants: built.tenants, limiter: built.limiter, redis: built.redis }) });
+  const world = await assistantWorld({ env });
+  const built = world.services;
   onSuiteEnd(() => world.close());
   assert.equal((await world.post('v2', question())).status, 200, 'served while Redis answers');
 
@@ -71,8 +67,7 @@ describe('engine errors are 503 with Retry-After, never 500', function () {
     // The API's own Temporal client (its retry policy decides what surfaces), on the suite's dev server.
     // A model is configured, else creating the job is refused; no worker runs, so it is never called.
     const env = { TEMPORAL_ADDRESS: (await temporalEnv()).address, TEMPORAL_TASK_QUEUE: `stalled-${randomUUID()}`, QUIRE_MODEL: 'test-model' };
-    const services = await buildApiServices(await testConfig(env), createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
-    onSuiteEnd(() => services.temporal.connection.close());
+    const services = await servicesOn(await testConfig(env));
     const { adminKey } = await seedOrg(services, 'busy-org');
     await services.tenants.putProject({ id: 'busy-docs', orgId: 'busy-org', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const base = (await serve(createApp(services))).url;

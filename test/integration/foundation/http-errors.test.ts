@@ -3,15 +3,12 @@ import Router from '@koa/router';
 import * as v from 'valibot';
 import { createApp } from '../../../api/app.js';
 import { authOf, requireKey } from '../../../api/auth.js';
-import { buildApiServices } from '../../../api/build-services.js';
 import { healthRouter } from '../../../api/health.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { parseInput } from '../../../api/validation.js';
 import { loadConfig } from '../../../core/config.js';
-import { createLogger } from '../../../core/logger.js';
 import { freePort } from '../../support/redis.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
-import { createMetrics } from '../../../core/telemetry/index.js';
+import { seedOrg, serve, servicesOn, tempDir, testServices } from '../../support/services.js';
 
 /** A route that uses the real middleware (auth, validation, limiter) the way every feature does. */
 const probeFeature: Feature = (services: ApiServices) => {
@@ -119,7 +116,7 @@ describe('HTTP errors through the real middleware', () => {
 
   it('503 when Temporal cannot be reached, on a route and on /readyz', async () => {
     const config = loadConfig({ QUIRE_DATA_DIR: await tempDir(), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, LOG_LEVEL: 'silent' });
-    const services = await buildApiServices(config, createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
+    const services = await servicesOn(config);
     const { url: u } = await serve(createApp(services, [healthRouter, probeFeature]));
     const res = await fetch(u + '/start', { method: 'POST' });
     assert.equal(res.status, 503);

@@ -6,12 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
-import { PullStore } from '../../../core/forge/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
 import { freePort } from '../../support/redis.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { alive, descendants, listening, pidOf, readyz, start, waitFor } from '../../support/start-command.js';
 import { call, type ApiReply } from '../agent-jobs/agent-api.js';
 
@@ -118,7 +116,7 @@ describe('npm start heals itself', function () {
     const links = done.map((j) => j.prLink);
     assert.ok(links.every((l) => l && /\/pulls\/\d+$/.test(new URL(l).pathname)), JSON.stringify(links));
     assert.equal(new Set(links).size, jobs.length, 'one pull request per job');
-    const pulls = new PullStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
+    const { pulls } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dataDir }));
     for (let n = 1; n <= jobs.length; n++) assert.ok(await pulls.get('example-docs', n), `pull request ${n}`);
     assert.equal(await pulls.get('example-docs', jobs.length + 1), undefined, 'and no more than one per job');
     console.log(`      (${jobs.length} jobs, ${model.requests.length} model requests)`);

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { databaseTarget, openMigratedDatabase } from '../../../core/db/index.js';
-import { createTenantStore } from '../../../core/tenants/index.js';
 import { freePort } from '../../support/redis.js';
-import { tempDir } from '../../support/services.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { alive, descendants, listening, pidOf, readyz, start, waitFor } from '../../support/start-command.js';
 
 describe('README command one (npm start) on the embedded defaults', function () {
@@ -61,7 +59,7 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const again = await waitFor(second, /Press Ctrl-C to stop/, 90_000);
     assert.ok(!/admin key/.test(again), 'keys are printed on the first run only');
     assert.match(again, /Widget demo\s+http:\/\/127\.0\.0\.1:\d+\/widget\/demo \(/);
-    const store = createTenantStore(await openMigratedDatabase(databaseTarget(undefined, dataDir)));
+    const store = (await testPlatform(await testConfig({ QUIRE_DATA_DIR: dataDir }))).tenants;
     assert.equal((await store.authenticate(adminKey))?.orgId, 'example');
     assert.equal((await store.listKeys()).length, 2);
     second.child.kill('SIGTERM');

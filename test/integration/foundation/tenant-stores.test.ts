@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { databaseTarget, openMigratedDatabase, type DatabaseTarget } from '../../../core/db/index.js';
+import { databaseTarget, type DatabaseTarget } from '../../../core/db/index.js';
 import { createTenantStore, TenantExistsError, UnknownTenantError, type ProjectInput } from '../../../core/tenants/index.js';
 import { DIALECTS, forEachDialect, freshTarget } from '../../support/databases.js';
-import { tempDir } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
+import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import Router from '@koa/router';
 import { createApp } from '../../../api/app.js';
 import { requireKey } from '../../../api/auth.js';
@@ -116,9 +115,9 @@ describe(`tenant store across processes (${dialect})`, function () {
   const world = async () => {
     const dir = await tempDir();
     const target = dialect === 'sqlite' ? databaseTarget(undefined, dir) : await freshTarget(dialect);
-    const database = await openMigratedDatabase(target);
-    onSuiteEnd(() => database.close());
-    return { env: databaseEnv(dir, target), reader: createTenantStore(database) };
+    const env = databaseEnv(dir, target);
+    const { tenants } = await testPlatform(await testConfig(env));
+    return { env, reader: tenants };
   };
 
   it('adds and lists projects and domains through the CLI, refusing bad options with exit 2 and a reason', async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../../core/config.js';
-import { EmbeddedDocIndex, indexDocs, modelEmbedder, QueryEmbedder } from '../../../core/retrieval/index.js';
+import { EmbeddedDocIndex, indexDocs, QueryEmbedder } from '../../../core/retrieval/index.js';
 import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { freePort } from '../../support/redis.js';
@@ -57,13 +57,14 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     assert.equal(config.embedding?.marking, 'input_type', 'the local server adds e5 prefixes from input_type');
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
-    const embedding = await chunkEmbeddingOf(config)!;
+    const embedding = await chunkEmbeddingOf(config);
+    assert.ok(embedding, 'an embedder is configured');
     const first = await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding });
     assert.equal(first.vectors, 6, 'one vector per page');
 
     const keyword = await new EmbeddedDocIndex(dir).search('docs', { query: PARAPHRASE, pageSize: 3 });
     assert.ok(!keyword.some((h) => h.path === '/deployments'), `keyword alone misses it: ${keyword.map((h) => h.path).join(', ')}`);
-    const hybrid = await new EmbeddedDocIndex(dir, new QueryEmbedder(modelEmbedder(config.embedding!), 60_000)).search('docs', { query: PARAPHRASE, pageSize: 3 });
+    const hybrid = await new EmbeddedDocIndex(dir, new QueryEmbedder(embedding.embedder, 60_000)).search('docs', { query: PARAPHRASE, pageSize: 3 });
     assert.equal(hybrid[0]?.path, '/deployments', `hybrid finds it first: ${hybrid.map((h) => h.path).join(', ')}`);
     assert.equal(hybrid[0]?.metadata.retrieval, 'hybrid');
 
@@ -80,7 +81,7 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
     await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false });
-    const index = new EmbeddedDocIndex(dir, new QueryEmbedder(modelEmbedder(config.embedding!), 5_000));
+    const index = new EmbeddedDocIndex(dir, new QueryEmbedder((await chunkEmbeddingOf(config))?.embedder, 5_000));
     const hits = await index.search('docs', { query: 'revoke a key', pageSize: 3 });
     assert.equal(hits[0]?.path, '/api-keys');
     assert.equal(hits[0]?.metadata.retrieval, 'keyword-fallback');
@@ -104,12 +105,13 @@ describe('a slow embedder (the fake OpenAI-compatible server, delaying each answ
     assert.equal(config.embedding?.marking, 'prefix', 'an e5 model behind a generic server gets query:/passage: prefixes');
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
-    await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding: await chunkEmbeddingOf(config) });
+    const embedding = await chunkEmbeddingOf(config);
+    await indexDocs(new EmbeddedDocIndex(dir), 'docs', docs, { includeHidden: false, embedding });
     assert.ok(model.embeddedTexts.every((t) => t.startsWith('passage: ')), 'pages are marked as passages');
     const requestsBefore = model.requests.filter((r) => r.path.endsWith('/embeddings')).length;
 
     model.embeddingDelayMsPerInput = 20_000;
-    const index = new EmbeddedDocIndex(dir, new QueryEmbedder(modelEmbedder(config.embedding!), config.embedding!.queryTimeoutMs));
+    const index = new EmbeddedDocIndex(dir, new QueryEmbedder(embedding?.embedder, config.embedding!.queryTimeoutMs));
     const hits = await index.search('docs', { query: 'verify the signature header', pageSize: 3 });
     assert.equal(hits[0]?.path, '/webhooks');
     assert.equal(hits[0]?.metadata.retrieval, 'keyword-fallback');

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { createApp } from '../../../api/app.js';
-import { buildApiServices } from '../../../api/build-services.js';
 import { healthRouter } from '../../../api/health.js';
 import { loadConfig } from '../../../core/config.js';
-import { createLogger } from '../../../core/logger.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
 import { freePort } from '../../support/redis.js';
-import { serve, tempDir } from '../../support/services.js';
+import { serve, servicesOn, tempDir } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { createMetrics } from '../../../core/telemetry/index.js';
 
 interface Ready {
   status: number;
@@ -19,8 +16,7 @@ interface Ready {
 /** /readyz of an API built as the entry point builds it, on the suite's real Temporal. */
 async function readyz(env: Record<string, string>): Promise<Ready> {
   const config = loadConfig({ QUIRE_DATA_DIR: await tempDir(), TEMPORAL_ADDRESS: (await temporalEnv()).address, LOG_LEVEL: 'silent', ...env });
-  const services = await buildApiServices(config, createLogger('silent', 'test'), createMetrics({ orgLabel: false }));
-  onSuiteEnd(() => services.temporal.connection.close());
+  const services = await servicesOn(config);
   const { url } = await serve(createApp(services, [healthRouter]));
   const res = await fetch(`${url}/readyz`);
   return { status: res.status, body: (await res.json()) as Ready['body'] };

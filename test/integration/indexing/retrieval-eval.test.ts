@@ -7,13 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { LOCAL_EMBEDDING_MODEL } from '../../../core/config.js';
-import { modelEmbedder, createVectorCache } from '../../../core/retrieval/index.js';
-import { openMigratedDatabase } from '../../../core/db/index.js';
 import { evaluateCorpus, figuresOf, readFigures, readQuestions, regressions } from '../../../eval/index.js';
 import { localEmbedderBinary, startLocalEmbedder } from '../../../infra/embedder.js';
 import { freePort } from '../../support/redis.js';
-import { tempDir } from '../../support/services.js';
+import { chunkEmbeddingOf, tempDir, testConfig } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -24,17 +21,14 @@ describe('retrieval eval on the example docs, against the recorded figures', fun
 
   it('no engine falls below its recorded recall@5 or MRR@10, on either split', async () => {
     const work = await tempDir();
-    const server = await startLocalEmbedder({ binary: localEmbedderBinary(REPO_ROOT), port: await freePort(), logFile: path.join(work, 'embedder.log') });
+    const port = await freePort();
+    const server = await startLocalEmbedder({ binary: localEmbedderBinary(REPO_ROOT), port, logFile: path.join(work, 'embedder.log') });
     onSuiteEnd(() => server.stop());
-    const embedder = modelEmbedder({
-      provider: 'openai', baseUrl: server.baseUrl, apiKey: undefined, apiVersion: undefined,
-      proxy: { http: undefined, https: undefined, noProxy: undefined },
-      model: LOCAL_EMBEDDING_MODEL, dimensions: undefined, marking: 'input_type', queryTimeoutMs: 120_000,
-    });
+    // The worker's embedding of chunks, as its platform opens it over the local embedder.
+    const embedding = await chunkEmbeddingOf(await testConfig({ QUIRE_EMBEDDER: 'local', QUIRE_EMBEDDER_PORT: String(port) }));
+    assert.ok(embedding, 'the local embedder is configured');
     const named = await Promise.all(SETS.map(async (name) => ({ name, questions: await readQuestions(path.join(REPO_ROOT, 'eval', 'questions', `${name}.json`)) })));
-    const run = await evaluateCorpus(path.join(REPO_ROOT, 'infra', 'example-docs'), named.flatMap((n) => n.questions), work, {
-      embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: path.join(work, 'vectors.db') })), batchSize: 16,
-    });
+    const run = await evaluateCorpus(path.join(REPO_ROOT, 'infra', 'example-docs'), named.flatMap((n) => n.questions), work, { ...embedding, batchSize: 16 });
     const recorded = await readFigures();
     let from = 0;
     const problems: string[] = [];

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { AnalyticsRecorder } from '../../../core/analytics/index.js';
-import { openMigratedDatabase } from '../../../core/db/index.js';
-import { createLogger } from '../../../core/logger.js';
-import { createTenantStore } from '../../../core/tenants/index.js';
 import { analyticsCommand, parseSince } from '../../../infra/cli/analytics-command.js';
-import { cliStores, UsageError } from '../../../infra/cli/context.js';
-import { testConfig } from '../../support/services.js';
+import { UsageError } from '../../../infra/cli/context.js';
+import { testConfig, testPlatform } from '../../support/services.js';
 import { answer } from './answer-fixture.js';
 
 const HOUR = 3_600_000;
@@ -20,14 +16,10 @@ describe('quire analytics DOMAIN', () => {
   });
 
   it('prints answered vs unanswered, the top categories, the top gaps and the feedback ratio of the period', async () => {
-    const config = await testConfig();
-    const database = await openMigratedDatabase(config.database);
-    const tenants = createTenantStore(database);
+    const platform = await testPlatform(await testConfig());
+    const { tenants, analyticsStore: store, analytics: recorder } = platform;
     await tenants.addOrg('acme');
     await tenants.putDomain({ id: 'docs', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
-    const stores = cliStores(database);
-    const store = stores.analytics;
-    const recorder = new AnalyticsRecorder({ store, logger: createLogger('silent', 'test'), retentionDays: 30 });
     const now = Date.now();
     const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, category: null, sources: [] };
     recorder.record({ kind: 'answer', record: answer('a1', now - HOUR) });
@@ -43,13 +35,13 @@ describe('quire analytics DOMAIN', () => {
     const out = new PassThrough();
     let text = '';
     out.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    assert.equal(await analyticsCommand(['docs', '--since', '1d'], { config, database, tenants, ...stores, out }), 0);
+    assert.equal(await analyticsCommand(['docs', '--since', '1d'], { ...platform, out }), 0);
     assert.match(text, /answers {5}4: 2 answered \(50%\), 2 unanswered \(50%\)/);
     assert.match(text, /feedback {4}2 ratings: 1 helpful \(50%\), 1 not helpful/);
     assert.match(text, /top categories:\n\s+2 {2}\(no source\) {2}\(2 unanswered\)\n\s+1 {2}api/);
     // The two rotation questions make one gap; the answer rated not helpful ('question a2') another.
     assert.match(text, /top gaps:\n\s+2 {2}[^\n]*rotat[^\n]*\[gap_[0-9a-f]+\]\n {10}Add a page about[^\n]*\n\s+1 {2}question/);
     assert.doesNotMatch(text, /ancient/);
-    await assert.rejects(analyticsCommand(['nope'], { config, database, tenants, ...stores, out }), /unknown domain 'nope'/);
+    await assert.rejects(analyticsCommand(['nope'], { ...platform, out }), /unknown domain 'nope'/);
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '../../../core/errors.js';
 import { RateLimitedError } from '../../../core/limits/index.js';
 import { createLogger } from '../../../core/logger.js';
-import { StoreBusyError } from '../../../core/store/sqlite.js';
+import { DatabaseUnavailableError } from '../../../core/db/index.js';
 import { serve } from '../../support/services.js';
 
 /** Serves one route that throws what `thrown()` builds, through the one error middleware. */
@@ -46,7 +46,7 @@ describe('errors are mapped by class', () => {
     ['HttpError 415', () => new HttpError(415, 'unsupported_media_type', 'json only'), 415, 'unsupported_media_type'],
     ['UpstreamFailedError', () => new UpstreamFailedError('model', 'model_failed', 'the model failed'), 502, 'model_failed'],
     ['UnavailableError', () => new UnavailableError('redis'), 503, 'unavailable'],
-    ['StoreBusyError', () => new StoreBusyError({ cause: new Error('/srv/data/jobs.db stayed locked') }), 503, 'unavailable'],
+    ['DatabaseUnavailableError', () => new DatabaseUnavailableError({ cause: new Error('/srv/data/quire.db stayed locked') }), 503, 'unavailable'],
     ['ModelNotConfiguredError', () => new ModelNotConfiguredError(), 503, 'model_not_configured'],
     ['EngineTimeoutError', () => new EngineTimeoutError('forge'), 504, 'timeout'],
   ];
@@ -84,9 +84,9 @@ describe('errors are mapped by class', () => {
     for (const name of ['QUIRE_MODEL_BASE_URL', 'QUIRE_MODEL_API_KEY', 'QUIRE_MODEL']) assert.match(String(res.body.error), new RegExp(name));
   });
 
-  it('a busy store never shows its file path', async () => {
-    const res = await answerTo(() => new StoreBusyError({ cause: new Error('/srv/data/jobs.db stayed locked') }));
-    assert.doesNotMatch(String(res.body.error), /srv|jobs\.db/);
+  it('a busy database never shows its file path', async () => {
+    const res = await answerTo(() => new DatabaseUnavailableError({ cause: new Error('/srv/data/quire.db stayed locked') }));
+    assert.doesNotMatch(String(res.body.error), /srv|quire\.db/);
   });
 
   it('message text is never consulted: a plain Error saying "not found" or "unavailable" is a 500 internal', async () => {

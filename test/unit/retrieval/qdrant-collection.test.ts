@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { openDocIndex } from '../../../core/retrieval/open-doc-index.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
-import { testConfig } from '../../support/services.js';
+import { testConfig, testPlatform } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 // The fake speaks Qdrant's REST protocol (no Qdrant can run here), so the real client runs unchanged.
@@ -11,7 +10,7 @@ describe('Qdrant store: the collection and the server version', () => {
     onSuiteEnd(qdrant.close);
     const config = await testConfig({ QDRANT_URL: qdrant.url });
     // One index per process: each checks, finds no collection, and creates it.
-    const indexes = Array.from({ length: 4 }, () => openDocIndex(config));
+    const indexes = await Promise.all(Array.from({ length: 4 }, async () => (await testPlatform(config)).docIndex));
     const results = await Promise.allSettled(indexes.map((ix) => ix.search('docs', { query: 'quickstart', pageSize: 5 })));
     assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     const creates = qdrant.requests.filter((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks');
@@ -31,13 +30,13 @@ describe('Qdrant store: the collection and the server version', () => {
     try {
       const matching = await startFakeQdrant();
       onSuiteEnd(matching.close);
-      await openDocIndex(await testConfig({ QDRANT_URL: matching.url })).search('docs', { query: 'quickstart', pageSize: 5 });
+      await (await testPlatform(await testConfig({ QDRANT_URL: matching.url }))).docIndex.search('docs', { query: 'quickstart', pageSize: 5 });
       assert.ok(matching.requests.some((r) => r.method === 'GET' && r.path === '/'), 'the client asked the server its version');
       assert.deepEqual(warnings, [], 'the image docker-compose.yml runs is compatible');
 
       const old = await startFakeQdrant({ version: '1.15.1' });
       onSuiteEnd(old.close);
-      openDocIndex(await testConfig({ QDRANT_URL: old.url }));
+      await testPlatform(await testConfig({ QDRANT_URL: old.url }));
       await gotWarning;
       assert.match(warnings[0] ?? '', /incompatible with server version 1\.15\.1/);
     } finally {

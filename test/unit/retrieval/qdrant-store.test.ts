@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
-import { openDocIndex } from '../../../core/retrieval/open-doc-index.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
-import { testConfig, chunkEmbeddingOf } from '../../support/services.js';
+import { testConfig, testPlatform } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const EXAMPLE_DOCS = path.resolve(__dirname, '..', '..', '..', 'infra', 'example-docs');
@@ -18,7 +17,7 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     const qdrant = await startFakeQdrant({ apiKey: 'qd-secret' });
     onSuiteEnd(qdrant.close);
     const config = await testConfig({ QDRANT_URL: qdrant.url, QDRANT_API_KEY: 'qd-secret', QDRANT_COLLECTION: 'docs' });
-    const ix = openDocIndex(config);
+    const ix = (await testPlatform(config)).docIndex;
     assert.ok(ix instanceof QdrantDocIndex);
 
     const first = await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
@@ -86,8 +85,9 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
       QUIRE_MODEL_API_KEY: 'sk-test',
       QUIRE_EMBEDDING_MODEL: 'embed-small',
     });
-    const ix = openDocIndex(config);
-    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false, embedding: await chunkEmbeddingOf(config) });
+    const { docIndex: ix, embeddings } = await testPlatform(config);
+    assert.ok(embeddings.configured);
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false, embedding: embeddings.chunks });
     const create = qdrant.requests.find((r) => r.method === 'PUT' && r.path === '/collections/quire_chunks');
     assert.deepEqual(create?.body, { vectors: { dense: { size: 16, distance: 'Cosine' } }, sparse_vectors: { text: { modifier: 'idf' } } });
     const upserted = qdrant.requests

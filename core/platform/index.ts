@@ -1,0 +1,2 @@
+export { openPlatform, type Platform, type PlatformOptions, type WorkerPlatform } from './platform.js';
+export { redisClient, type ChatModel, type Embeddings, type RedisLink } from './engines.js';
