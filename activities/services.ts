@@ -23,4 +23,5 @@ export type ActivityServices = Pick<
   | 'automations'
   | 'webhooks'
   | 'pulls'
+  | 'forges'
 >;

@@ -10,3 +10,4 @@ export function localPullUrl(publicUrl: string, projectId: string, number: numbe
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   return `${publicUrl}/forge/${encodeURIComponent(projectId)}/pulls/${number}${query}`;
 }
+export { forgeClients, type ForgeClients, type GitlabClient } from './forge-clients.js';

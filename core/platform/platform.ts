@@ -5,6 +5,7 @@ import { createAutomationStore, type AutomationStore } from '../automations/inde
 import type { Config } from '../config.js';
 import { openMigratedDatabase, type Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
+import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
 import { createJobEventLog, createJobStore, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
@@ -47,6 +48,8 @@ export interface Platform {
   automations: AutomationStore;
   /** The local forge's pull requests. */
   pulls: PullStore;
+  /** GitHub's and GitLab's API clients, for the projects whose pull requests live there. */
+  forges: ForgeClients;
   /** Rate limits: shared through Redis when configured, else this process's own counts. */
   limiter: Limiter;
   /** Deletes jobs, their events and webhook deliveries past `QUIRE_JOB_RETENTION_DAYS`; started by the API. */
@@ -138,6 +141,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       webhooks,
       automations: createAutomationStore(database),
       pulls: new PullStore(database),
+      forges: forgeClients(config),
       limiter: new Limiter({ redis: redisClient(redis), onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits }),
       jobRetention,
       secrets: (name) => options.env[name] || undefined,

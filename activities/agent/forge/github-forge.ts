@@ -1,4 +1,3 @@
-import { Octokit } from '@octokit/rest';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import { AGENT_ERROR, classifyHttpStatus, errorMessage, permanent, transient } from '../errors.js';
@@ -32,10 +31,9 @@ export async function openGithubPullRequest(
   input: PullRequestRequest,
 ): Promise<PullRequestResult> {
   const { owner, repo } = githubRepo(project.repository);
-  // No client retries: Temporal retries the activity and honours Retry-After.
-  const octokit = new Octokit({ auth: token, baseUrl: services.config.githubApiUrl, request: { retries: 0 } });
   const body = pullRequestBody(input);
   try {
+    const octokit = await services.forges.github(token);
     const open = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${owner}:${input.branch}`, per_page: 10 });
     const existing = open.data.find((p) => p.head.ref === input.branch);
     if (existing) {

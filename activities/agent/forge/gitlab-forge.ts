@@ -1,9 +1,9 @@
-import { MergeRequestNotes, MergeRequests } from '@gitbeaker/core';
+import type { ForgeClients } from '../../../core/forge/index.js';
+import { GitlabHttpError } from '../../../core/forge/gitlab-requester.js';
 import type { Project } from '../../../core/tenants/index.js';
 import { AGENT_ERROR, classifyHttpStatus, errorMessage, permanent, transient } from '../errors.js';
 import { scrubToken } from '../git.js';
 import type { PullRequestRequest, PullRequestResult } from '../types.js';
-import { gitlabRequester, GitlabHttpError } from './gitlab-requester.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
 /** GitLab marks a merge request as a draft by this title prefix. */
@@ -37,13 +37,11 @@ function classifyGitlabError(err: unknown, token: string): Error {
 }
 
 /** Finds the open merge request of the job branch or opens it; each follow-up turn adds one note. */
-export async function openGitlabMergeRequest(project: Project, token: string, input: PullRequestRequest): Promise<PullRequestResult> {
+export async function openGitlabMergeRequest(forges: ForgeClients, project: Project, token: string, input: PullRequestRequest): Promise<PullRequestResult> {
   const { host, path } = gitlabProject(project.repository);
-  const options = { host, token, requesterFn: gitlabRequester };
-  const mergeRequests = new MergeRequests(options);
-  const notes = new MergeRequestNotes(options);
   const body = pullRequestBody(input);
   try {
+    const { mergeRequests, notes } = await forges.gitlab(host, token);
     const open = await mergeRequests.all({ projectId: path, state: 'opened', sourceBranch: input.branch, perPage: 10, maxPages: 1 });
     const existing = open.find((mr) => mr.source_branch === input.branch);
     if (existing) {

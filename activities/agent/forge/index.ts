@@ -19,7 +19,7 @@ export async function openOrUpdatePullRequest(services: ActivityServices, input:
   const forge = token && (project.forge === 'github' || project.forge === 'gitlab') ? project.forge : 'local';
   return inSpan(`forge ${forge} pull_request`, { 'quire.forge': forge }, () => {
     if (forge === 'github' && token) return openGithubPullRequest(services, project, token, request);
-    if (forge === 'gitlab' && token) return openGitlabMergeRequest(project, token, request);
+    if (forge === 'gitlab' && token) return openGitlabMergeRequest(services.forges, project, token, request);
     return openLocalPullRequest(services, project, request);
   }, SpanKind.CLIENT);
 }

@@ -114,7 +114,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
 
   it('no model configured is a non-retryable ModelNotConfigured naming the variables', async function () {
     const f = await engineFixture();
-    const services = { ...f.services, config: { ...f.services.config, model: undefined } };
+    const services = { ...f.services, config: { ...f.services.config, model: undefined }, model: { configured: false as const } };
     await assert.rejects(
       f.inActivity(async () => createAgentActivities(services).runAgentTurn(await f.turnInput('err3', ['x']))),
       (err: unknown) =>

@@ -1,4 +1,4 @@
-import { createRequesterFn, type FormattedResponse, type ResponseBodyTypes } from '@gitbeaker/requester-utils';
+import type { FormattedResponse, ResponseBodyTypes } from '@gitbeaker/requester-utils';
 
 /** How long one GitLab request may take before it counts as unavailable (Temporal then retries). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -23,7 +23,7 @@ function text(value: unknown): string | undefined {
  * One request, never retried: gitbeaker's own requester retries 429 and 502 ten times, and
  * inside an activity only Temporal retries (it honours Retry-After through the classification).
  */
-async function requestOnce(endpoint: string, options: Record<string, unknown> = {}): Promise<FormattedResponse> {
+export async function requestOnce(endpoint: string, options: Record<string, unknown> = {}): Promise<FormattedResponse> {
   const prefix = text(options.prefixUrl) ?? '';
   const url = new URL(endpoint, prefix.endsWith('/') ? prefix : `${prefix}/`);
   url.search = text(options.searchParams) ?? '';
@@ -53,7 +53,3 @@ async function requestOnce(endpoint: string, options: Record<string, unknown> = 
   const parsedBody: ResponseBodyTypes = isJson && raw ? JSON.parse(raw) : raw;
   return { body: parsedBody, headers: Object.fromEntries(response.headers.entries()), status: response.status };
 }
-
-/** The requester every GitLab resource client of Quire uses. */
-// createRequesterFn already applies gitbeaker's default options (auth header, JSON body, query).
-export const gitlabRequester = createRequesterFn((_, options) => Promise.resolve(options), requestOnce);
