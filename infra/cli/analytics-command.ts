@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { coverageGaps, type AnalyticsStore, type TimeRange } from '../../core/analytics/index.js';
-import { UsageError, type CliContext } from './context.js';
+import { UsageError } from './context.js';
+import { defineCommand, str } from './flags.js';
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const TOP = 5;
@@ -45,15 +45,19 @@ export async function analyticsReport(store: AnalyticsStore, domainId: string, r
 }
 
 /** `quire analytics DOMAIN [--since 7d]`: a short report from the analytics store (the API's own). */
-export async function analyticsCommand(args: string[], ctx: CliContext): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { since: { type: 'string', default: '7d' } } });
+export const analyticsCommand = defineCommand({
+  summary: 'Answered vs unanswered, top categories, top gaps and the feedback ratio of a domain.',
+  usage: ['DOMAIN [--since 7d]'],
+  flags: { since: { type: 'string', value: 'AGE', help: 'the period: hours, days or weeks back (24h, 7d, 2w; default 7d)' } },
+  run: async (positionals, values, ctx) => {
   const [domainId, ...rest] = positionals;
   if (!domainId || rest.length > 0) throw new UsageError('quire analytics DOMAIN [--since 7d]');
-  const since = parseSince(values.since);
+  const since = parseSince(str(values, 'since') ?? '7d');
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'`);
   const to = Date.now();
   const lines = await analyticsReport(ctx.analyticsStore, domain.id, { from: to - since, to });
   ctx.out.write(lines.join('\n') + '\n');
   return 0;
-}
+  },
+});

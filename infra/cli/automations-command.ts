@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import {
   automationInputSchema,
@@ -11,7 +10,8 @@ import {
   type AutomationView,
 } from '../../core/automations/index.js';
 import { jobModel } from '../../core/jobs/index.js';
-import { UsageError, type CliContext, type Command } from './context.js';
+import { UsageError, type CliContext } from './context.js';
+import { defineCommand, flag, str, type FlagValues } from './flags.js';
 
 const USAGE = `quire automations add PROJECT (--cron "0 9 * * MON" [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
   | quire automations list PROJECT | quire automations pause|resume|trigger|delete PROJECT ID`;
@@ -25,21 +25,17 @@ function describeLine(a: AutomationView): string {
   return [a.id, when, state, last, prompt].join('\t');
 }
 
-async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      cron: { type: 'string' },
-      timezone: { type: 'string' },
-      every: { type: 'string' },
-      prompt: { type: 'string' },
-      model: { type: 'string' },
-      draft: { type: 'boolean', default: false },
-      paused: { type: 'boolean', default: false },
-      note: { type: 'string' },
-    },
-  });
+async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, positionals: string[], flags: FlagValues): Promise<number> {
+  const values = {
+    cron: str(flags, 'cron'),
+    timezone: str(flags, 'timezone'),
+    every: str(flags, 'every'),
+    prompt: str(flags, 'prompt'),
+    model: str(flags, 'model'),
+    draft: flag(flags, 'draft') ?? false,
+    paused: flag(flags, 'paused') ?? false,
+    note: str(flags, 'note'),
+  };
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'\n${USAGE}`);
   const parsed = v.safeParse(automationInputSchema(ctx.config.automations.minIntervalSeconds), {
     prompt: values.prompt,
@@ -66,9 +62,26 @@ async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, arg
 }
 
 /** `quire automations …`: the API's automation endpoints for an operator, on the same stores and schedules. */
-export const automations: Command = async (args, ctx) => {
+export const automations = defineCommand({
+  summary: 'Prompts run as agent jobs on a schedule, as the API\'s automation endpoints manage them.',
+  usage: ['add PROJECT (--cron EXPR [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]', 'list PROJECT', 'pause|resume|trigger|delete PROJECT ID'],
+  flags: {
+    cron: { type: 'string', value: 'EXPR', help: 'add: a cron schedule ("0 9 * * MON")' },
+    timezone: { type: 'string', value: 'ZONE', help: 'add: the time zone of --cron (default UTC)' },
+    every: { type: 'string', value: 'INTERVAL', help: 'add: a fixed interval instead of --cron (15m, 2h, 1d)' },
+    prompt: { type: 'string', value: 'TEXT', help: 'add: what each job is asked' },
+    model: { type: 'string', value: 'M', help: 'add: one of the project\'s allowed models' },
+    draft: { type: 'boolean', help: 'add: open draft pull requests' },
+    paused: { type: 'boolean', help: 'add: created paused' },
+    note: { type: 'string', value: 'TEXT', help: 'add: a note shown with the automation' },
+  },
+  run: (positionals, values, ctx) => runAutomations(positionals, values, ctx),
+});
+
+async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext): Promise<number> {
   const [verb, projectId, id, ...rest] = args;
   if (!verb || !projectId || (verb !== 'add' && verb !== 'list' && (!id || rest.length > 0))) throw new UsageError(USAGE);
+  if (verb !== 'add' && Object.values(flags).some((v) => v !== undefined)) throw new UsageError(`only automations add takes flags\n${USAGE}`);
   const deps: AutomationDeps = {
     temporal: ctx.temporal,
     automations: ctx.automations,
@@ -81,7 +94,7 @@ export const automations: Command = async (args, ctx) => {
   const missing = () => new Error(`unknown automation '${id ?? ''}' in project '${projectId}'`);
   switch (verb) {
     case 'add':
-      return await add(ctx, deps, projectId, args.slice(2));
+      return await add(ctx, deps, projectId, args.slice(2), flags);
     case 'list':
       if (id) throw new UsageError(USAGE);
       for (const a of await listAutomations(deps, projectId)) ctx.out.write(describeLine(a) + '\n');
@@ -106,4 +119,4 @@ export const automations: Command = async (args, ctx) => {
     default:
       throw new UsageError(USAGE);
   }
-};
+}

@@ -24,7 +24,7 @@ export interface CommandSpec {
 export type DefinedCommand = Command & { spec: CommandSpec };
 
 export function helpOf(name: string, spec: CommandSpec): string {
-  const lines = [spec.summary, 'usage:', ...spec.usage.map((u) => `  quire ${name} ${u}`), 'flags:'];
+  const lines = [spec.summary, 'usage:', ...spec.usage.map((u) => `  quire ${name}${u ? ` ${u}` : ''}`), 'flags:'];
   const shown = [
     ...Object.entries(spec.flags).map(([flag, f]) => [`--${flag}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' (repeatable)' : ''}`, f.help] as const),
     ['--help', 'this help'] as const,
@@ -37,11 +37,17 @@ export function helpOf(name: string, spec: CommandSpec): string {
 /** Wants help: `--help` or `-h` among the arguments. */
 export const wantsHelp = (args: string[]): boolean => args.includes('--help') || args.includes('-h');
 
+/** The arguments as the command's flags read them; a flag it does not define throws, naming it (exit 2). */
+export function parseFlags(spec: Pick<CommandSpec, 'flags'>, args: string[]): { positionals: string[]; values: FlagValues } {
+  const options = Object.fromEntries(Object.entries(spec.flags).map(([flag, f]) => [flag, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]));
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options });
+  return { positionals, values: values as FlagValues };
+}
+
 export function defineCommand(spec: CommandSpec): DefinedCommand {
   const command: Command = (args, ctx) => {
-    const options = Object.fromEntries(Object.entries(spec.flags).map(([flag, f]) => [flag, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]));
-    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options });
-    return spec.run(positionals, values as FlagValues, ctx);
+    const { positionals, values } = parseFlags(spec, args);
+    return spec.run(positionals, values, ctx);
   };
   return Object.assign(command, { spec });
 }

@@ -8,6 +8,7 @@ import {
   type IndexDomainWorkflow,
 } from '../../core/contracts/index.js';
 import { UsageError, type CliContext } from './context.js';
+import { defineCommand } from './flags.js';
 import { embeddingProgress, readIndexProgress } from './index-progress.js';
 
 const POLL_MS = 300;
@@ -18,7 +19,14 @@ const NO_TTY_LINE_MS = 2000;
  * shows its progress as a bar, then prints the summary. Exit code 0 when the
  * run completed, 1 when it failed.
  */
-export async function indexCommand(args: string[], ctx: CliContext): Promise<number> {
+export const indexCommand = defineCommand({
+  summary: 'Starts (or joins) the indexing of a domain, shows its progress, then prints the summary.',
+  usage: ['DOMAIN'],
+  flags: {},
+  run: (positionals, _values, ctx) => indexDomain(positionals, ctx),
+});
+
+async function indexDomain(args: string[], ctx: CliContext): Promise<number> {
   const [domainId, ...rest] = args;
   if (!domainId || rest.length > 0) throw new UsageError('quire index DOMAIN');
   const domain = await ctx.tenants.getDomain(domainId);

@@ -3,7 +3,7 @@ import { createLogger, scrubSecrets } from '../../core/logger.js';
 import { openPlatform, type Platform } from '../../core/platform/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
 import { UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
-import { UsageError, type Command } from './context.js';
+import { UsageError } from './context.js';
 import { helpOf, wantsHelp, type DefinedCommand } from './flags.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
@@ -12,29 +12,16 @@ import { automations } from './automations-command.js';
 import { webhooks } from './webhook-commands.js';
 import { migrateCommand } from './migrate-command.js';
 
-/** Every `quire` command; each feature registers its own line. */
-const COMMANDS: Record<string, Command> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
+/** Every `quire` command, each defined once (usage, flags, run): its --help and its parser come from that definition. */
+export const COMMANDS: Record<string, DefinedCommand> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
 
-/** Usage of the commands not yet defined with a flag table (their own lines). */
-const OTHER_USAGE: Record<string, string[]> = {
-  migrate: ['migrate   (brings the database schema up to date; every process also does at start)'],
-  index: ['index DOMAIN'],
-  automations: [
-    'automations add PROJECT (--cron EXPR [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]',
-    'automations list PROJECT | automations pause|resume|trigger|delete PROJECT ID',
-  ],
-  webhooks: ['webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | webhooks list [PROJECT] | webhooks remove PROJECT WEBHOOK_ID | webhooks deliveries PROJECT [--limit N]'],
-  analytics: ['analytics DOMAIN [--since 7d]   (answered vs unanswered, top categories, top gaps, feedback ratio)'],
-};
-
-const isDefined = (command: Command): command is DefinedCommand => 'spec' in command;
-
-/** `quire --help`: every command, from its definition when it has one (flags in `quire COMMAND --help`). */
+/** `quire --help`: every command's usage lines and flags, from their definitions. */
 function usage(): string {
-  const lines = ['usage: quire <command>  (quire <command> --help lists its flags)'];
+  const lines = ['usage: quire <command>  (quire <command> --help explains each flag)'];
   for (const [name, command] of Object.entries(COMMANDS)) {
-    if (isDefined(command)) for (const u of command.spec.usage) lines.push(`  ${name} ${u}`);
-    else for (const u of OTHER_USAGE[name] ?? [name]) lines.push(`  ${u}`);
+    const flags = Object.entries(command.spec.flags).map(([flag, f]) => `--${flag}${f.value ? ` ${f.value}` : ''}`);
+    for (const u of command.spec.usage) lines.push(`  ${name}${u ? ` ${u}` : ''}`);
+    if (flags.length > 0) lines.push(`      flags: ${flags.join(', ')}`);
   }
   lines.push('The database is QUIRE_DATABASE_URL (PostgreSQL) when set, else quire.db in the data directory (QUIRE_DATA_DIR, default .quire).');
   return lines.join('\n');
@@ -49,7 +36,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     (help ? process.stdout : process.stderr).write(`${name && !help ? `quire: unknown command '${name}'\n` : ''}${usage()}\n`);
     return help ? 0 : 2;
   }
-  if (isDefined(command) && wantsHelp(args)) {
+  if (wantsHelp(args)) {
     process.stdout.write(helpOf(name!, command.spec));
     return 0;
   }

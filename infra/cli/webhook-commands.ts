@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
 import { toWebhookView, webhookId, MAX_DELIVERIES } from '../../core/webhooks/index.js';
-import { UsageError, type Command } from './context.js';
+import { UsageError } from './context.js';
+import { defineCommand, list, str } from './flags.js';
 
 const USAGE =
   'quire webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | quire webhooks list [PROJECT] | quire webhooks remove PROJECT WEBHOOK_ID | quire webhooks deliveries PROJECT [--limit N]';
 
 /** `quire webhooks …`: register where a project's job events are POSTed, and read what was delivered. */
-export const webhooks: Command = async (args, ctx) => {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { event: { type: 'string', multiple: true, default: [] }, 'secret-env': { type: 'string' }, limit: { type: 'string', default: '50' } },
-  });
+export const webhooks = defineCommand({
+  summary: 'Register where a project\'s job events are POSTed, and read what was delivered.',
+  usage: ['add PROJECT URL [--event TYPE]… [--secret-env VAR]', 'list [PROJECT]', 'remove PROJECT WEBHOOK_ID', 'deliveries PROJECT [--limit N]'],
+  flags: {
+    event: { type: 'string', multiple: true, value: 'TYPE', help: `add: only these job events (${JOB_EVENT_TYPES.join(', ')}); default all` },
+    'secret-env': { type: 'string', value: 'VAR', help: 'add: sign with the secret in the worker\'s variable VAR (else one is generated and printed once)' },
+    limit: { type: 'string', value: 'N', help: `deliveries: how many, newest first (1 to ${MAX_DELIVERIES}, default 50)` },
+  },
+  run: async (positionals, flagValues, ctx) => {
+  const values = { event: list(flagValues, 'event') ?? [], 'secret-env': str(flagValues, 'secret-env'), limit: str(flagValues, 'limit') ?? '50' };
   const [verb, projectId, target] = positionals;
   const store = ctx.webhooks;
   const line = (text: string) => ctx.out.write(text + '\n');
@@ -60,4 +64,5 @@ export const webhooks: Command = async (args, ctx) => {
     return 0;
   }
   throw new UsageError(USAGE);
-};
+  },
+});

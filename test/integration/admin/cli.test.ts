@@ -69,7 +69,9 @@ describe('quire projects|domains update and --help', function () {
     assert.match(gitlab.stderr, /forgeTokenEnv: is required with forge 'gitlab'/);
   });
 
-  it('--help lists every flag each command accepts, and quire --help every command', async () => {
+  it('--help lists every flag each command accepts, and quire --help every command', async function () {
+    // About 25 CLI processes, each opening its platform.
+    this.timeout(300_000);
     const dir = await tempDir();
     const expected: Record<string, string[]> = {
       domains: ['--source', '--branch', '--docs-path', '--base-url', '--include-hidden', '--support', '--allowed-origin'],
