@@ -57,6 +57,9 @@ export const RATE_LIMIT_HEADERS: Record<string, Schema> = {
   'RateLimit-Reset': ref('RateLimit-Reset'),
 };
 
+/** The body of every JSON error: the shared Error shape. */
+export const ERROR_CONTENT: Record<string, Schema> = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
 /** A JSON error response with the shared shape. */
 export function errorResponse(description: string, headers: Record<string, Schema> = {}): Schema {
   return {
