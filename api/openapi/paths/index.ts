@@ -3,7 +3,7 @@ import { agentOperations } from '../../agent/operations.js';
 import { pathItems } from '../operation.js';
 import { adminPaths } from './admin.js';
 import { analyticsPaths } from './analytics.js';
-import { agentV1Paths } from './agent-v1.js';
+import { agentV1Operations } from '../../agent/v1/operations.js';
 import { assistantPaths } from './assistant.js';
 import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
@@ -19,7 +19,7 @@ import { threadsOperations } from '../../threads/operations.js';
 export const PATHS: PathItems[] = [
   pathItems(healthOperations),
   pathItems(agentOperations),
-  agentV1Paths,
+  pathItems(agentV1Operations),
   pathItems(automationsOperations),
   assistantPaths,
   browserPaths,
