@@ -1,7 +1,7 @@
 import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
 import { pathItems } from '../operation.js';
-import { adminPaths } from './admin.js';
+import { adminOperations } from '../../admin/operations.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
 import { assistantPaths } from './assistant.js';
@@ -30,5 +30,5 @@ export const PATHS: PathItems[] = [
   mcpPaths,
   openAiCompatPaths,
   llmsPaths,
-  adminPaths,
+  pathItems(adminOperations),
 ];
