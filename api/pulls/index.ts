@@ -5,6 +5,7 @@ import { requireKey } from '../auth.js';
 import type { AuthState } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
+import type { PullView } from './operations.js';
 import { PULL_PAGE_HEADERS, renderPullPage } from './pull-page.js';
 import { newNonce, renderSignInPage, signInHeaders, type SignInReason } from './sign-in-page.js';
 
@@ -57,7 +58,8 @@ export function pullsRouter(services: ApiServices): Router {
       return;
     }
     const { viewTokenHash: _hash, ...record } = pull;
-    ctx.body = { ...record, diff };
+    const view: PullView = { ...record, diff };
+    ctx.body = view;
   });
   return router;
 }

@@ -11,7 +11,7 @@ import { healthOperations } from '../../health-operations.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
-import { pullsPaths } from './pulls.js';
+import { pullsOperations } from '../../pulls/operations.js';
 import { searchPaths } from './search.js';
 import { threadsOperations } from '../../threads/operations.js';
 
@@ -26,7 +26,7 @@ export const PATHS: PathItems[] = [
   searchPaths,
   pathItems(threadsOperations),
   analyticsPaths,
-  pullsPaths,
+  pathItems(pullsOperations),
   mcpPaths,
   openAiCompatPaths,
   llmsPaths,
