@@ -8,7 +8,7 @@ import { assistantPaths } from './assistant.js';
 import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
 import { healthOperations } from '../../health-operations.js';
-import { llmsPaths } from './llms.js';
+import { llmsOperations } from '../../llms/operations.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
 import { pullsOperations } from '../../pulls/operations.js';
@@ -29,6 +29,6 @@ export const PATHS: PathItems[] = [
   pathItems(pullsOperations),
   mcpPaths,
   openAiCompatPaths,
-  llmsPaths,
+  pathItems(llmsOperations),
   pathItems(adminOperations),
 ];
