@@ -10,7 +10,8 @@ import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
-import { PageBody, SearchBody } from './schema.js';
+import type * as v from 'valibot';
+import { IndexRunStatusSchema, PageBody, PageView, SearchBody } from './schema.js';
 import { searchDomain } from './search-domain.js';
 
 /**
@@ -51,7 +52,8 @@ export function searchRouter(services: ApiServices): Router {
     await consumeOrgLimit(ctx);
     const page = await docIndex.getPage(domain.id, body.path, body.groups);
     if (!page) throw notFound(`page '${body.path}'`);
-    ctx.body = { path: page.path, content: page.content };
+    const view: v.InferOutput<typeof PageView> = { path: page.path, content: page.content };
+    ctx.body = view;
   });
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
@@ -69,13 +71,14 @@ export function searchRouter(services: ApiServices): Router {
       throw err;
     });
     const running = description.status.name === 'RUNNING';
-    ctx.body = {
+    const status: v.InferOutput<typeof IndexRunStatusSchema> = {
       workflowId: description.workflowId,
       runId: description.runId,
       status: description.status.name.toLowerCase(),
       progress: running ? await handle.query(indexProgressQuery) : undefined,
       result: description.status.name === 'COMPLETED' ? await handle.result() : undefined,
     };
+    ctx.body = status;
   });
 
   return router;

@@ -12,7 +12,7 @@ import { llmsOperations } from '../../llms/operations.js';
 import { mcpPaths } from './mcp.js';
 import { openAiCompatPaths } from './openai-compat.js';
 import { pullsOperations } from '../../pulls/operations.js';
-import { searchPaths } from './search.js';
+import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
@@ -23,7 +23,7 @@ export const PATHS: PathItems[] = [
   pathItems(automationsOperations),
   assistantPaths,
   browserPaths,
-  searchPaths,
+  pathItems(searchOperations),
   pathItems(threadsOperations),
   analyticsPaths,
   pathItems(pullsOperations),
