@@ -4,7 +4,7 @@ import { pathItems } from '../operation.js';
 import { adminOperations } from '../../admin/operations.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
-import { assistantPaths } from './assistant.js';
+import { assistantOperations } from '../../assistant/operations.js';
 import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
 import { healthOperations } from '../../health-operations.js';
@@ -21,7 +21,7 @@ export const PATHS: PathItems[] = [
   pathItems(agentOperations),
   pathItems(agentV1Operations),
   pathItems(automationsOperations),
-  assistantPaths,
+  pathItems(assistantOperations),
   browserPaths,
   pathItems(searchOperations),
   pathItems(threadsOperations),
