@@ -9,7 +9,7 @@ import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsOperations } from '../../llms/operations.js';
-import { mcpPaths } from './mcp.js';
+import { mcpOperations } from '../../mcp/operations.js';
 import { openAiCompatPaths } from './openai-compat.js';
 import { pullsOperations } from '../../pulls/operations.js';
 import { searchOperations } from '../../search/operations.js';
@@ -27,7 +27,7 @@ export const PATHS: PathItems[] = [
   pathItems(threadsOperations),
   analyticsPaths,
   pathItems(pullsOperations),
-  mcpPaths,
+  pathItems(mcpOperations),
   openAiCompatPaths,
   pathItems(llmsOperations),
   pathItems(adminOperations),
