@@ -9,7 +9,8 @@ import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { conversationFrom } from './conversation.js';
-import { ChatCompletionBody } from './schema.js';
+import type * as v from 'valibot';
+import { ChatCompletionBody, type ModelListSchema } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
 import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-format.js';
 
@@ -28,7 +29,8 @@ export function openAiCompatRouter(services: ApiServices): Router {
 
   router.get('/models', async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    ctx.body = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
+    const list: v.InferOutput<typeof ModelListSchema> = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
+    ctx.body = list;
   });
 
   router.get('/models/:model', async (ctx) => {

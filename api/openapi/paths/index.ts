@@ -10,7 +10,7 @@ import { browserPaths } from './browser.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsOperations } from '../../llms/operations.js';
 import { mcpOperations } from '../../mcp/operations.js';
-import { openAiCompatPaths } from './openai-compat.js';
+import { openAiCompatOperations } from '../../openai-compat/operations.js';
 import { pullsOperations } from '../../pulls/operations.js';
 import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
@@ -28,7 +28,7 @@ export const PATHS: PathItems[] = [
   analyticsPaths,
   pathItems(pullsOperations),
   pathItems(mcpOperations),
-  openAiCompatPaths,
+  pathItems(openAiCompatOperations),
   pathItems(llmsOperations),
   pathItems(adminOperations),
 ];
