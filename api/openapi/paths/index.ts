@@ -6,7 +6,8 @@ import { analyticsPaths } from './analytics.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
 import { assistantOperations } from '../../assistant/operations.js';
 import { automationsOperations } from '../../automations/operations.js';
-import { browserPaths } from './browser.js';
+import { browserOperations } from '../../browser-operations.js';
+import { widgetOperations } from '../../widget/operations.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsOperations } from '../../llms/operations.js';
 import { mcpOperations } from '../../mcp/operations.js';
@@ -22,7 +23,8 @@ export const PATHS: PathItems[] = [
   pathItems(agentV1Operations),
   pathItems(automationsOperations),
   pathItems(assistantOperations),
-  browserPaths,
+  pathItems(browserOperations),
+  pathItems(widgetOperations),
   pathItems(searchOperations),
   pathItems(threadsOperations),
   analyticsPaths,
