@@ -1,6 +1,6 @@
 import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
-import { pathItems } from '../operation.js';
+import { pathItems, type OperationSpec } from '../operation.js';
 import { adminOperations } from '../../admin/operations.js';
 import { analyticsPaths } from './analytics.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
@@ -16,21 +16,23 @@ import { pullsOperations } from '../../pulls/operations.js';
 import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
 
-/** Every feature's paths; each feature adds its own file and one line here. */
-export const PATHS: PathItems[] = [
-  pathItems(healthOperations),
-  pathItems(agentOperations),
-  pathItems(agentV1Operations),
-  pathItems(automationsOperations),
-  pathItems(assistantOperations),
-  pathItems(browserOperations),
-  pathItems(widgetOperations),
-  pathItems(searchOperations),
-  pathItems(threadsOperations),
-  analyticsPaths,
-  pathItems(pullsOperations),
-  pathItems(mcpOperations),
-  pathItems(openAiCompatOperations),
-  pathItems(llmsOperations),
-  pathItems(adminOperations),
+/** Every operation declared beside its route; each feature adds its list here. */
+export const OPERATIONS: OperationSpec[] = [
+  ...healthOperations,
+  ...agentOperations,
+  ...agentV1Operations,
+  ...automationsOperations,
+  ...assistantOperations,
+  ...browserOperations,
+  ...widgetOperations,
+  ...searchOperations,
+  ...threadsOperations,
+  ...pullsOperations,
+  ...mcpOperations,
+  ...openAiCompatOperations,
+  ...llmsOperations,
+  ...adminOperations,
 ];
+
+/** The document's paths: the declared operations, and the analytics paths still written by hand. */
+export const PATHS: PathItems[] = [pathItems(OPERATIONS), analyticsPaths];
