@@ -343,6 +343,11 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
       return { items, next: views.length > q.limit && last ? { at: last.at, id: last.messageId } : undefined };
     },
 
+    async threadFeedback(domainId, threadId) {
+      const rows = await db.selectFrom('feedback').selectAll().where('domain_id', '=', domainId).where('thread_id', '=', threadId).execute();
+      return rows.map((row) => ({ domainId, messageId: row.message_id, threadId: row.thread_id, helpful: num(row.helpful) === 1, comment: row.comment, at: num(row.at) }));
+    },
+
     async feedbackByPage(domainId, range): Promise<PageFeedback[]> {
       const path = answerField('currentPath');
       const rows = await db

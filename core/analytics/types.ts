@@ -215,6 +215,8 @@ export interface AnalyticsStore {
   /** Per query, most searched first. */
   searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]>;
   listFeedback(domainId: string, query: ListQuery): Promise<ListPage<FeedbackView>>;
+  /** The ratings of one thread's answers. */
+  threadFeedback(domainId: string, threadId: string): Promise<FeedbackRecord[]>;
   feedbackByPage(domainId: string, range: TimeRange): Promise<PageFeedback[]>;
   /** Unanswered answers and answers rated not helpful, newest first, at most `max`. */
   gapQuestions(domainId: string, range: TimeRange, max: number): Promise<GapQuestion[]>;
