@@ -11,7 +11,7 @@ export interface PageViewOptions {
 }
 
 interface NavigationEvents {
-  addEventListener(type: 'navigatesuccess', listener: () => void): void;
+  addEventListener(type: 'currententrychange', listener: () => void): void;
 }
 
 export function reportPageViews(options: PageViewOptions): void {
@@ -27,5 +27,5 @@ export function reportPageViews(options: PageViewOptions): void {
   };
   report();
   const navigation = (globalThis as { navigation?: NavigationEvents }).navigation;
-  navigation?.addEventListener('navigatesuccess', report);
+  navigation?.addEventListener('currententrychange', report);
 }
