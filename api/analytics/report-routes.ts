@@ -52,7 +52,7 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
       return;
     }
     if (answer && answer.threadId === null) {
-      ctx.body = answerAsThread(answer, []);
+      ctx.body = answerAsThread(answer);
       return;
     }
     throw notFound(`thread '${id.slice(0, 128)}'`);

@@ -47,11 +47,11 @@ export function threadView(thread: Pick<ThreadTranscript, 'threadId' | 'createdA
   };
 }
 
-/** An answer of a stateless door (OpenAI-compatible, MCP) as a thread of its own. */
-export function answerAsThread(r: AnswerRecord, feedback: FeedbackRecord[]): ThreadResponse {
+/** An answer of a stateless door (OpenAI-compatible, MCP) as a thread of its own (such answers cannot be rated). */
+export function answerAsThread(r: AnswerRecord): ThreadResponse {
   const at = new Date(r.at).toISOString();
   const exchange = { messageId: r.id, question: r.question, answer: r.answer, sources: r.sources, startedAt: at, finishedAt: at };
-  return threadView({ threadId: r.id, createdAt: at, exchanges: [{ ...exchange, fp: r.fp ?? '', mode: r.mode, outcome: 'complete' }] }, feedback);
+  return threadView({ threadId: r.id, createdAt: at, exchanges: [{ ...exchange, fp: r.fp ?? '', mode: r.mode, outcome: 'complete' }] }, []);
 }
 
 export function feedbackView(f: FeedbackView): FeedbackItem {
