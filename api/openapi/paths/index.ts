@@ -2,7 +2,7 @@ import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
 import { pathItems, type OperationSpec } from '../operation.js';
 import { adminOperations } from '../../admin/operations.js';
-import { analyticsPaths } from './analytics.js';
+import { analyticsOperations } from '../../analytics/operations.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
 import { assistantOperations } from '../../assistant/operations.js';
 import { automationsOperations } from '../../automations/operations.js';
@@ -32,7 +32,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...openAiCompatOperations,
   ...llmsOperations,
   ...adminOperations,
+  ...analyticsOperations,
 ];
 
-/** The document's paths: the declared operations, and the analytics paths still written by hand. */
-export const PATHS: PathItems[] = [pathItems(OPERATIONS), analyticsPaths];
+/** The document's paths, from the declared operations. */
+export const PATHS: PathItems[] = [pathItems(OPERATIONS)];
