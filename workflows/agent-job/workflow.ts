@@ -93,8 +93,13 @@ async function runTurn(scope: CancellationScope, state: JobState, settings: JobS
 export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord> {
   const { settings } = input;
   const now = () => new Date().toISOString();
-  let state = startState(await store.loadJob({ projectId: input.projectId, jobId: input.jobId }), input.pending);
-  let recorded = state.job.revision;
+  let state!: JobState;
+  let recorded = -1;
+  // Handlers are set before the job loads (an update that starts a run arrives with it) and wait for it.
+  const loading = store.loadJob({ projectId: input.projectId, jobId: input.jobId }).then((loaded) => {
+    state = startState(loaded, input.pending);
+    recorded = state.job.revision;
+  });
   let shown: JobStatus | undefined;
   let writes = Promise.resolve();
   let turn: CancellationScope | undefined;
@@ -110,15 +115,18 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   };
 
   setHandler(sendMessageUpdate, async (message) => {
+    await loading;
+    if (isArchived(state)) throw ApplicationFailure.nonRetryable('the job is archived', JOB_ARCHIVED);
     state = acceptMessage(state, message, now());
     await record();
     return state.job;
   }, {
     validator: (_message: MessageRef) => {
-      if (isArchived(state)) throw ApplicationFailure.nonRetryable('the job is archived', JOB_ARCHIVED);
+      if (state && isArchived(state)) throw ApplicationFailure.nonRetryable('the job is archived', JOB_ARCHIVED);
     },
   });
   setHandler(archiveUpdate, async () => {
+    await loading;
     if (!isArchived(state)) {
       state = archiveJob(state, now());
       turn?.cancel();
@@ -129,6 +137,7 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     return state.job;
   });
 
+  await loading;
   for (;;) {
     // An update that started this run (or came meanwhile) is accepted before the run can end.
     await condition(() => state.pending.length > 0 || isArchived(state) || allHandlersFinished());
