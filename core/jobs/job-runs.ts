@@ -1,6 +1,8 @@
 import {
+  isGrpcServiceError,
   WithStartWorkflowOperation,
   WorkflowIdConflictPolicy,
+  WorkflowNotFoundError,
   type Client,
   type WorkflowStartOptions,
 } from '@temporalio/client';
@@ -74,23 +76,44 @@ function nextRun(deps: JobRunDeps, job: JobRecord, summary: string, status: JobS
   });
 }
 
+/** gRPC NOT_FOUND: the run the update was admitted to completed before it took it. */
+const NOT_FOUND = 5;
+
+/**
+ * Runs an update-with-start once more when the open run it reached ended before handling it (a
+ * run that was finishing its last turn): the second attempt starts the next run.
+ */
+async function onOpenOrNextRun<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    const closed = err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === NOT_FOUND);
+    if (!closed) throw err;
+    return send();
+  }
+}
+
 /**
  * Hands a stored message to the job's workflow: the open run queues it behind its turn, or a new
  * run starts for it. Answers the job as the workflow recorded it (active).
  */
 export function sendJobMessage(deps: JobRunDeps, job: JobRecord, message: JobMessage): Promise<JobRecord> {
   const ref = messageRef(message);
-  return deps.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
-    args: [ref],
-    updateId: message.id,
-    startWorkflowOperation: nextRun(deps, job, ref.summary, 'active'),
-  });
+  return onOpenOrNextRun(() =>
+    deps.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
+      args: [ref],
+      updateId: message.id,
+      startWorkflowOperation: nextRun(deps, job, ref.summary, 'active'),
+    }),
+  );
 }
 
 /** Archives a job through its workflow (a run that is open stops its turn); answers the job as recorded. */
 export function archiveJobRun(deps: JobRunDeps, job: JobRecord): Promise<JobRecord> {
-  return deps.temporal.workflow.executeUpdateWithStart(archiveUpdate, {
-    updateId: `archive:${job.id}`,
-    startWorkflowOperation: nextRun(deps, job, 'archive', job.status),
-  });
+  return onOpenOrNextRun(() =>
+    deps.temporal.workflow.executeUpdateWithStart(archiveUpdate, {
+      updateId: `archive:${job.id}`,
+      startWorkflowOperation: nextRun(deps, job, 'archive', job.status),
+    }),
+  );
 }
