@@ -3,7 +3,7 @@ import { AnalyticsRecorder, createAnalyticsStore } from '../core/analytics/index
 import { createAutomationStore } from '../core/automations/index.js';
 import type { Config } from '../core/config.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { createJobEventLog, createJobStore, JobRetention, openJobWakeups } from '../core/jobs/index.js';
+import { archiveJobRun, createJobEventLog, createJobStore, JobRetention, openJobWakeups } from '../core/jobs/index.js';
 import { Limiter } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { connectRedis } from '../core/redis.js';
@@ -64,6 +64,8 @@ export async function buildApiServices(config: Config, logger: Logger, metrics: 
     deliveries: webhooks,
     logger,
     retentionDays: config.retention.jobDays,
+    // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
+    idleArchive: { days: config.retention.jobIdleArchiveDays, archive: (job) => temporal.withDeadline(Date.now() + 15_000, () => archiveJobRun({ temporal, config }, job)) },
   });
   jobRetention.start();
   return {
