@@ -71,6 +71,10 @@ function postgresDialect(url: string, poolSize: number): KyselyDialect {
   });
   // An idle connection the server dropped (a restart) is replaced on next use, never a crash.
   pool.on('error', () => undefined);
+  // A checked-out connection has no listener of the pool's: a server that goes away between two
+  // statements of a transaction would crash the process. The statement under way fails (and is
+  // classified); the broken connection is discarded on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresDialect({ pool });
 }
 
