@@ -10,7 +10,7 @@ import { testDatabase } from '../../support/databases.js';
 const logger = createLogger('silent', 'test');
 
 const record = (threadId: string, question: string): CompletionRecord => ({
-  trace: { id: `msg_${question}`, orgId: 'acme', domainId: 'docs', threadId, question, surface: 'assistant', caller: 'widget', fp: 'fp', currentPath: null },
+  trace: { id: `msg_${question}`, orgId: 'acme', domainId: 'docs', threadId, question, surface: 'assistant', caller: 'browser', fp: 'fp', currentPath: null },
   thread: { orgId: 'acme', threadId, domainId: 'docs' },
   answer: `About ${question}.`,
   citations: [],
