@@ -253,7 +253,10 @@ describe('production mode: two APIs and two workers over one PostgreSQL, Redis a
     }
     assert.equal(prLinks.size, accepted.length, 'one pull request per job');
     // The first test's two jobs opened pull requests 1 and 2; nothing opened more than one.
+    assert.ok(await pulls.get(PROJECT, accepted.length + 2), 'every job opened its pull request');
     assert.equal(await pulls.get(PROJECT, accepted.length + 3), undefined, 'no pull request beyond one per job');
     for (const { threadId } of answered) await waitForThread(apis[1]!.url, threadId, 1);
+    // Nothing crashed on the way: every process is the one started.
+    for (const p of [...apis, ...workers]) assert.equal(p.child.exitCode ?? p.child.signalCode, null, logsOnFailure());
   });
 });
