@@ -1,3 +1,4 @@
+import { UnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AnalyticsEvent, AnalyticsStore, PageViewInput } from './types.js';
 import { VisitorHasher } from './visitor-hash.js';
@@ -29,7 +30,8 @@ export interface RecorderStats {
  * Records analytics off the response path: `record` only appends to a bounded
  * queue (never waits, never throws); a timer writes the queue in batches and,
  * once per purge interval, deletes what is older than the retention. A full
- * queue or a failing store costs records, counted in `dropped`, never an answer.
+ * queue or a failing store costs records, counted in `dropped`, never an answer; a store that is
+ * unavailable for now (a database outage) keeps its batch queued for the next round.
  */
 export class AnalyticsRecorder {
   private queue: AnalyticsEvent[] = [];
@@ -117,6 +119,12 @@ export class AnalyticsRecorder {
         await this.options.store.write(batch);
         this.written += batch.length;
       } catch (err) {
+        if (err instanceof UnavailableError) {
+          // The database is down or busy: the batch waits at the head of the queue for the next round.
+          this.queue.unshift(...batch);
+          this.options.logger.warn({ err: err.message, queued: this.queue.length }, 'analytics batch waits for the database');
+          return;
+        }
         this.dropped += batch.length;
         this.options.logger.error({ err: err instanceof Error ? err.message : String(err), events: batch.length, dropped: this.dropped }, 'analytics batch not stored');
       }
