@@ -42,8 +42,8 @@ export async function benchAssistant(
 ): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
   // The bench model only streams answers: no query rewrite or model-driven searches unless `env` asks.
-  const answering = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
-  const config = loadConfig({ ...answering, ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
+  const oneRequestPerAnswer = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
+  const config = loadConfig({ ...oneRequestPerAnswer, ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
   const database = await openMigratedDatabase(config.database);
   const tenants = createTenantStore(database);
   await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
