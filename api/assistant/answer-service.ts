@@ -1,6 +1,7 @@
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
 import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
+import { createModelPort } from '../../core/model/index.js';
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -11,7 +12,6 @@ import { citationsFor, relevantHits } from './citations.js';
 import { CompletionSink } from './completion-sink.js';
 import type { Conversation } from './conversation.js';
 import { extractiveAnswerer } from './extractive-answerer.js';
-import { createModelPort } from '../../core/model/index.js';
 import { modelAnswerer, publicFailure } from './model-answerer.js';
 import { modelSearch } from './model-search.js';
 import { buildPrompt, CHUNKS_PER_PAGE, type AssistantPrompt } from './prompt.js';
@@ -113,6 +113,9 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
 
     async prepare(question) {
       const { domain, conversation, filter, currentPath } = question;
+      // The reader's page does not depend on the query: it is read while the model rewrites.
+      const reading = currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : Promise.resolve(undefined);
+      reading.catch(() => undefined);
       const { query, status } = await deps.rewriter.rewrite(conversation);
       const [hits, page] = await Promise.all([
         docIndex.search(domain.id, {
@@ -122,7 +125,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
           ...(filter ? { filter } : {}),
           ...(currentPath ? { currentPath } : {}),
         }),
-        currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : undefined,
+        reading,
       ]);
       const prompt = buildPrompt({
         domain,
