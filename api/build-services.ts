@@ -14,7 +14,7 @@ import type { QuireMetrics } from '../core/telemetry/index.js';
 import { createTenantStore } from '../core/tenants/index.js';
 import { createThreadStore } from '../core/threads/index.js';
 import { createWebhookStore } from '../core/webhooks/index.js';
-import { configuredAnswerer, createAnswerService, meteredAnswerer } from './assistant/index.js';
+import { configuredAnswering, createAnswerService, meteredAnswerer } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
 /**
@@ -56,7 +56,17 @@ export async function buildApiServices(config: Config, logger: Logger, metrics: 
   const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
-  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
+  const answering = configuredAnswering(config);
+  const answers = createAnswerService({
+    docIndex,
+    threads,
+    recorder: analytics,
+    answerer: meteredAnswerer(answering.answerer, metrics.assistant),
+    rewriter: answering.rewriter,
+    promptTokens: config.assistant.promptTokens,
+    searchTimeoutMs: config.assistant.searchTimeoutMs,
+    logger,
+  });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   const jobRetention = new JobRetention({
     database,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { createApp } from '../api/app.js';
-import { assistantRouter, configuredAnswerer, createAnswerService, meteredAnswerer } from '../api/assistant/index.js';
+import { assistantRouter, configuredAnswering, createAnswerService, meteredAnswerer } from '../api/assistant/index.js';
 import { createJobEventLog, createJobStore, pollingJobWakeups } from '../core/jobs/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
 import { createAnalyticsStore } from '../core/analytics/index.js';
@@ -41,7 +41,9 @@ export async function benchAssistant(
   metrics: QuireMetrics = createMetrics({ orgLabel: false }),
 ): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-  const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
+  // The bench model only streams answers: no query rewrite or model-driven searches unless `env` asks.
+  const oneRequestPerAnswer = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
+  const config = loadConfig({ ...oneRequestPerAnswer, ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
   const database = await openMigratedDatabase(config.database);
   const tenants = createTenantStore(database);
   await tenants.addOrg('bench', { assistantPerKeyPerMonth: 1e9, assistantPerOrgPerHour: 1e9, assistantPerIpPerDay: 1e9 });
@@ -55,7 +57,17 @@ export async function benchAssistant(
   const analytics = new AnalyticsRecorder({ store: createAnalyticsStore(database), logger, retentionDays: config.retention.analyticsDays });
   analytics.start();
   const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
-  const answers = createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
+  const answering = configuredAnswering(config);
+  const answers = createAnswerService({
+    docIndex,
+    threads,
+    recorder: analytics,
+    answerer: meteredAnswerer(answering.answerer, metrics.assistant),
+    rewriter: answering.rewriter,
+    promptTokens: config.assistant.promptTokens,
+    searchTimeoutMs: config.assistant.searchTimeoutMs,
+    logger,
+  });
   const services: ApiServices = {
     config,
     logger,

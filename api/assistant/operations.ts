@@ -20,7 +20,14 @@ const uiChunk: Schema = {
       enum: ['start', 'start-step', 'tool-input-available', 'tool-output-available', 'text-start', 'text-delta', 'text-end', 'source-url', 'finish-step', 'finish', 'error'],
     },
     messageId: { type: 'string' },
-    messageMetadata: { type: 'object', properties: { threadId: { type: 'string' }, threadKey: { type: 'string' } } },
+    messageMetadata: {
+      type: 'object',
+      properties: {
+        threadId: { type: 'string' },
+        threadKey: { type: 'string' },
+        queryRewrite: { enum: ['rewritten', 'unchanged', 'timeout', 'failed'], description: 'How the model’s query rewrite went (absent without a chat model).' },
+      },
+    },
     toolCallId: { type: 'string' },
     toolName: { const: 'search' },
     input: { type: 'object', properties: { query: { type: 'string' } } },
@@ -74,11 +81,12 @@ export const assistantOperations: OperationSpec[] = [
     summary: 'Answer from the docs as an AI SDK 5+ UI message stream',
     description:
       'Server-sent events, one JSON chunk per `data:` line and a blank line after each, ending with `data: [DONE]`: ' +
-      '`start` (with `messageMetadata` `{threadId, threadKey?}`), `start-step`, a `search` tool step (`tool-input-available` `{query}`, ' +
+      '`start` (with `messageMetadata` `{threadId, threadKey?, queryRewrite?}`), `start-step`, a `search` tool step (`tool-input-available` `{query}`, ' +
       '`tool-output-available` with hits `{path, url, content, metadata}`, `finish-step`), then the answer step: `start-step`, ' +
       '`text-start`, `text-delta`…, `text-end`, `source-url`… (the `[N]` citations), `finish-step`, `finish`. A complete answer ends ' +
       'with a ```suggestions block of `(Title)[/path]` lines. An error after the stream started is an `error` chunk. A client that reads nothing for ' +
-      '`QUIRE_STREAM_STALL_TIMEOUT_MS` has its stream ended.',
+      '`QUIRE_STREAM_STALL_TIMEOUT_MS` has its stream ended. With a chat model, each search the model runs of its own (at most ' +
+      '`QUIRE_ASSISTANT_MAX_SEARCHES`) is one more `search` tool step between texts, listing only pages not listed before.',
     body: V2Body,
     responses: {
       200: {
@@ -95,8 +103,9 @@ export const assistantOperations: OperationSpec[] = [
     operationId: 'assistantMessageV1',
     summary: 'Answer from the docs as an AI SDK 4 data stream (deprecated)',
     description:
-      'One `CODE:JSON` part per line: `f` (message id), `8` (annotation `[{threadId, threadKey?}]`), the `search` tool step ' +
-      '(`9` call, `a` its hits `{path, url, content, metadata}`, `e`), then `f`, `0` (text)…, `h` (sources), ' +
+      'One `CODE:JSON` part per line: `f` (message id), `8` (annotation `[{threadId, threadKey?, queryRewrite?}]`), the `search` tool step ' +
+      '(`9` call, `a` its hits `{path, url, content, metadata}`, `e`), then `f`, `0` (text)… with a `search` step (`9`, `a`, `e`, `f`) ' +
+      'wherever the model searched, `h` (sources), ' +
       '`e` and `d` (finish, with the threadId); `3` is an error after the stream started.',
     deprecated: true,
     body: V1Body,

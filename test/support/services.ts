@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import type { ActivityServices } from '../../activities/index.js';
 import { createHttpServer } from '../../api/http-server.js';
-import { configuredAnswerer, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
+import { configuredAnswering, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
 import type { ApiServices } from '../../api/services.js';
 import { AnalyticsRecorder, createAnalyticsStore } from '../../core/analytics/index.js';
 import { createAutomationStore } from '../../core/automations/index.js';
@@ -34,7 +34,10 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   const dataDir = await tempDir();
   // Keyword retrieval unless a test asks for an embedder: the default (local) needs the server `npm start` runs.
   const embedder = env.QUIRE_EMBEDDING_MODEL ? {} : { QUIRE_EMBEDDER: 'none' };
-  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...env });
+  // One model request per answer unless a test asks for the rewrite and the model's searches:
+  // the tests that script a model reply by reply count on it (query-rewrite.test.ts turns both on).
+  const answering = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
+  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...answering, ...env });
 }
 
 /** The stores of threads, analytics, webhooks and automations over the test's database, as the entry points build them. */
@@ -100,7 +103,17 @@ export async function testServices(
  */
 export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
-  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(config), services.metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
+  const answering = configuredAnswering(config);
+  return createAnswerService({
+    docIndex,
+    threads,
+    recorder: analytics,
+    answerer: meteredAnswerer(answering.answerer, services.metrics.assistant),
+    rewriter: answering.rewriter,
+    promptTokens: config.assistant.promptTokens,
+    searchTimeoutMs: config.assistant.searchTimeoutMs,
+    logger,
+  });
 }
 
 /** The services answering from `docIndex`: the index every route reads and the answer service over it. */

@@ -5,7 +5,7 @@ import { createApp } from '../../../api/app.js';
 import { assistantRouter } from '../../../api/assistant/index.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
-import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
+import { EmbeddedDocIndex, modelEmbedder, QueryEmbedder } from '../../../core/retrieval/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { SITE } from './site.js';
 import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
@@ -33,6 +33,8 @@ export interface WorldOptions {
   patch?: (services: ApiServices) => Partial<ApiServices>;
   /** More features to serve beside the assistant (the widget, the search endpoints). */
   features?: Feature[];
+  /** Searches embed their query with the fake model's embeddings endpoint, waiting this long for it. */
+  queryEmbeddingTimeoutMs?: number;
 }
 
 /** A served API with the assistant over the real embedded index, a real tenant store and (optionally) the fake model. */
@@ -53,7 +55,11 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
     includeHidden: false,
     ...(opts.supportContact ? { supportContact: opts.supportContact } : {}),
   });
-  const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
+  const embedder =
+    model && opts.queryEmbeddingTimeoutMs
+      ? modelEmbedder({ provider: 'openai', baseUrl: model.baseUrl, apiKey: 'sk-test-secret', apiVersion: undefined, proxy: { http: undefined, https: undefined, noProxy: undefined }, model: 'test-embed', dimensions: undefined, marking: 'none', queryTimeoutMs: opts.queryEmbeddingTimeoutMs })
+      : undefined;
+  const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'), new QueryEmbedder(embedder, opts.queryEmbeddingTimeoutMs ?? 0));
   await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
   const { threads } = patched;
   const services = withDocIndex(patched, docIndex, threads);
