@@ -1,13 +1,14 @@
 import path from 'node:path';
 
-/** The repository root, whether this file runs compiled (`dist/core`) or from source (`core`, under tsx). */
-const REPO_ROOT = path.resolve(__dirname, path.basename(path.resolve(__dirname, '..')) === 'dist' ? '../..' : '..');
+// Compiled, this file is dist/core/console-bundle.js; run from source (tsx), core/console-bundle.ts.
+const here = path.resolve(__dirname, '..');
+const distDir = path.basename(here) === 'dist' ? here : path.join(here, 'dist');
 
 /**
- * Where `npm run build` writes the console and the API serves it from:
- * `dist/console/index.html` and `dist/console/assets/<name>-<hash>.js|css`.
+ * Where `npm run build` writes the console (`index.html` and `assets/`) and the API
+ * serves it from: `dist/console/`, whether the API runs compiled or from source.
  */
-export const CONSOLE_DIR = path.join(REPO_ROOT, 'dist', 'console');
+export const CONSOLE_DIST_PATH = path.join(distDir, 'console');
 
 /** The console's entry point in the source tree, relative to the repository root. */
 export const CONSOLE_ENTRY = path.join('console', 'main.tsx');

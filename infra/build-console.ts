@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { CONSOLE_BASE, CONSOLE_DIR, CONSOLE_ENTRY, CONSOLE_FIRST_LOAD_LIMIT_BYTES } from '../core/console-bundle.js';
+import { CONSOLE_BASE, CONSOLE_DIST_PATH, CONSOLE_ENTRY, CONSOLE_FIRST_LOAD_LIMIT_BYTES } from '../core/console-bundle.js';
 
 const REPO_ROOT = path.resolve(__dirname, path.basename(path.resolve(__dirname, '..')) === 'dist' ? '../..' : '..');
 
@@ -19,7 +19,7 @@ export interface ConsoleBuild {
  * index.html that loads them. No inline script or style, so the strict CSP
  * (`default-src 'self'`) the API sends with it holds.
  */
-export async function buildConsole(outDir = CONSOLE_DIR, root = REPO_ROOT): Promise<ConsoleBuild> {
+export async function buildConsole(outDir = CONSOLE_DIST_PATH, root = REPO_ROOT): Promise<ConsoleBuild> {
   const result = await build({
     entryPoints: [path.join(root, CONSOLE_ENTRY)],
     bundle: true,
