@@ -47,7 +47,6 @@ export function App() {
       onSignOut={async () => {
         await signOut().catch(() => undefined);
         setSession({ state: 'signed-out', notice: 'You are signed out.' });
-        route('/console', true);
       }}
     />
   );
@@ -110,7 +109,8 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           <JobsPage path="/console/jobs" />
           <JobPage path="/console/jobs/:projectId/:jobId" />
           <SettingsPage path="/console/settings/:rest*" />
-          <NotFoundPage default />
+          {/* Only the console's own URLs: a link elsewhere (a pull request page) is left to the browser. */}
+          <NotFoundPage path="/console/:rest*" />
         </Router>
       </main>
     </div>

@@ -1,6 +1,6 @@
 import { Page } from '../components/page.js';
 
-export function NotFoundPage(_: { default?: boolean }) {
+export function NotFoundPage(_: { path?: string; rest?: string }) {
   return (
     <Page title="Page not found">
       <p>
