@@ -52,6 +52,14 @@ export function App() {
   );
 }
 
+/** `/console` itself: the overview, without a second history entry. */
+function Redirect({ to }: { path: string; to: string }) {
+  useEffect(() => {
+    route(to, true);
+  }, [to]);
+  return null;
+}
+
 function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Promise<void> }) {
   const [url, setUrl] = useState(location.pathname);
   const [domains, setDomains] = useState<DomainSummary[] | null>(null);
@@ -68,10 +76,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
     );
   }, []);
 
-  const onRoute = (e: RouterOnChangeArgs) => {
-    setUrl(e.url);
-    if (e.url === '/console' || e.url === '/console/') route('/console/overview', true);
-  };
+  const onRoute = (e: RouterOnChangeArgs) => setUrl(e.url);
 
   return (
     <div class="shell">
@@ -110,7 +115,8 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           <JobPage path="/console/jobs/:projectId/:jobId" />
           <SettingsPage path="/console/settings/:rest*" />
           {/* Only the console's own URLs: a link elsewhere (a pull request page) is left to the browser. */}
-          <NotFoundPage path="/console/:rest*" />
+          <NotFoundPage path="/console/:rest+" />
+          <Redirect path="/console" to="/console/overview" />
         </Router>
       </main>
     </div>
