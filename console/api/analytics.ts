@@ -1,12 +1,9 @@
-import type { Conversation, ConversationsResponse, Feedback, FeedbackResponse, GapsResponse, SearchesResponse, ThreadResponse, ViewsResponse, VisitorsResponse } from '../data/shapes.js';
+import type { CallerStats, Conversation, ConversationsResponse, Feedback, FeedbackResponse, DayTraffic, GapsResponse, PathTraffic, SearchesResponse, ThreadResponse, ViewsResponse, VisitorsResponse } from '../data/shapes.js';
 import { normalizeThread } from '../data/conversations.js';
+import { periodQuery, type Period } from '../data/period.js';
 import { ApiError, request } from './client.js';
 
-/** A report's period, as the analytics API takes it (`YYYY-MM-DD`, both days included). */
-export interface Period {
-  dateFrom: string;
-  dateTo: string;
-}
+export type { Period };
 
 const base = (domain: string) => `/v1/analytics/${encodeURIComponent(domain)}`;
 
@@ -24,7 +21,7 @@ async function collect<T, R extends { nextCursor: string | null; hasMore: boolea
 
 export function conversations(domain: string, period: Period, max = 2000): Promise<Conversation[]> {
   return collect(
-    (cursor) => request<ConversationsResponse>(`${base(domain)}/assistant`, { query: { ...period, limit: 1000, cursor } }),
+    (cursor) => request<ConversationsResponse>(`${base(domain)}/assistant`, { query: { ...periodQuery(period), limit: 1000, cursor } }),
     (r) => r.conversations,
     max,
   );
@@ -32,35 +29,50 @@ export function conversations(domain: string, period: Period, max = 2000): Promi
 
 export function feedback(domain: string, period: Period, max = 1000): Promise<Feedback[]> {
   return collect(
-    (cursor) => request<FeedbackResponse>(`${base(domain)}/feedback`, { query: { ...period, limit: 100, cursor } }),
+    (cursor) => request<FeedbackResponse>(`${base(domain)}/feedback`, { query: { ...periodQuery(period), limit: 100, cursor } }),
     (r) => r.feedback,
     max,
   );
 }
 
 export function searches(domain: string, period: Period): Promise<SearchesResponse> {
-  return request<SearchesResponse>(`${base(domain)}/searches`, { query: { ...period, limit: 50 } });
+  return request<SearchesResponse>(`${base(domain)}/searches`, { query: { ...periodQuery(period), limit: 50 } });
 }
 
-/** Page views or visitors; null when the server does not have the endpoint (404 on the route, not the domain). */
-async function traffic<T>(domain: string, which: 'views' | 'visitors', period: Period): Promise<T | null> {
+/** What a server that has not got an endpoint answers: null rather than an error, so the page says "no data". */
+async function unlessMissing<T>(load: () => Promise<T>): Promise<T | null> {
   try {
-    return await request<T>(`${base(domain)}/${which}`, { query: { ...period, limit: 250 } });
+    return await load();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 405)) return null;
     throw err;
   }
 }
 
-export const views = (domain: string, period: Period) => traffic<ViewsResponse>(domain, 'views', period);
-export const visitors = (domain: string, period: Period) => traffic<VisitorsResponse>(domain, 'visitors', period);
+export type TrafficReport = { rows: PathTraffic[]; days?: DayTraffic[] };
+
+/** Page views (Mintlify's `views`), per page and, when the server sends them, per day; null without the endpoint. */
+export async function views(domain: string, period: Period): Promise<TrafficReport | null> {
+  const r = await unlessMissing(() => request<ViewsResponse>(`${base(domain)}/views`, { query: { ...periodQuery(period), limit: 250 } }));
+  return r && { rows: r.views, ...(r.days ? { days: r.days } : {}) };
+}
+
+/** Visitors (Mintlify's `visitors`), like `views`. */
+export async function visitors(domain: string, period: Period): Promise<TrafficReport | null> {
+  const r = await unlessMissing(() => request<VisitorsResponse>(`${base(domain)}/visitors`, { query: { ...periodQuery(period), limit: 250 } }));
+  return r && { rows: r.visitors, ...(r.days ? { days: r.days } : {}) };
+}
+
+export function callerStats(domain: string, period: Period): Promise<CallerStats> {
+  return request<CallerStats>(`${base(domain)}/assistant/caller-stats`, { query: { ...periodQuery(period) } });
+}
 
 export async function thread(domain: string, threadId: string): Promise<ThreadResponse> {
   return normalizeThread(await request<unknown>(`${base(domain)}/assistant/threads/${encodeURIComponent(threadId)}`));
 }
 
 export function gaps(domain: string, period: Period): Promise<GapsResponse> {
-  return request<GapsResponse>(`${base(domain)}/gaps`, { query: { ...period, limit: 50 } });
+  return request<GapsResponse>(`${base(domain)}/gaps`, { query: { ...periodQuery(period), limit: 50 } });
 }
 
 /** Starts an agent job on `projectId` prefilled from the gap; answers its id. */

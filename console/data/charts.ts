@@ -1,9 +1,11 @@
-import type { Conversation, Feedback, PathTraffic, SearchStat, ViewsResponse, VisitorsResponse } from './shapes.js';
+import type { CallerStats, Conversation, DayTraffic, Feedback, PathTraffic, SearchStat } from './shapes.js';
 
 /** A chart's data: one label per bar or point, and one list of numbers per series. */
 export interface ChartData {
   labels: string[];
   series: Array<{ name: string; values: number[] }>;
+  /** Labels are days (a time series), rather than items (terms, pages). */
+  byDay?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -38,6 +40,21 @@ export function questionsPerDay(conversations: Conversation[], days: string[]): 
   return countByDay(conversations, days, (c) => dayOfIso(c.timestamp), [{ name: 'Questions', keep: () => true }]);
 }
 
+/**
+ * Questions, and answered against unanswered, per day: from the server's
+ * daily counts when it sends them (every answer of the period), else counted
+ * from the conversations read.
+ */
+export function answersByDay(conversations: Conversation[], stats: CallerStats | null, days: string[]): { questions: ChartData; answered: ChartData } {
+  if (!stats?.days) return { questions: questionsPerDay(conversations, days), answered: answeredPerDay(conversations, days) };
+  const byDay = new Map(stats.days.map((d) => [d.date, d]));
+  const pick = (key: 'total' | 'answered' | 'unanswered') => days.map((d) => byDay.get(d)?.[key] ?? 0);
+  return {
+    questions: { labels: days, series: [{ name: 'Questions', values: pick('total') }] },
+    answered: { labels: days, series: [{ name: 'Answered', values: pick('answered') }, { name: 'Unanswered', values: pick('unanswered') }] },
+  };
+}
+
 /** Answered and unanswered questions per day; an answer without a resolution counts as answered when it cites a source. */
 export function answeredPerDay(conversations: Conversation[], days: string[]): ChartData {
   return countByDay(conversations, days, (c) => dayOfIso(c.timestamp), [
@@ -58,28 +75,29 @@ export function feedbackPerDay(feedback: Feedback[], days: string[]): ChartData 
   ]);
 }
 
+/** How often a term was searched, in either shape (see `SearchStat`). */
+export const timesSearched = (s: SearchStat): number => s.searches ?? s.hits;
+
 /** The most searched queries, most first. */
 export function topSearches(searches: SearchStat[], limit = 10): ChartData {
-  const top = [...searches].sort((a, b) => b.searches - a.searches || a.searchQuery.localeCompare(b.searchQuery)).slice(0, limit);
-  return { labels: top.map((s) => s.searchQuery), series: [{ name: 'Searches', values: top.map((s) => s.searches) }] };
+  const top = [...searches].sort((a, b) => timesSearched(b) - timesSearched(a) || a.searchQuery.localeCompare(b.searchQuery)).slice(0, limit);
+  return { labels: top.map((s) => s.searchQuery), series: [{ name: 'Searches', values: top.map(timesSearched) }] };
 }
 
 /**
- * Page views and visitors by page, human and AI, the most viewed first; null
- * when the server has neither endpoint (shown as "no data", not an error).
+ * Page views or visitors, human and AI: per day when the server sends its
+ * daily counts, else per page (the most first); null when the server has no
+ * such endpoint (shown as "no data", not an error).
  */
-export function trafficByPage(views: ViewsResponse | null, visitors: VisitorsResponse | null, limit = 10): ChartData | null {
-  if (!views && !visitors) return null;
-  const byPath = new Map<string, { views?: PathTraffic; visitors?: PathTraffic }>();
-  for (const v of views?.views ?? []) byPath.set(v.path, { ...byPath.get(v.path), views: v });
-  for (const v of visitors?.visitors ?? []) byPath.set(v.path, { ...byPath.get(v.path), visitors: v });
-  const rows = [...byPath.entries()]
-    .sort(([pa, a], [pb, b]) => (b.views?.total ?? 0) - (a.views?.total ?? 0) || (b.visitors?.total ?? 0) - (a.visitors?.total ?? 0) || pa.localeCompare(pb))
-    .slice(0, limit);
-  const series: ChartData['series'] = [];
-  if (views) series.push({ name: 'Human views', values: rows.map(([, r]) => r.views?.human ?? 0) }, { name: 'AI views', values: rows.map(([, r]) => r.views?.ai ?? 0) });
-  if (visitors) series.push({ name: 'Human visitors', values: rows.map(([, r]) => r.visitors?.human ?? 0) }, { name: 'AI visitors', values: rows.map(([, r]) => r.visitors?.ai ?? 0) });
-  return { labels: rows.map(([path]) => path), series };
+export function traffic(report: { rows: PathTraffic[]; days?: DayTraffic[] } | null, what: 'views' | 'visitors', days: string[], limit = 10): ChartData | null {
+  if (!report) return null;
+  const names = what === 'views' ? ['Human views', 'AI views'] : ['Human visitors', 'AI visitors'];
+  if (report.days) {
+    const byDay = new Map(report.days.map((d) => [d.date, d]));
+    return { labels: days, byDay: true, series: [{ name: names[0]!, values: days.map((d) => byDay.get(d)?.human ?? 0) }, { name: names[1]!, values: days.map((d) => byDay.get(d)?.ai ?? 0) }] };
+  }
+  const rows = [...report.rows].sort((a, b) => b.total - a.total || a.path.localeCompare(b.path)).slice(0, limit);
+  return { labels: rows.map((r) => r.path), series: [{ name: names[0]!, values: rows.map((r) => r.human) }, { name: names[1]!, values: rows.map((r) => r.ai) }] };
 }
 
 /** True when every value of every series is zero: the chart says so in words. */

@@ -45,19 +45,24 @@ export interface ThreadTurn {
 
 /**
  * A thread as the console shows it: Mintlify's messages, each answer with the
- * sources it cited and its rating. Sources come from the thread's own
- * `conversations` when the server sends them, else from the listing's answers
- * of that thread (`known`).
+ * sources it cited and its rating. Sources and rating come from the message
+ * itself when the server puts them there, else from the thread's
+ * `conversations` or the listing's answers of that thread (`known`) and the
+ * feedback listing.
  */
 export function threadTurns(thread: ThreadResponse, feedback: Feedback[], known: Conversation[] = []): ThreadTurn[] {
   const answers = new Map([...known, ...(thread.conversations ?? [])].map((c) => [c.id, c]));
   const ratings = ratingsById(feedback.filter((f) => !f.threadId || f.threadId === thread.threadId));
   return thread.messages.map((m) => {
-    const answer = m.role === 'assistant' ? answers.get(m.id) : undefined;
-    const rating = m.role === 'assistant' ? ratings.get(m.id) : undefined;
+    const { sources: own, feedback: ownRating, ...message } = m;
+    if (m.role !== 'assistant') return { ...message, sources: [], resolution: null, rating: null, comment: null };
+    const answer = answers.get(m.id);
+    const sources = own ?? answer?.sources ?? [];
+    // The message's own rating when the server sends one (null: not rated), else the feedback listing's.
+    const rating = ownRating !== undefined ? (ownRating && { rating: ownRating.helpful ? ('up' as const) : ('down' as const), comment: ownRating.comment }) : ratings.get(m.id);
     return {
-      ...m,
-      sources: answer?.sources ?? [],
+      ...message,
+      sources,
       resolution: answer ? resolutionOf(answer) : null,
       rating: rating?.rating ?? null,
       comment: rating?.comment ?? null,

@@ -47,9 +47,14 @@ export interface FeedbackResponse {
   hasMore: boolean;
 }
 
+/**
+ * One search term. In Mintlify's shape `hits` is how often it was searched;
+ * Quire answered that as `searches` before (and `hits` as the average number
+ * of results), so a count reads `searches` when the server sends it.
+ */
 export interface SearchStat {
   searchQuery: string;
-  searches: number;
+  searches?: number;
   hits: number;
   ctr: number;
   topClickedPage: string | null;
@@ -73,16 +78,31 @@ export interface PathTraffic extends TrafficCount {
   path: string;
 }
 
+/** Quire's own: the counts of one UTC day (`YYYY-MM-DD`); days without any are left out. */
+export interface DayTraffic extends TrafficCount {
+  date: string;
+}
+
 export interface ViewsResponse {
   totals: TrafficCount;
   views: PathTraffic[];
   hasMore: boolean;
+  days?: DayTraffic[];
 }
 
 export interface VisitorsResponse {
   totals: TrafficCount;
   visitors: PathTraffic[];
   hasMore: boolean;
+  days?: DayTraffic[];
+}
+
+/** `GET …/assistant/caller-stats`: Mintlify's counts by caller, and Quire's answered counts per day. */
+export interface CallerStats {
+  total: number;
+  answered?: number;
+  unanswered?: number;
+  days?: Array<{ date: string; total: number; answered: number; unanswered: number }>;
 }
 
 /** Mintlify's `AssistantThreadResponse`. */
@@ -91,6 +111,9 @@ export interface ThreadMessage {
   role: 'user' | 'assistant';
   content: string;
   createdAt: string;
+  /** Quire's own, on answers: the pages cited, and the reader's rating. */
+  sources?: Source[];
+  feedback?: { helpful: boolean; comment: string | null; createdAt: string } | null;
 }
 
 export interface ThreadResponse {

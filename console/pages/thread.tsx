@@ -11,7 +11,8 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
     const period = lastDays(365);
     const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
     // The listing's answers carry the sources when the thread itself does not.
-    const known = thread.conversations ? [] : (await analytics.conversations(domain, period, 1000)).filter((c) => c.threadId === threadId);
+    const bare = !thread.conversations && thread.messages.some((m) => m.role === 'assistant' && m.sources === undefined);
+    const known = bare ? (await analytics.conversations(domain, period, 1000)).filter((c) => c.threadId === threadId) : [];
     return threadTurns(thread, feedback, known);
   }, [domain, threadId]);
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { answeredPerDay, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, trafficByPage } from '../../../console/data/charts.js';
+import { answeredPerDay, answersByDay, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
+import { periodQuery } from '../../../console/data/period.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
@@ -53,30 +54,43 @@ describe('console data layer: chart series from the analytics API', () => {
     ]);
   });
 
-  it('orders top searches by count, then by query, and keeps the first ones', () => {
-    const stat = (searchQuery: string, searches: number) => ({ searchQuery, searches, hits: 1, ctr: 0, topClickedPage: null });
-    const chart = topSearches([stat('b', 3), stat('a', 3), stat('c', 9), stat('d', 1)], 3);
-    assert.deepEqual(chart, { labels: ['c', 'a', 'b'], series: [{ name: 'Searches', values: [9, 3, 3] }] });
+  it('takes the daily counts of caller-stats when the server sends them, over counting the listing', () => {
+    const listed = [conversation('a', '2026-11-21T10:00:00Z')];
+    const stats = { total: 9, days: [{ date: '2026-11-20', total: 4, answered: 3, unanswered: 1 }, { date: '2026-11-22', total: 5, answered: 5, unanswered: 0 }] };
+    const fromStats = answersByDay(listed, stats, days);
+    assert.deepEqual(fromStats.questions.series, [{ name: 'Questions', values: [4, 0, 5] }]);
+    assert.deepEqual(fromStats.answered.series, [{ name: 'Answered', values: [3, 0, 5] }, { name: 'Unanswered', values: [1, 0, 0] }]);
+    assert.deepEqual(answersByDay(listed, { total: 1 }, days).questions.series, [{ name: 'Questions', values: [0, 1, 0] }]);
   });
 
-  it("joins Mintlify's views and visitors by page, human and AI, most viewed first", () => {
-    const chart = trafficByPage(
-      { totals: { human: 7, ai: 3, total: 10 }, views: [{ path: '/a', human: 1, ai: 1, total: 2 }, { path: '/b', human: 6, ai: 2, total: 8 }], hasMore: false },
-      { totals: { human: 4, ai: 1, total: 5 }, visitors: [{ path: '/b', human: 3, ai: 1, total: 4 }, { path: '/c', human: 1, ai: 0, total: 1 }], hasMore: false },
-    );
-    assert.deepEqual(chart, {
-      labels: ['/b', '/a', '/c'],
-      series: [
-        { name: 'Human views', values: [6, 1, 0] },
-        { name: 'AI views', values: [2, 1, 0] },
-        { name: 'Human visitors', values: [3, 0, 1] },
-        { name: 'AI visitors', values: [1, 0, 0] },
-      ],
+  it("orders top searches by count, then by query, reading Mintlify's hits or Quire's earlier searches", () => {
+    const mintlify = (searchQuery: string, hits: number) => ({ searchQuery, hits, ctr: 0, topClickedPage: null });
+    assert.deepEqual(topSearches([mintlify('b', 3), mintlify('a', 3), mintlify('c', 9), mintlify('d', 1)], 3), { labels: ['c', 'a', 'b'], series: [{ name: 'Searches', values: [9, 3, 3] }] });
+    // Before, `hits` was the average number of results and `searches` the count.
+    const earlier = (searchQuery: string, searches: number, hits: number) => ({ searchQuery, searches, hits, ctr: 0, topClickedPage: null });
+    assert.deepEqual(topSearches([earlier('x', 1, 8), earlier('y', 4, 0.5)]).series, [{ name: 'Searches', values: [4, 1] }]);
+  });
+
+  it("charts Mintlify's views and visitors human and AI: per day when the server sends days, else per page", () => {
+    const rows = [{ path: '/a', human: 1, ai: 1, total: 2 }, { path: '/b', human: 6, ai: 2, total: 8 }];
+    assert.deepEqual(traffic({ rows }, 'views', days), {
+      labels: ['/b', '/a'],
+      series: [{ name: 'Human views', values: [6, 1] }, { name: 'AI views', values: [2, 1] }],
+    });
+    assert.deepEqual(traffic({ rows, days: [{ date: '2026-11-21', human: 3, ai: 1, total: 4 }] }, 'visitors', days), {
+      labels: days,
+      byDay: true,
+      series: [{ name: 'Human visitors', values: [0, 3, 0] }, { name: 'AI visitors', values: [0, 1, 0] }],
     });
   });
 
+  it("sends the day after the period's last as dateTo, Mintlify's dateTo being exclusive", () => {
+    assert.deepEqual(periodQuery({ dateFrom: '2026-11-01', dateTo: '2026-11-30' }), { dateFrom: '2026-11-01', dateTo: '2026-12-01' });
+    assert.deepEqual(periodQuery({ dateFrom: '2026-12-01', dateTo: '2026-12-31' }), { dateFrom: '2026-12-01', dateTo: '2027-01-01' });
+  });
+
   it('answers null traffic when the server has neither endpoint, and says an all-zero chart is empty', () => {
-    assert.equal(trafficByPage(null, null), null);
+    assert.equal(traffic(null, 'views', days), null);
     assert.equal(isEmpty(null), true);
     assert.equal(isEmpty(questionsPerDay([], days)), true);
     assert.equal(isEmpty(questionsPerDay([conversation('a', '2026-11-21T00:00:00Z')], days)), false);

@@ -53,6 +53,27 @@ describe('console data layer: conversations and threads', () => {
     );
   });
 
+  it('prefers the sources and rating a message carries itself (null: not rated)', () => {
+    const sources = [{ title: 'Webhooks', url: 'https://docs.example.com/webhooks' }];
+    const thread = normalizeThread({
+      threadId: 'thr_1',
+      createdAt: '2026-11-21T10:00:00Z',
+      messages: [
+        { id: 'msg_a:user', role: 'user', content: 'q', createdAt: '2026-11-21T10:00:00Z' },
+        { id: 'msg_a', role: 'assistant', content: 'a', createdAt: '2026-11-21T10:00:01Z', sources, feedback: { helpful: false, comment: 'old', createdAt: '2026-11-21T10:01:00Z' } },
+        { id: 'msg_b', role: 'assistant', content: 'b', createdAt: '2026-11-21T10:00:02Z', sources: [], feedback: null },
+      ],
+    });
+    // The listing says otherwise; the message's own word wins.
+    const turns = threadTurns(thread, ratings, [conversation('msg_a', '2026-11-21T10:00:01Z', { sources: [] })]);
+    assert.deepEqual(turns.map((t) => [t.id, t.sources, t.rating, t.comment]), [
+      ['msg_a:user', [], null, null],
+      ['msg_a', sources, 'down', 'old'],
+      ['msg_b', [], null, null],
+    ]);
+    assert.ok(turns.every((t) => !('feedback' in t)));
+  });
+
   it('reads the older thread shape (exchanges) as messages, and prefers the sources the thread carries', () => {
     const sources = [{ title: 'Keys', url: 'https://docs.example.com/keys' }];
     const thread = normalizeThread({
