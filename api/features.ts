@@ -3,6 +3,7 @@ import { agentRouter } from './agent/index.js';
 import { analyticsRouter } from './analytics/index.js';
 import { agentV1Router } from './agent/v1/index.js';
 import { automationsRouter } from './automations/index.js';
+import { consoleRouter } from './console/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -33,4 +34,5 @@ export const FEATURES: Feature[] = [
   widgetRouter,
   adminRouter,
   operatorRouter,
+  consoleRouter,
 ];

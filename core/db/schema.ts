@@ -207,6 +207,18 @@ export interface EmbeddingsTable {
   vector: Buffer;
 }
 
+/** A signed-in console: the cookie's token is never stored, only its SHA-256 (hex). */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  org_id: string;
+  /** The admin key that signed in; revoking it ends the session. */
+  key_id: string;
+  /** Sent back in `X-CSRF-Token` with every state-changing request. */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Schema {
   orgs: OrgsTable;
   projects: ProjectsTable;
@@ -228,4 +240,5 @@ export interface Schema {
   gap_jobs: GapJobsTable;
   pulls: PullsTable;
   embeddings: EmbeddingsTable;
+  console_sessions: ConsoleSessionsTable;
 }

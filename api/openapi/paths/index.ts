@@ -7,6 +7,7 @@ import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
 import { automationsOperations } from '../../automations/operations.js';
 import { browserPaths } from './browser.js';
+import { consoleOperations } from '../../console/operations.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsPaths } from './llms.js';
 import { mcpPaths } from './mcp.js';
@@ -31,4 +32,5 @@ export const PATHS: PathItems[] = [
   openAiCompatPaths,
   llmsPaths,
   adminPaths,
+  pathItems(consoleOperations),
 ];
