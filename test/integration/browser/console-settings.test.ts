@@ -69,8 +69,9 @@ describe('console Settings in a real browser', function () {
     const model = await startFakeModel(() => ({ text: 'Page 1 explains the setup [1].' }));
     const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' } });
     // The API and the worker share one embedded index, as on one machine.
-    services = { ...built, docIndex: openDocIndex(built.config, undefined) };
-    await startWorker({ ...services }, { taskQueue });
+    const shared = { ...built, docIndex: openDocIndex(built.config, undefined) };
+    await startWorker(shared, { taskQueue });
+    services = shared;
     acme = await seedOrg(services, 'acme');
     const repo = await createDocsRepo({ pages: 4, withNav: true });
     repoTip = (await execFileAsync('git', ['rev-parse', `refs/heads/${repo.branch}`], { cwd: repo.bareDir })).stdout.trim();
