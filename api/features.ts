@@ -13,6 +13,7 @@ import { searchRouter } from './search/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { openAiCompatRouter } from './openai-compat/index.js';
 import { llmsRouter } from './llms/index.js';
+import { webhooksRouter } from './webhooks/index.js';
 import { widgetRouter } from './widget/index.js';
 import type { Feature } from './services.js';
 
@@ -23,6 +24,7 @@ export const FEATURES: Feature[] = [
   agentRouter,
   agentV1Router,
   automationsRouter,
+  webhooksRouter,
   assistantRouter,
   threadsRouter,
   analyticsRouter,

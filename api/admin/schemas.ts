@@ -134,6 +134,8 @@ export const IndexStatus = v.object({
   progress: v.nullable(
     v.object({ phase: v.picklist(['checkout', 'indexing', 'cleanup', 'done']), done: v.number(), total: v.number(), embedded: v.number() }),
   ),
+  commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
+  pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
 });
 
 export type ProjectViewOut = v.InferOutput<typeof ProjectView>;

@@ -85,7 +85,7 @@ const org: Schema = { type: 'object', required: ['id', 'createdAt'], properties:
 
 const indexStatus: Schema = {
   type: 'object',
-  required: ['domainId', 'workflowId', 'runId', 'status', 'startedAt', 'closedAt', 'progress'],
+  required: ['domainId', 'workflowId', 'runId', 'status', 'startedAt', 'closedAt', 'progress', 'commit', 'pages'],
   properties: {
     domainId: { type: 'string' },
     workflowId: { type: 'string' },
@@ -99,6 +99,8 @@ const indexStatus: Schema = {
       required: ['phase', 'done', 'total', 'embedded'],
       properties: { phase: { enum: ['checkout', 'indexing', 'cleanup', 'done'] }, done: { type: 'integer' }, total: { type: 'integer' }, embedded: { type: 'integer' } },
     },
+    commit: { type: ['string', 'null'], description: 'The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.' },
+    pages: { type: ['integer', 'null'], description: 'The pages a completed run indexed; null otherwise.' },
   },
 };
 

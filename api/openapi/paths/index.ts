@@ -15,6 +15,7 @@ import { openAiCompatPaths } from './openai-compat.js';
 import { pullsPaths } from './pulls.js';
 import { searchPaths } from './search.js';
 import { threadsOperations } from '../../threads/operations.js';
+import { webhooksOperations } from '../../webhooks/operations.js';
 
 /** Every feature's paths; each feature adds its own file and one line here. */
 export const PATHS: PathItems[] = [
@@ -22,6 +23,7 @@ export const PATHS: PathItems[] = [
   pathItems(agentOperations),
   agentV1Paths,
   pathItems(automationsOperations),
+  pathItems(webhooksOperations),
   assistantPaths,
   browserPaths,
   searchPaths,
