@@ -44,6 +44,8 @@ export interface ConsoleWorld {
   ask(question: string): Promise<{ threadId: string; threadKey: string; messageId: string }>;
   rate(asked: { threadId: string; threadKey: string; messageId: string }, helpful: boolean): Promise<void>;
   search(query: string): Promise<void>;
+  /** A reader's page view, as the widget's beacon reports it (from a page, with its user agent). */
+  pageView(path: string, userAgent: string): Promise<void>;
 }
 
 /**
@@ -86,6 +88,14 @@ export async function consoleWorld(): Promise<ConsoleWorld> {
     },
     async rate(asked, helpful) {
       const res = await post('/discovery/v1/assistant/docs/feedback', { ...asked, helpful });
+      assert.equal(res.status, 204, await res.clone().text());
+    },
+    async pageView(path, userAgent) {
+      const res = await fetch(`${url}/discovery/v1/analytics/docs/page-view`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', origin: 'https://docs.example.com', 'user-agent': userAgent },
+        body: JSON.stringify({ key: org.assistantKey, path }),
+      });
       assert.equal(res.status, 204, await res.clone().text());
     },
     async search(query) {
