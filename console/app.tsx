@@ -104,7 +104,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           ))}
         </ul>
       </nav>
-      <main id="main">
+      <main id="main" tabIndex={-1}>
         {domainError ? <p role="alert" class="error">{domainError}</p> : null}
         <Router onChange={onRoute}>
           <OverviewPage path="/console/overview" domain={domain} />

@@ -3,18 +3,20 @@ import type { ThreadStore } from '../../core/threads/index.js';
 import type { ApiServices } from '../services.js';
 import { feedbackRoutes } from './feedback-routes.js';
 import { gapRoutes } from './gap-routes.js';
+import { pageViewRoutes } from './page-view-routes.js';
 import { reportRoutes } from './report-routes.js';
 
 export interface AnalyticsDeps {
   threads?: ThreadStore;
 }
 
-/** Ratings and clicks from front-ends, the analytics API, coverage gaps and the jobs that fill them. */
+/** Ratings, clicks and page views from front-ends, the analytics API, coverage gaps and the jobs that fill them. */
 export function analyticsRouter(services: ApiServices, deps: AnalyticsDeps = {}): Router {
   const threads = deps.threads ?? services.threads;
   const router = new Router();
   feedbackRoutes(router, services, threads);
   reportRoutes(router, services, threads);
   gapRoutes(router, services);
+  pageViewRoutes(router, services);
   return router;
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { openDocIndex, type DocIndex, type PageListing } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
+import { recordAiView } from '../analytics/ai-views.js';
 import { assistantLimits } from '../assistant/index.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
@@ -56,6 +57,7 @@ export function llmsRouter(services: ApiServices, deps: LlmsDeps = {}): Router {
     // No key, so no key or organisation budget to spend: only the caller's address is counted.
     const perIp = assistantLimits({ keyId: '', orgId: domain.orgId, ip: ctx.ip }, org?.limits).filter((c) => c.name === 'assistant-ip');
     setRateLimitHeaders(ctx, await limiter.consume(perIp));
+    recordAiView(services, ctx, domain.id, variant === 'llms' ? '/llms.txt' : '/llms-full.txt');
 
     const generation = await docIndex.generation(domain.id);
     const key = `${domain.id}\0${variant}\0${domain.baseUrl}`;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
+import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
@@ -50,6 +51,7 @@ export function openAiCompatRouter(services: ApiServices): Router {
     });
     const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
+    recordAiView(services, ctx, domain.id, '/openai/chat/completions');
     const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES });
     const run = answers.answer(prepared, { signal: controller.signal, trace });
     const citations = numberedCitations(prepared.citations);

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
+import { recordAiView } from '../analytics/ai-views.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -40,7 +41,10 @@ export function searchRouter(services: ApiServices): Router {
     const hits = await searchDomain(docIndex, domain.id, body);
     // The id a front-end reports a click with (`POST …/search/{domain}/click`), for the search analytics' click-through rate.
     const searchId = `srch_${randomUUID()}`;
-    recorder.record({ kind: 'search', record: { id: searchId, domainId: domain.id, at: recorder.now(), query: body.query, hits: hits.length, caller: callerKind(ctx, domain) } });
+    const caller = callerKind(ctx, domain);
+    recorder.record({ kind: 'search', record: { id: searchId, domainId: domain.id, at: recorder.now(), query: body.query, hits: hits.length, caller } });
+    // A page on the domain's site searching is a reader (the widget's beacon counts the page); any other caller is a machine.
+    if (caller !== 'browser') recordAiView(services, ctx, domain.id, '/search');
     ctx.set('X-Search-Id', searchId);
     ctx.body = hits;
   });
@@ -51,6 +55,7 @@ export function searchRouter(services: ApiServices): Router {
     await consumeOrgLimit(ctx);
     const page = await docIndex.getPage(domain.id, body.path, body.groups);
     if (!page) throw notFound(`page '${body.path}'`);
+    if (callerKind(ctx, domain) !== 'browser') recordAiView(services, ctx, domain.id, page.path);
     ctx.body = { path: page.path, content: page.content };
   });
 

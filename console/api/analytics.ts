@@ -75,7 +75,7 @@ export function gaps(domain: string, period: Period): Promise<GapsResponse> {
   return request<GapsResponse>(`${base(domain)}/gaps`, { query: { ...periodQuery(period), limit: 50 } });
 }
 
-/** Starts an agent job on `projectId` prefilled from the gap; answers its id. */
-export function fixGap(domain: string, gapId: string, body: { projectId: string; dateFrom?: string; dateTo?: string; asDraft?: boolean }): Promise<{ gapId: string; projectId: string; jobId: string }> {
-  return request(`${base(domain)}/gaps/${encodeURIComponent(gapId)}/job`, { method: 'POST', body });
+/** Starts an agent job on `projectId` prefilled from the gap (found in `period`, as listed); answers its id. */
+export function fixGap(domain: string, gapId: string, period: Period, body: { projectId: string; asDraft?: boolean }): Promise<{ gapId: string; projectId: string; jobId: string }> {
+  return request(`${base(domain)}/gaps/${encodeURIComponent(gapId)}/job`, { method: 'POST', body: { ...body, ...periodQuery(period) } });
 }

@@ -38,12 +38,14 @@ export const sendMessage = (projectId: string, jobId: string, prompt: string) =>
 export const startJob = (projectId: string, prompt: string) => request<Job>(jobPath(projectId), { method: 'POST', body: { prompt } });
 
 /**
- * Follows a job's events with the browser's EventSource (the session cookie
- * goes with it; a reconnect sends Last-Event-ID). Answers a function that stops.
+ * Follows a job's events after the one numbered `after` (0: from the start)
+ * with the browser's EventSource: the session cookie goes with it, and a
+ * reconnect sends Last-Event-ID. The caller stops it (the function
+ * answered) once the job has ended: a closing event alone does not say so,
+ * since a follow-up message opens the job again.
  */
-export function followEvents(projectId: string, jobId: string, onEvent: (event: JobEvent) => void, onEnd: () => void): () => void {
-  const source = new EventSource(`${jobPath(projectId, jobId)}/events`);
-  const closing = new Set(['job.completed', 'job.failed', 'job.archived']);
+export function followEvents(projectId: string, jobId: string, after: number, onEvent: (event: JobEvent) => void, onEnd: () => void): () => void {
+  const source = new EventSource(`${jobPath(projectId, jobId)}/events${after > 0 ? `?lastEventId=${after}` : ''}`);
   const seen = new Set<number>();
   const handle = (message: MessageEvent<string>) => {
     const seq = Number(message.lastEventId);
@@ -55,12 +57,7 @@ export function followEvents(projectId: string, jobId: string, onEvent: (event: 
     } catch {
       return;
     }
-    const type = parsed.type ?? message.type;
-    onEvent({ seq, type, time: parsed.time ?? '', data: parsed.data ?? {} });
-    if (closing.has(type)) {
-      source.close();
-      onEnd();
-    }
+    onEvent({ seq, type: parsed.type ?? message.type, time: parsed.time ?? '', data: parsed.data ?? {} });
   };
   const types = ['turn.started', 'tool.step', 'todos.changed', 'turn.finished', 'pull_request.opened', 'pull_request.updated', 'job.completed', 'job.failed', 'job.archived', 'message'];
   for (const t of types) source.addEventListener(t, handle as EventListener);

@@ -89,7 +89,7 @@ function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain
     setErrors({});
     setBusy(true);
     try {
-      const job = await analytics.fixGap(domain, gap.id, { projectId, dateFrom: period.dateFrom, dateTo: period.dateTo, asDraft });
+      const job = await analytics.fixGap(domain, gap.id, period, { projectId, asDraft });
       route(`/console/jobs/${encodeURIComponent(job.projectId)}/${encodeURIComponent(job.jobId)}`);
     } catch (err) {
       const field = err instanceof ApiError ? err.fieldMessage('projectId') : undefined;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { listProjects } from '../api/admin.js';
 import { ApiError } from '../api/client.js';
 import { followEvents, getJob, listJobs, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
@@ -64,6 +64,8 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
   const [events, setEvents] = useState<JobEvent[]>([]);
   const [live, setLive] = useState(false);
   const [round, setRound] = useState(0);
+  // The last event shown: after a follow-up the stream is opened again from there, not replayed.
+  const lastSeq = useRef(0);
 
   useEffect(() => {
     let current = true;
@@ -75,19 +77,37 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
     const stop = followEvents(
       projectId,
       jobId,
+      lastSeq.current,
       (event) => {
+        lastSeq.current = Math.max(lastSeq.current, event.seq);
         setEvents((list) => (list.some((e) => e.seq === event.seq) ? list : [...list, event]));
         if (event.type.startsWith('pull_request.') || event.type.startsWith('job.') || event.type === 'turn.finished') {
-          void getJob(projectId, jobId).then((j) => current && setJob(j), () => undefined);
+          void getJob(projectId, jobId).then(
+            (j) => {
+              if (!current) return;
+              setJob(j);
+              // Ended, and not opened again by a later message: nothing more will come.
+              if (event.type.startsWith('job.') && j.status !== 'active') end();
+            },
+            () => undefined,
+          );
         }
       },
-      () => current && setLive(false),
+      () => end(),
     );
+    function end() {
+      stop();
+      if (current) setLive(false);
+    }
     return () => {
       current = false;
       stop();
     };
   }, [projectId, jobId, round]);
+
+  // The job hides its link while a turn runs; the pull request is still there, as its events said.
+  const opened = [...events].reverse().find((e) => e.type.startsWith('pull_request.') && typeof e.data.url === 'string');
+  const prLink = job?.prLink ?? (opened ? String(opened.data.url) : null);
 
   return (
     <Page title={job?.title ?? `Job ${jobId}`} actions={<a href="/console/jobs">All jobs</a>}>
@@ -109,8 +129,8 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
             </dd>
             <dt>Pull request</dt>
             <dd>
-              {job.prLink ? (
-                <a class="pr-link" href={job.prLink}>
+              {prLink ? (
+                <a class="pr-link" href={prLink}>
                   {job.title ?? 'Open the pull request'}
                 </a>
               ) : (

@@ -1,8 +1,8 @@
 import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
+import { analyticsOperations } from '../../analytics/operations.js';
 import { pathItems } from '../operation.js';
 import { adminPaths } from './admin.js';
-import { analyticsPaths } from './analytics.js';
 import { agentV1Paths } from './agent-v1.js';
 import { assistantPaths } from './assistant.js';
 import { automationsOperations } from '../../automations/operations.js';
@@ -28,7 +28,7 @@ export const PATHS: PathItems[] = [
   browserPaths,
   searchPaths,
   pathItems(threadsOperations),
-  analyticsPaths,
+  pathItems(analyticsOperations),
   pullsPaths,
   mcpPaths,
   openAiCompatPaths,
