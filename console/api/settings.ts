@@ -112,6 +112,19 @@ export const automations = {
   remove: (projectId: string, automationId: string) => request<void>(automationsPath(projectId, automationId), { method: 'DELETE' }),
 };
 
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  createdAt: string;
+}
+
+const webhooksPath = (projectId: string) => `/v2/agent/${id(projectId)}/webhooks`;
+
 export const webhooks = {
+  list: async (projectId: string) => (await request<{ webhooks: Webhook[] }>(webhooksPath(projectId))).webhooks,
+  create: (projectId: string, body: Record<string, unknown>) => request<Webhook & { signingSecret: string | null }>(webhooksPath(projectId), { method: 'POST', body }),
+  remove: (projectId: string, webhookId: string) => request<void>(`${webhooksPath(projectId)}/${id(webhookId)}`, { method: 'DELETE' }),
   deliveries: async (projectId: string) => (await request<{ deliveries: Delivery[] }>(`/v2/agent/${id(projectId)}/webhooks/deliveries`, { query: { limit: 20 } })).deliveries,
 };

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { automations, projects, webhooks, type Automation } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
-import { FormError, formValues, TextField, useSubmission } from './form.js';
+import { CopyButton, FormError, formValues, TextField, useSubmission } from './form.js';
 
 /** The project a section is about; the first one to begin with. */
 function ProjectChoice({ id, value, onChange }: { id: string; value: string; onChange: (projectId: string) => void }) {
@@ -141,12 +141,105 @@ export function WebhooksSection() {
   const [projectId, setProjectId] = useState('');
   return (
     <>
-      <p class="hint">
-        A receiver is registered with <code>quire webhooks add PROJECT URL</code>; its deliveries show here.
-      </p>
       <ProjectChoice id="webhooks-project" value={projectId} onChange={setProjectId} />
-      {projectId ? <Deliveries key={projectId} projectId={projectId} /> : null}
+      {projectId ? <ProjectWebhooks key={projectId} projectId={projectId} /> : null}
     </>
+  );
+}
+
+function ProjectWebhooks({ projectId }: { projectId: string }) {
+  const [loaded, reload] = useLoad(() => webhooks.list(projectId), [projectId]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async (webhookId: string) => {
+    setError(null);
+    try {
+      await webhooks.remove(projectId, webhookId);
+      reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <>
+      <Show loaded={loaded}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="empty">No webhook in {projectId}.</p>
+          ) : (
+            <ul class="list">
+              {list.map((w) => (
+                <li key={w.id} class="card">
+                  <p class="question">{w.url}</p>
+                  <p class="meta">
+                    <span>{w.events.length > 0 ? w.events.join(', ') : 'all events'}</span>
+                    <span>signed with {w.secret === 'stored' ? 'a generated secret' : `the worker's ${w.secret.slice('env:'.length)}`}</span>
+                  </p>
+                  <button type="button" class="secondary" onClick={() => void remove(w.id)} aria-label={`Remove the webhook to ${w.url}`}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
+      {secret ? (
+        <section class="card secret" aria-labelledby="webhook-secret-heading">
+          <h2 id="webhook-secret-heading">Signing secret</h2>
+          <p>Verify X-Quire-Signature with it. It is shown this once.</p>
+          <pre>
+            <code id="webhook-secret">{secret}</code>
+          </pre>
+          <div class="actions">
+            <CopyButton text={secret} label="Copy the secret" />
+            <button type="button" class="secondary" onClick={() => setSecret(null)}>
+              Done
+            </button>
+          </div>
+        </section>
+      ) : null}
+      <NewWebhook
+        projectId={projectId}
+        onCreated={(signingSecret) => {
+          setSecret(signingSecret);
+          reload();
+        }}
+      />
+      <h2>Deliveries</h2>
+      <Deliveries projectId={projectId} />
+    </>
+  );
+}
+
+function NewWebhook({ projectId, onCreated }: { projectId: string; onCreated: (secret: string | null) => void }) {
+  const submission = useSubmission(['url', 'events', 'secretEnv']);
+  const create = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const { events, ...values } = formValues(form);
+    void submission.run(async () => {
+      const created = await webhooks.create(projectId, { ...values, ...(events ? { events: events.split(/[\s,]+/).filter(Boolean) } : {}) });
+      form.reset();
+      onCreated(created.signingSecret);
+    });
+  };
+  return (
+    <form class="card" onSubmit={create} noValidate aria-labelledby="new-webhook-heading">
+      <h2 id="new-webhook-heading">Add a webhook to {projectId}</h2>
+      <TextField id="new-webhook-url" name="url" label="Receiver URL" submission={submission} placeholder="https://hooks.example.com/quire" />
+      <TextField id="new-webhook-events" name="events" label="Events" submission={submission} placeholder="job.completed, pull_request.opened" hint="Optional: the event types to send, separated by commas; empty: all." />
+      <TextField id="new-webhook-secret-env" name="secretEnv" label="Secret variable" submission={submission} hint="Optional: sign with the secret in this variable of the worker instead of a generated one." />
+      <FormError submission={submission} />
+      <button type="submit" disabled={submission.busy}>
+        Add the webhook
+      </button>
+    </form>
   );
 }
 

@@ -106,6 +106,12 @@ describe('console Settings in a real browser', function () {
     return tab.page;
   }
 
+  /** Until no part of the page says it is loading (page.waitForFunction would eval, which the CSP refuses). */
+  async function loaded(page: Page) {
+    const loading = page.locator('[role=status]', { hasText: 'Loading' });
+    while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
+  }
+
   async function openSection(page: Page, label: string) {
     await page.click(`nav[aria-label=Settings] >> text=${label}`);
     await page.locator('h1', { hasText: `Settings: ${label}` }).waitFor();
@@ -199,7 +205,7 @@ describe('console Settings in a real browser', function () {
       const page = await signIn(width);
       for (const section of ['Domains', 'Keys', 'Projects', 'Automations', 'Webhooks']) {
         await openSection(page, section);
-        await page.locator('[role=status]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
+        await loaded(page);
         await screenshot(page, 'console', `settings-${section.toLowerCase()}-${width}`);
         assert.deepEqual(await seriousViolations(page), [], `${section} at ${width}px`);
       }
@@ -207,6 +213,30 @@ describe('console Settings in a real browser', function () {
       assert.ok(Number(overflow) <= 0, `no sideways scrolling at ${width}px (${String(overflow)})`);
       await tab.close();
     }
+  });
+
+  it('registers a webhook with its secret shown once, and removes it', async () => {
+    const page = await signIn();
+    await openSection(page, 'Webhooks');
+    await page.locator('text=No webhook in handbook.').waitFor();
+    await page.fill('#new-webhook-url', 'ftp://hooks.acme.example');
+    await page.click('text=Add the webhook');
+    await page.locator('#new-webhook-url-error').waitFor();
+    assert.match((await page.locator('#new-webhook-url-error').textContent()) ?? '', /http\(s\) URL/);
+
+    await page.fill('#new-webhook-url', 'https://hooks.acme.example/quire');
+    await page.fill('#new-webhook-events', 'job.completed');
+    await page.click('text=Add the webhook');
+    const secret = (await page.locator('#webhook-secret').textContent()) ?? '';
+    const [hook] = await services.webhooks.list('handbook');
+    assert.deepEqual(hook?.secret, { kind: 'stored', value: secret });
+    assert.deepEqual(hook.events, ['job.completed']);
+    await screenshot(page, 'console', 'settings-webhooks-created');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await page.click('button[aria-label="Remove the webhook to https://hooks.acme.example/quire"]');
+    await page.locator('text=No webhook in handbook.').waitFor();
+    assert.deepEqual(await services.webhooks.list('handbook'), []);
   });
 
   it('edits a project, refusing a bad value beside its field', async () => {
