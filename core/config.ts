@@ -80,6 +80,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_METRICS_PORT: listenerPort(9464),
   QUIRE_WORKER_METRICS_PORT: listenerPort(9465),
   QUIRE_METRICS_ORG_LABEL: bool(false),
+  QUIRE_CONSOLE_SESSION_HOURS: positiveInt(12, 24 * 30),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
   TEMPORAL_NAMESPACE: v.optional(v.pipe(v.string(), v.minLength(1)), 'default'),
@@ -189,6 +190,8 @@ export interface Config {
     /** A stream whose client has read nothing for this long is ended and its model request aborted. */
     streamStallTimeoutMs: number;
   };
+  /** How long a console sign-in lasts (never past the admin key's own expiry). */
+  console: { sessionHours: number };
   /** Prometheus listeners, apart from the public port: `/metrics` of the API and of the worker. */
   metrics: { host: string; apiPort: number; workerPort: number; orgLabel: boolean };
   temporal: {
@@ -368,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,
       streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
     },
+    console: { sessionHours: e.QUIRE_CONSOLE_SESSION_HOURS },
     metrics: { host: e.QUIRE_METRICS_HOST, apiPort: e.QUIRE_METRICS_PORT, workerPort: e.QUIRE_WORKER_METRICS_PORT, orgLabel: e.QUIRE_METRICS_ORG_LABEL },
     temporal: {
       address: e.TEMPORAL_ADDRESS,

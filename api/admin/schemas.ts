@@ -136,6 +136,8 @@ export const IndexStatus = v.object({
     v.nullable(v.object({ phase: v.picklist(['checkout', 'indexing', 'cleanup', 'done']), done: count, total: count, embedded: count })),
     v.description('While running: page files of finished batches out of the total; null otherwise, or when no worker answered.'),
   ),
+  commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
+  pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
 });
 
 export type ProjectViewOut = v.InferOutput<typeof ProjectView>;

@@ -207,6 +207,18 @@ export interface EmbeddingsTable {
   vector: Buffer;
 }
 
+/** A signed-in console: the cookie's token is never stored, only its SHA-256 (hex). */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  org_id: string;
+  /** The admin key that signed in; revoking it ends the session. */
+  key_id: string;
+  /** Sent back in `X-CSRF-Token` with every state-changing request. */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** Page views per day, path and traffic (`human` | `ai`). */
 export interface PageViewDaysTable {
   domain_id: string;
@@ -255,4 +267,5 @@ export interface Schema {
   page_view_days: PageViewDaysTable;
   page_visitors: PageVisitorsTable;
   visitor_salts: VisitorSaltsTable;
+  console_sessions: ConsoleSessionsTable;
 }

@@ -8,6 +8,7 @@ import { assistantOperations } from '../../assistant/operations.js';
 import { automationsOperations } from '../../automations/operations.js';
 import { browserOperations } from '../../browser-operations.js';
 import { widgetOperations } from '../../widget/operations.js';
+import { consoleOperations } from '../../console/operations.js';
 import { healthOperations } from '../../health-operations.js';
 import { llmsOperations } from '../../llms/operations.js';
 import { mcpOperations } from '../../mcp/operations.js';
@@ -15,6 +16,7 @@ import { openAiCompatOperations } from '../../openai-compat/operations.js';
 import { pullsOperations } from '../../pulls/operations.js';
 import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
+import { webhooksOperations } from '../../webhooks/operations.js';
 
 /** Every operation declared beside its route; each feature adds its list here. */
 export const OPERATIONS: OperationSpec[] = [
@@ -22,6 +24,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...agentOperations,
   ...agentV1Operations,
   ...automationsOperations,
+  ...webhooksOperations,
   ...assistantOperations,
   ...browserOperations,
   ...widgetOperations,
@@ -33,6 +36,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...llmsOperations,
   ...adminOperations,
   ...analyticsOperations,
+  ...consoleOperations,
 ];
 
 /** The document's paths, from the declared operations. */

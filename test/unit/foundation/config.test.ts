@@ -58,6 +58,14 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_ASSISTANT_QUERY_REWRITE: 'sometimes' }), /QUIRE_ASSISTANT_QUERY_REWRITE: must be true or false/);
   });
 
+  it('reads the console session lifetime in hours, 12 by default, at most 30 days', () => {
+    assert.equal(loadConfig({}).console.sessionHours, 12);
+    assert.equal(loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '2' }).console.sessionHours, 2);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '0' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at least 1/);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '1.5' }), /QUIRE_CONSOLE_SESSION_HOURS: must be a whole number/);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '721' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at most 720/);
+  });
+
   it('names every bad variable and its rule', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),
