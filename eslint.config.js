@@ -42,7 +42,7 @@ module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.quire/**', 'infra/example-docs/**', 'eval/**/*.md', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

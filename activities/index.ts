@@ -1,6 +1,5 @@
 import { createAgentActivities } from './agent/index.js';
 import { createAutomationActivities } from './automations/index.js';
-import { createEventActivities } from './events/index.js';
 import { createJobActivities } from './jobs/index.js';
 import { createIndexingActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
@@ -18,7 +17,6 @@ export function createActivities(given: ActivityServices) {
     ...createAgentActivities(services),
     ...createJobActivities(services),
     ...createAutomationActivities(services),
-    ...createEventActivities(services),
     ...createWebhookActivities(services),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
+import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
 import { browserRoutes } from './browser-routes.js';
 import { engineClassifier } from '../core/engine-errors.js';
 import { errorMiddleware, toQuireError } from './error-middleware.js';
@@ -23,9 +24,13 @@ function hasBody(ctx: Context): boolean {
   return Boolean(ctx.get('Transfer-Encoding')) || Number(ctx.get('Content-Length') || 0) > 0;
 }
 
-/** A request body must be JSON; an empty POST is allowed (the schema then names what is missing). */
+/**
+ * A request body must be JSON; an empty POST is allowed (the schema then names what is missing).
+ * The page-view beacon alone may send its JSON as `text/plain`, as `navigator.sendBeacon` does.
+ */
 function requireJson(ctx: Context, next: Next) {
-  if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) {
+  const beacon = PLAIN_TEXT_JSON_PATH.test(ctx.path) && ctx.is('text/plain');
+  if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && hasBody(ctx) && !ctx.is('application/json') && !beacon) {
     throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json');
   }
   return next();

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { ApiKeyRecord, Domain, KeyKind, TenantStore } from '../core/tenants/index.js';
 import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
+import { consoleSessionOf, requireCsrfToken, sessionTokenOf } from './console/cookie.js';
 import { badRequest, notFound } from './http-error.js';
 
 export interface AuthState {
@@ -12,7 +13,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Requires a live key of `kind`. No or unknown key: 401. A valid key of the
- * other kind: 403. The key's organisation scopes everything after it.
+ * other kind: 403. The key's organisation scopes everything after it. Where an
+ * admin key is required, a request without `Authorization` may instead carry
+ * the console's session cookie (state-changing methods then need its CSRF token).
  */
 export function requireKey(tenants: TenantStore, kind: KeyKind) {
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
@@ -21,6 +24,13 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
       throw badRequest('send one Authorization header, not several', [{ path: 'Authorization', message: 'must appear once' }]);
     }
     const header = ctx.get('Authorization');
+    if (!header && kind === 'admin' && sessionTokenOf(ctx)) {
+      const signedIn = await consoleSessionOf(tenants, ctx);
+      if (!signedIn) throw new UnauthorizedError('the console session has ended; sign in again');
+      requireCsrfToken(ctx, signedIn.session);
+      ctx.state.auth = { key: signedIn.session.key, orgId: signedIn.session.orgId } satisfies AuthState;
+      return next();
+    }
     const match = BEARER.exec(header);
     if (!match?.[1]) throw new UnauthorizedError('missing Authorization: Bearer <API key> header');
     const key = await tenants.authenticate(match[1]);

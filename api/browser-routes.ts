@@ -29,6 +29,7 @@ export const BROWSER_ENDPOINTS: readonly BrowserEndpoint[] = [
   // The search id is readable so the page can report a click on a result.
   { path: '/discovery/v1/search/:domain', what: 'search', origins: 'domain', methods: ['POST'], exposeHeaders: ['X-Search-Id'] },
   { path: '/discovery/v1/search/:domain/click', what: 'search click', origins: 'domain', methods: ['POST'] },
+  { path: '/discovery/v1/analytics/:domain/page-view', what: 'page-view beacon', origins: 'domain', methods: ['POST'] },
   { path: '/discovery/v1/page/:domain', what: 'page', origins: 'domain', methods: ['POST'] },
   {
     path: '/mcp/:domain',

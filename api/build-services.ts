@@ -1,11 +1,20 @@
 import type { Platform } from '../core/platform/index.js';
-import { configuredAnswerer, createAnswerService, meteredAnswerer } from './assistant/index.js';
+import { configuredAnswering, createAnswerService, meteredAnswerer } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
 /** The API's services over a platform: its engines and stores, and the answer service over them. Opens nothing. */
 export function apiServices(platform: Platform): ApiServices {
   const { config, logger, metrics } = platform;
-  const answerer = meteredAnswerer(configuredAnswerer(platform.model), metrics.assistant);
-  const answers = createAnswerService({ docIndex: platform.docIndex, threads: platform.threads, recorder: platform.analytics, answerer, promptTokens: config.assistant.promptTokens, logger });
+  const answering = configuredAnswering(platform.model, config.assistant);
+  const answers = createAnswerService({
+    docIndex: platform.docIndex,
+    threads: platform.threads,
+    recorder: platform.analytics,
+    answerer: meteredAnswerer(answering.answerer, metrics.assistant),
+    rewriter: answering.rewriter,
+    promptTokens: config.assistant.promptTokens,
+    searchTimeoutMs: config.assistant.searchTimeoutMs,
+    logger,
+  });
   return { ...platform, answers };
 }

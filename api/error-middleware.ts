@@ -50,6 +50,12 @@ export function errorHeaders(e: QuireError): Record<string, string> {
  * engine's `classify` (core/engine-errors); anything else is a defect, 500
  * `internal`, logged, with no internals in the message.
  */
+/** What the engine said, one line: the driver's message under Quire's own. */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
+}
+
 export function errorMiddleware(logger: Logger, classify: Classify = engineClassifier()) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
@@ -57,7 +63,9 @@ export function errorMiddleware(logger: Logger, classify: Classify = engineClass
       if (ctx.status >= 400 && ctx.body == null) throw bareStatusError(ctx);
     } catch (err) {
       const e = toQuireError(err, classify);
-      if (e.status >= 500) logger.error({ err, requestId: ctx.state.requestId, code: e.code }, 'request failed');
+      // An engine that is down is the operator's news once per line, not a stack per request.
+      if (e.status === 503) logger.warn({ requestId: ctx.state.requestId, code: e.code, reason: reasonOf(err) }, 'request refused: unavailable');
+      else if (e.status >= 500) logger.error({ err, requestId: ctx.state.requestId, code: e.code }, 'request failed');
       ctx.status = e.status;
       ctx.set(errorHeaders(e));
       ctx.body = (errorBodies.get(ctx) ?? quireErrorBody)(e);

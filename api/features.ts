@@ -3,6 +3,7 @@ import { agentRouter } from './agent/index.js';
 import { analyticsRouter } from './analytics/index.js';
 import { agentV1Router } from './agent/v1/index.js';
 import { automationsRouter } from './automations/index.js';
+import { consoleRouter } from './console/index.js';
 import { healthRouter } from './health.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
@@ -12,6 +13,7 @@ import { searchRouter } from './search/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { openAiCompatRouter } from './openai-compat/index.js';
 import { llmsRouter } from './llms/index.js';
+import { webhooksRouter } from './webhooks/index.js';
 import { widgetRouter } from './widget/index.js';
 import type { Feature } from './services.js';
 
@@ -22,6 +24,7 @@ export const FEATURES: Feature[] = [
   agentRouter,
   agentV1Router,
   automationsRouter,
+  webhooksRouter,
   assistantRouter,
   threadsRouter,
   analyticsRouter,
@@ -33,4 +36,5 @@ export const FEATURES: Feature[] = [
   widgetRouter,
   adminRouter,
   operatorRouter,
+  consoleRouter,
 ];

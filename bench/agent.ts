@@ -4,6 +4,10 @@
  * OpenAI-compatible provider. Prints create latency against a bare
  * `client.workflow.start`, GET latency with no worker, full-job latency on a
  * 500-page docs repository, and a burst of 50 concurrent jobs.
+ *
+ * With `--telemetry`, only the cost of instrumentation on the API's job routes: creates and GETs
+ * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off,
+ * alternated off, on, off, on in one run (BENCH_REQUESTS, BENCH_CONCURRENCY change the load).
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -12,7 +16,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
-import { firstRunInput, jobSettings, jobStartOptions, newJobRecord } from '../api/agent/create-job.js';
+import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../api/agent/create-job.js';
 import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, type AgentJobWorkflow, type PingWorkflow } from '../core/contracts/index.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
@@ -20,6 +24,7 @@ import { serve, testServices } from '../test/support/services.js';
 import { startWorker } from '../test/support/temporal.js';
 import { runScript } from '../test/support/teardown.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
+import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
 
 const SAMPLES = 100;
 const FULL_JOBS = 7;
@@ -42,14 +47,14 @@ async function peakRssMb(): Promise<number> {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** A lean keep-alive HTTP call for the latency samples (fetch adds ~1 ms of client overhead per request). */
-function quick(url: string, method: string, key: string, body?: unknown): Promise<{ status: number; body: JobView }> {
+function quick(url: string, method: string, key: string, body?: unknown, via: http.Agent = agent): Promise<{ status: number; body: JobView }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       url,
       {
         method,
-        agent,
+        agent: via,
         headers: {
           authorization: `Bearer ${key}`,
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
@@ -73,8 +78,9 @@ function quick(url: string, method: string, key: string, body?: unknown): Promis
 /** What the API's create sends to Temporal, started directly: the baseline the API's overhead is measured against. */
 async function startBareJob(services: Awaited<ReturnType<typeof testServices>>, i: number): Promise<void> {
   const job = newJobRecord({ projectId: 'bench', repository: '/srv/docs.git', ref: 'main', model: 'bench-model' });
-  const input = firstRunInput(job, messageRef({ id: randomUUID(), prompt: `Say gadget on page ${i + 1}` }), jobSettings(services.config, false));
-  await services.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, services.config.temporal.taskQueue));
+  const first = messageRef({ id: randomUUID(), prompt: `Say gadget on page ${i + 1}` });
+  const input = runInput(job, jobSettings(services.config, false), [first]);
+  await services.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobRunOptions(job, input, { summary: first.summary, status: 'active' }, services.config.temporal.taskQueue));
 }
 
 /** A trivial workflow's start: the floor of any start. */
@@ -99,7 +105,71 @@ function agentScript(req: RecordedRequest): Reply {
   return { text: 'done' };
 }
 
+/**
+ * The cost of instrumentation on the job routes: the same API with metrics and tracing on against
+ * both off, in alternating rounds; each round creates jobs (a workflow start each, on a queue no
+ * worker polls) and reads them back, from concurrent clients. Throughput and this process's CPU
+ * per request (API and load client; the Temporal server's own CPU is not counted).
+ */
+async function telemetryCost(): Promise<void> {
+  const requests = Number(process.env.BENCH_REQUESTS ?? 400);
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const model = await startFakeModel(agentScript);
+  const env = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-bench', QUIRE_MODEL: 'bench-model' };
+  const services = await testServices({ taskQueue: `bench-idle-${randomUUID()}`, env });
+  await services.tenants.addOrg('bench', { agentCreatesPerHour: 1e9, agentMessagesPerHour: 1e9 });
+  const key = (await services.tenants.createKey('bench', 'admin')).secret;
+  await services.tenants.putProject({ id: 'bench', orgId: 'bench', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+  const off = (await serve(createApp({ ...services, metrics: silentMetrics() }))).url;
+  const on = (await serve(createApp(services))).url;
+  const sink = await startOtlpSink();
+  const clientAgent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+  const round = async (base: string, n: number) => {
+    let next = 0;
+    let failures = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < n) {
+          next++;
+          const created = await quick(`${base}/v2/agent/bench/job`, 'POST', key, { prompt: `Say gadget on page ${next}` }, clientAgent);
+          const read = await quick(`${base}/v2/agent/bench/job/${created.body.id}`, 'GET', key, undefined, clientAgent);
+          if (created.status !== 201 || read.status !== 200) failures++;
+        }
+      }),
+    );
+    const spent = process.cpuUsage(cpu);
+    // Two requests per job: a create and a GET.
+    return { rps: (2 * n) / ((performance.now() - started) / 1000), cpuMs: (spent.user + spent.system) / 1000 / (2 * n), failures };
+  };
+
+  await round(off, 50); // warm-up
+  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof round>> }> = [];
+  for (const mode of ['off', 'on', 'off', 'on'] as const) {
+    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
+    if (tracing) await round(on, 20); // warm the instrumented paths
+    rounds.push({ mode, r: await round(mode === 'on' ? on : off, requests) });
+    if (tracing) await tracingOff(tracing);
+  }
+  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof round>>) => number) => {
+    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
+    return of.reduce((a, b) => a + b, 0) / of.length;
+  };
+  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs x 2 rounds each, ${concurrency} concurrent clients, no worker`);
+  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per request  (failures ${r.failures})`);
+  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
+  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
+  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per request ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  clientAgent.destroy();
+  sink.close();
+  await model.close();
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--telemetry')) return telemetryCost();
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const model = await startFakeModel(agentScript);
   const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-bench', QUIRE_MODEL: 'bench-model' };
@@ -141,12 +211,12 @@ async function main(): Promise<void> {
   }
   console.log(
     `create: median ${ms(median(created))} (p95 ${ms(p95(created))}); ` +
-      `bare start of the same job workflow (same input, memo, search attributes) median ${ms(median(bareJob))}, ratio ${(median(created) / median(bareJob)).toFixed(2)}; ` +
+      `bare start of the same job workflow (same input, search attributes) median ${ms(median(bareJob))}, ratio ${(median(created) / median(bareJob)).toFixed(2)}; ` +
       `bare start of a trivial workflow median ${ms(median(bare))}, ratio ${(median(created) / median(bare)).toFixed(2)} (target ≤ 1.5)`,
   );
   console.log(`  API overhead without Temporal (HTTP, auth, project, validation; a 400 create): median ${ms(median(refused))}`);
 
-  // 2. GET with no worker running: answered from the workflow memo.
+  // 2. GET with no worker running: answered from the database.
   const gets: number[] = [];
   for (let i = 0; i < SAMPLES * 2; i++) {
     const id = ids[i % ids.length]!;

@@ -33,7 +33,9 @@ export async function benchAssistant(
 ): Promise<BenchAssistant> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
   // Keyword retrieval (no embedder), so the figures measure the assistant, not an embeddings server.
-  const config = loadConfig({ ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_EMBEDDER: 'none', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
+  // The bench model only streams answers: no query rewrite or model-driven searches unless `env` asks.
+  const oneRequestPerAnswer = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
+  const config = loadConfig({ ...oneRequestPerAnswer, ...env, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUIRE_EMBEDDER: 'none', QUIRE_MODEL: 'bench', QUIRE_MODEL_BASE_URL: baseUrl });
   // As the API opens it: the recorder writes threads and analytics in the background; Temporal is never called.
   const platform = await openPlatform(config, { logger: createLogger('silent', 'bench'), metrics, env: {}, temporal: 'client' });
   platform.analytics.start();

@@ -18,9 +18,13 @@ export async function startOtlpSink(): Promise<{ url: string; exports: () => num
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exports: () => exports, close: () => server.close() };
 }
 
-/** Tracing on, exporting over OTLP/HTTP protobuf to `endpoint`, as an operator would configure it. */
+/**
+ * Tracing on, exporting over OTLP/HTTP protobuf to `endpoint`, as an operator would configure it;
+ * the sampler as the bench's own OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG say (every trace when unset).
+ */
 export function tracingOn(endpoint: string): Tracing {
-  return startTracing('quire-bench', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' });
+  const { OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } = process.env;
+  return startTracing('quire-bench', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG });
 }
 
 /** Tracing off again: what was queued is exported, then the global provider, context and propagator are removed. */

@@ -42,6 +42,9 @@ const listenerPort = (fallback: number) =>
     v.maxValue(65535, 'must be a port between 0 and 65535 (0: any free port)'),
   );
 
+/** Searches the model may run of its own per answer, at most (issue 22: up to three). */
+export const MAX_MODEL_SEARCHES = 3;
+
 const url = v.pipe(v.string(), v.url('must be a URL such as http://host:port'));
 const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
@@ -77,6 +80,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_METRICS_PORT: listenerPort(9464),
   QUIRE_WORKER_METRICS_PORT: listenerPort(9465),
   QUIRE_METRICS_ORG_LABEL: bool(false),
+  QUIRE_CONSOLE_SESSION_HOURS: positiveInt(12, 24 * 30),
 
   TEMPORAL_ADDRESS: v.optional(hostPort),
   TEMPORAL_NAMESPACE: v.optional(v.pipe(v.string(), v.minLength(1)), 'default'),
@@ -150,6 +154,15 @@ export const EnvSchema = v.strictObject({
   QUIRE_THREAD_RETENTION_DAYS: positiveInt(30, 3650),
   QUIRE_ANALYTICS_RETENTION_DAYS: positiveInt(90, 3650),
   QUIRE_ASSISTANT_PROMPT_TOKENS: positiveInt(12_000, 2_000_000),
+  QUIRE_ASSISTANT_QUERY_REWRITE: bool(true),
+  QUIRE_ASSISTANT_REWRITE_TIMEOUT_MS: positiveInt(2_500, 60_000),
+  QUIRE_ASSISTANT_MAX_SEARCHES: v.pipe(
+    v.optional(v.string(), '3'),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.maxValue(MAX_MODEL_SEARCHES, `must be at most ${MAX_MODEL_SEARCHES} (0: no model-driven searches)`),
+  ),
+  QUIRE_ASSISTANT_SEARCH_TIMEOUT_MS: positiveInt(3_000, 60_000),
   QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: positiveInt(1000, 3_600_000),
   QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS: positiveInt(600, 86_400),
   QUIRE_WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 300_000),
@@ -177,6 +190,8 @@ export interface Config {
     /** A stream whose client has read nothing for this long is ended and its model request aborted. */
     streamStallTimeoutMs: number;
   };
+  /** How long a console sign-in lasts (never past the admin key's own expiry). */
+  console: { sessionHours: number };
   /** Prometheus listeners, apart from the public port: `/metrics` of the API and of the worker. */
   metrics: { host: string; apiPort: number; workerPort: number; orgLabel: boolean };
   temporal: {
@@ -232,8 +247,13 @@ export interface Config {
   retention: { jobDays: number; jobIdleArchiveDays: number; threadDays: number; analyticsDays: number };
   /** The shortest interval an automation may fire at (cron expressions fire at most once a minute). */
   automations: { minIntervalSeconds: number };
-  /** Token budget of one assistant prompt (system, passages, history); older turns are dropped first. */
-  assistant: { promptTokens: number };
+  /**
+   * The assistant's answering. `promptTokens`: the token budget of one prompt (system, passages,
+   * history; older turns are dropped first). With a chat model: `rewriteTimeoutMs` bounds the
+   * query rewrite before retrieval (undefined: no rewrite), and the model may run up to
+   * `maxSearches` searches of its own, each bounded by `searchTimeoutMs`.
+   */
+  assistant: { promptTokens: number; rewriteTimeoutMs: number | undefined; maxSearches: number; searchTimeoutMs: number };
   /** Webhook delivery: retried with exponential backoff from the initial interval up to the maximum, abandoned after `giveUpHours`. */
   webhooks: { initialIntervalMs: number; maxIntervalSeconds: number; timeoutMs: number; giveUpHours: number };
 }
@@ -351,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,
       streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
     },
+    console: { sessionHours: e.QUIRE_CONSOLE_SESSION_HOURS },
     metrics: { host: e.QUIRE_METRICS_HOST, apiPort: e.QUIRE_METRICS_PORT, workerPort: e.QUIRE_WORKER_METRICS_PORT, orgLabel: e.QUIRE_METRICS_ORG_LABEL },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -395,7 +416,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       threadDays: e.QUIRE_THREAD_RETENTION_DAYS,
       analyticsDays: e.QUIRE_ANALYTICS_RETENTION_DAYS,
     },
-    assistant: { promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS },
+    assistant: {
+      promptTokens: e.QUIRE_ASSISTANT_PROMPT_TOKENS,
+      rewriteTimeoutMs: e.QUIRE_ASSISTANT_QUERY_REWRITE ? e.QUIRE_ASSISTANT_REWRITE_TIMEOUT_MS : undefined,
+      maxSearches: e.QUIRE_ASSISTANT_MAX_SEARCHES,
+      searchTimeoutMs: e.QUIRE_ASSISTANT_SEARCH_TIMEOUT_MS,
+    },
     automations: { minIntervalSeconds: e.QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS },
     webhooks: {
       initialIntervalMs: e.QUIRE_WEBHOOK_INITIAL_INTERVAL_MS,

@@ -6,8 +6,10 @@
  * optional `data-title` (launcher and panel title), `data-api` (the API's base
  * URL; default: where the script came from) and `data-docs-url` (the docs site
  * for relative links; default: the domain's base URL, as its search hits show it).
+ * It reports each page view with one beacon (page-views.ts).
  */
 import { mountWidget } from './panel.js';
+import { reportPageViews } from './page-views.js';
 import { ThreadStorage } from './thread-storage.js';
 
 function start(script: HTMLScriptElement): void {
@@ -18,6 +20,7 @@ function start(script: HTMLScriptElement): void {
     return;
   }
   const api = (script.dataset.api ?? new URL(script.src, location.href).origin).replace(/\/+$/, '');
+  reportPageViews({ api, domain, assistantKey });
   const mount = () =>
     mountWidget({
       api,

@@ -73,6 +73,7 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
   progress.phase = 'done';
   return {
     domainId: input.domainId,
+    ...(prepared.commit ? { commit: prepared.commit } : {}),
     pages: totals.added + totals.updated + totals.unchanged,
     added: totals.added,
     updated: totals.updated,

@@ -13,6 +13,8 @@ import type { ActivityServices } from '../services.js';
 export interface EventPublisher {
   /** Idempotent by the event's key; throws when the log or Temporal cannot take it (the caller decides). */
   publish(event: NewJobEvent): Promise<JobEvent>;
+  /** Hands an event already in the log to the webhooks that want it. */
+  deliver(event: JobEvent): Promise<void>;
 }
 
 /**
@@ -24,28 +26,32 @@ export function createEventPublisher(services: ActivityServices): EventPublisher
   const events = services.events;
   const webhooks = services.webhooks;
   const { config } = services;
+  const deliver = async (stored: JobEvent): Promise<void> => {
+    const hooks = (await webhooks.list(stored.projectId)).filter((h) => wantsEvent(h, stored.type));
+    if (hooks.length === 0) return;
+    const client = activityClient();
+    if (!client) {
+      services.logger.warn({ jobId: stored.jobId, seq: stored.seq }, 'job event not sent to webhooks: no Temporal client outside an activity');
+      return;
+    }
+    for (const hook of hooks) {
+      const input: WebhookDeliveryInput = { projectId: stored.projectId, webhookId: hook.id, settings: config.webhooks, queue: [], handled: [] };
+      await client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
+        workflowId: webhookDeliveryWorkflowId(stored.projectId, hook.id),
+        taskQueue: config.temporal.taskQueue,
+        args: [input],
+        signal: deliverEventSignal,
+        signalArgs: [{ jobId: stored.jobId, seq: stored.seq, type: stored.type }],
+        staticSummary: `webhook ${hook.id} of project ${stored.projectId}`,
+      });
+    }
+  };
   return {
     async publish(event) {
       const stored = await events.append(event);
-      const hooks = (await webhooks.list(stored.projectId)).filter((h) => wantsEvent(h, stored.type));
-      if (hooks.length === 0) return stored;
-      const client = activityClient();
-      if (!client) {
-        services.logger.warn({ jobId: stored.jobId, seq: stored.seq }, 'job event not sent to webhooks: no Temporal client outside an activity');
-        return stored;
-      }
-      for (const hook of hooks) {
-        const input: WebhookDeliveryInput = { projectId: stored.projectId, webhookId: hook.id, settings: config.webhooks, queue: [], handled: [] };
-        await client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
-          workflowId: webhookDeliveryWorkflowId(stored.projectId, hook.id),
-          taskQueue: config.temporal.taskQueue,
-          args: [input],
-          signal: deliverEventSignal,
-          signalArgs: [{ jobId: stored.jobId, seq: stored.seq, type: stored.type }],
-          staticSummary: `webhook ${hook.id} of project ${stored.projectId}`,
-        });
-      }
+      await deliver(stored);
       return stored;
     },
+    deliver,
   };
 }

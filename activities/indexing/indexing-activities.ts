@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { scrubSecrets } from '../../core/logger.js';
 import {
+  checkedOutCommit,
   checkoutDocs,
   indexFiles,
   listPageFiles,
@@ -39,8 +40,10 @@ export function createIndexingActivities(services: ActivityServices) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);
       }
+      const commit = await checkedOutCommit(docsRoot);
       return {
         docsRoot,
+        ...(commit ? { commit } : {}),
         files: await listPageFiles(docsRoot),
         includeHidden: domain.includeHidden,
         heartbeatSeconds: services.config.indexing.heartbeatSeconds,

@@ -8,6 +8,8 @@ export interface IndexDomainInput {
 export interface PreparedDomain {
   /** Folder of the checked-out docs on the worker's disk. */
   docsRoot: string;
+  /** The commit checked out, when the source is in git. */
+  commit?: string;
   /** Page files relative to `docsRoot`. */
   files: string[];
   includeHidden: boolean;

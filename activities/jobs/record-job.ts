@@ -1,18 +1,34 @@
-import type { JobMessage } from '../../core/contracts/agent-job.js';
-import type { JobRecord } from '../../core/jobs/index.js';
+import { ApplicationFailure } from '@temporalio/common';
+import { JOB_NOT_FOUND, type LoadedJob } from '../../core/contracts/agent-job.js';
+import type { JobRecord, NewJobEvent } from '../../core/jobs/index.js';
+import { createEventPublisher } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
 
-/** Activities that keep the job's state in Quire's own store, beyond Temporal's retention. */
+/** Message ids a run is told were handled: enough to refuse a repeat, small in workflow history. */
+const HANDLED_IDS = 1000;
+
+/** The job workflow's reads and writes of Quire's database, the job's only record. */
 export function createJobActivities(services: ActivityServices) {
-  const store = services.jobs;
+  const publisher = createEventPublisher(services);
   return {
-    /** Idempotent: the store keeps the highest revision, so retries and reordering are harmless. */
-    async recordJobState(record: JobRecord): Promise<void> {
-      await store.put(record);
+    /** What a new run starts from: the job's record, its latest turn and the messages its turns took. */
+    async loadJob(input: { projectId: string; jobId: string }): Promise<LoadedJob> {
+      const job = await services.jobs.get(input.projectId, input.jobId);
+      if (!job) throw ApplicationFailure.nonRetryable(`job ${input.jobId} is not in the database`, JOB_NOT_FOUND);
+      const turns = await services.events.startedTurns(job.id);
+      return {
+        job,
+        turn: Math.max(job.turns, ...turns.map((t) => t.turn)),
+        handledMessageIds: turns.flatMap((t) => t.messageIds).slice(-HANDLED_IDS),
+      };
     },
-    /** A message signalled by an operator, stored like the API stores one; idempotent (the first write wins). */
-    async storeJobMessage(input: { projectId: string; jobId: string; message: JobMessage }): Promise<void> {
-      await store.putMessage(input.projectId, input.jobId, input.message);
+    /**
+     * The job's record and its new events in one transaction, then the events to the webhooks.
+     * Idempotent: the store keeps the highest revision and each event has a deterministic key.
+     */
+    async recordJob(input: { job: JobRecord; events: NewJobEvent[] }): Promise<void> {
+      const stored = await services.events.record(input.job, input.events);
+      for (const event of stored) await publisher.deliver(event);
     },
   };
 }

@@ -54,6 +54,8 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
   const described = await handle.describe();
   const status = described.status.name.toLowerCase();
   let progress: IndexProgress | null = null;
+  // A finished run's result says what it indexed: the commit and the page count.
+  const result = status === 'completed' ? await handle.result().catch(() => undefined) : undefined;
   if (status === 'running') {
     // A query needs a worker; without one the answer goes without progress rather than hang.
     progress = await Promise.race([handle.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]);
@@ -66,6 +68,8 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
     startedAt: described.startTime.toISOString(),
     closedAt: described.closeTime?.toISOString() ?? null,
     progress,
+    commit: result?.commit ?? null,
+    pages: result?.pages ?? null,
   };
 }
 

@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { TENANT_ID } from '../../core/tenants/index.js';
 
-/** Request and response shapes of the admin and operator routes; the OpenAPI document follows them. */
+/** Request and response shapes of the admin and operator routes, which the routes validate with and operations.ts documents. */
 
 const tenantId = v.pipe(v.string(), v.regex(TENANT_ID, 'must be 1-63 lower-case letters, digits and dashes, starting with a letter or digit'));
 const text = (max: number) => v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 const webUrl = v.pipe(
   v.string(),
+  v.url('must be an http(s) URL such as https://docs.example.com'),
+  v.description('An http(s) URL.'),
   v.check((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL such as https://docs.example.com'),
 );
 const isoInstant = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z'));
@@ -19,10 +21,10 @@ const origins = v.pipe(v.array(webUrl), v.maxLength(100, 'must list at most 100 
 export const ProjectCreateBody = v.strictObject({
   id: tenantId,
   repository: text(2000),
-  branch: v.optional(text(255), 'main'),
+  branch: v.optional(v.pipe(text(255), v.description('Default `main`.')), 'main'),
   docsPath: v.optional(docsPath, ''),
-  forge: v.optional(forge, 'local'),
-  forgeTokenEnv: v.optional(envName),
+  forge: v.optional(v.pipe(forge, v.description('Default `local`.')), 'local'),
+  forgeTokenEnv: v.optional(v.pipe(envName, v.description('Required with github and gitlab.'))),
   allowedModels: v.optional(models, []),
 });
 
@@ -59,34 +61,31 @@ export const DomainPatchBody = v.strictObject({
 
 export const KeyCreateBody = v.strictObject({
   kind: v.picklist(['admin', 'assistant'], 'must be admin or assistant'),
-  expiresAt: v.optional(isoInstant),
+  expiresAt: v.optional(v.pipe(isoInstant, v.description('In the future; absent: never expires.'))),
 });
 
 const limit = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(1_000_000_000));
-export const OrgCreateBody = v.strictObject({
-  id: tenantId,
-  limits: v.optional(
-    v.strictObject({
-      agentCreatesPerHour: v.optional(limit),
-      agentMessagesPerHour: v.optional(limit),
-      assistantPerKeyPerMonth: v.optional(limit),
-      assistantPerOrgPerHour: v.optional(limit),
-      assistantPerIpPerDay: v.optional(limit),
-    }),
-  ),
+const Limits = v.strictObject({
+  agentCreatesPerHour: v.optional(limit),
+  agentMessagesPerHour: v.optional(limit),
+  assistantPerKeyPerMonth: v.optional(limit),
+  assistantPerOrgPerHour: v.optional(limit),
+  assistantPerIpPerDay: v.optional(limit),
 });
 
-const instant = v.string();
+export const OrgCreateBody = v.strictObject({ id: tenantId, limits: v.optional(Limits) });
+
+const instant = v.pipe(v.string(), v.isoTimestamp());
 const nullableInstant = v.nullable(instant);
 
 export const ProjectView = v.object({
   id: v.string(),
   orgId: v.string(),
-  repository: v.string(),
+  repository: v.pipe(v.string(), v.description('Clone URL or local path of the docs repository.')),
   branch: v.string(),
-  docsPath: v.string(),
+  docsPath: v.pipe(v.string(), v.description('Folder of the docs inside the repository, empty for the root.')),
   forge,
-  forgeTokenEnv: v.optional(v.string()),
+  forgeTokenEnv: v.pipe(v.optional(v.string()), v.description('Name of the variable holding the forge token; never the token.')),
   allowedModels: v.array(v.string()),
   createdAt: instant,
   updatedAt: instant,
@@ -95,34 +94,36 @@ export const ProjectView = v.object({
 export const DomainView = v.object({
   id: v.string(),
   orgId: v.string(),
-  source: v.string(),
+  source: v.pipe(v.string(), v.description('Git URL or local folder of the docs.')),
   branch: v.optional(v.string()),
   docsPath: v.string(),
-  baseUrl: v.string(),
+  baseUrl: v.pipe(v.string(), v.description('Public site the citations link to.')),
   includeHidden: v.boolean(),
   supportContact: v.optional(v.string()),
-  allowedOrigins: v.optional(v.array(v.string())),
+  allowedOrigins: v.pipe(v.optional(v.array(v.string())), v.description('Absent: any origin.')),
   createdAt: instant,
   updatedAt: instant,
 });
 
 export const KeyView = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('`key_` and 16 hex digits.')),
   kind: v.picklist(['admin', 'assistant']),
-  prefix: v.string(),
+  prefix: v.pipe(v.string(), v.description('The first characters of the secret, to tell keys apart.')),
   createdAt: instant,
-  lastUsedAt: nullableInstant,
+  lastUsedAt: v.pipe(nullableInstant, v.description('Recorded at most once a minute.')),
   expiresAt: nullableInstant,
   revokedAt: nullableInstant,
 });
 
-export const KeyCreated = v.object({ ...KeyView.entries, secret: v.string() });
+export const KeyCreated = v.object({ ...KeyView.entries, secret: v.pipe(v.string(), v.description('The key itself, shown this once.')) });
 
 export const OrgView = v.object({
   id: v.string(),
   createdAt: instant,
-  limits: v.optional(v.record(v.string(), v.number())),
+  limits: v.optional(Limits),
 });
+
+const count = v.pipe(v.number(), v.integer());
 
 export const IndexStatus = v.object({
   domainId: v.string(),
@@ -131,9 +132,12 @@ export const IndexStatus = v.object({
   status: v.picklist(['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new', 'unknown']),
   startedAt: instant,
   closedAt: nullableInstant,
-  progress: v.nullable(
-    v.object({ phase: v.picklist(['checkout', 'indexing', 'cleanup', 'done']), done: v.number(), total: v.number(), embedded: v.number() }),
+  progress: v.pipe(
+    v.nullable(v.object({ phase: v.picklist(['checkout', 'indexing', 'cleanup', 'done']), done: count, total: count, embedded: count })),
+    v.description('While running: page files of finished batches out of the total; null otherwise, or when no worker answered.'),
   ),
+  commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
+  pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
 });
 
 export type ProjectViewOut = v.InferOutput<typeof ProjectView>;

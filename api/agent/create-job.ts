@@ -1,2 +1,2 @@
 // The job start path lives in core/jobs so the worker (automations) starts jobs the same way.
-export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, type JobRequest } from '../../core/jobs/index.js';
+export { createJob, jobRunOptions, jobSettings, newJobRecord, runInput, type JobRequest } from '../../core/jobs/index.js';

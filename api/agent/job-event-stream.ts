@@ -1,6 +1,6 @@
 import { PassThrough, type Writable } from 'node:stream';
 import type { Context } from 'koa';
-import { TERMINAL_JOB_EVENTS, type JobEvent, type JobEventType, type JobEventLog, type JobStatus } from '../../core/jobs/index.js';
+import type { JobEvent, JobEventLog, JobStatus } from '../../core/jobs/index.js';
 import type { Logger } from '../../core/logger.js';
 import { drained } from '../assistant/answer-writer.js';
 import { badRequest } from '../http-error.js';
@@ -12,7 +12,11 @@ export const EVENT_STREAM_HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
-/** Where a stream reads a job's events and learns whether the job still runs. */
+/**
+ * Where a stream reads a job's events and learns whether the job still runs. The workflow writes
+ * a state and the events that lead to it in one transaction: once the status is no longer
+ * `active`, the log already holds the closing event.
+ */
 export interface JobEventSource {
   events: JobEventLog;
   /** The job's status now; undefined when the job is gone. Read only while no event is waiting. */
@@ -28,19 +32,11 @@ export interface JobEventStreamOptions {
   logger: Logger;
   /** A comment line this often while nothing happens, so proxies keep the connection. */
   heartbeatMs?: number;
-  /**
-   * After the job went idle, how long to wait for its closing event (archive shows before its
-   * event is written) before the stream ends anyway.
-   */
-  settleMs?: number;
   /** Writes an event in another wire format; the default is `id`, `event` and `data` lines. */
   format?: (event: JobEvent) => string;
 }
 
 const HEARTBEAT_MS = 15_000;
-const SETTLE_MS = 5_000;
-/** How often the status is read again while the record lags behind a closing event already sent. */
-const RECORD_LAG_POLL_MS = 100;
 
 /** An SSE frame: `id` is the sequence number, `event` the type, `data` the event as JSON. */
 export function sseFrame(event: JobEvent): string {
@@ -60,11 +56,6 @@ export function lastEventIdOf(ctx: Context): number {
     ]);
   }
   return Number(given.trim());
-}
-
-/** The event a job logs when it reaches an idle status. */
-function closingEvent(status: Exclude<JobStatus, 'active'>): JobEventType {
-  return status === 'completed' ? 'job.completed' : status === 'failed' ? 'job.failed' : 'job.archived';
 }
 
 /**
@@ -105,14 +96,10 @@ async function clientKeepsUp(out: Writable, stallTimeoutMs: number): Promise<boo
   }
 }
 
-/** The stream's loop; false when the client stopped reading and the connection must be cut. */
+/** The stream's loop: follows the log until the job is idle and its closing event is sent; false when the client stopped reading. */
 async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOptions, signal: AbortSignal): Promise<boolean> {
   const format = o.format ?? sseFrame;
-  const heartbeatMs = o.heartbeatMs ?? HEARTBEAT_MS;
   let seq = o.lastEventId;
-  let idleSince: number | undefined;
-  /** When the last event sent closed the job; the workflow records the idle state just after logging it. */
-  let closedAt: number | undefined;
   const write = async (text: string) => {
     out.write(text);
     return clientKeepsUp(out, o.stallTimeoutMs);
@@ -122,24 +109,15 @@ async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOpti
     for (const event of events) {
       if (!(await write(format(event)))) return false;
       seq = event.seq;
-      closedAt = TERMINAL_JOB_EVENTS.includes(event.type) ? Date.now() : undefined;
     }
     if (events.length > 0) continue;
-    const status = await source.status();
-    if (status !== 'active') {
+    if ((await source.status()) !== 'active') {
+      // Committed with the idle state: its closing event, unless it came after the read above.
       const latest = await source.events.latest(o.jobId);
-      // The event that says so is logged (or none ever was): nothing more comes until a new message.
-      if (!latest || !status || latest.type === closingEvent(status)) {
-        if (latest && latest.seq > seq) continue;
-        return true;
-      }
-      idleSince ??= Date.now();
-      if (Date.now() - idleSince >= (o.settleMs ?? SETTLE_MS)) return true;
-    } else idleSince = undefined;
-    // The closing event is sent but the record still says active: look again soon, not after a heartbeat.
-    const lagging = status === 'active' && closedAt !== undefined && Date.now() - closedAt < (o.settleMs ?? SETTLE_MS);
-    const wait = lagging ? RECORD_LAG_POLL_MS : idleSince === undefined ? heartbeatMs : Math.min(heartbeatMs, o.settleMs ?? SETTLE_MS);
-    if (!(await source.events.waitForEvents(o.jobId, seq, { timeoutMs: wait, signal })) && !signal.aborted && !lagging) {
+      if (latest && latest.seq > seq) continue;
+      return true;
+    }
+    if (!(await source.events.waitForEvents(o.jobId, seq, { timeoutMs: o.heartbeatMs ?? HEARTBEAT_MS, signal })) && !signal.aborted) {
       if (!(await write(': keep-alive\n\n'))) return false;
     }
   }

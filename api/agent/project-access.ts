@@ -19,7 +19,7 @@ export function agentAccess(services: ApiServices, store: JobStore) {
     return { project, limits: org?.limits };
   };
   const jobOf = async (ctx: Context, project: Project): Promise<FoundJob> => {
-    const found = await readJob(services, store, project.id, String(ctx.params.id));
+    const found = await readJob(store, project.id, String(ctx.params.id));
     if (!found) throw notFound('job');
     return found;
   };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { agentJobWorkflowId, archiveUpdate, JOB_ARCHIVED, messageRef, sendMessageUpdate } from '../../core/contracts/index.js';
-import { InvalidCursorError, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import { JOB_ARCHIVED } from '../../core/contracts/index.js';
+import { archiveJobRun, InvalidCursorError, sendJobMessage, toJobView } from '../../core/jobs/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -16,7 +16,7 @@ import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
 import { chooseModel } from './choose-model.js';
 import { CreateJobBody, DeliveriesQuery, IDEMPOTENCY_KEY, ListJobsQuery, MessageBody } from './schemas.js';
 
-/** An update waits for a worker; without one the client gets 503 instead of hanging. */
+/** An update (with start) waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
 
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
@@ -35,7 +35,6 @@ export function agentRouter(services: ApiServices): Router {
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED) {
         throw conflict('the job is archived; start a new job');
       }
-      if (err instanceof WorkflowNotFoundError) throw conflict('the job has ended; start a new job');
       throw err;
     }
   };
@@ -64,7 +63,7 @@ export function agentRouter(services: ApiServices): Router {
     const lastEventId = lastEventIdOf(ctx);
     streamJobEvents(
       ctx,
-      { events, status: async () => (await readJob(services, store, project.id, jobId))?.record.status },
+      { events, status: async () => (await readJob(store, project.id, jobId))?.record.status },
       { jobId, lastEventId, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger },
     );
   });
@@ -73,40 +72,21 @@ export function agentRouter(services: ApiServices): Router {
     const { project, limits } = await projectAndLimits(ctx);
     const found = await jobOf(ctx, project);
     const body = parseInput(MessageBody, ctx.request.body);
-    if (found.record.status === 'archived') throw conflict('the job is archived; start a new job');
-    if (!found.open) throw conflict('the job has ended; start a new job');
+    if (!found.open) throw conflict('the job is archived; start a new job');
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'message'));
     const key = ctx.get('Idempotency-Key');
     const message = { id: IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID(), prompt: body.prompt };
-    // The prompt stays out of workflow history: the store keeps it, the update carries its id.
+    // The prompt stays out of workflow history: the database keeps it, the update carries its id.
     await store.putMessage(project.id, found.record.id, message);
-    const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
-    const record = await update(() => handle.executeUpdate(sendMessageUpdate, { args: [messageRef(message)], updateId: message.id }));
-    ctx.body = toJobView(await store.put(record));
+    // The open run takes it behind its turn, or the job's next run starts for it (a failed job resumes).
+    ctx.body = toJobView(await update(() => sendJobMessage(services, found.record, message)));
   });
 
   router.post('/job/:id/archive', async (ctx) => {
     const project = await projectOf(ctx);
     const found = await jobOf(ctx, project);
-    if (found.record.status === 'archived') {
-      ctx.body = toJobView(found.record);
-      return;
-    }
-    if (!found.open) {
-      // The workflow is gone (retention, or stopped by an operator): archive the stored record.
-      const now = new Date().toISOString();
-      const archived: JobRecord = { ...found.record, status: 'archived', archivedAt: now, updatedAt: now, revision: found.record.revision + 1 };
-      // No workflow is left to log it: the feed hears of the archive from here (same key, so once).
-      const data = { prLink: archived.prLink, turns: archived.turns };
-      await events.append({ key: 'archived', type: 'job.archived', time: now, jobId: archived.id, projectId: project.id, data }).catch((err: unknown) => {
-        services.logger.warn({ err, jobId: archived.id }, 'job.archived not logged');
-      });
-      ctx.body = toJobView(await store.put(archived));
-      return;
-    }
-    const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(found.record.id));
-    const record = await update(() => handle.executeUpdate(archiveUpdate));
-    ctx.body = toJobView(await store.put(record));
+    const record = found.open ? await update(() => archiveJobRun(services, found.record)) : found.record;
+    ctx.body = toJobView(record);
   });
 
   router.get('/webhooks/deliveries', async (ctx) => {

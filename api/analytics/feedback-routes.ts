@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import * as v from 'valibot';
 import { threadKeyMatches, type ThreadStore } from '../../core/threads/index.js';
 import { assistantLimits } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
@@ -8,21 +7,7 @@ import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { recorderOf } from './recorder-of.js';
-
-const id = (max: number) => v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
-
-export const FeedbackBody = v.object({
-  threadId: id(128),
-  threadKey: id(256),
-  messageId: id(128),
-  helpful: v.boolean('is required and must be true or false'),
-  comment: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters')))),
-});
-
-export const ClickBody = v.object({
-  searchId: v.pipe(id(128), v.regex(/^srch_[0-9a-f-]{36}$/, 'must be the X-Search-Id of a search response')),
-  path: v.pipe(id(500), v.regex(/^\//, 'must be a page path starting with /')),
-});
+import { ClickBody, FeedbackBody } from './schemas.js';
 
 /**
  * The endpoints a docs front-end calls (assistant key, CORS): a rating of an
@@ -34,7 +19,6 @@ export function feedbackRoutes(router: Router, services: ApiServices, threads: T
   const { tenants, limiter } = services;
   const recorder = recorderOf(services);
   const auth = requireKey(tenants, 'assistant');
-
 
   router.post('/discovery/v1/assistant/:domain/feedback', auth, async (ctx) => {
     const { key, orgId } = authOf(ctx);

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import * as v from 'valibot';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
 import { createJob, toJobView } from '../../core/jobs/index.js';
 import { consumeAgentLimit } from '../agent/agent-limits.js';
@@ -11,18 +10,11 @@ import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { gapPrompt } from './gap-prompt.js';
 import { recorderOf } from './recorder-of.js';
-import { encodeOffset, offsetCursor, pageParams, reportRange } from './report-query.js';
+import { encodeOffset, offsetCursor, reportRange, slice } from './report-query.js';
+import { GapJobBody, GapsQuery } from './schemas.js';
 
 /** Questions considered per report, newest first: enough for a period's topics, bounded in cost (clustering is quadratic). */
 const MAX_QUESTIONS = 2000;
-const GAPS = { fallback: 20, max: 100 };
-
-const GapJobBody = v.object({
-  projectId: v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters')),
-  dateFrom: v.optional(v.string('must be a string')),
-  dateTo: v.optional(v.string('must be a string')),
-  asDraft: v.optional(v.boolean('must be true or false')),
-});
 
 /** Coverage gaps (admin key) and the agent job that fills one. */
 export function gapRoutes(router: Router, services: ApiServices): void {
@@ -37,10 +29,10 @@ export function gapRoutes(router: Router, services: ApiServices): void {
 
   router.get('/v1/analytics/:domain/gaps', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const p = pageParams(ctx.query, recorder.now(), days, GAPS.max, GAPS.fallback);
-    const offset = offsetCursor(p.cursor);
-    const gaps = await gapsOf(domain.id, p.range);
-    const page = gaps.slice(offset, offset + p.limit);
+    const q = parseInput(GapsQuery, ctx.query, 'query');
+    const offset = offsetCursor(q.cursor);
+    const gaps = await gapsOf(domain.id, reportRange(q, recorder.now(), days));
+    const { items: page, more } = slice(gaps, offset, q.limit);
     const started = await store.gapJobs(domain.id);
     const views = await Promise.all(
       page.map(async (gap) => {
@@ -50,15 +42,14 @@ export function gapRoutes(router: Router, services: ApiServices): void {
         return { ...gap, lastAskedAt: new Date(gap.lastAskedAt).toISOString(), jobs: jobViews };
       }),
     );
-    const more = offset + p.limit < gaps.length;
-    ctx.body = { gaps: views, nextCursor: more ? encodeOffset(offset + p.limit) : null, hasMore: more };
+    ctx.body = { gaps: views, nextCursor: more ? encodeOffset(offset + q.limit) : null, hasMore: more };
   });
 
   router.post('/v1/analytics/:domain/gaps/:gapId/job', auth, async (ctx) => {
     const { orgId } = authOf(ctx);
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(GapJobBody, ctx.request.body ?? {});
-    const range = reportRange({ dateFrom: body.dateFrom, dateTo: body.dateTo }, recorder.now(), days, 'body');
+    const range = reportRange(body, recorder.now(), days);
     const project = await tenants.getProject(body.projectId);
     if (!project || project.orgId !== orgId) throw notFound(`project '${body.projectId}'`);
     const gapId = String(ctx.params.gapId ?? '');

@@ -4,14 +4,15 @@ import type { ThreadStore } from '../../core/threads/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
 import { recorderOf } from './recorder-of.js';
-import { encodeOffset, listCursor, offsetCursor, pageParams, reportRange } from './report-query.js';
-import { callerStatsView, conversationView, feedbackView, searchView } from './report-views.js';
+import { encodeOffset, listCursor, offsetCursor, reportRange, slice } from './report-query.js';
+import { answerAsThread, callerStatsView, conversationView, feedbackView, searchView, threadView, trafficPage } from './report-views.js';
+import { ConversationsQuery, FeedbackByPageQuery, FeedbackQuery, PeriodQuery, SearchesQuery, TrafficQuery } from './schemas.js';
 
-/** Page sizes: Mintlify's for conversations (100, at most 1000) and feedback (50, at most 100). */
-const CONVERSATIONS = { fallback: 100, max: 1000 };
-const FEEDBACK = { fallback: 50, max: 100 };
-const SEARCHES = { fallback: 50, max: 1000 };
+/** Quire's ratings are `contextual` and never reviewed (`pending`): a filter for anything else matches none. */
+const ratingsMatch = (q: { source?: string | undefined; status?: string | undefined }) =>
+  (q.source === undefined || q.source === 'contextual') && (q.status === undefined || q.status.split(',').includes('pending'));
 
 /** The analytics API (admin key), addressed by domain; another organisation's domain is 404. */
 export function reportRoutes(router: Router, services: ApiServices, threads: ThreadStore): void {
@@ -20,12 +21,12 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
   const store = recorder.store;
   const days = config.retention.analyticsDays;
   const auth = requireKey(tenants, 'admin');
-
+  const rangeOf = (q: { dateFrom?: string | undefined; dateTo?: string | undefined }) => reportRange(q, recorder.now(), days);
 
   router.get('/v1/analytics/:domain/assistant', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const p = pageParams(ctx.query, recorder.now(), days, CONVERSATIONS.max, CONVERSATIONS.fallback);
-    const page = await store.listAnswers(domain.id, { ...p.range, limit: p.limit, after: listCursor(p.cursor) });
+    const q = parseInput(ConversationsQuery, ctx.query, 'query');
+    const page = await store.listAnswers(domain.id, { ...rangeOf(q), limit: q.limit, after: listCursor(q.cursor) });
     ctx.body = {
       conversations: page.items.map((r) => conversationView(r, domain.baseUrl)),
       nextCursor: page.next ? encodeListCursor(page.next) : null,
@@ -35,45 +36,76 @@ export function reportRoutes(router: Router, services: ApiServices, threads: Thr
 
   router.get('/v1/analytics/:domain/assistant/caller-stats', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const range = reportRange(ctx.query, recorder.now(), days);
-    ctx.body = { dateFrom: new Date(range.from).toISOString(), dateTo: new Date(range.to).toISOString(), ...callerStatsView(await store.callerStats(domain.id, range)) };
+    const range = rangeOf(parseInput(PeriodQuery, ctx.query, 'query'));
+    ctx.body = callerStatsView(await store.callerStats(domain.id, range), await store.answerDays(domain.id, range), range);
   });
 
   router.get('/v1/analytics/:domain/assistant/threads/:threadId', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const threadId = String(ctx.params.threadId ?? '');
+    const id = String(ctx.params.threadId ?? '').slice(0, 256);
+    // A thread id, or the id of a conversation row (an answer): Mintlify's clients look threads up by either.
+    const answer = id.length <= 128 ? await store.getAnswer(domain.id, id) : undefined;
+    const threadId = answer?.threadId ?? id;
     const thread = threadId.length <= 128 ? await threads.load(authOf(ctx).orgId, threadId) : undefined;
-    if (!thread || thread.domainId !== domain.id) throw notFound(`thread '${threadId.slice(0, 128)}'`);
-    const { keyHash: _keyHash, ...transcript } = thread;
-    ctx.body = { ...transcript, conversations: (await store.threadAnswers(domain.id, threadId)).map((r) => conversationView(r, domain.baseUrl)) };
+    if (thread && thread.domainId === domain.id) {
+      ctx.body = threadView(thread, await store.threadFeedback(domain.id, thread.threadId));
+      return;
+    }
+    if (answer && answer.threadId === null) {
+      ctx.body = answerAsThread(answer);
+      return;
+    }
+    throw notFound(`thread '${id.slice(0, 128)}'`);
   });
 
   router.get('/v1/analytics/:domain/searches', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const p = pageParams(ctx.query, recorder.now(), days, SEARCHES.max, SEARCHES.fallback);
-    const offset = offsetCursor(p.cursor);
-    const stats = await store.searchStats(domain.id, p.range);
-    const page = stats.slice(offset, offset + p.limit);
-    const more = offset + p.limit < stats.length;
+    const q = parseInput(SearchesQuery, ctx.query, 'query');
+    const offset = offsetCursor(q.cursor);
+    const stats = await store.searchStats(domain.id, rangeOf(q));
+    const { items, more } = slice(stats, offset, q.limit);
     ctx.body = {
-      searches: page.map(searchView),
+      searches: items.map(searchView),
       totalSearches: stats.reduce((n, s) => n + s.searches, 0),
-      nextCursor: more ? encodeOffset(offset + p.limit) : null,
+      nextCursor: more ? encodeOffset(offset + q.limit) : null,
       hasMore: more,
     };
   });
 
   router.get('/v1/analytics/:domain/feedback', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const p = pageParams(ctx.query, recorder.now(), days, FEEDBACK.max, FEEDBACK.fallback);
-    const page = await store.listFeedback(domain.id, { ...p.range, limit: p.limit, after: listCursor(p.cursor) });
+    const q = parseInput(FeedbackQuery, ctx.query, 'query');
+    const after = listCursor(q.cursor);
+    if (!ratingsMatch(q)) {
+      ctx.body = { feedback: [], nextCursor: null, hasMore: false };
+      return;
+    }
+    const page = await store.listFeedback(domain.id, { ...rangeOf(q), limit: q.limit, after });
     ctx.body = { feedback: page.items.map(feedbackView), nextCursor: page.next ? encodeListCursor(page.next) : null, hasMore: page.next !== undefined };
   });
 
   router.get('/v1/analytics/:domain/feedback/by-page', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const range = reportRange(ctx.query, recorder.now(), days);
-    const pages = await store.feedbackByPage(domain.id, range);
-    ctx.body = { pages: pages.map((p) => ({ path: p.path, helpful: p.helpful, notHelpful: p.notHelpful, total: p.helpful + p.notHelpful })) };
+    const q = parseInput(FeedbackByPageQuery, ctx.query, 'query');
+    const pages = ratingsMatch(q) ? await store.feedbackByPage(domain.id, rangeOf(q)) : [];
+    const { items, more } = slice(pages, 0, q.limit);
+    ctx.body = {
+      feedback: items.map((p) => ({ path: p.path ?? '', thumbsUp: p.helpful, thumbsDown: p.notHelpful, code: 0, total: p.helpful + p.notHelpful })),
+      hasMore: more,
+    };
+  });
+
+  router.get('/v1/analytics/:domain/views', auth, async (ctx) => {
+    const domain = await ownDomain(tenants, ctx);
+    const q = parseInput(TrafficQuery, ctx.query, 'query');
+    const { rows, ...rest } = trafficPage(await store.viewStats(domain.id, rangeOf(q)), q.offset, q.limit);
+    ctx.body = { totals: rest.totals, views: rows, hasMore: rest.hasMore, days: rest.days };
+  });
+
+  router.get('/v1/analytics/:domain/visitors', auth, async (ctx) => {
+    const domain = await ownDomain(tenants, ctx);
+    const q = parseInput(TrafficQuery, ctx.query, 'query');
+    const { rows, ...rest } = trafficPage(await store.visitorStats(domain.id, rangeOf(q)), q.offset, q.limit);
+    ctx.body = { totals: rest.totals, visitors: rows, hasMore: rest.hasMore, days: rest.days };
   });
 }

@@ -1,6 +1,7 @@
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
 import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
+import type { Config } from '../../core/config.js';
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -9,10 +10,12 @@ import type { AnswerRun, AnswerTrace, Answerer } from './answerer.js';
 import { citationLinker } from './citation-links.js';
 import { citationsFor, relevantHits } from './citations.js';
 import { CompletionSink } from './completion-sink.js';
-import { retrievalQuery, type Conversation } from './conversation.js';
+import type { Conversation } from './conversation.js';
 import { extractiveAnswerer } from './extractive-answerer.js';
 import { modelAnswerer, publicFailure } from './model-answerer.js';
+import { modelSearch } from './model-search.js';
 import { buildPrompt, CHUNKS_PER_PAGE, type AssistantPrompt } from './prompt.js';
+import { modelQueryRewriter, questionAsQuery, type QueryRewriter, type RewriteStatus } from './query-rewrite.js';
 import type { ContextItem } from './schema.js';
 import { searchCall, type SearchCall } from './search-tool.js';
 import { blockSeparator, suggestionsBlock } from './suggestions.js';
@@ -34,8 +37,13 @@ export interface PreparedAnswer {
   question: AnswerQuestion;
   /** What retrieval searched for. */
   query: string;
+  /** How the model's rewrite went; absent when none was asked for. */
+  rewrite?: RewriteStatus | undefined;
   prompt: AssistantPrompt;
-  /** One per cited page: `[n]` in the text is `citations[n - 1]`. */
+  /**
+   * One per cited page: `[n]` in the text is `citations[n - 1]`. The model's own searches
+   * append the pages they find, numbered on, while the answer streams.
+   */
   citations: Citation[];
 }
 
@@ -46,6 +54,8 @@ export interface AnswerOptions {
   thread?: ThreadRef | undefined;
   /** Close a completed answer with the `suggestions` block of its pages (the assistant routes). */
   suggestions?: boolean;
+  /** Each search the model ran of its own, as it finished (the assistant routes stream it). */
+  onSearch?: (call: SearchCall) => void;
 }
 
 /**
@@ -73,13 +83,26 @@ export interface AnswerServiceDeps {
   threads: ThreadStore;
   recorder: AnalyticsRecorder;
   answerer: Answerer;
+  /** Turns the question into the retrieval query (a model's rewrite, or the question itself). */
+  rewriter: QueryRewriter;
   promptTokens: number;
+  /** The budget of each search the model runs of its own. */
+  searchTimeoutMs: number;
   logger: Logger;
 }
 
-/** The answerer of the platform's chat model: the model when one is configured, else the extractive mode. */
-export function configuredAnswerer(model: ChatModel): Answerer {
-  return model.configured ? modelAnswerer(model.settings, model.port) : extractiveAnswerer();
+/**
+ * The answering the platform's chat model allows: with a model, its answerer (and its searches)
+ * and its query rewrite over the platform's one connection pool; else the extractive mode and the
+ * question as query.
+ */
+export function configuredAnswering(model: ChatModel, assistant: Pick<Config['assistant'], 'rewriteTimeoutMs' | 'maxSearches'>): { answerer: Answerer; rewriter: QueryRewriter } {
+  if (!model.configured) return { answerer: extractiveAnswerer(), rewriter: questionAsQuery };
+  const { rewriteTimeoutMs, maxSearches } = assistant;
+  return {
+    answerer: modelAnswerer(model.settings, model.port, maxSearches),
+    rewriter: rewriteTimeoutMs ? modelQueryRewriter(model.port, model.settings.name, rewriteTimeoutMs) : questionAsQuery,
+  };
 }
 
 export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
@@ -90,7 +113,10 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
 
     async prepare(question) {
       const { domain, conversation, filter, currentPath } = question;
-      const query = retrievalQuery(conversation);
+      // The reader's page does not depend on the query: it is read while the model rewrites.
+      const reading = currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : Promise.resolve(undefined);
+      reading.catch(() => undefined);
+      const { query, status } = await deps.rewriter.rewrite(conversation);
       const [hits, page] = await Promise.all([
         docIndex.search(domain.id, {
           query,
@@ -99,7 +125,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
           ...(filter ? { filter } : {}),
           ...(currentPath ? { currentPath } : {}),
         }),
-        currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : undefined,
+        reading,
       ]);
       const prompt = buildPrompt({
         domain,
@@ -109,7 +135,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         context: question.context,
         budget: deps.promptTokens,
       });
-      return { question, query, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
+      return { question, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
     },
 
     searchCall(prepared, toolCallId) {
@@ -120,7 +146,20 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
       const { signal } = options;
       const { citations, prompt, question } = prepared;
       const startedAt = new Date().toISOString();
-      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal, orgId: options.trace.orgId });
+      const search = modelSearch({
+        docIndex,
+        domain: question.domain,
+        pageSize: question.pageSize,
+        filter: question.filter,
+        currentPath: question.currentPath,
+        citations,
+        passages: prompt.passages,
+        timeoutMs: deps.searchTimeoutMs,
+        // A search's passages take at most a quarter of the prompt's budget.
+        tokens: Math.floor(deps.promptTokens / 4),
+        onSearch: options.onSearch,
+      });
+      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal, orgId: options.trace.orgId, search });
       const linker = citationLinker(citations);
       async function* deltas(): AsyncGenerator<string> {
         let text = '';

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import type { RewriteStatus } from './query-rewrite.js';
 import type { SearchCall } from './search-tool.js';
 
 /** A citation as both protocols send it: `src_N` matches the `[N]` markers in the answer. */
@@ -17,7 +18,8 @@ export interface Usage {
 
 /**
  * Writes one assistant answer in a client protocol. Calls come in order:
- * start, retrieval, text…, then either (endText, sources, finish) or error.
+ * start, retrieval, then text… with a retrieval wherever the model searched,
+ * then either (endText, sources, finish) or error.
  * Between texts the caller awaits `ready()` when `full()`, so a client that reads slowly
  * slows the model down instead of filling the server's memory.
  */
@@ -28,7 +30,7 @@ export interface AnswerWriter {
   /** Resolves once the stream has room again (at once when it has); never rejects. */
   ready(): Promise<void>;
   start(): void;
-  /** The retrieval as a finished `search` tool step, before the answer's own step. */
+  /** A retrieval as a finished `search` tool step: the first before the answer, then each search the model ran. */
   retrieval(search: SearchCall): void;
   text(delta: string): void;
   endText(): void;
@@ -42,11 +44,13 @@ export interface AnswerIds {
   threadId: string;
   /** Only when this answer creates the thread: the key is shown once. */
   threadKey?: string;
+  /** How the model's query rewrite went, when one was asked for (`rewritten`, `unchanged`, `timeout`, `failed`). */
+  queryRewrite?: RewriteStatus | undefined;
 }
 
-/** The thread as the client keeps it: id, and the key on creation. */
-export function threadMetadata(ids: AnswerIds): { threadId: string; threadKey?: string } {
-  return { threadId: ids.threadId, ...(ids.threadKey ? { threadKey: ids.threadKey } : {}) };
+/** The answer's metadata as the client keeps it: the thread's id, its key on creation, and how the query was rewritten. */
+export function threadMetadata(ids: AnswerIds): { threadId: string; threadKey?: string; queryRewrite?: RewriteStatus } {
+  return { threadId: ids.threadId, ...(ids.threadKey ? { threadKey: ids.threadKey } : {}), ...(ids.queryRewrite ? { queryRewrite: ids.queryRewrite } : {}) };
 }
 
 export type WriterFactory = (out: Writable, ids: AnswerIds) => AnswerWriter;

@@ -32,6 +32,11 @@ export interface AnswerInput {
   signal: AbortSignal;
   /** The asking organisation: a metric label only when the operator turns it on. */
   orgId?: string;
+  /**
+   * A search the model may run of its own (see `modelAnswerer`): the answer service runs it
+   * within its budget, streams it as a `search` tool part, and returns what the model reads.
+   */
+  search?: (query: string, toolCallId: string) => Promise<string>;
 }
 
 /** Produces answers: a language model, or the extractive mode when none is configured. */

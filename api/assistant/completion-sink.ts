@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
+import { UnavailableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ThreadRef, ThreadStore } from '../../core/threads/index.js';
 import { answerRecordOf, exchangeOf, type CompletionRecord } from './completion-record.js';
@@ -20,7 +22,12 @@ export class CompletionSink {
   /** Threads with an exchange queued or being written, and how many. */
   private readonly pending = new Map<string, number>();
 
-  constructor(private readonly deps: { threads: ThreadStore; recorder: AnalyticsRecorder; logger: Logger }) {}
+  /** How long a batch waits for a database that is unavailable before it is given up (and logged). */
+  private readonly retryForMs: number;
+
+  constructor(private readonly deps: { threads: ThreadStore; recorder: AnalyticsRecorder; logger: Logger; retryForMs?: number }) {
+    this.retryForMs = deps.retryForMs ?? 10 * 60_000;
+  }
 
   complete(record: CompletionRecord): void {
     // The recorder keeps its own bounded queue and writes it in batches.
@@ -47,11 +54,24 @@ export class CompletionSink {
   private async write(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
-    try {
-      // One write for the batch, in the order the answers ended.
-      await this.deps.threads.appendAll(batch.map(({ record, thread }) => ({ ref: thread, exchange: exchangeOf(record) })));
-    } catch (err) {
-      this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ thread }) => thread.threadId) }, 'assistant threads not stored');
+    // One write for the batch, in the order the answers ended. A database that is down or busy is
+    // waited out (the answers were sent: their exchanges must not be lost to an outage); what
+    // arrives meanwhile queues behind them.
+    const entries = batch.map(({ record, thread }) => ({ ref: thread, exchange: exchangeOf(record) }));
+    const givingUpAt = Date.now() + this.retryForMs;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 5_000)) {
+      try {
+        await this.deps.threads.appendAll(entries);
+        break;
+      } catch (err) {
+        if (err instanceof UnavailableError && Date.now() < givingUpAt) {
+          this.deps.logger.warn({ err: err.message, exchanges: batch.length }, 'assistant threads wait for the database');
+          await sleep(pause);
+          continue;
+        }
+        this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ thread }) => thread.threadId) }, 'assistant threads not stored');
+        break;
+      }
     }
     for (const { thread } of batch) {
       const key = threadKey(thread.orgId, thread.threadId);

@@ -1,7 +1,15 @@
 import type { Config } from '../../core/config.js';
-import { ModelError, ModelStreamError, RateLimitedModelError, type ModelPort } from '../../core/model/index.js';
+import {
+  ModelError,
+  ModelStreamError,
+  RateLimitedModelError,
+  type ChatMessage,
+  type ModelPort,
+  type StreamedToolCall,
+} from '../../core/model/index.js';
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
+import { SEARCH_TOOL, searchToolDefinition } from './search-tool.js';
 
 type ModelConfig = NonNullable<Config['model']>;
 
@@ -23,25 +31,82 @@ function publicReason(err: unknown): string {
   return 'The connection to the language model was interrupted.';
 }
 
+/** The query of a `search` call, or undefined when its arguments are not `{ "query": "…" }`. */
+function queryOf(call: StreamedToolCall): string | undefined {
+  try {
+    const args: unknown = JSON.parse(call.arguments || '{}');
+    const query = typeof args === 'object' && args !== null && 'query' in args ? args.query : undefined;
+    return typeof query === 'string' && query.trim() ? query.trim().slice(0, 500) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Answers through the model port, streamed token by token. No retries, not
- * even before the first token: a retry after text has streamed would repeat
- * it, a rate-limited provider asks for seconds a waiting reader should not
- * spend in silence, and the reader's client can ask again (AI SDK `regenerate`).
+ * Answers through the model port, streamed token by token. With `maxSearches`
+ * and a `search` from the answer service, the model is offered a `search`
+ * tool: it may call it up to `maxSearches` times in all, each call answered
+ * with the passages it found; a call past the limit, to another tool or with
+ * unreadable arguments is refused in its tool result, and a model still
+ * calling tools after `maxSearches + 1` rounds has the answer end as failed. No retries,
+ * not even before the first token: a retry after text has streamed would
+ * repeat it, a rate-limited provider asks for seconds a waiting reader should
+ * not spend in silence, and the reader's client can ask again (AI SDK `regenerate`).
  */
-export function modelAnswerer(model: ModelConfig, port: ModelPort): Answerer {
+export function modelAnswerer(model: ModelConfig, port: ModelPort, maxSearches = 0): Answerer {
   return {
     mode: 'model',
-    answer({ prompt, signal }: AnswerInput): AnswerRun {
+    answer({ prompt, signal, search }: AnswerInput): AnswerRun {
       const usage: Usage = { promptTokens: 0, completionTokens: 0 };
+      const tools = search && maxSearches > 0 ? [searchToolDefinition(maxSearches)] : undefined;
+
+      /** One tool call answered: searched while searches remain, refused otherwise. */
+      async function answerCall(call: StreamedToolCall, searched: number): Promise<{ content: string; searched: boolean }> {
+        const query = call.name === SEARCH_TOOL ? queryOf(call) : undefined;
+        if (call.name !== SEARCH_TOOL) return { content: `Refused: there is no tool named ${call.name}; only ${SEARCH_TOOL}.`, searched: false };
+        if (!query) return { content: 'Refused: the arguments must be {"query": "…"}.', searched: false };
+        if (searched >= maxSearches || !search) {
+          return { content: `Refused: at most ${maxSearches} searches per answer. Answer from the passages you have.`, searched: false };
+        }
+        return { content: await search(query, call.id), searched: true };
+      }
+
       async function* deltas(): AsyncGenerator<string> {
+        const messages: ChatMessage[] = [...prompt.messages];
+        let searched = 0;
+        let toolRounds = 0;
         try {
-          for await (const batch of port.streamChat({ model: model.name, messages: prompt.messages, signal })) {
-            if (batch.usage) Object.assign(usage, batch.usage);
-            if (batch.text) yield batch.text;
+          for (;;) {
+            let text = '';
+            let calls: StreamedToolCall[] = [];
+            for await (const batch of port.streamChat({ model: model.name, messages, tools, signal })) {
+              if (batch.usage) {
+                usage.promptTokens += batch.usage.promptTokens;
+                usage.completionTokens += batch.usage.completionTokens;
+              }
+              if (batch.toolCalls) calls = batch.toolCalls;
+              if (batch.text) {
+                text += batch.text;
+                yield batch.text;
+              }
+            }
+            if (calls.length === 0 || !tools) return;
+            // One round past the searches is for the refusals; a model still calling tools after it would loop.
+            if (++toolRounds > maxSearches + 1) throw new ModelFailedError('The language model kept searching instead of answering.');
+            const ids = calls.map((call, i) => call.id || `call_${messages.length}_${i}`);
+            messages.push({
+              role: 'assistant',
+              content: text || null,
+              tool_calls: calls.map((call, i) => ({ id: ids[i]!, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+            });
+            for (const [i, call] of calls.entries()) {
+              const answered = await answerCall({ ...call, id: ids[i]! }, searched);
+              if (answered.searched) searched++;
+              messages.push({ role: 'tool', tool_call_id: ids[i]!, content: answered.content });
+            }
           }
         } catch (err) {
-          if (signal.aborted) throw err;
+          if (signal.aborted || err instanceof ModelFailedError) throw err;
           throw new ModelFailedError(publicReason(err), { cause: err });
         }
       }

@@ -41,7 +41,8 @@ function instructions(domain: PromptInput['domain']): string {
   ].join('\n');
 }
 
-function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
+/** A passage as the model reads it: its page's citation number, title and URL, then its text. */
+export function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
   return `[${n}] ${hit.metadata.title} (${passageUrl(baseUrl, hit)})\n${hit.content.trim()}`;
 }
 

@@ -75,7 +75,7 @@ export function assistantRouter(services: ApiServices): Router {
     });
     const out = new PassThrough();
     const messageId = `msg_${randomUUID()}`;
-    const writer = protocol.writer(out, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}) });
+    const writer = protocol.writer(out, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}), queryRewrite: prepared.rewrite });
     ctx.status = 200;
     ctx.set({ ...writer.headers, ...protocol.headers(domain.id), 'X-Thread-Id': threadId });
     if (thread.key) ctx.set('X-Thread-Key', thread.key);
@@ -97,6 +97,7 @@ export function assistantRouter(services: ApiServices): Router {
       },
       thread: thread.record ? thread.ref : undefined,
       suggestions: true,
+      onSearch: (call) => writer.retrieval(call),
     });
     void runAnswer({
       writer,

@@ -9,8 +9,9 @@ import * as v from 'valibot';
 const MAX_MESSAGES = 200;
 
 const part = v.pipe(
-  v.looseObject({ type: v.string('must be a string'), text: v.optional(v.string('must be a string')) }),
+  v.looseObject({ type: v.string('must be a string'), text: v.optional(v.pipe(v.string('must be a string'), v.description('Required on `text` parts.'))) }),
   v.check((p) => p.type !== 'text' || typeof p.text === 'string', 'a text part needs a string `text`'),
+  v.description('Tool parts a client sends back (the `search` step) are accepted and not read.'),
 );
 
 const parts = v.array(part, 'must be an array of parts');
@@ -26,12 +27,15 @@ const v2Message = v.looseObject({
 });
 
 /** AI SDK 4 before 4.2 sends no `parts`; 4.2 and later send both. */
-const v1Message = v.looseObject({
-  id: messageId,
-  role: v.picklist(['user', 'assistant', 'system', 'data'], 'must be user, assistant, system or data'),
-  content: v.string('is required (v1 messages carry their text in `content`)'),
-  parts: v.optional(parts),
-});
+const v1Message = v.pipe(
+  v.looseObject({
+    id: messageId,
+    role: v.picklist(['user', 'assistant', 'system', 'data'], 'must be user, assistant, system or data'),
+    content: v.string('is required (v1 messages carry their text in `content`)'),
+    parts: v.optional(parts),
+  }),
+  v.description('AI SDK 4: `content` always; `parts` from 4.2 on (when both are there, the text parts win).'),
+);
 
 export type V2Message = v.InferOutput<typeof v2Message>;
 export type V1Message = v.InferOutput<typeof v1Message>;
@@ -58,13 +62,20 @@ const contextItem = v.strictObject({
 });
 
 const common = {
-  fp: v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
-  threadId: v.optional(
-    v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters'))),
+  fp: v.pipe(
+    v.string('is required and must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(256, 'must be at most 256 characters'),
+    v.description('The reader’s fingerprint.'),
+  ),
+  threadId: v.pipe(
+    v.optional(v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters')))),
+    v.description('Continue this thread (needs `threadKey`); absent: the server starts a thread.'),
   ),
   /** The key handed out with a new thread; required with `threadId` to continue it. */
-  threadKey: v.optional(
-    v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
+  threadKey: v.pipe(
+    v.optional(v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')))),
+    v.description('The key handed out with the thread. Missing or wrong, the thread answers 404 like an unknown one.'),
   ),
   retrievalPageSize: v.optional(
     v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(50, 'must be at most 50')),
@@ -89,10 +100,19 @@ const messagesOf = <T extends v.GenericSchema<unknown, V2Message | V1Message>>(i
     v.minLength(1, 'must have at least 1 message'),
     v.maxLength(MAX_MESSAGES, `must have at most ${MAX_MESSAGES} messages`),
     v.check(endsWithUserText, 'the last message must be a user message with text'),
+    v.description('The conversation; the last message must be a user message with text (not only whitespace).'),
   );
 
-export const V2Body = v.looseObject({ ...common, messages: messagesOf(v2Message) });
-export const V1Body = v.looseObject({ ...common, messages: messagesOf(v1Message) });
+/** The body rules of API.md; unknown fields (the AI SDKs add several) are allowed. */
+export const V2Body = v.pipe(
+  v.looseObject({ ...common, messages: messagesOf(v2Message) }),
+  // The example as sent; the schema's output adds the default `retrievalPageSize`.
+  v.examples([{ fp: 'reader-1', retrievalPageSize: 5, messages: [{ id: 'm1', role: 'user' as const, parts: [{ type: 'text', text: 'How do I install the CLI?' }] }] }]),
+);
+export const V1Body = v.pipe(
+  v.looseObject({ ...common, messages: messagesOf(v1Message) }),
+  v.examples([{ fp: 'reader-1', retrievalPageSize: 5, messages: [{ id: 'm1', role: 'user' as const, content: 'How do I install the CLI?' }] }]),
+);
 
 export type V2Request = v.InferOutput<typeof V2Body>;
 export type V1Request = v.InferOutput<typeof V1Body>;

@@ -1,3 +1,4 @@
+import type { ChatTool } from '../../core/model/index.js';
 import type { SearchHit } from '../../core/retrieval/index.js';
 import type { Citation } from './answer-writer.js';
 
@@ -30,4 +31,23 @@ export function searchCall(toolCallId: string, query: string, citations: Citatio
     return best ? [{ path: c.path, url: c.url, content: own.map((hit) => hit.content.trim()).join('\n\n'), metadata: best.metadata }] : [];
   });
   return { toolCallId, query, hits };
+}
+
+/** The `search` tool as the model is offered it (Chat Completions function tool). */
+export function searchToolDefinition(maxSearches: number): ChatTool {
+  return {
+    type: 'function',
+    function: {
+      name: SEARCH_TOOL,
+      description:
+        `Searches this documentation and returns passages numbered like the ones you have, new pages only. ` +
+        `Use it when the passages you have do not answer the question; at most ${maxSearches} searches per answer.`,
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string', description: 'What to look for, in the words the documentation would use.' } },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    },
+  };
 }

@@ -2,7 +2,6 @@ import type { Writable } from 'node:stream';
 import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
-const TEXT_ID = 'txt_0';
 
 /**
  * The v2 UI message stream (AI SDK 5, 6, 7). Chunks carry only the fields
@@ -18,6 +17,8 @@ export class UiMessageStreamWriter implements AnswerWriter {
     'x-accel-buffering': 'no',
   };
   private textOpen = false;
+  /** Text parts so far: a search between texts ends one and the next text starts another. */
+  private texts = 0;
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
 
@@ -41,23 +42,29 @@ export class UiMessageStreamWriter implements AnswerWriter {
 
   retrieval(search: SearchCall): void {
     // A step of its own, like a model's tool call: a client that resubmits after completed tool calls sees text last.
+    this.endText();
     this.chunk({ type: 'tool-input-available', toolCallId: search.toolCallId, toolName: SEARCH_TOOL, input: { query: search.query } });
     this.chunk({ type: 'tool-output-available', toolCallId: search.toolCallId, output: search.hits });
     this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'start-step' });
   }
 
+  private textId(): string {
+    return `txt_${this.texts}`;
+  }
+
   text(delta: string): void {
     if (!delta) return;
     if (!this.textOpen) {
-      this.chunk({ type: 'text-start', id: TEXT_ID });
+      this.chunk({ type: 'text-start', id: this.textId() });
       this.textOpen = true;
     }
-    this.chunk({ type: 'text-delta', id: TEXT_ID, delta });
+    this.chunk({ type: 'text-delta', id: this.textId(), delta });
   }
 
   endText(): void {
-    if (this.textOpen) this.chunk({ type: 'text-end', id: TEXT_ID });
+    if (this.textOpen) this.chunk({ type: 'text-end', id: this.textId() });
+    if (this.textOpen) this.texts++;
     this.textOpen = false;
   }
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PageListing } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
+import { recordAiView } from '../analytics/ai-views.js';
 import { assistantLimits } from '../assistant/index.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
@@ -31,7 +32,7 @@ const isPublic = (page: PageListing) => page.groups.length === 0;
  * next re-index. Public like a site's own llms.txt: no key, only pages without
  * access groups, counted against the owning organisation's per-IP limit.
  */
-export function llmsRouter(services: Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex'>): Router {
+export function llmsRouter(services: Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex' | 'analytics'>): Router {
   const { tenants, limiter, docIndex } = services;
   const cache = new LlmsCache();
   const router = new Router();
@@ -50,6 +51,7 @@ export function llmsRouter(services: Pick<ApiServices, 'tenants' | 'limiter' | '
     // No key, so no key or organisation budget to spend: only the caller's address is counted.
     const perIp = assistantLimits({ keyId: '', orgId: domain.orgId, ip: ctx.ip }, org?.limits).filter((c) => c.name === 'assistant-ip');
     setRateLimitHeaders(ctx, await limiter.consume(perIp));
+    recordAiView(services, ctx, domain.id, variant === 'llms' ? '/llms.txt' : '/llms-full.txt');
 
     const generation = await docIndex.generation(domain.id);
     const key = `${domain.id}\0${variant}\0${domain.baseUrl}`;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context } from 'koa';
 import { findOwnDomain } from '../ai-tools/index.js';
+import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
@@ -25,6 +26,7 @@ export function mcpRouter(services: ApiServices): Router {
     const { key, orgId } = authOf(ctx);
     const domainId = String(ctx.params.domain ?? '');
     const domain = await findOwnDomain(tenants, orgId, domainId);
+    if (domain) recordAiView(services, ctx, domain.id, '/mcp');
     const tools: Omit<ToolContext, 'signal'> = {
       domainId,
       domain,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
+import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
@@ -9,7 +10,8 @@ import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { conversationFrom } from './conversation.js';
-import { ChatCompletionBody } from './schema.js';
+import type * as v from 'valibot';
+import { ChatCompletionBody, type ModelListSchema } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
 import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-format.js';
 
@@ -28,7 +30,8 @@ export function openAiCompatRouter(services: ApiServices): Router {
 
   router.get('/models', async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    ctx.body = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
+    const list: v.InferOutput<typeof ModelListSchema> = { object: 'list', data: [modelObject(domain.orgId, unixSeconds(domain.createdAt))] };
+    ctx.body = list;
   });
 
   router.get('/models/:model', async (ctx) => {
@@ -50,6 +53,7 @@ export function openAiCompatRouter(services: ApiServices): Router {
     });
     const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
+    recordAiView(services, ctx, domain.id, '/openai/chat/completions');
     const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES });
     const run = answers.answer(prepared, { signal: controller.signal, trace });
     const citations = numberedCitations(prepared.citations);

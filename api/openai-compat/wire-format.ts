@@ -1,8 +1,10 @@
 import type { NumberedCitation, Usage } from '../assistant/index.js';
+import type * as v from 'valibot';
 import type { HttpError } from '../http-error.js';
+import type { ChatCompletion, ModelSchema, OpenAiErrorSchema } from './schema.js';
 
 /** The one model this endpoint offers: whatever `model` a request names, Quire's answerer answers. */
-export const MODEL_ID = 'quire';
+export const MODEL_ID = 'quire' as const;
 
 /** What every object of one completion repeats. */
 export interface CompletionIds {
@@ -14,7 +16,7 @@ export interface CompletionIds {
 const usageOf = (u: Usage) => ({ prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens });
 
 /** A `chat.completion`: the whole answer, with its citations on the message. */
-export function completion(ids: CompletionIds, content: string, citations: NumberedCitation[], usage: Usage) {
+export function completion(ids: CompletionIds, content: string, citations: NumberedCitation[], usage: Usage): ChatCompletion {
   return {
     id: ids.id,
     object: 'chat.completion',
@@ -58,12 +60,12 @@ export function openAiError(message: string, status: number, code: string, param
 }
 
 /** The error middleware's body for this endpoint; a validation error keeps every broken field in `details`. */
-export function openAiErrorBody(e: HttpError) {
+export function openAiErrorBody(e: HttpError): v.InferOutput<typeof OpenAiErrorSchema> {
   const { error } = openAiError(e.message, e.status, e.code, e.details?.[0]?.path ?? null);
   return { error: { ...error, ...(e.details ? { details: e.details } : {}) } };
 }
 
 /** The models list: one model per domain endpoint. */
-export function modelObject(ownedBy: string, created: number) {
+export function modelObject(ownedBy: string, created: number): v.InferOutput<typeof ModelSchema> {
   return { id: MODEL_ID, object: 'model', created, owned_by: ownedBy };
 }

@@ -13,7 +13,7 @@ export const components: Record<string, Record<string, Schema>> = {
         code: {
           type: 'string',
           description:
-            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, timeout.',
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
         },
         details: {
           type: 'array',
@@ -40,6 +40,13 @@ export const components: Record<string, Record<string, Schema>> = {
   securitySchemes: {
     adminKey: { type: 'http', scheme: 'bearer', description: 'An admin key (`quire_…`).' },
     assistantKey: { type: 'http', scheme: 'bearer', description: 'An assistant key (`quire_dsc_…`); safe in browsers.' },
+    consoleSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'quire_console',
+      description:
+        'The console’s session cookie (`POST /console/session`), accepted wherever an admin key is, when no `Authorization` header is sent. Methods other than GET, HEAD and OPTIONS must then carry the session’s `X-CSRF-Token`, else 403 `csrf_failed`.',
+    },
     operatorToken: { type: 'http', scheme: 'bearer', description: 'The deployment operator’s token, `QUIRE_OPERATOR_TOKEN`.' },
   },
   responses: {},
@@ -56,6 +63,9 @@ export const RATE_LIMIT_HEADERS: Record<string, Schema> = {
   'RateLimit-Remaining': ref('RateLimit-Remaining'),
   'RateLimit-Reset': ref('RateLimit-Reset'),
 };
+
+/** The body of every JSON error: the shared Error shape. */
+export const ERROR_CONTENT: Record<string, Schema> = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 /** A JSON error response with the shared shape. */
 export function errorResponse(description: string, headers: Record<string, Schema> = {}): Schema {
@@ -76,7 +86,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
   400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),
   401: () => errorResponse('No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`).', { 'WWW-Authenticate': ref('WWW-Authenticate') }),
-  403: () => errorResponse('A valid key of the other kind (`forbidden`).'),
+  403: () => errorResponse('A valid key of the other kind (`forbidden`), or a request signed in with the console cookie whose `X-CSRF-Token` is missing or wrong (`csrf_failed`).'),
   404: () => errorResponse('Unknown, or another organisation’s (`not_found`).'),
   405: () => errorResponse('A method this path does not serve (`method_not_allowed`).', { Allow: ref('Allow') }),
   409: () => errorResponse('The job is archived or has ended (`conflict`).'),

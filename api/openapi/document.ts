@@ -1,12 +1,25 @@
 import { components } from './components.js';
 import { PATHS } from './paths/index.js';
-import type { PathItems } from './types.js';
+import type { Operation, PathItems } from './types.js';
+
+const acceptsAdminKey = (security: unknown): security is object[] =>
+  Array.isArray(security) && security.some((requirement) => typeof requirement === 'object' && requirement !== null && 'adminKey' in requirement);
+
+/**
+ * Wherever an admin key is accepted, the console's session cookie is too (api/auth.ts applies
+ * the one rule to every admin route); the document says so here once rather than on each route.
+ */
+function withConsoleSession(item: Record<string, Operation>): Record<string, Operation> {
+  return Object.fromEntries(
+    Object.entries(item).map(([method, op]) => [method, acceptsAdminKey(op.security) ? { ...op, security: [...op.security, { consoleSession: [] }] } : op]),
+  );
+}
 
 /** The OpenAPI 3.1 document of the whole API, served at GET /openapi.json. */
 export function openApiDocument(publicUrl: string): Record<string, unknown> {
   const paths: PathItems = {};
   for (const fragment of PATHS) {
-    for (const [path, item] of Object.entries(fragment)) paths[path] = { ...paths[path], ...item };
+    for (const [path, item] of Object.entries(fragment)) paths[path] = { ...paths[path], ...withConsoleSession(item) };
   }
   return {
     openapi: '3.1.0',

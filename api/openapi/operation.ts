@@ -31,8 +31,10 @@ export interface OperationSpec {
   summary: string;
   description?: string;
   tags?: string[];
-  /** Which key the route requires; none for public routes. */
-  security?: 'admin' | 'assistant' | 'none';
+  /** Which key the route requires (none for public routes), or OpenAPI security requirements as they are. */
+  security?: 'admin' | 'assistant' | 'operator' | 'none' | Array<Record<string, string[]>>;
+  /** A route kept for old clients (the v1 assistant). */
+  deprecated?: boolean;
   params?: { path?: ParameterSchema; query?: ParameterSchema; header?: ParameterSchema };
   /** The JSON request body's schema, as `parseInput` applies it. */
   body?: AnySchema;
@@ -41,6 +43,8 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** The shared error responses it can answer (components.ts). */
   errors?: ErrorStatus[];
+  /** Headers those shared error responses carry too (the CORS headers of the browser endpoints). */
+  errorHeaders?: Record<string, Schema>;
   /** Vendor extensions (`x-mintlify-compatible`). */
   extensions?: Record<`x-${string}`, unknown>;
 }
@@ -57,9 +61,38 @@ export function jsonSchemaOf(schema: AnySchema, mode: 'request' | 'response' = '
 
 const isOptional = (schema: AnySchema): boolean => schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
 
+interface PipeItem {
+  type: string;
+  requirement?: unknown;
+  operation?: unknown;
+  description?: unknown;
+}
+
+/**
+ * A query parameter the route turns into a number (`transform(Number)`, then `minValue`/`maxValue`)
+ * is documented as the integer it has to be, bounds and default included; the JSON Schema of the
+ * string it arrives as would lose them.
+ */
+function numericQuery(entry: AnySchema): Schema | undefined {
+  const optional = isOptional(entry) ? (entry as unknown as { wrapped: AnySchema; default?: unknown }) : undefined;
+  const pipe = ((optional?.wrapped ?? entry) as { pipe?: PipeItem[] }).pipe;
+  const at = pipe?.findIndex((item) => item.type === 'transform' && item.operation === Number) ?? -1;
+  if (!pipe || at < 0) return undefined;
+  const bound = (type: string) => pipe.slice(at + 1).find((item) => item.type === type)?.requirement;
+  const description = pipe.find((item) => item.type === 'description')?.description;
+  const [minimum, maximum] = [bound('min_value'), bound('max_value')];
+  return {
+    type: 'integer',
+    ...(typeof minimum === 'number' ? { minimum } : {}),
+    ...(typeof maximum === 'number' ? { maximum } : {}),
+    ...(optional?.default !== undefined ? { default: Number(optional.default) } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+  };
+}
+
 function parameters(where: 'path' | 'query' | 'header', schema: ParameterSchema | undefined): Schema[] {
   return Object.entries(schema?.entries ?? {}).map(([name, entry]) => {
-    const { description, ...json } = jsonSchemaOf(entry, 'request');
+    const { description, ...json } = (where === 'query' && numericQuery(entry)) || jsonSchemaOf(entry, 'request');
     return {
       name,
       in: where,
@@ -70,7 +103,7 @@ function parameters(where: 'path' | 'query' | 'header', schema: ParameterSchema 
   });
 }
 
-const SECURITY = { admin: [{ adminKey: [] }], assistant: [{ assistantKey: [] }], none: undefined };
+const SECURITY = { admin: [{ adminKey: [] }], assistant: [{ assistantKey: [] }], operator: [{ operatorToken: [] }], none: undefined };
 
 function response(spec: ResponseSpec): Schema {
   const content = { ...(spec.body ? { 'application/json': { schema: jsonSchemaOf(spec.body) } } : {}), ...spec.content };
@@ -81,23 +114,31 @@ function response(spec: ResponseSpec): Schema {
   };
 }
 
+function sharedErrors(spec: OperationSpec): Record<string, Schema> {
+  const shared = errorResponses(...(spec.errors ?? []));
+  if (!spec.errorHeaders) return shared;
+  return Object.fromEntries(Object.entries(shared).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Schema), ...spec.errorHeaders } }]));
+}
+
 /** The OpenAPI operation object of one declared operation. */
 export function operation(spec: OperationSpec): Operation {
   const params = [...parameters('path', spec.params?.path), ...parameters('query', spec.params?.query), ...parameters('header', spec.params?.header)];
-  const security = SECURITY[spec.security ?? 'none'];
+  const security = Array.isArray(spec.security) ? spec.security : SECURITY[spec.security ?? 'none'];
   return {
     operationId: spec.operationId,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.tags ? { tags: spec.tags } : {}),
+    ...(spec.deprecated ? { deprecated: true } : {}),
     ...(security ? { security } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(spec.body
       ? { requestBody: { required: spec.bodyRequired ?? true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'request') } } } }
       : {}),
+    // An operation's own response for a status wins over the shared one (integer keys keep numeric order).
     responses: {
+      ...sharedErrors(spec),
       ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, response(r)])),
-      ...errorResponses(...(spec.errors ?? [])),
     },
     ...spec.extensions,
   };

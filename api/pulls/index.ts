@@ -2,9 +2,11 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { branchDiff, canViewWithToken } from '../../core/forge/index.js';
 import { requireKey } from '../auth.js';
+import { sessionTokenOf } from '../console/cookie.js';
 import type { AuthState } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
+import type { PullView } from './operations.js';
 import { PULL_PAGE_HEADERS, renderPullPage } from './pull-page.js';
 import { newNonce, renderSignInPage, signInHeaders, type SignInReason } from './sign-in-page.js';
 
@@ -34,7 +36,7 @@ export function pullsRouter(services: ApiServices): Router {
   // The link's token stands in for the key; without one, the admin key is required as before.
   const keyUnlessToken = (ctx: Context, next: Next) => {
     if (typeof ctx.query.token === 'string') return next();
-    if (!ctx.get('Authorization') && wantsHtml(ctx)) return signIn(ctx, 401, 'missing');
+    if (!ctx.get('Authorization') && !sessionTokenOf(ctx) && wantsHtml(ctx)) return signIn(ctx, 401, 'missing');
     return adminKey(ctx, next);
   };
 
@@ -57,7 +59,8 @@ export function pullsRouter(services: ApiServices): Router {
       return;
     }
     const { viewTokenHash: _hash, ...record } = pull;
-    ctx.body = { ...record, diff };
+    const view: PullView = { ...record, diff };
+    ctx.body = view;
   });
   return router;
 }

@@ -4,13 +4,15 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
+import { recordAiView } from '../analytics/ai-views.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
-import { PageBody, SearchBody } from './schema.js';
+import type * as v from 'valibot';
+import { IndexRunStatusSchema, PageBody, PageView, SearchBody } from './schema.js';
 import { searchDomain } from './search-domain.js';
 
 /**
@@ -40,7 +42,10 @@ export function searchRouter(services: ApiServices): Router {
     const hits = await searchDomain(docIndex, domain.id, body);
     // The id a front-end reports a click with (`POST …/search/{domain}/click`), for the search analytics' click-through rate.
     const searchId = `srch_${randomUUID()}`;
-    recorder.record({ kind: 'search', record: { id: searchId, domainId: domain.id, at: recorder.now(), query: body.query, hits: hits.length, caller: callerKind(ctx, domain) } });
+    const caller = callerKind(ctx, domain);
+    recorder.record({ kind: 'search', record: { id: searchId, domainId: domain.id, at: recorder.now(), query: body.query, hits: hits.length, caller } });
+    // A page on the domain's site searching is a reader (the widget's beacon counts the page); any other caller is a machine.
+    if (caller !== 'browser') recordAiView(services, ctx, domain.id, '/search');
     ctx.set('X-Search-Id', searchId);
     ctx.body = hits;
   });
@@ -51,7 +56,9 @@ export function searchRouter(services: ApiServices): Router {
     await consumeOrgLimit(ctx);
     const page = await docIndex.getPage(domain.id, body.path, body.groups);
     if (!page) throw notFound(`page '${body.path}'`);
-    ctx.body = { path: page.path, content: page.content };
+    if (callerKind(ctx, domain) !== 'browser') recordAiView(services, ctx, domain.id, page.path);
+    const view: v.InferOutput<typeof PageView> = { path: page.path, content: page.content };
+    ctx.body = view;
   });
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
@@ -69,13 +76,14 @@ export function searchRouter(services: ApiServices): Router {
       throw err;
     });
     const running = description.status.name === 'RUNNING';
-    ctx.body = {
+    const status: v.InferOutput<typeof IndexRunStatusSchema> = {
       workflowId: description.workflowId,
       runId: description.runId,
       status: description.status.name.toLowerCase(),
       progress: running ? await handle.query(indexProgressQuery) : undefined,
       result: description.status.name === 'COMPLETED' ? await handle.result() : undefined,
     };
+    ctx.body = status;
   });
 
   return router;

@@ -8,7 +8,7 @@ export const threadsOperations: OperationSpec[] = [
     path: '/v1/admin/threads/{threadId}',
     operationId: 'getThread',
     summary: 'An assistant conversation of the key’s organisation',
-    description: 'An alias kept for existing callers; `GET /v1/analytics/{domain}/assistant/threads/{threadId}` shows the same transcript with its recorded answers.',
+    description: 'An alias kept for existing callers; `GET /v1/analytics/{domain}/assistant/threads/{threadId}` shows the same thread as Mintlify’s messages.',
     security: 'admin',
     params: { path: ThreadParams },
     responses: { 200: { description: 'The thread', body: ThreadSchema } },

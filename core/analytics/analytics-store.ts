@@ -1,10 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import { bool, json, type Database } from '../db/index.js';
 import { parseAnswerRecord } from './answer-record.js';
+import { pageViewStore } from './page-views.js';
 import type {
   AnalyticsEvent,
   AnalyticsStore,
   AnswerRecord,
+  AnswerDay,
   CallerStat,
   CategoryStat,
   FeedbackView,
@@ -58,6 +60,7 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
     database.dialect === 'postgres' ? sql`(a.answer_json::json ->> ${sql.lit(field)})` : sql`json_extract(a.answer_json, ${sql.lit(`$.${field}`)})`;
   /** A table's own row address, for deleting rows of a table without a key in slices. */
   const rowAddress = sql.raw(database.dialect === 'postgres' ? 'ctid' : 'rowid');
+  const pageViews = pageViewStore(database);
 
   /**
    * Answers in the range counted per group: the whole days from the daily counts written with the
@@ -118,7 +121,9 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
       const answers = events.flatMap((e) => (e.kind === 'answer' ? [e.record] : []));
       const searches = events.flatMap((e) => (e.kind === 'search' ? [e.record] : []));
       const clicks = events.flatMap((e) => (e.kind === 'click' ? [e.record] : []));
+      const views = events.flatMap((e) => (e.kind === 'view' ? [e.record] : []));
       await database.transaction(async (trx) => {
+        await pageViews.write(trx, views);
         // Answers in multi-row statements; a record sent twice is inserted, and counted, once.
         const counts = new Map<string, { domain_id: string; day: number; caller: string; surface: string; category: string; resolution: string; n: number }>();
         for (let i = 0; i < answers.length; i += WRITE_CHUNK) {
@@ -223,6 +228,28 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
       return rows.map((r) => parseAnswerRecord(r.answer_json)).filter(isAnswer);
     },
 
+    async getAnswer(domainId, id) {
+      const row = await db.selectFrom('answers').select('answer_json').where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst();
+      return row ? parseAnswerRecord(row.answer_json) : undefined;
+    },
+
+    async answerDays(domainId, range): Promise<AnswerDay[]> {
+      const rows = await db
+        .selectFrom('answer_days')
+        .select(['day', sql<number>`sum(n)`.as('total'), sql<number>`sum(case when resolution = 'unanswered' then n else 0 end)`.as('unanswered')])
+        .where('domain_id', '=', domainId)
+        .where('day', '>=', dayOf(range.from))
+        .where('day', '<=', dayOf(range.to))
+        .groupBy('day')
+        .orderBy('day')
+        .execute();
+      return rows.map((r) => ({ day: num(r.day), total: num(r.total), unanswered: num(r.unanswered) }));
+    },
+
+    viewStats: (domainId, range) => pageViews.viewStats(domainId, range),
+    visitorStats: (domainId, range) => pageViews.visitorStats(domainId, range),
+    visitorSalt: (day) => pageViews.visitorSalt(day),
+
     async callerStats(domainId, range): Promise<CallerStat[]> {
       const stats = [...(await counts(domainId, range, 'caller')).values()].flatMap<CallerStat>(({ group: [caller, surface], total, unanswered }) => {
         if ((caller !== 'browser' && caller !== 'server' && caller !== 'other') || (surface !== 'assistant' && surface !== 'openai' && surface !== 'mcp')) return [];
@@ -316,6 +343,11 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
       return { items, next: views.length > q.limit && last ? { at: last.at, id: last.messageId } : undefined };
     },
 
+    async threadFeedback(domainId, threadId) {
+      const rows = await db.selectFrom('feedback').selectAll().where('domain_id', '=', domainId).where('thread_id', '=', threadId).execute();
+      return rows.map((row) => ({ domainId, messageId: row.message_id, threadId: row.thread_id, helpful: num(row.helpful) === 1, comment: row.comment, at: num(row.at) }));
+    },
+
     async feedbackByPage(domainId, range): Promise<PageFeedback[]> {
       const path = answerField('currentPath');
       const rows = await db
@@ -382,7 +414,7 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      return removed;
+      return removed + (await pageViews.purge(before));
     },
 
     ping: () => database.ping(),

@@ -4,3 +4,5 @@ export { createAnalyticsStore } from './analytics-store.js';
 export { coverageGaps, SAME_TOPIC, type CoverageGap } from './gaps.js';
 export { questionTerms, stem } from './question-terms.js';
 export { decodeListCursor, encodeListCursor, InvalidAnalyticsCursorError } from './cursor.js';
+export { VisitorHasher } from './visitor-hash.js';
+export { dayOf } from './page-views.js';

@@ -1,5 +1,7 @@
+import { UnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { AnalyticsEvent, AnalyticsStore } from './types.js';
+import type { AnalyticsEvent, AnalyticsStore, PageViewInput } from './types.js';
+import { VisitorHasher } from './visitor-hash.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,7 +30,8 @@ export interface RecorderStats {
  * Records analytics off the response path: `record` only appends to a bounded
  * queue (never waits, never throws); a timer writes the queue in batches and,
  * once per purge interval, deletes what is older than the retention. A full
- * queue or a failing store costs records, counted in `dropped`, never an answer.
+ * queue or a failing store costs records, counted in `dropped`, never an answer; a store that is
+ * unavailable for now (a database outage) keeps its batch queued for the next round.
  */
 export class AnalyticsRecorder {
   private queue: AnalyticsEvent[] = [];
@@ -37,6 +40,9 @@ export class AnalyticsRecorder {
   private lastPurge = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Views whose visitor hash is being made (the day's salt may need a read). */
+  private readonly hashing = new Set<Promise<void>>();
+  private readonly visitors: VisitorHasher;
   private readonly capacity: number;
   private readonly batchSize: number;
   readonly now: () => number;
@@ -45,6 +51,7 @@ export class AnalyticsRecorder {
     this.capacity = options.capacity ?? 10_000;
     this.batchSize = options.batchSize ?? 500;
     this.now = options.now ?? Date.now;
+    this.visitors = new VisitorHasher((day) => options.store.visitorSalt(day));
   }
 
   get store(): AnalyticsStore {
@@ -63,6 +70,23 @@ export class AnalyticsRecorder {
       return;
     }
     this.queue.push(event);
+  }
+
+  /**
+   * Records a page view like any event (never waits, never throws): the address and user
+   * agent only make the visitor hash, then are dropped; only the hash is queued.
+   */
+  recordView(view: PageViewInput): void {
+    const at = this.now();
+    const done = this.visitors.hash(view, at).then(
+      (visitor) => this.record({ kind: 'view', record: { domainId: view.domainId, at, path: view.path, traffic: view.traffic, visitor } }),
+      (err: unknown) => {
+        this.dropped += 1;
+        this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'page view not recorded: no visitor salt');
+      },
+    );
+    this.hashing.add(done);
+    void done.finally(() => this.hashing.delete(done));
   }
 
   /** Flushes on a timer until `stop`; the timer never keeps the process alive. */
@@ -88,12 +112,19 @@ export class AnalyticsRecorder {
   }
 
   private async round(): Promise<void> {
+    await Promise.all(this.hashing);
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.batchSize);
       try {
         await this.options.store.write(batch);
         this.written += batch.length;
       } catch (err) {
+        if (err instanceof UnavailableError) {
+          // The database is down or busy: the batch waits at the head of the queue for the next round.
+          this.queue.unshift(...batch);
+          this.options.logger.warn({ err: err.message, queued: this.queue.length }, 'analytics batch waits for the database');
+          return;
+        }
         this.dropped += batch.length;
         this.options.logger.error({ err: err instanceof Error ? err.message : String(err), events: batch.length, dropped: this.dropped }, 'analytics batch not stored');
       }

@@ -75,10 +75,53 @@ export interface FeedbackView extends FeedbackRecord {
   currentPath: string | null;
 }
 
+/** A reader in a browser (the widget's page-view beacon), or a machine Quire served (MCP, OpenAI-compatible, llms.txt, page and search endpoints). */
+export type Traffic = 'human' | 'ai';
+
+/** One view of a path; `visitor` is the hash under the day's salt, never an address. */
+export interface PageViewRecord {
+  domainId: string;
+  at: number;
+  path: string;
+  traffic: Traffic;
+  visitor: string;
+}
+
+/** What a view is recorded from; the address and user agent only feed the visitor hash. */
+export interface PageViewInput {
+  domainId: string;
+  path: string;
+  traffic: Traffic;
+  ip: string;
+  userAgent: string;
+}
+
+export interface TrafficCount {
+  human: number;
+  ai: number;
+  /** Views: human + ai. Visitors: distinct over both (a visitor seen as both counts once). */
+  total: number;
+}
+
+/** Views or visitors of a period: the whole site, each path (most first) and each UTC day (oldest first). */
+export interface TrafficReport {
+  totals: TrafficCount;
+  paths: Array<TrafficCount & { path: string }>;
+  days: Array<TrafficCount & { day: number }>;
+}
+
+/** Answers of one UTC day. */
+export interface AnswerDay {
+  day: number;
+  total: number;
+  unanswered: number;
+}
+
 export type AnalyticsEvent =
   | { kind: 'answer'; record: AnswerRecord }
   | { kind: 'search'; record: SearchRecord }
-  | { kind: 'click'; record: SearchClick };
+  | { kind: 'click'; record: SearchClick }
+  | { kind: 'view'; record: PageViewRecord };
 
 /** A time range, both ends inclusive, in milliseconds. */
 export interface TimeRange {
@@ -156,12 +199,24 @@ export interface AnalyticsStore {
   listAnswers(domainId: string, query: ListQuery): Promise<ListPage<AnswerRecord>>;
   /** The answers of one thread, oldest first. */
   threadAnswers(domainId: string, threadId: string): Promise<AnswerRecord[]>;
+  /** One recorded answer by its id. */
+  getAnswer(domainId: string, id: string): Promise<AnswerRecord | undefined>;
+  /** Answers per UTC day of every day the range touches, oldest first. */
+  answerDays(domainId: string, range: TimeRange): Promise<AnswerDay[]>;
+  /** Page views of every UTC day the range touches. */
+  viewStats(domainId: string, range: TimeRange): Promise<TrafficReport>;
+  /** Visitors, distinct per UTC day (hashes rotate daily), summed over the days the range touches. */
+  visitorStats(domainId: string, range: TimeRange): Promise<TrafficReport>;
+  /** The salt of `day` (made on first use, shared by every replica); every earlier day's salt is deleted. */
+  visitorSalt(day: number): Promise<string>;
   callerStats(domainId: string, range: TimeRange): Promise<CallerStat[]>;
   /** Answers per category, most asked first. */
   categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]>;
   /** Per query, most searched first. */
   searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]>;
   listFeedback(domainId: string, query: ListQuery): Promise<ListPage<FeedbackView>>;
+  /** The ratings of one thread's answers. */
+  threadFeedback(domainId: string, threadId: string): Promise<FeedbackRecord[]>;
   feedbackByPage(domainId: string, range: TimeRange): Promise<PageFeedback[]>;
   /** Unanswered answers and answers rated not helpful, newest first, at most `max`. */
   gapQuestions(domainId: string, range: TimeRange, max: number): Promise<GapQuestion[]>;

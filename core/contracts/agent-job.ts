@@ -1,11 +1,15 @@
 /**
  * The agent-job workflow's contract: what the API, the CLI, the worker and the
- * workflow agree on (workflow type and id, input and result, updates, signals,
- * the query and the failure types). Imports only `@temporalio/common` (through
- * `define.ts`) and types, so a caller never loads workflow or activity code.
+ * workflow agree on (workflow type and id, input and result, updates and the
+ * failure types). Imports only `@temporalio/common` (through `define.ts`) and
+ * types, so a caller never loads workflow or activity code.
+ *
+ * Each turn of a job is one workflow run under the job's id: the run ends Completed when the
+ * turn succeeded and Failed (the job's error as its failure) when it failed; a follow-up message
+ * or an archive starts the next run under the same id (update-with-start).
  */
 import type { JobRecord } from '../jobs/job-record.js';
-import { defineQuery, defineSignal, defineUpdate } from './define.js';
+import { defineUpdate } from './define.js';
 
 export const AGENT_JOB_WORKFLOW = 'agentJobWorkflow';
 export type AgentJobWorkflow = (input: AgentJobInput) => Promise<JobRecord>;
@@ -30,15 +34,6 @@ export interface MessageRef {
   summary: string;
 }
 
-/** A message's shape, for values from outside the type system (stored JSON, a signal typed in the UI). */
-export function isJobMessage(value: unknown): value is JobMessage {
-  return (
-    typeof value === 'object' && value !== null &&
-    'id' in value && typeof value.id === 'string' && value.id !== '' &&
-    'prompt' in value && typeof value.prompt === 'string'
-  );
-}
-
 const SUMMARY_CHARS = 80;
 
 /** The reference the workflow gets for a message the caller has stored. */
@@ -50,44 +45,46 @@ export function messageRef(message: JobMessage): MessageRef {
 /** The settings a job keeps for its whole life, chosen by the API at create time. */
 export interface JobSettings {
   draft: boolean;
-  /** Idle days before the job archives itself (config.retention.jobIdleArchiveDays). */
-  idleArchiveDays: number;
   /** Upper bound of one agent turn, from config.agent.maxSeconds plus a margin. */
   turnTimeoutSeconds: number;
   /** A turn silent this long is retried on another worker (config.agent.heartbeatSeconds). */
   heartbeatSeconds: number;
 }
 
-/** Everything a run needs; continue-as-new carries the same shape forward. */
+/**
+ * What one run of a job's workflow starts from. A run loads the job's state from Quire's
+ * database (the only record of it), so the input names the job and its settings only, plus the
+ * messages the run is to handle (ids and summaries: prompts stay in the database).
+ */
 export interface AgentJobInput {
-  job: JobRecord;
+  jobId: string;
+  projectId: string;
   settings: JobSettings;
-  /** Messages accepted but not yet handled by a turn. */
+  /** Messages the run handles; empty when an update brings them (update-with-start). */
   pending: MessageRef[];
-  /** Message ids already accepted: Temporal de-duplicates updates only within a run. */
-  seenMessageIds: string[];
-  turn: number;
-  /** Ids of the messages handled so far (the latest ones), quoted in the pull-request description. */
-  handledMessageIds: string[];
-  /** Files changed across turns, for the pull-request description. */
-  filesChanged: string[];
 }
 
-/** A follow-up the caller has stored; accepted (and the job marked active) before the update returns. */
-export const sendMessageUpdate = defineUpdate<JobRecord, [MessageRef]>('sendMessage');
-/** Archives the job, cancelling a running turn; idempotent. */
-export const archiveUpdate = defineUpdate<JobRecord>('archive');
+/** A job as a new run loads it from the database. */
+export interface LoadedJob {
+  job: JobRecord;
+  /** The job's latest turn (0 before the first). */
+  turn: number;
+  /** Ids of the messages its turns have taken, oldest first (the latest ones): a repeat is not run again. */
+  handledMessageIds: string[];
+}
+
 /**
- * The same two as signals, for operators and tools that cannot wait on an update (the Temporal UI,
- * `temporal workflow signal`): the message carries its prompt, which the workflow stores. A message
- * signalled to an archived job is dropped with a warning, since a signal cannot be refused.
+ * A follow-up the caller has stored; accepted (the job recorded active) before the update returns.
+ * Sent with update-with-start: a run that is open takes it, otherwise a new run starts for it.
  */
-export const messageSignal = defineSignal<[JobMessage]>('message');
-export const archiveSignal = defineSignal('archiveJob');
-export const jobStateQuery = defineQuery<JobRecord>('jobState');
+export const sendMessageUpdate = defineUpdate<JobRecord, [MessageRef]>('sendMessage');
+/** Archives the job, stopping a running turn; idempotent. Returns the job as recorded. */
+export const archiveUpdate = defineUpdate<JobRecord>('archive');
 
 /** Error type the message update is rejected with when the job is archived (the API answers 409). */
 export const JOB_ARCHIVED = 'JobArchived';
+/** Error type of a run whose job is not in the database (deleted by retention). */
+export const JOB_NOT_FOUND = 'JobNotFound';
 
 /**
  * Error types the agent activities throw as ApplicationFailure types. The workflow passes

@@ -36,6 +36,8 @@ export interface IndexBatchHeartbeat {
 
 export interface IndexDomainResult {
   domainId: string;
+  /** The commit of the docs indexed, when the source is in git (absent from runs before it was recorded). */
+  commit?: string;
   pages: number;
   added: number;
   updated: number;

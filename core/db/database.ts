@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError } from './errors.js';
 import { instrumentedDialect, type QueryObserver } from './instrumented-dialect.js';
@@ -43,6 +43,30 @@ const SQLITE_BUSY_TIMEOUT_MS = 250;
 /** How long a write transaction waits, without blocking, for another process's write lock. */
 const WRITE_WAIT_MS = 10_000;
 
+/** Prepared statements kept per SQLite connection: repositories build the same few hundred statements. */
+const STATEMENT_CACHE = 512;
+
+/**
+ * The connection as Kysely sees it, preparing each distinct SQL text once: Kysely prepares every
+ * statement anew, which cost as much CPU as running it on the assistant's path. Kysely runs one
+ * statement at a time per SQLite connection, so a cached statement is never in use twice.
+ */
+function cachingStatements(db: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value as string);
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function sqliteDialect(file: string): KyselyDialect {
   return new SqliteDialect({
     database: async () => {
@@ -55,7 +79,7 @@ function sqliteDialect(file: string): KyselyDialect {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       fs.chmodSync(file, 0o600);
-      return db;
+      return cachingStatements(db);
     },
   });
 }
@@ -71,6 +95,10 @@ function postgresDialect(url: string, poolSize: number): KyselyDialect {
   });
   // An idle connection the server dropped (a restart) is replaced on next use, never a crash.
   pool.on('error', () => undefined);
+  // A checked-out connection has no listener of the pool's: a server that goes away between two
+  // statements of a transaction would crash the process. The statement under way fails (and is
+  // classified); the broken connection is discarded on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresDialect({ pool });
 }
 

@@ -207,6 +207,42 @@ export interface EmbeddingsTable {
   vector: Buffer;
 }
 
+/** A signed-in console: the cookie's token is never stored, only its SHA-256 (hex). */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  org_id: string;
+  /** The admin key that signed in; revoking it ends the session. */
+  key_id: string;
+  /** Sent back in `X-CSRF-Token` with every state-changing request. */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Page views per day, path and traffic (`human` | `ai`). */
+export interface PageViewDaysTable {
+  domain_id: string;
+  day: number;
+  path: string;
+  traffic: string;
+  n: number;
+}
+
+/** One visitor (a hash under the day's salt) who viewed a path that day. */
+export interface PageVisitorsTable {
+  domain_id: string;
+  day: number;
+  path: string;
+  traffic: string;
+  visitor: string;
+}
+
+/** The current day's salt for visitor hashes; earlier ones are deleted. */
+export interface VisitorSaltsTable {
+  day: number;
+  salt: string;
+}
+
 export interface Schema {
   orgs: OrgsTable;
   projects: ProjectsTable;
@@ -228,4 +264,8 @@ export interface Schema {
   gap_jobs: GapJobsTable;
   pulls: PullsTable;
   embeddings: EmbeddingsTable;
+  page_view_days: PageViewDaysTable;
+  page_visitors: PageVisitorsTable;
+  visitor_salts: VisitorSaltsTable;
+  console_sessions: ConsoleSessionsTable;
 }

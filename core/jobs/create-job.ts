@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
-import {
-  AGENT_JOB_WORKFLOW,
-  agentJobWorkflowId,
-  messageRef,
-  type AgentJobInput,
-  type AgentJobWorkflow,
-  type JobMessage,
-  type JobSettings,
-  type MessageRef,
-} from '../contracts/agent-job.js';
-import { JOB_STATUS, PROJECT_ID } from '../contracts/search-attributes.js';
+import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import { AGENT_JOB_WORKFLOW, messageRef, type AgentJobWorkflow, type JobMessage } from '../contracts/agent-job.js';
 import type { Config } from '../config.js';
+import { jobRunOptions, jobSettings, runInput } from './job-runs.js';
 import { newJobId } from './job-id.js';
 import { jobBranch, publicRepository, type JobRecord } from './job-record.js';
 import { putJobPreamble, type JobPreamble } from './job-preamble.js';
 import type { JobStore } from './job-store.js';
-
-/** Margin over the agent's own time budget before Temporal times a turn out. */
-const TURN_TIMEOUT_MARGIN_SECONDS = 120;
 
 export interface JobRequest {
   projectId: string;
@@ -40,19 +28,9 @@ export interface JobRequest {
   preamble?: JobPreamble;
 }
 
-/** The settings a new job keeps for its whole life, from the configuration. */
-export function jobSettings(config: Config, draft: boolean): JobSettings {
-  return {
-    draft,
-    idleArchiveDays: config.retention.jobIdleArchiveDays,
-    turnTimeoutSeconds: config.agent.maxSeconds + TURN_TIMEOUT_MARGIN_SECONDS,
-    heartbeatSeconds: config.agent.heartbeatSeconds,
-  };
-}
-
 /** A new job: active, revision 0, with the repository stripped of credentials. */
 export function newJobRecord(
-  opts: { projectId: string; repository: string; ref: string; model: string; jobId?: string; branch?: string },
+  opts: { projectId: string; repository: string; ref: string; model: string; jobId?: string; branch?: string; draft?: boolean },
   now = new Date(),
 ): JobRecord {
   const at = now.toISOString();
@@ -68,6 +46,7 @@ export function newJobRecord(
     archivedAt: null,
     updatedAt: at,
     error: null,
+    draft: opts.draft ?? false,
     revision: 0,
     branch: opts.branch ?? jobBranch(id),
     title: null,
@@ -79,35 +58,11 @@ export function newJobRecord(
   };
 }
 
-/** The first run's input: the job, its first message pending, nothing handled yet. */
-export function firstRunInput(job: JobRecord, first: MessageRef, settings: JobSettings): AgentJobInput {
-  return { job, settings, pending: [first], seenMessageIds: [first.id], turn: 0, handledMessageIds: [], filesChanged: [] };
-}
-
 /**
- * How a job's workflow is started: the derived id, the memo `GET` reads without a worker, the
- * search attributes and the summary and details operators see in the Temporal UI.
- */
-export function jobStartOptions(input: AgentJobInput, taskQueue: string): WorkflowStartOptions<AgentJobWorkflow> {
-  const { job } = input;
-  return {
-    taskQueue,
-    workflowId: agentJobWorkflowId(job.id),
-    args: [input],
-    memo: { job },
-    typedSearchAttributes: [
-      { key: PROJECT_ID, value: job.projectId },
-      { key: JOB_STATUS, value: job.status },
-    ],
-    staticSummary: input.pending[0]?.summary ?? '',
-    staticDetails: `project: ${job.projectId}\nrepository: ${job.source.repository}\nref: ${job.source.ref}\nmodel: ${job.model || '(none configured)'}`,
-  };
-}
-
-/**
- * Creates a job: its record and first message go to the job store before the workflow starts, so
- * every API replica lists and reads the job as soon as the create answers (no replica keeps state
- * of its own). A start that fails forgets them again.
+ * Creates a job: its record and first message go to the database before its first run starts,
+ * so every API replica lists and reads the job as soon as the create answers, with or without a
+ * worker. From then on only the job's workflow writes its state. Idempotent by a caller-chosen
+ * job id: a repeat finds its own record and run. A start that fails forgets the job again.
  */
 export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
   const job = newJobRecord(request);
@@ -118,14 +73,17 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
     deps.store.putMessage(job.projectId, job.id, first),
     ...(request.preamble ? [putJobPreamble(deps.store, job.projectId, job.id, request.preamble)] : []),
   ]);
-  const input = firstRunInput(job, messageRef(first), jobSettings(deps.config, request.draft));
+  const ref = messageRef(first);
+  const input = runInput(job, jobSettings(deps.config, request.draft), [ref]);
   try {
-    await deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, deps.config.temporal.taskQueue));
+    await deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, {
+      ...jobRunOptions(job, input, { summary: ref.summary, status: 'active' }, deps.config.temporal.taskQueue),
+      // A repeat of a caller-chosen id joins the run that is open; a later one finds its message handled.
+      ...(request.jobId ? { workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING } : {}),
+    });
   } catch (err) {
-    // The workflow of a caller-chosen id already runs: this is a repeat of a start that succeeded.
-    if (request.jobId && err instanceof WorkflowExecutionAlreadyStartedError) return (await deps.store.get(job.projectId, job.id)) ?? job;
-    await deps.store.remove(job.projectId, job.id).catch(() => undefined);
+    if (!request.jobId) await deps.store.remove(job.projectId, job.id).catch(() => undefined);
     throw err;
   }
-  return job;
+  return request.jobId ? ((await deps.store.get(job.projectId, job.id)) ?? job) : job;
 }

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { json, parseJson, type Database, type JobEventsTable, type Queries } from '../db/index.js';
-import { EVENT_PAGE, isJobEventType, type JobEvent, type JobEventData, type JobEventLog, type NewJobEvent } from './job-events.js';
+import { putJobRecord } from './database-job-store.js';
+import { EVENT_PAGE, isJobEventType, type JobEvent, type JobEventData, type JobEventLog, type NewJobEvent, type StartedTurn } from './job-events.js';
 import { waitForEvents, type JobWakeups } from './job-wakeups.js';
 
 type EventRow = Pick<Selectable<JobEventsTable>, 'seq' | 'job_id' | 'project_id' | 'type' | 'time' | 'data_json'>;
@@ -11,6 +12,11 @@ const EVENT_COLUMNS = ['seq', 'job_id', 'project_id', 'type', 'time', 'data_json
 function eventOf(row: EventRow | undefined): JobEvent | undefined {
   if (!row || !isJobEventType(row.type)) return undefined;
   return { seq: row.seq, type: row.type, time: row.time, jobId: row.job_id, projectId: row.project_id, data: parseJson<JobEventData>(row.data_json) };
+}
+
+function startedTurnOf(data: JobEventData): StartedTurn {
+  const ids = Array.isArray(data.messageIds) ? data.messageIds.filter((id): id is string => typeof id === 'string') : [];
+  return { turn: typeof data.turn === 'number' ? data.turn : 0, messageIds: ids };
 }
 
 const isEvent = (e: JobEvent | undefined): e is JobEvent => e !== undefined;
@@ -46,6 +52,22 @@ export function createJobEventLog(database: Database, wakeups: JobWakeups): JobE
       const stored = await database.transaction((trx) => appendJobEvent(trx, database.dialect, event));
       await wakeups.notify(event.jobId);
       return stored;
+    },
+
+    async record(job, events) {
+      const stored = await database.transaction(async (trx) => {
+        await putJobRecord(trx, job);
+        const appended: JobEvent[] = [];
+        for (const event of events) appended.push(await appendJobEvent(trx, database.dialect, event));
+        return appended;
+      });
+      await wakeups.notify(job.id);
+      return stored;
+    },
+
+    async startedTurns(jobId) {
+      const rows = await queries.selectFrom('job_events').select('data_json').where('job_id', '=', jobId).where('type', '=', 'turn.started').orderBy('seq').execute();
+      return rows.map((row) => startedTurnOf(parseJson<JobEventData>(row.data_json)));
     },
 
     async after(jobId, afterSeq, limit = EVENT_PAGE) {

@@ -104,6 +104,19 @@ export function createJobStore(database: Database): JobStore {
       return rows.map((row) => ({ projectId: row.project_id, jobId: row.id }));
     },
 
+    async idleBefore(before, limit) {
+      const rows = await queries
+        .selectFrom('jobs')
+        .select('record_json')
+        .where('status', 'in', ['completed', 'failed'])
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(recordOf).filter((r): r is JobRecord => r !== undefined);
+    },
+
     async list(projectId, query: JobListQuery): Promise<JobPage> {
       const after = query.cursor ? decodeCursor(query.cursor) : undefined;
       let select = queries.selectFrom('jobs').select('record_json').where('project_id', '=', projectId);

@@ -5,7 +5,8 @@ export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage, typ
 export { createJobStore, putJobRecord, deleteJob } from './database-job-store.js';
 export { parseJobRecord } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
-export { createJob, firstRunInput, jobSettings, jobStartOptions, newJobRecord, type JobRequest } from './create-job.js';
+export { createJob, newJobRecord, type JobRequest } from './create-job.js';
+export { archiveJobRun, jobRunOptions, jobSettings, runInput, sendJobMessage, type JobRunDeps } from './job-runs.js';
 export { jobModel, type ModelChoice } from './job-model.js';
 export * from './job-events.js';
 export { createJobEventLog, appendJobEvent } from './database-job-event-log.js';

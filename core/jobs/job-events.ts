@@ -3,6 +3,7 @@
  * the webhooks. Each event has a per-job sequence number (the SSE `id`) that
  * only grows. Pure types and functions only: the workflow sandbox imports this file.
  */
+import type { JobRecord } from './job-record.js';
 
 export const JOB_EVENT_TYPES = [
   'turn.started',
@@ -54,10 +55,23 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/** A turn as its `turn.started` event names it. */
+export interface StartedTurn {
+  turn: number;
+  messageIds: string[];
+}
+
 /** The durable, ordered per-job event log, kept next to the job store. */
 export interface JobEventLog {
   /** Stores the event with the job's next sequence number; idempotent by `key`. */
   append(event: NewJobEvent): Promise<JobEvent>;
+  /**
+   * The job workflow's write: the job's record (unless a higher revision is stored) and its new
+   * events, in one transaction, then a wake-up for the streams. Idempotent; returns the events as stored.
+   */
+  record(job: JobRecord, events: NewJobEvent[]): Promise<JobEvent[]>;
+  /** The job's turns so far, oldest first: what a new run of its workflow must not handle again. */
+  startedTurns(jobId: string): Promise<StartedTurn[]>;
   /** Events with a sequence number above `afterSeq`, oldest first, at most `limit`. */
   after(jobId: string, afterSeq: number, limit?: number): Promise<JobEvent[]>;
   /** The job's newest event. */

@@ -1,7 +1,7 @@
 /**
- * The agent job as Quire keeps it: in the workflow memo while Temporal knows
- * the workflow, and in our own job store after that. Pure types and functions
- * only: the workflow sandbox imports this file.
+ * The agent job as Quire keeps it in its database, the only record of it: the API
+ * writes the first one, the job's workflow every later one. Pure types and
+ * functions only: the workflow sandbox imports this file.
  */
 import type { JobStopReason, Todo } from './job-report.js';
 
@@ -49,7 +49,12 @@ interface JobFields {
 export interface JobRecord extends JobFields {
   projectId: string;
   error: JobError | null;
-  /** Grows with every state change in the workflow; stores keep the highest one. */
+  /** Pull requests open as drafts (chosen at create time; every run of the job reads it). */
+  draft: boolean;
+  /**
+   * Grows with every state change; the store keeps the highest one, so a write of an activity
+   * attempt that timed out but still commits late never replaces a newer state.
+   */
   revision: number;
 }
 

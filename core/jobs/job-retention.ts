@@ -2,6 +2,7 @@ import type { Database } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { deleteJob } from './database-job-store.js';
 import { PURGE_SLICE } from './job-events.js';
+import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 
 const DAY_MS = 86_400_000;
@@ -16,6 +17,11 @@ export interface JobRetentionOptions {
   logger: Logger;
   /** `QUIRE_JOB_RETENTION_DAYS`. */
   retentionDays: number;
+  /**
+   * `QUIRE_JOB_IDLE_ARCHIVE_DAYS`, and how a job is archived: through its workflow (the only
+   * writer of job state), by an archive update that starts a run if none is open.
+   */
+  idleArchive: { days: number; archive(job: JobRecord): Promise<unknown> };
   /** How often the timer looks whether a purge is due. */
   checkIntervalMs?: number;
   purgeIntervalMs?: number;
@@ -30,10 +36,14 @@ export interface JobPurge {
   deliveries: number;
 }
 
+/** Idle jobs one sweep archives at most: each is a workflow update, so a backlog goes over several sweeps. */
+const IDLE_ARCHIVE_SLICE = 100;
+
 /**
- * Enforces `QUIRE_JOB_RETENTION_DAYS`. A job is closed once archived (by its
- * user, or by itself after `QUIRE_JOB_IDLE_ARCHIVE_DAYS` idle): completed and
- * failed jobs still take follow-ups, so they are never purged. A job archived
+ * Archives jobs idle (completed or failed, unchanged) longer than
+ * `QUIRE_JOB_IDLE_ARCHIVE_DAYS` and enforces `QUIRE_JOB_RETENTION_DAYS`. A job
+ * is closed once archived (by its user or by this sweep): completed and failed
+ * jobs still take follow-ups, so they are never purged. A job archived
  * longer ago than the retention goes with its messages and its events; the
  * webhook delivery log keeps each delivery as long, counted from its last
  * attempt. Every API replica runs it: each step is a bounded delete, so
@@ -75,9 +85,31 @@ export class JobRetention {
     const now = this.now();
     if (now - this.lastPurge < (this.options.purgeIntervalMs ?? 3_600_000)) return;
     this.lastPurge = now;
+    await this.archiveIdle().catch((err: unknown) => {
+      this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'idle job archive failed');
+    });
     await this.purge().catch((err: unknown) => {
       this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'job retention purge failed');
     });
+  }
+
+  /** Archives the jobs idle longer than the idle period as of the clock; returns how many. */
+  async archiveIdle(): Promise<number> {
+    const { idleArchive, jobs, logger } = this.options;
+    const before = new Date(this.now() - idleArchive.days * DAY_MS).toISOString();
+    const idle = await jobs.idleBefore(before, IDLE_ARCHIVE_SLICE);
+    let archived = 0;
+    for (const job of idle) {
+      try {
+        await idleArchive.archive(job);
+        archived += 1;
+      } catch (err) {
+        // One job's workflow that cannot take it now is tried again at the next sweep.
+        logger.warn({ err: err instanceof Error ? err.message : String(err), jobId: job.id }, 'idle job not archived');
+      }
+    }
+    if (archived > 0) logger.info({ jobs: archived, idleArchiveDays: idleArchive.days }, 'idle jobs archived');
+    return archived;
   }
 
   /** Deletes what is past the retention as of the clock, in slices. */

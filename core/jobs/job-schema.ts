@@ -14,6 +14,7 @@ const JobRecordSchema = v.object({
   updatedAt: v.string(),
   error: v.nullable(v.object({ code: v.string(), message: v.string() })),
   revision: v.number(),
+  draft: v.optional(v.boolean(), false),
   // Records written before a job said what it did lack these fields: they read as "nothing yet".
   branch: v.optional(v.string()),
   title: v.optional(v.nullable(v.string()), null),

@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { ModelStreamError, modelErrorForStatus } from './errors.js';
 import { eventData, pieceOf } from './event-stream.js';
 import { MODEL_TIMEOUT_MS } from './openai-client.js';
-import type { ChatMessage, ChatStreamBatch } from './types.js';
+import type { ChatMessage, ChatStreamBatch, ChatTool, StreamedToolCall } from './types.js';
 
 /** The provider's own error message from an error body, when it is JSON in the usual shape. */
 function reportedMessage(body: string): string | undefined {
@@ -29,9 +29,10 @@ function reportedMessage(body: string): string | undefined {
 export async function* streamChatCompletion(
   client: OpenAI,
   dispatcher: Dispatcher,
-  input: { model: string; messages: ChatMessage[]; signal: AbortSignal },
+  input: { model: string; messages: ChatMessage[]; tools?: ChatTool[] | undefined; signal: AbortSignal },
 ): AsyncGenerator<ChatStreamBatch> {
-  const body = { model: input.model, messages: input.messages, stream: true, stream_options: { include_usage: true } };
+  const tools = input.tools?.length ? { tools: input.tools, tool_choice: 'auto' } : {};
+  const body = { model: input.model, messages: input.messages, ...tools, stream: true, stream_options: { include_usage: true } };
   const built = await client.buildRequest({ method: 'post', path: '/chat/completions', body, headers: { accept: 'text/event-stream' } });
   const headers: Record<string, string> = {};
   new Headers(built.req.headers).forEach((value, name) => (headers[name] = value));
@@ -53,6 +54,8 @@ export async function* streamChatCompletion(
     throw modelErrorForStatus(res.statusCode, header, reportedMessage(text));
   }
   let finished = false;
+  // Tool calls arrive in pieces, by index: the first names the call, the rest extend its arguments.
+  const calls: StreamedToolCall[] = [];
   try {
     // Leaving at `[DONE]` must not destroy the body: its connection goes back to the keep-alive pool.
     for await (const batch of eventData(res.body.iterator({ destroyOnReturn: false }))) {
@@ -62,9 +65,17 @@ export async function* streamChatCompletion(
         if (piece.error) throw new ModelStreamError(`the model reported an error mid-answer: ${piece.error.slice(0, 300)}`, undefined);
         if (piece.text) out.text += piece.text;
         if (piece.usage) out.usage = piece.usage;
+        for (const part of piece.toolCalls ?? []) {
+          const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+          if (part.id) call.id = part.id;
+          if (part.name) call.name += part.name;
+          if (part.arguments) call.arguments += part.arguments;
+        }
       }
       if (out.text || out.usage) yield out;
     }
+    const made = calls.filter((call) => call.name);
+    if (made.length > 0) yield { text: '', toolCalls: made };
     // `[DONE]`, or a body that ended cleanly (servers that send no `[DONE]`); a cut connection throws instead.
     finished = true;
   } finally {

@@ -9,6 +9,28 @@ export interface CompletionPiece {
   usage?: { promptTokens: number; completionTokens: number };
   /** An error event some providers send inside the stream. */
   error?: string;
+  /** Pieces of tool calls: the first piece of a call has its id and name, every piece may add to its arguments. */
+  toolCalls?: ToolCallPiece[];
+}
+
+export interface ToolCallPiece {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+function toolCallPieces(value: unknown): ToolCallPiece[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter(isRecord).map((call, i) => {
+    const fn = isRecord(call.function) ? call.function : {};
+    return {
+      index: typeof call.index === 'number' ? call.index : i,
+      ...(typeof call.id === 'string' ? { id: call.id } : {}),
+      ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
+      ...(typeof fn.arguments === 'string' ? { arguments: fn.arguments } : {}),
+    };
+  });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -20,6 +42,8 @@ export function pieceOf(value: unknown): CompletionPiece {
   if (isRecord(value.error)) piece.error = typeof value.error.message === 'string' ? value.error.message : 'model error';
   const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
   if (isRecord(choice) && isRecord(choice.delta) && typeof choice.delta.content === 'string') piece.text = choice.delta.content;
+  const calls = isRecord(choice) && isRecord(choice.delta) ? toolCallPieces(choice.delta.tool_calls) : undefined;
+  if (calls?.length) piece.toolCalls = calls;
   const u = value.usage;
   if (isRecord(u) && typeof u.prompt_tokens === 'number' && typeof u.completion_tokens === 'number') {
     piece.usage = { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens };

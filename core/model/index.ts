@@ -9,4 +9,4 @@ export {
   modelErrorForStatus,
   toModelError,
 } from './errors.js';
-export type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool, ModelUsage } from './types.js';
+export type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool, ModelUsage, StreamedToolCall } from './types.js';

@@ -15,9 +15,9 @@ import type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool } from './t
  * activities leave it to Temporal, and the API lets the reader ask again.
  */
 export interface ModelPort {
-  /** One answer streamed token by token, batched per network read. */
-  streamChat(input: { model: string; messages: ChatMessage[]; signal: AbortSignal }): AsyncGenerator<ChatStreamBatch>;
-  /** One completion that may call tools. */
+  /** One answer streamed token by token, batched per network read; with `tools`, the calls it made come last. */
+  streamChat(input: { model: string; messages: ChatMessage[]; tools?: ChatTool[] | undefined; signal: AbortSignal }): AsyncGenerator<ChatStreamBatch>;
+  /** One completion that may call tools (none offered: a plain completion). */
   chat(input: { model: string; messages: ChatMessage[]; tools: ChatTool[]; signal?: AbortSignal }): Promise<ChatCompletion>;
   /** One vector per text, in order, for one request. */
   embed(input: { model: string; texts: string[]; dimensions?: number | undefined; inputType?: string; signal?: AbortSignal }): Promise<number[][]>;
@@ -62,7 +62,8 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
     chat: ({ model, messages, tools, signal }) =>
       inSpan(`chat ${model}`, genAiAttributes(endpoint, 'chat', model), async (span) => {
         try {
-          const completion = await client.chat.completions.create({ model, messages, tools, tool_choice: 'auto' }, signal ? { signal } : {});
+          const offered = tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {};
+          const completion = await client.chat.completions.create({ model, messages, ...offered }, signal ? { signal } : {});
           span.setAttributes({
             'gen_ai.response.model': completion.model,
             'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason),

@@ -9,8 +9,19 @@ export interface ModelUsage {
   completionTokens: number;
 }
 
-/** The text of one network read of a streamed answer (tokens that arrived together), and the usage once known. */
+/** A tool call of a streamed answer, whole: its arguments as the model wrote them (JSON, unchecked). */
+export interface StreamedToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * The text of one network read of a streamed answer (tokens that arrived together), and the usage
+ * once known. The tool calls the model made come whole, in the last batch, once the stream has ended.
+ */
 export interface ChatStreamBatch {
   text: string;
   usage?: ModelUsage;
+  toolCalls?: StreamedToolCall[];
 }

@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { openMigratedDatabase, type Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
 import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
-import { createJobEventLog, createJobStore, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
+import { archiveJobRun, createJobEventLog, createJobStore, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
 import { createModelPort } from '../model/index.js';
@@ -111,7 +111,16 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
     // What is still queued is written before the database goes.
     closers.push(() => analytics.stop());
-    const jobRetention = new JobRetention({ database, jobs, deliveries: webhooks, logger, retentionDays: config.retention.jobDays });
+    const client = temporal.client;
+    const jobRetention = new JobRetention({
+      database,
+      jobs,
+      deliveries: webhooks,
+      logger,
+      retentionDays: config.retention.jobDays,
+      // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
+      idleArchive: { days: config.retention.jobIdleArchiveDays, archive: (job) => client.withDeadline(Date.now() + 15_000, () => archiveJobRun({ temporal: client, config }, job)) },
+    });
     closers.push(() => jobRetention.stop());
 
     const probes: Platform['probes'] = {

@@ -40,3 +40,13 @@ export async function checkoutDocs(source: string, branch: string | undefined, d
   }
   return path.join(root, docsPath);
 }
+
+/** The commit a checkout (or a source folder inside a git work tree) is at; undefined for a folder outside git. */
+export async function checkedOutCommit(docsRoot: string): Promise<string | undefined> {
+  try {
+    const sha = (await runGit(docsRoot, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../store/file-lock.js';
@@ -42,7 +43,17 @@ const CURRENT_PAGE_BOOST = 1.15;
 interface LoadedDomain extends LoadedSnapshot {
   /** Built on the first search, so a writer that never searches never pays for it. */
   keyword: KeywordIndexes | undefined;
+  /** When the files were last found to match `stamp` (performance.now()). */
+  checkedAt: number;
+  /** The count of change notifications seen when they were. */
+  notified: number;
 }
+
+/**
+ * How long a cached snapshot is trusted without looking at its files while no change was notified:
+ * the bound on staleness should a notification be lost (a file system that sends none).
+ */
+const RECHECK_MS = 1000;
 
 /**
  * The journal is folded into the base file once it outgrows it (so the bytes
@@ -60,10 +71,14 @@ export function buildKeywordIndex(snapshot: Snapshot): KeywordIndexes {
 /**
  * The default store: one snapshot file per domain under `<dataDir>/index/`.
  * Readers reload a domain when its file changes, so the worker's writes reach
- * the API without a restart; writers take a cross-process lock.
+ * the API without a restart (told by a watch on the folder, or at most RECHECK_MS
+ * late); writers take a cross-process lock.
  */
 export class EmbeddedDocIndex implements WritableDocIndex {
   private readonly domains = new Map<string, LoadedDomain>();
+  /** Watches the index folder: any change there (a writer in any process) is counted in `notified`. */
+  private watcher: fsSync.FSWatcher | undefined;
+  private notified = 0;
 
   constructor(private readonly dir: string, private readonly queries: QueryEmbedder = new QueryEmbedder(undefined, 0)) {}
 
@@ -71,11 +86,42 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     return path.join(this.dir, `${encodeURIComponent(domainId)}.json`);
   }
 
-  private async domain(domainId: string): Promise<LoadedDomain> {
+  /** Starts watching the folder once it exists; without a watcher every read looks at the files. */
+  private watch(): void {
+    if (this.watcher) return;
+    try {
+      const watcher = fsSync.watch(this.dir, { persistent: false }, () => void this.notified++);
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.watcher === watcher) this.watcher = undefined;
+        this.notified++;
+      });
+      this.watcher = watcher;
+    } catch {
+      // No folder yet (nothing indexed), or no watches left: the files are looked at on every read.
+    }
+  }
+
+  /**
+   * The domain's snapshot. A search does not look at the files (two stats) while nothing changed
+   * in the folder: a change notification, or RECHECK_MS since the last look, makes it look again.
+   * `verify` always looks (a writer under the lock must start from the files as they are).
+   */
+  private async domain(domainId: string, verify = false): Promise<LoadedDomain> {
     const file = this.fileOf(domainId);
     const cached = this.domains.get(domainId);
-    if (cached?.stamp === (await fileStamp(file))) return cached;
-    const loaded = { ...(await loadSnapshot(file)), keyword: undefined };
+    const now = performance.now();
+    if (!verify && cached && this.watcher && cached.notified === this.notified && now - cached.checkedAt < RECHECK_MS) return cached;
+    this.watch();
+    // Counted before the look: a change during it makes the next read look again.
+    const notified = this.notified;
+    const stamp = await fileStamp(file);
+    if (cached?.stamp === stamp) {
+      cached.checkedAt = now;
+      cached.notified = notified;
+      return cached;
+    }
+    const loaded = { ...(await loadSnapshot(file)), keyword: undefined, checkedAt: now, notified };
     this.domains.set(domainId, loaded);
     return loaded;
   }
@@ -127,7 +173,7 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const file = this.fileOf(domainId);
     await withFileLock(file, async () => {
       // Under the lock the files cannot change; a cached copy of the same files saves a load.
-      const current = await this.domain(domainId);
+      const current = await this.domain(domainId, true);
       // A new object: searches running meanwhile keep the snapshot their keyword index was built from.
       const snapshot = applyChange(current.snapshot, change);
       const compact =
@@ -141,7 +187,9 @@ export class EmbeddedDocIndex implements WritableDocIndex {
         journalBytes = await appendChange(file, change, journalBytes);
         journalEntries++;
       }
-      this.domains.set(domainId, { stamp: await fileStamp(file), snapshot, keyword: undefined, baseBytes, journalBytes, journalEntries });
+      const notified = this.notified;
+      const stamp = await fileStamp(file);
+      this.domains.set(domainId, { stamp, snapshot, keyword: undefined, baseBytes, journalBytes, journalEntries, checkedAt: performance.now(), notified });
     });
   }
 
@@ -151,6 +199,8 @@ export class EmbeddedDocIndex implements WritableDocIndex {
   }
 
   async close(): Promise<void> {
+    this.watcher?.close();
+    this.watcher = undefined;
     this.domains.clear();
   }
 }

@@ -2,10 +2,15 @@ import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
 import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
   BatchSpanProcessor,
   NodeTracerProvider,
   NoopSpanProcessor,
+  ParentBasedSampler,
   SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  type Sampler,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
@@ -42,6 +47,42 @@ export function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefine
   return protocol === 'http/json' ? new JsonTraceExporter({ url }) : new ProtobufTraceExporter({ url });
 }
 
+/** The ratio OTEL_TRACES_SAMPLER_ARG gives (1 when unset), refused by name unless it is between 0 and 1. */
+function samplerRatio(env: NodeJS.ProcessEnv): number {
+  const arg = env.OTEL_TRACES_SAMPLER_ARG;
+  if (arg === undefined || arg === '') return 1;
+  const ratio = Number(arg);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new TracingConfigError('OTEL_TRACES_SAMPLER_ARG: must be a ratio between 0 and 1');
+  return ratio;
+}
+
+/**
+ * The sampler the standard variables ask for: OTEL_TRACES_SAMPLER (`parentbased_always_on` when
+ * unset, as the specification says) and, for the ratio samplers, OTEL_TRACES_SAMPLER_ARG. A trace
+ * not sampled costs little: its spans record nothing and are never exported.
+ */
+export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
+  const name = env.OTEL_TRACES_SAMPLER || 'parentbased_always_on';
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(samplerRatio(env));
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(samplerRatio(env)) });
+    default:
+      throw new TracingConfigError(
+        'OTEL_TRACES_SAMPLER: must be always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio',
+      );
+  }
+}
+
 /**
  * Starts tracing for this process, once, before the code it traces runs: registers the global
  * tracer provider, the async context and W3C trace-context propagation. Nothing is registered or
@@ -54,7 +95,7 @@ export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv 
   if (!exporter) return { enabled: false, serviceName, resource, processor: new NoopSpanProcessor(), shutdown: async () => {} };
   // A test's own exporter sees each span as it ends; a configured one gets batches off the request path.
   const processor = given ? new SimpleSpanProcessor(given) : new BatchSpanProcessor(exporter);
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new NodeTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [processor] });
   provider.register();
   return { enabled: true, serviceName, resource, processor, shutdown: () => provider.shutdown() };
 }

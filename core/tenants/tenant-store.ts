@@ -1,6 +1,7 @@
 import type { Database, Queries } from '../db/index.js';
 import { fromBool, json, parseJson, bool } from '../db/index.js';
 import type { ApiKeysTable, DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
+import { consoleSessionQueries } from './console-sessions.js';
 import { hashSecret, kindOfSecret, sameHash } from './keys.js';
 import { mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
@@ -234,6 +235,7 @@ export function createTenantStore(database: Database): TenantStore {
       }
       return keyOf(row);
     },
+    ...consoleSessionQueries(database),
     ping: () => database.ping(),
     close: async () => undefined,
   };

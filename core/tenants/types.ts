@@ -71,6 +71,17 @@ export interface ApiKeyRecord {
   lastUsedAt?: string;
 }
 
+/** A signed-in console (a browser that exchanged an admin key for a cookie); the cookie's token itself is not kept. */
+export interface ConsoleSession {
+  orgId: string;
+  /** The admin key that signed in. */
+  key: ApiKeyRecord;
+  /** What state-changing requests must echo in `X-CSRF-Token`. */
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export type ProjectInput = Omit<Project, 'createdAt' | 'updatedAt'>;
 export type DomainInput = Omit<Domain, 'createdAt' | 'updatedAt'>;
 
@@ -98,6 +109,11 @@ export interface TenantStore {
   revokeKey(id: string): Promise<ApiKeyRecord>;
   /** The live (not revoked, not expired) key whose secret this is, or undefined; records its use at most once a minute. */
   authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
+  /** Opens a console session for a live admin key, for `lifetimeMs` at most (never past the key's expiry); the token is returned this once. */
+  openConsoleSession(key: ApiKeyRecord, lifetimeMs: number): Promise<{ token: string; session: ConsoleSession }>;
+  /** The session of this token while it lasts and its key is live, or undefined. */
+  findConsoleSession(token: string): Promise<ConsoleSession | undefined>;
+  endConsoleSession(token: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

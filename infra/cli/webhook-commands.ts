@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
-import { toWebhookView, webhookId, MAX_DELIVERIES } from '../../core/webhooks/index.js';
+import { newWebhook, toWebhookView, MAX_DELIVERIES } from '../../core/webhooks/index.js';
 import { UsageError } from './context.js';
 import { defineCommand, list, str } from './flags.js';
 
@@ -30,15 +29,8 @@ export const webhooks = defineCommand({
     const envName = values['secret-env'];
     if (envName !== undefined && !/^[A-Z_][A-Z0-9_]*$/.test(envName)) throw new UsageError('--secret-env must be an environment variable name');
     const events: JobEventType[] = values.event.filter(isJobEventType);
-    const generated = envName ? undefined : `whsec_${randomBytes(24).toString('base64url')}`;
-    const hook = await store.put({
-      id: webhookId(projectId, target),
-      projectId,
-      url: target,
-      events,
-      secret: generated ? { kind: 'stored', value: generated } : { kind: 'env', name: envName ?? '' },
-      createdAt: new Date().toISOString(),
-    });
+    const { hook: record, secret: generated } = newWebhook(projectId, target, events, envName);
+    const hook = await store.put(record);
     line(`webhook ${hook.id} for ${projectId} → ${hook.url} (${events.length ? events.join(', ') : 'all events'})`);
     if (generated) {
       line('signing secret (shown once; verify X-Quire-Signature with it):');

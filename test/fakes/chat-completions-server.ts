@@ -23,7 +23,9 @@ export type Reply =
   | { toolCalls: ToolCallScript[]; text?: string; usage?: { prompt: number; completion: number } }
   | { error: { status: number; message?: string; type?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
   /** Streams `text` then, after `afterChars`, breaks the connection or, with `errorEvent`, sends that error as an event. */
-  | { failMidStream: { text: string; afterChars: number; errorEvent?: string } };
+  | { failMidStream: { text: string; afterChars: number; errorEvent?: string } }
+  /** Never answers: holds the request until the client gives up (counted in `aborted`). */
+  | { hang: true };
 
 type ScriptedError = Extract<Reply, { error: unknown }>['error'];
 
@@ -217,6 +219,13 @@ export async function startFakeModel(
 
     if ('error' in reply) {
       writeError(res, reply.error);
+      return;
+    }
+    if ('hang' in reply) {
+      res.on('close', () => {
+        state.aborted++;
+        state.events.emit('aborted');
+      });
       return;
     }
 

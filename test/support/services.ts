@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
-import { configuredAnswerer, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
+import { configuredAnswering, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
 import { apiServices } from '../../api/build-services.js';
 import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
@@ -27,7 +27,10 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   const dataDir = await tempDir();
   // Keyword retrieval unless a test asks for an embedder: the default (local) needs the server `npm start` runs.
   const embedder = env.QUIRE_EMBEDDING_MODEL ? {} : { QUIRE_EMBEDDER: 'none' };
-  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...env });
+  // One model request per answer unless a test asks for the rewrite and the model's searches:
+  // the tests that script a model reply by reply count on it (query-rewrite.test.ts turns both on).
+  const answering = { QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0' };
+  return loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...embedder, ...answering, ...env });
 }
 
 /**
@@ -68,7 +71,17 @@ export async function servicesOn(config: Config, opts: Parameters<typeof testPla
  */
 export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics' | 'model'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
-  return createAnswerService({ docIndex, threads, recorder: analytics, answerer: meteredAnswerer(configuredAnswerer(services.model), services.metrics.assistant), promptTokens: config.assistant.promptTokens, logger });
+  const answering = configuredAnswering(services.model, config.assistant);
+  return createAnswerService({
+    docIndex,
+    threads,
+    recorder: analytics,
+    answerer: meteredAnswerer(answering.answerer, services.metrics.assistant),
+    rewriter: answering.rewriter,
+    promptTokens: config.assistant.promptTokens,
+    searchTimeoutMs: config.assistant.searchTimeoutMs,
+    logger,
+  });
 }
 
 /** The services answering from `docIndex`: the index every route reads and the answer service over it. */

@@ -1,20 +1,20 @@
 /**
- * The agent job's state and its transitions, as plain functions: the workflow
- * applies them and publishes the result; unit tests call them directly.
- * Timestamps come in as arguments so every function is pure.
+ * The agent job's state within one run and its transitions, as plain functions:
+ * the workflow applies them and records the result; unit tests call them
+ * directly. Timestamps come in as arguments so every function is pure.
  */
-import type { AgentJobInput, JobSettings, MessageRef } from '../../core/contracts/agent-job.js';
+import type { LoadedJob, MessageRef } from '../../core/contracts/agent-job.js';
 import type { JobError, JobRecord } from '../../core/jobs/job-record.js';
 import { boundSummary, boundTodos, type JobStopReason, type Todo } from '../../core/jobs/job-report.js';
 
-/** Message ids a run remembers (Temporal de-duplicates updates only within a run); bounds the continue-as-new input. */
+/** Message ids a run remembers besides Temporal's own de-duplication of update ids. */
 export const MAX_SEEN_IDS = 1000;
 /** Messages quoted in the pull-request description. */
 export const MAX_HANDLED = 50;
 
 export interface JobState {
   job: JobRecord;
-  /** Accepted, not yet handled by a turn. */
+  /** Accepted, not yet handled by a turn of this run. */
   pending: MessageRef[];
   /** Ids accepted so far, oldest first. */
   seen: string[];
@@ -54,14 +54,17 @@ function changed(job: JobRecord, patch: JobPatch, now: string): JobRecord {
   return { ...job, ...patch, updatedAt: now, revision: job.revision + 1 };
 }
 
-export function startState(input: AgentJobInput): JobState {
+/** A run's state: the job as loaded, and the messages it was started with that no turn took yet. */
+export function startState(loaded: LoadedJob, pending: MessageRef[]): JobState {
+  const handled = loaded.handledMessageIds;
+  const fresh = pending.filter((m) => !handled.includes(m.id));
   return {
-    job: input.job,
-    pending: input.pending,
-    seen: input.seenMessageIds,
-    turn: input.turn,
-    handled: input.handledMessageIds,
-    filesChanged: input.filesChanged,
+    job: loaded.job,
+    pending: fresh,
+    seen: [...handled, ...fresh.map((m) => m.id)].slice(-MAX_SEEN_IDS),
+    turn: loaded.turn,
+    handled: handled.slice(-MAX_HANDLED),
+    filesChanged: loaded.job.filesChanged,
   };
 }
 
@@ -72,11 +75,12 @@ export function isArchived(state: JobState): boolean {
 /** Queues a message not seen before, and shows the job active (without an old error) at once. */
 export function acceptMessage(state: JobState, message: MessageRef, now: string): JobState {
   if (state.seen.includes(message.id)) return state;
+  const seen = [...state.seen, message.id].slice(-MAX_SEEN_IDS);
   const active = state.job.status === 'active' && !state.job.error;
   return {
     ...state,
     pending: [...state.pending, message],
-    seen: [...state.seen, message.id],
+    seen,
     job: active ? state.job : changed(state.job, { status: 'active', error: null }, now),
   };
 }
@@ -114,29 +118,23 @@ function reported(state: JobState, report: TurnReport): JobPatch {
 /** The job after a turn; a message that arrived during the turn keeps it active until its own turn. */
 export function endTurn(state: JobState, outcome: TurnOutcome, now: string): JobState {
   const idle = state.pending.length === 0;
-  const ran = { turns: state.turn, filesChanged: state.filesChanged };
   switch (outcome.kind) {
-    case 'done':
+    case 'done': {
+      const changedState = noteFilesChanged(state, outcome.report.filesChanged ?? []);
+      const ran = { turns: state.turn, filesChanged: changedState.filesChanged };
       return {
-        ...state,
+        ...changedState,
         job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null, ...ran, ...reported(state, outcome.report) }, now),
       };
+    }
     case 'failed':
-      return { ...state, job: changed(state.job, { status: idle ? 'failed' : 'active', error: outcome.error, ...ran }, now) };
+      return { ...state, job: changed(state.job, { status: idle ? 'failed' : 'active', error: outcome.error, turns: state.turn, filesChanged: state.filesChanged }, now) };
     case 'cancelled':
       return state;
   }
 }
 
-/** What the next run starts from: the same shape as the first run's input, bounded. */
-export function continueAsNewInput(state: JobState, settings: JobSettings): AgentJobInput {
-  return {
-    job: state.job,
-    settings,
-    pending: state.pending,
-    seenMessageIds: state.seen.slice(-MAX_SEEN_IDS),
-    turn: state.turn,
-    handledMessageIds: state.handled,
-    filesChanged: state.filesChanged,
-  };
+/** The error a run fails with: the job's, when the run leaves it failed. */
+export function runFailure(state: JobState): JobError | undefined {
+  return state.job.status === 'failed' && state.job.error ? state.job.error : undefined;
 }

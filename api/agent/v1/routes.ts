@@ -56,7 +56,7 @@ export function agentV1Router(services: ApiServices): Router {
     ctx.set({ 'X-Session-Id': job.id, 'X-Branch-Name': job.branch, 'X-Message-Id': messageId });
     streamJobEvents(
       ctx,
-      { events, status: async () => (await readJob(services, store, project.id, job.id))?.record.status },
+      { events, status: async () => (await readJob(store, project.id, job.id))?.record.status },
       { jobId: job.id, lastEventId: 0, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger, format: runFrame },
     );
   };

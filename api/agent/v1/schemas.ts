@@ -39,30 +39,41 @@ export function isBranchName(name: string): boolean {
   );
 }
 
-export const CreateSessionBody = v.object({
-  messages: v.pipe(
-    v.array(Message, 'messages is required and must be an array'),
-    v.minLength(1, 'messages must not be empty'),
-    v.maxLength(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} items`),
-    v.check((ms) => ms.reduce((n, m) => n + m.content.length, 0) <= MAX_CONVERSATION_CHARS, `messages must hold at most ${MAX_CONVERSATION_CHARS} characters in all`),
-    v.check(asksSomething, 'messages must end with a user message that is not only whitespace'),
-  ),
-  branch: v.optional(
-    v.pipe(
-      v.string('branch must be a string'),
-      v.minLength(1, 'branch must not be empty'),
-      v.maxLength(MAX_BRANCH_CHARS, `branch must be at most ${MAX_BRANCH_CHARS} characters`),
-      v.check(isBranchName, 'branch must be a git branch name: letters, digits and . _ - /, no "..", "//", "/." or ".lock", not starting with "-", "." or "/"'),
+const BRANCH_RULE = 'branch must be a git branch name: letters, digits and . _ - /, no "..", "//", "/." or ".lock", not starting with "-", "." or "/"';
+
+export const CreateSessionBody = v.pipe(
+  v.object({
+    messages: v.pipe(
+      v.array(Message, 'messages is required and must be an array'),
+      v.description(
+        '`system` messages are added to the agent’s system prompt for every turn; the `user` messages after the last `assistant` one are the request; earlier ones are shown to the model first. Must end with a `user` message that is not only whitespace; at most 200000 characters in all.',
+      ),
+      v.minLength(1, 'messages must not be empty'),
+      v.maxLength(MAX_MESSAGES, `messages must hold at most ${MAX_MESSAGES} items`),
+      v.check((ms) => ms.reduce((n, m) => n + m.content.length, 0) <= MAX_CONVERSATION_CHARS, `messages must hold at most ${MAX_CONVERSATION_CHARS} characters in all`),
+      v.check(asksSomething, 'messages must end with a user message that is not only whitespace'),
     ),
-  ),
-  asDraft: v.optional(v.boolean('asDraft must be true or false')),
-  model: v.optional(v.pipe(v.string('model must be a string'), v.minLength(1, 'model must not be empty'))),
-});
+    branch: v.optional(
+      v.pipe(
+        v.string('branch must be a string'),
+        v.minLength(1, 'branch must not be empty'),
+        v.maxLength(MAX_BRANCH_CHARS, `branch must be at most ${MAX_BRANCH_CHARS} characters`),
+        v.regex(/^[A-Za-z0-9._/-]+$/, BRANCH_RULE),
+        v.check(isBranchName, BRANCH_RULE),
+        v.description('The branch to push to, created from the project’s branch when missing; not the project’s branch itself. Default `quire/<sessionId>`.'),
+      ),
+    ),
+    asDraft: v.optional(v.pipe(v.boolean('asDraft must be true or false'), v.description('Open the pull request as a draft.'))),
+    model: v.optional(v.pipe(v.string('model must be a string'), v.minLength(1, 'model must not be empty'), v.description('One the project allows; default the configured model.'))),
+  }),
+  v.examples([{ branch: 'docs/quickstart-troubleshooting', messages: [{ role: 'user' as const, content: 'Add a troubleshooting section to the quickstart' }] }]),
+);
 export type CreateSessionBody = v.InferOutput<typeof CreateSessionBody>;
 
-const wholeNumber = (name: string, min: number, max: number) =>
+const wholeNumber = (name: string, min: number, max: number, description: string) =>
   v.pipe(
     v.string(`${name} must be a whole number`),
+    v.description(description),
     v.regex(/^\d{1,6}$/, `${name} must be a whole number from ${min} to ${max}`),
     v.transform(Number),
     v.minValue(min, `${name} must be at least ${min}`),
@@ -70,6 +81,6 @@ const wholeNumber = (name: string, min: number, max: number) =>
   );
 
 export const ListSessionsQuery = v.object({
-  skip: v.optional(wholeNumber('skip', 0, MAX_SKIP), '0'),
-  take: v.optional(wholeNumber('take', 1, MAX_TAKE), String(DEFAULT_TAKE)),
+  skip: v.optional(wholeNumber('skip', 0, MAX_SKIP, `Sessions to leave out from the newest: 0 to ${MAX_SKIP}.`), '0'),
+  take: v.optional(wholeNumber('take', 1, MAX_TAKE, `Sessions to answer: 1 to ${MAX_TAKE}.`), String(DEFAULT_TAKE)),
 });

@@ -1,4 +1,5 @@
-import type { JobRecord, Todo } from '../../../core/jobs/index.js';
+import * as v from 'valibot';
+import { MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES, type JobRecord } from '../../../core/jobs/index.js';
 
 /** `haultReason`, spelled as Mintlify's admin API spells it. */
 export const HAULT_REASONS = ['completed', 'github_missconfigured', 'error'] as const;
@@ -7,23 +8,33 @@ export type HaultReason = (typeof HAULT_REASONS)[number];
 /** Error codes that mean the repository or its forge is set up wrong, not that the run broke. */
 const MISCONFIGURED = new Set(['forge_misconfigured', 'bad_credentials', 'repository_not_found']);
 
-/** A job in the session shape of Mintlify's v1 agent API (field names as its spec spells them). */
-export interface Session {
-  sessionId: string;
-  /** Mintlify's docs site; for Quire, the project. */
-  subdomain: string;
-  branch: string | null;
-  /** The session stopped running: the job is completed, failed or archived. */
-  haulted: boolean;
-  /** Only once `haulted`. */
-  haultReason?: HaultReason;
-  pullRequestLink?: string;
-  messageToUser?: string;
-  todos: Todo[];
-  /** Beyond the spec's schema: Mintlify's sessions carry it and the issue asks for it. */
-  title?: string;
-  createdAt: string;
-}
+const dateTime = v.pipe(v.string(), v.isoTimestamp());
+
+/** A job in the session shape of Mintlify's v1 agent API, field names as its admin-openapi.json spells them (`haulted`, `haultReason`). */
+export const SessionSchema = v.object({
+  sessionId: v.pipe(v.string(), v.description('The job id (`job_…`).')),
+  subdomain: v.pipe(v.string(), v.description('The project id.')),
+  branch: v.pipe(v.nullable(v.string()), v.description('The branch the agent pushes to.')),
+  haulted: v.pipe(v.boolean(), v.description('The session stopped running: the job is completed, failed or archived.')),
+  haultReason: v.pipe(
+    v.optional(v.picklist(HAULT_REASONS)),
+    v.description(
+      'Only once `haulted`: `completed` (finished, bounded turns and archived jobs included), `github_missconfigured` (the repository or forge is set up wrong), `error` (any other failure).',
+    ),
+  ),
+  pullRequestLink: v.pipe(v.optional(v.string()), v.description('The pull request, once a turn changed something; kept while a follow-up runs.')),
+  messageToUser: v.pipe(
+    v.optional(v.pipe(v.string(), v.maxLength(MAX_SUMMARY_CHARS))),
+    v.description('The model’s message for the last turn (or why nothing changed); for a failed job, why it failed.'),
+  ),
+  todos: v.pipe(
+    v.array(v.object({ id: v.string(), content: v.pipe(v.string(), v.maxLength(MAX_TODO_CHARS)), status: v.picklist(TODO_STATUSES) })),
+    v.maxLength(MAX_TODOS),
+  ),
+  title: v.pipe(v.optional(v.string()), v.description('Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended.')),
+  createdAt: dateTime,
+});
+export type Session = v.InferOutput<typeof SessionSchema>;
 
 function haultReasonOf(job: JobRecord): HaultReason | undefined {
   switch (job.status) {

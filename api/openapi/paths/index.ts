@@ -1,34 +1,43 @@
 import type { PathItems } from '../types.js';
 import { agentOperations } from '../../agent/operations.js';
-import { pathItems } from '../operation.js';
-import { adminPaths } from './admin.js';
-import { analyticsPaths } from './analytics.js';
-import { agentV1Paths } from './agent-v1.js';
-import { assistantPaths } from './assistant.js';
+import { pathItems, type OperationSpec } from '../operation.js';
+import { adminOperations } from '../../admin/operations.js';
+import { analyticsOperations } from '../../analytics/operations.js';
+import { agentV1Operations } from '../../agent/v1/operations.js';
+import { assistantOperations } from '../../assistant/operations.js';
 import { automationsOperations } from '../../automations/operations.js';
-import { browserPaths } from './browser.js';
+import { browserOperations } from '../../browser-operations.js';
+import { widgetOperations } from '../../widget/operations.js';
+import { consoleOperations } from '../../console/operations.js';
 import { healthOperations } from '../../health-operations.js';
-import { llmsPaths } from './llms.js';
-import { mcpPaths } from './mcp.js';
-import { openAiCompatPaths } from './openai-compat.js';
-import { pullsPaths } from './pulls.js';
-import { searchPaths } from './search.js';
+import { llmsOperations } from '../../llms/operations.js';
+import { mcpOperations } from '../../mcp/operations.js';
+import { openAiCompatOperations } from '../../openai-compat/operations.js';
+import { pullsOperations } from '../../pulls/operations.js';
+import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
+import { webhooksOperations } from '../../webhooks/operations.js';
 
-/** Every feature's paths; each feature adds its own file and one line here. */
-export const PATHS: PathItems[] = [
-  pathItems(healthOperations),
-  pathItems(agentOperations),
-  agentV1Paths,
-  pathItems(automationsOperations),
-  assistantPaths,
-  browserPaths,
-  searchPaths,
-  pathItems(threadsOperations),
-  analyticsPaths,
-  pullsPaths,
-  mcpPaths,
-  openAiCompatPaths,
-  llmsPaths,
-  adminPaths,
+/** Every operation declared beside its route; each feature adds its list here. */
+export const OPERATIONS: OperationSpec[] = [
+  ...healthOperations,
+  ...agentOperations,
+  ...agentV1Operations,
+  ...automationsOperations,
+  ...webhooksOperations,
+  ...assistantOperations,
+  ...browserOperations,
+  ...widgetOperations,
+  ...searchOperations,
+  ...threadsOperations,
+  ...pullsOperations,
+  ...mcpOperations,
+  ...openAiCompatOperations,
+  ...llmsOperations,
+  ...adminOperations,
+  ...analyticsOperations,
+  ...consoleOperations,
 ];
+
+/** The document's paths, from the declared operations. */
+export const PATHS: PathItems[] = [pathItems(OPERATIONS)];

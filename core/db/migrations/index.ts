@@ -3,9 +3,11 @@ import { jobs } from './002-jobs.js';
 import { webhooksAndAutomations } from './003-webhooks-automations.js';
 import { threadsAndAnalytics } from './004-threads-analytics.js';
 import { pullsAndEmbeddings } from './005-pulls-embeddings.js';
+import { pageViews } from './006-page-views.js';
+import { consoleSessions } from './007-console-sessions.js';
 import type { QuireMigration } from './migration.js';
 
 export type { Dialect, QuireMigration } from './migration.js';
 
 /** The schema's steps, in the order they run. Append; never reorder or edit one that shipped. */
-export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings];
+export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions];

@@ -50,7 +50,7 @@ describe('agent API errors', function () {
     assert.equal(reply.body.archivedAt, null);
     assert.equal(reply.headers.get('ratelimit-limit'), '100');
     assert.equal(reply.headers.get('ratelimit-remaining'), '99');
-    // GET answers from the workflow memo although no worker runs.
+    // Create wrote the first record to the database: GET answers from it although no worker runs.
     const got = await call<JobView>(url(`/docs/job/${reply.body.id}`), 'GET', admin);
     assert.equal(got.status, 200);
     assert.deepEqual(got.body, reply.body);
@@ -130,12 +130,16 @@ describe('agent API errors', function () {
   });
 
   it('409 for a message to an archived job; archive is idempotent', async () => {
-    // With no worker the archive update cannot run, so the job is archived once its workflow is gone.
+    // No worker runs here: the job is recorded archived as its workflow records it.
     const job = (await create('docs', admin)).body;
-    await services.temporal.workflow.getHandle(job.id).terminate('test: simulate a forgotten workflow');
+    await services.temporal.workflow.getHandle(job.id).terminate('test: no worker will run it');
+    const stored = await services.jobs.get('docs', job.id);
+    const at = new Date().toISOString();
+    await services.jobs.put({ ...stored!, status: 'archived', archivedAt: at, updatedAt: at, revision: stored!.revision + 1 });
     const first = await call<JobView>(url(`/docs/job/${job.id}/archive`), 'POST', admin);
     assert.equal(first.status, 200);
     assert.equal(first.body.status, 'archived');
+    assert.equal(first.body.archivedAt, at);
     const again = await call<JobView>(url(`/docs/job/${job.id}/archive`), 'POST', admin);
     assert.equal(again.status, 200);
     assert.equal(again.body.archivedAt, first.body.archivedAt);

@@ -47,9 +47,14 @@ describe('agent job history stays bounded', function () {
   it(`runs ${FOLLOW_UPS} follow-ups of ${PROMPT_CHARS} characters; no history payload exceeds 256 KB`, async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let firstTurnRuns!: () => void;
+    const running = new Promise<void>((r) => (firstTurnRuns = r));
     // Each turn writes a page, then finishes; the first waits until every follow-up is in.
     const script = async (req: RecordedRequest, index: number): Promise<Reply> => {
-      if (index === 0) await gate;
+      if (index === 0) {
+        firstTurnRuns();
+        await gate;
+      }
       if (req.body.messages.at(-1)?.role === 'user') return { toolCalls: [{ name: 'write_file', arguments: { path: `turn-${index}.md`, content: `# Turn ${index}\n` } }] };
       return { toolCalls: [{ name: 'finish', arguments: { title: `Turn ${index}`, summary: 'Changelog.' } }] };
     };
@@ -67,6 +72,8 @@ describe('agent job history stays bounded', function () {
     const created = await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: promptOf(0) });
     assert.equal(created.status, 201);
     const firstRunId = (await services.temporal.workflow.getHandle(agentJobWorkflowId(created.body.id)).describe()).runId;
+    // Follow-ups sent before the first turn takes its messages would join it: send them while it runs.
+    await running;
     for (let i = 1; i <= FOLLOW_UPS; i++) {
       const sent = await call<JobView>(`${base}/v2/agent/docs/job/${created.body.id}/message`, 'POST', adminKey, { prompt: promptOf(i) });
       assert.equal(sent.status, 200, JSON.stringify(sent.body));

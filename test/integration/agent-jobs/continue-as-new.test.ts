@@ -1,19 +1,19 @@
 /**
  * Continue-as-new on a real dev server told to suggest it early (after 40
- * history events): the job keeps its state, turn count and PR link, and a
- * message id seen before continue-as-new is still ignored after it (Temporal
- * de-duplicates updates only within one run). Stand-in agent activities keep
- * the turns short; the job store activity is real.
+ * history events): a run kept open by messages that arrive during each turn
+ * continues as new, and the next run goes on from the database with its turn
+ * count, PR link and pending messages; a message a turn took before is not
+ * run again. Stand-in agent activities keep the turns short; the job
+ * activities and the database are real.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
 import type { AgentTurnInput } from '../../../activities/agent/index.js';
-import { firstRunInput, jobStartOptions, newJobRecord } from '../../../api/agent/create-job.js';
-import { AGENT_JOB_WORKFLOW, JOB_STATUS, SEARCH_ATTRIBUTES, sendMessageUpdate, type AgentJobWorkflow } from '../../../core/contracts/index.js';
-import { parseJobRecord } from '../../../core/jobs/index.js';
+import { jobRunOptions, newJobRecord, runInput } from '../../../api/agent/create-job.js';
+import { AGENT_JOB_WORKFLOW, JOB_STATUS, SEARCH_ATTRIBUTES, type AgentJobWorkflow } from '../../../core/contracts/index.js';
+import { sendJobMessage, type JobRunDeps } from '../../../core/jobs/index.js';
 import { createWorker } from '../../../worker/create-worker.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -35,6 +35,15 @@ describe('agent job workflow across continue-as-new', function () {
     const services = await testServices({ withTemporal: false });
     const turns: AgentTurnInput[] = [];
     const taskQueue = `can-${randomUUID()}`;
+    const deps: JobRunDeps = { temporal: env.client, config: { ...services.config, temporal: { ...services.config.temporal, taskQueue } } };
+    const job = newJobRecord({ projectId: 'docs', repository: 'r', ref: 'main', model: 'm' });
+    const MESSAGES = 8;
+    /** A follow-up sent while turn `turn` runs, so the run has another turn to take when it ends. */
+    const followUp = async (turn: number) => {
+      const message = { id: `m${turn}`, prompt: `p${turn}` };
+      await services.jobs.putMessage('docs', job.id, message);
+      await sendJobMessage(deps, job, message);
+    };
     const worker = await createWorker({
       connection: env.nativeConnection,
       namespace: 'default',
@@ -43,6 +52,7 @@ describe('agent job workflow across continue-as-new', function () {
         ...createActivities(services),
         runAgentTurn: async (input) => {
           turns.push(input);
+          if (input.turn < MESSAGES) await followUp(input.turn);
           return { changed: true, commitSha: `sha${input.turn}`, filesChanged: ['a.mdx'], title: 't', summary: 's', validationErrors: [], stopReason: 'finish', steps: 1 };
         },
         openOrUpdatePullRequest: async (input) => ({ url: `http://forge.test/pr/${input.jobId}`, number: 1, created: input.turn === 1 }),
@@ -58,50 +68,30 @@ describe('agent job workflow across continue-as-new', function () {
       await running;
     });
 
-    const job = newJobRecord({ projectId: 'docs', repository: 'r', ref: 'main', model: 'm' });
-    const input = firstRunInput(job, { id: 'm0', summary: 'p0' }, { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60, heartbeatSeconds: 20 });
-    const handle = await env.client.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, taskQueue));
+    await services.jobs.create(job);
+    await services.jobs.putMessage('docs', job.id, { id: 'm0', prompt: 'p0' });
+    const input = runInput(job, { draft: false, turnTimeoutSeconds: 60, heartbeatSeconds: 20 }, [{ id: 'm0', summary: 'p0' }]);
+    const handle = await env.client.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobRunOptions(job, input, { summary: 'p0', status: 'active' }, taskQueue));
     const firstRun = handle.firstExecutionRunId;
-    const memo = async () => parseJobRecord((await env.client.workflow.getHandle(handle.workflowId).describe()).memo?.job);
-    const settle = async (turnCount: number) => {
-      for (let i = 0; i < 200; i++) {
-        const current = await memo();
-        if (current?.status === 'completed' && turns.filter((t) => t.jobId === job.id).length === turnCount) return current;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`the job did not settle after turn ${turnCount}`);
-    };
-    await settle(1);
-    let sent = 1;
-    // Each turn adds ~12 events; keep going until the run has continued as new.
-    while ((await env.client.workflow.getHandle(handle.workflowId).describe()).runId === firstRun) {
-      assert.ok(sent < 20, 'continue-as-new never happened');
-      await env.client.workflow.getHandle(handle.workflowId).executeUpdate(sendMessageUpdate, { args: [{ id: `m${sent}`, summary: `p${sent}` }] });
-      sent += 1;
-      await settle(sent);
-    }
-    // The new run starts with the state the old one ended with, not with the memo the job was
-    // created with (what Temporal carries over when continue-as-new names no memo).
-    const described = await env.client.workflow.getHandle(handle.workflowId).describe();
-    const history = await env.client.workflow.getHandle(handle.workflowId, described.runId).fetchHistory();
-    const startMemo = history.events?.[0]?.workflowExecutionStartedEventAttributes?.memo?.fields?.job;
-    const carried = parseJobRecord(startMemo ? defaultPayloadConverter.fromPayload(startMemo) : undefined);
-    assert.equal(carried?.prLink, `http://forge.test/pr/${job.id}`, 'the next run starts from the last state');
-    const after = parseJobRecord(described.memo?.job);
-    assert.equal(after?.status, 'completed');
-    assert.equal(after?.prLink, `http://forge.test/pr/${job.id}`);
+    const latest = () => env.client.workflow.getHandle(handle.workflowId);
+    // The handle follows the chain of runs to the last one's result.
+    const done = await handle.result();
+    assert.equal(done.status, 'completed');
+    assert.equal(done.turns, MESSAGES);
+    assert.equal(done.prLink, `http://forge.test/pr/${job.id}`);
+    const described = await latest().describe();
+    assert.notEqual(described.runId, firstRun, 'the run continued as new');
+    assert.equal((await env.client.workflow.getHandle(handle.workflowId, firstRun).describe()).status.name, 'CONTINUED_AS_NEW');
+    assert.equal(described.status.name, 'COMPLETED');
     assert.deepEqual(described.typedSearchAttributes.get(JOB_STATUS), 'completed');
-    assert.equal(turns.filter((t) => t.jobId === job.id).length, sent);
-    // A message id from the first run is ignored by the second.
-    const latest = env.client.workflow.getHandle(handle.workflowId);
-    const replayed = await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'm1', summary: 'p1 again' }] });
-    assert.equal(replayed.status, 'completed');
-    // A new id still runs a turn, numbered after the first run's turns.
-    await latest.executeUpdate(sendMessageUpdate, { args: [{ id: 'fresh', summary: 'new' }] });
-    await settle(sent + 1);
-    const mine = turns.filter((t) => t.jobId === job.id);
-    assert.deepEqual(mine.map((t) => t.turn), mine.map((_, i) => i + 1));
-    assert.equal(mine.at(-1)?.messages[0]?.summary, 'new');
-    assert.ok(!mine.some((t) => t.messages.some((m) => m.summary === 'p1 again')));
+    const mine = () => turns.filter((t) => t.jobId === job.id);
+    // Every message once, in order, numbered across the runs.
+    assert.deepEqual(mine().map((t) => t.turn), mine().map((_, i) => i + 1));
+    assert.deepEqual(mine().flatMap((t) => t.messages.map((m) => m.id)), Array.from({ length: MESSAGES }, (_, i) => `m${i}`));
+    assert.deepEqual(await services.jobs.get('docs', job.id), done, 'the database holds what the last run ended with');
+    // A message a turn took before is not run again by a later run.
+    await sendJobMessage(deps, done, { id: 'm0', prompt: 'p0' });
+    await latest().result();
+    assert.equal(mine().length, MESSAGES);
   });
 });

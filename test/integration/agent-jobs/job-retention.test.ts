@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { createApp } from '../../../api/app.js';
 import type { Database } from '../../../core/db/index.js';
 import {
+  archiveJobRun,
   createJobEventLog,
   createJobStore,
   pollingJobWakeups,
@@ -27,6 +28,7 @@ import { createLogger } from '../../../core/logger.js';
 import { createWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
 import { forEachDialect, testDatabase } from '../../support/databases.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
+import { startWorker } from '../../support/temporal.js';
 import { call } from './agent-api.js';
 
 const DAY = 86_400_000;
@@ -83,8 +85,11 @@ async function present(stores: Stores, record: JobRecord): Promise<boolean[]> {
   ];
 }
 
+/** Idle archive left out: these tests are about deletion (its own test below archives through a worker). */
+const noIdleArchive = { days: 30, archive: async () => undefined };
+
 const retention = (stores: Stores, now = () => NOW) =>
-  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, now });
+  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, now });
 
 /** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
 async function storesOn(database: Database): Promise<Stores> {
@@ -167,7 +172,7 @@ describe('job retention: the timer', () => {
     const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
     // The real store, its disk gone when retention reads it.
     const broken: JobStore = { ...stores.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
-    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, now: () => NOW }).tick();
+    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, idleArchive: noIdleArchive, now: () => NOW }).tick();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
     assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
   });
@@ -189,7 +194,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const get = (id: string) => call<JobView>(`${base}/v2/agent/docs/job/${id}`, 'GET', adminKey);
     assert.equal((await get(expired.id)).status, 200);
 
-    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, now: () => NOW }).purge();
+    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, idleArchive: noIdleArchive, now: () => NOW }).purge();
 
     assert.equal((await get(expired.id)).status, 404);
     assert.equal((await call(`${base}/v2/agent/docs/job/${expired.id}/events`, 'GET', adminKey)).status, 404);
@@ -199,5 +204,49 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     assert.deepEqual(listed.body.jobs.map((j) => j.id).sort(), [recent.id, open.id].sort());
     const deliveries = await call<{ deliveries: Array<{ jobId: string }> }>(`${base}/v2/agent/docs/webhooks/deliveries`, 'GET', adminKey);
     assert.deepEqual(deliveries.body.deliveries.map((d) => d.jobId), [recent.id]);
+  });
+});
+
+describe('idle archive (real worker, Temporal dev server)', function () {
+  this.timeout(120_000);
+
+  it('archives jobs idle longer than QUIRE_JOB_IDLE_ARCHIVE_DAYS through their workflow; recent, active and archived jobs stay', async () => {
+    const services = await testServices({ taskQueue: `idle-${randomUUID()}` });
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const stores = { database: services.database, jobs: services.jobs, events: services.events, hooks: services.webhooks };
+    const idleDays = services.config.retention.jobIdleArchiveDays;
+    const idle = await seed(stores, { ...job('completed', idleDays + 1), id: newJobId() });
+    const failed = await seed(stores, { ...job('failed', idleDays + 3), id: newJobId(), error: { code: 'git_failed', message: 'down' } });
+    const recent = await seed(stores, { ...job('completed', idleDays - 1), id: newJobId() });
+    const active = await seed(stores, { ...job('active', idleDays + 5), id: newJobId() });
+    const archived: string[] = [];
+    const sweep = new JobRetention({
+      database: stores.database,
+      jobs: stores.jobs,
+      deliveries: stores.hooks,
+      logger: silent,
+      retentionDays: services.config.retention.jobDays,
+      idleArchive: {
+        days: idleDays,
+        archive: async (record) => {
+          archived.push(record.id);
+          return archiveJobRun(services, record);
+        },
+      },
+      now: () => NOW,
+    });
+    assert.equal(await sweep.archiveIdle(), 2);
+    assert.deepEqual(archived, [failed.id, idle.id], 'least recently changed first');
+    for (const record of [idle, failed]) {
+      const stored = await stores.jobs.get('docs', record.id);
+      assert.equal(stored?.status, 'archived', 'the workflow recorded the archive');
+      assert.equal((await stores.events.latest(record.id))?.type, 'job.archived');
+      const run = await services.temporal.workflow.getHandle(record.id).describe();
+      assert.equal(run.status.name, 'COMPLETED');
+    }
+    assert.equal((await stores.jobs.get('docs', recent.id))?.status, 'completed');
+    assert.equal((await stores.jobs.get('docs', active.id))?.status, 'active');
+    // Archived jobs are no longer idle: a second sweep has nothing to do.
+    assert.equal(await sweep.archiveIdle(), 0);
   });
 });

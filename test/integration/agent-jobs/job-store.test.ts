@@ -120,6 +120,18 @@ forEachDialect('job store', (database) => {
     assert.deepEqual(await store.archivedBefore('2026-12-31T00:00:00.000Z', 1), [{ projectId: 'docs', jobId: 'job_early' }]);
   });
 
+  it('names idle jobs (completed or failed, unchanged since) least recently changed first, up to the limit', async () => {
+    const at = (id: string, status: JobRecord['status'], updatedAt: string) => record(id, '2026-01-01T00:00:00.000Z', { status, updatedAt, revision: 1 });
+    await store.put(at('job_done_old', 'completed', '2026-02-01T00:00:00.000Z'));
+    await store.put(at('job_failed_older', 'failed', '2026-01-15T00:00:00.000Z'));
+    await store.put(at('job_done_recent', 'completed', '2026-03-01T00:00:00.000Z'));
+    await store.put(at('job_active_old', 'active', '2026-01-10T00:00:00.000Z'));
+    await store.put({ ...at('job_archived_old', 'archived', '2026-01-05T00:00:00.000Z'), archivedAt: '2026-01-05T00:00:00.000Z' });
+    const ids = async (limit: number) => (await store.idleBefore('2026-02-20T00:00:00.000Z', limit)).map((j) => j.id);
+    assert.deepEqual(await ids(10), ['job_failed_older', 'job_done_old']);
+    assert.deepEqual(await ids(1), ['job_failed_older']);
+  });
+
   it('keeps the highest revision when many writers put one job at once', async () => {
     const writes = Array.from({ length: 30 }, (_, i) => (i * 7) % 30).map((revision) => store.put(record('job_race', '2026-01-01T00:00:00.000Z', { revision })));
     await Promise.all(writes);

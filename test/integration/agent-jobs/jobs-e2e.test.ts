@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import { PullStore } from '../../../core/forge/index.js';
 import { type JobView } from '../../../core/jobs/index.js';
@@ -111,6 +112,36 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     assert.deepEqual(listed.body.jobs.find((j) => j.id === created.id), followed);
   });
 
+  it('a job whose repository cannot be cloned: its run is Failed in Temporal with the reason, GET says failed; a follow-up starts the next run', async () => {
+    await services.tenants.putProject({ id: 'broken', orgId: 'acme', repository: `${repo.bareDir}-missing`, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [] });
+    const created = await create('Say gadget', 'broken');
+    const failed = await pollJob(base, admin, 'broken', created.id, settled);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error?.code, 'repository_not_found');
+    const first = services.temporal.workflow.getHandle(created.id);
+    // The run ends just after it recorded the job failed.
+    const failure = await first.result().then(() => undefined, (err: unknown) => err);
+    const described = await first.describe();
+    assert.equal(described.status.name, 'FAILED', "Temporal's own status of the run");
+    assert.ok(failure instanceof WorkflowFailedError && failure.cause instanceof ApplicationFailure);
+    assert.equal(failure.cause.message, failed.error?.message, 'the reason is the failure message');
+    assert.equal(failure.cause.type, 'repository_not_found');
+    assert.equal(await described.staticSummary(), 'Say gadget');
+
+    const followUp = await call<JobView>(url(`/broken/job/${created.id}/message`), 'POST', admin, { prompt: 'Try once more' });
+    assert.equal(followUp.status, 200);
+    assert.equal(followUp.body.status, 'active');
+    const again = await pollJob(base, admin, 'broken', created.id, settled);
+    assert.equal(again.status, 'failed');
+    assert.equal(again.turns, 2);
+    await services.temporal.workflow.getHandle(created.id).result().catch(() => undefined);
+    const second = await services.temporal.workflow.getHandle(created.id).describe();
+    assert.notEqual(second.runId, described.runId, 'a second run under the same workflow id');
+    assert.equal(second.workflowId, created.id);
+    assert.equal(second.status.name, 'FAILED');
+    assert.equal(await second.staticSummary(), 'Try once more', "the run's summary names its turn's request");
+  });
+
   it('a job that changes nothing completes with a null prLink', async () => {
     model.script([{ toolCalls: [{ name: 'search_text', arguments: { query: 'widget 4' } }] }, { text: 'Already correct.' }]);
     const created = await create('Check page 4 mentions widget 4');
@@ -185,7 +216,7 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     model.script(edit('page-5.mdx', 'Install the widget 5', 'Install the gizmo 5', 'Gizmo'));
     const created = await create('Say gizmo on page 5');
     const done = await pollJob(base, admin, 'docs', created.id, settled);
-    // The workflow writes the store before the memo: what GET shows, the store already holds.
+    // GET reads the database, where the workflow recorded the state.
     const store = services.jobs;
     assert.equal((await store.get('docs', created.id))?.status, 'completed');
     await worker.stop();

@@ -1,7 +1,8 @@
 /**
- * Records the history of a real agent job (create, a follow-up that arrives
- * during the turn, a duplicate message id, archive) into
- * test/fixtures/histories/agent-job.json for the replay test. Run after a
+ * Records the history of a real agent job's first run (create, a follow-up that
+ * arrives during the turn and is handled by a second turn of the same run, a
+ * duplicate message id) into test/fixtures/histories/agent-job.json for the
+ * replay test; the job is then archived by a run of its own. Run after a
  * deliberate change to the workflow's shape:
  *   node --require tsx/cjs test/integration/agent-jobs/record-history.ts
  */
@@ -45,14 +46,15 @@ async function record(): Promise<void> {
   await startWorker(services, { taskQueue: 'record-history' });
   const base = (await serve(createApp(services))).url;
   const job = (await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Say gadget on page 1' })).body;
+  const firstRun = (await services.temporal.workflow.getHandle(agentJobWorkflowId(job.id)).describe()).runId;
   const message = { prompt: 'And on page 2' };
   await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });
   await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });
   release();
   await pollJob(base, adminKey, 'docs', job.id, (j) => j.status === 'completed');
   await call(`${base}/v2/agent/docs/job/${job.id}/archive`, 'POST', adminKey);
-  const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(job.id));
-  await handle.result();
+  await services.temporal.workflow.getHandle(agentJobWorkflowId(job.id)).result();
+  const handle = services.temporal.workflow.getHandle(agentJobWorkflowId(job.id), firstRun);
   await fs.mkdir(path.dirname(HISTORY_FILE), { recursive: true });
   const history: unknown = JSON.parse(historyToJSON(await handle.fetchHistory()));
   await fs.writeFile(HISTORY_FILE, JSON.stringify(scrubPath(history, repo.bareDir, '/srv/docs.git'), null, 2) + '\n');

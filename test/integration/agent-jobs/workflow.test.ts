@@ -1,29 +1,25 @@
 /**
  * The job workflow on the real Temporal dev server, with stand-in agent
  * activities so turn timing (a turn that blocks until cancelled, a turn that
- * fails permanently) is under the test's control. The job store activity is real.
- * End-to-end runs with the real agent activities live in jobs-api.test.ts.
+ * fails permanently) is under the test's control. The job activities and the
+ * database are real. End-to-end runs with the real agent activities live in
+ * jobs-e2e.test.ts.
+ *
+ * Each turn is one workflow run under the job's id: it ends Completed, or Failed
+ * with the job's error; a follow-up or an archive reaches the job by
+ * update-with-start (the open run, or a new one).
  */
 import assert from 'node:assert/strict';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
-import { firstRunInput, jobStartOptions, newJobRecord } from '../../../api/agent/create-job.js';
+import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../../../api/agent/create-job.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
-import {
-  AGENT_JOB_WORKFLOW,
-  archiveSignal,
-  archiveUpdate,
-  JOB_ARCHIVED,
-  messageSignal,
-  sendMessageUpdate,
-  type AgentJobInput,
-  type AgentJobWorkflow,
-} from '../../../core/contracts/index.js';
-import { parseJobRecord, type JobRecord } from '../../../core/jobs/index.js';
+import { AGENT_JOB_WORKFLOW, JOB_ARCHIVED, messageRef, type AgentJobWorkflow, type JobMessage } from '../../../core/contracts/index.js';
+import { archiveJobRun, sendJobMessage, type JobRecord, type JobRunDeps } from '../../../core/jobs/index.js';
 import { testServices } from '../../support/services.js';
-import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { startWorker } from '../../support/temporal.js';
 
 type TurnScript = (input: AgentTurnInput) => Promise<AgentTurnResult>;
 
@@ -38,12 +34,6 @@ const changed = (input: AgentTurnInput): AgentTurnResult => ({
   steps: 2,
 });
 
-function jobInput(overrides: Partial<AgentJobInput> = {}, idleArchiveDays = 30): AgentJobInput {
-  const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test' });
-  const settings = { draft: false, idleArchiveDays, turnTimeoutSeconds: 60, heartbeatSeconds: 2 };
-  return { ...firstRunInput(job, { id: 'm-1', summary: 'first prompt' }, settings), ...overrides };
-}
-
 describe('agent job workflow (stand-in agent activities)', function () {
   this.timeout(60_000);
   const allTurns: AgentTurnInput[] = [];
@@ -51,10 +41,10 @@ describe('agent job workflow (stand-in agent activities)', function () {
   // Workflows of earlier tests may still run; each test looks only at its own job.
   let current = '';
   const turns = { get length() { return allTurns.filter((t) => t.jobId === current).length; }, at: (i: number) => allTurns.filter((t) => t.jobId === current)[i] };
-  const prs = { get length() { return allPrs.filter((p) => p.jobId === current).length; }, at: (i: number) => allPrs.filter((p) => p.jobId === current)[i] };
+  const prs = { get length() { return allPrs.filter((p) => p.jobId === current).length; } };
   let script: TurnScript = async (input) => changed(input);
-  let taskQueue: string;
   let services: Awaited<ReturnType<typeof testServices>>;
+  let deps: JobRunDeps;
 
   before(async () => {
     services = await testServices();
@@ -72,88 +62,114 @@ describe('agent job workflow (stand-in agent activities)', function () {
         },
       },
     });
-    taskQueue = worker.taskQueue;
+    deps = { temporal: services.temporal, config: { ...services.config, temporal: { ...services.config.temporal, taskQueue: worker.taskQueue } } };
   });
   beforeEach(() => {
     script = async (input) => changed(input);
   });
 
-  async function start(input: AgentJobInput) {
-    const { client } = await temporalEnv();
-    current = input.job.id;
-    return client.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, jobStartOptions(input, taskQueue));
+  /** What the API's create does: the first record and message in the database, then the first run. */
+  async function create(prompt = 'first prompt') {
+    const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test' });
+    const first: JobMessage = { id: `m-1-${job.id}`, prompt };
+    await services.jobs.create(job);
+    await services.jobs.putMessage('docs', job.id, first);
+    current = job.id;
+    const input = runInput(job, { ...jobSettings(deps.config, false), heartbeatSeconds: 2 }, [messageRef(first)]);
+    const handle = await services.temporal.workflow.start<AgentJobWorkflow>(
+      AGENT_JOB_WORKFLOW,
+      jobRunOptions(job, input, { summary: prompt, status: 'active' }, deps.config.temporal.taskQueue),
+    );
+    return { job, handle, first };
   }
-  async function memoJob(handle: Awaited<ReturnType<typeof start>>): Promise<JobRecord | undefined> {
-    return parseJobRecord((await handle.describe()).memo?.job);
+  async function send(job: JobRecord, id: string, prompt: string): Promise<JobRecord> {
+    const message = { id, prompt };
+    await services.jobs.putMessage(job.projectId, job.id, message);
+    return sendJobMessage(deps, job, message);
   }
-  async function until(handle: Awaited<ReturnType<typeof start>>, ok: (job: JobRecord) => boolean): Promise<JobRecord> {
+  async function until(jobId: string, ok: (job: JobRecord) => boolean): Promise<JobRecord> {
     for (let i = 0; i < 300; i++) {
-      const job = await memoJob(handle);
+      const job = await services.jobs.get('docs', jobId);
       if (job && ok(job)) return job;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('job never reached the expected state');
   }
+  const latestRun = (jobId: string) => services.temporal.workflow.getHandle(jobId);
 
-  it('runs a turn, opens the PR, completes, and records the state in the job store', async () => {
-    const input = jobInput();
-    const handle = await start(input);
-    const done = await until(handle, (j) => j.status === 'completed');
-    assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
+  it('runs a turn, opens the PR, records the job completed, and the run ends Completed', async () => {
+    const { job, handle, first } = await create();
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.prLink, `http://forge.test/pr/${job.id}`);
     assert.equal(turns.length, 1);
-    assert.equal(turns.at(0)?.branch, `quire/${input.job.id}`);
-    assert.deepEqual(prs.at(0)?.messageIds, ['m-1']);
-    // The store is written before the memo changes: whoever sees `completed` finds it in the store.
-    const stored = await services.jobs.get('docs', input.job.id);
-    assert.equal(stored?.status, 'completed');
-    assert.equal(stored?.revision, done.revision);
+    assert.equal(turns.at(0)?.branch, `quire/${job.id}`);
+    const described = await handle.describe();
+    assert.equal(described.status.name, 'COMPLETED');
+    assert.equal(described.typedSearchAttributes.get({ name: 'QuireJobStatus', type: 'KEYWORD' } as never), 'completed');
+    const stored = await services.jobs.get('docs', job.id);
+    assert.deepEqual(stored, result, 'the database holds what the run ended with');
+    const events = await services.events.after(job.id, 0);
+    assert.deepEqual(events.map((e) => e.type), ['turn.started', 'turn.finished', 'pull_request.opened', 'job.completed']);
+    assert.deepEqual(events[0]?.data.messageIds, [first.id]);
   });
 
-  it('shows active as soon as a message is accepted, queues it behind a running turn, and ignores a repeated id', async () => {
+  it('a message that arrives during a turn is handled by a further turn of the same run; a repeated id is not', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     script = async (input) => {
       if (input.turn === 1) await gate;
       return changed(input);
     };
-    const input = jobInput({ seenMessageIds: ['m-1', 'carried-id'] });
-    const handle = await start(input);
-    await until(handle, () => turns.length === 1);
-    const accepted = await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', summary: 'second' }] });
+    const { job, handle, first } = await create();
+    await until(job.id, (j) => j.status === 'active' && turns.length === 1);
+    const accepted = await send(job, 'm-2', 'second');
     assert.equal(accepted.status, 'active');
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-2', summary: 'second again' }] });
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'carried-id', summary: 'seen before continue-as-new' }] });
-    // The first message's id counts as seen too.
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-1', summary: 'the first prompt again' }] });
+    await send(job, 'm-2', 'second again');
     release();
-    const done = await until(handle, (j) => j.status === 'completed' && turns.length === 2);
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(turns.length, 2);
     assert.deepEqual(turns.at(1)?.messages.map((m) => m.summary), ['second']);
-    assert.equal(done.prLink, `http://forge.test/pr/${input.job.id}`);
-    // After completion, a new message flips the memo to active before the update returns.
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'm-3', summary: 'third' }] });
-    assert.equal((await memoJob(handle))?.status, 'active');
-    await until(handle, (j) => j.status === 'completed' && turns.length === 3);
+    assert.equal((await latestRun(job.id).describe()).runId, handle.firstExecutionRunId, 'one run handled both turns');
+    // After the run ended: a repeated update id answers as the first time did (Temporal keeps its outcome)…
+    assert.deepEqual(await sendJobMessage(deps, result, { id: 'm-2', prompt: 'second' }), accepted);
+    // …and a message a turn already took (the first one, never an update) starts a run that runs no turn and changes nothing.
+    const again = await sendJobMessage(deps, result, first);
+    assert.deepEqual(again, result);
+    await latestRun(job.id).result();
+    assert.equal(turns.length, 2);
   });
 
-  it('accepts messages and archive as signals too (Temporal UI, CLI), dropping repeats and malformed ones', async () => {
-    const input = jobInput();
-    const handle = await start(input);
-    await until(handle, (j) => j.status === 'completed' && turns.length === 1);
-    await handle.signal(messageSignal, { id: 'sig-1', prompt: 'from the UI' });
-    await handle.signal(messageSignal, { id: 'sig-1', prompt: 'repeated' });
-    // What a person might type in the UI's signal form: no id.
-    await handle.signal('message', { prompt: 'no id' });
-    await until(handle, (j) => j.status === 'completed' && turns.length === 2);
-    assert.deepEqual(turns.at(1)?.messages.map((m) => m.summary), ['from the UI']);
-    // The signalled prompt went to the job store; the first of a repeated id was kept.
-    const stored = await services.jobs.getMessages('docs', input.job.id, ['sig-1']);
-    assert.deepEqual(stored, [{ id: 'sig-1', prompt: 'from the UI' }]);
-    await handle.signal(archiveSignal);
-    assert.equal((await handle.result()).status, 'archived');
-    assert.equal(turns.length, 2, 'archive did not run another turn');
+  it('a permanent failure fails the run with the job error; a follow-up starts the next run under the same id', async () => {
+    script = async (input) => {
+      if (input.turn === 1) throw ApplicationFailure.create({ type: 'ModelNotConfigured', message: 'no model is configured' });
+      return changed(input);
+    };
+    const { job, handle } = await create();
+    const failure = await handle.result().then(() => undefined, (err: unknown) => err);
+    assert.ok(failure instanceof WorkflowFailedError);
+    assert.ok(failure.cause instanceof ApplicationFailure);
+    assert.equal(failure.cause.message, 'no model is configured');
+    assert.equal(failure.cause.type, 'model_not_configured');
+    assert.equal((await handle.describe()).status.name, 'FAILED');
+    const failed = await services.jobs.get('docs', job.id);
+    assert.deepEqual(failed?.error, { code: 'model_not_configured', message: 'no model is configured' });
+    assert.equal(turns.length, 1, 'a non-retryable error is not retried');
+
+    const resumed = await send(failed!, 'retry', 'try again');
+    assert.equal(resumed.status, 'active');
+    assert.equal(resumed.error, null);
+    const second = latestRun(job.id);
+    const done = await second.result();
+    assert.equal(done.status, 'completed');
+    assert.equal(done.turns, 2);
+    const described = await second.describe();
+    assert.notEqual(described.runId, handle.firstExecutionRunId, 'a second run');
+    assert.equal(described.status.name, 'COMPLETED');
   });
 
-  it('archive cancels a running turn and ends the workflow archived; later messages are refused', async () => {
+  it('archive cancels a running turn and the run ends archived; later messages are refused', async () => {
     let cancelled = false;
     script = async () => {
       const ctx = Context.current();
@@ -167,58 +183,32 @@ describe('agent job workflow (stand-in agent activities)', function () {
         }
       }
     };
-    const handle = await start(jobInput());
-    await until(handle, () => turns.length === 1);
-    const archived = await handle.executeUpdate(archiveUpdate);
+    const { job, handle } = await create();
+    await until(job.id, () => turns.length === 1);
+    const archived = await archiveJobRun(deps, job);
     assert.equal(archived.status, 'archived');
     assert.ok(archived.archivedAt);
-    const result = await handle.result();
-    assert.equal(result.status, 'archived');
-    // The workflow waits for the turn to finish cancelling (WAIT_CANCELLATION_COMPLETED) before it ends.
+    // The update answered once the turn had stopped (WAIT_CANCELLATION_COMPLETED) and the state was recorded.
     assert.equal(cancelled, true, 'the running turn saw the cancellation');
+    assert.deepEqual(await services.jobs.get('docs', job.id), archived);
+    assert.equal((await handle.result()).status, 'archived');
     assert.equal(prs.length, 0);
-  });
-
-  it('rejects a message to an archived job with the JobArchived failure', async () => {
-    const input = jobInput({ pending: [] });
-    const handle = await start(input);
-    await handle.executeUpdate(archiveUpdate);
-    // A second archive is idempotent while the workflow finishes.
-    await assert.rejects(
-      handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'late', summary: 'too late' }] }),
-      (err: unknown) =>
-        (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED) ||
-        (err instanceof Error && /completed|not found/i.test(err.message)),
+    assert.equal((await services.events.latest(job.id))?.type, 'job.archived');
+    await assert.rejects(send(archived, 'late', 'too late'), (err: unknown) =>
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED,
     );
   });
 
-  it('a permanent failure fails the job with a code; a later message resumes it', async () => {
-    script = async (input) => {
-      if (input.turn === 1) throw ApplicationFailure.create({ type: 'ModelNotConfigured', message: 'no model is configured' });
-      return changed(input);
-    };
-    const handle = await start(jobInput());
-    const failed = await until(handle, (j) => j.status === 'failed');
-    assert.deepEqual(failed.error, { code: 'model_not_configured', message: 'no model is configured' });
-    assert.equal(turns.length, 1, 'a non-retryable error is not retried');
-    await handle.executeUpdate(sendMessageUpdate, { args: [{ id: 'retry', summary: 'try again' }] });
-    const resumed = await until(handle, (j) => j.status === 'completed');
-    assert.equal(resumed.error, null);
-    assert.ok(resumed.prLink);
-  });
-
-  it('a job with no change completes with a null prLink and opens no PR', async () => {
+  it('archive of a job with no open run starts one that archives it', async () => {
     script = async (input) => ({ ...changed(input), changed: false, commitSha: null, filesChanged: [] });
-    const handle = await start(jobInput());
-    const done = await until(handle, (j) => j.status === 'completed');
-    assert.equal(done.prLink, null);
+    const { job, handle } = await create();
+    const done = await handle.result();
+    assert.equal(done.prLink, null, 'a turn with no change completes with a null prLink');
     assert.equal(prs.length, 0);
-  });
-
-  it('archives itself after the idle period', async () => {
-    const handle = await start(jobInput({}, 1 / 86_400)); // one second
-    const result = await handle.result();
-    assert.equal(result.status, 'archived');
+    const archived = await archiveJobRun(deps, done);
+    assert.equal(archived.status, 'archived');
+    assert.equal((await archiveJobRun(deps, done)).status, 'archived', 'idempotent');
+    assert.equal((await latestRun(job.id).result()).status, 'archived');
     assert.equal(turns.length, 1);
   });
 });

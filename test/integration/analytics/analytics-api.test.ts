@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { analyticsRouter } from '../../../api/analytics/index.js';
+import { llmsRouter } from '../../../api/llms/index.js';
+import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
 import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
@@ -47,7 +49,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
       // The fake stands for the model provider: it cites a passage unless the question asks it not to.
       script: (req) => ({ text: JSON.stringify(req.body.messages.at(-1)?.content ?? '').includes('uncited') ? UNCITED : 'Install it with npm [1].' }),
       patch: () => ({ analytics: recorder }),
-      features: [analyticsRouter, searchRouter, openAiCompatRouter],
+      features: [analyticsRouter, searchRouter, openAiCompatRouter, llmsRouter, mcpRouter],
     });
     await world.services.tenants.putDomain({
       id: 'docs',
@@ -134,36 +136,82 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
       cursor = page.nextCursor;
     } while (cursor);
     assert.deepEqual(seen, (await conversations()).conversations.map((c) => c.id));
-    const window = await conversations(`?dateFrom=${new Date(Date.UTC(2026, 5, 1, 13)).toISOString()}&dateTo=${new Date(Date.UTC(2026, 5, 1, 14)).toISOString()}`);
+    // As Mintlify's: dateFrom inclusive, dateTo exclusive.
+    const window = await conversations(`?dateFrom=${new Date(Date.UTC(2026, 5, 1, 13)).toISOString()}&dateTo=${new Date(Date.UTC(2026, 5, 1, 15)).toISOString()}`);
     assert.deepEqual(window.conversations.map((c) => c.unansweredReason), ['no_passages', 'no_citation']);
     assert.equal((await conversations('?dateFrom=2026-06-02')).conversations.length, 0);
-    assert.equal((await conversations('?dateTo=2026-06-01')).conversations.length, 4, 'a date-only dateTo covers its whole day');
+    assert.equal((await conversations('?dateTo=2026-06-02')).conversations.length, 4, 'a date-only dateTo ends at that day’s midnight');
+    assert.equal((await conversations('?dateTo=2026-06-01')).conversations.length, 0, 'results are before, not on, dateTo');
   });
 
   it('refuses a bad period, limit or cursor with 400, and another organisation’s domain with 404', async () => {
-    for (const query of ['?dateFrom=yesterday', '?dateFrom=2026-06-02&dateTo=2026-06-01', '?limit=0', '?limit=1001', '?cursor=not-a-cursor']) {
+    for (const [query, field] of [['?dateFrom=yesterday', 'dateFrom'], ['?dateFrom=2026-06-02&dateTo=2026-06-01', 'dateFrom'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?cursor=not-a-cursor', 'cursor']]) {
       const res = await admin(`/v1/analytics/docs/assistant${query}`);
       assert.equal(res.status, 400, query);
-      assert.equal(((await res.json()) as { code: string }).code, 'invalid_request');
+      const body = (await res.json()) as { error: string; code: string; details: Array<{ path: string; message: string }> };
+      // Mintlify's error shape (`error`, `details[].message`), with Quire's code and the field named.
+      assert.equal(body.code, 'invalid_request');
+      assert.equal(typeof body.error, 'string');
+      assert.deepEqual([...new Set(body.details.map((d) => d.path))], [field], query);
+    }
+    for (const route of ['/v1/analytics/docs/views?limit=251', '/v1/analytics/docs/visitors?offset=-1', '/v1/analytics/docs/searches?limit=101', '/v1/analytics/docs/feedback?source=email', '/v1/analytics/docs/feedback/by-page?status=open']) {
+      assert.equal((await admin(route)).status, 400, route);
     }
     await world.services.tenants.addOrg('other');
     const other = await world.services.tenants.createKey('other', 'admin');
-    for (const route of ['/v1/analytics/docs/assistant', '/v1/analytics/docs/assistant/caller-stats', '/v1/analytics/docs/searches', '/v1/analytics/docs/feedback', '/v1/analytics/docs/gaps']) {
+    for (const route of ['/v1/analytics/docs/assistant', '/v1/analytics/docs/assistant/caller-stats', '/v1/analytics/docs/searches', '/v1/analytics/docs/feedback', '/v1/analytics/docs/gaps', '/v1/analytics/docs/views', '/v1/analytics/docs/visitors']) {
       assert.equal((await admin(route, other.secret)).status, 404, route);
     }
     assert.equal((await admin('/v1/analytics/docs/assistant', world.org.assistantKey)).status, 403);
   });
 
-  it('counts answers per caller kind, and shows a thread with its recorded answers', async () => {
-    const stats = await json<{ total: number; answered: number; unanswered: number; callers: Array<{ callerKind: string; surface: string; total: number }> }>(
-      await admin('/v1/analytics/docs/assistant/caller-stats'),
-    );
-    assert.deepEqual([stats.total, stats.answered, stats.unanswered], [4, 2, 2]);
+  it('counts questions per caller type and per day, and shows a thread as Mintlify’s messages', async () => {
+    const stats = await json<{
+      web: number;
+      api: number;
+      other: number;
+      total: number;
+      answered: number;
+      unanswered: number;
+      callers: Array<{ callerKind: string; surface: string; total: number }>;
+      days: Array<{ date: string; total: number; answered: number; unanswered: number }>;
+    }>(await admin('/v1/analytics/docs/assistant/caller-stats'));
+    assert.deepEqual([stats.web, stats.api, stats.other, stats.total], [1, 3, 0, 4]);
+    assert.deepEqual([stats.answered, stats.unanswered], [2, 2]);
     assert.deepEqual(stats.callers.map((c) => [c.callerKind, c.surface, c.total]), [['server', 'assistant', 2], ['browser', 'assistant', 1], ['server', 'openai', 1]]);
-    const shown = await json<{ threadId: string; exchanges: unknown[]; conversations: Conversation[] }>(await admin(`/v1/analytics/docs/assistant/threads/${thread.id}`));
+    assert.deepEqual(stats.days, [{ date: '2026-06-01', total: 4, answered: 2, unanswered: 2 }]);
+
+    const shown = (await json<Record<string, unknown>>(await admin(`/v1/analytics/docs/assistant/threads/${thread.id}`))) as {
+      threadId: string;
+      createdAt: string;
+      messages: Array<Record<string, unknown>>;
+    };
+    // AssistantThreadResponse, field by field: threadId, createdAt, and the messages in order.
+    assert.deepEqual(Object.keys(shown).sort(), ['createdAt', 'messages', 'threadId']);
     assert.equal(shown.threadId, thread.id);
-    assert.equal(shown.exchanges.length, 1);
-    assert.deepEqual(shown.conversations.map((c) => c.id), [thread.messageId]);
+    assert.equal(new Date(shown.createdAt).toISOString(), shown.createdAt);
+    assert.deepEqual(shown.messages.map((m) => [m.role, typeof m.id, typeof m.content, typeof m.createdAt]), [
+      ['user', 'string', 'string', 'string'],
+      ['assistant', 'string', 'string', 'string'],
+    ]);
+    const [asked, answered] = shown.messages as [Record<string, unknown>, Record<string, unknown>];
+    assert.equal(asked.content, 'How do I install the CLI?');
+    assert.equal(answered.id, thread.messageId);
+    assert.notEqual(asked.id, answered.id);
+    assert.match(String(answered.content), /^Install it with npm \[\[1\]\]\(https:\/\/docs\.example\.com\/guides\/install#install-the-cli\)/);
+    for (const m of shown.messages) assert.ok(!Number.isNaN(Date.parse(String(m.createdAt))), String(m.createdAt));
+    assert.ok(Date.parse(String(asked.createdAt)) <= Date.parse(String(answered.createdAt)));
+    // Quire's additions on the answer: the pages it cited and the reader's rating (none yet).
+    assert.ok((answered.sources as Array<{ url: string }>).some((src) => src.url === 'https://docs.example.com/guides/install#install-the-cli'));
+    assert.equal(answered.feedback, null);
+    assert.equal(asked.sources, undefined);
+
+    // A conversation row's id finds its thread too, and an answer of a stateless door is a thread of its own.
+    assert.equal((await json<{ threadId: string }>(await admin(`/v1/analytics/docs/assistant/threads/${thread.messageId}`))).threadId, thread.id);
+    const openai = (await conversations()).conversations.find((c) => c.surface === 'openai')!;
+    const single = await json<{ threadId: string; messages: Array<{ role: string; content: string }> }>(await admin(`/v1/analytics/docs/assistant/threads/${openai.id}`));
+    assert.equal(single.threadId, openai.id);
+    assert.deepEqual(single.messages.map((m) => [m.role, m.content]), [['user', openai.query], ['assistant', openai.response]]);
     assert.equal((await admin('/v1/analytics/docs/assistant/threads/no-such-thread')).status, 404);
   });
 
@@ -186,14 +234,31 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     now += HOUR;
     assert.equal((await feedback({ ...rating, helpful: false, comment: 'It needs Node 22 now' })).status, 204);
 
-    const list = await json<{ feedback: Array<{ id: string; helpful: boolean; comment: string | null; path: string | null; query: string | null }>; hasMore: boolean }>(
-      await admin('/v1/analytics/docs/feedback'),
-    );
+    const list = await json<{ feedback: unknown[]; hasMore: boolean; nextCursor: string | null }>(await admin('/v1/analytics/docs/feedback'));
     assert.deepEqual(list.feedback, [
-      { id: thread.messageId, path: '/guides/install', comment: 'It needs Node 22 now', createdAt: new Date(now).toISOString(), helpful: false, threadId: thread.id, messageId: thread.messageId, query: 'How do I install the CLI?' },
+      {
+        id: thread.messageId,
+        path: '/guides/install',
+        comment: 'It needs Node 22 now',
+        createdAt: new Date(now).toISOString(),
+        source: 'contextual',
+        status: 'pending',
+        helpful: false,
+        contact: null,
+        threadId: thread.id,
+        messageId: thread.messageId,
+        query: 'How do I install the CLI?',
+      },
     ]);
-    const byPage = await json<{ pages: unknown[] }>(await admin('/v1/analytics/docs/feedback/by-page'));
-    assert.deepEqual(byPage.pages, [{ path: '/guides/install', helpful: 0, notHelpful: 1, total: 1 }]);
+    assert.deepEqual([list.hasMore, list.nextCursor], [false, null]);
+    assert.equal((await json<{ feedback: unknown[] }>(await admin('/v1/analytics/docs/feedback?source=code_snippet'))).feedback.length, 0);
+    assert.equal((await json<{ feedback: unknown[] }>(await admin('/v1/analytics/docs/feedback?status=resolved,dismissed'))).feedback.length, 0);
+    assert.equal((await json<{ feedback: unknown[] }>(await admin('/v1/analytics/docs/feedback?source=contextual&status=pending'))).feedback.length, 1);
+    const byPage = await json<{ feedback: unknown[]; hasMore: boolean }>(await admin('/v1/analytics/docs/feedback/by-page'));
+    assert.deepEqual(byPage, { feedback: [{ path: '/guides/install', thumbsUp: 0, thumbsDown: 1, code: 0, total: 1 }], hasMore: false });
+    // The rating shows on the thread's answer.
+    const rated = await json<{ messages: Array<{ id: string; feedback?: unknown }> }>(await admin(`/v1/analytics/docs/assistant/threads/${thread.id}`));
+    assert.deepEqual(rated.messages.find((m) => m.id === thread.messageId)?.feedback, { helpful: false, comment: 'It needs Node 22 now', createdAt: new Date(now).toISOString() });
   });
 
   it('records searches and reported clicks, and reports each query’s click-through rate', async () => {
@@ -219,11 +284,79 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     assert.equal(click.status, 204);
     assert.equal(click.headers.get('access-control-allow-origin'), PAGE);
     await recorder.tick();
-    const report = await json<{ searches: Array<{ searchQuery: string; searches: number; ctr: number; topClickedPage: string | null }>; totalSearches: number }>(
+    const report = await json<{ searches: Array<{ searchQuery: string; hits: number; ctr: number; topClickedPage: string | null; lastSearchedAt: string; averageResults: number }>; totalSearches: number }>(
       await admin('/v1/analytics/docs/searches'),
     );
     assert.equal(report.totalSearches, 3);
-    assert.deepEqual(report.searches.map((s) => [s.searchQuery, s.searches, s.ctr, s.topClickedPage]), [['install', 2, 0.5, '/guides/install'], ['signing secret', 1, 0, null]]);
+    // `hits` is how many times the term was searched, as Mintlify's.
+    assert.deepEqual(report.searches.map((s) => [s.searchQuery, s.hits, s.ctr, s.topClickedPage]), [['install', 2, 0.5, '/guides/install'], ['signing secret', 1, 0, null]]);
+    assert.ok(report.searches.every((s) => s.averageResults >= 0 && !Number.isNaN(Date.parse(s.lastSearchedAt))));
+  });
+
+  it('counts the widget’s page-view beacons as human views and what Quire serves to machines as AI views', async () => {
+    const beacon = (body: string, headers: Record<string, string> = { origin: PAGE }, type = 'text/plain;charset=UTF-8') =>
+      fetch(`${world.url}/discovery/v1/analytics/docs/page-view`, { method: 'POST', headers: { 'content-type': type, 'user-agent': 'Reader/1', ...headers }, body });
+    const view = (path: string, key = world.org.assistantKey) => JSON.stringify({ key, path });
+    // As navigator.sendBeacon sends it: JSON as text/plain, the key in the body, no cookie.
+    const sent = await beacon(view('/guides/install'));
+    assert.equal(sent.status, 204, await sent.clone().text());
+    assert.equal(sent.headers.get('access-control-allow-origin'), PAGE);
+    assert.equal(sent.headers.get('set-cookie'), null);
+    assert.equal((await beacon(view('/guides/install'))).status, 204);
+    assert.equal((await beacon(view('/quickstart'), { origin: PAGE, 'user-agent': 'Reader/2' }, 'application/json')).status, 204);
+
+    assert.equal((await beacon(view('/quickstart'), { origin: 'https://evil.example.test' })).status, 403, 'an origin the domain does not list');
+    assert.equal((await beacon(view('/quickstart'), {})).status, 403, 'no Origin: not a page');
+    assert.equal((await beacon(view('/quickstart', world.org.adminKey))).status, 403, 'an admin key');
+    assert.equal((await beacon(view('/quickstart', 'quire_dsc_unknown'))).status, 401);
+    for (const [body, field] of [
+      ['not json', 'body'],
+      [JSON.stringify({ key: world.org.assistantKey }), 'path'],
+      [JSON.stringify({ path: '/quickstart' }), 'key'],
+      [view('quickstart'), 'path'],
+      [view('/quickstart?q=secret'), 'path'],
+      [view(`/${'x'.repeat(600)}`), 'path'],
+    ] as const) {
+      const res = await beacon(body);
+      assert.equal(res.status, 400, body.slice(0, 60));
+      const error = (await res.json()) as { code: string; details: Array<{ path: string }> };
+      assert.equal(error.code, 'invalid_request');
+      assert.ok(error.details.some((d) => d.path === field), `${field}: ${JSON.stringify(error.details)}`);
+    }
+
+    // Machines: llms.txt, an MCP request, and (earlier) the OpenAI-compatible completion.
+    const llms = await fetch(`${world.url}/discovery/v1/llms/docs.txt`, { headers: { 'user-agent': 'GPTBot/1.2' } });
+    assert.equal(llms.status, 200);
+    await llms.text();
+    const mcp = await fetch(`${world.url}/mcp/docs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.org.assistantKey}`, 'user-agent': 'Claude-User/1' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+    });
+    assert.equal(mcp.status, 200, await mcp.clone().text());
+    await mcp.text();
+    await recorder.tick();
+
+    type Traffic = { human: number; ai: number; total: number };
+    const views = await json<{ totals: Traffic; views: Array<Traffic & { path: string }>; hasMore: boolean; days: Array<Traffic & { date: string }> }>(await admin('/v1/analytics/docs/views'));
+    const at = (path: string) => views.views.find((v) => v.path === path);
+    assert.deepEqual(at('/guides/install'), { path: '/guides/install', human: 2, ai: 0, total: 2 });
+    assert.deepEqual(at('/quickstart'), { path: '/quickstart', human: 1, ai: 0, total: 1 });
+    for (const path of ['/llms.txt', '/mcp', '/openai/chat/completions']) assert.equal(at(path)?.ai, 1, path);
+    // The searches of the earlier test came from a page on the site: a reader's, not counted as AI.
+    assert.equal(at('/search'), undefined);
+    assert.deepEqual(views.totals, { human: 3, ai: 3, total: 6 });
+    assert.equal(views.hasMore, false);
+    assert.deepEqual(views.days, [{ date: new Date(now).toISOString().slice(0, 10), human: 3, ai: 3, total: 6 }]);
+    const paged = await json<{ views: Array<{ path: string }>; hasMore: boolean }>(await admin('/v1/analytics/docs/views?limit=2&offset=1'));
+    assert.deepEqual(paged.views.map((v) => v.path), views.views.slice(1, 3).map((v) => v.path));
+    assert.equal(paged.hasMore, true);
+
+    const visitors = await json<{ totals: Traffic; visitors: Array<Traffic & { path: string }>; days: unknown[] }>(await admin('/v1/analytics/docs/visitors'));
+    // Two readers (two user agents from one address), and the machines: llms.txt, MCP and the completion each their own agent.
+    assert.deepEqual(visitors.totals.human, 2);
+    assert.deepEqual(visitors.visitors.find((v) => v.path === '/guides/install'), { path: '/guides/install', human: 1, ai: 0, total: 1 });
+    assert.ok(visitors.totals.ai >= 2 && visitors.totals.total === visitors.totals.human + visitors.totals.ai, JSON.stringify(visitors.totals));
   });
 
   it('groups the unanswered and poorly rated questions into gaps', async () => {
@@ -244,6 +377,15 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     await get('/v1/analytics/{domain}/feedback', '/v1/analytics/docs/feedback');
     await get('/v1/analytics/{domain}/feedback/by-page', '/v1/analytics/docs/feedback/by-page');
     await get('/v1/analytics/{domain}/gaps', '/v1/analytics/docs/gaps');
+    await get('/v1/analytics/{domain}/views', '/v1/analytics/docs/views');
+    await get('/v1/analytics/{domain}/visitors', '/v1/analytics/docs/visitors?limit=1');
+    await get('/v1/analytics/{domain}/views', '/v1/analytics/docs/views?offset=x');
+    await get('/v1/analytics/{domain}/assistant/threads/{threadId}', `/v1/analytics/docs/assistant/threads/${thread.messageId}`);
+    const pageView = (body: unknown, origin = PAGE) =>
+      fetch(`${world.url}/discovery/v1/analytics/docs/page-view`, { method: 'POST', headers: { 'content-type': 'text/plain', origin }, body: JSON.stringify(body) });
+    await conforms('/discovery/v1/analytics/{domain}/page-view', 'post', await pageView({ key: world.org.assistantKey, path: '/quickstart' }));
+    await conforms('/discovery/v1/analytics/{domain}/page-view', 'post', await pageView({ key: world.org.assistantKey }));
+    await conforms('/discovery/v1/analytics/{domain}/page-view', 'post', await pageView({ key: world.org.assistantKey, path: '/x' }, 'https://evil.example.test'));
     const rating = { threadId: thread.id, threadKey: thread.key, messageId: thread.messageId, helpful: false };
     await conforms('/discovery/v1/assistant/{domain}/feedback', 'post', await feedback(rating, { origin: PAGE }));
     await conforms('/discovery/v1/assistant/{domain}/feedback', 'post', await feedback({ ...rating, threadKey: 'wrong' }, { origin: PAGE }));

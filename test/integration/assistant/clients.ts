@@ -11,7 +11,7 @@ import * as ai7 from 'ai-v7';
 export interface SearchToolReading {
   toolName: string;
   query: unknown;
-  hits: Array<{ path: string; url: string; content: string; metadata: { title: string } }>;
+  hits: Array<{ path: string; url: string; content: string; metadata: { title: string; retrieval?: string } }>;
 }
 
 export interface ClientReading {
@@ -21,6 +21,10 @@ export interface ClientReading {
   threadKey: string | undefined;
   /** The retrieval as the client saw it: the `search` tool call and its result. */
   search: SearchToolReading | undefined;
+  /** Every `search` tool call in order: the retrieval, then the model's own searches. */
+  searches: SearchToolReading[];
+  /** How the query rewrite went, from the message metadata (v2) or annotation (v1). */
+  queryRewrite: string | undefined;
   errors: string[];
 }
 
@@ -31,6 +35,7 @@ const field = (value: unknown, name: string): string | undefined => {
 };
 const threadIdOf = (metadata: unknown) => field(metadata, 'threadId');
 const threadKeyOf = (metadata: unknown) => field(metadata, 'threadKey');
+const queryRewriteOf = (metadata: unknown) => field(metadata, 'queryRewrite');
 
 function hitsOf(result: unknown): SearchToolReading['hits'] {
   if (!Array.isArray(result)) throw new Error(`the search result is not a list: ${JSON.stringify(result)}`);
@@ -39,7 +44,7 @@ function hitsOf(result: unknown): SearchToolReading['hits'] {
 
 /** Reads a v1 response with ai@4's own data-stream parser. */
 export async function readV1(res: Response): Promise<ClientReading> {
-  const reading: ClientReading = { text: '', sources: [], threadId: undefined, threadKey: undefined, search: undefined, errors: [] };
+  const reading: ClientReading = { text: '', sources: [], threadId: undefined, threadKey: undefined, search: undefined, searches: [], queryRewrite: undefined, errors: [] };
   if (!res.body) throw new Error('no body');
   const calls = new Map<string, { toolName: string; args: unknown }>();
   await processDataStream({
@@ -51,13 +56,16 @@ export async function readV1(res: Response): Promise<ClientReading> {
       for (const a of annotations) {
         reading.threadId ??= threadIdOf(a);
         reading.threadKey ??= threadKeyOf(a);
+        reading.queryRewrite ??= queryRewriteOf(a);
       }
     },
     onToolCallPart: (call) => void calls.set(call.toolCallId, { toolName: call.toolName, args: call.args }),
     onToolResultPart: (r) => {
       const call = calls.get(r.toolCallId);
       if (!call) throw new Error(`a tool result without its call: ${r.toolCallId}`);
-      reading.search = { toolName: call.toolName, query: field(call.args, 'query'), hits: hitsOf(r.result) };
+      const search = { toolName: call.toolName, query: field(call.args, 'query'), hits: hitsOf(r.result) };
+      reading.search ??= search;
+      reading.searches.push(search);
     },
   });
   return reading;
@@ -74,13 +82,18 @@ export interface UiPart {
   output?: unknown;
 }
 
-/** The `search` tool part of a v2 message (`tool-search`, finished with its output). */
-export function searchPartOf(parts: UiPart[]): SearchToolReading | undefined {
-  const part = parts.find((p) => p.type === 'tool-search');
-  if (!part) return undefined;
-  if (part.state !== 'output-available') throw new Error(`the search tool part is ${part.state}`);
-  return { toolName: 'search', query: field(part.input, 'query'), hits: hitsOf(part.output) };
+/** The `search` tool parts of a v2 message (`tool-search`, each finished with its output), in order. */
+export function searchPartsOf(parts: UiPart[]): SearchToolReading[] {
+  return parts
+    .filter((p) => p.type === 'tool-search')
+    .map((part) => {
+      if (part.state !== 'output-available') throw new Error(`the search tool part is ${part.state}`);
+      return { toolName: 'search', query: field(part.input, 'query'), hits: hitsOf(part.output) };
+    });
 }
+
+/** The first `search` tool part of a v2 message: the retrieval. */
+export const searchPartOf = (parts: UiPart[]): SearchToolReading | undefined => searchPartsOf(parts)[0];
 
 function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined, errors: string[]): ClientReading {
   const parts = message?.parts ?? [];
@@ -90,6 +103,8 @@ function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined,
     threadId: threadIdOf(message?.metadata),
     threadKey: threadKeyOf(message?.metadata),
     search: searchPartOf(parts),
+    searches: searchPartsOf(parts),
+    queryRewrite: queryRewriteOf(message?.metadata),
     errors,
   };
 }

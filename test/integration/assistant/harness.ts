@@ -5,11 +5,13 @@ import { createApp } from '../../../api/app.js';
 import { assistantRouter } from '../../../api/assistant/index.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { threadsRouter } from '../../../api/threads/index.js';
-import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
+import { EmbeddedDocIndex, modelEmbedder, QueryEmbedder } from '../../../core/retrieval/index.js';
 import type { Logger } from '../../../core/logger.js';
+import { createModelPort } from '../../../core/model/index.js';
 import { startFakeModel, type FakeModelServer, type Script } from '../../fakes/chat-completions-server.js';
 import { SITE } from './site.js';
 import { seedOrg, serve, tempDir, testServices, withDocIndex } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
 
 export { SITE, docsPage } from './site.js';
 
@@ -36,6 +38,8 @@ export interface WorldOptions {
   patch?: (services: ApiServices) => Partial<ApiServices>;
   /** More features to serve beside the assistant (the widget, the search endpoints). */
   features?: Feature[];
+  /** Searches embed their query with the fake model's embeddings endpoint, waiting this long for it. */
+  queryEmbeddingTimeoutMs?: number;
 }
 
 /** A served API with the assistant over the real embedded index, a real tenant store and (optionally) the fake model. */
@@ -56,7 +60,14 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
     includeHidden: false,
     ...(opts.supportContact ? { supportContact: opts.supportContact } : {}),
   });
-  const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'));
+  const embedding = model && opts.queryEmbeddingTimeoutMs
+    ? { provider: 'openai' as const, baseUrl: model.baseUrl, apiKey: 'sk-test-secret', apiVersion: undefined, proxy: { http: undefined, https: undefined, noProxy: undefined }, model: 'test-embed', dimensions: undefined, marking: 'none' as const, queryTimeoutMs: opts.queryEmbeddingTimeoutMs }
+    : undefined;
+  // Its own port to the fake model, standing in for the platform's embeddings endpoint.
+  const port = embedding ? createModelPort(embedding) : undefined;
+  if (port) onSuiteEnd(() => port.close());
+  const embedder = embedding && port ? modelEmbedder(embedding, port) : undefined;
+  const docIndex = new EmbeddedDocIndex(path.join(await tempDir('quire-index-'), 'index'), new QueryEmbedder(embedder, opts.queryEmbeddingTimeoutMs ?? 0));
   await docIndex.applyChanges(domainId, { upserts: SITE, removals: [] });
   const { threads } = patched;
   const services = withDocIndex(patched, docIndex, threads);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { analyticsRouter } from '../../../api/analytics/index.js';
 import { widgetRouter } from '../../../api/widget/index.js';
 import { buildWidget } from '../../../infra/build-widget.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
@@ -35,7 +36,7 @@ describe('the assistant in a real browser, from another origin', function () {
         if (/unsafe/.test(question)) return { text: 'Careful <img src=x onerror="window.pwned=1"> and [a trap](javascript:window.pwned=2) [1].' };
         return { text: FIRST };
       },
-      features: [(s) => widgetRouter(s, { bundlePath })],
+      features: [analyticsRouter, (s) => widgetRouter(s, { bundlePath })],
     });
     await world.services.tenants.putDomain({
       id: 'portal',

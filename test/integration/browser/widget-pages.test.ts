@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { analyticsRouter } from '../../../api/analytics/index.js';
 import { widgetRouter } from '../../../api/widget/index.js';
 import { buildWidget } from '../../../infra/build-widget.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
@@ -60,7 +61,7 @@ describe('the widget in a real browser', function () {
   before(async function () {
     const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
     await buildWidget(bundlePath, REPO_ROOT);
-    world = await assistantWorld({ script: answer, features: [(s) => widgetRouter(s, { bundlePath })] });
+    world = await assistantWorld({ script: answer, features: [analyticsRouter, (s) => widgetRouter(s, { bundlePath })] });
     site = await startPageServer();
     const domain = (id: string, baseUrl: string, allowedOrigins?: string[]) =>
       world.services.tenants.putDomain({ id, orgId: world.org.orgId, source: '.', docsPath: '', baseUrl, includeHidden: false, ...(allowedOrigins ? { allowedOrigins } : {}) });

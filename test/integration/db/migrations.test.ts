@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
       const first = await migrate(database, options);
       assert.deepEqual(first.applied, MIGRATIONS.map((m) => m.name));
       const created = await tables(database);
-      for (const table of ['orgs', 'projects', 'domains', 'api_keys', 'jobs', 'job_messages', 'job_events', 'webhooks', 'webhook_deliveries', 'automations', 'threads', 'thread_exchanges', 'answers', 'searches', 'feedback', 'pulls', 'embeddings'])
+      for (const table of ['orgs', 'projects', 'domains', 'api_keys', 'jobs', 'job_messages', 'job_events', 'webhooks', 'webhook_deliveries', 'automations', 'threads', 'thread_exchanges', 'answers', 'searches', 'feedback', 'pulls', 'embeddings', 'console_sessions'])
         assert.ok(created.includes(table), `${table} exists`);
       const second = await migrate(database, options);
       assert.deepEqual(second.applied, []);

@@ -86,6 +86,28 @@ forEachDialect('tenant store', (database) => {
       await store.authenticate(live.secret);
       assert.equal((await store.listKeys('acme')).find((k) => k.id === live.record.id)?.lastUsedAt, listed.lastUsedAt);
     });
+
+    it('finds a console session by its token while it lasts and its key is live', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      const key = await store.createKey('acme', 'admin');
+      const { token, session } = await store.openConsoleSession(key.record, 3_600_000);
+      const found = await store.findConsoleSession(token);
+      assert.equal(found?.orgId, 'acme');
+      assert.equal(found?.key.id, key.record.id);
+      assert.equal(found?.csrfToken, session.csrfToken);
+      assert.equal(await store.findConsoleSession(token.slice(1)), undefined);
+
+      const ended = await store.openConsoleSession(key.record, 3_600_000);
+      await store.endConsoleSession(ended.token);
+      assert.equal(await store.findConsoleSession(ended.token), undefined);
+
+      const lapsed = await store.openConsoleSession(key.record, -1000);
+      assert.equal(await store.findConsoleSession(lapsed.token), undefined, 'an expired session is not found');
+
+      await store.revokeKey(key.record.id);
+      assert.equal(await store.findConsoleSession(token), undefined, 'revoking the key ends its sessions');
+    });
 });
 
 /** The environment that points a process at the test's database: its data directory, and PostgreSQL's URL when the test runs there. */

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -10,6 +12,8 @@ import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { exampleDocsRepo } from './git-docs.js';
 import { runIndexCli } from './index-cli.js';
+
+const execFileAsync = promisify(execFile);
 
 describe('indexing workflow on the real Temporal dev server, over a real git repository', function () {
   this.timeout(120_000);
@@ -46,6 +50,8 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     const handle = client.workflow.getHandle<() => Promise<IndexDomainResult>>('index-skylark', started.runId);
     const result = await handle.result();
     assert.deepEqual([result.added, result.updated, result.removed, result.brokenCount], [20, 0, 0, 0]);
+    const tip = (await execFileAsync('git', ['rev-parse', 'refs/heads/main'], { cwd: repo.bareDir })).stdout.trim();
+    assert.equal(result.commit, tip, 'the run records the commit it indexed');
     assert.ok(result.chunks >= 40, `${result.chunks} chunks`);
     // 21 page files, one of them hidden: progress counts files, the summary counts indexed pages.
     assert.deepEqual(await handle.query(indexProgressQuery), { phase: 'done', done: 21, total: 21, embedded: 0 });

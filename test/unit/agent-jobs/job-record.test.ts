@@ -17,6 +17,7 @@ const base: JobRecord = {
   archivedAt: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
   error: { code: 'model_unavailable', message: 'earlier failure' },
+  draft: false,
   revision: 4,
   branch: 'quire/job_aaaaaaaaaaaaaaaaaaaa',
   title: 'Say gadget',

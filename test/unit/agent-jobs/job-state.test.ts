@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { firstRunInput, newJobRecord } from '../../../api/agent/create-job.js';
-import type { JobSettings } from '../../../core/contracts/index.js';
+import { newJobRecord } from '../../../api/agent/create-job.js';
 import * as transitions from '../../../workflows/agent-job/job-state.js';
 import type { JobState } from '../../../workflows/agent-job/job-state.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
-const settings: JobSettings = { draft: false, idleArchiveDays: 30, turnTimeoutSeconds: 60, heartbeatSeconds: 20 };
 const ref = (id: string) => ({ id, summary: `prompt ${id}` });
 const report = (patch: Partial<transitions.TurnReport> = {}): transitions.TurnReport => ({
   changed: true,
@@ -18,7 +16,7 @@ const report = (patch: Partial<transitions.TurnReport> = {}): transitions.TurnRe
 
 function fresh(): JobState {
   const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date(T0));
-  return transitions.startState(firstRunInput(job, ref('m0'), settings));
+  return transitions.startState({ job, turn: 0, handledMessageIds: [] }, [ref('m0')]);
 }
 
 /** Runs the first turn to the given outcome. */
@@ -103,16 +101,37 @@ describe('agent job state transitions', () => {
     assert.equal(transitions.noteFilesChanged(state, ['a.mdx']), state);
   });
 
-  it('bounds what crosses continue-as-new: the latest seen ids and handled messages', () => {
-    let state = fresh();
-    for (let i = 1; i <= transitions.MAX_SEEN_IDS + 10; i++) state = transitions.acceptMessage(state, ref(`m${i}`), T1);
-    state = transitions.beginTurn(state, T1).state;
-    const next = transitions.continueAsNewInput(state, settings);
-    assert.equal(next.seenMessageIds.length, transitions.MAX_SEEN_IDS);
-    assert.equal(next.seenMessageIds.at(-1), `m${transitions.MAX_SEEN_IDS + 10}`);
-    assert.equal(next.handledMessageIds.length, transitions.MAX_HANDLED);
-    assert.equal(next.handledMessageIds.at(-1), `m${transitions.MAX_SEEN_IDS + 10}`);
-    assert.deepEqual(next.settings, settings);
-    assert.deepEqual(transitions.startState(next).job, state.job, 'the next run starts from this state');
+  it('a new run starts from the job as loaded: its turn, and messages a turn took are not run again', () => {
+    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', report: report() });
+    const next = transitions.startState({ job: done.job, turn: 1, handledMessageIds: ['m0'] }, [ref('m0'), ref('m1')]);
+    assert.deepEqual(next.pending, [ref('m1')], 'the first message again is dropped');
+    assert.deepEqual(next.seen, ['m0', 'm1']);
+    assert.deepEqual(next.handled, ['m0']);
+    assert.equal(next.turn, 1);
+    assert.equal(transitions.acceptMessage(next, ref('m0'), T1), next, 'an update repeating a handled message changes nothing');
+    const { batch, state } = transitions.beginTurn(next, T1);
+    assert.deepEqual(batch, [ref('m1')]);
+    assert.equal(state.turn, 2);
+  });
+
+  it('bounds the ids a run remembers and the handled messages it quotes', () => {
+    const many = Array.from({ length: transitions.MAX_SEEN_IDS + 10 }, (_, i) => `m${i}`);
+    const job = newJobRecord({ projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'm' }, new Date(T0));
+    let state = transitions.startState({ job, turn: 3, handledMessageIds: many }, []);
+    assert.equal(state.seen.length, transitions.MAX_SEEN_IDS);
+    assert.equal(state.handled.length, transitions.MAX_HANDLED);
+    assert.equal(state.handled.at(-1), many.at(-1));
+    state = transitions.acceptMessage(state, ref('new'), T1);
+    assert.equal(state.seen.length, transitions.MAX_SEEN_IDS);
+    assert.equal(state.seen.at(-1), 'new');
+  });
+
+  it('a run fails with the job error only when it leaves the job failed', () => {
+    const error = { code: 'repository_not_found', message: 'no such repository' };
+    const failed = afterFirstTurn({ kind: 'failed', error });
+    assert.deepEqual(transitions.runFailure(failed), error);
+    assert.equal(transitions.runFailure(afterFirstTurn({ kind: 'done', prLink: null, report: report({ changed: false }) })), undefined);
+    assert.equal(transitions.runFailure(transitions.archiveJob(failed, T1)), undefined, 'an archived job is not a failed run');
+    assert.equal(transitions.runFailure(transitions.acceptMessage(failed, ref('m1'), T1)), undefined);
   });
 });

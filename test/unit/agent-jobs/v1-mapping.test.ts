@@ -10,6 +10,7 @@ const job: JobRecord = {
     { projectId: 'docs', repository: 'https://example.com/docs.git', ref: 'main', model: 'gpt-test', jobId: 'job_aaaaaaaaaaaaaaaaaaaa', branch: 'docs/new-page' },
     new Date('2026-01-01T00:00:00.000Z'),
   ),
+  draft: false,
   revision: 1,
 };
 

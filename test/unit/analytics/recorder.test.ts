@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { AnalyticsRecorder, createAnalyticsStore, type AnalyticsEvent, type AnalyticsStore } from '../../../core/analytics/index.js';
+import { DatabaseUnavailableError } from '../../../core/db/errors.js';
 import { createLogger } from '../../../core/logger.js';
 import { testDatabase } from '../../support/databases.js';
 import { answer } from './answer-fixture.js';
@@ -57,6 +58,22 @@ describe('AnalyticsRecorder', () => {
     recorder.record({ kind: 'answer', record: answer('kept', 1) });
     await recorder.tick();
     assert.deepEqual(recorder.stats, { queued: 0, dropped: 1, written: 1 });
+  });
+
+  it('keeps a batch the database could not take for now (an outage) and writes it on a later round', async () => {
+    let down = true;
+    const store = await watched(() => {
+      if (down) throw new DatabaseUnavailableError();
+    });
+    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, batchSize: 1, now: () => Date.UTC(2026, 0, 1) });
+    recorder.record({ kind: 'answer', record: answer('first', Date.UTC(2026, 0, 1)) });
+    recorder.record({ kind: 'answer', record: answer('second', Date.UTC(2026, 0, 1)) });
+    await recorder.tick();
+    assert.deepEqual(recorder.stats, { queued: 2, dropped: 0, written: 0 });
+    down = false;
+    await recorder.tick();
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 0, written: 2 });
+    assert.deepEqual((await store.listAnswers('docs', { from: 0, to: Date.UTC(2027, 0, 1), limit: 10 })).items.length, 2);
   });
 
   it('purges what is older than the retention once per purge interval, on its own clock', async () => {

@@ -48,6 +48,24 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '0' }), /QUIRE_AGENT_MAX_FILE_BYTES: must be at least 1 byte/);
   });
 
+  it('reads the assistant rewrite and search settings, on by default, within their bounds', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.assistant, { promptTokens: 12_000, rewriteTimeoutMs: 2_500, maxSearches: 3, searchTimeoutMs: 3_000 });
+    const c = loadConfig({ QUIRE_ASSISTANT_QUERY_REWRITE: 'false', QUIRE_ASSISTANT_MAX_SEARCHES: '0', QUIRE_ASSISTANT_SEARCH_TIMEOUT_MS: '900' });
+    assert.deepEqual([c.assistant.rewriteTimeoutMs, c.assistant.maxSearches, c.assistant.searchTimeoutMs], [undefined, 0, 900]);
+    assert.throws(() => loadConfig({ QUIRE_ASSISTANT_MAX_SEARCHES: '4' }), /QUIRE_ASSISTANT_MAX_SEARCHES: must be at most 3/);
+    assert.throws(() => loadConfig({ QUIRE_ASSISTANT_REWRITE_TIMEOUT_MS: '0' }), /QUIRE_ASSISTANT_REWRITE_TIMEOUT_MS: must be at least 1/);
+    assert.throws(() => loadConfig({ QUIRE_ASSISTANT_QUERY_REWRITE: 'sometimes' }), /QUIRE_ASSISTANT_QUERY_REWRITE: must be true or false/);
+  });
+
+  it('reads the console session lifetime in hours, 12 by default, at most 30 days', () => {
+    assert.equal(loadConfig({}).console.sessionHours, 12);
+    assert.equal(loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '2' }).console.sessionHours, 2);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '0' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at least 1/);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '1.5' }), /QUIRE_CONSOLE_SESSION_HOURS: must be a whole number/);
+    assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '721' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at most 720/);
+  });
+
   it('names every bad variable and its rule', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),

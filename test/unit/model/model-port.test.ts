@@ -43,6 +43,27 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     fake.chunkDelayMs = 0;
   });
 
+  it('streams tool calls whole, in the last batch, after the text; offers no tools when given none', async () => {
+    const tool = { type: 'function' as const, function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+    fake.script([
+      { text: 'Let me look.', toolCalls: [{ name: 'search', arguments: { query: 'webhooks' }, id: 'call_a' }, { name: 'search', arguments: '{"query":"keys"}', id: 'call_b' }] },
+      { text: 'No tools here.' },
+    ]);
+    const before = fake.requests.length;
+    const batches = [];
+    for await (const batch of port.streamChat({ model: 'chat-model', messages: HI, tools: [tool], signal: new AbortController().signal })) batches.push(batch);
+    assert.equal(batches.map((b) => b.text).join(''), 'Let me look.');
+    assert.deepEqual(batches.at(-1)?.toolCalls, [
+      { id: 'call_a', name: 'search', arguments: '{"query":"webhooks"}' },
+      { id: 'call_b', name: 'search', arguments: '{"query":"keys"}' },
+    ]);
+    assert.ok(batches.slice(0, -1).every((b) => b.toolCalls === undefined));
+    assert.deepEqual(fake.requests[before]?.body.tools, [tool]);
+    assert.equal(fake.requests[before]?.body.tool_choice, 'auto');
+    assert.deepEqual(await streamText(port), { text: 'No tools here.', usage: { promptTokens: 10, completionTokens: 3 } });
+    assert.equal(fake.requests.at(-1)?.body.tools, undefined);
+  });
+
   it('streams an answer with its usage, as one streamed request with a bearer key', async () => {
     fake.script([{ text: 'Hello there, world', usage: { prompt: 12, completion: 3 } }]);
     const before = fake.requests.length;

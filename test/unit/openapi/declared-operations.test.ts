@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import * as v from 'valibot';
-import { agentOperations } from '../../../api/agent/operations.js';
 import { CreateJobBody, JobViewSchema } from '../../../api/agent/schemas.js';
 import { openApiDocument, type PathItems } from '../../../api/openapi/index.js';
 import { jsonSchemaOf, operation, sameType } from '../../../api/openapi/operation.js';
+import { OPERATIONS } from '../../../api/openapi/paths/index.js';
 import { newJobRecord, toJobView } from '../../../core/jobs/index.js';
 
 const doc = openApiDocument('http://localhost');
@@ -76,7 +76,7 @@ describe('the OpenAPI document built from declared operations', () => {
   });
 
   it('each operation answers its declared errors with the shared error shape and, for 503, Retry-After', () => {
-    for (const spec of agentOperations) {
+    for (const spec of OPERATIONS) {
       const responses = operation(spec).responses as Record<string, { headers: Record<string, unknown>; content: Record<string, { schema: unknown }> }>;
       for (const status of spec.errors ?? []) {
         const r = responses[String(status)];

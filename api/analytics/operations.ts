@@ -1,0 +1,158 @@
+import * as v from 'valibot';
+import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS, type ErrorStatus } from '../openapi/components.js';
+import type { OperationSpec, ResponseSpec } from '../openapi/operation.js';
+import { CORS_RESPONSE_HEADERS } from '../openapi/parameters.js';
+import type { Schema } from '../openapi/types.js';
+import {
+  CallerStatsSchema,
+  ClickBody,
+  ConversationsQuery,
+  ConversationsSchema,
+  DomainParams,
+  FeedbackBody,
+  FeedbackByPageQuery,
+  FeedbackByPageSchema,
+  FeedbackQuery,
+  FeedbackSchema,
+  GapJobBody,
+  GapJobSchema,
+  GapParams,
+  GapsQuery,
+  GapsSchema,
+  PageViewBody,
+  PeriodQuery,
+  SearchesQuery,
+  SearchesSchema,
+  ThreadParams,
+  ThreadSchema,
+  TrafficQuery,
+  ViewsSchema,
+  VisitorsSchema,
+} from './schemas.js';
+
+const tags = ['analytics'];
+const mintlify = { 'x-mintlify-compatible': true } as const;
+const error = (description: string, headers: Record<string, Schema> = {}): ResponseSpec => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+const OriginHeader = v.object({ Origin: v.optional(v.pipe(v.string(), v.description('The calling page’s origin, sent by browsers. A domain with `allowedOrigins` refuses others with 403.'))) });
+/** A front-end's POST: its errors carry the CORS headers too (so a page can read them), but a refused origin's 403. */
+const browserErrors = (forbidden: string): Pick<OperationSpec, 'errors'> & { responses: Record<number, ResponseSpec> } => ({
+  errors: [],
+  responses: {
+    ...Object.fromEntries(
+      ([400, 401, 404, 413, 415, 429, 500, 503] satisfies ErrorStatus[]).map((status) => [
+        status,
+        error(status === 429 ? 'A limit is spent (`rate_limited`).' : 'See the shared error responses; `code` names the case.', {
+          ...CORS_RESPONSE_HEADERS,
+          ...(status === 429 ? RATE_LIMIT_HEADERS : {}),
+        }),
+      ]),
+    ),
+    403: error(forbidden),
+  },
+});
+
+const get = (path: string, operationId: string, summary: string, query: OperationSpec['params'], body: v.GenericSchema, extra: Partial<OperationSpec> = {}): OperationSpec => ({
+  method: 'get',
+  path,
+  operationId,
+  summary,
+  tags,
+  security: 'admin',
+  params: query,
+  responses: { 200: { description: summary, body } },
+  errors: AUTHENTICATED_GET_ERRORS,
+  extensions: mintlify,
+  ...extra,
+});
+
+const feedbackErrors = browserErrors('A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header).');
+const clickErrors = browserErrors('A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header).');
+const beaconErrors = browserErrors('No `Origin` (not a page), an `Origin` the domain does not allow (no CORS header), or an admin key (`forbidden`).');
+
+/** The analytics API and the front-end endpoints that feed it, from the schemas the routes validate and answer with. */
+export const analyticsOperations: OperationSpec[] = [
+  get('/v1/analytics/{domain}/assistant', 'analyticsConversations', 'Assistant conversations, newest first', { path: DomainParams, query: ConversationsQuery }, ConversationsSchema),
+  get(
+    '/v1/analytics/{domain}/assistant/threads/{threadId}',
+    'analyticsThread',
+    'One assistant conversation thread: its messages in order',
+    { path: ThreadParams },
+    ThreadSchema,
+    { description: 'Mintlify’s `AssistantThreadResponse`. An answer of a stateless door (OpenAI-compatible, MCP), looked up by its conversation `id`, is a thread of its own two messages.' },
+  ),
+  get('/v1/analytics/{domain}/assistant/caller-stats', 'analyticsCallerStats', 'Assistant questions per caller type, and per day', { path: DomainParams, query: PeriodQuery }, CallerStatsSchema),
+  get('/v1/analytics/{domain}/searches', 'analyticsSearches', 'Search terms, most searched first', { path: DomainParams, query: SearchesQuery }, SearchesSchema),
+  get('/v1/analytics/{domain}/feedback', 'analyticsFeedback', 'Ratings of answers, newest first', { path: DomainParams, query: FeedbackQuery }, FeedbackSchema),
+  get('/v1/analytics/{domain}/feedback/by-page', 'analyticsFeedbackByPage', 'Ratings per page the readers were on', { path: DomainParams, query: FeedbackByPageQuery }, FeedbackByPageSchema),
+  get('/v1/analytics/{domain}/views', 'analyticsViews', 'Page views, human and AI, per path and per day', { path: DomainParams, query: TrafficQuery }, ViewsSchema, {
+    description:
+      'Human views are the widget’s page-view beacons; AI views are what Quire served to machines: MCP requests, OpenAI-compatible completions, llms.txt and llms-full.txt, and page and search requests made without a listed `Origin`. Counted per UTC day: a period covers each day it touches.',
+  }),
+  get('/v1/analytics/{domain}/visitors', 'analyticsVisitors', 'Unique visitors, human and AI, per path and per day', { path: DomainParams, query: TrafficQuery }, VisitorsSchema, {
+    description:
+      'A visitor is a hash of a daily salt, the day, the address, the user agent and the domain; the salt is the server’s, never shown, and deleted the next day, so nothing stored leads back to an address. Visitors are distinct per UTC day and summed over the days of the period.',
+  }),
+  get('/v1/analytics/{domain}/gaps', 'analyticsGaps', 'Coverage gaps: unanswered and poorly rated questions grouped by topic', { path: DomainParams, query: GapsQuery }, GapsSchema, {
+    description:
+      'Two questions share a topic when at least 40% of their combined terms (words, stop words removed, endings cut) are common; each connected group is a gap. Largest first.',
+    extensions: {},
+  }),
+  {
+    method: 'post',
+    path: '/v1/analytics/{domain}/gaps/{gapId}/job',
+    operationId: 'analyticsGapJob',
+    summary: 'Start an agent job that fills a coverage gap',
+    description:
+      'An ordinary agent job on the project, its prompt carrying the gap’s questions, nearest pages and suggestion. The gap lists the job and its `prLink`. The gap is looked up in the period given (default: the whole retention).',
+    tags,
+    security: 'admin',
+    params: { path: GapParams },
+    body: GapJobBody,
+    responses: { 201: { description: 'The job started', body: GapJobSchema, headers: RATE_LIMIT_HEADERS } },
+    errors: [...AUTHENTICATED_POST_ERRORS, 429],
+  },
+  {
+    method: 'post',
+    path: '/discovery/v1/assistant/{domain}/feedback',
+    operationId: 'assistantFeedback',
+    summary: 'Rate an answer (thumbs up or down)',
+    description: 'Only the thread’s holder (its `threadKey`) may rate; one rating per message, a new one replaces it. Counts against the assistant’s limits.',
+    tags: ['analytics', 'browser'],
+    security: 'assistant',
+    params: { path: DomainParams, header: OriginHeader },
+    body: FeedbackBody,
+    ...feedbackErrors,
+    responses: { 204: { description: 'Rating stored.', headers: { ...RATE_LIMIT_HEADERS, ...CORS_RESPONSE_HEADERS } }, ...feedbackErrors.responses },
+  },
+  {
+    method: 'post',
+    path: '/discovery/v1/search/{domain}/click',
+    operationId: 'searchClick',
+    summary: 'Report a click on a search result',
+    description: 'For the search analytics’ click-through rate. `searchId` is the `X-Search-Id` of the search response; a click on an unknown or expired search is ignored.',
+    tags: ['analytics', 'browser'],
+    security: 'assistant',
+    params: { path: DomainParams, header: OriginHeader },
+    body: ClickBody,
+    ...clickErrors,
+    responses: { 204: { description: 'Click recorded (asynchronously).', headers: { ...RATE_LIMIT_HEADERS, ...CORS_RESPONSE_HEADERS } }, ...clickErrors.responses },
+  },
+  {
+    method: 'post',
+    path: '/discovery/v1/analytics/{domain}/page-view',
+    operationId: 'pageViewBeacon',
+    summary: 'Report a page view (the widget’s beacon)',
+    description:
+      'One per page view, sent with `navigator.sendBeacon`: the body is JSON, as `text/plain` or `application/json`; the public assistant key rides in it since a beacon sets no headers. No cookie is read or set; the address and user agent only make the day’s visitor hash. Counted against the per-address limit.',
+    tags: ['analytics', 'browser'],
+    security: 'none',
+    params: { path: DomainParams, header: v.object({ Origin: v.pipe(v.string(), v.description('The page’s origin; required, and one the domain allows.')) }) },
+    body: PageViewBody,
+    ...beaconErrors,
+    responses: { 204: { description: 'Recorded (asynchronously).', headers: { ...RATE_LIMIT_HEADERS, ...CORS_RESPONSE_HEADERS } }, ...beaconErrors.responses },
+  },
+];

@@ -1,0 +1,2 @@
+export { webhooksRouter } from './routes.js';
+export { webhooksOperations } from './operations.js';

@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { newWebhook, toWebhookView } from '../../core/webhooks/index.js';
+import { authOf, requireKey } from '../auth.js';
+import { notFound } from '../http-error.js';
+import type { ApiServices } from '../services.js';
+import { parseInput } from '../validation.js';
+import { WebhookCreateBody } from './schemas.js';
+
+/**
+ * A project's webhooks with the admin key: list, register (the generated signing secret is
+ * answered this once) and remove, as `quire webhooks` does. Deliveries are the agent router's.
+ */
+export function webhooksRouter(services: ApiServices): Router {
+  const { tenants, webhooks } = services;
+  const router = new Router({ prefix: '/v2/agent/:projectId/webhooks' });
+  router.use(requireKey(tenants, 'admin'));
+  const projectOf = async (ctx: Context) => {
+    const project = await tenants.getProject(String(ctx.params.projectId));
+    if (!project || project.orgId !== authOf(ctx).orgId) throw notFound('project');
+    return project;
+  };
+
+  router.get('/', async (ctx) => {
+    const project = await projectOf(ctx);
+    ctx.body = { webhooks: (await webhooks.list(project.id)).map(toWebhookView) };
+  });
+  router.post('/', async (ctx) => {
+    const project = await projectOf(ctx);
+    const body = parseInput(WebhookCreateBody, ctx.request.body);
+    const { hook, secret } = newWebhook(project.id, body.url, body.events, body.secretEnv);
+    ctx.body = { ...toWebhookView(await webhooks.put(hook)), signingSecret: secret ?? null };
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+  });
+  router.delete('/:webhookId', async (ctx) => {
+    const project = await projectOf(ctx);
+    if (!(await webhooks.remove(project.id, String(ctx.params.webhookId)))) throw notFound('webhook');
+    ctx.status = 204;
+  });
+  return router;
+}

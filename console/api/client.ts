@@ -1,0 +1,100 @@
+/**
+ * The console's one door to the API: same-origin requests carrying the
+ * session cookie, with the CSRF token (held in memory only) on every request
+ * that changes something. Errors come back as `ApiError`, with the field the
+ * server named for a 400.
+ */
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The server's message about one field (`key`, `projectId`), for showing beside it. */
+  fieldMessage(field: string): string | undefined {
+    return this.fields.find((f) => f.path === field || f.path.startsWith(`${field}.`))?.message;
+  }
+}
+
+let csrfToken: string | null = null;
+let onSignedOut: () => void = () => undefined;
+
+/** The token the session answered; sent as `X-CSRF-Token` on every request that is not a GET. */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when a request finds the session gone (401), so the shell can show the sign-in page. */
+export function whenSignedOut(listener: () => void): void {
+  onSignedOut = listener;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  /** A 401 here is an answer (sign-in), not a lost session. */
+  quiet401?: boolean;
+}
+
+/** The path with its query, leaving out parameters that are unset. */
+export function withQuery(path: string, query: RequestOptions['query'] = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Sends one request and answers its JSON body (undefined for 204). */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const error = errorOf(response.status, body);
+    if (response.status === 401 && !options.quiet401) {
+      setCsrfToken(null);
+      onSignedOut();
+    }
+    throw error;
+  }
+  return body as T;
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  const shape = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; code?: unknown; details?: unknown };
+  const message = typeof shape.error === 'string' ? shape.error : `The server answered ${status}.`;
+  const code = typeof shape.code === 'string' ? shape.code : `http_${status}`;
+  const fields = Array.isArray(shape.details)
+    ? shape.details.flatMap((d: unknown) => {
+        const item = (typeof d === 'object' && d !== null ? d : {}) as { path?: unknown; message?: unknown };
+        return typeof item.path === 'string' && typeof item.message === 'string' ? [{ path: item.path, message: item.message }] : [];
+      })
+    : [];
+  return new ApiError(status, code, message, fields);
+}

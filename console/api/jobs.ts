@@ -1,0 +1,69 @@
+import { request } from './client.js';
+
+export type JobStatus = 'active' | 'completed' | 'failed' | 'archived';
+
+/** The job object of `GET /v2/agent/{projectId}/job/{id}`, as far as the console shows it. */
+export interface Job {
+  id: string;
+  status: JobStatus;
+  prLink: string | null;
+  createdAt: string;
+  updatedAt: string;
+  branch: string;
+  title: string | null;
+  summary: string | null;
+  turns: number;
+  filesChanged: string[];
+  error?: { code: string; message: string };
+}
+
+/** One event of the job event stream (`GET …/job/{id}/events`). */
+export interface JobEvent {
+  seq: number;
+  type: string;
+  time: string;
+  data: Record<string, unknown>;
+}
+
+const jobPath = (projectId: string, jobId?: string) => `/v2/agent/${encodeURIComponent(projectId)}/job${jobId ? `/${encodeURIComponent(jobId)}` : ''}`;
+
+export async function listJobs(projectId: string, status?: JobStatus): Promise<Job[]> {
+  return (await request<{ jobs: Job[] }>(`/v2/agent/${encodeURIComponent(projectId)}/jobs`, { query: { limit: 50, status } })).jobs;
+}
+
+export const getJob = (projectId: string, jobId: string) => request<Job>(jobPath(projectId, jobId));
+
+export const sendMessage = (projectId: string, jobId: string, prompt: string) => request<Job>(`${jobPath(projectId, jobId)}/message`, { method: 'POST', body: { prompt } });
+
+export const startJob = (projectId: string, prompt: string) => request<Job>(jobPath(projectId), { method: 'POST', body: { prompt } });
+
+/**
+ * Follows a job's events after the one numbered `after` (0: from the start)
+ * with the browser's EventSource: the session cookie goes with it, and a
+ * reconnect sends Last-Event-ID. The caller stops it (the function
+ * answered) once the job has ended: a closing event alone does not say so,
+ * since a follow-up message opens the job again.
+ */
+export function followEvents(projectId: string, jobId: string, after: number, onEvent: (event: JobEvent) => void, onEnd: () => void): () => void {
+  const source = new EventSource(`${jobPath(projectId, jobId)}/events${after > 0 ? `?lastEventId=${after}` : ''}`);
+  const seen = new Set<number>();
+  const handle = (message: MessageEvent<string>) => {
+    const seq = Number(message.lastEventId);
+    if (seen.has(seq)) return;
+    seen.add(seq);
+    let parsed: { type?: string; time?: string; data?: Record<string, unknown> } = {};
+    try {
+      parsed = JSON.parse(message.data) as typeof parsed;
+    } catch {
+      return;
+    }
+    onEvent({ seq, type: parsed.type ?? message.type, time: parsed.time ?? '', data: parsed.data ?? {} });
+  };
+  const types = ['turn.started', 'tool.step', 'todos.changed', 'turn.finished', 'pull_request.opened', 'pull_request.updated', 'job.completed', 'job.failed', 'job.archived', 'message'];
+  for (const t of types) source.addEventListener(t, handle as EventListener);
+  source.onerror = () => {
+    // The server ends the stream once the job has closed; anything else EventSource retries by itself.
+    if (source.readyState === EventSource.CLOSED) onEnd();
+  };
+  return () => source.close();
+}

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks';
+import Router, { route, type RouterOnChangeArgs } from 'preact-router';
+import { listDomains, type DomainSummary } from './api/admin.js';
+import { whenSignedOut } from './api/client.js';
+import { currentSession, signOut, type Session } from './api/session.js';
+import { messageOf } from './components/async.js';
+import { DomainPicker } from './components/domain-picker.js';
+import { ConversationsPage } from './pages/conversations.js';
+import { GapsPage } from './pages/gaps.js';
+import { JobPage, JobsPage } from './pages/jobs.js';
+import { NotFoundPage } from './pages/not-found.js';
+import { OverviewPage } from './pages/overview.js';
+import { SettingsPage } from './pages/settings.js';
+import { SignInPage } from './pages/sign-in.js';
+import { ThreadPage } from './pages/thread.js';
+
+/** The navigation, in order; `match` tells which entry a URL belongs to. */
+const NAV = [
+  { href: '/console/overview', label: 'Overview' },
+  { href: '/console/conversations', label: 'Conversations' },
+  { href: '/console/gaps', label: 'Gaps' },
+  { href: '/console/jobs', label: 'Jobs' },
+  // Settings: filled in by the console-server work (domains, keys, projects, webhooks, automations).
+  { href: '/console/settings', label: 'Settings' },
+];
+
+type SessionState = { state: 'checking' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; session: Session } | { state: 'failed'; error: string };
+
+/** The console: sign-in until a session exists, then the shell with its pages. */
+export function App() {
+  const [session, setSession] = useState<SessionState>({ state: 'checking' });
+
+  useEffect(() => {
+    whenSignedOut(() => setSession({ state: 'signed-out', notice: 'Your session has ended. Sign in again.' }));
+    currentSession().then(
+      (s) => setSession(s ? { state: 'signed-in', session: s } : { state: 'signed-out' }),
+      (err: unknown) => setSession({ state: 'failed', error: messageOf(err) }),
+    );
+  }, []);
+
+  if (session.state === 'checking') return <p role="status" class="boot">Loading the console…</p>;
+  if (session.state === 'failed') return <p role="alert" class="boot error">{session.error}</p>;
+  if (session.state === 'signed-out') return <SignInPage notice={session.notice} onSignedIn={(s) => setSession({ state: 'signed-in', session: s })} />;
+  return (
+    <Shell
+      session={session.session}
+      onSignOut={async () => {
+        await signOut().catch(() => undefined);
+        setSession({ state: 'signed-out', notice: 'You are signed out.' });
+      }}
+    />
+  );
+}
+
+/** `/console` itself: the overview, without a second history entry. */
+function Redirect({ to }: { path: string; to: string }) {
+  useEffect(() => {
+    route(to, true);
+  }, [to]);
+  return null;
+}
+
+function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Promise<void> }) {
+  const [url, setUrl] = useState(location.pathname);
+  const [domains, setDomains] = useState<DomainSummary[] | null>(null);
+  const [domain, setDomain] = useState('');
+  const [domainError, setDomainError] = useState<string | null>(null);
+
+  useEffect(() => {
+    listDomains().then(
+      (list) => {
+        setDomains(list);
+        setDomain((d) => d || list[0]?.id || '');
+      },
+      (err: unknown) => setDomainError(messageOf(err)),
+    );
+  }, []);
+
+  const onRoute = (e: RouterOnChangeArgs) => setUrl(e.url);
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Quire console</span>
+        <span class="org" aria-label="Organisation">
+          {session.organisation.name || session.organisation.id}
+        </span>
+        {domains ? <DomainPicker domains={domains} value={domain} onChange={setDomain} /> : null}
+        <button type="button" class="link-button" onClick={() => void onSignOut()}>
+          Sign out
+        </button>
+      </header>
+      <nav class="side" aria-label="Console">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.href}>
+              <a href={item.href} aria-current={url.startsWith(item.href) ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {domainError ? <p role="alert" class="error">{domainError}</p> : null}
+        <Router onChange={onRoute}>
+          <OverviewPage path="/console/overview" domain={domain} />
+          <ConversationsPage path="/console/conversations" domain={domain} />
+          <ThreadPage path="/console/conversations/:threadId" domain={domain} />
+          <GapsPage path="/console/gaps" domain={domain} />
+          <JobsPage path="/console/jobs" />
+          <JobPage path="/console/jobs/:projectId/:jobId" />
+          <SettingsPage path="/console/settings/:rest*" />
+          {/* Only the console's own URLs: a link elsewhere (a pull request page) is left to the browser. */}
+          <NotFoundPage path="/console/:rest+" />
+          <Redirect path="/console" to="/console/overview" />
+        </Router>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Conversation, Feedback, Source, ThreadResponse } from './shapes.js';
+import { resolutionOf } from './charts.js';
+
+export type Rating = 'up' | 'down';
+export type FeedbackFilter = 'all' | 'up' | 'down' | 'none';
+
+export interface ConversationRow extends Conversation {
+  rating: Rating | null;
+  comment: string | null;
+  resolution: 'answered' | 'unanswered';
+}
+
+/** The rating of each answer, by message id (the conversation id of Quire's listing). */
+export function ratingsById(feedback: Feedback[]): Map<string, { rating: Rating; comment: string | null }> {
+  const out = new Map<string, { rating: Rating; comment: string | null }>();
+  for (const f of feedback) {
+    if (f.helpful === undefined) continue;
+    out.set(f.messageId ?? f.id, { rating: f.helpful ? 'up' : 'down', comment: f.comment });
+  }
+  return out;
+}
+
+/** Conversations with their rating, kept by the feedback filter, newest first. */
+export function conversationRows(conversations: Conversation[], feedback: Feedback[], filter: FeedbackFilter): ConversationRow[] {
+  const ratings = ratingsById(feedback);
+  return conversations
+    .map((c) => {
+      const r = ratings.get(c.id);
+      return { ...c, rating: r?.rating ?? null, comment: r?.comment ?? null, resolution: resolutionOf(c) };
+    })
+    .filter((row) => filter === 'all' || (filter === 'none' ? row.rating === null : row.rating === filter))
+    .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+}
+
+export interface ThreadTurn {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: string;
+  sources: Source[];
+  resolution: 'answered' | 'unanswered' | null;
+  rating: Rating | null;
+  comment: string | null;
+}
+
+/**
+ * A thread as the console shows it: Mintlify's messages, each answer with the
+ * sources it cited and its rating. Sources and rating come from the message
+ * itself when the server puts them there, else from the thread's
+ * `conversations` or the listing's answers of that thread (`known`) and the
+ * feedback listing.
+ */
+export function threadTurns(thread: ThreadResponse, feedback: Feedback[], known: Conversation[] = []): ThreadTurn[] {
+  const answers = new Map([...known, ...(thread.conversations ?? [])].map((c) => [c.id, c]));
+  const ratings = ratingsById(feedback.filter((f) => !f.threadId || f.threadId === thread.threadId));
+  return thread.messages.map((m) => {
+    const { sources: own, feedback: ownRating, ...message } = m;
+    if (m.role !== 'assistant') return { ...message, sources: [], resolution: null, rating: null, comment: null };
+    const answer = answers.get(m.id);
+    const sources = own ?? answer?.sources ?? [];
+    // The message's own rating when the server sends one (null: not rated), else the feedback listing's.
+    const rating = ownRating !== undefined ? (ownRating && { rating: ownRating.helpful ? ('up' as const) : ('down' as const), comment: ownRating.comment }) : ratings.get(m.id);
+    return {
+      ...message,
+      sources,
+      resolution: answer ? resolutionOf(answer) : null,
+      rating: rating?.rating ?? null,
+      comment: rating?.comment ?? null,
+    };
+  });
+}
+
+interface LegacyExchange {
+  messageId: string;
+  question: string;
+  answer: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/**
+ * Reads a thread in Mintlify's shape (`messages`), or in the shape Quire
+ * answered before it (`exchanges`: one question and answer each).
+ */
+export function normalizeThread(raw: unknown): ThreadResponse {
+  const body = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ThreadResponse> & { exchanges?: LegacyExchange[] };
+  const threadId = String(body.threadId ?? '');
+  const createdAt = String(body.createdAt ?? '');
+  const conversations = Array.isArray(body.conversations) ? body.conversations : undefined;
+  if (Array.isArray(body.messages)) return { threadId, createdAt, messages: body.messages, ...(conversations ? { conversations } : {}) };
+  const messages = (body.exchanges ?? []).flatMap((e) => [
+    { id: `${e.messageId}:question`, role: 'user' as const, content: e.question, createdAt: e.startedAt },
+    { id: e.messageId, role: 'assistant' as const, content: e.answer, createdAt: e.finishedAt },
+  ]);
+  return { threadId, createdAt, messages, ...(conversations ? { conversations } : {}) };
+}

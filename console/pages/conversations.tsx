@@ -1,0 +1,70 @@
+import { useState } from 'preact/hooks';
+import * as analytics from '../api/analytics.js';
+import { Show, useLoad } from '../components/async.js';
+import { Page } from '../components/page.js';
+import { lastDays, PeriodPicker } from '../components/period.js';
+import { conversationRows, type FeedbackFilter } from '../data/conversations.js';
+
+const RATING_TEXT = { up: 'Thumbs up', down: 'Thumbs down' } as const;
+
+/** What readers asked the domain's assistant, filtered by period and rating; each opens its thread. */
+export function ConversationsPage({ domain }: { path?: string; domain: string }) {
+  const [period, setPeriod] = useState(lastDays(14));
+  const [filter, setFilter] = useState<FeedbackFilter>('all');
+  const [loaded] = useLoad(async () => {
+    if (!domain) return { conversations: [], feedback: [] };
+    const [conversations, feedback] = await Promise.all([analytics.conversations(domain, period, 1000), analytics.feedback(domain, period)]);
+    return { conversations, feedback };
+  }, [domain, period.dateFrom, period.dateTo]);
+
+  return (
+    <Page title="Conversations">
+      <div class="filters">
+        <PeriodPicker period={period} onChange={setPeriod} />
+        <label>
+          Feedback
+          <select value={filter} onChange={(e) => setFilter(e.currentTarget.value as FeedbackFilter)}>
+            <option value="all">All</option>
+            <option value="up">Thumbs up</option>
+            <option value="down">Thumbs down</option>
+            <option value="none">Not rated</option>
+          </select>
+        </label>
+      </div>
+      <Show loaded={loaded}>
+        {({ conversations, feedback }) => {
+          const rows = conversationRows(conversations, feedback, filter);
+          if (rows.length === 0) return <p class="empty">No conversations match.</p>;
+          return (
+            <ul class="list conversations" aria-label="Conversations">
+              {rows.map((row) => (
+                <li key={row.id} class="card">
+                  <p class="question">
+                    {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}`}>{row.query}</a> : row.query}
+                  </p>
+                  <p class="meta">
+                    <time dateTime={row.timestamp}>{formatTime(row.timestamp)}</time>
+                    <span class={`badge ${row.resolution}`}>{row.resolution === 'answered' ? 'Answered' : 'Unanswered'}</span>
+                    {row.rating ? <span class={`badge ${row.rating}`}>{RATING_TEXT[row.rating]}</span> : null}
+                    <span>
+                      {row.sources.length} source{row.sources.length === 1 ? '' : 's'}
+                    </span>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          );
+        }}
+      </Show>
+    </Page>
+  );
+}
+
+/** A timestamp as `26 Nov 2026, 08:40 UTC`. */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const date = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${date}, ${time} UTC`;
+}

@@ -1,0 +1,137 @@
+import { useState } from 'preact/hooks';
+import { route } from 'preact-router';
+import { listProjects, type ProjectSummary } from '../api/admin.js';
+import * as analytics from '../api/analytics.js';
+import { ApiError } from '../api/client.js';
+import { messageOf, Show, useLoad } from '../components/async.js';
+import { Page } from '../components/page.js';
+import { lastDays, PeriodPicker } from '../components/period.js';
+import type { Gap } from '../data/shapes.js';
+
+/** Questions the docs could not answer, grouped by topic; each can become an agent job. */
+export function GapsPage({ domain }: { path?: string; domain: string }) {
+  const [period, setPeriod] = useState(lastDays(30));
+  const [loaded] = useLoad(async () => {
+    if (!domain) return { gaps: [], projects: [] };
+    const [gaps, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
+    return { gaps: gaps.gaps, projects };
+  }, [domain, period.dateFrom, period.dateTo]);
+
+  return (
+    <Page title="Gaps">
+      <PeriodPicker period={period} onChange={setPeriod} />
+      <Show loaded={loaded}>
+        {({ gaps, projects }) =>
+          gaps.length === 0 ? (
+            <p class="empty">No gaps in this period: the docs answered every question.</p>
+          ) : (
+            <ul class="list gaps" aria-label="Gaps">
+              {gaps.map((gap) => (
+                <GapCard key={gap.id} gap={gap} domain={domain} period={period} projects={projects} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+    </Page>
+  );
+}
+
+function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; period: analytics.Period; projects: ProjectSummary[] }) {
+  const [open, setOpen] = useState(false);
+  const headingId = `gap-${gap.id}`;
+  return (
+    <li class="card gap" aria-labelledby={headingId}>
+      <h2 id={headingId}>{gap.topic.join(', ') || gap.id}</h2>
+      <p class="meta">
+        {gap.count} question{gap.count === 1 ? '' : 's'} · {gap.unanswered} unanswered · {gap.notHelpful} rated not helpful
+      </p>
+      <p>{gap.suggestion}</p>
+      <h3>Examples</h3>
+      <ul class="examples">
+        {gap.questions.map((q) => (
+          <li key={q}>{q}</li>
+        ))}
+      </ul>
+      {gap.jobs.length > 0 ? (
+        <>
+          <h3>Jobs</h3>
+          <ul>
+            {gap.jobs.map((j) => (
+              <li key={j.jobId}>
+                <a href={`/console/jobs/${encodeURIComponent(j.projectId)}/${encodeURIComponent(j.jobId)}`}>{j.jobId}</a> ({j.status})
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {open ? (
+        <FixForm gap={gap} domain={domain} period={period} projects={projects} onCancel={() => setOpen(false)} />
+      ) : (
+        <button type="button" onClick={() => setOpen(true)} aria-expanded="false">
+          Fix with the agent
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The job a gap becomes: the server writes its prompt from the gap; the reader picks the project. */
+function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain: string; period: analytics.Period; projects: ProjectSummary[]; onCancel: () => void }) {
+  const [projectId, setProjectId] = useState(projects[0]?.id ?? '');
+  const [asDraft, setAsDraft] = useState(false);
+  const [errors, setErrors] = useState<{ projectId?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const id = (name: string) => `fix-${gap.id}-${name}`;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setErrors({});
+    setBusy(true);
+    try {
+      const job = await analytics.fixGap(domain, gap.id, period, { projectId, asDraft });
+      route(`/console/jobs/${encodeURIComponent(job.projectId)}/${encodeURIComponent(job.jobId)}`);
+    } catch (err) {
+      const field = err instanceof ApiError ? err.fieldMessage('projectId') : undefined;
+      setErrors(field ? { projectId: field } : { form: messageOf(err) });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="fix" onSubmit={(e) => void submit(e)} aria-label={`Fix the gap ${gap.topic.join(', ')}`}>
+      <p class="hint">The agent gets the gap's questions, its nearest pages and the suggestion above, and opens a pull request.</p>
+      <div class="field">
+        <label for={id('project')}>Project</label>
+        <select id={id('project')} value={projectId} onChange={(e) => setProjectId(e.currentTarget.value)} aria-invalid={errors.projectId ? 'true' : undefined} aria-describedby={errors.projectId ? id('project-error') : undefined}>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.id}
+            </option>
+          ))}
+        </select>
+        {errors.projectId ? (
+          <p id={id('project-error')} class="field-error" role="alert">
+            {errors.projectId}
+          </p>
+        ) : null}
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={asDraft} onChange={(e) => setAsDraft(e.currentTarget.checked)} /> Open the pull request as a draft
+      </label>
+      {errors.form ? (
+        <p role="alert" class="error">
+          {errors.form}
+        </p>
+      ) : null}
+      <div class="actions">
+        <button type="submit" disabled={busy || !projectId}>
+          {busy ? 'Starting…' : 'Start the job'}
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

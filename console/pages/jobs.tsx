@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { listProjects } from '../api/admin.js';
+import { ApiError } from '../api/client.js';
+import { followEvents, getJob, listJobs, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
+import { messageOf, Show, useLoad } from '../components/async.js';
+import { Page } from '../components/page.js';
+import { formatTime } from './conversations.js';
+
+/** Every project's recent agent jobs with their status and pull request. */
+export function JobsPage(_: { path?: string }) {
+  const [loaded] = useLoad(async () => {
+    const projects = await listProjects();
+    const lists = await Promise.all(projects.map(async (p) => (await listJobs(p.id)).map((job) => ({ projectId: p.id, job }))));
+    return lists.flat().sort((a, b) => Date.parse(b.job.createdAt) - Date.parse(a.job.createdAt));
+  }, []);
+
+  return (
+    <Page title="Jobs">
+      <Show loaded={loaded}>
+        {(jobs) =>
+          jobs.length === 0 ? (
+            <p class="empty">No agent jobs yet. Start one from a gap.</p>
+          ) : (
+            <table class="jobs">
+              <caption class="visually-hidden">Agent jobs, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Job</th>
+                  <th scope="col">Project</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Pull request</th>
+                </tr>
+              </thead>
+              <tbody>
+                {jobs.map(({ projectId, job }) => (
+                  <tr key={job.id}>
+                    <th scope="row">
+                      <a href={`/console/jobs/${encodeURIComponent(projectId)}/${encodeURIComponent(job.id)}`}>{job.title ?? job.id}</a>
+                    </th>
+                    <td>{projectId}</td>
+                    <td>
+                      <span class={`badge ${job.status}`}>{job.status}</span>
+                    </td>
+                    <td>
+                      <time dateTime={job.createdAt}>{formatTime(job.createdAt)}</time>
+                    </td>
+                    <td>{job.prLink ? <a href={job.prLink}>Open</a> : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Show>
+    </Page>
+  );
+}
+
+/** One job: its state, its events as they happen, its pull request, and a follow-up message. */
+export function JobPage({ projectId = '', jobId = '' }: { path?: string; projectId?: string; jobId?: string }) {
+  const [job, setJob] = useState<Job | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [events, setEvents] = useState<JobEvent[]>([]);
+  const [live, setLive] = useState(false);
+  const [round, setRound] = useState(0);
+  // The last event shown: after a follow-up the stream is opened again from there, not replayed.
+  const lastSeq = useRef(0);
+
+  useEffect(() => {
+    let current = true;
+    getJob(projectId, jobId).then(
+      (j) => current && setJob(j),
+      (err: unknown) => current && setError(messageOf(err)),
+    );
+    setLive(true);
+    const stop = followEvents(
+      projectId,
+      jobId,
+      lastSeq.current,
+      (event) => {
+        lastSeq.current = Math.max(lastSeq.current, event.seq);
+        setEvents((list) => (list.some((e) => e.seq === event.seq) ? list : [...list, event]));
+        if (event.type.startsWith('pull_request.') || event.type.startsWith('job.') || event.type === 'turn.finished') {
+          void getJob(projectId, jobId).then(
+            (j) => {
+              if (!current) return;
+              setJob(j);
+              // Ended, and not opened again by a later message: nothing more will come.
+              if (event.type.startsWith('job.') && j.status !== 'active') end();
+            },
+            () => undefined,
+          );
+        }
+      },
+      () => end(),
+    );
+    function end() {
+      stop();
+      if (current) setLive(false);
+    }
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [projectId, jobId, round]);
+
+  // The job hides its link while a turn runs; the pull request is still there, as its events said.
+  const opened = [...events].reverse().find((e) => e.type.startsWith('pull_request.') && typeof e.data.url === 'string');
+  const prLink = job?.prLink ?? (opened ? String(opened.data.url) : null);
+
+  return (
+    <Page title={job?.title ?? `Job ${jobId}`} actions={<a href="/console/jobs">All jobs</a>}>
+      {error ? <p role="alert" class="error">{error}</p> : null}
+      {job ? (
+        <section class="card job" aria-label="Job">
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>
+              <span class={`badge ${job.status}`} data-status={job.status}>
+                {job.status}
+              </span>
+            </dd>
+            <dt>Project</dt>
+            <dd>{projectId}</dd>
+            <dt>Branch</dt>
+            <dd>
+              <code>{job.branch}</code>
+            </dd>
+            <dt>Pull request</dt>
+            <dd>
+              {prLink ? (
+                <a class="pr-link" href={prLink}>
+                  {job.title ?? 'Open the pull request'}
+                </a>
+              ) : (
+                'Not opened yet'
+              )}
+            </dd>
+            <dt>Turns</dt>
+            <dd>{job.turns}</dd>
+          </dl>
+          {job.summary ? <p class="summary">{job.summary}</p> : null}
+          {job.error ? <p class="error">{job.error.message}</p> : null}
+        </section>
+      ) : null}
+      <section aria-labelledby="events-heading">
+        <h2 id="events-heading">
+          Events {live ? <span class="badge active">live</span> : null}
+        </h2>
+        <ol class="events" aria-live="polite">
+          {events.map((e) => (
+            <li key={e.seq}>
+              <code>{e.type}</code> {describe(e)}
+            </li>
+          ))}
+        </ol>
+        {events.length === 0 ? <p class="hint">No events yet.</p> : null}
+      </section>
+      {job && job.status !== 'archived' ? <FollowUp projectId={projectId} jobId={jobId} onSent={() => setRound((n) => n + 1)} /> : null}
+    </Page>
+  );
+}
+
+function describe(e: JobEvent): string {
+  const d = e.data;
+  const text = (k: string) => (typeof d[k] === 'string' ? String(d[k]) : '');
+  if (e.type === 'tool.step') return [text('tool'), text('path'), d.ok === false ? `failed: ${text('error')}` : ''].filter(Boolean).join(' ');
+  if (e.type === 'turn.finished') return text('summary') || text('error');
+  if (e.type.startsWith('pull_request.')) return text('title') || text('url');
+  if (e.type.startsWith('job.')) return text('summary') || text('error');
+  return '';
+}
+
+function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: string; onSent: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const field = form.elements.namedItem('prompt') as HTMLTextAreaElement;
+    setError(null);
+    if (!field.value.trim()) {
+      setError('Write what the agent should change.');
+      field.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await sendMessage(projectId, jobId, field.value);
+      field.value = '';
+      onSent();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.fieldMessage('prompt') ?? err.message) : messageOf(err));
+      field.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card follow-up" onSubmit={(e) => void submit(e)} noValidate>
+      <div class="field">
+        <label for="follow-up">Follow-up message</label>
+        <textarea id="follow-up" name="prompt" rows={3} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'follow-up-error' : undefined} />
+        {error ? (
+          <p id="follow-up-error" class="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Sending…' : 'Send to the agent'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,221 @@
+import { useEffect, useState } from 'preact/hooks';
+import { domains, type Domain, type IndexStatus } from '../../api/settings.js';
+import { messageOf, Show, useLoad } from '../../components/async.js';
+import { formatTime } from '../conversations.js';
+import { CopyButton, FormError, formValues, lines, TextField, useSubmission } from './form.js';
+
+/** How often the status of a running re-index is read again. */
+const INDEX_POLL_MS = 1500;
+
+/** Domains: their allowed origins and settings, their indexing, and the widget tag for each. */
+export function DomainsSection() {
+  const [loaded, reload] = useLoad(() => domains.list(), []);
+  return (
+    <>
+      <Show loaded={loaded}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="empty">No domain yet. Add one below.</p>
+          ) : (
+            <ul class="list">
+              {list.map((d) => (
+                <DomainCard key={d.id} domain={d} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <NewDomain onCreated={reload} />
+    </>
+  );
+}
+
+function DomainCard({ domain: loaded }: { domain: Domain }) {
+  const [domain, setDomain] = useState(loaded);
+  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact']);
+  const [saved, setSaved] = useState(false);
+  const prefix = `domain-${domain.id}`;
+  const save = (e: Event) => {
+    e.preventDefault();
+    const values = formValues(e.currentTarget as HTMLFormElement);
+    const origins = lines(values.allowedOrigins);
+    setSaved(false);
+    void submission.run(async () => {
+      const updated = await domains.update(domain.id, {
+        baseUrl: values.baseUrl ?? '',
+        // An empty list is "any origin": the API says so with null.
+        allowedOrigins: origins.length > 0 ? origins : null,
+        supportContact: values.supportContact ?? null,
+      });
+      setDomain(updated);
+      setSaved(true);
+    });
+  };
+  return (
+    <li class="card domain" aria-labelledby={`${prefix}-title`}>
+      <h2 id={`${prefix}-title`}>{domain.id}</h2>
+      <p class="meta">
+        <span>
+          Source <code>{domain.source}</code>
+          {domain.branch ? ` (${domain.branch})` : ''}
+        </span>
+        <span>Updated {formatTime(domain.updatedAt)}</span>
+      </p>
+      <form class="domain-form" onSubmit={save} noValidate aria-label={`Settings of ${domain.id}`}>
+        <TextField id={`${prefix}-base-url`} name="baseUrl" label="Docs site URL" value={domain.baseUrl} submission={submission} hint="Where the citations link to." />
+        <TextField
+          id={`${prefix}-origins`}
+          name="allowedOrigins"
+          label="Allowed origins"
+          multiline
+          value={(domain.allowedOrigins ?? []).join('\n')}
+          placeholder="https://docs.example.com"
+          submission={submission}
+          hint="One origin a line: only pages there may use the widget and the browser endpoints. Empty: any origin."
+        />
+        <TextField id={`${prefix}-support`} name="supportContact" label="Support contact" value={domain.supportContact ?? ''} submission={submission} hint="Offered when the docs have no answer (optional)." />
+        <FormError submission={submission} />
+        <div class="actions">
+          <button type="submit" disabled={submission.busy}>
+            {submission.busy ? 'Saving…' : 'Save'}
+          </button>
+          {saved ? <span role="status">Saved.</span> : null}
+        </div>
+      </form>
+      <Indexing domainId={domain.id} />
+      <WidgetSnippet domainId={domain.id} />
+    </li>
+  );
+}
+
+/** The latest indexing run: its state, its progress while running, what it indexed; and a button to run it again. */
+function Indexing({ domainId }: { domainId: string }) {
+  const [status, setStatus] = useState<IndexStatus | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () =>
+      domains.indexStatus(domainId).then(
+        (s) => {
+          if (!current) return;
+          setStatus(s);
+          if (s?.status === 'running') timer = setTimeout(read, INDEX_POLL_MS);
+        },
+        (err: unknown) => current && setError(messageOf(err)),
+      );
+    void read();
+    return () => {
+      current = false;
+      if (timer) clearTimeout(timer);
+    };
+  }, [domainId, round]);
+
+  const reindex = async () => {
+    setError(null);
+    try {
+      setStatus(await domains.reindex(domainId));
+      setRound((n) => n + 1);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  const headingId = `index-${domainId}-heading`;
+  return (
+    <section class="indexing" aria-labelledby={headingId}>
+      <h3 id={headingId}>Indexing</h3>
+      {status === undefined ? <p role="status">Loading…</p> : null}
+      {status === null ? <p class="empty">Not indexed yet.</p> : null}
+      {status ? (
+        <dl class="facts" aria-live="polite">
+          <dt>Status</dt>
+          <dd>
+            <span class={`badge ${status.status === 'running' ? 'active' : status.status}`} data-status={status.status}>
+              {status.status}
+            </span>
+          </dd>
+          <dt>Started</dt>
+          <dd>{formatTime(status.startedAt)}</dd>
+          {status.closedAt ? (
+            <>
+              <dt>Finished</dt>
+              <dd>{formatTime(status.closedAt)}</dd>
+            </>
+          ) : null}
+          {status.progress && status.status === 'running' ? (
+            <>
+              <dt>Progress</dt>
+              <dd>
+                <progress max={Math.max(status.progress.total, 1)} value={status.progress.done} aria-label={`Pages indexed of ${domainId}`} /> {status.progress.done} of {status.progress.total} pages ({status.progress.phase})
+              </dd>
+            </>
+          ) : null}
+          {status.pages !== undefined && status.pages !== null ? (
+            <>
+              <dt>Pages</dt>
+              <dd>{status.pages}</dd>
+            </>
+          ) : null}
+          <dt>Last indexed commit</dt>
+          <dd>{status.commit ? <code class="commit">{status.commit.slice(0, 12)}</code> : '—'}</dd>
+        </dl>
+      ) : null}
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" class="secondary" disabled={status?.status === 'running'} onClick={() => void reindex()}>
+        {status?.status === 'running' ? 'Indexing…' : `Re-index ${domainId}`}
+      </button>
+    </section>
+  );
+}
+
+/** The script tag a docs site adds to show the assistant, for this domain. */
+function WidgetSnippet({ domainId }: { domainId: string }) {
+  const tag = `<script src="${location.origin}/widget.js" data-domain="${domainId}" data-key="quire_dsc_…" async></script>`;
+  const headingId = `widget-${domainId}-heading`;
+  return (
+    <section class="snippet" aria-labelledby={headingId}>
+      <h3 id={headingId}>Widget</h3>
+      <p class="hint">Add this tag to the docs site's pages, with an assistant key (Keys) in place of quire_dsc_….</p>
+      <pre>
+        <code id={`widget-${domainId}-tag`}>{tag}</code>
+      </pre>
+      <CopyButton text={tag} label="Copy the tag" />
+    </section>
+  );
+}
+
+function NewDomain({ onCreated }: { onCreated: () => void }) {
+  const submission = useSubmission(['id', 'source', 'branch', 'docsPath', 'baseUrl', 'allowedOrigins']);
+  const create = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const { allowedOrigins, ...values } = formValues(form);
+    void submission.run(async () => {
+      await domains.create({ ...values, ...(allowedOrigins ? { allowedOrigins: lines(allowedOrigins) } : {}) });
+      form.reset();
+      onCreated();
+    });
+  };
+  return (
+    <form class="card" onSubmit={create} noValidate aria-labelledby="new-domain-heading">
+      <h2 id="new-domain-heading">Add a domain</h2>
+      <TextField id="new-domain-id" name="id" label="Id" submission={submission} hint="Lower-case letters, digits and dashes." />
+      <TextField id="new-domain-source" name="source" label="Source" submission={submission} hint="Git URL or folder of the docs." />
+      <TextField id="new-domain-branch" name="branch" label="Branch" submission={submission} hint="Optional: the default branch when empty." />
+      <TextField id="new-domain-path" name="docsPath" label="Docs folder" submission={submission} hint="Optional: the folder of the docs in the repository." />
+      <TextField id="new-domain-base-url" name="baseUrl" label="Docs site URL" submission={submission} />
+      <TextField id="new-domain-origins" name="allowedOrigins" label="Allowed origins" multiline submission={submission} hint="One a line; empty: any origin." />
+      <FormError submission={submission} />
+      <button type="submit" disabled={submission.busy}>
+        Add the domain
+      </button>
+    </form>
+  );
+}

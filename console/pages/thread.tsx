@@ -1,0 +1,66 @@
+import * as analytics from '../api/analytics.js';
+import { Show, useLoad } from '../components/async.js';
+import { Page } from '../components/page.js';
+import { lastDays } from '../components/period.js';
+import { threadTurns } from '../data/conversations.js';
+import { formatTime } from './conversations.js';
+
+/** One thread: each question and answer, the sources each answer cited, and how the reader rated it. */
+export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: string; threadId?: string }) {
+  const [loaded] = useLoad(async () => {
+    const period = lastDays(365);
+    const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
+    // The listing's answers carry the sources when the thread itself does not.
+    const bare = !thread.conversations && thread.messages.some((m) => m.role === 'assistant' && m.sources === undefined);
+    const known = bare ? (await analytics.conversations(domain, period, 1000)).filter((c) => c.threadId === threadId) : [];
+    return threadTurns(thread, feedback, known);
+  }, [domain, threadId]);
+
+  return (
+    <Page title="Thread" actions={<a href="/console/conversations">Back to conversations</a>}>
+      <p class="meta">
+        Thread <code>{threadId}</code>
+      </p>
+      <Show loaded={loaded}>
+        {(turns) => (
+          <ol class="thread" aria-label="Messages">
+            {turns.map((t) => (
+              <li key={t.id} class={`card turn ${t.role}`}>
+                <h2 class="turn-head">
+                  {t.role === 'user' ? 'Reader' : 'Assistant'}
+                  <time dateTime={t.createdAt}>{formatTime(t.createdAt)}</time>
+                </h2>
+                <p class="content">{t.content}</p>
+                {t.role === 'assistant' ? (
+                  <>
+                    {t.resolution === 'unanswered' ? <p class="badge unanswered">Unanswered</p> : null}
+                    {t.sources.length > 0 ? (
+                      <div class="sources">
+                        <h3>Sources cited</h3>
+                        <ul>
+                          {t.sources.map((s) => (
+                            <li key={s.url}>
+                              <a href={s.url} rel="noreferrer noopener" target="_blank">
+                                {s.title || s.url}
+                              </a>
+                            </li>
+                          ))}
+                        </ul>
+                      </div>
+                    ) : (
+                      <p class="hint">No sources cited.</p>
+                    )}
+                    <p class="rating">
+                      Feedback: {t.rating === 'up' ? 'Thumbs up' : t.rating === 'down' ? 'Thumbs down' : 'not rated'}
+                      {t.comment ? <q>{t.comment}</q> : null}
+                    </p>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Show>
+    </Page>
+  );
+}

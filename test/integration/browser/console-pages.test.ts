@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { watchedPage, type WatchedPage } from '../../support/browser.js';
+import { screenshot } from './artifacts.js';
+import { consoleWorld, seriousViolations, type ConsoleWorld } from './console-harness.js';
+
+const SUITE = 'console';
+const WIDE = { width: 1440, height: 900 };
+const NARROW = { width: 375, height: 812 };
+
+/**
+ * The console in headless Chromium against the whole API: sign in with the
+ * admin key, read the charts fed by questions asked through the real
+ * assistant route, open a thread, follow a gap to an agent job and its pull
+ * request, sign out and be refused. Each page is checked with axe-core, at
+ * 375 px for overflow, and kept as a screenshot in test-artifacts/console/.
+ */
+describe('the console in a real browser', function () {
+  this.timeout(240_000);
+  let world: ConsoleWorld;
+  let tab: WatchedPage;
+
+  before(async () => {
+    world = await consoleWorld();
+    const install = await world.ask('How do I install the CLI?');
+    const rotate = await world.ask('How do I rotate my API key?');
+    await world.ask('rotating api keys safely');
+    await world.rate(install, true);
+    await world.rate(rotate, false);
+    await world.search('install');
+    await world.search('install');
+    await world.search('webhooks');
+    await world.pageView('/guides/install', 'Reader A');
+    await world.pageView('/guides/install', 'Reader A');
+    await world.pageView('/guides/webhooks', 'Reader B');
+    await world.services.analytics.tick();
+    tab = await watchedPage();
+    await tab.page.setViewportSize(WIDE);
+  });
+  after(() => tab?.close());
+
+  /** What a page must pass wherever it is: no serious axe violation, nothing wider than a phone at 375 px, kept as screenshots. */
+  async function checkPage(page: Page, name: string) {
+    assert.deepEqual(await seriousViolations(page), [], `${name}: axe finds no serious or critical violation`);
+    await screenshot(page, SUITE, `${name}-1440`);
+    await page.setViewportSize(NARROW);
+    // Charts follow their box on the next frames.
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
+    const wide = await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${NARROW.width} + 1).map((e) => e.tagName + '.' + e.className).slice(0, 5).join(' ')`);
+    assert.ok(width <= NARROW.width, `${name}: ${width} px wide at 375 px (${String(wide)})`);
+    await screenshot(page, SUITE, `${name}-375`);
+    await page.setViewportSize(WIDE);
+  }
+
+  /**
+   * The console's own errors (uncaught, refused by the CSP). Chromium also logs
+   * each 4xx answer as a failed load: the 401 the sign-in page expects, and
+   * the 404 of views and visitors on a server without them, which are not.
+   */
+  const pageErrors = () => tab.errors.filter((e) => !/Failed to load resource: the server responded with a status of 40[134]/.test(e));
+
+  it('signs in with an admin key, refusing an assistant key beside the field, and keeps the key nowhere in the browser', async () => {
+    const { page } = tab;
+    await page.goto(`${world.url}/console`);
+    await page.getByRole('heading', { name: 'Sign in to the Quire console' }).waitFor();
+    assert.equal(await page.evaluate('document.activeElement.id'), 'admin-key', 'the key field has the focus');
+    await checkPage(page, 'sign-in');
+
+    await page.getByLabel('Admin key').fill(world.org.assistantKey);
+    await page.keyboard.press('Enter');
+    const error = page.locator('#admin-key-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /assistant key/i);
+    assert.equal(await page.getByLabel('Admin key').getAttribute('aria-invalid'), 'true');
+    await screenshot(page, SUITE, 'sign-in-refused');
+
+    await page.getByLabel('Admin key').fill(world.org.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/console/overview');
+    const stored = String(await page.evaluate('JSON.stringify([document.cookie, Object.keys(localStorage), Object.keys(sessionStorage)])'));
+    assert.equal(stored, '["",[],[]]', 'no script-readable cookie, no storage');
+    assert.ok(!(await page.content()).includes(world.org.adminKey), 'the key is not left in the page');
+  });
+
+  it('draws the overview charts from the answers asked through the assistant route', async () => {
+    const { page } = tab;
+    await page.locator('[data-total-questions]').waitFor();
+    assert.equal(await page.locator('[data-total-questions]').getAttribute('data-total-questions'), '3');
+    const today = new Date().toISOString().slice(0, 10);
+    /** The numbers under a chart, as its table shows them: the row of `label`. */
+    const row = async (chart: string, label: string) => {
+      const figure = page.locator(`figure[data-chart="${chart}"]`);
+      assert.equal(await figure.locator('canvas').count(), 1, `${chart} draws a canvas`);
+      return figure.locator('tbody tr').filter({ has: page.locator('th', { hasText: label }) }).locator('td').allTextContents();
+    };
+    assert.deepEqual(await row('chart-questions-per-day', today), ['3']);
+    assert.deepEqual(await row('chart-answered-and-unanswered', today), ['1', '2']);
+    assert.deepEqual(await row('chart-thumbs-up-and-down', today), ['1', '1']);
+    assert.deepEqual(await row('chart-top-searches', 'install'), ['2']);
+    assert.deepEqual(await row('chart-top-searches', 'webhooks'), ['1']);
+    // The readers' page views and visitors of the day (human; AI traffic is the machines').
+    assert.equal((await row('chart-page-views', today))[0], '3');
+    assert.equal((await row('chart-visitors', today))[0], '2');
+    assert.equal(await page.locator('[role=alert]').count(), 0);
+    await checkPage(page, 'overview');
+  });
+
+  it('lists conversations, filters them by feedback, and opens a thread with its cited sources and rating', async () => {
+    const { page } = tab;
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Conversations' }).click();
+    await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor();
+    const items = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    await items.first().waitFor();
+    assert.equal(await items.count(), 3);
+    await page.getByLabel('Feedback').selectOption('down');
+    assert.deepEqual(await items.locator('.question').allInnerTexts(), ['How do I rotate my API key?']);
+    await page.getByLabel('Feedback').selectOption('up');
+    assert.deepEqual(await items.locator('.question').allInnerTexts(), ['How do I install the CLI?']);
+    await checkPage(page, 'conversations');
+
+    await page.getByRole('link', { name: 'How do I install the CLI?' }).click();
+    await page.getByRole('heading', { name: 'Thread', level: 1 }).waitFor();
+    const answer = page.locator('.turn.assistant');
+    await answer.waitFor();
+    assert.ok((await answer.locator('.sources a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).some((h) => h?.startsWith('https://docs.example.com/guides/install')));
+    assert.match(await answer.locator('.rating').innerText(), /Thumbs up/);
+    assert.match(await page.locator('.turn.user').innerText(), /How do I install the CLI\?/);
+    await checkPage(page, 'thread');
+  });
+
+  it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {
+    const { page } = tab;
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Gaps' }).click();
+    await page.getByRole('heading', { name: 'Gaps', level: 1 }).waitFor();
+    const gap = page.locator('li.gap').filter({ hasText: 'How do I rotate my API key?' });
+    await gap.waitFor();
+    assert.deepEqual((await gap.locator('.examples li').allInnerTexts()).sort(), ['How do I rotate my API key?', 'rotating api keys safely']);
+    await checkPage(page, 'gaps');
+
+    await gap.getByRole('button', { name: 'Fix with the agent' }).click();
+    assert.equal(await gap.getByLabel('Project').inputValue(), 'docs');
+    await gap.getByRole('button', { name: 'Start the job' }).click();
+    await page.waitForURL(/\/console\/jobs\/docs\/[^/]+$/);
+    const prLink = page.locator('a.pr-link');
+    await prLink.waitFor({ timeout: 120_000 });
+    const href = (await prLink.getAttribute('href')) ?? '';
+    assert.match(href, /\/forge\/docs\/pulls\/\d+/);
+    await page.locator('[data-status="completed"]').waitFor({ timeout: 60_000 });
+    const events = await page.locator('.events li code').allInnerTexts();
+    for (const type of ['turn.started', 'tool.step', 'pull_request.opened', 'job.completed']) assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
+    await checkPage(page, 'job');
+
+    // A follow-up message starts the job's next turn, whose events arrive live.
+    await page.getByLabel('Follow-up message').fill('Mention revoking the old key first.');
+    await page.getByRole('button', { name: 'Send to the agent' }).click();
+    await page.locator('.events li', { hasText: 'turn.started' }).nth(1).waitFor({ timeout: 120_000 });
+    assert.equal(await page.getByLabel('Follow-up message').inputValue(), '');
+
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Jobs' }).click();
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+    await page.locator('table.jobs tbody tr').first().waitFor();
+    assert.equal(await page.locator('table.jobs tbody tr').count(), 1);
+    await checkPage(page, 'jobs');
+
+    // The link names the configured public URL; the test's API listens elsewhere.
+    const link = new URL(href, world.url);
+    const pull = await page.context().request.get(`${world.url}${link.pathname}${link.search}`);
+    assert.equal(pull.status(), 200, 'the pull request link opens');
+    assert.match(await pull.text(), /Rotating API keys|api-keys\.mdx/);
+  });
+
+  it('is usable with the keyboard: the skip link first, then the navigation, each page taking the focus', async () => {
+    const { page } = tab;
+    await page.goto(`${world.url}/console/overview`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate('document.activeElement.id'), 'main');
+    // Into the navigation from the top: the organisation's domain, sign out, then the links.
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Conversations');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor();
+    assert.equal(await page.evaluate('document.activeElement.tagName + " " + document.activeElement.textContent'), 'H1 Conversations');
+    const settings = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' });
+    await settings.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    assert.equal(await settings.getAttribute('aria-current'), 'page');
+  });
+
+  it('signs out: the session ends on the server and the console asks for the key again', async () => {
+    const { page } = tab;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the Quire console' }).waitFor();
+    await screenshot(page, SUITE, 'signed-out');
+    const statuses = String(await page.evaluate(`Promise.all(['/console/session', '/v2/admin/domains', '/v1/analytics/docs/assistant'].map((p) => fetch(p).then((r) => r.status))).then((s) => s.join(','))`));
+    assert.equal(statuses, '401,401,401');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to the Quire console' }).waitFor();
+    assert.deepEqual(pageErrors(), []);
+  });
+});

@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { createApp } from '../../../api/app.js';
+import { consoleRouter } from '../../../api/console/index.js';
+import { FEATURES } from '../../../api/features.js';
+import type { ApiServices, Feature } from '../../../api/services.js';
+import { widgetRouter } from '../../../api/widget/index.js';
+import { openDocIndex } from '../../../core/retrieval/index.js';
+import { buildConsole } from '../../../infra/build-console.js';
+import { buildWidget } from '../../../infra/build-widget.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
+import { watchedPage, type WatchedPage } from '../../support/browser.js';
+import { createDocsRepo } from '../../support/docs-repo.js';
+import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { startWorker } from '../../support/temporal.js';
+import { screenshot } from './artifacts.js';
+import { startPageServer, type PageServer } from './page-server.js';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+const DOCS_SITE = 'https://docs.acme.example';
+const execFileAsync = promisify(execFile);
+/**
+ * What Chromium logs for the answers the pages expect: the session check before
+ * signing in (401), a domain never indexed (404), a form the API refused (400).
+ */
+const EXPECTED_REFUSALS = /status of 40[014] /;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/**
+ * axe-core's findings on the page as it is now. Evaluated through the
+ * DevTools protocol: the console's CSP refuses inline scripts, a test's too.
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(await fs.readFile(AXE, 'utf8'));
+  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The console's Settings in headless Chromium over the real stack: the built
+ * console, the API with its session cookie, a worker indexing a real git
+ * repository, the widget on a docs site of another origin and the scripted
+ * model server (standing for an OpenAI-compatible provider).
+ */
+describe('console Settings in a real browser', function () {
+  this.timeout(240_000);
+  let url = '';
+  let services: ApiServices;
+  let acme: Awaited<ReturnType<typeof seedOrg>>;
+  let site: PageServer;
+  let repoTip = '';
+  let tab: WatchedPage;
+
+  before(async () => {
+    const taskQueue = `console-settings-${randomUUID()}`;
+    const model = await startFakeModel(() => ({ text: 'Page 1 explains the setup [1].' }));
+    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' } });
+    // The API and the worker share one embedded index, as on one machine.
+    const shared = { ...built, docIndex: openDocIndex(built.config, undefined) };
+    await startWorker(shared, { taskQueue });
+    services = shared;
+    acme = await seedOrg(services, 'acme');
+    const repo = await createDocsRepo({ pages: 4, withNav: true });
+    repoTip = (await execFileAsync('git', ['rev-parse', `refs/heads/${repo.branch}`], { cwd: repo.bareDir })).stdout.trim();
+    await services.tenants.putDomain({ id: 'acme-docs', orgId: 'acme', source: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, baseUrl: DOCS_SITE, includeHidden: false });
+    await services.tenants.putProject({ id: 'handbook', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: '', forge: 'local', allowedModels: [] });
+
+    const consoleDir = await tempDir('quire-console-');
+    await buildConsole(consoleDir, REPO_ROOT);
+    const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
+    await buildWidget(bundlePath, REPO_ROOT);
+    const features: Feature[] = FEATURES.map((f) =>
+      f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f === widgetRouter ? (s: ApiServices) => widgetRouter(s, { bundlePath }) : f,
+    );
+    url = (await serve(createApp({ ...services, answers: built.answers }, features), services.config.http)).url;
+    site = await startPageServer();
+    site.put(
+      '/docs.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title></head><body><h1>Docs</h1>
+<script src="${url}/widget.js" data-domain="acme-docs" data-key="${acme.assistantKey}" async></script></body></html>`,
+    );
+  });
+  afterEach(() => tab?.close());
+
+  async function signIn(width = 1440) {
+    tab = await watchedPage();
+    onSuiteEnd(() => tab.close());
+    await tab.page.setViewportSize({ width, height: 900 });
+    await tab.page.goto(`${url}/console/settings`);
+    await tab.page.fill('#admin-key', acme.adminKey);
+    await tab.page.click('button[type=submit]');
+    await tab.page.locator('h1', { hasText: 'Settings: Domains' }).waitFor();
+    return tab.page;
+  }
+
+  /** Until no part of the page says it is loading (page.waitForFunction would eval, which the CSP refuses). */
+  async function loaded(page: Page) {
+    const loading = page.locator('[role=status]', { hasText: 'Loading' });
+    while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
+  }
+
+  async function openSection(page: Page, label: string) {
+    await page.click(`nav[aria-label=Settings] >> text=${label}`);
+    await page.locator('h1', { hasText: `Settings: ${label}` }).waitFor();
+  }
+
+  it('creates a key, shows its secret once, and revokes it', async () => {
+    const page = await signIn();
+    await openSection(page, 'Keys');
+    const before = (await services.tenants.listKeys('acme')).length;
+    await page.selectOption('#new-key-kind', 'assistant');
+    await page.click('text=Create the key');
+    const secret = (await page.locator('#new-secret').textContent()) ?? '';
+    assert.match(secret, /^quire_dsc_[A-Za-z0-9_-]{43}$/);
+    const created = await services.tenants.authenticate(secret);
+    assert.ok(created, 'the secret shown is a live key');
+    assert.equal((await services.tenants.listKeys('acme')).length, before + 1);
+    await screenshot(page, 'console', 'settings-keys-created');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await page.click('text=Done');
+    assert.equal(await page.locator('#new-secret').count(), 0, 'the secret is gone from the page');
+    const row = page.locator(`tr[data-key-id="${created.id}"]`);
+    assert.match((await row.textContent()) ?? '', /quire_dsc_.{4}…/);
+    await row.locator('button', { hasText: 'Revoke' }).click();
+    await row.locator('button', { hasText: 'now' }).click();
+    await row.locator('text=Revoked').waitFor();
+    assert.equal(await services.tenants.authenticate(secret), undefined, 'the revoked key no longer works');
+    await screenshot(page, 'console', 'settings-keys-revoked');
+
+    // The API's schema checks the form: an expiry in the past is refused beside the field.
+    await page.fill('#new-key-expires', '2001-01-01T00:00');
+    await page.click('text=Create the key');
+    const beside = page.locator('#new-key-expires-error');
+    await beside.waitFor();
+    assert.match((await beside.textContent()) ?? '', /future|past|after/i);
+    assert.equal(await page.getAttribute('#new-key-expires', 'aria-invalid'), 'true');
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
+  it('re-indexes a domain, shows its progress and commit, and restricting its origins refuses the widget elsewhere', async () => {
+    const page = await signIn();
+    const card = page.locator('li.domain', { hasText: 'acme-docs' });
+    await card.locator('text=Not indexed yet.').waitFor();
+    await card.locator('button', { hasText: 'Re-index acme-docs' }).click();
+    await card.locator('[data-status=completed]').waitFor({ timeout: 120_000 });
+    assert.equal(await card.locator('code.commit').textContent(), repoTip.slice(0, 12));
+    await screenshot(page, 'console', 'settings-domains-indexed');
+    assert.deepEqual(await seriousViolations(page), []);
+    // The snippet is ready to copy, for this API and domain.
+    assert.equal(await card.locator('#widget-acme-docs-tag').textContent(), `<script src="${url}/widget.js" data-domain="acme-docs" data-key="quire_dsc_…" async></script>`);
+
+    // Any origin yet: the widget answers on the docs site served elsewhere.
+    const docs = await watchedPage();
+    onSuiteEnd(() => docs.close());
+    const ask = async () => {
+      await docs.page.goto(`${site.origin}/docs.html`);
+      await docs.page.locator('#quire-widget button.launcher').click();
+      await docs.page.fill('#quire-question', 'How do I set it up?');
+      await docs.page.keyboard.press('Enter');
+      const answer = docs.page.locator('#quire-widget .answer').first();
+      await answer.waitFor();
+      await docs.page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+      return answer;
+    };
+    assert.match((await (await ask()).locator('.answer-text').textContent()) ?? '', /Page 1 explains the setup/);
+
+    // A bad origin is refused beside the field, with the API's own message.
+    const origins = card.locator('textarea[name=allowedOrigins]');
+    await origins.fill('not an origin');
+    await card.locator('button', { hasText: 'Save' }).click();
+    const error = card.locator('#domain-acme-docs-origins-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /http\(s\) URL/);
+    await screenshot(page, 'console', 'settings-domains-field-error');
+
+    await origins.fill(DOCS_SITE);
+    await card.locator('button', { hasText: 'Save' }).click();
+    await card.locator('text=Saved.').waitFor();
+    assert.deepEqual((await services.tenants.getDomain('acme-docs'))?.allowedOrigins, [DOCS_SITE]);
+    await screenshot(page, 'console', 'settings-domains-restricted');
+
+    const refused = await ask();
+    assert.equal(await refused.locator('.error').textContent(), 'The assistant could not be reached.');
+    assert.ok(docs.errors.some((e) => /blocked by CORS policy/.test(e)), docs.errors.join('\n'));
+    await screenshot(docs.page, 'console', 'widget-refused-elsewhere');
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
+  it('shows projects, automations and webhooks without serious accessibility violations, on a phone and a desktop', async () => {
+    for (const width of [375, 1440]) {
+      const page = await signIn(width);
+      for (const section of ['Domains', 'Keys', 'Projects', 'Automations', 'Webhooks']) {
+        await openSection(page, section);
+        await loaded(page);
+        await screenshot(page, 'console', `settings-${section.toLowerCase()}-${width}`);
+        assert.deepEqual(await seriousViolations(page), [], `${section} at ${width}px`);
+      }
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      assert.ok(Number(overflow) <= 0, `no sideways scrolling at ${width}px (${String(overflow)})`);
+      await tab.close();
+    }
+  });
+
+  it('registers a webhook with its secret shown once, and removes it', async () => {
+    const page = await signIn();
+    await openSection(page, 'Webhooks');
+    await page.locator('text=No webhook in handbook.').waitFor();
+    await page.fill('#new-webhook-url', 'ftp://hooks.acme.example');
+    await page.click('text=Add the webhook');
+    await page.locator('#new-webhook-url-error').waitFor();
+    assert.match((await page.locator('#new-webhook-url-error').textContent()) ?? '', /http\(s\) URL/);
+
+    await page.fill('#new-webhook-url', 'https://hooks.acme.example/quire');
+    await page.fill('#new-webhook-events', 'job.completed');
+    await page.click('text=Add the webhook');
+    const secret = (await page.locator('#webhook-secret').textContent()) ?? '';
+    const [hook] = await services.webhooks.list('handbook');
+    assert.deepEqual(hook?.secret, { kind: 'stored', value: secret });
+    assert.deepEqual(hook.events, ['job.completed']);
+    await screenshot(page, 'console', 'settings-webhooks-created');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await page.click('button[aria-label="Remove the webhook to https://hooks.acme.example/quire"]');
+    await page.locator('text=No webhook in handbook.').waitFor();
+    assert.deepEqual(await services.webhooks.list('handbook'), []);
+  });
+
+  it('edits a project, refusing a bad value beside its field', async () => {
+    const page = await signIn();
+    await openSection(page, 'Projects');
+    const card = page.locator('li.card', { hasText: 'handbook' });
+    await card.locator('input[name=branch]').fill('');
+    await card.locator('button', { hasText: 'Save' }).click();
+    const error = card.locator('#project-handbook-branch-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /must not be empty/);
+    await card.locator('input[name=branch]').fill('release');
+    await card.locator('button', { hasText: 'Save' }).click();
+    await card.locator('text=Saved.').waitFor();
+    const project = await services.tenants.getProject('handbook');
+    assert.equal(project?.branch, 'release');
+    assert.equal(project?.forge, 'local', 'other fields are kept');
+  });
+});

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
+
+describe('webhook routes', function () {
+  this.timeout(60_000);
+  let url = '';
+  let services: ApiServices;
+  let acme: Awaited<ReturnType<typeof seedOrg>>;
+  let globex: Awaited<ReturnType<typeof seedOrg>>;
+
+  before(async () => {
+    services = await testServices({ withTemporal: false });
+    url = (await serve(createApp(services))).url;
+    acme = await seedOrg(services, 'acme');
+    globex = await seedOrg(services, 'globex');
+    for (const [id, orgId] of [['handbook', 'acme'], ['theirs', 'globex']] as const) {
+      await services.tenants.putProject({ id, orgId, repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    }
+  });
+
+  const call = (method: string, path: string, key: string, body?: unknown) =>
+    fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  async function expectError(res: Response, status: number, code: string, field?: string) {
+    const body = (await res.json()) as { code: string; details?: Array<{ path: string }> };
+    assert.equal(res.status, status, JSON.stringify(body));
+    assert.equal(body.code, code);
+    if (field) assert.ok(body.details?.some((d) => d.path === field), `details name ${field}: ${JSON.stringify(body.details)}`);
+  }
+
+  it('registers a receiver with a secret shown once, lists it without the secret, and removes it', async () => {
+    let res = await call('GET', '/v2/agent/handbook/webhooks', acme.adminKey);
+    await conforms('/v2/agent/{projectId}/webhooks', 'get', res.clone());
+    assert.deepEqual(await res.json(), { webhooks: [] });
+
+    res = await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://hooks.acme.test/quire', events: ['job.completed'] });
+    assert.equal(res.status, 201);
+    await conforms('/v2/agent/{projectId}/webhooks', 'post', res.clone());
+    const created = (await res.json()) as { id: string; signingSecret: string; secret: string; events: string[] };
+    assert.match(created.signingSecret, /^whsec_/);
+    assert.equal(created.secret, 'stored');
+    const stored = await services.webhooks.get('handbook', created.id);
+    assert.deepEqual(stored?.secret, { kind: 'stored', value: created.signingSecret }, 'the secret shown is the one deliveries are signed with');
+
+    // The same URL again updates the webhook: one id, the new settings.
+    res = await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://hooks.acme.test/quire', secretEnv: 'ACME_HOOK_SECRET' });
+    const again = (await res.json()) as { id: string; signingSecret: string | null; secret: string; events: string[] };
+    assert.equal(again.id, created.id);
+    assert.equal(again.signingSecret, null);
+    assert.equal(again.secret, 'env:ACME_HOOK_SECRET');
+    assert.deepEqual(again.events, []);
+
+    const text = await (await call('GET', '/v2/agent/handbook/webhooks', acme.adminKey)).text();
+    assert.ok(!text.includes(created.signingSecret), 'a listing never shows a secret');
+    assert.deepEqual((JSON.parse(text) as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id), [created.id]);
+
+    res = await call('DELETE', `/v2/agent/handbook/webhooks/${created.id}`, acme.adminKey);
+    assert.equal(res.status, 204);
+    await expectError(await call('DELETE', `/v2/agent/handbook/webhooks/${created.id}`, acme.adminKey), 404, 'not_found');
+    assert.equal(await services.webhooks.get('handbook', created.id), undefined);
+  });
+
+  it('names the bad field, refuses assistant keys, and hides other organisations’ projects', async () => {
+    await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'ftp://x' }), 400, 'invalid_request', 'url');
+    await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://h.test', events: ['job.nope'] }), 400, 'invalid_request', 'events.0');
+    await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://h.test', secretEnv: 'lower' }), 400, 'invalid_request', 'secretEnv');
+    await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, {}), 400, 'invalid_request', 'url');
+    await expectError(await call('GET', '/v2/agent/handbook/webhooks', acme.assistantKey), 403, 'forbidden');
+    await expectError(await call('GET', '/v2/agent/theirs/webhooks', acme.adminKey), 404, 'not_found');
+    await expectError(await call('POST', '/v2/agent/theirs/webhooks', acme.adminKey, { url: 'https://h.test' }), 404, 'not_found');
+    await expectError(await call('GET', '/v2/agent/unknown/webhooks', globex.adminKey), 404, 'not_found');
+    // The delivery log is still the agent router's.
+    assert.equal((await call('GET', '/v2/agent/handbook/webhooks/deliveries', acme.adminKey)).status, 200);
+  });
+});

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CONSOLE_FIRST_LOAD_LIMIT_BYTES } from '../../../core/console-bundle.js';
+import { buildConsole } from '../../../infra/build-console.js';
+
+describe('the console bundle', () => {
+  let outDir: string;
+  before(async () => {
+    outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-console-'));
+  });
+  after(() => fs.rm(outDir, { recursive: true, force: true }));
+
+  it('loads under 200 KiB gzip on a first visit, from hashed files that index.html names, with no inline script or style', async () => {
+    const built = await buildConsole(outDir);
+    assert.ok(built.firstLoadGzipBytes > 0);
+    assert.ok(built.firstLoadGzipBytes <= CONSOLE_FIRST_LOAD_LIMIT_BYTES, `first load ${built.firstLoadGzipBytes} bytes gzip, limit ${CONSOLE_FIRST_LOAD_LIMIT_BYTES}`);
+    const html = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
+    for (const asset of built.assets) {
+      assert.match(asset, /^\/console\/assets\/main-[A-Z0-9]+\.(js|css)$/);
+      assert.ok(html.includes(asset), `index.html loads ${asset}`);
+      await fs.access(path.join(outDir, 'assets', path.basename(asset)));
+    }
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+    assert.doesNotMatch(html, /<style|style=/, 'no inline style');
+  });
+});

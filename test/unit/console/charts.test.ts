@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { answeredPerDay, answersByDay, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
+import { periodQuery } from '../../../console/data/period.js';
+import type { Conversation, Feedback } from '../../../console/data/shapes.js';
+
+const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
+  id,
+  timestamp,
+  query: `question ${id}`,
+  response: 'answer',
+  sources: [{ title: 'Quickstart', url: 'https://docs.example.com/quickstart' }],
+  queryCategory: null,
+  ...extra,
+});
+
+describe('console data layer: chart series from the analytics API', () => {
+  const days = daysBetween(new Date('2026-11-20T00:00:00Z'), new Date('2026-11-22T00:00:00Z'));
+
+  it('lists every UTC day of the period, both ends included', () => {
+    assert.deepEqual(days, ['2026-11-20', '2026-11-21', '2026-11-22']);
+    assert.deepEqual(daysBetween(new Date('2026-11-20T23:59:00Z'), new Date('2026-11-21T00:00:00Z')), ['2026-11-20', '2026-11-21']);
+  });
+
+  it('counts questions per day, leaving out those outside the period', () => {
+    const chart = questionsPerDay(
+      [conversation('a', '2026-11-20T10:00:00Z'), conversation('b', '2026-11-20T23:59:59Z'), conversation('c', '2026-11-22T00:00:00Z'), conversation('d', '2026-11-25T00:00:00Z')],
+      days,
+    );
+    assert.deepEqual(chart, { labels: days, series: [{ name: 'Questions', values: [2, 0, 1] }] });
+  });
+
+  it('splits answered from unanswered by resolutionStatus, or by cited sources when the server sends none', () => {
+    const chart = answeredPerDay(
+      [
+        conversation('a', '2026-11-21T10:00:00Z', { resolutionStatus: 'answered' }),
+        conversation('b', '2026-11-21T11:00:00Z', { resolutionStatus: 'unanswered' }),
+        conversation('c', '2026-11-21T12:00:00Z', { sources: [] }),
+        conversation('d', '2026-11-22T12:00:00Z'),
+      ],
+      days,
+    );
+    assert.deepEqual(chart.series, [
+      { name: 'Answered', values: [0, 1, 1] },
+      { name: 'Unanswered', values: [0, 2, 0] },
+    ]);
+  });
+
+  it('counts thumbs up and down per day; ratings without helpful are not thumbs', () => {
+    const rating = (id: string, createdAt: string | null, helpful?: boolean): Feedback => ({ id, path: '/x', comment: null, createdAt, ...(helpful === undefined ? {} : { helpful }) });
+    const chart = feedbackPerDay([rating('1', '2026-11-20T01:00:00Z', true), rating('2', '2026-11-20T02:00:00Z', false), rating('3', '2026-11-22T02:00:00Z', false), rating('4', '2026-11-21T02:00:00Z'), rating('5', null, true)], days);
+    assert.deepEqual(chart.series, [
+      { name: 'Thumbs up', values: [1, 0, 0] },
+      { name: 'Thumbs down', values: [1, 0, 1] },
+    ]);
+  });
+
+  it('takes the daily counts of caller-stats when the server sends them, over counting the listing', () => {
+    const listed = [conversation('a', '2026-11-21T10:00:00Z')];
+    const stats = { total: 9, days: [{ date: '2026-11-20', total: 4, answered: 3, unanswered: 1 }, { date: '2026-11-22', total: 5, answered: 5, unanswered: 0 }] };
+    const fromStats = answersByDay(listed, stats, days);
+    assert.deepEqual(fromStats.questions.series, [{ name: 'Questions', values: [4, 0, 5] }]);
+    assert.deepEqual(fromStats.answered.series, [{ name: 'Answered', values: [3, 0, 5] }, { name: 'Unanswered', values: [1, 0, 0] }]);
+    assert.deepEqual(answersByDay(listed, { total: 1 }, days).questions.series, [{ name: 'Questions', values: [0, 1, 0] }]);
+  });
+
+  it("orders top searches by count, then by query, reading Mintlify's hits or Quire's earlier searches", () => {
+    const mintlify = (searchQuery: string, hits: number) => ({ searchQuery, hits, ctr: 0, topClickedPage: null });
+    assert.deepEqual(topSearches([mintlify('b', 3), mintlify('a', 3), mintlify('c', 9), mintlify('d', 1)], 3), { labels: ['c', 'a', 'b'], series: [{ name: 'Searches', values: [9, 3, 3] }] });
+    // Before, `hits` was the average number of results and `searches` the count.
+    const earlier = (searchQuery: string, searches: number, hits: number) => ({ searchQuery, searches, hits, ctr: 0, topClickedPage: null });
+    assert.deepEqual(topSearches([earlier('x', 1, 8), earlier('y', 4, 0.5)]).series, [{ name: 'Searches', values: [4, 1] }]);
+  });
+
+  it("charts Mintlify's views and visitors human and AI: per day when the server sends days, else per page", () => {
+    const rows = [{ path: '/a', human: 1, ai: 1, total: 2 }, { path: '/b', human: 6, ai: 2, total: 8 }];
+    assert.deepEqual(traffic({ rows }, 'views', days), {
+      labels: ['/b', '/a'],
+      series: [{ name: 'Human views', values: [6, 1] }, { name: 'AI views', values: [2, 1] }],
+    });
+    assert.deepEqual(traffic({ rows, days: [{ date: '2026-11-21', human: 3, ai: 1, total: 4 }] }, 'visitors', days), {
+      labels: days,
+      byDay: true,
+      series: [{ name: 'Human visitors', values: [0, 3, 0] }, { name: 'AI visitors', values: [0, 1, 0] }],
+    });
+  });
+
+  it("sends the day after the period's last as dateTo, Mintlify's dateTo being exclusive", () => {
+    assert.deepEqual(periodQuery({ dateFrom: '2026-11-01', dateTo: '2026-11-30' }), { dateFrom: '2026-11-01', dateTo: '2026-12-01' });
+    assert.deepEqual(periodQuery({ dateFrom: '2026-12-01', dateTo: '2026-12-31' }), { dateFrom: '2026-12-01', dateTo: '2027-01-01' });
+  });
+
+  it('answers null traffic when the server has neither endpoint, and says an all-zero chart is empty', () => {
+    assert.equal(traffic(null, 'views', days), null);
+    assert.equal(isEmpty(null), true);
+    assert.equal(isEmpty(questionsPerDay([], days)), true);
+    assert.equal(isEmpty(questionsPerDay([conversation('a', '2026-11-21T00:00:00Z')], days)), false);
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { conversationRows, normalizeThread, threadTurns } from '../../../console/data/conversations.js';
+import type { Conversation, Feedback } from '../../../console/data/shapes.js';
+
+const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
+  id,
+  timestamp,
+  query: `question ${id}`,
+  response: `answer ${id}`,
+  sources: [],
+  queryCategory: null,
+  threadId: 'thr_1',
+  ...extra,
+});
+const rating = (messageId: string, helpful: boolean, comment: string | null = null): Feedback => ({ id: messageId, messageId, path: '/x', comment, createdAt: '2026-11-21T00:00:00Z', helpful, threadId: 'thr_1' });
+
+describe('console data layer: conversations and threads', () => {
+  const list = [conversation('msg_a', '2026-11-21T10:00:00Z'), conversation('msg_b', '2026-11-21T12:00:00Z', { resolutionStatus: 'unanswered' }), conversation('msg_c', '2026-11-21T11:00:00Z')];
+  const ratings = [rating('msg_a', true), rating('msg_b', false, 'wrong page')];
+
+  it('joins each conversation to its rating, newest first, and filters by feedback', () => {
+    const all = conversationRows(list, ratings, 'all');
+    assert.deepEqual(
+      all.map((r) => [r.id, r.rating, r.resolution]),
+      [
+        ['msg_b', 'down', 'unanswered'],
+        ['msg_c', null, 'unanswered'],
+        ['msg_a', 'up', 'unanswered'],
+      ],
+    );
+    assert.deepEqual(conversationRows(list, ratings, 'up').map((r) => r.id), ['msg_a']);
+    assert.deepEqual(conversationRows(list, ratings, 'down').map((r) => [r.id, r.comment]), [['msg_b', 'wrong page']]);
+    assert.deepEqual(conversationRows(list, ratings, 'none').map((r) => r.id), ['msg_c']);
+  });
+
+  it("reads Mintlify's thread (messages) and gives each answer its sources and rating", () => {
+    const thread = normalizeThread({
+      threadId: 'thr_1',
+      createdAt: '2026-11-21T10:00:00Z',
+      messages: [
+        { id: 'msg_a:q', role: 'user', content: 'How do I deploy?', createdAt: '2026-11-21T10:00:00Z' },
+        { id: 'msg_a', role: 'assistant', content: 'Run deploy [1].', createdAt: '2026-11-21T10:00:01Z' },
+      ],
+    });
+    const sources = [{ title: 'Deploy', url: 'https://docs.example.com/deploy' }];
+    const turns = threadTurns(thread, [...ratings, { ...rating('msg_a', false), threadId: 'thr_other' }], [conversation('msg_a', '2026-11-21T10:00:01Z', { sources, resolutionStatus: 'answered' })]);
+    assert.deepEqual(
+      turns.map((t) => [t.role, t.content, t.sources, t.resolution, t.rating]),
+      [
+        ['user', 'How do I deploy?', [], null, null],
+        ['assistant', 'Run deploy [1].', sources, 'answered', 'up'],
+      ],
+    );
+  });
+
+  it('prefers the sources and rating a message carries itself (null: not rated)', () => {
+    const sources = [{ title: 'Webhooks', url: 'https://docs.example.com/webhooks' }];
+    const thread = normalizeThread({
+      threadId: 'thr_1',
+      createdAt: '2026-11-21T10:00:00Z',
+      messages: [
+        { id: 'msg_a:user', role: 'user', content: 'q', createdAt: '2026-11-21T10:00:00Z' },
+        { id: 'msg_a', role: 'assistant', content: 'a', createdAt: '2026-11-21T10:00:01Z', sources, feedback: { helpful: false, comment: 'old', createdAt: '2026-11-21T10:01:00Z' } },
+        { id: 'msg_b', role: 'assistant', content: 'b', createdAt: '2026-11-21T10:00:02Z', sources: [], feedback: null },
+      ],
+    });
+    // The listing says otherwise; the message's own word wins.
+    const turns = threadTurns(thread, ratings, [conversation('msg_a', '2026-11-21T10:00:01Z', { sources: [] })]);
+    assert.deepEqual(turns.map((t) => [t.id, t.sources, t.rating, t.comment]), [
+      ['msg_a:user', [], null, null],
+      ['msg_a', sources, 'down', 'old'],
+      ['msg_b', [], null, null],
+    ]);
+    assert.ok(turns.every((t) => !('feedback' in t)));
+  });
+
+  it('reads the older thread shape (exchanges) as messages, and prefers the sources the thread carries', () => {
+    const sources = [{ title: 'Keys', url: 'https://docs.example.com/keys' }];
+    const thread = normalizeThread({
+      threadId: 'thr_1',
+      createdAt: '2026-11-21T10:00:00Z',
+      exchanges: [{ messageId: 'msg_b', question: 'Rotate keys?', answer: 'I could not find that.', startedAt: '2026-11-21T12:00:00Z', finishedAt: '2026-11-21T12:00:02Z' }],
+      conversations: [conversation('msg_b', '2026-11-21T12:00:00Z', { sources, resolutionStatus: 'unanswered' })],
+    });
+    assert.deepEqual(
+      thread.messages.map((m) => [m.role, m.content, m.createdAt]),
+      [
+        ['user', 'Rotate keys?', '2026-11-21T12:00:00Z'],
+        ['assistant', 'I could not find that.', '2026-11-21T12:00:02Z'],
+      ],
+    );
+    const answer = threadTurns(thread, ratings)[1];
+    assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [sources, 'unanswered', 'down', 'wrong page']);
+  });
+});
