@@ -5,8 +5,8 @@ import { FEATURES } from '../../../api/features.js';
 import { openApiDocument, type PathItems } from '../../../api/openapi/index.js';
 import { testServices } from '../../support/services.js';
 
-/** `:domain` in Koa's syntax is `{domain}` in OpenAPI's. */
-const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** `:domain` and the wildcard `{*page}` in Koa's syntax are `{domain}` and `{page}` in OpenAPI's. */
+const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\{\*([A-Za-z0-9_]+)\}/g, '{$1}');
 
 /** Every `METHOD /template` a router serves: its route layers (middleware from `use` has no methods; HEAD rides on GET). */
 function served(router: Router, only?: string): string[] {
