@@ -14,7 +14,7 @@ export const SearchFilterBody = v.strictObject({
 export const SearchBody = v.pipe(
   v.object({
     // /\S/ before trimming, so the document says it too: a query that is only whitespace asks nothing.
-    query: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.regex(/\S/, 'must not be only whitespace'), v.trim(), v.maxLength(2000)),
+    query: v.pipe(v.string('must be a string'), v.regex(/\S/, 'must not be empty or only whitespace'), v.trim(), v.maxLength(2000)),
     pageSize: v.optional(
       v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be 1–50'), v.maxValue(50, 'must be 1–50'), v.description('Pages to return.')),
       10,
