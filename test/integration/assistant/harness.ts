@@ -47,7 +47,9 @@ export async function assistantWorld(opts: WorldOptions = {}): Promise<Assistant
   const model = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
   const env = { ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}), ...opts.env };
   const built = await testServices({ env, withTemporal: false, ...(opts.logger ? { logger: opts.logger } : {}) });
-  const patched: ApiServices = { ...built, ...opts.patch?.(built) };
+  // This world runs no Temporal (the assistant never calls it), so its readiness does not wait on one.
+  const { temporal: _noTemporal, ...probes } = built.probes;
+  const patched: ApiServices = { ...built, probes, ...opts.patch?.(built) };
   if (opts.orgLimits) await patched.tenants.addOrg('acme', opts.orgLimits);
   const org = await seedOrg(patched);
   const domainId = 'docs';
