@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { conforms } from '../../support/openapi-conforms.js';
+import { expectError } from '../../support/json-calls.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 
 interface SessionBody {
@@ -57,13 +58,6 @@ describe('console session API', function () {
       },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
-
-  async function expectError(res: Response, status: number, code: string, field?: string) {
-    const body = (await res.json()) as { code: string; details?: Array<{ path: string }> };
-    assert.equal(res.status, status, JSON.stringify(body));
-    assert.equal(body.code, code);
-    if (field) assert.ok(body.details?.some((d) => d.path === field), `details name ${field}: ${JSON.stringify(body.details)}`);
-  }
 
   it('exchanges an admin key for an HttpOnly, SameSite=Strict cookie and keeps only its hash', async () => {
     const before = Date.now();

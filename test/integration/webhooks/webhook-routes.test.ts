@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { conforms } from '../../support/openapi-conforms.js';
+import { bearerCaller, expectError } from '../../support/json-calls.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 
 describe('webhook routes', function () {
@@ -21,19 +22,7 @@ describe('webhook routes', function () {
     }
   });
 
-  const call = (method: string, path: string, key: string, body?: unknown) =>
-    fetch(url + path, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
-  async function expectError(res: Response, status: number, code: string, field?: string) {
-    const body = (await res.json()) as { code: string; details?: Array<{ path: string }> };
-    assert.equal(res.status, status, JSON.stringify(body));
-    assert.equal(body.code, code);
-    if (field) assert.ok(body.details?.some((d) => d.path === field), `details name ${field}: ${JSON.stringify(body.details)}`);
-  }
+  const call = bearerCaller(() => url);
 
   it('registers a receiver with a secret shown once, lists it without the secret, and removes it', async () => {
     let res = await call('GET', '/v2/agent/handbook/webhooks', acme.adminKey);
