@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { configuredAnswering, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
+import { createApp } from '../../api/app.js';
 import { apiServices } from '../../api/build-services.js';
 import { createHttpServer } from '../../api/http-server.js';
 import type { ApiServices } from '../../api/services.js';
@@ -118,6 +119,18 @@ export async function seedOrg(services: Pick<ApiServices, 'tenants'>, orgId = 'a
   const admin = await services.tenants.createKey(orgId, 'admin');
   const assistant = await services.tenants.createKey(orgId, 'assistant');
   return { orgId, adminKey: admin.secret, assistantKey: assistant.secret, adminKeyId: admin.record.id };
+}
+
+export type SeededOrg = Awaited<ReturnType<typeof seedOrg>>;
+
+/**
+ * The whole API served over `testServices(opts)`, with two organisations, acme and globex, each
+ * holding an admin and an assistant key: the world of the tests that check one tenant against another.
+ */
+export async function twoOrgApi(opts: Parameters<typeof testServices>[0] = {}) {
+  const services = await testServices(opts);
+  const { url } = await serve(createApp(services));
+  return { services, url, acme: await seedOrg(services, 'acme'), globex: await seedOrg(services, 'globex') };
 }
 
 /** How a worker of this configuration embeds chunks: its platform's embedder behind the vector cache in its database. */

@@ -3,7 +3,7 @@ import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
-import { seedOrg, serve, testServices } from '../../support/services.js';
+import { serve, testServices, twoOrgApi, type SeededOrg } from '../../support/services.js';
 
 const OPERATOR_TOKEN = 'operator-test-token-0123456789';
 
@@ -11,15 +11,12 @@ describe('admin API', function () {
   this.timeout(60_000);
   let url = '';
   let services: ApiServices;
-  let acme: Awaited<ReturnType<typeof seedOrg>>;
-  let globex: Awaited<ReturnType<typeof seedOrg>>;
+  let acme: SeededOrg;
+  let globex: SeededOrg;
 
   before(async () => {
     // A task queue no worker polls: an indexing run started here waits.
-    services = await testServices({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN }, taskQueue: `admin-api-${process.pid}` });
-    url = (await serve(createApp(services))).url;
-    acme = await seedOrg(services, 'acme');
-    globex = await seedOrg(services, 'globex');
+    ({ services, url, acme, globex } = await twoOrgApi({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN }, taskQueue: `admin-api-${process.pid}` }));
   });
 
   const call = bearerCaller(() => url);

@@ -4,7 +4,7 @@ import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { expectError } from '../../support/json-calls.js';
-import { seedOrg, serve, testServices } from '../../support/services.js';
+import { serve, twoOrgApi, type SeededOrg } from '../../support/services.js';
 
 interface SessionBody {
   organisation: { id: string; name: string };
@@ -24,14 +24,11 @@ describe('console session API', function () {
   this.timeout(60_000);
   let url = '';
   let services: ApiServices;
-  let acme: Awaited<ReturnType<typeof seedOrg>>;
-  let globex: Awaited<ReturnType<typeof seedOrg>>;
+  let acme: SeededOrg;
+  let globex: SeededOrg;
 
   before(async () => {
-    services = await testServices({ withTemporal: false });
-    url = (await serve(createApp(services))).url;
-    acme = await seedOrg(services, 'acme');
-    globex = await seedOrg(services, 'globex');
+    ({ services, url, acme, globex } = await twoOrgApi({ withTemporal: false }));
     await services.tenants.putDomain({ id: 'globex-docs', orgId: 'globex', source: '/src', docsPath: '', baseUrl: 'https://globex.test', includeHidden: false });
     await services.tenants.putDomain({ id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
   });

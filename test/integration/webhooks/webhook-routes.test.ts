@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
-import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
-import { seedOrg, serve, testServices } from '../../support/services.js';
+import { twoOrgApi, type SeededOrg } from '../../support/services.js';
 
 describe('webhook routes', function () {
   this.timeout(60_000);
   let url = '';
   let services: ApiServices;
-  let acme: Awaited<ReturnType<typeof seedOrg>>;
-  let globex: Awaited<ReturnType<typeof seedOrg>>;
+  let acme: SeededOrg;
+  let globex: SeededOrg;
 
   before(async () => {
-    services = await testServices({ withTemporal: false });
-    url = (await serve(createApp(services))).url;
-    acme = await seedOrg(services, 'acme');
-    globex = await seedOrg(services, 'globex');
+    ({ services, url, acme, globex } = await twoOrgApi({ withTemporal: false }));
     for (const [id, orgId] of [['handbook', 'acme'], ['theirs', 'globex']] as const) {
       await services.tenants.putProject({ id, orgId, repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     }
