@@ -12,11 +12,13 @@ export interface WorkerProcess {
   exited: Promise<unknown>;
 }
 
-/** Starts a worker process (to kill it with SIGKILL, as a crash would); killed at suite end if still running. */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [WORKER_MAIN], {
-    // Metrics on any free port unless the test names one: workers of parallel tests never collide.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', QUIRE_WORKER_METRICS_PORT: '0', ...env },
+/**
+ * Starts a built entry point (`dist/…/*.js`) with only `env` beside PATH and HOME, its output kept;
+ * killed at suite end if still running.
+ */
+export function spawnBuilt(main: string, env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -30,4 +32,10 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
     }
   });
   return { child, output: () => out, exited };
+}
+
+/** Starts a worker process (to kill it with SIGKILL, as a crash would). */
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  // Metrics on any free port unless the test names one: workers of parallel tests never collide.
+  return spawnBuilt(WORKER_MAIN, { QUIRE_WORKER_METRICS_PORT: '0', ...env });
 }

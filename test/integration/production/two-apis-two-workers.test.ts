@@ -7,7 +7,7 @@
  * in its thread.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +26,7 @@ import { openSse, readToEnd } from '../../support/sse-client.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { REPO_ROOT, temporalEnv } from '../../support/temporal.js';
-import { spawnWorker, type WorkerProcess } from '../../support/worker-process.js';
+import { spawnBuilt, spawnWorker, type WorkerProcess } from '../../support/worker-process.js';
 
 const API_MAIN = path.join(REPO_ROOT, 'dist', 'api', 'server.js');
 const PROJECT = 'docs';
@@ -51,27 +51,14 @@ interface ApiProcess {
 /** Starts the built API entry point (`node dist/api/server.js`) and waits until it is ready. */
 async function spawnApi(env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [API_MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), QUIRE_METRICS_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise((r) => child.once('exit', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
+  const { child, output } = spawnBuilt(API_MAIN, { HOST: '127.0.0.1', PORT: String(port), QUIRE_METRICS_PORT: '0', ...env });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
-    if (child.exitCode !== null || i > 600) throw new Error(`the API did not become ready:\n${out}`);
+    if (child.exitCode !== null || i > 600) throw new Error(`the API did not become ready:\n${output()}`);
     await sleep(100);
   }
-  return { url, child, output: () => out };
+  return { url, child, output };
 }
 
 /** One assistant question; returns the response and its whole body (the stream read to its end). */
