@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { analyticsRouter } from '../../../api/analytics/index.js';
-import { widgetRouter } from '../../../api/widget/index.js';
-import { buildWidget } from '../../../infra/build-widget.js';
+import { widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
-import { tempDir } from '../../support/services.js';
 import { assistantWorld, type AssistantWorld } from '../assistant/harness.js';
 import { bundlePage, htmlPage, startPageServer, type PageServer } from './page-server.js';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIRST = 'Install it with npm install -g quire-cli [1].';
 // The model's second answer says how much history reached it: the thread continued.
 const SECOND = (messages: number) => `On Windows, run the installer from PowerShell [1]. (${messages} messages)`;
@@ -27,8 +22,6 @@ describe('the assistant in a real browser, from another origin', function () {
   let site: PageServer;
 
   before(async function () {
-    const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
-    await buildWidget(bundlePath, REPO_ROOT);
     world = await assistantWorld({
       script: (req) => {
         const question = String(req.body.messages.at(-1)?.content ?? '');
@@ -36,7 +29,7 @@ describe('the assistant in a real browser, from another origin', function () {
         if (/unsafe/.test(question)) return { text: 'Careful <img src=x onerror="window.pwned=1"> and [a trap](javascript:window.pwned=2) [1].' };
         return { text: FIRST };
       },
-      features: [analyticsRouter, (s) => widgetRouter(s, { bundlePath })],
+      features: await widgetFeatures(),
     });
     await world.services.tenants.putDomain({
       id: 'portal',

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import type { Request } from 'playwright-core';
-import { analyticsRouter } from '../../../api/analytics/index.js';
-import { widgetRouter } from '../../../api/widget/index.js';
-import { buildWidget } from '../../../infra/build-widget.js';
+import { widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
-import { tempDir } from '../../support/services.js';
 import { assistantWorld, type AssistantWorld } from '../assistant/harness.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /**
  * The widget's page-view beacon in headless Chromium, on a docs site served from another
@@ -25,9 +20,7 @@ describe('the widget’s page views in a real browser', function () {
   afterEach(() => tab.close());
 
   before(async function () {
-    const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
-    await buildWidget(bundlePath, REPO_ROOT);
-    world = await assistantWorld({ features: [analyticsRouter, (s) => widgetRouter(s, { bundlePath })] });
+    world = await assistantWorld({ features: await widgetFeatures() });
     site = await startPageServer();
     await world.services.tenants.putDomain({ id: 'docs', orgId: world.org.orgId, source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false, allowedOrigins: [site.origin] });
     await world.services.tenants.putDomain({ id: 'elsewhere', orgId: world.org.orgId, source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false, allowedOrigins: ['https://docs.example.com'] });

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { analyticsRouter } from '../../../api/analytics/index.js';
-import { widgetRouter } from '../../../api/widget/index.js';
-import { buildWidget } from '../../../infra/build-widget.js';
+import { widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
-import { tempDir } from '../../support/services.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest } from '../../fakes/chat-completions-server.js';
 import { screenshot } from './artifacts.js';
 import { bundlePage, htmlPage, startPageServer, type PageServer } from './page-server.js';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const DOCS = 'https://docs.example.com';
 const MIRROR = 'https://mirror.example.org/docs';
 const LONG_PARAGRAPHS = 60;
@@ -59,9 +54,7 @@ describe('the widget in a real browser', function () {
   afterEach(() => tab.close());
 
   before(async function () {
-    const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
-    await buildWidget(bundlePath, REPO_ROOT);
-    world = await assistantWorld({ script: answer, features: [analyticsRouter, (s) => widgetRouter(s, { bundlePath })] });
+    world = await assistantWorld({ script: answer, features: await widgetFeatures() });
     site = await startPageServer();
     const domain = (id: string, baseUrl: string, allowedOrigins?: string[]) =>
       world.services.tenants.putDomain({ id, orgId: world.org.orgId, source: '.', docsPath: '', baseUrl, includeHidden: false, ...(allowedOrigins ? { allowedOrigins } : {}) });
