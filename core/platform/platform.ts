@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
 import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
-import { archiveJobRun, createJobEventLog, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
+import { archiveJobRun, createJobEventLog, JobRetention, stoppedRunOf, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
 import { createModelPort } from '../model/index.js';
@@ -20,6 +20,9 @@ import { createThreadStore, type SweepingThreadStore } from '../threads/index.js
 import type { WebhookStore } from '../webhooks/index.js';
 import { databaseStores, openSystemOfRecord } from './database-platform.js';
 import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './engines.js';
+
+/** Active jobs unchanged this long have their workflow described by the sweep; a run just started is left alone. */
+const STRANDED_AFTER_MS = 60_000;
 
 /** Everything a process needs, opened once from the parsed configuration; `close` closes it all. */
 export interface Platform {
@@ -112,6 +115,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     // What is still queued is written before the database goes.
     closers.push(() => analytics.stop());
     const client = temporal.client;
+    const events = createJobEventLog(database, wakeups);
     const jobRetention = new JobRetention({
       database,
       jobs,
@@ -120,6 +124,8 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       retentionDays: config.retention.jobDays,
       // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
       idleArchive: { days: config.retention.jobIdleArchiveDays, archive: (job) => client.withDeadline(Date.now() + 15_000, () => archiveJobRun({ temporal: client, config }, job)) },
+      // Fails the active jobs whose run an operator terminated or canceled, or that timed out.
+      stranded: { events, afterMs: STRANDED_AFTER_MS, stoppedRun: (job) => client.withDeadline(Date.now() + 15_000, () => stoppedRunOf(client, job)) },
     });
     closers.push(() => jobRetention.stop());
 
@@ -142,7 +148,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       embeddings,
       docIndex,
       ...stores,
-      events: createJobEventLog(database, wakeups),
+      events,
       threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
       analytics,
       pulls: new PullStore(database),
