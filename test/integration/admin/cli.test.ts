@@ -70,7 +70,7 @@ describe('quire projects|domains update and --help', function () {
   });
 
   it('--help lists every flag each command accepts, and quire --help every command', async function () {
-    // About 25 CLI processes, each opening its platform.
+    // About 25 CLI processes, each opening the database.
     this.timeout(300_000);
     const dir = await tempDir();
     const expected: Record<string, string[]> = {
