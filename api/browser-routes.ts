@@ -55,7 +55,10 @@ export const BROWSER_ENDPOINTS: readonly BrowserEndpoint[] = [
   { path: '/widget.js', what: 'the widget script', origins: 'any', methods: ['GET'] },
 ];
 
-export function browserRoutes(services: ApiServices): Router {
+/** What the browser routes use: the domains whose origins may call, and the public URL. */
+export type BrowserRoutesDeps = Pick<ApiServices, 'tenants' | 'config'>;
+
+export function browserRoutes(services: BrowserRoutesDeps): Router {
   const router = new Router();
   const perDomain = domainOrigins(services.tenants, services.config.publicUrl);
   for (const { path, origins, ...headers } of BROWSER_ENDPOINTS) {

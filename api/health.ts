@@ -21,8 +21,11 @@ async function probe(check: () => Promise<void>): Promise<string> {
   }
 }
 
+/** What the health routes use: the engines' probes and the analytics queue's figures. */
+export type HealthRouterDeps = Pick<ApiServices, 'probes' | 'config' | 'analytics'>;
+
 /** /healthz: the process answers. /readyz: every engine it needs answers too (Redis may be degraded under the open policy). */
-export function healthRouter(services: ApiServices): Router {
+export function healthRouter(services: HealthRouterDeps): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,16 +1,19 @@
 import { meteredModelPort } from '../../core/model/index.js';
 import { secondsSince } from '../../core/telemetry/index.js';
-import { createEventPublisher } from '../events/index.js';
+import { createEventPublisher, type EventPublisherDeps } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
-import { openOrUpdatePullRequest } from './forge/index.js';
-import { runAgentTurn } from './run-turn.js';
+import { openOrUpdatePullRequest, type PullRequestDeps } from './forge/index.js';
+import { runAgentTurn, type TurnDeps } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
 
 export type * from './types.js';
 export { gitlabProject } from './forge/index.js';
 
+/** What the agent engine's activities use: the model, the turn's and the pull request's slices. */
+export type AgentActivityDeps = Pick<ActivityServices, 'model' | 'metrics'> & TurnDeps & PullRequestDeps & EventPublisherDeps;
+
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
-export function createAgentActivities(services: ActivityServices) {
+export function createAgentActivities(services: AgentActivityDeps) {
   // The platform's model port (one connection pool) for every turn this worker runs.
   const port = services.model.configured ? meteredModelPort(services.model.port, services.metrics.model) : undefined;
   const publisher = createEventPublisher(services);

@@ -3,7 +3,9 @@ import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import type { GitAuth } from './git.js';
 
-export async function loadProject(services: ActivityServices, projectId: string): Promise<Project> {
+export type ProjectDeps = Pick<ActivityServices, 'tenants'>;
+
+export async function loadProject(services: ProjectDeps, projectId: string): Promise<Project> {
   const project = await services.tenants.getProject(projectId);
   if (!project) throw permanent(AGENT_ERROR.projectNotFound, `project ${projectId} no longer exists`);
   return project;
@@ -11,8 +13,10 @@ export async function loadProject(services: ActivityServices, projectId: string)
 
 const FORGE_NAMES: Record<Project['forge'], string> = { local: 'the local forge', github: 'GitHub', gitlab: 'GitLab' };
 
+export type ForgeTokenDeps = Pick<ActivityServices, 'secrets'>;
+
 /** The forge token of a GitHub or GitLab project, read by variable name; local repositories need none. */
-export function forgeToken(services: ActivityServices, project: Project): string | undefined {
+export function forgeToken(services: ForgeTokenDeps, project: Project): string | undefined {
   if (!TOKEN_FORGES.includes(project.forge)) return undefined;
   const forge = FORGE_NAMES[project.forge];
   if (!project.forgeTokenEnv)
@@ -22,7 +26,9 @@ export function forgeToken(services: ActivityServices, project: Project): string
   return token;
 }
 
-export function gitAuthFor(services: ActivityServices, project: Project): GitAuth {
+export type GitAuthDeps = Pick<ActivityServices, 'secrets' | 'config'>;
+
+export function gitAuthFor(services: GitAuthDeps, project: Project): GitAuth {
   const token = forgeToken(services, project);
   const { authorName, authorEmail } = services.config.agent;
   return token ? { authorName, authorEmail, token } : { authorName, authorEmail };

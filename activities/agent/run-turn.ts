@@ -6,7 +6,7 @@ import { activityAttempt, keepAlive } from '../activity-context.js';
 import type { EventPublisher } from '../events/index.js';
 import { turnMessages } from './messages.js';
 import { fallbackTitle, fixRoundPrompt, systemPrompt } from './prompt.js';
-import { loadProject, gitAuthFor } from './project.js';
+import { loadProject, gitAuthFor, type GitAuthDeps, type ProjectDeps } from './project.js';
 import { readRepoInstructions } from './repo-instructions.js';
 import { runToolLoop, type LoopState } from './tool-loop.js';
 import type { ToolContext, ToolOutcome } from './tools.js';
@@ -39,12 +39,15 @@ async function docsChanges(ws: Workspace): Promise<string[]> {
   return all.map((p) => toDocsRelative(ws, p)).filter((p) => !p.startsWith('..'));
 }
 
+/** What a turn uses: the project and its credentials, the prompts and the preamble of the job. */
+export type TurnDeps = Pick<ActivityServices, 'config' | 'logger' | 'jobs'> & ProjectDeps & GitAuthDeps;
+
 /**
  * One agent turn: fresh workspace from the remote, tool loop, fix rounds, one commit, push.
  * `port` is undefined when no model is configured.
  */
 export async function runAgentTurn(
-  services: ActivityServices,
+  services: TurnDeps,
   port: ModelPort | undefined,
   publisher: EventPublisher,
   input: AgentTurnInput,
@@ -67,7 +70,7 @@ export async function runAgentTurn(
 }
 
 async function turn(
-  services: ActivityServices,
+  services: TurnDeps,
   port: ModelPort,
   input: AgentTurnInput,
   events: TurnEvents,

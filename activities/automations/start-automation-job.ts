@@ -3,8 +3,11 @@ import type { AutomationRunInput, AutomationRunResult } from '../../core/contrac
 import { automationJobId, startAutomationJob } from '../../core/automations/index.js';
 import type { ActivityServices } from '../services.js';
 
+/** What an automation firing uses: it starts a job as the API does. */
+export type AutomationActivityDeps = Pick<ActivityServices, 'automations' | 'tenants' | 'jobs' | 'temporal' | 'limiter' | 'config' | 'logger'>;
+
 /** The activity a schedule's run calls: starts the automation's job as the API would, or skips and says why. */
-export function createAutomationActivities(services: ActivityServices) {
+export function createAutomationActivities(services: AutomationActivityDeps) {
   const automations = services.automations;
   const jobs = services.jobs;
   return {

@@ -17,12 +17,15 @@ export interface EventPublisher {
   deliver(event: JobEvent): Promise<void>;
 }
 
+/** What the publisher uses: the event logs, and the webhooks it queues deliveries for. */
+export type EventPublisherDeps = Pick<ActivityServices, 'events' | 'webhooks' | 'config' | 'logger'>;
+
 /**
  * Appends to the event log, then signals (starting it if need be) the delivery workflow of every
  * webhook that wants the event. A repeat (a retried activity) signals again: the delivery workflow
  * drops what it has already handled, and a signal lost to an error is sent by the retry.
  */
-export function createEventPublisher(services: ActivityServices): EventPublisher {
+export function createEventPublisher(services: EventPublisherDeps): EventPublisher {
   const events = services.events;
   const webhooks = services.webhooks;
   const { config } = services;

@@ -1,1 +1,1 @@
-export { createEventPublisher, type EventPublisher } from './event-publisher.js';
+export { createEventPublisher, type EventPublisher, type EventPublisherDeps } from './event-publisher.js';

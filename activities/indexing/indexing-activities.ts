@@ -15,12 +15,15 @@ import type { ActivityServices } from '../services.js';
 import { INDEXING_ERROR, type IndexBatchHeartbeat } from '../../core/contracts/index-domain.js';
 import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomain } from './types.js';
 
+/** What indexing uses: the domains, the docs index it writes and the embeddings. */
+export type IndexingActivityDeps = Pick<ActivityServices, 'tenants' | 'docIndex' | 'embeddings' | 'config' | 'metrics'>;
+
 /**
  * The indexing activities: check out a domain's docs, index a batch of page
  * files, remove pages whose files are gone. They read the source and write
  * the index themselves, so no page text passes through workflow history.
  */
-export function createIndexingActivities(services: ActivityServices) {
+export function createIndexingActivities(services: IndexingActivityDeps) {
   const { docIndex } = services;
   const chunkEmbedding = services.embeddings.configured ? services.embeddings.chunks : undefined;
 

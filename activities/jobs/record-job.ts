@@ -1,14 +1,17 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { JOB_NOT_FOUND, type LoadedJob } from '../../core/contracts/agent-job.js';
 import type { JobRecord, NewJobEvent } from '../../core/jobs/index.js';
-import { createEventPublisher } from '../events/index.js';
+import { createEventPublisher, type EventPublisherDeps } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
 
 /** Message ids a run is told were handled: enough to refuse a repeat, small in workflow history. */
 const HANDLED_IDS = 1000;
 
+/** What the job-state activity uses: the job records and event logs, and the publisher that fans events out. */
+export type JobActivityDeps = Pick<ActivityServices, 'jobs' | 'events'> & EventPublisherDeps;
+
 /** The job workflow's reads and writes of Quire's database, the job's only record. */
-export function createJobActivities(services: ActivityServices) {
+export function createJobActivities(services: JobActivityDeps) {
   const publisher = createEventPublisher(services);
   return {
     /** What a new run starts from: the job's record, its latest turn and the messages its turns took. */

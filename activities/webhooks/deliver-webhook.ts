@@ -14,8 +14,10 @@ export interface DeliveryInput {
 
 const MAX_ERROR_CHARS = 300;
 
+export type SecretDeps = Pick<ActivityServices, 'secrets'>;
+
 /** The secret's value, looked up here so it never travels through workflow history. */
-function secretOf(services: ActivityServices, hook: Webhook): string | undefined {
+function secretOf(services: SecretDeps, hook: Webhook): string | undefined {
   return hook.secret.kind === 'stored' ? hook.secret.value : services.secrets(hook.secret.name);
 }
 
@@ -27,13 +29,16 @@ function describe(err: unknown): string {
   return text.slice(0, MAX_ERROR_CHARS);
 }
 
+/** What delivering webhooks uses: the hooks and their deliveries, the events they carry, the signing secrets. */
+export type WebhookActivityDeps = Pick<ActivityServices, 'webhooks' | 'events' | 'secrets' | 'config' | 'logger' | 'metrics'>;
+
 /**
  * POSTs one job event to one webhook, signed; throws (Temporal retries with backoff) until the receiver answers 2xx.
  * Deliveries leave through the same dispatcher as model requests, so workers that reach the internet only
  * through an egress proxy (HTTP(S)_PROXY, NO_PROXY) still deliver; undici's own `fetch` takes its dispatcher
  * with matching types, where Node's global one describes its bundled undici.
  */
-export function createWebhookActivities(services: ActivityServices) {
+export function createWebhookActivities(services: WebhookActivityDeps) {
   const store = services.webhooks;
   const events = services.events;
   const { timeoutMs } = services.config.webhooks;

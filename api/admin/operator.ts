@@ -24,8 +24,11 @@ function requireOperator(token: string | undefined) {
   };
 }
 
+/** What the operator routes use: the organisations, and the operator token from the configuration. */
+export type OperatorRouterDeps = Pick<ApiServices, 'tenants' | 'config'>;
+
 /** Organisations and their limits, for the operator of the deployment only. */
-export function operatorRouter(services: ApiServices): Router {
+export function operatorRouter(services: OperatorRouterDeps): Router {
   const router = new Router({ prefix: '/v2/operator' });
   router.use(requireOperator(services.config.operatorToken), tenantErrors);
   router.get('/orgs', async (ctx) => {

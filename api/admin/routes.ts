@@ -73,11 +73,14 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
   };
 }
 
+/** What the admin routes use: keys and projects, and Temporal to start indexing. */
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config'>;
+
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
  * admin key. Handlers stay thin; core/tenants/admin.ts holds the rules, as it does for the CLI.
  */
-export function adminRouter(services: ApiServices): Router {
+export function adminRouter(services: AdminRouterDeps): Router {
   const { tenants } = services;
   const router = new Router({ prefix: '/v2/admin' });
   router.use(requireKey(tenants, 'admin'), tenantErrors);

@@ -4,9 +4,11 @@ import type { ApiServices } from '../services.js';
 
 export { DEFAULT_AGENT_CREATES_PER_HOUR, DEFAULT_AGENT_MESSAGES_PER_HOUR } from '../../core/limits/index.js';
 
+export type AgentLimitDeps = Pick<ApiServices, 'limiter'>;
+
 /** Spends one create or one follow-up message of the project's hourly allowance, or throws RateLimitedError. */
 export async function consumeAgentLimit(
-  services: ApiServices,
+  services: AgentLimitDeps,
   limits: OrgLimits | undefined,
   projectId: string,
   kind: 'create' | 'message',

@@ -6,8 +6,10 @@ import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { readJob, type FoundJob } from './job-reader.js';
 
+export type AgentAccessDeps = Pick<ApiServices, 'tenants'>;
+
 /** How every agent route (v1 and v2) finds the project and the job a request names, for the key's organisation. */
-export function agentAccess(services: ApiServices, store: JobStore) {
+export function agentAccess(services: AgentAccessDeps, store: JobStore) {
   const projectOf = async (ctx: Context): Promise<Project> => {
     const project = await services.tenants.getProject(String(ctx.params.projectId));
     if (!project || project.orgId !== authOf(ctx).orgId) throw notFound('project');

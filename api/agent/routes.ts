@@ -19,8 +19,11 @@ import { CreateJobBody, DeliveriesQuery, IDEMPOTENCY_KEY, ListJobsQuery, Message
 /** An update (with start) waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
 
+/** What the agent job routes use. */
+export type AgentRouterDeps = Pick<ApiServices, 'tenants' | 'jobs' | 'events' | 'webhooks' | 'temporal' | 'limiter' | 'config' | 'logger'>;
+
 /** The agent job endpoints of API.md: create, get, follow-up message, list, archive. */
-export function agentRouter(services: ApiServices): Router {
+export function agentRouter(services: AgentRouterDeps): Router {
   const store = services.jobs;
   const events = services.events;
   const { webhooks } = services;

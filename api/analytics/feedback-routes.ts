@@ -9,13 +9,15 @@ import { parseInput } from '../validation.js';
 import { recorderOf } from './recorder-of.js';
 import { ClickBody, FeedbackBody } from './schemas.js';
 
+export type FeedbackRoutesDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'analytics'>;
+
 /**
  * The endpoints a docs front-end calls (assistant key, CORS): a rating of an
  * answer, and a click on a search result. A rating is taken only from the
  * holder of the thread (its key), stored at once (it is rare and a reader
  * expects it kept); a click goes through the recorder like a search.
  */
-export function feedbackRoutes(router: Router, services: ApiServices, threads: ThreadStore): void {
+export function feedbackRoutes(router: Router, services: FeedbackRoutesDeps, threads: ThreadStore): void {
   const { tenants, limiter } = services;
   const recorder = recorderOf(services);
   const auth = requireKey(tenants, 'assistant');

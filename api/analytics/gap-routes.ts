@@ -16,8 +16,10 @@ import { GapJobBody, GapsQuery } from './schemas.js';
 /** Questions considered per report, newest first: enough for a period's topics, bounded in cost (clustering is quadratic). */
 const MAX_QUESTIONS = 2000;
 
+export type GapRoutesDeps = Pick<ApiServices, 'tenants' | 'analytics' | 'jobs' | 'temporal' | 'limiter' | 'config'>;
+
 /** Coverage gaps (admin key) and the agent job that fills one. */
-export function gapRoutes(router: Router, services: ApiServices): void {
+export function gapRoutes(router: Router, services: GapRoutesDeps): void {
   const { tenants, config } = services;
   const recorder = recorderOf(services);
   const store = recorder.store;

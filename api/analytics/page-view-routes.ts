@@ -32,13 +32,15 @@ async function beaconBody(ctx: Context): Promise<unknown> {
   }
 }
 
+export type PageViewRoutesDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'analytics'>;
+
 /**
  * The widget's page-view beacon: one per page view, no cookie read or set, nothing personal
  * kept (the address and user agent only make the day's visitor hash). Authenticated as the
  * widget is: the domain's public assistant key, and an `Origin` the domain allows (CORS in
  * browser-routes refuses the others); a request without `Origin` is not a page's.
  */
-export function pageViewRoutes(router: Router, services: ApiServices): void {
+export function pageViewRoutes(router: Router, services: PageViewRoutesDeps): void {
   const { tenants, limiter } = services;
   const recorder = recorderOf(services);
 

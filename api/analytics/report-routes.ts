@@ -14,8 +14,10 @@ import { ConversationsQuery, FeedbackByPageQuery, FeedbackQuery, PeriodQuery, Se
 const ratingsMatch = (q: { source?: string | undefined; status?: string | undefined }) =>
   (q.source === undefined || q.source === 'contextual') && (q.status === undefined || q.status.split(',').includes('pending'));
 
+export type ReportRoutesDeps = Pick<ApiServices, 'tenants' | 'analytics' | 'config'>;
+
 /** The analytics API (admin key), addressed by domain; another organisation's domain is 404. */
-export function reportRoutes(router: Router, services: ApiServices, threads: ThreadStore): void {
+export function reportRoutes(router: Router, services: ReportRoutesDeps, threads: ThreadStore): void {
   const { tenants, config } = services;
   const recorder = recorderOf(services);
   const store = recorder.store;

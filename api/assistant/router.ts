@@ -36,8 +36,11 @@ const V1: Protocol = {
   }),
 };
 
+/** What the assistant routes use. */
+export type AssistantRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'answers' | 'config' | 'logger'>;
+
 /** The assistant endpoints: v2 (UI message stream) and v1 (data stream, deprecated), over the answer service. */
-export function assistantRouter(services: ApiServices): Router {
+export function assistantRouter(services: AssistantRouterDeps): Router {
   const { config, tenants, limiter, logger, answers } = services;
   const router = new Router();
 

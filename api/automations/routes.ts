@@ -27,12 +27,15 @@ import { PauseBody } from './schema.js';
 const GRPC_INVALID_ARGUMENT = 3;
 
 
+/** What the automation routes use. */
+export type AutomationsRouterDeps = Pick<ApiServices, 'tenants' | 'automations' | 'jobs' | 'temporal' | 'limiter' | 'config'>;
+
 /**
  * Automations of API.md: recurring agent jobs on Temporal Schedules, managed with the admin key
  * for the organisation's own projects. Handlers stay thin; core/automations does the work, as it
  * does for the CLI and the worker.
  */
-export function automationsRouter(services: ApiServices): Router {
+export function automationsRouter(services: AutomationsRouterDeps): Router {
   const deps: AutomationDeps = {
     temporal: services.temporal,
     automations: services.automations,

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { CONSOLE_DIST_PATH } from '../../core/console-bundle.js';
-import type { ApiServices } from '../services.js';
-import { addSessionRoutes } from './session-routes.js';
+import { addSessionRoutes, type SessionRoutesDeps } from './session-routes.js';
 import { addStaticRoutes } from './static-routes.js';
 
 export interface ConsoleDeps {
@@ -9,8 +8,11 @@ export interface ConsoleDeps {
   consoleDir?: string;
 }
 
+/** What the console uses: its session routes' slice (the built files need no service). */
+export type ConsoleRouterDeps = SessionRoutesDeps;
+
 /** The console at `/console`: its session API, then its built files (the session path is matched first). */
-export function consoleRouter(services: ApiServices, deps: ConsoleDeps = {}): Router {
+export function consoleRouter(services: ConsoleRouterDeps, deps: ConsoleDeps = {}): Router {
   const router = new Router();
   addSessionRoutes(router, services);
   addStaticRoutes(router, deps.consoleDir ?? CONSOLE_DIST_PATH);

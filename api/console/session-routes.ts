@@ -22,11 +22,13 @@ function answer(ctx: Context, status: number, session: ConsoleSession): void {
   ctx.body = viewOf(session);
 }
 
+export type SessionRoutesDeps = Pick<ApiServices, 'tenants' | 'config'>;
+
 /**
  * `/console/session`: an admin key exchanged for a session cookie (the key itself is
  * not kept, in the browser or the database), read back, and ended on the server.
  */
-export function addSessionRoutes(router: Router, services: ApiServices): void {
+export function addSessionRoutes(router: Router, services: SessionRoutesDeps): void {
   const { tenants } = services;
   const lifetimeMs = services.config.console.sessionHours * 3600_000;
 

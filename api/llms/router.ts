@@ -26,13 +26,16 @@ function notModified(ifNoneMatch: string, etag: string): boolean {
 /** Pages anyone may read: a page with access groups is for its groups' members only. */
 const isPublic = (page: PageListing) => page.groups.length === 0;
 
+/** What the llms.txt routes use. */
+export type LlmsRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex' | 'analytics'>;
+
 /**
  * llms.txt and llms-full.txt of each domain, derived from what its index holds
  * (so they follow the indexer's searchable-page rules) and cached until the
  * next re-index. Public like a site's own llms.txt: no key, only pages without
  * access groups, counted against the owning organisation's per-IP limit.
  */
-export function llmsRouter(services: Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex' | 'analytics'>): Router {
+export function llmsRouter(services: LlmsRouterDeps): Router {
   const { tenants, limiter, docIndex } = services;
   const cache = new LlmsCache();
   const router = new Router();

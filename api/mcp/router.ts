@@ -12,13 +12,16 @@ import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
 import type { ToolContext } from './tool.js';
 
+/** What the MCP server uses. */
+export type McpRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex' | 'answers' | 'analytics' | 'logger'>;
+
 /**
  * The docs MCP server of each domain at `/mcp/{domain}`, Streamable HTTP in
  * stateless mode: every POST gets its own server and transport, so any API
  * replica can answer any request. The assistant key authenticates before MCP
  * starts; everything after (an unknown domain included) is a tool error.
  */
-export function mcpRouter(services: ApiServices): Router {
+export function mcpRouter(services: McpRouterDeps): Router {
   const { tenants, limiter, logger, docIndex, answers } = services;
   const router = new Router();
 

@@ -17,13 +17,16 @@ import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-forma
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/** What the OpenAI-compatible endpoint uses. */
+export type OpenAiCompatRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'answers' | 'analytics' | 'logger'>;
+
 /**
  * An OpenAI-compatible Chat Completions endpoint per domain, so any OpenAI
  * client library can ask the docs: the assistant's retrieval, prompt,
  * answerer and limits, answered in OpenAI's wire format (errors included).
  * Stateless like Chat Completions itself: the client sends the history.
  */
-export function openAiCompatRouter(services: ApiServices): Router {
+export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
   const { tenants, limiter, logger, answers } = services;
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
   router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));

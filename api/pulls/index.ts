@@ -22,6 +22,9 @@ function signIn(ctx: Context, status: 401 | 404, reason: SignInReason): void {
   ctx.body = renderSignInPage(reason, nonce);
 }
 
+/** What the pull request pages use: the local forge's pull requests and the projects they belong to. */
+export type PullsRouterDeps = Pick<ApiServices, 'tenants' | 'pulls'>;
+
 /**
  * The embedded forge's pull requests: GET /forge/{projectId}/pulls/{number},
  * with the view token of the link (`?token=`, that one pull request only) or
@@ -29,7 +32,7 @@ function signIn(ctx: Context, status: 401 | 404, reason: SignInReason): void {
  * browsers; the diff is computed from git at read time. A browser without
  * either gets a sign-in page instead of a JSON error.
  */
-export function pullsRouter(services: ApiServices): Router {
+export function pullsRouter(services: PullsRouterDeps): Router {
   const router = new Router();
   const store = services.pulls;
   const adminKey = requireKey(services.tenants, 'admin');

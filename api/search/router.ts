@@ -15,11 +15,14 @@ import type * as v from 'valibot';
 import { IndexRunStatusSchema, PageBody, PageView, SearchBody } from './schema.js';
 import { searchDomain } from './search-domain.js';
 
+/** What the search routes use. */
+export type SearchRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex' | 'analytics' | 'temporal' | 'config'>;
+
 /**
  * Search and page endpoints (assistant key, the assistant's per-organisation
  * limit) and the admin endpoints that start and watch an indexing run.
  */
-export function searchRouter(services: ApiServices): Router {
+export function searchRouter(services: SearchRouterDeps): Router {
   const { config, tenants, limiter, docIndex } = services;
   const router = new Router();
   const recorder = recorderOf(services);

@@ -3,8 +3,11 @@ import { authOf, requireKey } from '../auth.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 
+/** What the thread routes use. */
+export type ThreadsRouterDeps = Pick<ApiServices, 'tenants' | 'threads'>;
+
 /** `GET /v1/admin/threads/{threadId}`: an assistant conversation, for an admin of its organisation. */
-export function threadsRouter(services: Pick<ApiServices, 'tenants' | 'threads'>): Router {
+export function threadsRouter(services: ThreadsRouterDeps): Router {
   const { threads } = services;
   const router = new Router();
   router.get('/v1/admin/threads/:threadId', requireKey(services.tenants, 'admin'), async (ctx) => {

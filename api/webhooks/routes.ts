@@ -7,11 +7,14 @@ import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { WebhookCreateBody } from './schemas.js';
 
+/** What the webhook routes use. */
+export type WebhooksRouterDeps = Pick<ApiServices, 'tenants' | 'webhooks'>;
+
 /**
  * A project's webhooks with the admin key: list, register (the generated signing secret is
  * answered this once) and remove, as `quire webhooks` does. Deliveries are the agent router's.
  */
-export function webhooksRouter(services: ApiServices): Router {
+export function webhooksRouter(services: WebhooksRouterDeps): Router {
   const { tenants, webhooks } = services;
   const router = new Router({ prefix: '/v2/agent/:projectId/webhooks' });
   router.use(requireKey(tenants, 'admin'));

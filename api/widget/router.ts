@@ -10,12 +10,15 @@ export interface WidgetDeps {
   bundlePath?: string;
 }
 
+/** The widget routes serve a built file and use no service. */
+export type WidgetRouterDeps = Pick<ApiServices, never>;
+
 /**
  * `GET /widget.js`: the embeddable assistant, built by `npm run build`, for
  * any site's script tag (no key needed to load it; CORS in browser-routes).
  * `GET /widget/demo`: a page that shows it.
  */
-export function widgetRouter(_services: ApiServices, deps: WidgetDeps = {}): Router {
+export function widgetRouter(_services: WidgetRouterDeps, deps: WidgetDeps = {}): Router {
   const bundlePath = deps.bundlePath ?? WIDGET_BUNDLE_PATH;
   let bundle: Buffer | undefined;
   const router = new Router();

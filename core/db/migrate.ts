@@ -1,6 +1,7 @@
 import { Migrator, type Migration } from 'kysely';
 import { withFileLock } from '../store/file-lock.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
+import { DatabaseUnavailableError } from './errors.js';
 import type { DatabaseTarget } from './target.js';
 import { MIGRATIONS, type QuireMigration } from './migrations/index.js';
 
@@ -27,6 +28,8 @@ export async function migrate(database: Database, options: { migrations?: readon
   });
   const run = async () => {
     const { error, results } = await migrator.migrateToLatest();
+    // A database that cannot be reached stays that error, so every process reports it as such.
+    if (error instanceof DatabaseUnavailableError) throw error;
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -12,3 +12,4 @@ export * from './job-events.js';
 export { createJobEventLog, appendJobEvent } from './database-job-event-log.js';
 export { openJobWakeups, pollingJobWakeups, redisJobWakeups, waitForEvents, type JobWakeups } from './job-wakeups.js';
 export { JobRetention, type JobRetentionOptions, type JobPurge } from './job-retention.js';
+export { failStrandedJobs, stoppedRunFailure, stoppedRunOf, STOPPED_RUN_CODES, type StoppedRun, type StrandedJobsOptions } from './stranded-jobs.js';

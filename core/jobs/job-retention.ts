@@ -4,6 +4,7 @@ import { deleteJob } from './database-job-store.js';
 import { PURGE_SLICE } from './job-events.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
+import { failStrandedJobs, type StrandedJobsOptions } from './stranded-jobs.js';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +23,11 @@ export interface JobRetentionOptions {
    * writer of job state), by an archive update that starts a run if none is open.
    */
   idleArchive: { days: number; archive(job: JobRecord): Promise<unknown> };
+  /**
+   * Active jobs whose workflow was stopped from outside (terminated, canceled, timed out), which
+   * no run will ever record: each sweep fails them (see stranded-jobs.ts).
+   */
+  stranded: Pick<StrandedJobsOptions, 'events' | 'afterMs' | 'stoppedRun'> & { intervalMs?: number };
   /** How often the timer looks whether a purge is due. */
   checkIntervalMs?: number;
   purgeIntervalMs?: number;
@@ -51,6 +57,7 @@ const IDLE_ARCHIVE_SLICE = 100;
  */
 export class JobRetention {
   private lastPurge = Number.NEGATIVE_INFINITY;
+  private lastStrandedCheck = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   readonly now: () => number;
@@ -83,6 +90,13 @@ export class JobRetention {
 
   private async round(): Promise<void> {
     const now = this.now();
+    // More often than the purge: a job shown active after its run was stopped misleads its users.
+    if (now - this.lastStrandedCheck >= (this.options.stranded.intervalMs ?? 300_000)) {
+      this.lastStrandedCheck = now;
+      await this.failStranded().catch((err: unknown) => {
+        this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stranded job check failed');
+      });
+    }
     if (now - this.lastPurge < (this.options.purgeIntervalMs ?? 3_600_000)) return;
     this.lastPurge = now;
     await this.archiveIdle().catch((err: unknown) => {
@@ -91,6 +105,12 @@ export class JobRetention {
     await this.purge().catch((err: unknown) => {
       this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'job retention purge failed');
     });
+  }
+
+  /** Fails the active jobs whose workflow run was stopped from outside, as of the clock; returns how many. */
+  failStranded(): Promise<number> {
+    const { database, jobs, logger, stranded } = this.options;
+    return failStrandedJobs({ database, jobs, logger, ...stranded }, this.now());
   }
 
   /** Archives the jobs idle longer than the idle period as of the clock; returns how many. */

@@ -1,12 +1,12 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import { AnalyticsRecorder, createAnalyticsStore, type AnalyticsStore } from '../analytics/index.js';
-import { createAutomationStore, type AutomationStore } from '../automations/index.js';
+import { AnalyticsRecorder, type AnalyticsStore } from '../analytics/index.js';
+import type { AutomationStore } from '../automations/index.js';
 import type { Config } from '../config.js';
-import { openMigratedDatabase, type Database } from '../db/index.js';
+import type { Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
 import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
-import { archiveJobRun, createJobEventLog, createJobStore, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
+import { archiveJobRun, createJobEventLog, JobRetention, stoppedRunOf, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
 import { createModelPort } from '../model/index.js';
@@ -15,10 +15,14 @@ import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type 
 import type { QuireMetrics } from '../telemetry/index.js';
 import { temporalTarget, tlsOptions } from '../temporal/connection.js';
 import { temporalClientInterceptors } from '../temporal/tracing.js';
-import { createTenantStore, type TenantStore } from '../tenants/index.js';
+import type { TenantStore } from '../tenants/index.js';
 import { createThreadStore, type SweepingThreadStore } from '../threads/index.js';
-import { createWebhookStore, type WebhookStore } from '../webhooks/index.js';
+import type { WebhookStore } from '../webhooks/index.js';
+import { databaseStores, openSystemOfRecord } from './database-platform.js';
 import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './engines.js';
+
+/** Active jobs unchanged this long have their workflow described by the sweep; a run just started is left alone. */
+const STRANDED_AFTER_MS = 60_000;
 
 /** Everything a process needs, opened once from the parsed configuration; `close` closes it all. */
 export interface Platform {
@@ -89,7 +93,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     for (const closeOne of closers.splice(0).reverse()) await closeOne().catch((err: unknown) => logger.warn({ err }, 'closing an engine failed'));
   };
   try {
-    const database = await openMigratedDatabase(config.database, { poolSize: config.databasePoolSize, observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds) });
+    const database = await openSystemOfRecord(config, metrics);
     closers.push(() => database.close());
     const redis: RedisLink = config.redisUrl ? { configured: true, client: await connectRedis(config.redisUrl) } : { configured: false };
     if (redis.configured) closers.push(async () => redis.client.disconnect());
@@ -105,13 +109,13 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     const wakeups = openJobWakeups(database, redisClient(redis));
     closers.push(() => wakeups.close());
 
-    const jobs = createJobStore(database);
-    const webhooks = createWebhookStore(database);
-    const analyticsStore = createAnalyticsStore(database);
+    const stores = databaseStores(database);
+    const { jobs, webhooks, analyticsStore } = stores;
     const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
     // What is still queued is written before the database goes.
     closers.push(() => analytics.stop());
     const client = temporal.client;
+    const events = createJobEventLog(database, wakeups);
     const jobRetention = new JobRetention({
       database,
       jobs,
@@ -120,6 +124,8 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       retentionDays: config.retention.jobDays,
       // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
       idleArchive: { days: config.retention.jobIdleArchiveDays, archive: (job) => client.withDeadline(Date.now() + 15_000, () => archiveJobRun({ temporal: client, config }, job)) },
+      // Fails the active jobs whose run an operator terminated or canceled, or that timed out.
+      stranded: { events, afterMs: STRANDED_AFTER_MS, stoppedRun: (job) => client.withDeadline(Date.now() + 15_000, () => stoppedRunOf(client, job)) },
     });
     closers.push(() => jobRetention.stop());
 
@@ -141,14 +147,10 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       model,
       embeddings,
       docIndex,
-      tenants: createTenantStore(database),
-      jobs,
-      events: createJobEventLog(database, wakeups),
+      ...stores,
+      events,
       threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
-      analyticsStore,
       analytics,
-      webhooks,
-      automations: createAutomationStore(database),
       pulls: new PullStore(database),
       forges: forgeClients(config),
       limiter: new Limiter({ redis: redisClient(redis), onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits }),

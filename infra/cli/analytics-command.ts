@@ -49,9 +49,12 @@ export const analyticsCommand = defineCommand({
   summary: 'Answered vs unanswered, top categories, top gaps and the feedback ratio of a domain.',
   usage: ['DOMAIN [--since 7d]'],
   flags: { since: { type: 'string', value: 'AGE', help: 'the period: hours, days or weeks back (24h, 7d, 2w; default 7d)' } },
-  run: async (positionals, values, ctx) => {
-  const [domainId, ...rest] = positionals;
-  if (!domainId || rest.length > 0) throw new UsageError('quire analytics DOMAIN [--since 7d]');
+  opens: 'database',
+  check([domainId, ...rest], values) {
+    if (!domainId || rest.length > 0) throw new UsageError('quire analytics DOMAIN [--since 7d]');
+    parseSince(str(values, 'since') ?? '7d');
+  },
+  run: async ([domainId = ''], values, ctx) => {
   const since = parseSince(str(values, 'since') ?? '7d');
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'`);

@@ -25,7 +25,8 @@ function describeLine(a: AutomationView): string {
   return [a.id, when, state, last, prompt].join('\t');
 }
 
-async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, positionals: string[], flags: FlagValues): Promise<number> {
+/** The automation `add` asks for, validated as the API validates it, or a UsageError: needs nothing open. */
+function addInput(positionals: string[], flags: FlagValues, minIntervalSeconds: number) {
   const values = {
     cron: str(flags, 'cron'),
     timezone: str(flags, 'timezone'),
@@ -37,7 +38,7 @@ async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, pos
     note: str(flags, 'note'),
   };
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'\n${USAGE}`);
-  const parsed = v.safeParse(automationInputSchema(ctx.config.automations.minIntervalSeconds), {
+  const parsed = v.safeParse(automationInputSchema(minIntervalSeconds), {
     prompt: values.prompt,
     ...(values.cron !== undefined ? { cron: values.cron } : {}),
     ...(values.timezone !== undefined ? { timezone: values.timezone } : {}),
@@ -52,11 +53,16 @@ async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, pos
     const flag = (key: string) => `--${key === 'interval' ? 'every' : key === 'asDraft' ? 'draft' : key}`;
     throw new UsageError(parsed.issues.map((i) => `${flag(String(i.path?.[0]?.key ?? 'prompt'))}: ${i.message}`).join('; '));
   }
+  return parsed.output;
+}
+
+async function add(ctx: CliContext, deps: AutomationDeps, projectId: string, positionals: string[], flags: FlagValues): Promise<number> {
+  const input = addInput(positionals, flags, ctx.config.automations.minIntervalSeconds);
   const project = await ctx.tenants.getProject(projectId);
   if (!project) throw new Error(`unknown project '${projectId}'`);
-  const model = jobModel(project, ctx.config, parsed.output.model);
+  const model = jobModel(project, ctx.config, input.model);
   if ('refused' in model) throw new UsageError(`--model ${model.refused}`);
-  const created = await createAutomation(deps, project.id, parsed.output);
+  const created = await createAutomation(deps, project.id, input);
   ctx.out.write(`automation ${created.id} ready (schedule ${created.scheduleId})\n`);
   return 0;
 }
@@ -75,13 +81,24 @@ export const automations = defineCommand({
     paused: { type: 'boolean', help: 'add: created paused' },
     note: { type: 'string', value: 'TEXT', help: 'add: a note shown with the automation' },
   },
+  opens: 'platform',
+  check(positionals, values, config) {
+    checkCall(positionals, values);
+    if (positionals[0] === 'add') addInput(positionals.slice(2), values, config.automations.minIntervalSeconds);
+  },
   run: (positionals, values, ctx) => runAutomations(positionals, values, ctx),
 });
 
-async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext): Promise<number> {
-  const [verb, projectId, id, ...rest] = args;
+/** Refuses a call of the wrong shape (UsageError): needs nothing open. */
+function checkCall([verb, projectId, id, ...rest]: string[], flags: FlagValues): void {
   if (!verb || !projectId || (verb !== 'add' && verb !== 'list' && (!id || rest.length > 0))) throw new UsageError(USAGE);
   if (verb !== 'add' && Object.values(flags).some((v) => v !== undefined)) throw new UsageError(`only automations add takes flags\n${USAGE}`);
+  if (verb === 'list' && id) throw new UsageError(USAGE);
+  if (!['add', 'list', 'pause', 'resume', 'trigger', 'delete'].includes(verb)) throw new UsageError(USAGE);
+}
+
+async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext): Promise<number> {
+  const [verb, projectId = '', id] = args;
   const deps: AutomationDeps = {
     temporal: ctx.temporal,
     automations: ctx.automations,
@@ -96,7 +113,6 @@ async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext
     case 'add':
       return await add(ctx, deps, projectId, args.slice(2), flags);
     case 'list':
-      if (id) throw new UsageError(USAGE);
       for (const a of await listAutomations(deps, projectId)) ctx.out.write(describeLine(a) + '\n');
       return 0;
     case 'pause':

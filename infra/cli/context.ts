@@ -1,13 +1,14 @@
-import type { Platform } from '../../core/platform/index.js';
+import type { DatabasePlatform, Platform } from '../../core/platform/index.js';
 
-/** What a command may use: the CLI process's platform (see core/platform), and where it prints. */
-export type CliContext = Pick<Platform, 'config' | 'database' | 'tenants' | 'webhooks' | 'automations' | 'analyticsStore' | 'jobs' | 'limiter' | 'temporal'> & {
+/** What a command that needs only the database may use (see openDatabasePlatform), and where it prints. */
+export type DatabaseContext = Pick<DatabasePlatform, 'config' | 'database' | 'tenants' | 'webhooks' | 'automations' | 'analyticsStore' | 'jobs'> & {
   out: NodeJS.WritableStream;
 };
+
+/** What a command that also starts workflows or spends rate limits may use: the CLI process's platform. */
+export type CliContext = DatabaseContext & Pick<Platform, 'limiter' | 'temporal'>;
 
 /** A mistake in how the command was called: usage goes to stderr, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-
-export type Command = (args: string[], ctx: CliContext) => Promise<number>;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { CliContext, Command } from './context.js';
+import type { Config } from '../../core/config.js';
+import type { CliContext, DatabaseContext } from './context.js';
 
 /** One flag of a command: how parseArgs reads it and how --help shows it. */
 export interface FlagSpec {
@@ -13,15 +14,23 @@ export interface FlagSpec {
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
+/** What a command opens: only the database and its stores, or the whole platform (Temporal, Redis…). */
+export type Opens = 'database' | 'platform';
+export type ContextOf<O extends Opens> = O extends 'database' ? DatabaseContext : CliContext;
+
 /** A command defined once: its usage lines and flags parse the arguments and print its --help. */
-export interface CommandSpec {
+export interface CommandSpec<O extends Opens = Opens> {
   summary: string;
   usage: string[];
   flags: Record<string, FlagSpec>;
-  run(positionals: string[], values: FlagValues, ctx: CliContext): Promise<number>;
+  opens: O;
+  /** Refuses a wrong call (throws UsageError) from the arguments and configuration alone, before anything is opened. */
+  check(positionals: string[], values: FlagValues, config: Config): void;
+  run(positionals: string[], values: FlagValues, ctx: ContextOf<O>): Promise<number>;
 }
 
-export type DefinedCommand = Command & { spec: CommandSpec };
+/** Runs with a context already open (tests); the CLI parses, checks, then opens what `spec.opens` names. */
+export type DefinedCommand<O extends Opens = Opens> = ((args: string[], ctx: ContextOf<O>) => Promise<number>) & { spec: CommandSpec<O> };
 
 export function helpOf(name: string, spec: CommandSpec): string {
   const lines = [spec.summary, 'usage:', ...spec.usage.map((u) => `  quire ${name}${u ? ` ${u}` : ''}`), 'flags:'];
@@ -44,9 +53,10 @@ export function parseFlags(spec: Pick<CommandSpec, 'flags'>, args: string[]): { 
   return { positionals, values: values as FlagValues };
 }
 
-export function defineCommand(spec: CommandSpec): DefinedCommand {
-  const command: Command = (args, ctx) => {
+export function defineCommand<O extends Opens>(spec: CommandSpec<O>): DefinedCommand<O> {
+  const command = async (args: string[], ctx: ContextOf<O>): Promise<number> => {
     const { positionals, values } = parseFlags(spec, args);
+    spec.check(positionals, values, ctx.config);
     return spec.run(positionals, values, ctx);
   };
   return Object.assign(command, { spec });

@@ -23,12 +23,14 @@ export const indexCommand = defineCommand({
   summary: 'Starts (or joins) the indexing of a domain, shows its progress, then prints the summary.',
   usage: ['DOMAIN'],
   flags: {},
-  run: (positionals, _values, ctx) => indexDomain(positionals, ctx),
+  opens: 'platform',
+  check([domainId, ...rest]) {
+    if (!domainId || rest.length > 0) throw new UsageError('quire index DOMAIN');
+  },
+  run: ([domainId], _values, ctx) => indexDomain(domainId ?? '', ctx),
 });
 
-async function indexDomain(args: string[], ctx: CliContext): Promise<number> {
-  const [domainId, ...rest] = args;
-  if (!domainId || rest.length > 0) throw new UsageError('quire index DOMAIN');
+async function indexDomain(domainId: string, ctx: CliContext): Promise<number> {
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'; create it first with: quire domains add ORG/${domainId} --source URL_OR_PATH`);
 

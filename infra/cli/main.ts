@@ -1,10 +1,11 @@
-import { loadConfig } from '../../core/config.js';
+import { loadConfig, type Config } from '../../core/config.js';
+import { DatabaseUnavailableError } from '../../core/db/index.js';
 import { createLogger, scrubSecrets } from '../../core/logger.js';
-import { openPlatform, type Platform } from '../../core/platform/index.js';
+import { openDatabasePlatform, openPlatform } from '../../core/platform/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
 import { UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
-import { helpOf, wantsHelp, type DefinedCommand } from './flags.js';
+import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
@@ -13,7 +14,7 @@ import { webhooks } from './webhook-commands.js';
 import { migrateCommand } from './migrate-command.js';
 
 /** Every `quire` command, each defined once (usage, flags, run): its --help and its parser come from that definition. */
-export const COMMANDS: Record<string, DefinedCommand> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
+export const COMMANDS: Record<string, DefinedCommand<'database'> | DefinedCommand<'platform'>> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
 
 /** `quire --help`: every command's usage lines and flags, from their definitions. */
 function usage(): string {
@@ -40,18 +41,32 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     process.stdout.write(helpOf(name!, command.spec));
     return 0;
   }
-  let platform: Platform | undefined;
+  let config: Config | undefined;
+  let close: (() => Promise<void>) | undefined;
   try {
-    const config = loadConfig(env);
+    // Flags, configuration and arguments are checked before anything is opened.
+    const { positionals, values } = parseFlags(command.spec, args);
+    config = loadConfig(env);
+    const spec = command.spec;
+    spec.check(positionals, values, config);
     // The CLI serves no metrics: what it counts (a refused automation trigger) goes with its registry.
-    platform = await openPlatform(config, { logger: createLogger('silent', 'quire-cli'), metrics: createMetrics({ orgLabel: false }), env, temporal: 'client' });
-    return await command(args, { ...platform, out: process.stdout });
+    const metrics = createMetrics({ orgLabel: false });
+    const out = process.stdout;
+    if (spec.opens === 'database') {
+      const opened = await openDatabasePlatform(config, { metrics });
+      close = opened.close;
+      return await spec.run(positionals, values, { ...opened, out });
+    }
+    const platform = await openPlatform(config, { logger: createLogger('silent', 'quire-cli'), metrics, env, temporal: 'client' });
+    close = platform.close;
+    return await spec.run(positionals, values, { ...platform, out });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`quire ${name}: ${(err as Error).message}\n`);
       return 2;
     }
     let message = err instanceof Error ? err.message : String(err);
+    if (err instanceof DatabaseUnavailableError && config) message = `cannot reach the database at ${whereIs(config)}: ${causeOf(err)}`;
     if (err instanceof UnknownTenantError && err.kind === 'organisation')
       message += `; create it first with: quire orgs add ${err.id}`;
     if (err instanceof TenantExistsError) message += `; change it with: quire ${err.kind}s update ORG/${err.id} [flags]`;
@@ -59,8 +74,23 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     process.stderr.write(`quire ${name}: error: ${scrubSecrets(message)}\n`);
     return 1;
   } finally {
-    await platform?.close();
+    await close?.();
   }
+}
+
+/** The database as an operator names it: the file, or the PostgreSQL URL without its credentials (QUIRE_DATABASE_URL). */
+function whereIs(config: Config): string {
+  const target = config.database;
+  if (target.dialect === 'sqlite') return target.file;
+  const url = URL.canParse(target.url) ? new URL(target.url) : undefined;
+  return url ? `${url.protocol}//${url.host}${url.pathname} (QUIRE_DATABASE_URL)` : 'QUIRE_DATABASE_URL';
+}
+
+/** The driver's reason (a refused connection, a timeout), one line. */
+function causeOf(err: DatabaseUnavailableError): string {
+  const cause = err.cause instanceof Error ? err.cause : undefined;
+  const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  return (cause?.message || code || 'no answer').split('\n')[0] ?? '';
 }
 
 if (require.main === module) {

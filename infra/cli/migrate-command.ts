@@ -11,8 +11,11 @@ export const migrateCommand = defineCommand({
   summary: 'Brings the database schema up to date (every process also does at start).',
   usage: [''],
   flags: {},
-  run: async (positionals, _values, ctx) => {
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'`);
+  opens: 'database',
+  check(positionals) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'`);
+  },
+  run: async (_positionals, _values, ctx) => {
   const target = ctx.config.database;
   const report = await migrate(ctx.database, target.dialect === 'sqlite' ? { sqliteFile: target.file } : {});
   ctx.out.write(report.applied.length > 0 ? `applied: ${report.applied.join(', ')}\n` : 'the database schema is up to date\n');

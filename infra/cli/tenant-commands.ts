@@ -1,4 +1,4 @@
-import { UsageError, type CliContext } from './context.js';
+import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
 import {
   createDomain,
@@ -19,7 +19,7 @@ function orgAndName(arg: string | undefined, what: string): [string, string] {
   return [m[1]!, m[2]!];
 }
 
-function line(ctx: CliContext, text: string): void {
+function line(ctx: Pick<DatabaseContext, 'out'>, text: string): void {
   ctx.out.write(text + '\n');
 }
 
@@ -32,17 +32,18 @@ export const orgs = defineCommand({
   summary: 'Organisations: the tenants that own projects, domains and keys.',
   usage: ['add ORG', 'list'],
   flags: {},
-  async run([verb, id], _values, ctx) {
-    if (verb === 'add' && id) {
+  opens: 'database',
+  check([verb, id]) {
+    if (!(verb === 'add' && id) && verb !== 'list') throw new UsageError('quire orgs add ORG | quire orgs list');
+  },
+  async run([verb, id = ''], _values, ctx) {
+    if (verb === 'add') {
       const org = await ctx.tenants.addOrg(id);
       line(ctx, `organisation ${org.id} ready`);
       return 0;
     }
-    if (verb === 'list') {
-      for (const org of await ctx.tenants.listOrgs()) line(ctx, org.id);
-      return 0;
-    }
-    throw new UsageError('quire orgs add ORG | quire orgs list');
+    for (const org of await ctx.tenants.listOrgs()) line(ctx, org.id);
+    return 0;
   },
 });
 
@@ -75,32 +76,49 @@ function projectPatch(values: FlagValues): ProjectPatch {
   });
 }
 
+type ProjectCall =
+  | { verb: 'list' }
+  | { verb: 'update'; orgId: string; id: string; patch: ProjectPatch }
+  | { verb: 'add'; orgId: string; id: string; patch: ProjectPatch; repository: string; forge: ForgeKind };
+
+/** What `quire projects …` asks for, or a UsageError: needs nothing open. */
+function projectCall([verb, target]: string[], values: FlagValues): ProjectCall {
+  if (verb === 'list') return { verb };
+  if (verb !== 'add' && verb !== 'update')
+    throw new UsageError('quire projects add ORG/PROJECT --repo URL_OR_PATH [flags] | quire projects update ORG/PROJECT [flags] | quire projects list (see --help)');
+  const [orgId, id] = orgAndName(target, 'project');
+  const patch = projectPatch(values);
+  if (verb === 'update') return { verb, orgId, id, patch };
+  if (!patch.repository) throw new UsageError('--repo is required (a clone URL or a local path)');
+  const forge = patch.forge ?? 'local';
+  if (TOKEN_FORGES.includes(forge) && !patch.forgeTokenEnv)
+    throw new UsageError(`--token-env VAR is required with --forge ${forge} (the name of the variable holding the token)`);
+  return { verb, orgId, id, patch, repository: patch.repository, forge };
+}
+
 export const projects = defineCommand({
   summary: 'Projects: the docs repositories the agent changes. `update` changes only the flags given.',
   usage: ['add ORG/PROJECT --repo URL_OR_PATH [flags]', 'update ORG/PROJECT [flags]', 'list'],
   flags: projectFlags,
-  async run([verb, target], values, ctx) {
-    if (verb === 'list') {
+  opens: 'database',
+  check: (positionals, values) => void projectCall(positionals, values),
+  async run(positionals, values, ctx) {
+    const call = projectCall(positionals, values);
+    if (call.verb === 'list') {
       for (const p of await ctx.tenants.listProjects()) line(ctx, `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`);
       return 0;
     }
-    if (verb !== 'add' && verb !== 'update')
-      throw new UsageError('quire projects add ORG/PROJECT --repo URL_OR_PATH [flags] | quire projects update ORG/PROJECT [flags] | quire projects list (see --help)');
-    const [orgId, id] = orgAndName(target, 'project');
-    const patch = projectPatch(values);
-    if (verb === 'update') {
+    const { orgId, id, patch } = call;
+    if (call.verb === 'update') {
       const project = await updateProject(ctx.tenants, orgId, id, patch);
       line(ctx, `project ${project.orgId}/${project.id} updated`);
       return 0;
     }
-    if (!patch.repository) throw new UsageError('--repo is required (a clone URL or a local path)');
-    const forge = patch.forge ?? 'local';
-    if (TOKEN_FORGES.includes(forge) && !patch.forgeTokenEnv)
-      throw new UsageError(`--token-env VAR is required with --forge ${forge} (the name of the variable holding the token)`);
+    const { forge } = call;
     const project = await createProject(ctx.tenants, {
       id,
       orgId,
-      repository: patch.repository,
+      repository: call.repository,
       branch: patch.branch ?? 'main',
       docsPath: patch.docsPath ?? '',
       forge,
@@ -139,30 +157,46 @@ function domainPatch(values: FlagValues): DomainPatch {
   });
 }
 
+type DomainCall =
+  | { verb: 'list' }
+  | { verb: 'update'; orgId: string; id: string; patch: DomainPatch }
+  | { verb: 'add'; orgId: string; id: string; patch: DomainPatch; source: string };
+
+/** What `quire domains …` asks for, or a UsageError: needs nothing open. */
+function domainCall([verb, target]: string[], values: FlagValues): DomainCall {
+  if (verb === 'list') return { verb };
+  if (verb !== 'add' && verb !== 'update')
+    throw new UsageError('quire domains add ORG/DOMAIN --source URL_OR_PATH [flags] | quire domains update ORG/DOMAIN [flags] | quire domains list (see --help)');
+  const [orgId, id] = orgAndName(target, 'domain');
+  const patch = domainPatch(values);
+  if (verb === 'update') return { verb, orgId, id, patch };
+  if (!patch.source) throw new UsageError('--source is required (a git URL or a local folder)');
+  return { verb, orgId, id, patch, source: patch.source };
+}
+
 export const domains = defineCommand({
   summary: 'Domains: the docs sites the assistant answers from. `update` changes only the flags given.',
   usage: ['add ORG/DOMAIN --source URL_OR_PATH [flags]', 'update ORG/DOMAIN [flags]', 'list'],
   flags: domainFlags,
-  async run([verb, target], values, ctx) {
-    if (verb === 'list') {
+  opens: 'database',
+  check: (positionals, values) => void domainCall(positionals, values),
+  async run(positionals, values, ctx) {
+    const call = domainCall(positionals, values);
+    if (call.verb === 'list') {
       for (const d of await ctx.tenants.listDomains())
         line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`);
       return 0;
     }
-    if (verb !== 'add' && verb !== 'update')
-      throw new UsageError('quire domains add ORG/DOMAIN --source URL_OR_PATH [flags] | quire domains update ORG/DOMAIN [flags] | quire domains list (see --help)');
-    const [orgId, id] = orgAndName(target, 'domain');
-    const patch = domainPatch(values);
-    if (verb === 'update') {
+    const { orgId, id, patch } = call;
+    if (call.verb === 'update') {
       const domain = await updateDomain(ctx.tenants, orgId, id, patch);
       line(ctx, `domain ${domain.orgId}/${domain.id} updated`);
       return 0;
     }
-    if (!patch.source) throw new UsageError('--source is required (a git URL or a local folder)');
     const domain = await createDomain(ctx.tenants, {
       id,
       orgId,
-      source: patch.source,
+      source: call.source,
       ...(patch.branch ? { branch: patch.branch } : {}),
       docsPath: patch.docsPath ?? '',
       baseUrl: patch.baseUrl ?? `https://${id}.example.com`,
@@ -175,6 +209,27 @@ export const domains = defineCommand({
   },
 });
 
+type KeyCall =
+  | { verb: 'create'; orgId: string; kind: 'admin' | 'assistant'; expires: string | undefined }
+  | { verb: 'list'; orgId: string | undefined }
+  | { verb: 'revoke'; keyId: string };
+
+/** What `quire keys …` asks for, or a UsageError: needs nothing open. */
+function keyCall([verb, keyId]: string[], values: FlagValues): KeyCall {
+  const orgId = str(values, 'org');
+  if (verb === 'create') {
+    if (!orgId) throw new UsageError('--org ORG is required');
+    const kind = str(values, 'kind');
+    if (kind !== 'admin' && kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
+    const expires = str(values, 'expires');
+    if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date-time in the future');
+    return { verb, orgId, kind, expires };
+  }
+  if (verb === 'list') return { verb, orgId };
+  if (verb === 'revoke' && keyId) return { verb, keyId };
+  throw new UsageError('quire keys create --org ORG --kind admin|assistant | quire keys list [--org ORG] | quire keys revoke KEY_ID');
+}
+
 export const keys = defineCommand({
   summary: 'API keys of an organisation; a secret is shown once, when created.',
   usage: ['create --org ORG --kind admin|assistant [--expires DATE]', 'list [--org ORG]', 'revoke KEY_ID'],
@@ -183,32 +238,25 @@ export const keys = defineCommand({
     kind: { type: 'string', value: 'admin|assistant', help: 'what the key may call (required by create)' },
     expires: { type: 'string', value: 'DATE', help: 'ISO 8601 date-time after which the key stops working (create: never)' },
   },
+  opens: 'database',
+  check: (positionals, values) => void keyCall(positionals, values),
   async run(positionals, values, ctx) {
-    const verb = positionals[0];
-    const orgId = str(values, 'org');
-    if (verb === 'create') {
-      if (!orgId) throw new UsageError('--org ORG is required');
-      const kind = str(values, 'kind');
-      if (kind !== 'admin' && kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
-      const expires = str(values, 'expires');
-      if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date-time in the future');
-      const { record, secret } = await ctx.tenants.createKey(orgId, kind, expires);
+    const call = keyCall(positionals, values);
+    if (call.verb === 'create') {
+      const { record, secret } = await ctx.tenants.createKey(call.orgId, call.kind, call.expires);
       line(ctx, `created ${record.kind} key ${record.id} for ${record.orgId}; it is shown once:`);
       line(ctx, secret);
       return 0;
     }
-    if (verb === 'list') {
-      for (const k of await ctx.tenants.listKeys(orgId)) {
+    if (call.verb === 'list') {
+      for (const k of await ctx.tenants.listKeys(call.orgId)) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
         line(ctx, [k.id, k.orgId, k.kind, k.hint, k.createdAt, state, k.lastUsedAt ? `last used ${k.lastUsedAt}` : 'never used'].join('\t'));
       }
       return 0;
     }
-    if (verb === 'revoke' && positionals[1]) {
-      const k = await ctx.tenants.revokeKey(positionals[1]);
-      line(ctx, `revoked ${k.id}`);
-      return 0;
-    }
-    throw new UsageError('quire keys create --org ORG --kind admin|assistant | quire keys list [--org ORG] | quire keys revoke KEY_ID');
+    const k = await ctx.tenants.revokeKey(call.keyId);
+    line(ctx, `revoked ${k.id}`);
+    return 0;
   },
 });

@@ -23,9 +23,11 @@ function classifyGithubError(err: unknown, token: string): Error {
   return classifyHttpStatus(status, message, retryAfter);
 }
 
+export type GithubForgeDeps = Pick<ActivityServices, 'forges'>;
+
 /** Finds the open pull request for the job branch or creates it; follow-up turns add a comment. */
 export async function openGithubPullRequest(
-  services: ActivityServices,
+  services: GithubForgeDeps,
   project: Project,
   token: string,
   input: PullRequestRequest,

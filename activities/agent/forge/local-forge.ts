@@ -4,12 +4,14 @@ import type { ActivityServices } from '../../services.js';
 import type { PullRequestRequest, PullRequestResult } from '../types.js';
 import { pullRequestBody, turnMarker } from './pr-body.js';
 
+export type LocalForgeDeps = Pick<ActivityServices, 'pulls' | 'config'>;
+
 /**
  * The embedded forge: the branch is already pushed to the local repository;
  * the record lives in core/forge. The link carries a view token, so it opens
  * in a browser without the admin key.
  */
-export async function openLocalPullRequest(services: ActivityServices, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
+export async function openLocalPullRequest(services: LocalForgeDeps, project: Project, input: PullRequestRequest): Promise<PullRequestResult> {
   const store = services.pulls;
   const body = pullRequestBody(input);
   const { pull, created } = await store.openOnce({

@@ -17,11 +17,14 @@ import { runFrame } from './run-frame.js';
 import { CreateSessionBody, ListSessionsQuery } from './schemas.js';
 import { toSession } from './session.js';
 
+/** What the v1 agent routes use. */
+export type AgentV1RouterDeps = Pick<ApiServices, 'tenants' | 'jobs' | 'events' | 'temporal' | 'limiter' | 'config' | 'logger'>;
+
 /**
  * Mintlify's v1 agent endpoints, for clients written against its admin API: the same jobs,
  * keys, limits and checks as v2, in Mintlify's request and session shapes.
  */
-export function agentV1Router(services: ApiServices): Router {
+export function agentV1Router(services: AgentV1RouterDeps): Router {
   const store = services.jobs;
   const events = services.events;
   const router = new Router({ prefix: '/v1/agent' });

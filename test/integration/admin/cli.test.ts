@@ -4,10 +4,10 @@ import path from 'node:path';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 
 /** Runs the real CLI in a child process against a data directory. */
-function quire(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function quire(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.resolve(__dirname, '../../../infra/bin/quire.js'), ...args], {
-      env: { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -70,7 +70,7 @@ describe('quire projects|domains update and --help', function () {
   });
 
   it('--help lists every flag each command accepts, and quire --help every command', async function () {
-    // About 25 CLI processes, each opening its platform.
+    // About 25 CLI processes, each opening the database.
     this.timeout(300_000);
     const dir = await tempDir();
     const expected: Record<string, string[]> = {
@@ -93,5 +93,34 @@ describe('quire projects|domains update and --help', function () {
     assert.equal(all.code, 0);
     for (const line of ['domains update ORG/DOMAIN', 'projects update ORG/PROJECT', 'keys create', 'orgs add ORG', 'index DOMAIN', 'automations add', 'webhooks add', 'analytics DOMAIN', 'migrate'])
       assert.ok(all.stdout.includes(line), `quire --help lists ${line}`);
+  });
+});
+
+describe('quire checks its call before it opens anything', function () {
+  // Five CLI processes, each loading the TypeScript sources.
+  this.timeout(300_000);
+  // Nothing listens on port 1: PostgreSQL, Redis and Temporal are all unreachable.
+  const unreachable = { QUIRE_DATABASE_URL: 'postgres://quire:s3cret-pw@127.0.0.1:1/quire', TEMPORAL_ADDRESS: '127.0.0.1:1', REDIS_URL: 'redis://127.0.0.1:1' };
+
+  it('--help, an unknown flag and a wrong call answer without the engines; a command that needs the database says it cannot reach it', async () => {
+    const dir = await tempDir();
+    const help = await quire(dir, ['--help'], unreachable);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^usage: quire <command>/);
+
+    const badFlag = await quire(dir, ['orgs', 'list', '--no-such-flag'], unreachable);
+    assert.equal(badFlag.code, 2);
+    assert.match(badFlag.stderr, /^quire orgs: .*'--no-such-flag'/);
+    const missing = await quire(dir, ['projects', 'add', 'acme/docs'], unreachable);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^quire projects: --repo is required/);
+    const badSchedule = await quire(dir, ['automations', 'add', 'docs', '--every', 'soon', '--prompt', 'x'], unreachable);
+    assert.equal(badSchedule.code, 2);
+    assert.match(badSchedule.stderr, /^quire automations: --every: /);
+
+    const needsDb = await quire(dir, ['orgs', 'list'], unreachable);
+    assert.equal(needsDb.code, 1);
+    assert.match(needsDb.stderr, /^quire orgs: error: cannot reach the database at postgres:\/\/127\.0\.0\.1:1\/quire \(QUIRE_DATABASE_URL\): \S/);
+    assert.doesNotMatch(needsDb.stderr, /s3cret-pw/);
   });
 });

@@ -87,9 +87,11 @@ async function present(stores: Stores, record: JobRecord): Promise<boolean[]> {
 
 /** Idle archive left out: these tests are about deletion (its own test below archives through a worker). */
 const noIdleArchive = { days: 30, archive: async () => undefined };
+/** No workflow was stopped from outside: these tests are about deletion (stopped-run.test.ts fails stranded jobs). */
+const noStranded = (stores: Pick<Stores, 'events'>) => ({ events: stores.events, afterMs: 60_000, stoppedRun: async () => undefined });
 
 const retention = (stores: Stores, now = () => NOW) =>
-  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, now });
+  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now });
 
 /** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
 async function storesOn(database: Database): Promise<Stores> {
@@ -172,7 +174,7 @@ describe('job retention: the timer', () => {
     const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
     // The real store, its disk gone when retention reads it.
     const broken: JobStore = { ...stores.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
-    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, idleArchive: noIdleArchive, now: () => NOW }).tick();
+    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).tick();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
     assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
   });
@@ -194,7 +196,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const get = (id: string) => call<JobView>(`${base}/v2/agent/docs/job/${id}`, 'GET', adminKey);
     assert.equal((await get(expired.id)).status, 200);
 
-    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, idleArchive: noIdleArchive, now: () => NOW }).purge();
+    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).purge();
 
     assert.equal((await get(expired.id)).status, 404);
     assert.equal((await call(`${base}/v2/agent/docs/job/${expired.id}/events`, 'GET', adminKey)).status, 404);
@@ -233,6 +235,7 @@ describe('idle archive (real worker, Temporal dev server)', function () {
           return archiveJobRun(services, record);
         },
       },
+      stranded: noStranded(stores),
       now: () => NOW,
     });
     assert.equal(await sweep.archiveIdle(), 2);

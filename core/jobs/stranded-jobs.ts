@@ -1,0 +1,103 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { agentJobWorkflowId } from '../contracts/agent-job.js';
+import type { Database } from '../db/index.js';
+import type { Logger } from '../logger.js';
+import type { JobEventLog, NewJobEvent } from './job-events.js';
+import type { JobError, JobRecord } from './job-record.js';
+import type { JobStore } from './job-store.js';
+
+/**
+ * How a job's latest run ended without its workflow, the only writer of job state, recording it:
+ * stopped from outside (an operator's terminate or cancel in the Temporal UI, a workflow timeout).
+ */
+export interface StoppedRun {
+  status: 'TERMINATED' | 'CANCELLED' | 'TIMED_OUT';
+  runId: string;
+}
+
+/** The job's error code for each way a run is stopped from outside. */
+export const STOPPED_RUN_CODES: Record<StoppedRun['status'], string> = {
+  TERMINATED: 'run_terminated',
+  CANCELLED: 'run_canceled',
+  TIMED_OUT: 'run_timed_out',
+};
+
+const STOPPED_HOW: Record<StoppedRun['status'], string> = { TERMINATED: 'terminated', CANCELLED: 'canceled', TIMED_OUT: 'timed out' };
+
+/** Active jobs one sweep looks at, at most: each costs a describe of its workflow. */
+const STRANDED_SLICE = 100;
+
+/**
+ * The latest run of the job's workflow when it was stopped from outside; undefined when it is
+ * running, ended on its own (it then recorded the job), or never started.
+ */
+export async function stoppedRunOf(temporal: Client, job: Pick<JobRecord, 'id'>): Promise<StoppedRun | undefined> {
+  try {
+    const run = await temporal.workflow.getHandle(agentJobWorkflowId(job.id)).describe();
+    const status = run.status.name;
+    return status === 'TERMINATED' || status === 'CANCELLED' || status === 'TIMED_OUT' ? { status, runId: run.runId } : undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The job as a stopped run leaves it: failed with the reason, one revision on, and its `job.failed` event. Pure. */
+export function stoppedRunFailure(job: JobRecord, run: StoppedRun, now: string): { job: JobRecord; event: NewJobEvent } {
+  const error: JobError = {
+    code: STOPPED_RUN_CODES[run.status],
+    message: `the job's workflow run was ${STOPPED_HOW[run.status]} in Temporal while the job was active; send a message to start a new run`,
+  };
+  return {
+    job: { ...job, status: 'failed', error, updatedAt: now, revision: job.revision + 1 },
+    // Keyed by the run: a sweep that runs twice (or on two replicas) logs it once.
+    event: { key: `run:${run.runId}:stopped`, type: 'job.failed', time: now, jobId: job.id, projectId: job.projectId, data: { turns: job.turns, error } },
+  };
+}
+
+export interface StrandedJobsOptions {
+  database: Database;
+  jobs: JobStore;
+  events: JobEventLog;
+  logger: Logger;
+  /** How long a job stays active and unchanged before its run is looked at. */
+  afterMs: number;
+  /** The latest run when it was stopped from outside (`stoppedRunOf`, bounded in time). */
+  stoppedRun(job: JobRecord): Promise<StoppedRun | undefined>;
+}
+
+/**
+ * Fails the active jobs whose workflow was stopped from outside, each through the workflow's own
+ * record path (the record and its `job.failed` event in one transaction); returns how many.
+ */
+export async function failStrandedJobs(options: StrandedJobsOptions, nowMs: number): Promise<number> {
+  const { database, jobs, events, logger } = options;
+  const before = new Date(nowMs - options.afterMs).toISOString();
+  const stale = await database.queries
+    .selectFrom('jobs')
+    .select(['project_id', 'id'])
+    .where('status', '=', 'active')
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .orderBy('id')
+    .limit(STRANDED_SLICE)
+    .execute();
+  let failed = 0;
+  for (const row of stale) {
+    try {
+      const job = await jobs.get(row.project_id, row.id);
+      const run = job?.status === 'active' ? await options.stoppedRun(job) : undefined;
+      if (!job || !run) continue;
+      // A follow-up that started a new run meanwhile has written a newer revision: that run owns the job.
+      if ((await jobs.get(job.projectId, job.id))?.revision !== job.revision) continue;
+      const stopped = stoppedRunFailure(job, run, new Date(nowMs).toISOString());
+      await events.record(stopped.job, [stopped.event]);
+      failed += 1;
+      logger.warn({ jobId: job.id, runId: run.runId, code: stopped.job.error?.code }, 'job failed: its workflow run was stopped from outside');
+    } catch (err) {
+      // Temporal or the database not answering now: the next sweep looks again.
+      logger.warn({ err: err instanceof Error ? err.message : String(err), jobId: row.id }, 'stranded job not reconciled');
+    }
+  }
+  return failed;
+}
