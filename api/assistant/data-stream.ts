@@ -16,6 +16,9 @@ export class DataStreamWriter implements AnswerWriter {
     'x-accel-buffering': 'no',
   };
 
+  /** The parts of the call under way: each call writes its parts to the stream at once, as one chunk. */
+  private pending = '';
+
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
 
   full(): boolean {
@@ -27,12 +30,19 @@ export class DataStreamWriter implements AnswerWriter {
   }
 
   private part(code: string, value: unknown): void {
-    this.out.write(`${code}:${JSON.stringify(value)}\n`);
+    this.pending += `${code}:${JSON.stringify(value)}\n`;
+  }
+
+  private send(): void {
+    if (!this.pending) return;
+    this.out.write(this.pending);
+    this.pending = '';
   }
 
   start(): void {
     this.part('f', { messageId: this.ids.messageId });
     this.part('8', [threadMetadata(this.ids)]);
+    this.send();
   }
 
   retrieval(search: SearchCall): void {
@@ -41,10 +51,12 @@ export class DataStreamWriter implements AnswerWriter {
     // Its own step: with maxSteps > 1, useChat resubmits only when the last step ends in tool calls.
     this.part('e', { finishReason: 'tool-calls', usage: { promptTokens: 0, completionTokens: 0 }, isContinued: false });
     this.part('f', { messageId: this.ids.messageId });
+    this.send();
   }
 
   text(delta: string): void {
     if (delta) this.part('0', delta);
+    this.send();
   }
 
   endText(): void {
@@ -53,14 +65,17 @@ export class DataStreamWriter implements AnswerWriter {
 
   sources(citations: Citation[]): void {
     for (const c of citations) this.part('h', { sourceType: 'url', id: c.id, url: c.url, title: c.title });
+    this.send();
   }
 
   finish(usage: Usage): void {
     this.part('e', { finishReason: 'stop', usage, isContinued: false });
     this.part('d', { finishReason: 'stop', usage, threadId: this.ids.threadId });
+    this.send();
   }
 
   error(message: string): void {
     this.part('3', message);
+    this.send();
   }
 }

@@ -17,6 +17,8 @@ export class UiMessageStreamWriter implements AnswerWriter {
     'x-accel-buffering': 'no',
   };
   private textOpen = false;
+  /** The events of the call under way: each call writes its events to the stream at once, as one chunk. */
+  private pending = '';
   /** Text parts so far: a search between texts ends one and the next text starts another. */
   private texts = 0;
 
@@ -32,21 +34,29 @@ export class UiMessageStreamWriter implements AnswerWriter {
 
   private chunk(value: Record<string, unknown>): void {
     // Events end with a blank line; a single newline makes the clients drop everything.
-    this.out.write(`data: ${JSON.stringify(value)}\n\n`);
+    this.pending += `data: ${JSON.stringify(value)}\n\n`;
+  }
+
+  private send(): void {
+    if (!this.pending) return;
+    this.out.write(this.pending);
+    this.pending = '';
   }
 
   start(): void {
     this.chunk({ type: 'start', messageId: this.ids.messageId, messageMetadata: threadMetadata(this.ids) });
     this.chunk({ type: 'start-step' });
+    this.send();
   }
 
   retrieval(search: SearchCall): void {
     // A step of its own, like a model's tool call: a client that resubmits after completed tool calls sees text last.
-    this.endText();
+    this.closeText();
     this.chunk({ type: 'tool-input-available', toolCallId: search.toolCallId, toolName: SEARCH_TOOL, input: { query: search.query } });
     this.chunk({ type: 'tool-output-available', toolCallId: search.toolCallId, output: search.hits });
     this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'start-step' });
+    this.send();
   }
 
   private textId(): string {
@@ -60,9 +70,15 @@ export class UiMessageStreamWriter implements AnswerWriter {
       this.textOpen = true;
     }
     this.chunk({ type: 'text-delta', id: this.textId(), delta });
+    this.send();
   }
 
   endText(): void {
+    this.closeText();
+    this.send();
+  }
+
+  private closeText(): void {
     if (this.textOpen) this.chunk({ type: 'text-end', id: this.textId() });
     if (this.textOpen) this.texts++;
     this.textOpen = false;
@@ -70,16 +86,19 @@ export class UiMessageStreamWriter implements AnswerWriter {
 
   sources(citations: Citation[]): void {
     for (const c of citations) this.chunk({ type: 'source-url', sourceId: c.id, url: c.url, title: c.title });
+    this.send();
   }
 
   finish(): void {
     this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'finish', messageMetadata: threadMetadata(this.ids) });
-    this.out.write('data: [DONE]\n\n');
+    this.pending += 'data: [DONE]\n\n';
+    this.send();
   }
 
   error(message: string): void {
     this.chunk({ type: 'error', errorText: message });
-    this.out.write('data: [DONE]\n\n');
+    this.pending += 'data: [DONE]\n\n';
+    this.send();
   }
 }

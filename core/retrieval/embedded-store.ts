@@ -76,6 +76,8 @@ export function buildKeywordIndex(snapshot: Snapshot): KeywordIndexes {
  */
 export class EmbeddedDocIndex implements WritableDocIndex {
   private readonly domains = new Map<string, LoadedDomain>();
+  /** A look at a domain's files under way, per domain. */
+  private readonly looking = new Map<string, { look: Promise<LoadedDomain>; notified: number }>();
   /** Watches the index folder: any change there (a writer in any process) is counted in `notified`. */
   private watcher: fsSync.FSWatcher | undefined;
   private notified = 0;
@@ -107,11 +109,29 @@ export class EmbeddedDocIndex implements WritableDocIndex {
    * in the folder: a change notification, or RECHECK_MS since the last look, makes it look again.
    * `verify` always looks (a writer under the lock must start from the files as they are).
    */
-  private async domain(domainId: string, verify = false): Promise<LoadedDomain> {
+  private domain(domainId: string, verify = false): Promise<LoadedDomain> {
+    const cached = this.domains.get(domainId);
+    if (!verify && cached && this.watcher && cached.notified === this.notified && performance.now() - cached.checkedAt < RECHECK_MS) return Promise.resolve(cached);
+    if (verify) return this.look(domainId);
+    // The searches that arrive while the files are being looked at share that look, not one each,
+    // unless a change was notified after it began.
+    const under = this.looking.get(domainId);
+    if (under?.notified === this.notified) return under.look;
+    const look = this.look(domainId);
+    const entry = { look, notified: this.notified };
+    this.looking.set(domainId, entry);
+    const done = () => {
+      if (this.looking.get(domainId) === entry) this.looking.delete(domainId);
+    };
+    look.then(done, done);
+    return look;
+  }
+
+  /** Looks at the domain's files: the cached snapshot when they did not change, else a fresh load. */
+  private async look(domainId: string): Promise<LoadedDomain> {
     const file = this.fileOf(domainId);
     const cached = this.domains.get(domainId);
     const now = performance.now();
-    if (!verify && cached && this.watcher && cached.notified === this.notified && now - cached.checkedAt < RECHECK_MS) return cached;
     this.watch();
     // Counted before the look: a change during it makes the next read look again.
     const notified = this.notified;

@@ -3,6 +3,10 @@ import { DAY_MS, type ThreadAppend, type ThreadExchange, type ThreadRef, type Th
 
 /** Threads a retention sweep deletes per transaction. */
 const SWEEP_SLICE = 200;
+/** Rows per multi-row statement of an append, within both dialects' limits on parameters. */
+const WRITE_ROWS = 500;
+
+const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId}`;
 
 export interface ThreadStoreOptions {
   /** A thread untouched this long is deleted: when read, or by the hourly sweep. */
@@ -59,30 +63,57 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
     void sweep(at).catch(() => undefined);
   };
 
-  /** The first exchange creates the thread; each later one renews its retention (and locks the row). */
-  const appendIn = async (trx: Queries, ref: ThreadRef, exchange: ThreadExchange) => {
-    await trx
-      .insertInto('threads')
-      .values({
-        org_id: ref.orgId,
-        thread_id: ref.threadId,
-        domain_id: ref.domainId,
-        key_hash: ref.keyHash ?? null,
-        created_at: exchange.startedAt,
-        updated_at: exchange.finishedAt,
-      })
-      .onConflict((oc) => oc.columns(['org_id', 'thread_id']).doUpdateSet({ updated_at: (eb) => eb.ref('excluded.updated_at') }))
-      .execute();
-    const last = await trx
-      .selectFrom('thread_exchanges')
-      .select((eb) => eb.fn.max('position').as('position'))
-      .where('org_id', '=', ref.orgId)
-      .where('thread_id', '=', ref.threadId)
-      .executeTakeFirst();
-    await trx
-      .insertInto('thread_exchanges')
-      .values({ org_id: ref.orgId, thread_id: ref.threadId, position: Number(last?.position ?? 0) + 1, exchange_json: json(exchange) })
-      .execute();
+  /**
+   * Appends a batch in three statements whatever its size: the threads' rows (the first exchange
+   * of a thread creates it, each later one renews its retention and locks the row), the threads'
+   * last positions, then every exchange numbered on in the order given.
+   */
+  const appendIn = async (trx: Queries, entries: ThreadAppend[]) => {
+    const threads = new Map<string, { ref: ThreadRef; createdAt: string; updatedAt: string }>();
+    for (const { ref, exchange } of entries) {
+      const key = threadKey(ref.orgId, ref.threadId);
+      const thread = threads.get(key);
+      if (thread) thread.updatedAt = exchange.finishedAt;
+      else threads.set(key, { ref, createdAt: exchange.startedAt, updatedAt: exchange.finishedAt });
+    }
+    // In one order, so two batches lock the rows they share in the same order (no deadlock on PostgreSQL).
+    const rows = [...threads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, thread]) => thread);
+    for (let i = 0; i < rows.length; i += WRITE_ROWS) {
+      await trx
+        .insertInto('threads')
+        .values(
+          rows.slice(i, i + WRITE_ROWS).map(({ ref, createdAt, updatedAt }) => ({
+            org_id: ref.orgId,
+            thread_id: ref.threadId,
+            domain_id: ref.domainId,
+            key_hash: ref.keyHash ?? null,
+            created_at: createdAt,
+            updated_at: updatedAt,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['org_id', 'thread_id']).doUpdateSet({ updated_at: (eb) => eb.ref('excluded.updated_at') }))
+        .execute();
+    }
+    // Under the rows' locks no other writer appends to these threads: the positions stay free.
+    const last = new Map<string, number>();
+    for (let i = 0; i < rows.length; i += WRITE_ROWS) {
+      const slice = rows.slice(i, i + WRITE_ROWS);
+      const found = await trx
+        .selectFrom('thread_exchanges')
+        .select(['org_id', 'thread_id', (eb) => eb.fn.max('position').as('position')])
+        .where('org_id', 'in', [...new Set(slice.map(({ ref }) => ref.orgId))])
+        .where('thread_id', 'in', slice.map(({ ref }) => ref.threadId))
+        .groupBy(['org_id', 'thread_id'])
+        .execute();
+      for (const row of found) last.set(threadKey(row.org_id, row.thread_id), Number(row.position ?? 0));
+    }
+    const exchanges = entries.map(({ ref, exchange }) => {
+      const key = threadKey(ref.orgId, ref.threadId);
+      const position = (last.get(key) ?? 0) + 1;
+      last.set(key, position);
+      return { org_id: ref.orgId, thread_id: ref.threadId, position, exchange_json: json(exchange) };
+    });
+    for (let i = 0; i < exchanges.length; i += WRITE_ROWS) await trx.insertInto('thread_exchanges').values(exchanges.slice(i, i + WRITE_ROWS)).execute();
   };
 
   return {
@@ -117,16 +148,14 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
     },
 
     async append(ref: ThreadRef, exchange: ThreadExchange): Promise<void> {
-      await database.transaction((trx) => appendIn(trx, ref, exchange));
+      await database.transaction((trx) => appendIn(trx, [{ ref, exchange }]));
       sweepNowAndThen();
     },
 
     async appendAll(entries: ThreadAppend[]): Promise<void> {
       if (entries.length === 0) return;
       // One transaction for a batch of exchanges (the completion sink's round), in the order given.
-      await database.transaction(async (trx) => {
-        for (const { ref, exchange } of entries) await appendIn(trx, ref, exchange);
-      });
+      await database.transaction((trx) => appendIn(trx, entries));
       sweepNowAndThen();
     },
 

@@ -53,6 +53,42 @@ forEachDialect('thread store', (database) => {
     assert.deepEqual([...questions].sort(), Array.from({ length: 10 }, (_, i) => `q${i}`).sort());
   });
 
+  it('appends a batch across threads in order: new and existing threads, several exchanges of one, each org apart', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    const start = Date.now() - 3_600_000;
+    const at = (minute: number) => new Date(start + minute * 60_000);
+    const existing = { orgId: 'acme', threadId: 'old', domainId: 'docs', keyHash: 'o'.repeat(64) };
+    await store.append(existing, exchange('before', at(0)));
+    const fresh = { orgId: 'acme', threadId: 'new', domainId: 'docs', keyHash: 'n'.repeat(64) };
+    // The same thread id in another organisation is another thread.
+    const rival = { orgId: 'rival', threadId: 'old', domainId: 'theirs' };
+    await store.appendAll([
+      { ref: fresh, exchange: exchange('n1', at(1)) },
+      { ref: { orgId: 'acme', threadId: 'old', domainId: 'docs' }, exchange: exchange('o2', at(2)) },
+      { ref: rival, exchange: exchange('r1', at(3)) },
+      { ref: { ...fresh, keyHash: undefined }, exchange: exchange('n2', at(4)) },
+      { ref: { orgId: 'acme', threadId: 'old', domainId: 'docs' }, exchange: exchange('o3', at(5)) },
+    ]);
+    const old = await store.load('acme', 'old');
+    assert.deepEqual(old?.exchanges.map((x) => x.question), ['before', 'o2', 'o3']);
+    assert.equal(old?.keyHash, existing.keyHash);
+    assert.equal(old?.createdAt, at(0).toISOString());
+    assert.equal(old?.updatedAt, at(5).toISOString());
+    const created = await store.load('acme', 'new');
+    assert.deepEqual(created?.exchanges.map((x) => x.question), ['n1', 'n2']);
+    assert.equal(created?.keyHash, fresh.keyHash, 'the first exchange creates the thread with its key');
+    assert.equal(created?.createdAt, at(1).toISOString());
+    assert.equal(created?.updatedAt, at(4).toISOString());
+    const theirs = await store.load('rival', 'old');
+    assert.deepEqual(theirs?.exchanges.map((x) => x.question), ['r1']);
+    assert.equal(theirs?.domainId, 'theirs');
+    const positions = await database().queries.selectFrom('thread_exchanges').select(['org_id', 'thread_id', 'position']).orderBy('org_id').orderBy('thread_id').orderBy('position').execute();
+    assert.deepEqual(
+      positions.map((p) => `${p.org_id}/${p.thread_id}/${p.position}`),
+      ['acme/new/1', 'acme/new/2', 'acme/old/1', 'acme/old/2', 'acme/old/3', 'rival/old/1'],
+    );
+  });
+
   it('forgets a thread untouched for the retention period when it is read', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const store = createThreadStore(database(), { retentionDays: 30, now: () => now });

@@ -72,6 +72,26 @@ describe('embedded store', () => {
     assert.deepEqual(await reopened.search('other-domain', { query: 'backoff', pageSize: 5 }), []);
   });
 
+  it('searches that arrive together while the files are looked at share one look and one load', async () => {
+    const dir = await tempDir();
+    await indexDocs(new EmbeddedDocIndex(dir), 'acme', await docsFolder(SITE), { includeHidden: false });
+    const reader = new EmbeddedDocIndex(dir);
+    const base = path.join(dir, 'acme.json');
+    const realReadFile = fs.readFile;
+    let baseReads = 0;
+    fs.readFile = ((file: Parameters<typeof fs.readFile>[0], ...rest: unknown[]) => {
+      if (file === base) baseReads++;
+      return (realReadFile as (...args: unknown[]) => unknown)(file, ...rest);
+    }) as typeof fs.readFile;
+    try {
+      const results = await Promise.all(Array.from({ length: 10 }, () => reader.search('acme', { query: 'dead letters', pageSize: 1 })));
+      assert.deepEqual(results.map((hits) => hits[0]?.path), Array.from({ length: 10 }, () => '/guides/retries'));
+    } finally {
+      fs.readFile = realReadFile;
+    }
+    assert.equal(baseReads, 1);
+  });
+
   it('re-indexes incrementally: unchanged pages skipped, edits replaced, deletions removed; readers see it', async () => {
     const dir = await tempDir();
     const docs = await docsFolder(SITE);

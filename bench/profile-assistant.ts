@@ -1,0 +1,95 @@
+/**
+ * Where the assistant's time goes: drives the bench's assistant (or its relay route) with the
+ * bench's load (50 clients, the scripted model streaming 200 tokens from its own process) and,
+ * after a warm-up, records a CPU profile of the measured requests only (and, with HEAP_OUT, a
+ * sampling heap profile that counts collected objects too). Open the files in Chrome DevTools.
+ *
+ *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] npx tsx bench/profile-assistant.ts [assistant|relay] [requests]
+ */
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import Koa from 'koa';
+import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
+import { benchAssistant, startModelProcess } from './assistant-app.js';
+import { portPath } from './client-paths.js';
+
+const which = process.argv[2] ?? 'assistant';
+const N = Number(process.argv[3] ?? 3000);
+const BODY = JSON.stringify({ fp: 'bench', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'How do I install the CLI?' }] }] });
+const agent = new http.Agent({ keepAlive: true });
+
+function post(port: number, key: string): Promise<void> {
+  return new Promise((resolve) => {
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(BODY) };
+    const req = http.request({ port, host: '127.0.0.1', path: '/discovery/v2/assistant/docs/message', method: 'POST', agent, headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        if (!text.endsWith('data: [DONE]\n\n')) console.error('bad', res.statusCode, text.slice(0, 200));
+        resolve();
+      });
+    });
+    req.end(BODY);
+  });
+}
+
+/** The bench's relay route (bench/assistant.ts). */
+function relayApp(baseUrl: string) {
+  const answer = portPath(baseUrl);
+  const relay = new Koa();
+  relay.use(async (ctx) => {
+    const out = new PassThrough();
+    const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
+    const texts = answer();
+    const first = await texts.next();
+    ctx.set(writer.headers);
+    ctx.body = out;
+    writer.start();
+    void (async () => {
+      if (!first.done) writer.text(first.value);
+      for await (const text of texts) writer.text(text);
+      writer.endText();
+      writer.finish();
+      out.end();
+    })();
+  });
+  return relay;
+}
+
+async function main() {
+  const model = await startModelProcess([200, 0]);
+  const { app, key, cleanup } = await benchAssistant(model.baseUrl);
+  const server = http.createServer(which === 'relay' ? relayApp(model.baseUrl).callback() : app.callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const run = async (n: number) => {
+    let next = 0;
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    await Promise.all(Array.from({ length: 50 }, async () => { while (next++ < n) await post(port, key); }));
+    const c = process.cpuUsage(cpu);
+    console.log(`${which}: ${(n / ((performance.now() - t) / 1000)).toFixed(0)} req/s ${((c.user + c.system) / 1000 / n).toFixed(2)} ms CPU/answer`);
+  };
+  await run(300);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  if (process.env.HEAP_OUT) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await run(N);
+  if (process.env.HEAP_OUT) fs.writeFileSync(process.env.HEAP_OUT, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile));
+  const { profile } = await session.post('Profiler.stop');
+  if (process.env.PROFILE_OUT) fs.writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+  session.disconnect();
+  agent.destroy();
+  server.closeAllConnections();
+  server.close();
+  model.stop();
+  await cleanup();
+  process.exit(0);
+}
+void main();
