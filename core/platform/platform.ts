@@ -15,10 +15,13 @@ import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type 
 import type { QuireMetrics } from '../telemetry/index.js';
 import { temporalTarget, tlsOptions } from '../temporal/connection.js';
 import { temporalClientInterceptors } from '../temporal/tracing.js';
-import { createTenantStore, type TenantStore } from '../tenants/index.js';
+import { cachedTenantStore, createTenantStore, openTenantCache, type TenantStore } from '../tenants/index.js';
 import { createThreadStore, type SweepingThreadStore } from '../threads/index.js';
 import { createWebhookStore, type WebhookStore } from '../webhooks/index.js';
 import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './engines.js';
+
+/** Tenant records kept per kind (keys, projects, domains, organisations) by a process's cache. */
+const TENANT_CACHE_ENTRIES = 2_000;
 
 /** Everything a process needs, opened once from the parsed configuration; `close` closes it all. */
 export interface Platform {
@@ -35,6 +38,7 @@ export interface Platform {
   embeddings: Embeddings;
   /** The docs index (embedded snapshot or Qdrant), each search timed; one per process, as it keeps domains in memory. */
   docIndex: WritableDocIndex;
+  /** Organisations, projects, domains and keys; in the API behind a cache of `QUIRE_TENANT_CACHE_TTL_MS`, forgotten on every change. */
   tenants: TenantStore;
   /** Job records and prompts, and the jobs' event logs (whose readers Redis or a poller wakes). */
   jobs: JobStore;
@@ -105,6 +109,17 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     const wakeups = openJobWakeups(database, redisClient(redis));
     closers.push(() => wakeups.close());
 
+    // The API's hot paths look up a key, a project or domain and an organisation per request: kept
+    // briefly, forgotten on every change (in every process, through Redis when configured). The
+    // worker's activities are not latency-bound and read the database each time.
+    const tenantCache = openTenantCache({
+      ttlMs: options.temporal === 'worker' ? 0 : config.tenantCacheTtlMs,
+      maxEntries: TENANT_CACHE_ENTRIES,
+      redis: redisClient(redis),
+      logger,
+    });
+    closers.push(() => tenantCache.close());
+
     const jobs = createJobStore(database);
     const webhooks = createWebhookStore(database);
     const analyticsStore = createAnalyticsStore(database);
@@ -141,7 +156,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       model,
       embeddings,
       docIndex,
-      tenants: createTenantStore(database),
+      tenants: cachedTenantStore(createTenantStore(database), tenantCache, logger),
       jobs,
       events: createJobEventLog(database, wakeups),
       threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
