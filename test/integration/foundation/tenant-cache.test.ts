@@ -9,7 +9,7 @@ import { testConfig, testPlatform } from '../../support/services.js';
 /** Two platforms on one database, as two API processes open it: `a` changes tenants, `b` reads them. */
 async function twoProcesses(dialect: TestDialect, env: { redis: boolean; ttlMsOfB: number }): Promise<{ a: Platform; b: Platform }> {
   const target = databaseEnv(await freshTarget(dialect));
-  const redis = env.redis ? { REDIS_URL: (await sharedRedis()).url } : {};
+  const redis: Record<string, string> = env.redis ? { REDIS_URL: (await sharedRedis()).url } : {};
   const a = await testPlatform(await testConfig({ ...target, ...redis }));
   const b = await testPlatform(await testConfig({ ...target, ...redis, QUIRE_TENANT_CACHE_TTL_MS: String(env.ttlMsOfB) }));
   return { a, b };
