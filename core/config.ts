@@ -101,6 +101,13 @@ export const EnvSchema = v.strictObject({
     v.picklist(['open', 'closed'], 'must be open or closed'),
     'open',
   ),
+  // How long the API keeps a key, project, domain or organisation it read; 0: read each request.
+  QUIRE_TENANT_CACHE_TTL_MS: v.pipe(
+    v.optional(v.string(), '2000'),
+    v.regex(/^\d+$/, 'must be a whole number of milliseconds (0: no cache)'),
+    v.transform(Number),
+    v.maxValue(60_000, 'must be at most 60000'),
+  ),
 
   QDRANT_URL: v.optional(url),
   QDRANT_API_KEY: optionalSecret,
@@ -212,6 +219,8 @@ export interface Config {
   databasePoolSize: number;
   redisUrl: string | undefined;
   rateLimitOnStoreError: 'open' | 'closed';
+  /** How long a process keeps the tenant records it read (0: none); another process's change is seen within it, at once with Redis. */
+  tenantCacheTtlMs: number;
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
   model: (ModelEndpoint & { name: string }) | undefined;
   /** Dense vectors for hybrid retrieval; undefined: keyword retrieval only (`QUIRE_EMBEDDER=none`). */
@@ -389,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databasePoolSize: e.QUIRE_DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
+    tenantCacheTtlMs: e.QUIRE_TENANT_CACHE_TTL_MS,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
     embedding: embeddingSettings(e, endpoint),

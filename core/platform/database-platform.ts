@@ -4,7 +4,9 @@ import type { Config } from '../config.js';
 import { openMigratedDatabase, type Database } from '../db/index.js';
 import { createJobStore, type JobStore } from '../jobs/index.js';
 import type { QuireMetrics } from '../telemetry/index.js';
-import { createTenantStore, type TenantStore } from '../tenants/index.js';
+import type { Logger } from '../logger.js';
+import { connectRedis } from '../redis.js';
+import { cachedTenantStore, createTenantStore, openTenantCache, type TenantCache, type TenantStore } from '../tenants/index.js';
 import { createWebhookStore, type WebhookStore } from '../webhooks/index.js';
 
 /** The stores over the system of record that need no other engine. */
@@ -28,9 +30,10 @@ export function openSystemOfRecord(config: Config, metrics: QuireMetrics): Promi
   return openMigratedDatabase(config.database, { poolSize: config.databasePoolSize, observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds) });
 }
 
-export function databaseStores(database: Database): DatabaseStores {
+/** The stores over `database`; tenant reads go through `tenantCache`, which every tenant change clears. */
+export function databaseStores(database: Database, tenantCache: TenantCache, logger: Logger): DatabaseStores {
   return {
-    tenants: createTenantStore(database),
+    tenants: cachedTenantStore(createTenantStore(database), tenantCache, logger),
     jobs: createJobStore(database),
     webhooks: createWebhookStore(database),
     automations: createAutomationStore(database),
@@ -40,9 +43,23 @@ export function databaseStores(database: Database): DatabaseStores {
 
 /**
  * The smaller opening of the composition root, for the CLI's commands that read and write only
- * the database: no Redis, no Temporal, no model or index is touched.
+ * the database: no Temporal, no model or index is touched. Redis, when configured, is opened only
+ * to announce tenant changes (a revoked key), so API processes forget them at once.
  */
-export async function openDatabasePlatform(config: Config, options: { metrics: QuireMetrics }): Promise<DatabasePlatform> {
+export async function openDatabasePlatform(config: Config, options: { metrics: QuireMetrics; logger: Logger }): Promise<DatabasePlatform> {
   const database = await openSystemOfRecord(config, options.metrics);
-  return { config, database, ...databaseStores(database), close: () => database.close() };
+  try {
+    const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+    // Nothing is kept (TTL 0): a command reads each record once.
+    const tenantCache = openTenantCache({ ttlMs: 0, maxEntries: 1, redis, logger: options.logger });
+    const close = async () => {
+      await tenantCache.close();
+      redis?.disconnect();
+      await database.close();
+    };
+    return { config, database, ...databaseStores(database, tenantCache, options.logger), close };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
 }

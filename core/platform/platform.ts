@@ -15,7 +15,7 @@ import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type 
 import type { QuireMetrics } from '../telemetry/index.js';
 import { temporalTarget, tlsOptions } from '../temporal/connection.js';
 import { temporalClientInterceptors } from '../temporal/tracing.js';
-import type { TenantStore } from '../tenants/index.js';
+import { openTenantCache, type TenantStore } from '../tenants/index.js';
 import { createThreadStore, type SweepingThreadStore } from '../threads/index.js';
 import type { WebhookStore } from '../webhooks/index.js';
 import { databaseStores, openSystemOfRecord } from './database-platform.js';
@@ -23,6 +23,8 @@ import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './
 
 /** Active jobs unchanged this long have their workflow described by the sweep; a run just started is left alone. */
 const STRANDED_AFTER_MS = 60_000;
+/** Tenant records kept per kind (keys, projects, domains, organisations) by a process's cache. */
+const TENANT_CACHE_ENTRIES = 2_000;
 
 /** Everything a process needs, opened once from the parsed configuration; `close` closes it all. */
 export interface Platform {
@@ -39,6 +41,7 @@ export interface Platform {
   embeddings: Embeddings;
   /** The docs index (embedded snapshot or Qdrant), each search timed; one per process, as it keeps domains in memory. */
   docIndex: WritableDocIndex;
+  /** Organisations, projects, domains and keys; in the API behind a cache of `QUIRE_TENANT_CACHE_TTL_MS`, forgotten on every change. */
   tenants: TenantStore;
   /** Job records and prompts, and the jobs' event logs (whose readers Redis or a poller wakes). */
   jobs: JobStore;
@@ -109,7 +112,18 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     const wakeups = openJobWakeups(database, redisClient(redis));
     closers.push(() => wakeups.close());
 
-    const stores = databaseStores(database);
+    // The API's hot paths look up a key, a project or domain and an organisation per request: kept
+    // briefly, forgotten on every change (in every process, through Redis when configured). The
+    // worker's activities are not latency-bound and read the database each time.
+    const tenantCache = openTenantCache({
+      ttlMs: options.temporal === 'worker' ? 0 : config.tenantCacheTtlMs,
+      maxEntries: TENANT_CACHE_ENTRIES,
+      redis: redisClient(redis),
+      logger,
+    });
+    closers.push(() => tenantCache.close());
+
+    const stores = databaseStores(database, tenantCache, logger);
     const { jobs, webhooks, analyticsStore } = stores;
     const analytics = new AnalyticsRecorder({ store: analyticsStore, logger, retentionDays: config.retention.analyticsDays });
     // What is still queued is written before the database goes.

@@ -2,3 +2,5 @@ export * from './types.js';
 export { kindOfSecret, ADMIN_PREFIX, ASSISTANT_PREFIX, TENANT_ID } from './keys.js';
 export { createTenantStore } from './tenant-store.js';
 export * from './admin.js';
+export { cachedTenantStore } from './cached-tenant-store.js';
+export { openTenantCache, TENANT_CHANGES_CHANNEL, type TenantCache } from './tenant-cache.js';

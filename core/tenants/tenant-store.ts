@@ -2,7 +2,7 @@ import type { Database, Queries } from '../db/index.js';
 import { fromBool, json, parseJson, bool } from '../db/index.js';
 import type { ApiKeysTable, DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
 import { consoleSessionQueries } from './console-sessions.js';
-import { hashSecret, kindOfSecret, sameHash } from './keys.js';
+import { authenticateSecret } from './authenticate.js';
 import { mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
   type ApiKeyRecord,
@@ -91,21 +91,18 @@ const keyOf = (row: ApiKeysTable): ApiKeyRecord => ({
   ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
 });
 
-/** A key's use is written at most this often, so authenticating stays one read in the common case. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 async function requireOrg(trx: Queries, orgId: string): Promise<void> {
   const found = await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst();
   if (!found) throw new UnknownTenantError('organisation', orgId);
 }
 
 /**
- * Organisations, projects, domains and keys in the system of record. Every read is a query, so a
- * key revoked a moment ago by the CLI or another replica is refused on the next request.
+ * Organisations, projects, domains and keys in the system of record. Every read is a query; the
+ * platform puts a short-lived cache in front of it (cachedTenantStore).
  */
 export function createTenantStore(database: Database): TenantStore {
   const q = database.queries;
-  return {
+  const store: TenantStore = {
     addOrg: (id, limits) =>
       database.transaction(async (trx) => {
         const existing = await trx.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -221,22 +218,18 @@ export function createTenantStore(database: Database): TenantStore {
         return keyOf(row);
       }),
 
-    authenticate: async (secret) => {
-      const kind = kindOfSecret(secret);
-      if (!kind) return undefined;
-      const hash = hashSecret(secret);
+    findKey: async (hash) => {
       const row = await q.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
-      if (!row || !sameHash(row.hash, hash) || row.kind !== kind || row.revoked_at) return undefined;
-      const now = new Date();
-      if (row.expires_at && row.expires_at <= now.toISOString()) return undefined;
-      if (!row.last_used_at || Date.parse(row.last_used_at) <= now.getTime() - LAST_USED_RESOLUTION_MS) {
-        row.last_used_at = now.toISOString();
-        await q.updateTable('api_keys').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
-      }
-      return keyOf(row);
+      return row && keyOf(row);
     },
+    recordKeyUse: async (key, at) => {
+      await q.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', key.id).execute();
+      return { ...key, lastUsedAt: at };
+    },
+    authenticate: (secret) => authenticateSecret(store, secret),
     ...consoleSessionQueries(database),
     ping: () => database.ping(),
     close: async () => undefined,
   };
+  return store;
 }

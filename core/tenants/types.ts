@@ -109,6 +109,10 @@ export interface TenantStore {
   revokeKey(id: string): Promise<ApiKeyRecord>;
   /** The live (not revoked, not expired) key whose secret this is, or undefined; records its use at most once a minute. */
   authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
+  /** The key whose secret has this SHA-256 (hex), live or not; what `authenticate` looks up. */
+  findKey(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Records that the key authenticated at `at`; answers the key as it now reads. */
+  recordKeyUse(key: ApiKeyRecord, at: string): Promise<ApiKeyRecord>;
   /** Opens a console session for a live admin key, for `lifetimeMs` at most (never past the key's expiry); the token is returned this once. */
   openConsoleSession(key: ApiKeyRecord, lifetimeMs: number): Promise<{ token: string; session: ConsoleSession }>;
   /** The session of this token while it lasts and its key is live, or undefined. */

@@ -53,7 +53,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const metrics = createMetrics({ orgLabel: false });
     const out = process.stdout;
     if (spec.opens === 'database') {
-      const opened = await openDatabasePlatform(config, { metrics });
+      const opened = await openDatabasePlatform(config, { metrics, logger: createLogger('silent', 'quire-cli') });
       close = opened.close;
       return await spec.run(positionals, values, { ...opened, out });
     }

@@ -104,8 +104,8 @@ describe('the platform: one composition root', function () {
 
     assert.deepEqual(
       { postgres: relays.postgres.opened(), redis: relays.redis.opened(), temporal: relays.temporal.opened() },
-      // PostgreSQL: one pool (of size 1). Redis: the client, and the one subscriber that wakes event streams. Temporal: one channel.
-      { postgres: 1, redis: 2, temporal: 1 },
+      // PostgreSQL: one pool (of size 1). Redis: the client, the subscriber that wakes event streams and the one that hears tenant changes. Temporal: one channel.
+      { postgres: 1, redis: 3, temporal: 1 },
     );
     // Each model endpoint: one keep-alive pool (undici's holds up to two connections for sequential calls), whoever calls.
     for (const endpoint of ['chat', 'embeddings'] as const) assert.ok(relays[endpoint].open() >= 1 && relays[endpoint].open() <= 2, `${endpoint}: ${relays[endpoint].open()} open`);

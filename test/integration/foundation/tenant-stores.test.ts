@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseTarget, type DatabaseTarget } from '../../../core/db/index.js';
 import { createTenantStore, TenantExistsError, UnknownTenantError, type ProjectInput } from '../../../core/tenants/index.js';
 import { DIALECTS, forEachDialect, freshTarget } from '../../support/databases.js';
+import { sharedRedis } from '../../support/redis.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import Router from '@koa/router';
 import { createApp } from '../../../api/app.js';
@@ -188,18 +190,36 @@ describe(`tenant store across processes (${dialect})`, function () {
     assert.equal((await reader.listKeys('acme')).length, 6);
   });
 
-  it('a key revoked with the CLI stops working in a running service at once', async () => {
+  /** A running service, an admin key it has just accepted, and the CLI's environment over the same database and Redis (if any). */
+  const runningService = async (env: Record<string, string>) => {
     const target = dialect === 'sqlite' ? undefined : await freshTarget(dialect);
-    const services = await testServices({ withTemporal: false, env: target?.dialect === 'postgres' ? { QUIRE_DATABASE_URL: target.url } : {} });
+    const services = await testServices({ withTemporal: false, env: { ...env, ...(target?.dialect === 'postgres' ? { QUIRE_DATABASE_URL: target.url } : {}) } });
     const { adminKey, adminKeyId } = await seedOrg(services);
     const { url } = await serve(createApp(services, [probeFeature]));
     const call = () => fetch(url + '/whoami', { headers: { authorization: `Bearer ${adminKey}` } });
     assert.equal((await call()).status, 200);
-    const r = await quire(databaseEnv(services.config.dataDir, services.config.database), ['keys', 'revoke', adminKeyId]);
+    const cliEnv = { ...databaseEnv(services.config.dataDir, services.config.database), ...(env.REDIS_URL ? { REDIS_URL: env.REDIS_URL } : {}) };
+    return { call, adminKeyId, cliEnv };
+  };
+
+  it('a key revoked with the CLI stops working in a running service at once, through Redis', async () => {
+    // The service keeps what it read for a minute: only the CLI's announcement can end it sooner.
+    const { call, adminKeyId, cliEnv } = await runningService({ REDIS_URL: (await sharedRedis()).url, QUIRE_TENANT_CACHE_TTL_MS: '60000' });
+    const r = await quire(cliEnv, ['keys', 'revoke', adminKeyId]);
     assert.equal(r.code, 0, r.stderr);
-    const res = await call();
+    let res = await call();
+    // The announcement travels on another connection than the CLI's exit: allow it a moment.
+    for (const deadline = Date.now() + 5_000; res.status === 200 && Date.now() < deadline; await sleep(20)) res = await call();
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+  });
+
+  it('a key revoked with the CLI stops working in a running service without Redis once QUIRE_TENANT_CACHE_TTL_MS has passed', async () => {
+    const { call, adminKeyId, cliEnv } = await runningService({ QUIRE_TENANT_CACHE_TTL_MS: '300' });
+    const r = await quire(cliEnv, ['keys', 'revoke', adminKeyId]);
+    assert.equal(r.code, 0, r.stderr);
+    await sleep(300);
+    assert.equal((await call()).status, 401);
   });
 
   it('says which organisation is unknown and what to do, with a non-zero exit', async () => {

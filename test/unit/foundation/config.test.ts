@@ -66,6 +66,13 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '721' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at most 720/);
   });
 
+  it('reads how long tenant records are cached, 2 s by default, 0 for none, at most a minute', () => {
+    assert.equal(loadConfig({}).tenantCacheTtlMs, 2000);
+    assert.equal(loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '0' }).tenantCacheTtlMs, 0);
+    assert.throws(() => loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '-1' }), /QUIRE_TENANT_CACHE_TTL_MS: must be a whole number/);
+    assert.throws(() => loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '60001' }), /QUIRE_TENANT_CACHE_TTL_MS: must be at most 60000/);
+  });
+
   it('names every bad variable and its rule', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),
