@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../../core/config.js';
 import { EmbeddedDocIndex, indexDocs, QueryEmbedder } from '../../../core/retrieval/index.js';
-import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
+import { localEmbedderFiles, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { freePort } from '../../support/redis.js';
 import { tempDir, chunkEmbeddingOf } from '../../support/services.js';
@@ -48,7 +48,7 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
   before(async () => {
     port = await freePort();
     const logFile = path.join(await tempDir(), 'embedder.log');
-    embedder = await startLocalEmbedder({ binary: localEmbedderBinary(REPO_ROOT), port, logFile });
+    embedder = await startLocalEmbedder({ ...localEmbedderFiles(REPO_ROOT), port, logFile });
     onSuiteEnd(() => embedder.stop());
   });
 
