@@ -28,7 +28,7 @@ import { writeMintlifySite } from './mintlify-site.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 2000);
 /** Pages per embeddings request in the embedder run, as the indexing worker's QUIRE_EMBEDDING_BATCH_SIZE. */
-const BATCH = Number(process.env.BENCH_EMBEDDING_BATCH ?? 64);
+const BATCH = Number(process.env.BENCH_EMBEDDING_BATCH ?? 16);
 /** Page texts the embedder's own throughput is measured on, and searches per latency figure. */
 const SAMPLE_PAGES = 32;
 const QUERIES = 40;

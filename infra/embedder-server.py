@@ -34,13 +34,23 @@ MODEL_NAME = "multilingual-e5-small-q4"
 
 
 class Embedder:
-    def __init__(self, workers):
+    def __init__(self, workers, max_tokens):
         self.model = E5()
+        self.max_tokens = max_tokens
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="embed")
 
+    def _within_budget(self, text, is_query):
+        """The longest start of `text` (cut at a space) of at most max_tokens tokens, and its token count."""
+        tokens = self.model.token_count(text, is_query)
+        while self.max_tokens and tokens > self.max_tokens and text:
+            cut = text.rfind(" ", 0, int(len(text) * self.max_tokens / tokens * 0.98))
+            text = text[:cut] if cut > 0 else text[: int(len(text) * 0.9)]
+            tokens = self.model.token_count(text, is_query)
+        return text, tokens
+
     def _one(self, text, is_query):
-        vector = self.model.encode(text, is_query)
-        return vector, self.model.token_count(text, is_query)
+        text, tokens = self._within_budget(text, is_query)
+        return self.model.encode(text, is_query), tokens
 
     def embed(self, texts, is_query):
         """Each text on the next free worker; results in input order."""
@@ -123,9 +133,10 @@ def main(argv=None):
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--default-type", choices=["query", "passage"], default="passage")
+    ap.add_argument("--max-tokens", type=int, default=0, help="read at most this many tokens of a text (default: all of it)")
     ap.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)), help="texts embedded at once (default: every core)")
     a = ap.parse_args(argv)
-    Handler.embedder = Embedder(max(1, a.workers))
+    Handler.embedder = Embedder(max(1, a.workers), max(0, a.max_tokens))
     Handler.default_query = a.default_type == "query"
     httpd = ThreadingHTTPServer((a.host, a.port), Handler)
     httpd.daemon_threads = True

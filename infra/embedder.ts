@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LOCAL_EMBEDDER_MAX_TOKENS } from '../core/config.js';
 import { portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
 
 /**
@@ -40,9 +41,10 @@ export class LocalEmbedderInterrupted extends Error {
   override name = 'LocalEmbedderInterrupted';
 }
 
-/** The server's arguments: loopback only, passages unless a request says otherwise. */
+/** The server's arguments: loopback only, passages unless a request says otherwise, the model's token budget. */
 const serverArgs = (o: { script: string; port: number; workers?: number }) => [
-  o.script, '--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', ...(o.workers ? ['--workers', String(o.workers)] : []),
+  o.script, '--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', '--max-tokens', String(LOCAL_EMBEDDER_MAX_TOKENS),
+  ...(o.workers ? ['--workers', String(o.workers)] : []),
 ];
 
 /** One readiness probe, bounded. */
