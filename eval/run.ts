@@ -16,7 +16,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../core/config.js';
 import { modelEmbedder, createVectorCache, type ChunkEmbedding } from '../core/retrieval/index.js';
 import { createModelPort } from '../core/model/index.js';
 import { openMigratedDatabase } from '../core/db/index.js';
-import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
+import { localEmbedderFiles, startLocalEmbedder, type LocalEmbedder } from '../infra/embedder.js';
 import { evaluateCorpus } from './evaluate.js';
 import { figuresOf, recordFigures, type Figures } from './figures.js';
 import { readQuestions } from './questions.js';
@@ -58,13 +58,13 @@ function options(argv: string[]) {
 
 /** The bundled local embedder on a free port, when setup.sh installed it. */
 async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: LocalEmbedder } | undefined> {
-  const binary = localEmbedderBinary(ROOT);
-  if (!(await fs.stat(binary).then(() => true, () => false))) {
+  const files = localEmbedderFiles(ROOT);
+  if (!(await fs.stat(files.binary).then(() => true, () => false))) {
     console.log('No local embedder in .tools/embedder (run bash infra/setup.sh): keyword and BM25 only.\n');
     return undefined;
   }
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = await startLocalEmbedder({ binary, port, logFile: path.join(os.tmpdir(), 'quire-eval-embedder.log') });
+  const server = await startLocalEmbedder({ ...files, port, logFile: path.join(os.tmpdir(), 'quire-eval-embedder.log') });
   const settings = {
     provider: 'openai',
     baseUrl: server.baseUrl,

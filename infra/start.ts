@@ -9,7 +9,7 @@ import { runMain } from '../core/run-main.js';
 import { createMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
 import { DEV_SERVER, devServerChild } from './dev-server.js';
-import { localEmbedderBinary, localEmbedderChild } from './embedder.js';
+import { localEmbedderChild, localEmbedderFiles } from './embedder.js';
 import { EXAMPLE, ensureExample, type CreatedExample } from './example.js';
 import { announcesReady, answersHttp, nodeScript, type ChildSpec } from './supervised-process.js';
 import { Supervisor } from './supervisor.js';
@@ -65,10 +65,11 @@ async function main(): Promise<void> {
   const apiUrl = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
   // The local embedder (QUIRE_EMBEDDER=local, the default) is one more supervised child; without its
   // install the API and the worker run with keyword retrieval only.
-  const embedderBinary = localEmbedderBinary(REPO_ROOT);
+  const embedderFiles = localEmbedderFiles(REPO_ROOT);
+  const embedderBinary = embedderFiles.binary;
   const embedder =
     config.embedder.kind === 'local' && fsSync.existsSync(embedderBinary)
-      ? [localEmbedderChild({ binary: embedderBinary, port: config.embedder.localPort, logFile: path.join(config.dataDir, 'embedder.log') })]
+      ? [localEmbedderChild({ ...embedderFiles, port: config.embedder.localPort, logFile: path.join(config.dataDir, 'embedder.log') })]
       : [];
   if (config.embedder.kind === 'local' && embedder.length === 0) {
     process.stderr.write(`quire: the local embedder is not installed (${path.relative(process.cwd(), embedderBinary)}); running with keyword retrieval only (bash infra/setup.sh installs it)\n`);

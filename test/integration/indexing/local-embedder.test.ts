@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../../core/config.js';
 import { EmbeddedDocIndex, indexDocs, QueryEmbedder } from '../../../core/retrieval/index.js';
-import { localEmbedderBinary, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
+import { localEmbedderFiles, startLocalEmbedder, type LocalEmbedder } from '../../../infra/embedder.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { freePort } from '../../support/redis.js';
 import { tempDir, chunkEmbeddingOf } from '../../support/services.js';
@@ -48,7 +48,7 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
   before(async () => {
     port = await freePort();
     const logFile = path.join(await tempDir(), 'embedder.log');
-    embedder = await startLocalEmbedder({ binary: localEmbedderBinary(REPO_ROOT), port, logFile });
+    embedder = await startLocalEmbedder({ ...localEmbedderFiles(REPO_ROOT), port, logFile });
     onSuiteEnd(() => embedder.stop());
   });
 
@@ -73,6 +73,25 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     assert.equal(again.updated, 1);
     assert.equal(again.vectors, 1);
     assert.equal(again.cachedVectors, 0, 'the edited page is embedded again, the others untouched');
+  });
+
+  it('embeds a batch text by text, in order, with the vectors each text gets alone; concurrent requests too; bad input is a 400', async () => {
+    const url = `${embedder.baseUrl}/embeddings`;
+    const embed = async (body: unknown) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, json: (await res.json()) as { data: Array<{ index: number; embedding: number[] }>; usage: { total_tokens: number } } };
+    };
+    const texts = Object.values(SITE);
+    const batch = await embed({ input: texts, input_type: 'document' });
+    assert.equal(batch.status, 200);
+    assert.deepEqual(batch.json.data.map((d) => d.index), texts.map((_, i) => i));
+    assert.ok(batch.json.usage.total_tokens > texts.length);
+    const alone = await Promise.all(texts.map((t) => embed({ input: t, input_type: 'document' })));
+    alone.forEach((one, i) => assert.deepEqual(one.json.data[0]!.embedding, batch.json.data[i]!.embedding, `text ${i}`));
+    const query = await embed({ input: [texts[0]], input_type: 'query' });
+    assert.notDeepEqual(query.json.data[0]!.embedding, batch.json.data[0]!.embedding, 'a query is marked as one');
+    assert.equal((await embed({ input: [] })).status, 400);
+    assert.equal((await embed({ input: [3] })).status, 400);
   });
 
   it('a search while the embedder is down answers from keyword ranking and says so', async () => {

