@@ -10,7 +10,8 @@
  *
  * With `--telemetry`, only the cost of instrumentation on the API's job routes: creates and GETs
  * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off,
- * alternated off, on, off, on in one run (BENCH_REQUESTS, BENCH_CONCURRENCY change the load).
+ * in BENCH_ROUNDS pairs of alternating rounds of one run, the medians of the per-pair ratios
+ * (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -31,7 +32,7 @@ import { REPO_ROOT, temporalEnv } from '../test/support/temporal.js';
 import { onSuiteEnd, runScript } from '../test/support/teardown.js';
 import { spawnWorker } from '../test/support/worker-process.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
-import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
+import { compareOnOff, silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
 
 const SAMPLES = 100;
 const FULL_JOBS = 7;
@@ -159,6 +160,7 @@ function agentScript(req: RecordedRequest): Reply {
 async function telemetryCost(): Promise<void> {
   const requests = Number(process.env.BENCH_REQUESTS ?? 400);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
+  const pairs = Number(process.env.BENCH_ROUNDS ?? 5);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const model = await startFakeModel(agentScript);
   const env = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-bench', QUIRE_MODEL: 'bench-model' };
@@ -192,22 +194,17 @@ async function telemetryCost(): Promise<void> {
   };
 
   await round(off, 50); // warm-up
-  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof round>> }> = [];
-  for (const mode of ['off', 'on', 'off', 'on'] as const) {
-    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
-    if (tracing) await round(on, 20); // warm the instrumented paths
-    rounds.push({ mode, r: await round(mode === 'on' ? on : off, requests) });
-    if (tracing) await tracingOff(tracing);
-  }
-  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof round>>) => number) => {
-    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
-    return of.reduce((a, b) => a + b, 0) / of.length;
-  };
-  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs x 2 rounds each, ${concurrency} concurrent clients, no worker`);
-  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per request  (failures ${r.failures})`);
-  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
-  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
-  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per request ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs a round, ${pairs} pairs of rounds, ${concurrency} concurrent clients, no worker`);
+  await compareOnOff(pairs, () => round(off, requests), async () => {
+    const tracing = tracingOn(sink.url);
+    try {
+      await round(on, 20); // warm the instrumented paths
+      return await round(on, requests);
+    } finally {
+      await tracingOff(tracing);
+    }
+  }, 'request');
+  console.log(`  OTLP exports received ${sink.exports()}`);
   clientAgent.destroy();
   sink.close();
   await model.close();

@@ -19,10 +19,10 @@
  *                              BENCH_ONLY_RATIOS=1 stops after the two ratios)
  *
  * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
- * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, alternated in one run.
+ * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, in BENCH_ROUNDS pairs of
+ * alternating rounds of one run; the figures are the medians of the per-pair ratios.
  *
- *   npm run bench:assistant [-- --telemetry]   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS,
- *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
+ *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +33,7 @@ import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { benchAssistant, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
-import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
+import { compareOnOff, silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -186,24 +186,19 @@ async function telemetryCost() {
   const off = await assistantServer(model.baseUrl, silentMetrics());
   const on = await assistantServer(model.baseUrl);
   const sink = await startOtlpSink();
+  const pairs = Number(process.env.BENCH_ROUNDS ?? 5);
   await load(off.port, off.key, 300, CONCURRENCY); // warm-up
-  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof load>> }> = [];
-  for (const mode of ['off', 'on', 'off', 'on'] as const) {
-    const server = mode === 'on' ? on : off;
-    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
-    if (tracing) await load(server.port, server.key, 100, CONCURRENCY); // warm the instrumented paths
-    rounds.push({ mode, r: await load(server.port, server.key, REQUESTS, CONCURRENCY) });
-    if (tracing) await tracingOff(tracing);
-  }
-  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof load>>) => number) => {
-    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
-    return of.reduce((a, b) => a + b, 0) / of.length;
-  };
-  console.log(`instrumentation cost: ${REQUESTS} requests x 2 rounds each, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay`);
-  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per answer  (failures ${r.failures})`);
-  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
-  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
-  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per answer ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${pairs} pairs of rounds, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay`);
+  await compareOnOff(pairs, () => load(off.port, off.key, REQUESTS, CONCURRENCY), async () => {
+    const tracing = tracingOn(sink.url);
+    try {
+      await load(on.port, on.key, 100, CONCURRENCY); // warm the instrumented paths
+      return await load(on.port, on.key, REQUESTS, CONCURRENCY);
+    } finally {
+      await tracingOff(tracing);
+    }
+  }, 'answer');
+  console.log(`  OTLP exports received ${sink.exports()}`);
   agent.destroy();
   for (const s of [off.server, on.server]) s.closeAllConnections();
   sink.close();
