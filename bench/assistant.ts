@@ -19,8 +19,9 @@
  *                              BENCH_ONLY_RATIOS=1 stops after the two ratios)
  *
  * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
- * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, in BENCH_ROUNDS pairs of
- * alternating rounds of one run; the figures are the medians of the per-pair ratios.
+ * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in a server process
+ * of its own, in BENCH_ROUNDS pairs of alternating rounds of one run; the figures are the medians
+ * of the per-pair ratios of throughput and of each server's CPU per answer.
  *
  *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
@@ -33,7 +34,7 @@ import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { benchAssistant, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
-import { compareOnOff, silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
+import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -128,8 +129,8 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** An assistant on the embedded defaults, answering through the model at `baseUrl`. */
-async function assistantServer(baseUrl: string, metrics?: Parameters<typeof benchAssistant>[2]) {
-  const { app, key, cleanup } = await benchAssistant(baseUrl, {}, metrics);
+async function assistantServer(baseUrl: string) {
+  const { app, key, cleanup } = await benchAssistant(baseUrl);
   const served = await listen(app.callback());
   return { ...served, key, cleanup };
 }
@@ -177,33 +178,31 @@ async function compareClientPaths(instantUrl: string, realisticUrl: string) {
 }
 
 /**
- * The cost of instrumentation: off (no tracer registered, metrics that record nothing) and on
- * (real registry, tracing exported in batches to a local OTLP receiver), alternated
- * off, on, off, on so both see the same machine; throughput and CPU per answer of each.
+ * The cost of instrumentation: two assistant servers, each in a process of its own, one with
+ * metrics and tracing (exported in batches to a local OTLP receiver) and one with neither, loaded
+ * in alternating rounds; throughput and each server's own CPU per answer.
  */
 async function telemetryCost() {
-  const model = await modelProcess(200, 0);
-  const off = await assistantServer(model.baseUrl, silentMetrics());
-  const on = await assistantServer(model.baseUrl);
-  const sink = await startOtlpSink();
   const pairs = Number(process.env.BENCH_ROUNDS ?? 5);
-  await load(off.port, off.key, 300, CONCURRENCY); // warm-up
-  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${pairs} pairs of rounds, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay`);
-  await compareOnOff(pairs, () => load(off.port, off.key, REQUESTS, CONCURRENCY), async () => {
-    const tracing = tracingOn(sink.url);
-    try {
-      await load(on.port, on.key, 100, CONCURRENCY); // warm the instrumented paths
-      return await load(on.port, on.key, REQUESTS, CONCURRENCY);
-    } finally {
-      await tracingOff(tracing);
-    }
-  }, 'answer');
+  const model = await modelProcess(200, 0);
+  const sink = await startOtlpSink();
+  const off = await startTelemetryServer('assistant', 'off', sink.url, [model.baseUrl]);
+  const on = await startTelemetryServer('assistant', 'on', sink.url, [model.baseUrl]);
+  const round = async (server: TelemetryServer, n: number) => {
+    const cpu = server.cpuMs();
+    const r = await load(server.port, server.key, n, CONCURRENCY);
+    return { rps: r.rps, cpuMs: (server.cpuMs() - cpu) / n, failures: r.failures };
+  };
+  await round(off, 300); // warm-up
+  await round(on, 300);
+  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${pairs} pairs of rounds, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay; CPU of each server process`);
+  await compareOnOff(pairs, () => round(off, REQUESTS), () => round(on, REQUESTS), 'answer');
   console.log(`  OTLP exports received ${sink.exports()}`);
   agent.destroy();
-  for (const s of [off.server, on.server]) s.closeAllConnections();
+  off.stop();
+  on.stop();
   sink.close();
   model.stop();
-  await Promise.all([off.cleanup(), on.cleanup()]);
   process.exit(0);
 }
 
