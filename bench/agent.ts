@@ -10,8 +10,8 @@
  *
  * With `--telemetry`, only the cost of instrumentation on the API's job routes: creates and GETs
  * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in
- * an API process of its own, in BENCH_ROUNDS pairs of alternating rounds of one run; the figures
- * are the medians of the per-pair ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
+ * an API process of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run;
+ * the figures are the medians of the per-round ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -154,14 +154,14 @@ function agentScript(req: RecordedRequest): Reply {
 /**
  * The cost of instrumentation on the job routes: two API servers on the same Temporal server,
  * each in a process of its own, one with metrics and tracing (exported to a local OTLP receiver)
- * and one with neither, loaded in alternating rounds; each round creates jobs (a workflow start
+ * and one with neither, loaded at the same time in each round; each round creates jobs (a workflow start
  * each, on a queue no worker polls) and reads them back, from concurrent clients. Throughput and
  * each server's own CPU per request (not the Temporal server's, nor the load client's).
  */
 async function telemetryCost(): Promise<void> {
   const requests = Number(process.env.BENCH_REQUESTS ?? 400);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
-  const pairs = Number(process.env.BENCH_ROUNDS ?? 5);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const model = await startFakeModel(agentScript);
   const sink = await startOtlpSink();
   const temporal = (await temporalEnv()).address;
@@ -191,8 +191,8 @@ async function telemetryCost(): Promise<void> {
 
   await round(off, 50); // warm-up
   await round(on, 50);
-  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs a round, ${pairs} pairs of rounds, ${concurrency} concurrent clients, no worker; CPU of each API process`);
-  await compareOnOff(pairs, () => round(off, requests), () => round(on, requests), 'request');
+  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs a round, ${rounds} rounds (on and off loaded at the same time), ${concurrency} concurrent clients, no worker; CPU of each API process`);
+  await compareOnOff(rounds, () => round(off, requests), () => round(on, requests), 'request');
   console.log(`  OTLP exports received ${sink.exports()}`);
   clientAgent.destroy();
   off.stop();

@@ -20,8 +20,8 @@
  *
  * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
  * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in a server process
- * of its own, in BENCH_ROUNDS pairs of alternating rounds of one run; the figures are the medians
- * of the per-pair ratios of throughput and of each server's CPU per answer.
+ * of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run; the figures
+ * are the medians of the per-round ratios of throughput and of each server's CPU per answer.
  *
  *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
@@ -179,11 +179,11 @@ async function compareClientPaths(instantUrl: string, realisticUrl: string) {
 
 /**
  * The cost of instrumentation: two assistant servers, each in a process of its own, one with
- * metrics and tracing (exported in batches to a local OTLP receiver) and one with neither, loaded
- * in alternating rounds; throughput and each server's own CPU per answer.
+ * metrics and tracing (exported in batches to a local OTLP receiver) and one with neither, both
+ * loaded at the same time in each round; throughput and each server's own CPU per answer.
  */
 async function telemetryCost() {
-  const pairs = Number(process.env.BENCH_ROUNDS ?? 5);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const model = await modelProcess(200, 0);
   const sink = await startOtlpSink();
   const off = await startTelemetryServer('assistant', 'off', sink.url, [model.baseUrl]);
@@ -195,8 +195,8 @@ async function telemetryCost() {
   };
   await round(off, 300); // warm-up
   await round(on, 300);
-  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${pairs} pairs of rounds, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay; CPU of each server process`);
-  await compareOnOff(pairs, () => round(off, REQUESTS), () => round(on, REQUESTS), 'answer');
+  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${rounds} rounds (on and off loaded at the same time), ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay; CPU of each server process`);
+  await compareOnOff(rounds, () => round(off, REQUESTS), () => round(on, REQUESTS), 'answer');
   console.log(`  OTLP exports received ${sink.exports()}`);
   agent.destroy();
   off.stop();
