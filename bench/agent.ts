@@ -19,7 +19,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createApp } from '../api/app.js';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
 import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../api/agent/create-job.js';
@@ -27,7 +26,7 @@ import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, type AgentJobWorkflow, t
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
 import { freePort } from '../test/support/redis.js';
-import { serve, testServices } from '../test/support/services.js';
+import { testServices } from '../test/support/services.js';
 import { REPO_ROOT, temporalEnv } from '../test/support/temporal.js';
 import { onSuiteEnd, runScript } from '../test/support/teardown.js';
 import { spawnWorker } from '../test/support/worker-process.js';
