@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Middleware } from 'koa';
 import { SpanKind, secondsSince, tracer, withLogFields, type HttpMetrics } from '../core/telemetry/index.js';
 import type { AuthState } from './auth.js';
@@ -17,18 +17,26 @@ function routeOf(ctx: Context): string {
 export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
+    const method = ctx.method;
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
-    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
     const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
-    const fields = () => ({ requestId: ctx.state.requestId as string, ...(org() ? { org: org() } : {}) });
+    const fields = () => {
+      const orgId = org();
+      return orgId ? { requestId: ctx.state.requestId as string, org: orgId } : { requestId: ctx.state.requestId as string };
+    };
     try {
-      await context.with(trace.setSpan(parent, span), () => withLogFields(fields, next));
+      // The span and the log fields entered together: one context switch per request.
+      await withLogFields(fields, next, trace.setSpan(parent, span));
     } finally {
       const route = routeOf(ctx);
-      metrics.observeRequest({ method: ctx.method, route, status: ctx.status, org: org() }, secondsSince(started));
-      span.updateName(`${ctx.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
-      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      metrics.observeRequest({ method, route, status: ctx.status, org: org() }, secondsSince(started));
+      // An unsampled trace (or tracing off) records nothing: no name or attributes are built for it.
+      if (span.isRecording()) {
+        span.updateName(`${method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+        if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       span.end();
     }
   };

@@ -9,8 +9,9 @@
  * 50) and the peak memory of the API and of the worker.
  *
  * With `--telemetry`, only the cost of instrumentation on the API's job routes: creates and GETs
- * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off,
- * alternated off, on, off, on in one run (BENCH_REQUESTS, BENCH_CONCURRENCY change the load).
+ * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in
+ * an API process of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run;
+ * the figures are the medians of the per-round ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -18,7 +19,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createApp } from '../api/app.js';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
 import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../api/agent/create-job.js';
@@ -26,12 +26,12 @@ import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, type AgentJobWorkflow, t
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
 import { freePort } from '../test/support/redis.js';
-import { serve, testServices } from '../test/support/services.js';
+import { testServices } from '../test/support/services.js';
 import { REPO_ROOT, temporalEnv } from '../test/support/temporal.js';
 import { onSuiteEnd, runScript } from '../test/support/teardown.js';
 import { spawnWorker } from '../test/support/worker-process.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
-import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
+import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
 
 const SAMPLES = 100;
 const FULL_JOBS = 7;
@@ -160,64 +160,51 @@ function agentScript(req: RecordedRequest): Reply {
 }
 
 /**
- * The cost of instrumentation on the job routes: the same API with metrics and tracing on against
- * both off, in alternating rounds; each round creates jobs (a workflow start each, on a queue no
- * worker polls) and reads them back, from concurrent clients. Throughput and this process's CPU
- * per request (API and load client; the Temporal server's own CPU is not counted).
+ * The cost of instrumentation on the job routes: two API servers on the same Temporal server,
+ * each in a process of its own, one with metrics and tracing (exported to a local OTLP receiver)
+ * and one with neither, loaded at the same time in each round; each round creates jobs (a workflow start
+ * each, on a queue no worker polls) and reads them back, from concurrent clients. Throughput and
+ * each server's own CPU per request (not the Temporal server's, nor the load client's).
  */
 async function telemetryCost(): Promise<void> {
   const requests = Number(process.env.BENCH_REQUESTS ?? 400);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const model = await startFakeModel(agentScript);
-  const env = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-bench', QUIRE_MODEL: 'bench-model' };
-  const services = await testServices({ taskQueue: `bench-idle-${randomUUID()}`, env });
-  await services.tenants.addOrg('bench', { agentCreatesPerHour: 1e9, agentMessagesPerHour: 1e9 });
-  const key = (await services.tenants.createKey('bench', 'admin')).secret;
-  await services.tenants.putProject({ id: 'bench', orgId: 'bench', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
-  const off = (await serve(createApp({ ...services, metrics: silentMetrics() }))).url;
-  const on = (await serve(createApp(services))).url;
   const sink = await startOtlpSink();
+  const temporal = (await temporalEnv()).address;
+  const off = await startTelemetryServer('agent', 'off', sink.url, [model.baseUrl, temporal]);
+  const on = await startTelemetryServer('agent', 'on', sink.url, [model.baseUrl, temporal]);
   const clientAgent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
-  const round = async (base: string, n: number) => {
+  const round = async (server: TelemetryServer, n: number) => {
+    const base = `http://127.0.0.1:${server.port}`;
     let next = 0;
     let failures = 0;
-    const cpu = process.cpuUsage();
+    const cpu = server.cpuMs();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < n) {
           next++;
-          const created = await quick(`${base}/v2/agent/bench/job`, 'POST', key, { prompt: `Say gadget on page ${next}` }, clientAgent);
-          const read = await quick(`${base}/v2/agent/bench/job/${created.body.id}`, 'GET', key, undefined, clientAgent);
+          const created = await quick(`${base}/v2/agent/bench/job`, 'POST', server.key, { prompt: `Say gadget on page ${next}` }, clientAgent);
+          const read = await quick(`${base}/v2/agent/bench/job/${created.body.id}`, 'GET', server.key, undefined, clientAgent);
           if (created.status !== 201 || read.status !== 200) failures++;
         }
       }),
     );
-    const spent = process.cpuUsage(cpu);
     // Two requests per job: a create and a GET.
-    return { rps: (2 * n) / ((performance.now() - started) / 1000), cpuMs: (spent.user + spent.system) / 1000 / (2 * n), failures };
+    return { rps: (2 * n) / ((performance.now() - started) / 1000), cpuMs: (server.cpuMs() - cpu) / (2 * n), failures };
   };
 
   await round(off, 50); // warm-up
-  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof round>> }> = [];
-  for (const mode of ['off', 'on', 'off', 'on'] as const) {
-    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
-    if (tracing) await round(on, 20); // warm the instrumented paths
-    rounds.push({ mode, r: await round(mode === 'on' ? on : off, requests) });
-    if (tracing) await tracingOff(tracing);
-  }
-  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof round>>) => number) => {
-    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
-    return of.reduce((a, b) => a + b, 0) / of.length;
-  };
-  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs x 2 rounds each, ${concurrency} concurrent clients, no worker`);
-  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per request  (failures ${r.failures})`);
-  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
-  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
-  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per request ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  await round(on, 50);
+  console.log(`instrumentation cost on the job routes: ${requests} creates + ${requests} GETs a round, ${rounds} rounds (on and off loaded at the same time), ${concurrency} concurrent clients, no worker; CPU of each API process`);
+  await compareOnOff(rounds, () => round(off, requests), () => round(on, requests), 'request');
+  console.log(`  OTLP exports received ${sink.exports()}`);
   clientAgent.destroy();
+  off.stop();
+  on.stop();
   sink.close();
   await model.close();
 }

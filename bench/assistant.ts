@@ -19,10 +19,11 @@
  *                              BENCH_ONLY_RATIOS=1 stops after the two ratios)
  *
  * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
- * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, alternated in one run.
+ * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in a server process
+ * of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run; the figures
+ * are the medians of the per-round ratios of throughput and of each server's CPU per answer.
  *
- *   npm run bench:assistant [-- --telemetry]   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_OPEN_STREAMS,
- *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load)
+ *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +34,7 @@ import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { benchAssistant, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
-import { silentMetrics, startOtlpSink, tracingOff, tracingOn } from './telemetry-toggle.js';
+import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -128,8 +129,8 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** An assistant on the embedded defaults, answering through the model at `baseUrl`. */
-async function assistantServer(baseUrl: string, metrics?: Parameters<typeof benchAssistant>[2]) {
-  const { app, key, cleanup } = await benchAssistant(baseUrl, {}, metrics);
+async function assistantServer(baseUrl: string) {
+  const { app, key, cleanup } = await benchAssistant(baseUrl);
   const served = await listen(app.callback());
   return { ...served, key, cleanup };
 }
@@ -177,38 +178,31 @@ async function compareClientPaths(instantUrl: string, realisticUrl: string) {
 }
 
 /**
- * The cost of instrumentation: off (no tracer registered, metrics that record nothing) and on
- * (real registry, tracing exported in batches to a local OTLP receiver), alternated
- * off, on, off, on so both see the same machine; throughput and CPU per answer of each.
+ * The cost of instrumentation: two assistant servers, each in a process of its own, one with
+ * metrics and tracing (exported in batches to a local OTLP receiver) and one with neither, both
+ * loaded at the same time in each round; throughput and each server's own CPU per answer.
  */
 async function telemetryCost() {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const model = await modelProcess(200, 0);
-  const off = await assistantServer(model.baseUrl, silentMetrics());
-  const on = await assistantServer(model.baseUrl);
   const sink = await startOtlpSink();
-  await load(off.port, off.key, 300, CONCURRENCY); // warm-up
-  const rounds: Array<{ mode: 'off' | 'on'; r: Awaited<ReturnType<typeof load>> }> = [];
-  for (const mode of ['off', 'on', 'off', 'on'] as const) {
-    const server = mode === 'on' ? on : off;
-    const tracing = mode === 'on' ? tracingOn(sink.url) : undefined;
-    if (tracing) await load(server.port, server.key, 100, CONCURRENCY); // warm the instrumented paths
-    rounds.push({ mode, r: await load(server.port, server.key, REQUESTS, CONCURRENCY) });
-    if (tracing) await tracingOff(tracing);
-  }
-  const mean = (mode: 'off' | 'on', f: (r: Awaited<ReturnType<typeof load>>) => number) => {
-    const of = rounds.filter((x) => x.mode === mode).map((x) => f(x.r));
-    return of.reduce((a, b) => a + b, 0) / of.length;
+  const off = await startTelemetryServer('assistant', 'off', sink.url, [model.baseUrl]);
+  const on = await startTelemetryServer('assistant', 'on', sink.url, [model.baseUrl]);
+  const round = async (server: TelemetryServer, n: number) => {
+    const cpu = server.cpuMs();
+    const r = await load(server.port, server.key, n, CONCURRENCY);
+    return { rps: r.rps, cpuMs: (server.cpuMs() - cpu) / n, failures: r.failures };
   };
-  console.log(`instrumentation cost: ${REQUESTS} requests x 2 rounds each, ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay`);
-  for (const { mode, r } of rounds) console.log(`  ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, ${r.cpuMs.toFixed(2)} ms CPU per answer  (failures ${r.failures})`);
-  const rps = mean('on', (r) => r.rps) / mean('off', (r) => r.rps);
-  const cpu = mean('on', (r) => r.cpuMs) / mean('off', (r) => r.cpuMs);
-  console.log(`  on/off: throughput ${(rps * 100).toFixed(1)}%, CPU per answer ${(cpu * 100).toFixed(1)}%  (target: at most 5% slower); OTLP exports received ${sink.exports()}`);
+  await round(off, 300); // warm-up
+  await round(on, 300);
+  console.log(`instrumentation cost: ${REQUESTS} requests a round, ${rounds} rounds (on and off loaded at the same time), ${CONCURRENCY} concurrent clients, model streams 200 tokens with no delay; CPU of each server process`);
+  await compareOnOff(rounds, () => round(off, REQUESTS), () => round(on, REQUESTS), 'answer');
+  console.log(`  OTLP exports received ${sink.exports()}`);
   agent.destroy();
-  for (const s of [off.server, on.server]) s.closeAllConnections();
+  off.stop();
+  on.stop();
   sink.close();
   model.stop();
-  await Promise.all([off.cleanup(), on.cleanup()]);
   process.exit(0);
 }
 

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { context, propagation, trace } from '@opentelemetry/api';
+import path from 'node:path';
 import { Registry } from 'prom-client';
-import { startTracing, type QuireMetrics, type Tracing } from '../core/telemetry/index.js';
+import type { QuireMetrics } from '../core/telemetry/index.js';
 
 /** An OTLP/HTTP receiver that accepts every export and keeps nothing: spans really leave the process. */
 export async function startOtlpSink(): Promise<{ url: string; exports: () => number; close(): void }> {
@@ -18,21 +20,78 @@ export async function startOtlpSink(): Promise<{ url: string; exports: () => num
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exports: () => exports, close: () => server.close() };
 }
 
-/**
- * Tracing on, exporting over OTLP/HTTP protobuf to `endpoint`, as an operator would configure it;
- * the sampler as the bench's own OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG say (every trace when unset).
- */
-export function tracingOn(endpoint: string): Tracing {
-  const { OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } = process.env;
-  return startTracing('quire-bench', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG });
+/** A bench server process (`telemetry-server.ts`) on one side of the comparison, and the CPU it has spent. */
+export interface TelemetryServer {
+  port: number;
+  key: string;
+  /** User and system CPU of the server process so far, in milliseconds (all its threads). */
+  cpuMs(): number;
+  stop(): void;
 }
 
-/** Tracing off again: what was queued is exported, then the global provider, context and propagator are removed. */
-export async function tracingOff(tracing: Tracing): Promise<void> {
-  await tracing.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
+/**
+ * Starts a bench server with instrumentation `on` (metrics, and tracing exported over OTLP/HTTP
+ * protobuf to `otlpUrl` with the sampler this process's OTEL_TRACES_SAMPLER and
+ * OTEL_TRACES_SAMPLER_ARG name, the default when unset) or `off`.
+ */
+export async function startTelemetryServer(kind: 'assistant' | 'agent', mode: 'on' | 'off', otlpUrl: string, args: string[]): Promise<TelemetryServer> {
+  const { PATH, HOME, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } = process.env;
+  const tracing = mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } : {};
+  const env = Object.fromEntries(Object.entries({ PATH, HOME, ...tracing }).filter((e): e is [string, string] => e[1] !== undefined));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'telemetry-server.ts'), kind, mode, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+    child.once('exit', (code) => reject(new Error(`the ${mode} bench server exited with ${code}`)));
+  });
+  const pid = child.pid!;
+  return {
+    ...ready,
+    cpuMs: () => {
+      // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second); the name field may hold spaces.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
+    stop: () => void child.kill('SIGTERM'),
+  };
+}
+
+/** One measured round: requests per second and this process's CPU per request in milliseconds. */
+export interface RoundFigures {
+  rps: number;
+  cpuMs: number;
+  failures: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Instrumentation off against on in `rounds` rounds, both sides loaded at the same time in each
+ * round, so a neighbour's load on this shared machine hits both alike; prints each round and the
+ * medians of the per-round ratios of throughput and of CPU per request (on / off).
+ */
+export async function compareOnOff(
+  rounds: number,
+  off: () => Promise<RoundFigures>,
+  on: () => Promise<RoundFigures>,
+  unit: string,
+): Promise<{ throughput: number; cpu: number }> {
+  const ratios: Array<{ rps: number; cpu: number }> = [];
+  for (let i = 0; i < rounds; i++) {
+    const [a, b] = await Promise.all([off(), on()]);
+    ratios.push({ rps: b.rps / a.rps, cpu: b.cpuMs / a.cpuMs });
+    const line = (r: RoundFigures) => `${r.rps.toFixed(0)} req/s ${r.cpuMs.toFixed(3)} ms CPU/${unit}`;
+    console.log(`  round ${i + 1}: off ${line(a)}, on ${line(b)}; on/off throughput ${((b.rps / a.rps) * 100).toFixed(1)}%, CPU ${((b.cpuMs / a.cpuMs) * 100).toFixed(1)}%  (failures ${a.failures}, ${b.failures})`);
+  }
+  const result = { throughput: median(ratios.map((r) => r.rps)), cpu: median(ratios.map((r) => r.cpu)) };
+  console.log(`  median of ${rounds} rounds, on/off: throughput ${(result.throughput * 100).toFixed(1)}%, CPU per ${unit} ${(result.cpu * 100).toFixed(1)}%  (target: throughput >= 95%, CPU <= 105%)`);
+  return result;
 }
 
 /** Metrics that record nothing: the "off" side of the comparison. */

