@@ -2,15 +2,18 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type Koa from 'koa';
+import { PassThrough } from 'node:stream';
+import Koa from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
+import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { apiServices } from '../api/build-services.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { openPlatform } from '../core/platform/index.js';
 import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
+import type { StreamAnswer } from './client-paths.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -75,4 +78,29 @@ export async function startModelProcess(args: readonly (string | number)[]): Pro
     child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
   });
   return { baseUrl, stop: () => void child.kill('SIGTERM') };
+}
+
+/**
+ * The relay: a bare Koa app that streams the model's answer (read by `answer`) as UI message
+ * stream text, with no key, limits, search, prompt or thread. The floor the assistant is measured against.
+ */
+export function relayApp(answer: StreamAnswer): Koa {
+  const app = new Koa();
+  app.use(async (ctx) => {
+    const out = new PassThrough();
+    const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
+    const texts = answer();
+    const first = await texts.next();
+    ctx.set(writer.headers);
+    ctx.body = out;
+    writer.start();
+    void (async () => {
+      if (!first.done) writer.text(first.value);
+      for await (const text of texts) writer.text(text);
+      writer.endText();
+      writer.finish();
+      out.end();
+    })();
+  });
+  return app;
 }

@@ -32,7 +32,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Koa from 'koa';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
-import { benchAssistant, startModelProcess } from './assistant-app.js';
+import { benchAssistant, relayApp, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
 import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
 
@@ -135,26 +135,9 @@ async function assistantServer(baseUrl: string) {
   return { ...served, key, cleanup };
 }
 
-/** A bare Koa route that relays the model's answer as UI message stream text: no key, limits, search, prompt or thread. */
+/** The relay app (see `relayApp`) on its own listener. */
 function relayRoute(answer: StreamAnswer) {
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const out = new PassThrough();
-    const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
-    const texts = answer();
-    const first = await texts.next();
-    ctx.set(writer.headers);
-    ctx.body = out;
-    writer.start();
-    void (async () => {
-      if (!first.done) writer.text(first.value);
-      for await (const text of texts) writer.text(text);
-      writer.endText();
-      writer.finish();
-      out.end();
-    })();
-  });
-  return listen(app.callback());
+  return listen(relayApp(answer).callback());
 }
 
 /** The relay over each client path, from the instant model and from the realistic one. */

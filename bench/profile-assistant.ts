@@ -10,10 +10,7 @@ import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
-import Koa from 'koa';
-import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
-import { benchAssistant, startModelProcess } from './assistant-app.js';
+import { benchAssistant, relayApp, startModelProcess } from './assistant-app.js';
 import { portPath } from './client-paths.js';
 
 const which = process.argv[2] ?? 'assistant';
@@ -36,33 +33,10 @@ function post(port: number, key: string): Promise<void> {
   });
 }
 
-/** The bench's relay route (bench/assistant.ts). */
-function relayApp(baseUrl: string) {
-  const answer = portPath(baseUrl);
-  const relay = new Koa();
-  relay.use(async (ctx) => {
-    const out = new PassThrough();
-    const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
-    const texts = answer();
-    const first = await texts.next();
-    ctx.set(writer.headers);
-    ctx.body = out;
-    writer.start();
-    void (async () => {
-      if (!first.done) writer.text(first.value);
-      for await (const text of texts) writer.text(text);
-      writer.endText();
-      writer.finish();
-      out.end();
-    })();
-  });
-  return relay;
-}
-
 async function main() {
   const model = await startModelProcess([200, 0]);
   const { app, key, cleanup } = await benchAssistant(model.baseUrl);
-  const server = http.createServer(which === 'relay' ? relayApp(model.baseUrl).callback() : app.callback());
+  const server = http.createServer(which === 'relay' ? relayApp(portPath(model.baseUrl)).callback() : app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const run = async (n: number) => {
