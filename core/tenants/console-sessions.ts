@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/index.js';
-import type { ApiKeyRecord, ConsoleSession, KeyKind, TenantStore } from './types.js';
+import { keyOf } from './key-rows.js';
+import type { ConsoleSession, TenantStore } from './types.js';
 
 const TOKEN_BYTES = 32;
 
@@ -35,25 +36,15 @@ export function consoleSessionQueries(database: Database): Pick<TenantStore, 'op
       const row = await q
         .selectFrom('console_sessions as s')
         .innerJoin('api_keys as k', 'k.id', 's.key_id')
-        .select(['s.org_id', 's.csrf_token', 's.created_at', 's.expires_at'])
-        .select(['k.id', 'k.kind', 'k.hash', 'k.hint', 'k.created_at as key_created_at', 'k.expires_at as key_expires_at', 'k.last_used_at'])
+        .selectAll('k')
+        .select(['s.csrf_token', 's.created_at as session_created_at', 's.expires_at as session_expires_at'])
         .where('s.token_hash', '=', hashToken(token))
         .where('s.expires_at', '>', now)
         .where('k.revoked_at', 'is', null)
         .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
         .executeTakeFirst();
       if (!row || row.kind !== 'admin') return undefined;
-      const key: ApiKeyRecord = {
-        id: row.id,
-        orgId: row.org_id,
-        kind: row.kind as KeyKind,
-        hash: row.hash,
-        hint: row.hint,
-        createdAt: row.key_created_at,
-        ...(row.key_expires_at ? { expiresAt: row.key_expires_at } : {}),
-        ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
-      };
-      return { orgId: row.org_id, key, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
+      return { orgId: row.org_id, key: keyOf(row), csrfToken: row.csrf_token, createdAt: row.session_created_at, expiresAt: row.session_expires_at };
     },
     endConsoleSession: async (token) => {
       await q.deleteFrom('console_sessions').where('token_hash', '=', hashToken(token)).execute();

@@ -1,7 +1,8 @@
 import type { Database, Queries } from '../db/index.js';
 import { fromBool, json, parseJson, bool } from '../db/index.js';
-import type { ApiKeysTable, DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
+import type { DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
 import { consoleSessionQueries } from './console-sessions.js';
+import { keyOf } from './key-rows.js';
 import { authenticateSecret } from './authenticate.js';
 import { mergeDomain, mergeProject, newKey, newOrg } from './records.js';
 import {
@@ -9,7 +10,6 @@ import {
   type Domain,
   type DomainInput,
   type ForgeKind,
-  type KeyKind,
   type Organisation,
   type OrgLimits,
   type Project,
@@ -79,17 +79,6 @@ const domainRow = (d: Domain): DomainsTable => ({
   updated_at: d.updatedAt,
 });
 
-const keyOf = (row: ApiKeysTable): ApiKeyRecord => ({
-  id: row.id,
-  orgId: row.org_id,
-  kind: row.kind as KeyKind,
-  hash: row.hash,
-  hint: row.hint,
-  createdAt: row.created_at,
-  ...(row.revoked_at ? { revokedAt: row.revoked_at } : {}),
-  ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
-  ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
-});
 
 async function requireOrg(trx: Queries, orgId: string): Promise<void> {
   const found = await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst();
