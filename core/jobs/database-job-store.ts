@@ -104,11 +104,11 @@ export function createJobStore(database: Database): JobStore {
       return rows.map((row) => ({ projectId: row.project_id, jobId: row.id }));
     },
 
-    async idleBefore(before, limit) {
+    async unchangedBefore(statuses, before, limit) {
       const rows = await queries
         .selectFrom('jobs')
         .select('record_json')
-        .where('status', 'in', ['completed', 'failed'])
+        .where('status', 'in', [...statuses])
         .where('updated_at', '<', before)
         .orderBy('updated_at')
         .orderBy('id')

@@ -109,15 +109,15 @@ export class JobRetention {
 
   /** Fails the active jobs whose workflow run was stopped from outside, as of the clock; returns how many. */
   failStranded(): Promise<number> {
-    const { database, jobs, logger, stranded } = this.options;
-    return failStrandedJobs({ database, jobs, logger, ...stranded }, this.now());
+    const { jobs, logger, stranded } = this.options;
+    return failStrandedJobs({ jobs, logger, ...stranded }, this.now());
   }
 
   /** Archives the jobs idle longer than the idle period as of the clock; returns how many. */
   async archiveIdle(): Promise<number> {
     const { idleArchive, jobs, logger } = this.options;
     const before = new Date(this.now() - idleArchive.days * DAY_MS).toISOString();
-    const idle = await jobs.idleBefore(before, IDLE_ARCHIVE_SLICE);
+    const idle = await jobs.unchangedBefore(['completed', 'failed'], before, IDLE_ARCHIVE_SLICE);
     let archived = 0;
     for (const job of idle) {
       try {

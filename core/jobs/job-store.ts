@@ -45,8 +45,11 @@ export interface JobStore {
   get(projectId: string, jobId: string): Promise<JobRecord | undefined>;
   /** Jobs archived before `before` (ISO 8601), oldest archive first, at most `limit`: what retention deletes next. */
   archivedBefore(before: string, limit: number): Promise<JobRef[]>;
-  /** Completed and failed jobs last changed before `before` (ISO 8601), least recent first, at most `limit`: what idle archive takes next. */
-  idleBefore(before: string, limit: number): Promise<JobRecord[]>;
+  /**
+   * Jobs in one of `statuses` last changed before `before` (ISO 8601), least recent first, at most
+   * `limit`: what idle archive (completed, failed) and the stranded-run sweep (active) take next.
+   */
+  unchangedBefore(statuses: readonly JobStatus[], before: string, limit: number): Promise<JobRecord[]>;
   /** Newest first (by creation time, then id). */
   list(projectId: string, query: JobListQuery): Promise<JobPage>;
 }

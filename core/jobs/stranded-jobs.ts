@@ -1,6 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { agentJobWorkflowId } from '../contracts/agent-job.js';
-import type { Database } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { JobEventLog, NewJobEvent } from './job-events.js';
 import type { JobError, JobRecord } from './job-record.js';
@@ -56,7 +55,6 @@ export function stoppedRunFailure(job: JobRecord, run: StoppedRun, now: string):
 }
 
 export interface StrandedJobsOptions {
-  database: Database;
   jobs: JobStore;
   events: JobEventLog;
   logger: Logger;
@@ -71,23 +69,14 @@ export interface StrandedJobsOptions {
  * record path (the record and its `job.failed` event in one transaction); returns how many.
  */
 export async function failStrandedJobs(options: StrandedJobsOptions, nowMs: number): Promise<number> {
-  const { database, jobs, events, logger } = options;
+  const { jobs, events, logger } = options;
   const before = new Date(nowMs - options.afterMs).toISOString();
-  const stale = await database.queries
-    .selectFrom('jobs')
-    .select(['project_id', 'id'])
-    .where('status', '=', 'active')
-    .where('updated_at', '<', before)
-    .orderBy('updated_at')
-    .orderBy('id')
-    .limit(STRANDED_SLICE)
-    .execute();
+  const stale = await jobs.unchangedBefore(['active'], before, STRANDED_SLICE);
   let failed = 0;
-  for (const row of stale) {
+  for (const job of stale) {
     try {
-      const job = await jobs.get(row.project_id, row.id);
-      const run = job?.status === 'active' ? await options.stoppedRun(job) : undefined;
-      if (!job || !run) continue;
+      const run = await options.stoppedRun(job);
+      if (!run) continue;
       // A follow-up that started a new run meanwhile has written a newer revision: that run owns the job.
       if ((await jobs.get(job.projectId, job.id))?.revision !== job.revision) continue;
       const stopped = stoppedRunFailure(job, run, new Date(nowMs).toISOString());
@@ -96,7 +85,7 @@ export async function failStrandedJobs(options: StrandedJobsOptions, nowMs: numb
       logger.warn({ jobId: job.id, runId: run.runId, code: stopped.job.error?.code }, 'job failed: its workflow run was stopped from outside');
     } catch (err) {
       // Temporal or the database not answering now: the next sweep looks again.
-      logger.warn({ err: err instanceof Error ? err.message : String(err), jobId: row.id }, 'stranded job not reconciled');
+      logger.warn({ err: err instanceof Error ? err.message : String(err), jobId: job.id }, 'stranded job not reconciled');
     }
   }
   return failed;

@@ -127,7 +127,7 @@ forEachDialect('job store', (database) => {
     await store.put(at('job_done_recent', 'completed', '2026-03-01T00:00:00.000Z'));
     await store.put(at('job_active_old', 'active', '2026-01-10T00:00:00.000Z'));
     await store.put({ ...at('job_archived_old', 'archived', '2026-01-05T00:00:00.000Z'), archivedAt: '2026-01-05T00:00:00.000Z' });
-    const ids = async (limit: number) => (await store.idleBefore('2026-02-20T00:00:00.000Z', limit)).map((j) => j.id);
+    const ids = async (limit: number) => (await store.unchangedBefore(['completed', 'failed'], '2026-02-20T00:00:00.000Z', limit)).map((j) => j.id);
     assert.deepEqual(await ids(10), ['job_failed_older', 'job_done_old']);
     assert.deepEqual(await ids(1), ['job_failed_older']);
   });
