@@ -31,6 +31,10 @@ export interface LocalEmbedderOptions {
   logFile: string;
   /** Texts embedded at once, each on one thread; unset: one per core. */
   workers?: number;
+  /** Threads for a lone query on an idle server; unset: the server's default (2). */
+  queryThreads?: number;
+  /** Give a lone query its threads even while other processes wait for a core (tests, whose machine is busy). */
+  ignoreMachineLoad?: boolean;
   /** Aborted by Ctrl-C: stop waiting, stop the server, throw LocalEmbedderInterrupted. */
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -42,9 +46,11 @@ export class LocalEmbedderInterrupted extends Error {
 }
 
 /** The server's arguments: loopback only, passages unless a request says otherwise, the model's token budget. */
-const serverArgs = (o: { script: string; port: number; workers?: number }) => [
+const serverArgs = (o: { script: string; port: number; workers?: number; queryThreads?: number; ignoreMachineLoad?: boolean }) => [
   o.script, '--host', '127.0.0.1', '--port', String(o.port), '--default-type', 'passage', '--max-tokens', String(LOCAL_EMBEDDER_MAX_TOKENS),
   ...(o.workers ? ['--workers', String(o.workers)] : []),
+  ...(o.queryThreads ? ['--query-threads', String(o.queryThreads)] : []),
+  ...(o.ignoreMachineLoad ? ['--ignore-machine-load'] : []),
 ];
 
 /** One readiness probe, bounded. */

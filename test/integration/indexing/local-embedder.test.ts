@@ -94,6 +94,46 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     assert.equal((await embed({ input: [3] })).status, 400);
   });
 
+  it('a lone query on an idle server runs on two threads, one arriving while passages are embedded on one; its vector is the same either way', async () => {
+    const files = localEmbedderFiles(REPO_ROOT);
+    const logFile = path.join(await tempDir(), 'embedder.log');
+    // The machine running the tests is rarely idle: the server is told not to look at the other processes.
+    const two = await startLocalEmbedder({ ...files, port: await freePort(), logFile, queryThreads: 2, ignoreMachineLoad: true });
+    onSuiteEnd(() => two.stop());
+    const one = await startLocalEmbedder({ ...files, port: await freePort(), logFile, queryThreads: 1 });
+    onSuiteEnd(() => one.stop());
+    const embed = async (server: LocalEmbedder, input: string | string[], inputType: string) => {
+      const res = await fetch(`${server.baseUrl}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input, input_type: inputType }) });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { data: Array<{ embedding: number[] }> }).data.map((d) => d.embedding);
+    };
+    const health = async (server: LocalEmbedder) => {
+      const res = await fetch(server.baseUrl.replace(/\/v1$/, '/health'));
+      return (await res.json()) as { in_flight: number; inferences_by_threads: Record<string, number> };
+    };
+    const byThreads = async (server: LocalEmbedder) => {
+      const { inferences_by_threads: counts } = await health(server);
+      return { one: counts['1'] ?? 0, two: counts['2'] ?? 0 };
+    };
+
+    const start = await byThreads(two);
+    const [idle] = await embed(two, PARAPHRASE, 'query');
+    const afterIdle = await byThreads(two);
+    assert.deepEqual(afterIdle, { one: start.one, two: start.two + 1 }, 'a lone query on an idle server ran on two threads');
+    const [single] = await embed(one, PARAPHRASE, 'query');
+    assert.deepEqual(single, idle, 'one thread and two give the same vector');
+
+    // Long passages (each cut at the token budget), so the batch is still running when the query arrives.
+    const passages = Object.values(SITE).flatMap((text) => [text.repeat(6), text.repeat(7)]);
+    const batch = embed(two, passages, 'document');
+    while ((await health(two)).in_flight === 0) await new Promise((r) => setTimeout(r, 5));
+    const [busy] = await embed(two, PARAPHRASE, 'query');
+    const vectors = await batch;
+    assert.deepEqual(busy, idle, 'a query on a busy server gets the vector it gets alone');
+    assert.deepEqual(await byThreads(two), { one: afterIdle.one + passages.length + 1, two: afterIdle.two }, 'the passages and the query beside them ran on one thread each');
+    assert.deepEqual(await embed(one, passages.slice(0, 2), 'document'), vectors.slice(0, 2), 'passages after a two-thread query are unchanged');
+  });
+
   it('a search while the embedder is down answers from keyword ranking and says so', async () => {
     const closed = await freePort();
     const config = await localConfig(closed);
