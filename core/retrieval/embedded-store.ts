@@ -152,10 +152,12 @@ export class EmbeddedDocIndex implements WritableDocIndex {
   }
 
   async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
+    // Asked first (it never rejects): the embedder works on the query while the snapshot is looked at.
+    const vectorOf = this.queries.vectorOf(query.query);
     const loaded = await this.domain(domainId);
     const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
     const snapshot = loaded.snapshot;
-    const { vector, mode } = await this.queries.vectorOf(query.query);
+    const { vector, mode } = await vectorOf;
     return searchLoaded(snapshot, keyword, query, vector, mode);
   }
 
