@@ -47,6 +47,7 @@ export async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; ser
     dimensions: undefined,
     marking: 'input_type',
     queryTimeoutMs: 120_000,
+    base64Vectors: true,
   } as const;
   const embedder = modelEmbedder(settings, createModelPort(settings));
   return { embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: VECTOR_CACHE })), batchSize: 16 }, server };

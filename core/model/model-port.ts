@@ -19,8 +19,8 @@ export interface ModelPort {
   streamChat(input: { model: string; messages: ChatMessage[]; tools?: ChatTool[] | undefined; signal: AbortSignal }): AsyncGenerator<ChatStreamBatch>;
   /** One completion that may call tools (none offered: a plain completion). */
   chat(input: { model: string; messages: ChatMessage[]; tools: ChatTool[]; signal?: AbortSignal }): Promise<ChatCompletion>;
-  /** One vector per text, in order, for one request. */
-  embed(input: { model: string; texts: string[]; dimensions?: number | undefined; inputType?: string; signal?: AbortSignal }): Promise<number[][]>;
+  /** One vector per text, in order, for one request; `base64`: ask for (and decode) base64 float32 vectors. */
+  embed(input: { model: string; texts: string[]; dimensions?: number | undefined; inputType?: string; base64?: boolean; signal?: AbortSignal }): Promise<number[][]>;
   /** Closes the pooled connections. */
   close(): Promise<void>;
 }
@@ -76,14 +76,15 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
           rethrow(err, signal);
         }
       }, SpanKind.CLIENT),
-    embed: ({ model, texts, dimensions, inputType, signal }) =>
+    embed: ({ model, texts, dimensions, inputType, base64, signal }) =>
       inSpan(`embeddings ${model}`, genAiAttributes(endpoint, 'embeddings', model), async (span) => {
         try {
-          // Plain floats: not every OpenAI-compatible server implements the client's base64 default.
+          // Plain floats unless asked: not every OpenAI-compatible server implements the client's base64
+          // default. Without a format the client asks for base64 and decodes it to numbers itself.
           const params: OpenAI.EmbeddingCreateParams & { input_type?: string } = {
             model,
             input: texts,
-            encoding_format: 'float',
+            ...(base64 ? {} : { encoding_format: 'float' as const }),
             ...(dimensions ? { dimensions } : {}),
             // Servers that tell queries from passages by a field (e5 servers, Voyage) read `input_type`.
             ...(inputType ? { input_type: inputType } : {}),

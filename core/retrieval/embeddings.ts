@@ -43,6 +43,7 @@ export function modelEmbedder(embedding: EmbeddingSettings, port: ModelPort): Em
         texts: embedding.marking === 'prefix' ? texts.map((t) => marks[kind] + t) : texts,
         dimensions: embedding.dimensions,
         ...(embedding.marking === 'input_type' ? { inputType: INPUT_TYPES[kind] } : {}),
+        ...(embedding.base64Vectors ? { base64: true } : {}),
         ...(signal ? { signal } : {}),
       }),
   };

@@ -55,6 +55,7 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
   it('indexes a site with page vectors and finds a paraphrase keyword retrieval misses; a re-index embeds only the edited page', async () => {
     const config = await localConfig(port);
     assert.equal(config.embedding?.marking, 'input_type', 'the local server adds e5 prefixes from input_type');
+    assert.equal(config.embedding?.base64Vectors, true, 'vectors travel as base64 float32');
     const docs = await site();
     const dir = path.join(config.dataDir, 'index');
     const embedding = await chunkEmbeddingOf(config);
@@ -88,6 +89,9 @@ describe('the local embedder (installed by infra/setup.sh, started by infra/embe
     assert.ok(batch.json.usage.total_tokens > texts.length);
     const alone = await Promise.all(texts.map((t) => embed({ input: t, input_type: 'document' })));
     alone.forEach((one, i) => assert.deepEqual(one.json.data[0]!.embedding, batch.json.data[i]!.embedding, `text ${i}`));
+    const encoded = (await embed({ input: texts[0], input_type: 'document', encoding_format: 'base64' })).json.data[0]!.embedding as unknown as string;
+    const decoded = Buffer.from(encoded, 'base64');
+    assert.deepEqual([...new Float32Array(decoded.buffer, decoded.byteOffset, decoded.length / 4)], batch.json.data[0]!.embedding, 'base64 float32 carries the same vector');
     const query = await embed({ input: [texts[0]], input_type: 'query' });
     assert.notDeepEqual(query.json.data[0]!.embedding, batch.json.data[0]!.embedding, 'a query is marked as one');
     assert.equal((await embed({ input: [] })).status, 400);
