@@ -26,11 +26,11 @@ GET  /v1/models, GET /health (with the inferences run so far by thread count)
 """
 import argparse
 import base64
+import ctypes
 import json
 import os
 import sys
 import threading
-import ctypes
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
