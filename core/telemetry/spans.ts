@@ -27,19 +27,26 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
  * name (`error.type`). A span costs an id, a sampling decision, a context switch and an export;
  * an event is one entry in its parent's list. Nothing is recorded outside a recorded span.
  */
-export async function inEvent<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
+export function inEvent<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
   const parent = trace.getActiveSpan();
   if (!parent?.isRecording()) return work();
   const started = performance.now();
-  let failure: string | undefined;
-  try {
-    return await work();
-  } catch (err) {
-    failure = err instanceof Error ? err.name : 'Error';
-    throw err;
-  } finally {
+  const record = (failure?: string) => {
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
     parent.addEvent(name, failure ? { ...attributes, 'quire.duration_ms': duration, 'error.type': failure } : { ...attributes, 'quire.duration_ms': duration }, started);
+  };
+  const failed = (err: unknown): never => {
+    record(err instanceof Error ? err.name : 'Error');
+    throw err;
+  };
+  // Not an async function: no promise of its own around the work's.
+  try {
+    return work().then((value) => {
+      record();
+      return value;
+    }, failed);
+  } catch (err) {
+    return failed(err);
   }
 }
 
