@@ -10,8 +10,9 @@
  *
  * With `--telemetry`, only the cost of instrumentation on the API's job routes: creates and GETs
  * with metrics and tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in
- * an API process of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run;
- * the figures are the medians of the per-round ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
+ * an API process of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run
+ * (default 8), each side starting first in half of them; the figures are the medians over pairs of
+ * rounds of each pair's ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -169,7 +170,7 @@ function agentScript(req: RecordedRequest): Reply {
 async function telemetryCost(): Promise<void> {
   const requests = Number(process.env.BENCH_REQUESTS ?? 400);
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
   const model = await startFakeModel(agentScript);
   const sink = await startOtlpSink();
   const temporal = (await temporalEnv()).address;
