@@ -1,4 +1,4 @@
-import { Counter, Registry, type Histogram } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /** Seconds buckets for request-sized work (HTTP, retrieval, the database). */
 const FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -78,17 +78,17 @@ export interface QuireMetrics {
 /** Registers every Quire metric on a registry the process owns (never prom-client's global one). */
 export function createMetrics(options: MetricsOptions, registry = new Registry()): QuireMetrics {
   const orgLabels = options.orgLabel ? (['org'] as const) : ([] as const);
-  const orgOf = (org: string | undefined): Record<string, string> => (options.orgLabel ? { org: org ?? 'none' } : {});
+  const orgOf = (org: string | undefined) => (options.orgLabel ? { org: org ?? 'none' } : {});
   const registers = [registry];
 
-  const httpDuration = new LeanHistogram({
+  const httpDuration = new Histogram({
     name: 'quire_http_request_duration_seconds',
     help: 'HTTP requests of the API by method, route template and status.',
     labelNames: ['method', 'route', 'status', ...orgLabels],
     buckets: FAST,
     registers,
   });
-  const firstToken = new LeanHistogram({
+  const firstToken = new Histogram({
     name: 'quire_assistant_first_token_seconds',
     help: 'Time from the start of an assistant answer (passages found) to its first token.',
     buckets: MODEL,
@@ -100,7 +100,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     labelNames: ['outcome', ...orgLabels],
     registers,
   });
-  const retrieval = new LeanHistogram({
+  const retrieval = new Histogram({
     name: 'quire_retrieval_duration_seconds',
     help: 'Searches of the document index (keyword, vector and fusion).',
     buckets: FAST,
@@ -112,14 +112,14 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     labelNames: ['limit'],
     registers,
   });
-  const db = new LeanHistogram({
+  const db = new Histogram({
     name: 'quire_db_query_duration_seconds',
     help: 'Database queries by operation.',
     labelNames: ['operation'],
     buckets: FAST,
     registers,
   });
-  const modelDuration = new LeanHistogram({
+  const modelDuration = new Histogram({
     name: 'quire_model_request_duration_seconds',
     help: 'Requests to the language model by operation.',
     labelNames: ['operation'],
@@ -138,7 +138,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     labelNames: ['outcome'],
     registers,
   });
-  const turnDuration = new LeanHistogram({
+  const turnDuration = new Histogram({
     name: 'quire_agent_turn_duration_seconds',
     help: 'Duration of agent turns, failed ones included.',
     buckets: TURN,
@@ -159,14 +159,11 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const pages = new Counter({ name: 'quire_index_pages_total', help: 'Documentation pages indexed.', registers });
 
   // One child per label set, made on first use: prom-client would otherwise hash a label object on every observation.
-  const httpChild = children((method: string, route: string, status: number, org: string | undefined) => httpDuration.child({ method, route, status: String(status), ...orgOf(org) }));
-  const firstTokenSeries = firstToken.child({});
-  const retrievalSeries = retrieval.child({});
-  const turnSeries = turnDuration.child({});
+  const httpChild = children((method: string, route: string, status: number, org: string | undefined) => httpDuration.labels({ method, route, status: String(status), ...orgOf(org) }));
   const answerChild = children((outcome: AnswerOutcome, org: string | undefined) => answers.labels({ outcome, ...orgOf(org) }));
   const rejectionChild = children((limit: LimitSubject) => rejections.labels({ limit }));
-  const dbChild = children((operation: string) => db.child({ operation }));
-  const modelChild = children((operation: string) => modelDuration.child({ operation }));
+  const dbChild = children((operation: string) => db.labels({ operation }));
+  const modelChild = children((operation: string) => modelDuration.labels({ operation }));
   const tokenChild = children((model: string, direction: string) => modelTokens.labels({ model, direction }));
   const turnChild = children((outcome: string) => turns.labels({ outcome }));
   const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
@@ -174,17 +171,17 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   return {
     registry,
     http: {
-      observeRequest: ({ method, route, status, org }, seconds) => httpChild(method, route, status, options.orgLabel ? org : undefined)(seconds),
+      observeRequest: ({ method, route, status, org }, seconds) => httpChild(method, route, status, options.orgLabel ? org : undefined).observe(seconds),
     },
     assistant: {
-      firstToken: (seconds) => firstTokenSeries(seconds),
+      firstToken: (seconds) => firstToken.observe(seconds),
       answered: (outcome, org) => answerChild(outcome, options.orgLabel ? org : undefined).inc(),
     },
-    retrieval: { observeSearch: (seconds) => retrievalSeries(seconds) },
+    retrieval: { observeSearch: (seconds) => retrieval.observe(seconds) },
     limits: { rejected: (limit) => rejectionChild(limit).inc() },
-    db: { observeQuery: (operation, seconds) => dbChild(operation)(seconds) },
+    db: { observeQuery: (operation, seconds) => dbChild(operation).observe(seconds) },
     model: {
-      observeRequest: (operation, seconds) => modelChild(operation)(seconds),
+      observeRequest: (operation, seconds) => modelChild(operation).observe(seconds),
       tokens: (model, direction, count) => {
         if (count > 0) tokenChild(model, direction).inc(count);
       },
@@ -192,86 +189,13 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     agent: {
       turnEnded: (outcome, seconds) => {
         turnChild(outcome).inc();
-        turnSeries(seconds);
+        turnDuration.observe(seconds);
       },
       pullRequest: (created) => pulls.inc({ action: created ? 'created' : 'updated' }),
     },
     webhooks: { delivered: (outcome) => deliveryChild(outcome).inc() },
     indexing: { pagesIndexed: (count) => pages.inc(count) },
   };
-}
-
-/** One label set's buckets (counts per bucket, not yet cumulative; the last is above every bound), sum and count. */
-interface Series {
-  labels: Record<string, string>;
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-/**
- * A histogram with prom-client's exposition (`_bucket` with `le`, `_sum`, `_count`) whose
- * observation is a bucket search and three additions. prom-client's own `observe` checks and
- * hashes the label set and looks the bucket up by its number as a property name on every call;
- * these histograms are observed several times per request (each database statement), so their
- * series are made once per label set (`child`) and observed through a closure. Registered on the
- * registry like any prom-client metric: the registry only reads `name`, `type` and `get()`.
- */
-class LeanHistogram {
-  readonly name: string;
-  readonly help: string;
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  private readonly bounds: readonly number[];
-  private readonly labelNames: string;
-  private readonly series: Series[] = [];
-
-  constructor(options: { name: string; help: string; buckets: number[]; labelNames?: readonly string[]; registers: Registry[] }) {
-    this.name = options.name;
-    this.help = options.help;
-    this.bounds = [...options.buckets].sort((a, b) => a - b);
-    this.labelNames = [...(options.labelNames ?? [])].sort().join();
-    for (const registry of options.registers) registry.registerMetric(this as unknown as Histogram);
-  }
-
-  /** The observer of one label set; call it once per label set and keep it. */
-  child(labels: Record<string, string>): (value: number) => void {
-    if (Object.keys(labels).sort().join() !== this.labelNames) throw new Error(`${this.name}: labels must be ${this.labelNames || 'none'}`);
-    const series: Series = { labels, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
-    this.series.push(series);
-    const bounds = this.bounds;
-    return (value) => {
-      let i = 0;
-      while (i < bounds.length && value > bounds[i]!) i++;
-      series.counts[i]!++;
-      series.sum += value;
-      series.count++;
-    };
-  }
-
-  /** The values in prom-client's shape, for the registry's exposition (`metrics()`) and `getSingleMetric(…).get()`. */
-  get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> }> {
-    const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
-    for (const s of this.series) {
-      let cumulative = 0;
-      this.bounds.forEach((le, i) => {
-        cumulative += s.counts[i]!;
-        values.push({ labels: { ...s.labels, le }, value: cumulative, metricName: `${this.name}_bucket` });
-      });
-      values.push({ labels: { ...s.labels, le: '+Inf' }, value: s.count, metricName: `${this.name}_bucket` });
-      values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
-      values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` });
-    }
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
-  }
-
-  reset(): void {
-    for (const s of this.series) {
-      s.counts.fill(0);
-      s.sum = 0;
-      s.count = 0;
-    }
-  }
 }
 
 /**
