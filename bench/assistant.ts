@@ -20,8 +20,9 @@
  *
  * With `--telemetry`, only the cost of instrumentation: the same assistant with metrics and
  * tracing (OTLP/HTTP protobuf to a local receiver) on, against both off, each in a server process
- * of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run; the figures
- * are the medians of the per-round ratios of throughput and of each server's CPU per answer.
+ * of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run (default 8),
+ * each side starting first in half of them; the figures are the medians over pairs of rounds of
+ * each pair's ratios of throughput and of each server's CPU per answer.
  *
  *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
@@ -166,7 +167,7 @@ async function compareClientPaths(instantUrl: string, realisticUrl: string) {
  * loaded at the same time in each round; throughput and each server's own CPU per answer.
  */
 async function telemetryCost() {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
   const model = await modelProcess(200, 0);
   const sink = await startOtlpSink();
   const off = await startTelemetryServer('assistant', 'off', sink.url, [model.baseUrl]);

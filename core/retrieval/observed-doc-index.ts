@@ -1,10 +1,14 @@
-import { inSpan, secondsSince, type RetrievalMetrics } from '../telemetry/index.js';
+import { inEvent, secondsSince, type RetrievalMetrics } from '../telemetry/index.js';
 import type { DocIndex } from './types.js';
 
-/** The same index, each search timed and traced (the query text stays out of the span). */
+/**
+ * The same index, each search timed, and traced as an event of the active span (the search is
+ * in-process work; the embeddings and Qdrant calls it makes keep spans of their own). The query
+ * text stays out of the trace.
+ */
 export function observedDocIndex<T extends DocIndex>(index: T, metrics: RetrievalMetrics): T {
   const search: DocIndex['search'] = (domainId, query) =>
-    inSpan('retrieval search', { 'quire.retrieval.page_size': query.pageSize }, async () => {
+    inEvent('retrieval search', { 'quire.retrieval.page_size': query.pageSize }, async () => {
       const started = performance.now();
       try {
         return await index.search(domainId, query);

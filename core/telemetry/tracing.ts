@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
@@ -10,6 +11,7 @@ import {
   ParentBasedSampler,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
+  type IdGenerator,
   type Sampler,
   type SpanExporter,
   type SpanProcessor,
@@ -84,6 +86,39 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
   }
 }
 
+const ZERO_TRACE_ID = '0'.repeat(32);
+const ZERO_SPAN_ID = '0'.repeat(16);
+
+/**
+ * Trace and span ids cut from a pool of random hex, refilled 4 KiB at a time: one `randomBytes`
+ * and one hex conversion per few hundred ids instead of a buffer write and a hex conversion per id
+ * (the SDK's generator's cost on every span). The all-zero id, which W3C trace context calls
+ * invalid, is never handed out.
+ */
+class PooledIdGenerator implements IdGenerator {
+  private pool = '';
+  private at = 0;
+
+  generateTraceId(): string {
+    const id = this.take(32);
+    return id === ZERO_TRACE_ID ? this.generateTraceId() : id;
+  }
+
+  generateSpanId(): string {
+    const id = this.take(16);
+    return id === ZERO_SPAN_ID ? this.generateSpanId() : id;
+  }
+
+  private take(chars: number): string {
+    if (this.at + chars > this.pool.length) {
+      this.pool = randomBytes(4096).toString('hex');
+      this.at = 0;
+    }
+    this.at += chars;
+    return this.pool.slice(this.at - chars, this.at);
+  }
+}
+
 /**
  * Starts tracing for this process, once, before the code it traces runs: registers the global
  * tracer provider, the async context and W3C trace-context propagation. Nothing is registered or
@@ -96,7 +131,7 @@ export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv 
   if (!exporter) return { enabled: false, serviceName, resource, processor: new NoopSpanProcessor(), shutdown: async () => {} };
   // A test's own exporter sees each span as it ends; a configured one gets batches off the request path.
   const processor = given ? new SimpleSpanProcessor(given) : new BatchSpanProcessor(exporter);
-  const provider = new NodeTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [processor] });
+  const provider = new NodeTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [processor], idGenerator: new PooledIdGenerator() });
   provider.register();
   carryLogFieldsInTraceContext();
   return { enabled: true, serviceName, resource, processor, shutdown: () => provider.shutdown() };

@@ -103,7 +103,14 @@ describe('traces and correlated logs', function () {
     for (const secret of [PROMPT_SECRET, ANSWER_SECRET, FILE_SECRET, MODEL_KEY, adminKey, assistantKey]) {
       assert.ok(!everything.includes(secret), `no span carries ${secret.slice(0, 12)}…`);
     }
-    assert.ok(spans.some((s) => s.kind === SpanKind.SERVER && s.name === 'POST /discovery/v2/assistant/:domain/message'), 'the answer has its request span');
+    const asked = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /discovery/v2/assistant/:domain/message');
+    assert.ok(asked, 'the answer has its request span');
+    // The search is an event of the request span, with its duration; the model call is a child span.
+    const search = asked.events.find((e) => e.name === 'retrieval search');
+    assert.ok(search && typeof search.attributes?.['quire.duration_ms'] === 'number', `a retrieval event with its duration: ${JSON.stringify(asked.events)}`);
+    const answerChat = spans.find((s) => s.parentSpanId === asked.spanContext().spanId && s.name === 'chat test-model');
+    assert.ok(answerChat, 'the answer\'s model call is a span of its request');
+    assert.equal(answerChat.spanContext().traceId, asked.spanContext().traceId);
 
     // The request's own log line carries its trace, span and request id.
     const line = lines.find((l) => l.msg === 'request' && l.requestId === requestId);
