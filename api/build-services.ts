@@ -1,5 +1,5 @@
 import type { Platform } from '../core/platform/index.js';
-import { configuredAnswering, createAnswerService, meteredAnswerer } from './assistant/index.js';
+import { configuredAnswering, createAnswerService } from './assistant/index.js';
 import type { ApiServices } from './services.js';
 
 /** The API's services over a platform: its engines and stores, and the answer service over them. Opens nothing. */
@@ -10,7 +10,8 @@ export function apiServices(platform: Platform): ApiServices {
     docIndex: platform.docIndex,
     threads: platform.threads,
     recorder: platform.analytics,
-    answerer: meteredAnswerer(answering.answerer, metrics.assistant),
+    answerer: answering.answerer,
+    metrics: metrics.assistant,
     rewriter: answering.rewriter,
     promptTokens: config.assistant.promptTokens,
     searchTimeoutMs: config.assistant.searchTimeoutMs,

@@ -3,6 +3,7 @@ import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
+import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
 import type { Citation } from './answer-writer.js';
@@ -60,8 +61,8 @@ export interface AnswerOptions {
 
 /**
  * The one answer path of every door (assistant v1 and v2, MCP `ask`, Chat
- * Completions): retrieval, prompt, answerer, citation links, and one
- * completion record per answer.
+ * Completions): retrieval, prompt, answerer, citation links, the answer's
+ * metrics, and one completion record per answer.
  */
 export interface AnswerService {
   readonly mode: Answerer['mode'];
@@ -83,6 +84,8 @@ export interface AnswerServiceDeps {
   threads: ThreadStore;
   recorder: AnalyticsRecorder;
   answerer: Answerer;
+  /** Every answer of every door, measured here once: its first token and how it ended. */
+  metrics: AssistantMetrics;
   /** Turns the question into the retrieval query (a model's rewrite, or the question itself). */
   rewriter: QueryRewriter;
   promptTokens: number;
@@ -106,7 +109,7 @@ export function configuredAnswering(model: ChatModel, assistant: Pick<Config['as
 }
 
 export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
-  const { docIndex, answerer } = deps;
+  const { docIndex, answerer, metrics } = deps;
   const sink = new CompletionSink(deps);
   return {
     mode: answerer.mode,
@@ -159,14 +162,21 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         tokens: Math.floor(deps.promptTokens / 4),
         onSearch: options.onSearch,
       });
+      const started = performance.now();
       const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal, orgId: options.trace.orgId, search });
       const linker = citationLinker(citations);
+      // One generator over the answerer's text: it links, meters and records (a layer per concern cost a promise hop per delta).
       async function* deltas(): AsyncGenerator<string> {
         let text = '';
         let outcome: 'complete' | 'error' | 'aborted' = 'aborted';
         let error: string | undefined;
+        let first = true;
         try {
           for await (const delta of run.deltas) {
+            if (first && delta) {
+              first = false;
+              metrics.firstToken(secondsSince(started));
+            }
             if (signal.aborted) return;
             const linked = linker.push(delta);
             if (!linked) continue;
@@ -186,6 +196,8 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
           if (!signal.aborted) [outcome, error] = ['error', publicFailure(err)];
           throw err;
         } finally {
+          // A reader who left mid-answer stops the stream from outside: it ends without an error.
+          metrics.answered(signal.aborted ? 'aborted' : outcome === 'complete' ? 'answered' : 'failed', options.trace.orgId);
           sink.complete({
             trace: { ...options.trace, question: question.conversation.question },
             thread: options.thread,

@@ -64,8 +64,10 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
     return job.end();
   }
   if (signal.aborted) return job.end();
-  writer.endText();
-  writer.sources(job.citations);
-  writer.finish(job.run.usage());
+  writer.inOneWrite(() => {
+    writer.endText();
+    writer.sources(job.citations);
+    writer.finish(job.run.usage());
+  });
   job.end();
 }

@@ -30,6 +30,12 @@ export interface AnswerWriter {
   /** Resolves once the stream has room again (at once when it has); never rejects. */
   ready(): Promise<void>;
   start(): void;
+  /**
+   * Runs `calls` (calls of this writer in their usual order) and writes all their parts to the
+   * stream as one chunk, where each call alone would write its own: the answer's head (start and
+   * first retrieval) and its tail (endText, sources, finish) each cost one write.
+   */
+  inOneWrite(calls: () => void): void;
   /** A retrieval as a finished `search` tool step: the first before the answer, then each search the model ran. */
   retrieval(search: SearchCall): void;
   text(delta: string): void;

@@ -18,6 +18,8 @@ export class DataStreamWriter implements AnswerWriter {
 
   /** The parts of the call under way: each call writes its parts to the stream at once, as one chunk. */
   private pending = '';
+  /** Inside `inOneWrite`: the calls' parts wait for its one write. */
+  private holding = false;
 
   constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
 
@@ -34,9 +36,19 @@ export class DataStreamWriter implements AnswerWriter {
   }
 
   private send(): void {
-    if (!this.pending) return;
+    if (!this.pending || this.holding) return;
     this.out.write(this.pending);
     this.pending = '';
+  }
+
+  inOneWrite(calls: () => void): void {
+    this.holding = true;
+    try {
+      calls();
+    } finally {
+      this.holding = false;
+    }
+    this.send();
   }
 
   start(): void {

@@ -7,7 +7,6 @@ export type { AnswerInput, AnswerRun, Answerer, AnswerTrace } from './answerer.j
 export { unansweredReason, categoryOf, type CompletionRecord } from './completion-record.js';
 export { citationLinker, linkCitations, numberedCitations, type CitationLinker, type NumberedCitation } from './citation-links.js';
 export { citationsFor, passageUrl, MAX_SOURCES } from './citations.js';
-export { meteredAnswerer } from './metered-answerer.js';
 export { retrievalQuery, type Conversation, type Turn } from './conversation.js';
 export { extractiveAnswerer } from './extractive-answerer.js';
 export { assistantLimits } from './limits.js';

@@ -83,8 +83,10 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
     ctx.set({ ...writer.headers, ...protocol.headers(domain.id), 'X-Thread-Id': threadId });
     if (thread.key) ctx.set('X-Thread-Key', thread.key);
     ctx.body = out;
-    writer.start();
-    writer.retrieval(answers.searchCall(prepared, `call_${randomUUID()}`));
+    writer.inOneWrite(() => {
+      writer.start();
+      writer.retrieval(answers.searchCall(prepared, `call_${randomUUID()}`));
+    });
 
     const run = answers.answer(prepared, {
       signal: controller.signal,

@@ -19,6 +19,8 @@ export class UiMessageStreamWriter implements AnswerWriter {
   private textOpen = false;
   /** The events of the call under way: each call writes its events to the stream at once, as one chunk. */
   private pending = '';
+  /** Inside `inOneWrite`: the calls' events wait for its one write. */
+  private holding = false;
   /** Text parts so far: a search between texts ends one and the next text starts another. */
   private texts = 0;
 
@@ -38,9 +40,19 @@ export class UiMessageStreamWriter implements AnswerWriter {
   }
 
   private send(): void {
-    if (!this.pending) return;
+    if (!this.pending || this.holding) return;
     this.out.write(this.pending);
     this.pending = '';
+  }
+
+  inOneWrite(calls: () => void): void {
+    this.holding = true;
+    try {
+      calls();
+    } finally {
+      this.holding = false;
+    }
+    this.send();
   }
 
   start(): void {

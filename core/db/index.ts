@@ -6,3 +6,4 @@ export { MIGRATIONS, type QuireMigration, type Dialect } from './migrations/inde
 export type { QueryObserver } from './instrumented-dialect.js';
 export type * from './schema.js';
 export { json, parseJson, bool, fromBool } from './values.js';
+export { compiledShapes, type Slot } from './compiled-shapes.js';

@@ -1,4 +1,4 @@
-import { json, parseJson, type Database, type Queries } from '../db/index.js';
+import { compiledShapes, json, parseJson, type Database, type Queries } from '../db/index.js';
 import { DAY_MS, type ThreadAppend, type ThreadExchange, type ThreadRef, type ThreadStore, type ThreadTranscript } from './types.js';
 
 /** Threads a retention sweep deletes per transaction. */
@@ -63,6 +63,44 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
     void sweep(at).catch(() => undefined);
   };
 
+  // The append's three statements, compiled once per number of rows (see `compiledShapes`).
+  const THREAD_COLUMNS = 6;
+  const upsertThreads = compiledShapes((rows: number, slot) =>
+    database.queries
+      .insertInto('threads')
+      .values(
+        Array.from({ length: rows }, (_, r) => ({
+          org_id: slot(r * THREAD_COLUMNS),
+          thread_id: slot(r * THREAD_COLUMNS + 1),
+          domain_id: slot(r * THREAD_COLUMNS + 2),
+          key_hash: slot(r * THREAD_COLUMNS + 3),
+          created_at: slot(r * THREAD_COLUMNS + 4),
+          updated_at: slot(r * THREAD_COLUMNS + 5),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['org_id', 'thread_id']).doUpdateSet({ updated_at: (eb) => eb.ref('excluded.updated_at') })),
+  );
+  const lastPositions = compiledShapes((shape: string, slot) => {
+    const [orgs, threads] = shape.split('/').map(Number) as [number, number];
+    return database.queries
+      .selectFrom('thread_exchanges')
+      .select(['org_id', 'thread_id', (eb) => eb.fn.max('position').as('position')])
+      .where('org_id', 'in', Array.from({ length: orgs }, (_, i) => slot(i)))
+      .where('thread_id', 'in', Array.from({ length: threads }, (_, i) => slot(orgs + i)))
+      .groupBy(['org_id', 'thread_id']);
+  });
+  const EXCHANGE_COLUMNS = 4;
+  const insertExchanges = compiledShapes((rows: number, slot) =>
+    database.queries.insertInto('thread_exchanges').values(
+      Array.from({ length: rows }, (_, r) => ({
+        org_id: slot(r * EXCHANGE_COLUMNS),
+        thread_id: slot(r * EXCHANGE_COLUMNS + 1),
+        position: slot(r * EXCHANGE_COLUMNS + 2) as unknown as number,
+        exchange_json: slot(r * EXCHANGE_COLUMNS + 3),
+      })),
+    ),
+  );
+
   /**
    * Appends a batch in three statements whatever its size: the threads' rows (the first exchange
    * of a thread creates it, each later one renews its retention and locks the row), the threads'
@@ -79,41 +117,29 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
     // In one order, so two batches lock the rows they share in the same order (no deadlock on PostgreSQL).
     const rows = [...threads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, thread]) => thread);
     for (let i = 0; i < rows.length; i += WRITE_ROWS) {
-      await trx
-        .insertInto('threads')
-        .values(
-          rows.slice(i, i + WRITE_ROWS).map(({ ref, createdAt, updatedAt }) => ({
-            org_id: ref.orgId,
-            thread_id: ref.threadId,
-            domain_id: ref.domainId,
-            key_hash: ref.keyHash ?? null,
-            created_at: createdAt,
-            updated_at: updatedAt,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['org_id', 'thread_id']).doUpdateSet({ updated_at: (eb) => eb.ref('excluded.updated_at') }))
-        .execute();
+      const slice = rows.slice(i, i + WRITE_ROWS);
+      const values = slice.flatMap(({ ref, createdAt, updatedAt }) => [ref.orgId, ref.threadId, ref.domainId, ref.keyHash ?? null, createdAt, updatedAt]);
+      await trx.executeQuery(upsertThreads(slice.length, values));
     }
     // Under the rows' locks no other writer appends to these threads: the positions stay free.
     const last = new Map<string, number>();
     for (let i = 0; i < rows.length; i += WRITE_ROWS) {
       const slice = rows.slice(i, i + WRITE_ROWS);
-      const found = await trx
-        .selectFrom('thread_exchanges')
-        .select(['org_id', 'thread_id', (eb) => eb.fn.max('position').as('position')])
-        .where('org_id', 'in', [...new Set(slice.map(({ ref }) => ref.orgId))])
-        .where('thread_id', 'in', slice.map(({ ref }) => ref.threadId))
-        .groupBy(['org_id', 'thread_id'])
-        .execute();
-      for (const row of found) last.set(threadKey(row.org_id, row.thread_id), Number(row.position ?? 0));
+      const orgs = [...new Set(slice.map(({ ref }) => ref.orgId))];
+      const query = lastPositions(`${orgs.length}/${slice.length}`, [...orgs, ...slice.map(({ ref }) => ref.threadId)]);
+      const found = await trx.executeQuery<{ org_id: string; thread_id: string; position: number | string | null }>(query);
+      for (const row of found.rows) last.set(threadKey(row.org_id, row.thread_id), Number(row.position ?? 0));
     }
     const exchanges = entries.map(({ ref, exchange }) => {
       const key = threadKey(ref.orgId, ref.threadId);
       const position = (last.get(key) ?? 0) + 1;
       last.set(key, position);
-      return { org_id: ref.orgId, thread_id: ref.threadId, position, exchange_json: json(exchange) };
+      return [ref.orgId, ref.threadId, position, json(exchange)];
     });
-    for (let i = 0; i < exchanges.length; i += WRITE_ROWS) await trx.insertInto('thread_exchanges').values(exchanges.slice(i, i + WRITE_ROWS)).execute();
+    for (let i = 0; i < exchanges.length; i += WRITE_ROWS) {
+      const slice = exchanges.slice(i, i + WRITE_ROWS);
+      await trx.executeQuery(insertExchanges(slice.length, slice.flat()));
+    }
   };
 
   return {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
-import { configuredAnswering, createAnswerService, meteredAnswerer } from '../../api/assistant/index.js';
+import { configuredAnswering, createAnswerService } from '../../api/assistant/index.js';
 import { createApp } from '../../api/app.js';
 import { apiServices } from '../../api/build-services.js';
 import { createHttpServer } from '../../api/http-server.js';
@@ -77,7 +77,8 @@ export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' 
     docIndex,
     threads,
     recorder: analytics,
-    answerer: meteredAnswerer(answering.answerer, services.metrics.assistant),
+    answerer: answering.answerer,
+    metrics: services.metrics.assistant,
     rewriter: answering.rewriter,
     promptTokens: config.assistant.promptTokens,
     searchTimeoutMs: config.assistant.searchTimeoutMs,

@@ -50,8 +50,18 @@ describe('one answer service behind every door', () => {
     return res.json() as Promise<{ exchanges: Array<{ messageId: string; answer: string; outcome: string }> }>;
   };
 
+  /** The answers counted with `outcome`, and the first tokens timed, so far. */
+  const metered = async () => {
+    const { registry } = world.services.metrics;
+    const answers = (await registry.getSingleMetric('quire_assistant_answers_total')!.get()).values;
+    const firstTokens = (await registry.getSingleMetric('quire_assistant_first_token_seconds')!.get()).values;
+    const count = (outcome: string) => answers.filter((v) => v.labels.outcome === outcome).reduce((n, v) => n + v.value, 0);
+    return { answered: count('answered'), failed: count('failed'), aborted: count('aborted'), firstTokens: firstTokens.find((v) => (v as { metricName?: string }).metricName === 'quire_assistant_first_token_seconds_count')?.value ?? 0 };
+  };
+
   it('records each answer once on v1, v2, MCP ask and the OpenAI-compatible endpoint: one analytics record, one thread exchange with the same text', async () => {
     const question = 'How do I install the CLI?';
+    const before = await metered();
     const v2 = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp: 'fp-2' }, text: question });
     const v1 = await readV1(await world.post('v1', { fp: 'fp-1', messages: [userMessageV1(question)] }));
 
@@ -63,6 +73,13 @@ describe('one answer service behind every door', () => {
 
     const openai = new OpenAI({ baseURL: `${world.url}/discovery/v1/openai/docs`, apiKey: world.org.assistantKey, maxRetries: 0 });
     const completion = await openai.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: question }] });
+
+    // The answer service meters every door once: four answered, four first tokens timed.
+    const after = await metered();
+    assert.deepEqual(
+      { answered: after.answered - before.answered, failed: after.failed - before.failed, aborted: after.aborted - before.aborted, firstTokens: after.firstTokens - before.firstTokens },
+      { answered: 4, failed: 0, aborted: 0, firstTokens: 4 },
+    );
 
     await recorder.tick();
     const { items } = await recorder.store.listAnswers('docs', { from: 0, to: Date.now() + 60_000, limit: 50 });

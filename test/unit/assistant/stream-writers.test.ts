@@ -125,6 +125,29 @@ describe('assistant stream writers', () => {
     });
   }
 
+  for (const protocol of PROTOCOLS) {
+    it(`${protocol.name}: the head and the tail of an answer each go out as one write, with the same bytes`, () => {
+      const out = new PassThrough();
+      const writes: string[] = [];
+      out.on('data', (c: Buffer) => writes.push(c.toString()));
+      const w = protocol.make(out);
+      w.inOneWrite(() => {
+        w.start();
+        w.retrieval(search);
+      });
+      w.text('The capital of France ');
+      w.text('is Paris [1][2].');
+      w.inOneWrite(() => {
+        w.endText();
+        w.sources(citations);
+        w.finish({ promptTokens: 12, completionTokens: 8 });
+      });
+      assert.equal(writes.join(''), protocol.completed);
+      // Head, two deltas, tail; each call alone would have written its own chunk.
+      assert.equal(writes.length, 4);
+    });
+  }
+
   it('a continued thread repeats only its id, never a key', () => {
     const continued = { messageId: 'msg_abc123', threadId: 'thread_42' };
     const v2 = capture((out) => new UiMessageStreamWriter(out, continued), (w) => w.start());
