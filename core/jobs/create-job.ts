@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { jobRunOptions, jobSettings, runInput } from './job-runs.js';
 import { newJobId } from './job-id.js';
 import { jobBranch, publicRepository, type JobRecord } from './job-record.js';
-import { putJobPreamble, type JobPreamble } from './job-preamble.js';
+import { preambleMessage, type JobPreamble } from './job-preamble.js';
 import type { JobStore } from './job-store.js';
 
 export interface JobRequest {
@@ -68,11 +68,8 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
   const job = newJobRecord(request);
   // A caller-chosen job id names its first message too, so a repeated start stores it once.
   const first: JobMessage = { id: request.messageId ?? (request.jobId ? `first:${request.jobId}` : randomUUID()), prompt: request.prompt };
-  await Promise.all([
-    deps.store.create(job),
-    deps.store.putMessage(job.projectId, job.id, first),
-    ...(request.preamble ? [putJobPreamble(deps.store, job.projectId, job.id, request.preamble)] : []),
-  ]);
+  // The record and its messages together: a failed write leaves no job without its prompt.
+  await deps.store.create(job, request.preamble ? [first, preambleMessage(request.preamble)] : [first]);
   const ref = messageRef(first);
   const input = runInput(job, jobSettings(deps.config, request.draft), [ref]);
   try {

@@ -55,25 +55,31 @@ export async function deleteJob(trx: Queries, jobId: string): Promise<{ job: boo
   return { job: Number(job.numDeletedRows) > 0, events: Number(events.numDeletedRows) };
 }
 
+/** Keeps messages of a job; the first write of an id wins, so a retried request cannot change a message already sent. */
+async function insertMessages(queries: Queries, projectId: string, jobId: string, messages: readonly JobMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await queries
+    .insertInto('job_messages')
+    .values(messages.map((message) => ({ project_id: projectId, job_id: jobId, id: message.id, prompt: message.prompt })))
+    .onConflict((oc) => oc.columns(['job_id', 'id']).doNothing())
+    .execute();
+}
+
 /** The job store on Quire's database: one row per job (its record as JSON beside the columns a query filters on), one per message. */
 export function createJobStore(database: Database): JobStore {
   const { queries } = database;
   return {
     put: (record) => putJobRecord(queries, record),
 
-    async create(record) {
-      // Never replaces a record that got there first (it is newer).
-      await queries.insertInto('jobs').values(rowOf(record)).onConflict((oc) => oc.column('id').doNothing()).execute();
+    async create(record, messages = []) {
+      await database.transaction(async (trx) => {
+        // Never replaces a record that got there first (it is newer).
+        await trx.insertInto('jobs').values(rowOf(record)).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await insertMessages(trx, record.projectId, record.id, messages);
+      });
     },
 
-    async putMessage(projectId: string, jobId: string, message: JobMessage) {
-      // The first write of an id wins: a retried request cannot change a message already sent.
-      await queries
-        .insertInto('job_messages')
-        .values({ project_id: projectId, job_id: jobId, id: message.id, prompt: message.prompt })
-        .onConflict((oc) => oc.columns(['job_id', 'id']).doNothing())
-        .execute();
-    },
+    putMessage: (projectId: string, jobId: string, message: JobMessage) => insertMessages(queries, projectId, jobId, [message]),
 
     async getMessages(projectId, jobId, ids) {
       if (ids.length === 0) return [];

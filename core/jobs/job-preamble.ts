@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { JobMessage } from '../contracts/agent-job.js';
 import type { JobStore } from './job-store.js';
 
 /** A message the client sent before the job's first prompt, shown to the model as it was. */
@@ -30,9 +31,14 @@ const JobPreambleSchema = v.object({
  */
 const PREAMBLE_MESSAGE_ID = 'quire:preamble';
 
+/** The message a job's preamble is kept as (the job store's `create` takes it with the first prompt). */
+export function preambleMessage(preamble: JobPreamble): JobMessage {
+  return { id: PREAMBLE_MESSAGE_ID, prompt: JSON.stringify(preamble) };
+}
+
 /** Keeps a job's preamble; the first write wins, like a message's. */
 export async function putJobPreamble(store: JobStore, projectId: string, jobId: string, preamble: JobPreamble): Promise<void> {
-  await store.putMessage(projectId, jobId, { id: PREAMBLE_MESSAGE_ID, prompt: JSON.stringify(preamble) });
+  await store.putMessage(projectId, jobId, preambleMessage(preamble));
 }
 
 /** The job's preamble, or undefined when its client set none. */

@@ -31,8 +31,11 @@ export function isJobRef(value: unknown): value is JobRef {
 export interface JobStore {
   /** Keeps `record` unless the store already holds a higher revision; returns what is kept. */
   put(record: JobRecord): Promise<JobRecord>;
-  /** Records a job just created, before the create answers; never replaces an existing record. */
-  create(record: JobRecord): Promise<void>;
+  /**
+   * Records a job just created, before the create answers, with its first messages, in one
+   * transaction; never replaces an existing record or message (a retried create finds its own).
+   */
+  create(record: JobRecord, messages?: readonly JobMessage[]): Promise<void>;
   /**
    * Keeps a message's prompt out of workflow history. The first write of an id
    * wins, so a retried request cannot change a message already sent.

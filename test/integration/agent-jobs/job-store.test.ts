@@ -81,6 +81,15 @@ forEachDialect('job store', (database) => {
     assert.deepEqual((await store.list('docs', { limit: 10 })).jobs.map((j) => j.id).includes('job_c'), false);
   });
 
+  it('create writes the record and its first messages in one transaction: a message that cannot be kept leaves no job', async () => {
+    await store.create(record('job_t', '2026-01-01T00:00:00.000Z'), [{ id: 'first', prompt: 'Fix the typo' }, { id: 'quire:preamble', prompt: '{}' }]);
+    assert.deepEqual((await store.getMessages('docs', 'job_t', ['first', 'quire:preamble'])).map((m) => m.prompt), ['Fix the typo', '{}']);
+    // A prompt the database refuses (NOT NULL) fails the create as a whole.
+    await assert.rejects(store.create(record('job_u', '2026-01-01T00:00:00.000Z'), [{ id: 'first', prompt: null as unknown as string }]));
+    assert.equal(await store.get('docs', 'job_u'), undefined);
+    assert.deepEqual(await store.getMessages('docs', 'job_u', ['first']), []);
+  });
+
   it('keeps messages outside the record: the first write of an id wins, reads keep the order asked', async () => {
     const id = 'key:client-retry:0001';
     await store.putMessage('docs', 'job_m', { id, prompt: 'first wording' });
