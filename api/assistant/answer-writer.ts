@@ -69,3 +69,46 @@ export function drained(out: Writable): Promise<void> {
     () => undefined,
   );
 }
+
+/**
+ * What both stream formats share: each call's encoded parts go to `out` as one write, and
+ * inside `inOneWrite` several calls' parts wait for one write; backpressure is `out`'s.
+ */
+export abstract class BatchedStreamWriter {
+  /** The encoded parts of the call under way. */
+  private pending = '';
+  /** Inside `inOneWrite`: the calls' parts wait for its one write. */
+  private holding = false;
+
+  constructor(private readonly out: Writable) {}
+
+  full(): boolean {
+    return this.out.writableNeedDrain;
+  }
+
+  ready(): Promise<void> {
+    return drained(this.out);
+  }
+
+  inOneWrite(calls: () => void): void {
+    this.holding = true;
+    try {
+      calls();
+    } finally {
+      this.holding = false;
+    }
+    this.send();
+  }
+
+  /** Adds encoded parts to the call's write. */
+  protected add(encoded: string): void {
+    this.pending += encoded;
+  }
+
+  /** Writes what the call added, unless `inOneWrite` holds it. */
+  protected send(): void {
+    if (!this.pending || this.holding) return;
+    this.out.write(this.pending);
+    this.pending = '';
+  }
+}

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
+import { BatchedStreamWriter, threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
 /**
@@ -8,7 +8,7 @@ import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
  * after the step start, and its id again on `d:` for callers reading the raw
  * stream. The retrieval is a `search` tool step (`9:` call, `a:` result).
  */
-export class DataStreamWriter implements AnswerWriter {
+export class DataStreamWriter extends BatchedStreamWriter implements AnswerWriter {
   readonly headers = {
     'content-type': 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',
@@ -16,39 +16,12 @@ export class DataStreamWriter implements AnswerWriter {
     'x-accel-buffering': 'no',
   };
 
-  /** The parts of the call under way: each call writes its parts to the stream at once, as one chunk. */
-  private pending = '';
-  /** Inside `inOneWrite`: the calls' parts wait for its one write. */
-  private holding = false;
-
-  constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
-
-  full(): boolean {
-    return this.out.writableNeedDrain;
-  }
-
-  ready(): Promise<void> {
-    return drained(this.out);
+  constructor(out: Writable, private readonly ids: AnswerIds) {
+    super(out);
   }
 
   private part(code: string, value: unknown): void {
-    this.pending += `${code}:${JSON.stringify(value)}\n`;
-  }
-
-  private send(): void {
-    if (!this.pending || this.holding) return;
-    this.out.write(this.pending);
-    this.pending = '';
-  }
-
-  inOneWrite(calls: () => void): void {
-    this.holding = true;
-    try {
-      calls();
-    } finally {
-      this.holding = false;
-    }
-    this.send();
+    this.add(`${code}:${JSON.stringify(value)}\n`);
   }
 
   start(): void {

@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
-import { drained, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
+import { BatchedStreamWriter, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
-
 
 /**
  * The v2 UI message stream (AI SDK 5, 6, 7). Chunks carry only the fields
@@ -9,7 +8,7 @@ import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
  * the thread rides in `messageMetadata`, `finish` has no `finishReason`, and
  * the tool chunks have no `dynamic` or `providerMetadata` (see protocols/README.md).
  */
-export class UiMessageStreamWriter implements AnswerWriter {
+export class UiMessageStreamWriter extends BatchedStreamWriter implements AnswerWriter {
   readonly headers = {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -17,42 +16,16 @@ export class UiMessageStreamWriter implements AnswerWriter {
     'x-accel-buffering': 'no',
   };
   private textOpen = false;
-  /** The events of the call under way: each call writes its events to the stream at once, as one chunk. */
-  private pending = '';
-  /** Inside `inOneWrite`: the calls' events wait for its one write. */
-  private holding = false;
   /** Text parts so far: a search between texts ends one and the next text starts another. */
   private texts = 0;
 
-  constructor(private readonly out: Writable, private readonly ids: AnswerIds) {}
-
-  full(): boolean {
-    return this.out.writableNeedDrain;
-  }
-
-  ready(): Promise<void> {
-    return drained(this.out);
+  constructor(out: Writable, private readonly ids: AnswerIds) {
+    super(out);
   }
 
   private chunk(value: Record<string, unknown>): void {
     // Events end with a blank line; a single newline makes the clients drop everything.
-    this.pending += `data: ${JSON.stringify(value)}\n\n`;
-  }
-
-  private send(): void {
-    if (!this.pending || this.holding) return;
-    this.out.write(this.pending);
-    this.pending = '';
-  }
-
-  inOneWrite(calls: () => void): void {
-    this.holding = true;
-    try {
-      calls();
-    } finally {
-      this.holding = false;
-    }
-    this.send();
+    this.add(`data: ${JSON.stringify(value)}\n\n`);
   }
 
   start(): void {
@@ -104,13 +77,13 @@ export class UiMessageStreamWriter implements AnswerWriter {
   finish(): void {
     this.chunk({ type: 'finish-step' });
     this.chunk({ type: 'finish', messageMetadata: threadMetadata(this.ids) });
-    this.pending += 'data: [DONE]\n\n';
+    this.add('data: [DONE]\n\n');
     this.send();
   }
 
   error(message: string): void {
     this.chunk({ type: 'error', errorText: message });
-    this.pending += 'data: [DONE]\n\n';
+    this.add('data: [DONE]\n\n');
     this.send();
   }
 }
