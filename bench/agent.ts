@@ -29,7 +29,7 @@ import { createDocsRepo } from '../test/support/docs-repo.js';
 import { freePort } from '../test/support/redis.js';
 import { testServices } from '../test/support/services.js';
 import { REPO_ROOT, temporalEnv } from '../test/support/temporal.js';
-import { onSuiteEnd, runScript } from '../test/support/teardown.js';
+import { runScript, stopAtSuiteEnd } from '../test/support/teardown.js';
 import { spawnWorker } from '../test/support/worker-process.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
 import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
@@ -72,13 +72,7 @@ async function spawnApi(env: Record<string, string>): Promise<{ url: string; pid
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', QUIRE_METRICS_PORT: '0', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise((r) => child.once('exit', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
+  stopAtSuiteEnd(child);
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
     if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}) before answering`);

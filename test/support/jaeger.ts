@@ -4,7 +4,7 @@ import path from 'node:path';
 import { freePort } from './prometheus.js';
 import { tempDir } from './services.js';
 import { REPO_ROOT } from './temporal.js';
-import { onSuiteEnd } from './teardown.js';
+import { stopAtSuiteEnd } from './teardown.js';
 
 /** The Jaeger binary `infra/setup.sh --jaeger` builds, or the one QUIRE_JAEGER_BIN names. */
 export const JAEGER_BIN = process.env.QUIRE_JAEGER_BIN ?? path.join(REPO_ROOT, '.tools', 'bin', 'jaeger');
@@ -83,13 +83,7 @@ exporters:
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.once('error', (err) => (stderr += `\n${String(err)} (run infra/setup.sh --jaeger)`));
-  const exited = new Promise((r) => child.once('close', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
+  stopAtSuiteEnd(child);
   const base = `http://127.0.0.1:${query}`;
   const otlpUrl = `http://127.0.0.1:${otlp}`;
   const deadline = Date.now() + 60_000;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from './temporal.js';
-import { onSuiteEnd } from './teardown.js';
+import { stopAtSuiteEnd } from './teardown.js';
 
 /** The built worker entry point with its prebuilt workflow bundle (`npm run build`), as production runs it. */
 export const WORKER_MAIN = path.join(REPO_ROOT, 'dist', 'worker', 'main.js');
@@ -25,12 +25,7 @@ export function spawnBuilt(main: string, env: Record<string, string>): WorkerPro
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
+  stopAtSuiteEnd(child, 'SIGKILL');
   return { child, output: () => out, exited };
 }
 

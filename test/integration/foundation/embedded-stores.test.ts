@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
+import { stopAtSuiteEnd } from '../../support/teardown.js';
 
 const WRITER = path.resolve(__dirname, '../../support/store-writer.ts');
 
@@ -43,12 +43,7 @@ function writer(kind: 'tenants' | 'pulls' | 'jobs', dataDir: string, count: numb
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
-    }
-  });
+  stopAtSuiteEnd(child, 'SIGKILL');
   const acked = (n: number) =>
     acks.length >= n
       ? Promise.resolve()
