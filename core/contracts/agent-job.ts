@@ -83,7 +83,7 @@ export const archiveUpdate = defineUpdate<JobRecord>('archive');
 
 /** Error type the message update is rejected with when the job is archived (the API answers 409). */
 export const JOB_ARCHIVED = 'JobArchived';
-/** Error type of a run whose job is not in the database (deleted by retention). */
+/** Error type of a run whose job is not in the database (deleted by retention, or its create never wrote it). */
 export const JOB_NOT_FOUND = 'JobNotFound';
 
 /**
