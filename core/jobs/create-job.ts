@@ -59,28 +59,38 @@ export function newJobRecord(
 }
 
 /**
- * Creates a job: its record and first message go to the database before its first run starts,
- * so every API replica lists and reads the job as soon as the create answers, with or without a
- * worker. From then on only the job's workflow writes its state. Idempotent by a caller-chosen
- * job id: a repeat finds its own record and run. A start that fails forgets the job again.
+ * Creates a job: its record and first message go to the database while its first run starts, so
+ * the create answers after the slower of the two rather than their sum, and every API replica
+ * lists and reads the job as soon as the create answers, with or without a worker. The run's
+ * first load waits (bounded) for a record not yet committed. From then on only the job's workflow
+ * writes its state. Idempotent by a caller-chosen job id: a repeat finds its own record and run.
+ * A start that fails forgets the job again; a write that fails stops the run it started.
  */
 export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
   const job = newJobRecord(request);
   // A caller-chosen job id names its first message too, so a repeated start stores it once.
   const first: JobMessage = { id: request.messageId ?? (request.jobId ? `first:${request.jobId}` : randomUUID()), prompt: request.prompt };
-  // The record and its messages together: a failed write leaves no job without its prompt.
-  await deps.store.create(job, request.preamble ? [first, preambleMessage(request.preamble)] : [first]);
+  const messages = request.preamble ? [first, preambleMessage(request.preamble)] : [first];
   const ref = messageRef(first);
   const input = runInput(job, jobSettings(deps.config, request.draft), [ref]);
-  try {
-    await deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, {
-      ...jobRunOptions(job, input, { summary: ref.summary, status: 'active' }, deps.config.temporal.taskQueue),
-      // A repeat of a caller-chosen id joins the run that is open; a later one finds its message handled.
-      ...(request.jobId ? { workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING } : {}),
-    });
-  } catch (err) {
+  // The start goes first: its request leaves before an embedded database's write holds the thread.
+  const starting = deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, {
+    ...jobRunOptions(job, input, { summary: ref.summary, status: 'active' }, deps.config.temporal.taskQueue),
+    // A repeat of a caller-chosen id joins the run that is open; a later one finds its message handled.
+    ...(request.jobId ? { workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING } : {}),
+  });
+  // The record and its messages together: a failed write leaves no job without its prompt.
+  const writing = deps.store.create(job, messages);
+  const [started, written] = await Promise.allSettled([starting, writing]);
+  if (written.status === 'rejected') {
+    // A new id's run is this create's alone: stopped, it waits for no record. A caller-chosen id's
+    // run may be an earlier attempt's; the caller's retry writes the record it waits for.
+    if (started.status === 'fulfilled' && !request.jobId) await started.value.terminate('the job record could not be written').catch(() => undefined);
+    throw written.reason;
+  }
+  if (started.status === 'rejected') {
     if (!request.jobId) await deps.store.remove(job.projectId, job.id).catch(() => undefined);
-    throw err;
+    throw started.reason;
   }
   return request.jobId ? ((await deps.store.get(job.projectId, job.id)) ?? job) : job;
 }
