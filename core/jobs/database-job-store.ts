@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { JobMessage } from '../contracts/agent-job.js';
-import { json, type Database, type JobsTable, type Queries } from '../db/index.js';
+import { compiledShapes, json, type Database, type JobsTable, type Queries } from '../db/index.js';
 import { parseJobRecordJson } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
 import { decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
@@ -68,14 +68,40 @@ async function insertMessages(queries: Queries, projectId: string, jobId: string
 /** The job store on Quire's database: one row per job (its record as JSON beside the columns a query filters on), one per message. */
 export function createJobStore(database: Database): JobStore {
   const { queries } = database;
+  // The create's statements, built once (per number of messages) rather than per create: building
+  // them cost about as much CPU as running them (see `compiledShapes`).
+  const insertNewJob = compiledShapes((_rows: 1, slot) =>
+    queries
+      .insertInto('jobs')
+      .values({
+        id: slot(0),
+        project_id: slot(1),
+        status: slot(2),
+        created_at: slot(3),
+        updated_at: slot(4),
+        archived_at: slot(5),
+        revision: slot(6) as unknown as number,
+        record_json: slot(7),
+      })
+      // Never replaces a record that got there first (it is newer).
+      .onConflict((oc) => oc.column('id').doNothing()),
+  );
+  const insertNewMessages = compiledShapes((rows: number, slot) =>
+    queries
+      .insertInto('job_messages')
+      .values(Array.from({ length: rows }, (_, r) => ({ project_id: slot(r * 4), job_id: slot(r * 4 + 1), id: slot(r * 4 + 2), prompt: slot(r * 4 + 3) })))
+      .onConflict((oc) => oc.columns(['job_id', 'id']).doNothing()),
+  );
   return {
     put: (record) => putJobRecord(queries, record),
 
     async create(record, messages = []) {
+      const row = rowOf(record);
+      const jobValues = [row.id, row.project_id, row.status, row.created_at, row.updated_at, row.archived_at, row.revision, row.record_json];
+      const messageValues = messages.flatMap((m) => [record.projectId, record.id, m.id, m.prompt]);
       await database.transaction(async (trx) => {
-        // Never replaces a record that got there first (it is newer).
-        await trx.insertInto('jobs').values(rowOf(record)).onConflict((oc) => oc.column('id').doNothing()).execute();
-        await insertMessages(trx, record.projectId, record.id, messages);
+        await trx.executeQuery(insertNewJob(1, jobValues));
+        if (messages.length > 0) await trx.executeQuery(insertNewMessages(messages.length, messageValues));
       });
     },
 
