@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as afterIo } from 'node:timers/promises';
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { AGENT_JOB_WORKFLOW, messageRef, type AgentJobWorkflow, type JobMessage } from '../contracts/agent-job.js';
 import type { Config } from '../config.js';
@@ -73,14 +74,16 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
   const messages = request.preamble ? [first, preambleMessage(request.preamble)] : [first];
   const ref = messageRef(first);
   const input = runInput(job, jobSettings(deps.config, request.draft), [ref]);
-  // The start goes first: its request leaves before an embedded database's write holds the thread.
   const starting = deps.temporal.workflow.start<AgentJobWorkflow>(AGENT_JOB_WORKFLOW, {
     ...jobRunOptions(job, input, { summary: ref.summary, status: 'active' }, deps.config.temporal.taskQueue),
     // A repeat of a caller-chosen id joins the run that is open; a later one finds its message handled.
     ...(request.jobId ? { workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING } : {}),
   });
-  // The record and its messages together: a failed write leaves no job without its prompt.
-  const writing = deps.store.create(job, messages);
+  // The record and its messages together: a failed write leaves no job without its prompt. It
+  // waits for the event loop's next check phase, where the start's request is sent (HTTP/2 flushes
+  // there): an embedded database's write holds the thread, and would otherwise run before the
+  // request leaves rather than while Temporal handles it.
+  const writing = afterIo().then(() => deps.store.create(job, messages));
   const [started, written] = await Promise.allSettled([starting, writing]);
   if (written.status === 'rejected') {
     // A new id's run is this create's alone: stopped, it waits for no record. A caller-chosen id's
