@@ -108,6 +108,11 @@ export function configuredAnswering(model: ChatModel, assistant: Pick<Config['as
   };
 }
 
+/** The trace with its question, field by field (spreading the trace cost more than making the rest of the record). */
+function traceOf(t: AnswerOptions['trace'], question: string): AnswerTrace {
+  return { id: t.id, orgId: t.orgId, domainId: t.domainId, threadId: t.threadId, question, surface: t.surface, caller: t.caller, fp: t.fp, currentPath: t.currentPath };
+}
+
 export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
   const { docIndex, answerer, metrics } = deps;
   const sink = new CompletionSink(deps);
@@ -199,7 +204,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
           // A reader who left mid-answer stops the stream from outside: it ends without an error.
           metrics.answered(signal.aborted ? 'aborted' : outcome === 'complete' ? 'answered' : 'failed', options.trace.orgId);
           sink.complete({
-            trace: { ...options.trace, question: question.conversation.question },
+            trace: traceOf(options.trace, question.conversation.question),
             thread: options.thread,
             answer: text,
             citations,

@@ -17,67 +17,85 @@ const SPECIAL = /[[`~\n]/;
 /** A prefix of a marker that more text could complete: `[`, `[1`, `[12`. */
 const PARTIAL_MARKER = /^\[\d{0,3}$/;
 
+/** The length of the run of `char` in `text` from `from`. */
+function runLength(text: string, from: number, char: string): number {
+  let end = from;
+  while (text[end] === char) end++;
+  return end - from;
+}
+
 /**
  * `[2]` becomes `[[2]](url of citation 2)`, so any Markdown renderer shows a
  * link. Left alone: numbers no citation has, markers that are already links
  * (`[2](…)`) or reference definitions (`[2]:`), and anything inside inline
  * code or a fenced code block, where `arr[1]` is code, not a citation.
+ * One object per answer, its state in fields (closures cost an allocation each, per answer and per drain).
  */
-export function citationLinker(citations: Citation[]): CitationLinker {
-  let pending = '';
-  let atLineStart = true;
-  let inFence = false;
-  let fence = '';
-  let codeTicks = 0;
-  let previous = '';
+class MarkdownCitationLinker implements CitationLinker {
+  private pending = '';
+  private atLineStart = true;
+  private inFence = false;
+  private fence = '';
+  private codeTicks = 0;
+  /** The last character written out. */
+  private previous = '';
 
-  const run = (text: string, from: number, char: string) => {
-    let end = from;
-    while (text[end] === char) end++;
-    return end - from;
-  };
+  constructor(private readonly citations: Citation[]) {}
+
+  push(delta: string): string {
+    // Most deltas are plain prose: nothing in them can start a marker, code or a line.
+    if (!this.pending && !SPECIAL.test(delta) && !(this.atLineStart && (delta[0] === ' ' || delta[0] === '>'))) {
+      if (delta) {
+        this.atLineStart = false;
+        this.previous = delta.at(-1)!;
+      }
+      return delta;
+    }
+    this.pending += delta;
+    return this.drain(false);
+  }
+
+  flush(): string {
+    return this.drain(true);
+  }
 
   /** Processes `pending` as far as it can be decided; with `final`, all of it. */
-  const drain = (final: boolean): string => {
-    const text = pending;
+  private drain(final: boolean): string {
+    const text = this.pending;
     let out = '';
     let i = 0;
-    const emit = (s: string) => {
-      out += s;
-      previous = s.at(-1) ?? previous;
-    };
     while (i < text.length) {
       const c = text[i]!;
       if (c === '\n') {
-        emit(c);
-        atLineStart = true;
-        codeTicks = 0;
+        out += c;
+        this.atLineStart = true;
+        this.codeTicks = 0;
         i++;
         continue;
       }
-      if (atLineStart && (c === ' ' || c === '>')) {
-        emit(c);
+      if (this.atLineStart && (c === ' ' || c === '>')) {
+        out += c;
         i++;
         continue;
       }
-      if (c === '`' || (atLineStart && c === '~')) {
-        const n = run(text, i, c);
+      if (c === '`' || (this.atLineStart && c === '~')) {
+        const n = runLength(text, i, c);
         if (i + n === text.length && !final) break; // the run may go on in the next chunk
         const ticks = c.repeat(n);
-        if (atLineStart && n >= 3) {
-          if (!inFence) [inFence, fence] = [true, ticks];
-          else if (c === fence[0] && n >= fence.length) inFence = false;
-        } else if (c === '`' && !inFence) {
-          codeTicks = codeTicks === 0 ? n : codeTicks === n ? 0 : codeTicks;
+        if (this.atLineStart && n >= 3) {
+          if (!this.inFence) [this.inFence, this.fence] = [true, ticks];
+          else if (c === this.fence[0] && n >= this.fence.length) this.inFence = false;
+        } else if (c === '`' && !this.inFence) {
+          this.codeTicks = this.codeTicks === 0 ? n : this.codeTicks === n ? 0 : this.codeTicks;
         }
-        atLineStart = false;
-        emit(ticks);
+        this.atLineStart = false;
+        out += ticks;
         i += n;
         continue;
       }
-      atLineStart = false;
-      if (c !== '[' || inFence || codeTicks > 0) {
-        emit(c);
+      this.atLineStart = false;
+      if (c !== '[' || this.inFence || this.codeTicks > 0) {
+        out += c;
         i++;
         continue;
       }
@@ -85,35 +103,27 @@ export function citationLinker(citations: Citation[]): CitationLinker {
       const marker = MARKER.exec(rest);
       if (!marker) {
         if (PARTIAL_MARKER.test(rest) && !final) break;
-        emit(c);
+        out += c;
         i++;
         continue;
       }
       const after = rest[marker[0].length];
       if (after === undefined && !final) break; // `(` or `:` may follow
-      const citation = citations[Number(marker[1]) - 1];
-      const linked = citation && after !== '(' && after !== ':' && previous !== '[';
-      emit(linked ? `[${marker[0]}](${linkTarget(citation.url)})` : marker[0]);
+      const citation = this.citations[Number(marker[1]) - 1];
+      // `previous` is the character before this marker: what this drain wrote last, else an earlier write's.
+      const before = out ? out[out.length - 1] : this.previous;
+      const linked = citation && after !== '(' && after !== ':' && before !== '[';
+      out += linked ? `[${marker[0]}](${linkTarget(citation.url)})` : marker[0];
       i += marker[0].length;
     }
-    pending = text.slice(i);
+    if (out) this.previous = out[out.length - 1]!;
+    this.pending = text.slice(i);
     return out;
-  };
+  }
+}
 
-  return {
-    push(delta) {
-      // Most deltas are plain prose: nothing in them can start a marker, code or a line.
-      if (!pending && !SPECIAL.test(delta) && !(atLineStart && /^[ >]/.test(delta))) {
-        if (delta) [atLineStart, previous] = [false, delta.at(-1) ?? previous];
-        return delta;
-      }
-      pending += delta;
-      return drain(false);
-    },
-    flush() {
-      return drain(true);
-    },
-  };
+export function citationLinker(citations: Citation[]): CitationLinker {
+  return new MarkdownCitationLinker(citations);
 }
 
 /** The whole answer with its markers linked. */

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
 import { UnavailableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { ThreadRef, ThreadStore } from '../../core/threads/index.js';
-import { answerRecordOf, exchangeOf, type CompletionRecord } from './completion-record.js';
+import type { ThreadExchange, ThreadRef, ThreadStore } from '../../core/threads/index.js';
+import { recordsOf, type CompletionRecord } from './completion-record.js';
 
 const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId}`;
 
@@ -17,7 +17,7 @@ const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId
  * The answer service's own reader also waits for a write under way (`settled`).
  */
 export class CompletionSink {
-  private queue: Array<{ record: CompletionRecord; thread: ThreadRef }> = [];
+  private queue: Array<{ ref: ThreadRef; exchange: ThreadExchange }> = [];
   private round: Promise<void> | undefined;
   /** Threads with an exchange queued or being written, and how many. */
   private readonly pending = new Map<string, number>();
@@ -30,13 +30,14 @@ export class CompletionSink {
   }
 
   complete(record: CompletionRecord): void {
+    const { exchange, answer } = recordsOf(record, this.deps.recorder.now());
     // The recorder keeps its own bounded queue and writes it in batches.
-    this.deps.recorder.record({ kind: 'answer', record: answerRecordOf(record, this.deps.recorder.now()) });
+    this.deps.recorder.record({ kind: 'answer', record: answer });
     const { thread } = record;
     if (!thread) return;
     const key = threadKey(thread.orgId, thread.threadId);
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-    this.queue.push({ record, thread });
+    this.queue.push({ ref: thread, exchange });
     this.round ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
   }
 
@@ -57,11 +58,10 @@ export class CompletionSink {
     // One write for the batch, in the order the answers ended. A database that is down or busy is
     // waited out (the answers were sent: their exchanges must not be lost to an outage); what
     // arrives meanwhile queues behind them.
-    const entries = batch.map(({ record, thread }) => ({ ref: thread, exchange: exchangeOf(record) }));
     const givingUpAt = Date.now() + this.retryForMs;
     for (let pause = 100; ; pause = Math.min(pause * 2, 5_000)) {
       try {
-        await this.deps.threads.appendAll(entries);
+        await this.deps.threads.appendAll(batch);
         break;
       } catch (err) {
         if (err instanceof UnavailableError && Date.now() < givingUpAt) {
@@ -69,12 +69,12 @@ export class CompletionSink {
           await sleep(pause);
           continue;
         }
-        this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ thread }) => thread.threadId) }, 'assistant threads not stored');
+        this.deps.logger.error({ err, exchanges: batch.length, threadIds: batch.map(({ ref }) => ref.threadId) }, 'assistant threads not stored');
         break;
       }
     }
-    for (const { thread } of batch) {
-      const key = threadKey(thread.orgId, thread.threadId);
+    for (const { ref } of batch) {
+      const key = threadKey(ref.orgId, ref.threadId);
       const left = (this.pending.get(key) ?? 1) - 1;
       if (left > 0) this.pending.set(key, left);
       else this.pending.delete(key);

@@ -3,7 +3,7 @@ import type { Domain } from '../../core/tenants/index.js';
 import { citationNumbers, passageUrl } from './citations.js';
 import type { Conversation } from './conversation.js';
 import type { ContextItem } from './schema.js';
-import { estimateTokens, truncateToTokens } from './token-budget.js';
+import { estimateTokens, tokensOfLength, truncateToTokens } from './token-budget.js';
 
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant';
@@ -43,7 +43,16 @@ function instructions(domain: PromptInput['domain']): string {
 
 /** A passage as the model reads it: its page's citation number, title and URL, then its text. */
 export function passageBlock(n: number, baseUrl: string, hit: SearchHit): string {
-  return `[${n}] ${hit.metadata.title} (${passageUrl(baseUrl, hit)})\n${hit.content.trim()}`;
+  return block(n, passageUrl(baseUrl, hit), hit);
+}
+
+function block(n: number, url: string, hit: SearchHit): string {
+  return `[${n}] ${hit.metadata.title} (${url})\n${hit.content.trim()}`;
+}
+
+/** The tokens `block(n, url, hit)` costs, counted without writing it: `[n] ` title ` (` url `)\n` text. */
+function blockTokens(n: number, url: string, hit: SearchHit): number {
+  return tokensOfLength(String(n).length + 7 + String(hit.metadata.title).length + url.length + hit.content.trim().length);
 }
 
 /**
@@ -81,17 +90,19 @@ export function buildPrompt(input: PromptInput): AssistantPrompt {
   let used = estimateTokens(head) + estimateTokens(question) + 16;
 
   // Every page's best passage is admitted before any page's further ones; a passage too large is skipped, not the rest.
-  const admitted = new Set<SearchHit>();
+  // Each passage's URL is made once, for its cost and its block.
+  const admitted = new Map<SearchHit, string>();
   for (const hit of admissionOrder(input.hits)) {
-    const cost = estimateTokens(passageBlock(input.hits.length, domain.baseUrl, hit)) + 2;
+    const url = passageUrl(domain.baseUrl, hit);
+    const cost = blockTokens(input.hits.length, url, hit) + 2;
     if (used + cost > budget) continue;
-    admitted.add(hit);
+    admitted.set(hit, url);
     used += cost;
   }
   // Shown in rank order, so a page's passages stay side by side.
   const passages = input.hits.filter((hit) => admitted.has(hit));
   const numbers = citationNumbers(passages);
-  const blocks = passages.map((hit) => passageBlock(numbers.get(hit.path) ?? 0, domain.baseUrl, hit));
+  const blocks = passages.map((hit) => block(numbers.get(hit.path) ?? 0, admitted.get(hit)!, hit));
 
   const extras: string[] = [];
   for (const item of input.context ?? []) {

@@ -12,8 +12,12 @@ const BLOCK = /\n*```suggestions\n[\s\S]*?\n```[ \t]*\n?/g;
  */
 export function suggestionsBlock(passages: Array<Pick<SearchHit, 'path' | 'metadata'>>): string {
   const lines: string[] = [];
+  // A page's further passages follow its first: its path is encoded once, not once per passage.
+  const pages = new Set<string>();
   const seen = new Set<string>();
   for (const hit of passages) {
+    if (pages.has(hit.path)) continue;
+    pages.add(hit.path);
     const path = encodeURI(hit.path.startsWith('/') ? hit.path : `/${hit.path}`).replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     if (seen.has(path)) continue;
     seen.add(path);

@@ -4,7 +4,12 @@
  * budget without shipping one tokenizer per model family.
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return tokensOfLength(text.length);
+}
+
+/** The estimate of a text of `chars` characters, for a text not written out. */
+export function tokensOfLength(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 /** The longest prefix of `text` that fits `tokens`, marked as cut when it was. */

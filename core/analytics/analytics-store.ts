@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { bool, json, type Database } from '../db/index.js';
+import { bool, compiledShapes, json, type Database } from '../db/index.js';
 import { parseAnswerRecord } from './answer-record.js';
 import { pageViewStore } from './page-views.js';
 import type {
@@ -22,6 +22,13 @@ const DAY_MS = 86_400_000;
 const PURGE_SLICE = 500;
 /** Rows per multi-row insert: well inside either engine's limit on parameters. */
 const WRITE_CHUNK = 500;
+/** The most answers per multi-row insert. */
+const ANSWER_CHUNK = 256;
+/**
+ * Rows of the next multi-row insert of answers: the largest power of two left, at most ANSWER_CHUNK,
+ * so a batch of any size runs through a few compiled shapes (1, 2, 4 … 256 rows) in a few statements.
+ */
+const answerRows = (left: number) => Math.min(2 ** Math.floor(Math.log2(left)), ANSWER_CHUNK);
 /** The UTC day an instant falls in, as the instant of its midnight. */
 const dayOf = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
 
@@ -116,6 +123,42 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
     return out;
   }
 
+  // The answers' two statements, compiled once per shape (see `compiledShapes`).
+  const ANSWER_COLUMNS = 9;
+  const insertAnswers = compiledShapes((rows: number, slot) =>
+    db
+      .insertInto('answers')
+      .values(
+        Array.from({ length: rows }, (_, r) => ({
+          domain_id: slot(r * ANSWER_COLUMNS),
+          id: slot(r * ANSWER_COLUMNS + 1),
+          at: slot(r * ANSWER_COLUMNS + 2) as unknown as number,
+          thread_id: slot(r * ANSWER_COLUMNS + 3),
+          caller: slot(r * ANSWER_COLUMNS + 4),
+          surface: slot(r * ANSWER_COLUMNS + 5),
+          resolution: slot(r * ANSWER_COLUMNS + 6),
+          category: slot(r * ANSWER_COLUMNS + 7),
+          answer_json: slot(r * ANSWER_COLUMNS + 8),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
+      .returning(['domain_id', 'id']),
+  );
+  const addAnswerDay = compiledShapes((_one: 1, slot) =>
+    db
+      .insertInto('answer_days')
+      .values({
+        domain_id: slot(0),
+        day: slot(1) as unknown as number,
+        caller: slot(2),
+        surface: slot(3),
+        category: slot(4),
+        resolution: slot(5),
+        n: slot(6) as unknown as number,
+      })
+      .onConflict((oc) => oc.columns(['domain_id', 'day', 'caller', 'surface', 'category', 'resolution']).doUpdateSet({ n: sql<number>`answer_days.n + excluded.n` })),
+  );
+
   return {
     async write(events: AnalyticsEvent[]): Promise<void> {
       const answers = events.flatMap((e) => (e.kind === 'answer' ? [e.record] : []));
@@ -126,27 +169,11 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
         await pageViews.write(trx, views);
         // Answers in multi-row statements; a record sent twice is inserted, and counted, once.
         const counts = new Map<string, { domain_id: string; day: number; caller: string; surface: string; category: string; resolution: string; n: number }>();
-        for (let i = 0; i < answers.length; i += WRITE_CHUNK) {
-          const chunk = answers.slice(i, i + WRITE_CHUNK);
-          const added = await trx
-            .insertInto('answers')
-            .values(
-              chunk.map((r) => ({
-                domain_id: r.domainId,
-                id: r.id,
-                at: r.at,
-                thread_id: r.threadId,
-                caller: r.caller,
-                surface: r.surface,
-                resolution: r.resolution,
-                category: r.category,
-                answer_json: json(r),
-              })),
-            )
-            .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
-            .returning(['domain_id', 'id'])
-            .execute();
-          const inserted = new Set(added.map((row) => `${row.domain_id}\n${row.id}`));
+        for (let i = 0; i < answers.length; ) {
+          const chunk = answers.slice(i, (i += answerRows(answers.length - i)));
+          const values = chunk.flatMap((r) => [r.domainId, r.id, r.at, r.threadId, r.caller, r.surface, r.resolution, r.category, json(r)]);
+          const added = await trx.executeQuery<{ domain_id: string; id: string }>(insertAnswers(chunk.length, values));
+          const inserted = new Set(added.rows.map((row) => `${row.domain_id}\n${row.id}`));
           for (const r of chunk) {
             if (!inserted.delete(`${r.domainId}\n${r.id}`)) continue;
             const row = { domain_id: r.domainId, day: dayOf(r.at), caller: r.caller, surface: r.surface, category: r.category ?? '', resolution: r.resolution, n: 0 };
@@ -158,11 +185,7 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
         }
         // The daily counts, in the same transaction as the answers they count.
         for (const row of counts.values()) {
-          await trx
-            .insertInto('answer_days')
-            .values(row)
-            .onConflict((oc) => oc.columns(['domain_id', 'day', 'caller', 'surface', 'category', 'resolution']).doUpdateSet({ n: sql<number>`answer_days.n + ${row.n}` }))
-            .execute();
+          await trx.executeQuery(addAnswerDay(1, [row.domain_id, row.day, row.caller, row.surface, row.category, row.resolution, row.n]));
         }
         for (let i = 0; i < searches.length; i += WRITE_CHUNK) {
           await trx

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { DatabaseUnavailableError } from './errors.js';
 import { instrumentedDialect, type QueryObserver } from './instrumented-dialect.js';
@@ -102,6 +102,11 @@ function postgresDialect(url: string, poolSize: number): KyselyDialect {
   return new PostgresDialect({ pool });
 }
 
+/** A SQLite write transaction's three statements, compiled once (a raw builder compiles anew each time). */
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
 function isSqliteBusy(err: unknown): boolean {
   return err instanceof DatabaseUnavailableError && err.cause instanceof Error && 'code' in err.cause && /^SQLITE_(BUSY|LOCKED)/.test(String(err.cause.code));
 }
@@ -117,13 +122,13 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
       try {
         return await queries.connection().execute(async (conn) => {
-          await sql`begin immediate`.execute(conn);
+          await conn.executeQuery(BEGIN_IMMEDIATE);
           try {
             const result = await fn(conn);
-            await sql`commit`.execute(conn);
+            await conn.executeQuery(COMMIT);
             return result;
           } catch (err) {
-            await sql`rollback`.execute(conn).catch(() => undefined);
+            await conn.executeQuery(ROLLBACK).catch(() => undefined);
             throw err;
           }
         });

@@ -41,6 +41,19 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(await store.callerStats('docs', { from: T0 - DAY, to: T0 + 2 * DAY - 1 }), [{ caller: 'server', surface: 'assistant', total: 2, answered: 2, unanswered: 0 }]);
   });
 
+  it('stores a large batch whole, in several statements, and counts a repeat in a later statement of it once', async () => {
+    // 300 answers go in statements of 256, 32, 8 and 4 rows; the last record repeats the first.
+    const records = Array.from({ length: 300 }, (_, i) => answer(`big${String(i).padStart(3, '0')}`, T0 + i, { caller: i % 3 === 0 ? 'browser' : 'server' }));
+    await store.write([...records, records[0]!].map((record) => ({ kind: 'answer', record })));
+    const listed = await store.listAnswers('docs', { from: 0, to: T0 + DAY, limit: 500 });
+    assert.equal(listed.items.length, 300);
+    assert.deepEqual(listed.items.at(-1), records[0]);
+    assert.deepEqual(
+      (await store.callerStats('docs', { from: T0 - DAY, to: T0 + 2 * DAY - 1 })).map((c) => [c.caller, c.total]),
+      [['server', 200], ['browser', 100]],
+    );
+  });
+
   it('counts answers per caller and door and per category, answered and unanswered, within the period', async () => {
     await store.write([
       { kind: 'answer', record: answer('b1', T0, { caller: 'browser' }) },
