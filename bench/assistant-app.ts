@@ -14,6 +14,7 @@ import { openPlatform } from '../core/platform/index.js';
 import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
 import type { StreamAnswer } from './client-paths.js';
+import { siblingScript } from './sibling.js';
 
 export interface BenchAssistant {
   app: Koa;
@@ -66,7 +67,7 @@ export async function benchAssistant(
  * base URL once it prints it.
  */
 export async function startModelProcess(args: readonly (string | number)[]): Promise<{ baseUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'model-process.ts'), ...args.map(String)], {
+  const child = spawn(process.execPath, [...siblingScript('model-process'), ...args.map(String)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {

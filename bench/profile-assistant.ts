@@ -4,7 +4,10 @@
  * after a warm-up, records a CPU profile of the measured requests only (and, with HEAP_OUT, a
  * sampling heap profile that counts collected objects too). Open the files in Chrome DevTools.
  *
- *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] npx tsx bench/profile-assistant.ts [assistant|relay] [requests]
+ * Run it compiled, as production runs (under tsx every function pays a naming helper):
+ *
+ *   npx tsc -p tsconfig.bench.json
+ *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] node dist/benches/bench/profile-assistant.js [assistant|relay] [requests]
  */
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
