@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
-import { koaBody } from 'koa-body';
-import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
 import { browserRoutes } from './browser-routes.js';
 import { engineClassifier } from '../core/engine-errors.js';
-import { errorMiddleware, toQuireError } from './error-middleware.js';
-import { badRequest, HttpError } from './http-error.js';
+import { errorMiddleware } from './error-middleware.js';
 import { FEATURES } from './features.js';
+import { requestBody } from './request-body.js';
 import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
 import { redisClient } from '../core/platform/index.js';
@@ -17,22 +15,6 @@ function requestId(ctx: Context, next: Next) {
   const given = ctx.get('X-Request-Id');
   ctx.state.requestId = REQUEST_ID.test(given) ? given : randomUUID();
   ctx.set('X-Request-Id', ctx.state.requestId as string);
-  return next();
-}
-
-function hasBody(ctx: Context): boolean {
-  return Boolean(ctx.get('Transfer-Encoding')) || Number(ctx.get('Content-Length') || 0) > 0;
-}
-
-/**
- * A request body must be JSON; an empty POST is allowed (the schema then names what is missing).
- * The page-view beacon alone may send its JSON as `text/plain`, as `navigator.sendBeacon` does.
- */
-function requireJson(ctx: Context, next: Next) {
-  const beacon = PLAIN_TEXT_JSON_PATH.test(ctx.path) && ctx.is('text/plain');
-  if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && hasBody(ctx) && !ctx.is('application/json') && !beacon) {
-    throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json');
-  }
   return next();
 }
 
@@ -54,21 +36,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   });
   app.use(errorMiddleware(log, engineClassifier(redisClient(services.redis))));
   app.use(browserRoutes(services).routes());
-  app.use(requireJson);
-  app.use(
-    koaBody({
-      json: true,
-      jsonStrict: true,
-      multipart: false,
-      urlencoded: false,
-      text: false,
-      jsonLimit: services.config.bodyLimitBytes,
-      // A body that cannot be read (a gzip body that is not gzip, a client gone mid-body) is the request's fault.
-      onError: (err) => {
-        throw toQuireError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
-      },
-    }),
-  );
+  app.use(requestBody(services.config.bodyLimitBytes));
   for (const feature of features) {
     const router = feature(services);
     app.use(router.routes());
