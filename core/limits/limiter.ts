@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Logger } from '../logger.js';
 import { QuireError, UnavailableError } from '../errors.js';
 import type { LimitMetrics, LimitSubject } from '../telemetry/index.js';
-import { windowOf, type Window, type WindowSpan } from './windows.js';
+import { WindowClock, type Window, type WindowSpan } from './windows.js';
 
 export interface LimitCheck {
   /** Stable name of the limit, part of the store key (`assistant-key`, `agent-create`, …). */
@@ -97,6 +97,7 @@ export class Limiter {
   private readonly stores = new Map<string, RateLimiterRedis>();
   private readonly memories = new Map<string, MemoryCounter>();
   private storeFailing = false;
+  private readonly clock = new WindowClock();
 
   constructor(private readonly options: LimiterOptions) {}
 
@@ -169,7 +170,7 @@ export class Limiter {
     const spent: Taken[] = [];
     let tightest: LimitState | undefined;
     for (const check of checks) {
-      const w = windowOf(check.window, now);
+      const w = this.clock.spanOf(check.window, now);
       const key = `${check.subject}:${w.suffix}`;
       const taken = await this.take(check, w, key).catch(async (err: unknown) => {
         await giveBack(spent);
