@@ -12,10 +12,12 @@ import { redisClient } from '../core/platform/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The caller's request id when it is a sane one, else a new one; on the response before anything can fail. */
 function requestId(ctx: Context, next: Next) {
-  const given = ctx.get('X-Request-Id');
-  ctx.state.requestId = REQUEST_ID.test(given) ? given : randomUUID();
-  ctx.set('X-Request-Id', ctx.state.requestId as string);
+  const given = ctx.req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  ctx.state.requestId = id;
+  ctx.res.setHeader('X-Request-Id', id);
   return next();
 }
 
