@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { TenantStore } from '../core/tenants/index.js';
 import { HttpError } from './http-error.js';
 
@@ -69,10 +69,7 @@ function varyOnOrigin(ctx: Context): void {
 export function browserCors(options: CorsOptions): Middleware {
   const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
   const exposed = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(', ');
-  return async function cors(ctx, next) {
-    varyOnOrigin(ctx);
-    const origin = ctx.req.headers.origin;
-    if (!origin) return next();
+  const withOrigin = async (ctx: Context, next: Next, origin: string): Promise<void> => {
     const preflight = ctx.method === 'OPTIONS' && Boolean(ctx.get('Access-Control-Request-Method'));
     const allowed = await options.policy(ctx);
     if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
@@ -89,6 +86,12 @@ export function browserCors(options: CorsOptions): Middleware {
     }
     ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
+  };
+  // Servers and curl send no Origin: they pass straight on, without a promise of this middleware's own.
+  return function cors(ctx, next) {
+    varyOnOrigin(ctx);
+    const origin = ctx.req.headers.origin;
+    return origin ? withOrigin(ctx, next, origin) : next();
   };
 }
 
