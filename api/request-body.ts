@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Middleware, Next, Request } from 'koa';
 import { koaBody } from 'koa-body';
 import { InvalidRequestError } from '../core/errors.js';
 import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
@@ -65,12 +65,12 @@ function readBytes(req: IncomingMessage, length: number): Promise<Buffer> {
 }
 
 /** Parses as koa-body does with `jsonStrict` (co-body with bourne): UTF-8, BOM dropped, an object or array, no `__proto__` key. */
-export function parseStrictJson(text: string): unknown {
+export function parseStrictJson(text: string): Request['body'] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!body) return {};
   if (!OBJECT_OR_ARRAY.test(body)) throw new InvalidRequestError('request body is not valid JSON');
   try {
-    const parsed: unknown = JSON.parse(body);
+    const parsed = JSON.parse(body) as Request['body'];
     if (SUSPECT_PROTO.test(body)) JSON.parse(body, refuseProto);
     return parsed;
   } catch {
