@@ -11,6 +11,16 @@ export interface AuthState {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** Whether `Authorization` appears more than once, read from the raw header list (Node's `headersDistinct` copies every header). */
+function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /**
  * Requires a live key of `kind`. No or unknown key: 401. A valid key of the
  * other kind: 403. The key's organisation scopes everything after it. Where an
@@ -20,7 +30,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export function requireKey(tenants: TenantStore, kind: KeyKind) {
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
     // Node keeps only the first of repeated Authorization headers; two keys in one request is a confused client.
-    if ((ctx.req.headersDistinct.authorization?.length ?? 0) > 1) {
+    if (repeatsAuthorization(ctx.req.rawHeaders)) {
       throw badRequest('send one Authorization header, not several', [{ path: 'Authorization', message: 'must appear once' }]);
     }
     const header = ctx.get('Authorization');

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { TenantStore } from '../core/tenants/index.js';
 import { HttpError } from './http-error.js';
 
@@ -51,6 +51,12 @@ function allowedHeaders(ctx: Context, extra: CorsOptions['allowHeaders']): strin
   return [...new Set([...CORS_ALLOW_HEADERS, ...requested])].join(', ');
 }
 
+/** `Vary: Origin`, set directly when nothing varies yet (every request of these endpoints), else through Koa's merge. */
+function varyOnOrigin(ctx: Context): void {
+  if (ctx.res.getHeader('Vary') === undefined && !ctx.res.headersSent) ctx.res.setHeader('Vary', 'Origin');
+  else ctx.vary('Origin');
+}
+
 /**
  * CORS for an endpoint meant for browsers on other origins. A preflight from
  * an allowed origin is answered 204 with what the clients need; a request
@@ -63,11 +69,8 @@ function allowedHeaders(ctx: Context, extra: CorsOptions['allowHeaders']): strin
 export function browserCors(options: CorsOptions): Middleware {
   const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
   const exposed = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(', ');
-  return async function cors(ctx, next) {
-    ctx.vary('Origin');
-    const origin = ctx.get('Origin');
+  const withOrigin = async (ctx: Context, next: Next, origin: string): Promise<void> => {
     const preflight = ctx.method === 'OPTIONS' && Boolean(ctx.get('Access-Control-Request-Method'));
-    if (!origin) return next();
     const allowed = await options.policy(ctx);
     if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
       throw new HttpError(403, 'forbidden', `origin ${origin} is not allowed to call this endpoint`);
@@ -83,6 +86,12 @@ export function browserCors(options: CorsOptions): Middleware {
     }
     ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
+  };
+  // Servers and curl send no Origin: they pass straight on, without a promise of this middleware's own.
+  return function cors(ctx, next) {
+    varyOnOrigin(ctx);
+    const origin = ctx.req.headers.origin;
+    return origin ? withOrigin(ctx, next, origin) : next();
   };
 }
 

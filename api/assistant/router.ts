@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
@@ -71,23 +70,14 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
       context: body.context,
     });
 
-    // From here on the response is a stream: failures become error parts inside it.
     const controller = new AbortController();
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) controller.abort();
+    const res = ctx.res;
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
     });
-    const out = new PassThrough();
     const messageId = `msg_${randomUUID()}`;
-    const writer = protocol.writer(out, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}), queryRewrite: prepared.rewrite });
-    ctx.status = 200;
-    ctx.set({ ...writer.headers, ...protocol.headers(domain.id), 'X-Thread-Id': threadId });
-    if (thread.key) ctx.set('X-Thread-Key', thread.key);
-    ctx.body = out;
-    writer.inOneWrite(() => {
-      writer.start();
-      writer.retrieval(answers.searchCall(prepared, `call_${randomUUID()}`));
-    });
-
+    const writer = protocol.writer(res, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}), queryRewrite: prepared.rewrite });
+    const firstSearch = answers.searchCall(prepared, `call_${randomUUID()}`);
     const run = answers.answer(prepared, {
       signal: controller.signal,
       trace: {
@@ -104,6 +94,23 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
       suggestions: true,
       onSearch: (call) => writer.retrieval(call),
     });
+
+    // From here on the response is a stream, written to the socket's response directly (Koa would
+    // pipe a PassThrough into it, a stream and a pipeline per answer): nothing below throws, and
+    // failures become error parts inside the stream.
+    ctx.status = 200;
+    for (const [name, value] of Object.entries(writer.headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(protocol.headers(domain.id))) res.setHeader(name, value);
+    res.setHeader('X-Thread-Id', threadId);
+    if (thread.key) res.setHeader('X-Thread-Key', thread.key);
+    ctx.respond = false;
+    // A write after the end is a defect to log, not an 'error' event that would take the process down.
+    res.on('error', (err) => logger.warn({ err, threadId }, 'assistant response write failed'));
+    writer.inOneWrite(() => {
+      writer.start();
+      writer.retrieval(firstSearch);
+    });
+
     void runAnswer({
       writer,
       run,
@@ -112,20 +119,20 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
       logger,
       threadId,
       end: () => {
-        out.end();
-        if (ctx.res.closed) return;
+        res.end();
+        if (res.closed) return;
         // The last bytes too must be read in bounded time, or the connection would stay open for ever.
-        const stalled = setTimeout(() => ctx.res.destroy(), config.http.streamStallTimeoutMs);
-        ctx.res.once('close', () => clearTimeout(stalled));
+        const stalled = setTimeout(() => res.destroy(), config.http.streamStallTimeoutMs);
+        res.once('close', () => clearTimeout(stalled));
       },
       stallTimeoutMs: config.http.streamStallTimeoutMs,
       onStall: () => {
         controller.abort();
-        ctx.res.destroy();
+        res.destroy();
       },
     }).catch((err: unknown) => {
       logger.error({ err, threadId }, 'assistant stream failed');
-      out.end();
+      res.end();
     });
   };
 

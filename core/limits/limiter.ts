@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Logger } from '../logger.js';
 import { QuireError, UnavailableError } from '../errors.js';
 import type { LimitMetrics, LimitSubject } from '../telemetry/index.js';
-import { windowOf, type Window, type WindowSpan } from './windows.js';
+import { WindowClock, type Window, type WindowSpan } from './windows.js';
 
 export interface LimitCheck {
   /** Stable name of the limit, part of the store key (`assistant-key`, `agent-create`, …). */
@@ -66,14 +66,14 @@ interface Taken {
 }
 
 /** Consumes a point; a refusal is a result, any other failure (the store) is thrown. */
-async function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
-  try {
-    const res = await from.consume(key, 1);
-    return { from, key, refused: false, remaining: res.remainingPoints };
-  } catch (err) {
-    if (err instanceof RateLimiterRes) return { from, key, refused: true, remaining: 0 };
-    throw err;
-  }
+function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
+  return from.consume(key, 1).then(
+    (res): Taken => ({ from, key, refused: false, remaining: res.remainingPoints }),
+    (err: unknown): Taken => {
+      if (err instanceof RateLimiterRes) return { from, key, refused: true, remaining: 0 };
+      throw err;
+    },
+  );
 }
 
 async function giveBack(spent: Taken[]): Promise<void> {
@@ -97,6 +97,7 @@ export class Limiter {
   private readonly stores = new Map<string, RateLimiterRedis>();
   private readonly memories = new Map<string, MemoryCounter>();
   private storeFailing = false;
+  private readonly clock = new WindowClock();
 
   constructor(private readonly options: LimiterOptions) {}
 
@@ -132,10 +133,13 @@ export class Limiter {
     return counter.limiter;
   }
 
-  /** Takes one point from Redis, or from memory when Redis fails under the 'open' policy. */
-  private async take(check: LimitCheck, w: WindowSpan, key: string): Promise<Taken> {
+  /** Takes one point from Redis, or from memory when there is no Redis or it fails under the 'open' policy. */
+  private take(check: LimitCheck, w: WindowSpan, key: string): Promise<Taken> {
     const redis = this.options.redis;
-    if (!redis) return counted(this.memoryFor(check, w), key);
+    return redis ? this.takeFromStore(check, w, key, redis) : counted(this.memoryFor(check, w), key);
+  }
+
+  private async takeFromStore(check: LimitCheck, w: WindowSpan, key: string, redis: Redis): Promise<Taken> {
     try {
       const taken = await counted(this.storeFor(check, w, redis), key);
       this.storeAnswered();
@@ -169,12 +173,15 @@ export class Limiter {
     const spent: Taken[] = [];
     let tightest: LimitState | undefined;
     for (const check of checks) {
-      const w = windowOf(check.window, now);
+      const w = this.clock.spanOf(check.window, now);
       const key = `${check.subject}:${w.suffix}`;
-      const taken = await this.take(check, w, key).catch(async (err: unknown) => {
+      let taken: Taken;
+      try {
+        taken = await this.take(check, w, key);
+      } catch (err) {
         await giveBack(spent);
         throw err;
-      });
+      }
       if (taken.refused) {
         // The refused point was counted too; give it back with the others, so a refused request spends nothing.
         await giveBack([...spent, taken]);

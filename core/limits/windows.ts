@@ -39,3 +39,21 @@ export function windowOf(window: Window, now: Date): WindowSpan {
     reset: Math.ceil((end - now.getTime()) / 1000),
   };
 }
+
+/**
+ * `windowOf`, remembered for the current second: a window's span depends only on the whole
+ * second (the month's reset too, as months end on a whole second), and every request asks for
+ * the same few windows.
+ */
+export class WindowClock {
+  private readonly recent = new Map<Window, { second: number; span: WindowSpan }>();
+
+  spanOf(window: Window, now: Date): WindowSpan {
+    const second = Math.floor(now.getTime() / 1000);
+    const kept = this.recent.get(window);
+    if (kept && kept.second === second) return kept.span;
+    const span = windowOf(window, now);
+    this.recent.set(window, { second, span });
+    return span;
+  }
+}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyKind } from './types.js';
 
 export const ADMIN_PREFIX = 'quire_';
@@ -21,8 +21,9 @@ export function newKeyId(): string {
   return 'key_' + randomBytes(8).toString('hex');
 }
 
+/** The SHA-256 of a secret, in hex: what the key table stores. One-shot, as it runs on every request. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time comparison of two hex hashes of equal length. */

@@ -50,6 +50,17 @@ describe('CORS on the browser endpoints', () => {
     }
   });
 
+  it('says Vary: Origin on a browser endpoint’s answer to a request without Origin, and adds no CORS header', async () => {
+    const res = await fetch(`${world.url}/discovery/v2/assistant/docs/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.org.assistantKey}` },
+      body: '{"fp":',
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('vary'), 'Origin');
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
+  });
+
   it('puts the same Allow-Origin on the answer, on 400, 401 and 429, and exposes the thread, limit and request headers', async () => {
     const answer = await ask('docs', OTHER);
     assert.equal(answer.status, 200);

@@ -158,6 +158,20 @@ describe('assistant requests', () => {
     }
   });
 
+  it('streams the answer with every header set before it (request id, limits, thread) and ends it, in v2 and v1', async () => {
+    for (const version of ['v2', 'v1'] as const) {
+      const res = await world.post(version, version === 'v2' ? valid() : { fp: 'anonymous', messages: [userMessageV1('How do I install the CLI?')] });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', version === 'v2' ? /^text\/event-stream/ : /^text\/plain/);
+      assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+      assert.ok(Number(res.headers.get('ratelimit-limit')) > 0, 'the limit headers');
+      assert.ok(res.headers.get('x-thread-id') && res.headers.get('x-thread-key'), 'a new thread and its key');
+      assert.equal(res.headers.get('deprecation'), version === 'v1' ? 'true' : null);
+      const text = await res.text();
+      assert.ok(version === 'v2' ? text.endsWith('data: [DONE]\n\n') : /\nd:\{"finishReason":"stop".*\n$/.test(text), `the stream ends: ${text.slice(-80)}`);
+    }
+  });
+
   it('aborts the model request within a chunk when the client disconnects, and stores the cut answer', async () => {
     const model = world.model!;
     model.chunkDelayMs = 30;

@@ -91,6 +91,9 @@ describe('HTTP strictness: every refusal is a JSON error of API.md', () => {
     const orders = [
       [good, 'Authorization: Bearer quire_someoneelse00000000000000000000000000000'],
       ['Authorization: Bearer quire_someoneelse00000000000000000000000000000', good],
+      // Header names are case-insensitive: a second one spelled differently is still a second one.
+      [good, 'AUTHORIZATION: Bearer quire_someoneelse00000000000000000000000000000'],
+      ['authorization: Bearer quire_someoneelse00000000000000000000000000000', good],
     ];
     for (const headers of orders) {
       const res = await request('POST', '/echo', [...headers, 'Content-Type: application/json'], '{}');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { hashSecret, kindOfSecret, newSecret, sameHash } from '../../../core/tenants/keys.js';
 import { scrubSecrets } from '../../../core/logger.js';
 
@@ -19,6 +20,13 @@ describe('API keys', () => {
     assert.notEqual(a, newSecret('admin'));
     assert.ok(sameHash(hashSecret(a), hashSecret(a)));
     assert.ok(!sameHash(hashSecret(a), hashSecret(a + 'x')));
+  });
+
+  it('are stored as the hex SHA-256 of the secret, so keys hashed by earlier builds still match', () => {
+    // The FIPS 180-2 test vector for "abc".
+    assert.equal(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const secret = newSecret('assistant');
+    assert.equal(hashSecret(secret), createHash('sha256').update(secret).digest('hex'));
   });
 
   it('are masked in log text', () => {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Limiter, LimitStoreUnavailableError, RateLimitedError, type LimitCheck } from '../../../core/limits/index.js';
-import { windowOf } from '../../../core/limits/windows.js';
+import { WindowClock, windowOf } from '../../../core/limits/windows.js';
 import { createLogger } from '../../../core/logger.js';
 import { createMetrics } from '../../../core/telemetry/index.js';
 
@@ -48,6 +48,21 @@ describe('limiter windows', () => {
       }
     }
     assert.equal(windowOf('month', new Date(Date.UTC(2026, 1, 10))).storeSeconds, 28 * 86_400);
+  });
+
+  it('the clock remembers a span for its second only, and it equals a fresh one at every millisecond', () => {
+    const clock = new WindowClock();
+    // Across the end of a month, a day and an hour, millisecond by millisecond around each second.
+    const end = Date.UTC(2026, 1, 1);
+    for (let ms = end - 2500; ms < end + 2500; ms += 7) {
+      for (const window of ['hour', 'day', 'month'] as const) {
+        const now = new Date(ms);
+        assert.deepEqual(clock.spanOf(window, now), windowOf(window, now), `${window} at ${now.toISOString()}`);
+      }
+    }
+    const at = new Date(Date.UTC(2026, 5, 3, 10, 0, 0, 100));
+    assert.equal(clock.spanOf('hour', at), clock.spanOf('hour', new Date(at.getTime() + 850)), 'one span within a second');
+    assert.notEqual(clock.spanOf('hour', at), clock.spanOf('hour', new Date(at.getTime() + 900)), 'a new one the next second');
   });
 });
 
