@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
 import { browserRoutes } from './browser-routes.js';
 import { engineClassifier } from '../core/engine-errors.js';
-import { errorMiddleware } from './error-middleware.js';
+import { errorMiddleware, toQuireError } from './error-middleware.js';
+import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
-import { requestBody } from './request-body.js';
 import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
 import type { Logger } from '../core/logger.js';
@@ -37,6 +39,22 @@ function requestLog(log: Logger) {
   };
 }
 
+function hasBody(ctx: Context): boolean {
+  return Boolean(ctx.get('Transfer-Encoding')) || Number(ctx.get('Content-Length') || 0) > 0;
+}
+
+/**
+ * A request body must be JSON; an empty POST is allowed (the schema then names what is missing).
+ * The page-view beacon alone may send its JSON as `text/plain`, as `navigator.sendBeacon` does.
+ */
+function requireJson(ctx: Context, next: Next) {
+  const beacon = PLAIN_TEXT_JSON_PATH.test(ctx.path) && ctx.is('text/plain');
+  if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && hasBody(ctx) && !ctx.is('application/json') && !beacon) {
+    throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json');
+  }
+  return next();
+}
+
 /** Builds the Koa app from its services; never listens (the entry point or a test does). */
 export function createApp(services: ApiServices, features: Feature[] = FEATURES): Koa {
   const app = new Koa({ proxy: services.config.trustProxy });
@@ -47,7 +65,21 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   app.use(requestLog(log));
   app.use(errorMiddleware(log, engineClassifier(redisClient(services.redis))));
   app.use(browserRoutes(services).routes());
-  app.use(requestBody(services.config.bodyLimitBytes));
+  app.use(requireJson);
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: true,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      jsonLimit: services.config.bodyLimitBytes,
+      // A body that cannot be read (a gzip body that is not gzip, a client gone mid-body) is the request's fault.
+      onError: (err) => {
+        throw toQuireError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
+      },
+    }),
+  );
   for (const feature of features) {
     const router = feature(services);
     app.use(router.routes());
