@@ -10,6 +10,16 @@ function routeOf(ctx: Context): string {
 }
 
 /**
+ * True when the request has a header the registered propagators read (W3C `traceparent` and
+ * `baggage` by default, others when OTEL_PROPAGATORS names them): most requests carry none, and
+ * extracting from their headers would only find nothing.
+ */
+function carriesTraceContext(headers: Context['headers']): boolean {
+  for (const field of propagation.fields()) if (headers[field] !== undefined) return true;
+  return false;
+}
+
+/**
  * Instruments every request in one place: a server span (continuing the caller's W3C
  * `traceparent`), the request duration histogram labelled by route template, and the log
  * fields every line inside the request carries (request id, then organisation once known).
@@ -18,7 +28,7 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const method = ctx.method;
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
+    const parent = carriesTraceContext(ctx.headers) ? propagation.extract(ROOT_CONTEXT, ctx.headers) : ROOT_CONTEXT;
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
     const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
     const fields = () => {
