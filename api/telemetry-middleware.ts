@@ -29,7 +29,8 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
     const started = performance.now();
     const method = ctx.method;
     const parent = carriesTraceContext(ctx.headers) ? propagation.extract(ROOT_CONTEXT, ctx.headers) : ROOT_CONTEXT;
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
+    // Attributes given at the start are copied and checked twice by the SDK; all of them are set once, at the end.
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
     const fields = () => {
       const orgId = org();
@@ -44,7 +45,7 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
       // An unsampled trace (or tracing off) records nothing: no name or attributes are built for it.
       if (span.isRecording()) {
         span.updateName(`${method} ${route}`);
-        span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+        span.setAttributes({ 'http.request.method': method, 'http.route': route, 'http.response.status_code': ctx.status });
         if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       }
       span.end();
