@@ -18,8 +18,10 @@ let kept: object | undefined;
  * random from one process to the next. A record held here keeps its chain alive, so it is never
  * dropped.
  *
- * Called at process start (by `startTracing`, which the entry points call before anything
- * else), while the chain is still registered.
+ * It must run before the app's modules load (`startTracing` calls it, and the entry points
+ * start tracing in their first import): loading them fills the list, and a collection during
+ * that synchronous stretch, when no record is alive, can drop the chain. The record queued here
+ * is alive through the loading and is kept from its callback on.
  */
 export function keepTickShape(): void {
   if (kept) return;
