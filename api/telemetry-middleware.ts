@@ -10,6 +10,16 @@ function routeOf(ctx: Context): string {
 }
 
 /**
+ * True when the request has a header the registered propagators read (W3C `traceparent` and
+ * `baggage` by default, others when OTEL_PROPAGATORS names them): most requests carry none, and
+ * extracting from their headers would only find nothing.
+ */
+function carriesTraceContext(headers: Context['headers']): boolean {
+  for (const field of propagation.fields()) if (headers[field] !== undefined) return true;
+  return false;
+}
+
+/**
  * Instruments every request in one place: a server span (continuing the caller's W3C
  * `traceparent`), the request duration histogram labelled by route template, and the log
  * fields every line inside the request carries (request id, then organisation once known).
@@ -18,8 +28,9 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const method = ctx.method;
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
+    const parent = carriesTraceContext(ctx.headers) ? propagation.extract(ROOT_CONTEXT, ctx.headers) : ROOT_CONTEXT;
+    // Attributes given at the start are copied and checked twice by the SDK; all of them are set once, at the end.
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
     const fields = () => {
       const orgId = org();
@@ -34,7 +45,7 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
       // An unsampled trace (or tracing off) records nothing: no name or attributes are built for it.
       if (span.isRecording()) {
         span.updateName(`${method} ${route}`);
-        span.setAttributes({ 'http.route': route, 'http.response.status_code': ctx.status });
+        span.setAttributes({ 'http.request.method': method, 'http.route': route, 'http.response.status_code': ctx.status });
         if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       }
       span.end();

@@ -7,6 +7,8 @@
  *   tsx bench/telemetry-server.ts assistant on|off <model base URL>
  *   tsx bench/telemetry-server.ts agent on|off <model base URL> <Temporal address>
  */
+// First, as in the API's entry point: tracing starts before the app's modules load (`off` leaves OTEL_* unset, so nothing is registered).
+import { tracing } from '../api/instrumentation.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +17,7 @@ import { createApp } from '../api/app.js';
 import { apiServices } from '../api/build-services.js';
 import { createLogger } from '../core/logger.js';
 import { openPlatform } from '../core/platform/index.js';
-import { createMetrics, startTracing } from '../core/telemetry/index.js';
+import { createMetrics } from '../core/telemetry/index.js';
 import { testConfig } from '../test/support/services.js';
 import { benchAssistant } from './assistant-app.js';
 import { silentMetrics } from './telemetry-toggle.js';
@@ -37,8 +39,6 @@ async function jobsApp(modelUrl: string, temporalAddress: string, on: boolean): 
 async function main(): Promise<void> {
   const [kind, mode, modelUrl = '', temporalAddress = ''] = process.argv.slice(2);
   const on = mode === 'on';
-  // As the API's entry point does, before anything is traced; `off` leaves OTEL_* unset, so nothing is registered.
-  const tracing = startTracing('quire-api');
   if (tracing.enabled !== on) throw new Error(`tracing ${tracing.enabled ? 'on' : 'off'} in the ${mode} server`);
   const { app, key } = kind === 'agent' ? await jobsApp(modelUrl, temporalAddress, on) : await benchAssistant(modelUrl, {}, on ? createMetrics({ orgLabel: false }) : silentMetrics());
   const server = http.createServer(app.callback());

@@ -17,6 +17,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { carryLogFieldsInTraceContext } from './log-context.js';
+import { keepTickShape } from './tick-shape.js';
 
 /** The process's tracing: what the Temporal worker's workflow-span sink exports through, and how to flush at exit. */
 export interface Tracing {
@@ -125,6 +126,8 @@ class PooledIdGenerator implements IdGenerator {
  * exported unless an OTLP endpoint is configured (or a test gives its own exporter, `given`).
  */
 export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env, given?: SpanExporter): Tracing {
+  // Traced or not: the process has loaded the tracing SDK either way (see keepTickShape).
+  keepTickShape();
   const exporter = given ?? exporterFromEnv(env);
   const serviceName = env.OTEL_SERVICE_NAME || defaultServiceName;
   const resource = new Resource({ 'service.name': serviceName });

@@ -29,6 +29,9 @@ const PROMPT_SECRET = 'prompt-marker-7f3a9c';
 const ANSWER_SECRET = 'answer-marker-91b2e4';
 const FILE_SECRET = 'file-marker-c0ffee';
 const MODEL_KEY = 'sk-telemetry-model-key-5d8e2b';
+/** The trace and span of a caller that sends the answer request with W3C trace context. */
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
 
 function modelReply(req: RecordedRequest): Reply {
   if (req.body.stream) return { text: `Install it with the installer ${ANSWER_SECRET} [1].` };
@@ -77,7 +80,7 @@ describe('traces and correlated logs', function () {
     assert.equal(done.status, 'completed', JSON.stringify(done));
     const answer = await fetch(`${base}/discovery/v2/assistant/site/message`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${assistantKey}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${assistantKey}`, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
       body: JSON.stringify({ fp: 'anonymous', messages: [userMessage(`How do I install the widget? ${PROMPT_SECRET}`)] }),
     });
     assert.match(await answer.text(), new RegExp(ANSWER_SECRET), 'the answer streamed');
@@ -86,6 +89,10 @@ describe('traces and correlated logs', function () {
     const spans = exporter.getFinishedSpans();
     const request = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /v2/agent/:projectId/job');
     assert.ok(request, `a request span among: ${spans.map((s) => s.name).join(', ')}`);
+    // A request without trace context starts a trace of its own.
+    assert.equal(request.parentSpanId, undefined);
+    assert.equal(request.attributes['http.request.method'], 'POST');
+    assert.equal(request.attributes['http.response.status_code'], 201);
     const trace = spans.filter((s) => s.spanContext().traceId === request.spanContext().traceId);
     const names = trace.map((s) => s.name);
     for (const expected of ['StartWorkflow:', 'StartActivity:runAgentTurn', 'RunActivity:runAgentTurn', 'chat test-model', 'git ']) {
@@ -105,6 +112,9 @@ describe('traces and correlated logs', function () {
     }
     const asked = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /discovery/v2/assistant/:domain/message');
     assert.ok(asked, 'the answer has its request span');
+    // The answer's request came with a traceparent: its span continues the caller's trace.
+    assert.equal(asked.spanContext().traceId, CALLER_TRACE);
+    assert.equal(asked.parentSpanId, CALLER_SPAN);
     // The search is an event of the request span, with its duration; the model call is a child span.
     const search = asked.events.find((e) => e.name === 'retrieval search');
     assert.ok(search && typeof search.attributes?.['quire.duration_ms'] === 'number', `a retrieval event with its duration: ${JSON.stringify(asked.events)}`);
