@@ -26,6 +26,8 @@
  *
  *   npm run bench:assistant -- --telemetry   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS)
  */
+// First, as in the API's entry point: tracing (off unless OTEL_* configure it) starts before the app's modules load.
+import '../api/instrumentation.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';

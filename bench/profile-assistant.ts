@@ -9,6 +9,8 @@
  *   npx tsc -p tsconfig.bench.json
  *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] node dist/benches/bench/profile-assistant.js [assistant|relay] [requests]
  */
+// First, as in the API's entry point: tracing (off unless OTEL_* configure it) starts before the app's modules load.
+import '../api/instrumentation.js';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import fs from 'node:fs';
