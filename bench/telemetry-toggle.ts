@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import type { QuireMetrics } from '../core/telemetry/index.js';
-import { siblingScript } from './sibling.js';
+import { compiledScript } from './sibling.js';
 
 /** An OTLP/HTTP receiver that accepts every export and keeps nothing: spans really leave the process. */
 export async function startOtlpSink(): Promise<{ url: string; exports: () => number; close(): void }> {
@@ -38,7 +38,7 @@ export async function startTelemetryServer(kind: 'assistant' | 'agent', mode: 'o
   const { PATH, HOME, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } = process.env;
   const tracing = mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } : {};
   const env = Object.fromEntries(Object.entries({ PATH, HOME, ...tracing }).filter((e): e is [string, string] => e[1] !== undefined));
-  const child = spawn(process.execPath, [...siblingScript('telemetry-server'), kind, mode, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...compiledScript('telemetry-server'), kind, mode, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
