@@ -9,6 +9,7 @@ export function apiServices(platform: Platform): ApiServices {
   const answers = createAnswerService({
     docIndex: platform.docIndex,
     threads: platform.threads,
+    completions: platform.completions,
     recorder: platform.analytics,
     answerer: answering.answerer,
     metrics: metrics.assistant,

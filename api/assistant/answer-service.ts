@@ -1,4 +1,5 @@
 import type { AnalyticsRecorder } from '../../core/analytics/index.js';
+import type { CompletionWriter } from '../../core/completions/index.js';
 import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
@@ -81,8 +82,12 @@ export interface AnswerService {
 
 export interface AnswerServiceDeps {
   docIndex: DocIndex;
+  /** Where threads are read from. */
   threads: ThreadStore;
-  recorder: AnalyticsRecorder;
+  /** Writes each answer's exchange and analytics record (in its own thread). */
+  completions: CompletionWriter;
+  /** Its clock stamps each answer's analytics record. */
+  recorder: Pick<AnalyticsRecorder, 'now'>;
   answerer: Answerer;
   /** Every answer of every door, measured here once: its first token and how it ended. */
   metrics: AssistantMetrics;

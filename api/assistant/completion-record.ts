@@ -1,4 +1,5 @@
-import type { AnswerRecord, UnansweredReason } from '../../core/analytics/index.js';
+import type { UnansweredReason } from '../../core/analytics/index.js';
+import type { StoredCompletion } from '../../core/completions/index.js';
 import type { ThreadExchange, ThreadRef, ThreadSource } from '../../core/threads/index.js';
 import type { Citation } from './answer-writer.js';
 import type { AnswerTrace, Answerer } from './answerer.js';
@@ -56,27 +57,13 @@ function sourcesOf(citations: Citation[]): ThreadSource[] {
 }
 
 /**
- * Both records of one answer, sharing its sources: the thread's exchange (the sources only of a
- * completed answer, the ones the reader was shown) and the analytics record, stamped `at` by the
- * recorder's clock. Written field by field: spreading the trace cost more than the rest together.
+ * What the writer stores of one answer, stamped `at` by the recorder's clock: its thread exchange
+ * and its analytics record are both made from it in the writer's thread. Written field by field:
+ * spreading the trace cost more than the rest together.
  */
-export function recordsOf(c: CompletionRecord, at: number): { exchange: ThreadExchange; answer: AnswerRecord } {
+export function storedCompletionOf(c: CompletionRecord, at: number): StoredCompletion {
   const { trace } = c;
-  const sources = sourcesOf(c.citations);
-  const reason = unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete');
-  const exchange: ThreadExchange = {
-    messageId: trace.id,
-    question: trace.question,
-    answer: c.answer,
-    sources: c.outcome === 'complete' ? sources : [],
-    fp: trace.fp ?? '',
-    mode: c.mode,
-    outcome: c.outcome,
-    ...(c.error ? { error: c.error } : {}),
-    startedAt: c.startedAt,
-    finishedAt: c.finishedAt,
-  };
-  const answer: AnswerRecord = {
+  return {
     id: trace.id,
     orgId: trace.orgId,
     domainId: trace.domainId,
@@ -88,11 +75,14 @@ export function recordsOf(c: CompletionRecord, at: number): { exchange: ThreadEx
     currentPath: trace.currentPath,
     at,
     answer: c.answer,
-    sources,
+    sources: sourcesOf(c.citations),
     mode: c.mode,
-    resolution: reason ? 'unanswered' : 'answered',
-    unansweredReason: reason,
+    outcome: c.outcome,
+    error: c.error,
+    startedAt: c.startedAt,
+    finishedAt: c.finishedAt,
+    unansweredReason: unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete'),
     category: categoryOf(c.citations),
+    thread: c.thread,
   };
-  return { exchange, answer };
 }

@@ -2,6 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor }
 import type { NativeConnection } from '@temporalio/worker';
 import { AnalyticsRecorder, type AnalyticsStore } from '../analytics/index.js';
 import type { AutomationStore } from '../automations/index.js';
+import { CompletionWriter, settledThreads } from '../completions/index.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
@@ -23,6 +24,8 @@ import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './
 
 /** Active jobs unchanged this long have their workflow described by the sweep; a run just started is left alone. */
 const STRANDED_AFTER_MS = 60_000;
+/** PostgreSQL connections of the completion writer's thread: it writes one round at a time. */
+const COMPLETION_WRITER_POOL = 2;
 /** Tenant records kept per kind (keys, projects, domains, organisations) by a process's cache. */
 const TENANT_CACHE_ENTRIES = 2_000;
 
@@ -49,8 +52,13 @@ export interface Platform {
   threads: SweepingThreadStore;
   /** Recorded answers, searches, clicks, ratings and gap jobs. */
   analyticsStore: AnalyticsStore;
-  /** Writes answers, searches and clicks off the response path; started by the API. */
+  /** Writes searches, clicks and page views off the response path; started by the API. Its clock stamps answers. */
   analytics: AnalyticsRecorder;
+  /**
+   * Writes every answer's thread exchange and analytics record in a thread of its own, over its own
+   * handle on the same database (started on the first answer); `close` drains it.
+   */
+  completions: CompletionWriter;
   webhooks: WebhookStore;
   automations: AutomationStore;
   /** The local forge's pull requests. */
@@ -98,6 +106,16 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
   try {
     const database = await openSystemOfRecord(config, metrics);
     closers.push(() => database.close());
+    // After the migrations: its thread opens its own handle on the migrated database when the first answer comes.
+    const completions = new CompletionWriter({
+      database: config.database,
+      poolSize: COMPLETION_WRITER_POOL,
+      threadRetentionDays: config.retention.threadDays,
+      logger,
+      observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds),
+    });
+    // Closed before the database: what was answered is written first.
+    closers.push(() => completions.close());
     const redis: RedisLink = config.redisUrl ? { configured: true, client: await connectRedis(config.redisUrl) } : { configured: false };
     if (redis.configured) closers.push(async () => redis.client.disconnect());
     const temporal = await openTemporal(config, options.temporal);
@@ -163,8 +181,10 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       docIndex,
       ...stores,
       events,
-      threads: createThreadStore(database, { retentionDays: config.retention.threadDays }),
+      // Read once this process's answers to the thread are committed; written by the completion writer.
+      threads: settledThreads(createThreadStore(database, { retentionDays: config.retention.threadDays }), completions),
       analytics,
+      completions,
       pulls: new PullStore(database),
       forges: forgeClients(config),
       limiter: new Limiter({ redis: redisClient(redis), onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits }),

@@ -70,12 +70,13 @@ export async function servicesOn(config: Config, opts: Parameters<typeof testPla
  * The answer service as the API builds it, over these services' index and
  * recorder (a test that swaps either builds it again) and `threads`.
  */
-export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'threads' | 'metrics' | 'model'>, threads: ThreadStore = services.threads) {
+export function answerServiceOf(services: Pick<ApiServices, 'config' | 'logger' | 'docIndex' | 'analytics' | 'completions' | 'threads' | 'metrics' | 'model'>, threads: ThreadStore = services.threads) {
   const { config, logger, docIndex, analytics } = services;
   const answering = configuredAnswering(services.model, config.assistant);
   return createAnswerService({
     docIndex,
     threads,
+    completions: services.completions,
     recorder: analytics,
     answerer: answering.answerer,
     metrics: services.metrics.assistant,

@@ -4,11 +4,10 @@ import { llmsRouter } from '../../../api/llms/index.js';
 import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
-import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
+import { AnalyticsRecorder } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
 import { conforms } from '../../support/openapi-conforms.js';
-import { testDatabase } from '../../support/databases.js';
 
 const PAGE = 'http://pages.example.test:8080';
 const HOUR = 3_600_000;
@@ -37,18 +36,22 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   let now = Date.UTC(2026, 5, 1, 12);
   const thread: { id: string; key: string; messageId: string } = { id: '', key: '', messageId: '' };
 
+  /** Everything recorded so far written: the answers (the completion writer) and the rest (the recorder's queue). */
+  const recorded = async () => {
+    await world.services.completions.flush();
+    await recorder.tick();
+  };
+
   before(async () => {
-    // The recorder's timer is not started: each test flushes with tick(), on a clock it moves itself.
-    recorder = new AnalyticsRecorder({
-      store: createAnalyticsStore(await testDatabase('sqlite')),
-      logger: createLogger('silent', 'test'),
-      retentionDays: 30,
-      now: () => now,
-    });
     world = await assistantWorld({
       // The fake stands for the model provider: it cites a passage unless the question asks it not to.
       script: (req) => ({ text: JSON.stringify(req.body.messages.at(-1)?.content ?? '').includes('uncited') ? UNCITED : 'Install it with npm [1].' }),
-      patch: () => ({ analytics: recorder }),
+      // The recorder's timer is not started: each test flushes it (and the completion writer), on a clock it moves itself.
+      // The platform's own recorder stops first: its purge, on the real clock, would delete this test's records.
+      patch: (s) => {
+        void s.analytics.stop();
+        return { analytics: (recorder = new AnalyticsRecorder({ store: s.analyticsStore, logger: createLogger('silent', 'test'), retentionDays: 30, now: () => now })) };
+      },
       features: [analyticsRouter, searchRouter, openAiCompatRouter, llmsRouter, mcpRouter],
     });
     await world.services.tenants.putDomain({
@@ -95,7 +98,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     });
     assert.equal(completion.status, 200, await completion.clone().text());
     await completion.text();
-    await recorder.tick();
+    await recorded();
 
     const { conversations: list, hasMore } = await conversations();
     assert.equal(hasMore, false);
@@ -283,7 +286,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     });
     assert.equal(click.status, 204);
     assert.equal(click.headers.get('access-control-allow-origin'), PAGE);
-    await recorder.tick();
+    await recorded();
     const report = await json<{ searches: Array<{ searchQuery: string; hits: number; ctr: number; topClickedPage: string | null; lastSearchedAt: string; averageResults: number }>; totalSearches: number }>(
       await admin('/v1/analytics/docs/searches'),
     );
@@ -335,7 +338,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     });
     assert.equal(mcp.status, 200, await mcp.clone().text());
     await mcp.text();
-    await recorder.tick();
+    await recorded();
 
     type Traffic = { human: number; ai: number; total: number };
     const views = await json<{ totals: Traffic; views: Array<Traffic & { path: string }>; hasMore: boolean; days: Array<Traffic & { date: string }> }>(await admin('/v1/analytics/docs/views'));
@@ -400,30 +403,38 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
 
   it('deletes what is past the retention on the next purge', async () => {
     now += 31 * 24 * HOUR;
-    await recorder.tick();
+    await recorded();
     assert.deepEqual((await conversations(`?dateFrom=2026-01-01`)).conversations, []);
   });
 });
 
 describe('analytics with a full queue', () => {
-  it('still answers, and /readyz counts what was dropped', async () => {
+  it('still answers and searches, stores the answers (not queued there), and /readyz counts the searches dropped', async () => {
     // Capacity 0: the queue is always full, as behind a store that stopped keeping up.
-    const recorder = new AnalyticsRecorder({
-      store: createAnalyticsStore(await testDatabase('sqlite')),
-      logger: createLogger('silent', 'test'),
-      retentionDays: 30,
-      capacity: 0,
+    const world = await assistantWorld({
+      patch: (s) => ({ analytics: new AnalyticsRecorder({ store: s.analyticsStore, logger: createLogger('silent', 'test'), retentionDays: 30, capacity: 0 }) }),
+      features: [searchRouter],
     });
-    const world = await assistantWorld({ patch: () => ({ analytics: recorder }) });
     try {
       for (let i = 0; i < 2; i++) {
         const res = await world.post('v2', { fp: 'fp', messages: [userMessage('How do I install the CLI?')] });
         assert.equal(res.status, 200);
         assert.match(await res.text(), /npm install -g quire-cli/);
+        const search = await fetch(`${world.url}/discovery/v1/search/docs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${world.org.assistantKey}` },
+          body: JSON.stringify({ query: 'install' }),
+        });
+        assert.equal(search.status, 200, await search.clone().text());
+        await search.json();
       }
+      await world.services.completions.flush();
+      const { items } = await world.services.analyticsStore.listAnswers('docs', { from: 0, to: Date.now() + 60_000, limit: 10 });
+      assert.equal(items.length, 2, 'the completion writer stores every answer, whatever the recorder\'s queue holds');
       const ready = await fetch(`${world.url}/readyz`);
       assert.equal(ready.status, 200);
-      assert.deepEqual(((await ready.json()) as { analytics: unknown }).analytics, { queued: 0, dropped: 2, written: 0 });
+      // Each search is two records: the search and the page view of the machine that asked.
+      assert.deepEqual(((await ready.json()) as { analytics: unknown }).analytics, { queued: 0, dropped: 4, written: 0 });
     } finally {
       await world.close();
     }

@@ -4,8 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import OpenAI from 'openai';
 import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
-import { AnalyticsRecorder, createAnalyticsStore } from '../../../core/analytics/index.js';
-import { testDatabase } from '../../support/databases.js';
+import { AnalyticsRecorder } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { readV1, readV2 } from './clients.js';
@@ -28,16 +27,11 @@ describe('one answer service behind every door', () => {
   let recorder: AnalyticsRecorder;
 
   before(async () => {
-    // Not started: the test flushes the queue itself, so what it reads is everything recorded.
-    recorder = new AnalyticsRecorder({
-      store: createAnalyticsStore(await testDatabase('sqlite')),
-      logger: createLogger('silent', 'test'),
-      retentionDays: 30,
-    });
+    // Not started, over the platform's analytics store: the test flushes the queue and the completion writer itself, so what it reads is everything recorded.
     world = await assistantWorld({
       // The fake provider cites the first two pages it was given.
       script: () => ({ text: 'Run quire deploy [1]. Roll back with quire rollback [2].' }),
-      patch: () => ({ analytics: recorder }),
+      patch: (s) => ({ analytics: (recorder = new AnalyticsRecorder({ store: s.analyticsStore, logger: createLogger('silent', 'test'), retentionDays: 30 })) }),
       features: [mcpRouter, openAiCompatRouter],
     });
     await world.docIndex.applyChanges(world.domainId, { upserts: DEPLOY_PAGES, removals: [] });
@@ -81,7 +75,7 @@ describe('one answer service behind every door', () => {
       { answered: 4, failed: 0, aborted: 0, firstTokens: 4 },
     );
 
-    await recorder.tick();
+    await world.services.completions.flush();
     const { items } = await recorder.store.listAnswers('docs', { from: 0, to: Date.now() + 60_000, limit: 50 });
     assert.deepEqual(items.map((r) => r.surface).sort(), ['assistant', 'assistant', 'mcp', 'openai']);
     assert.equal(new Set(items.map((r) => r.id)).size, 4);

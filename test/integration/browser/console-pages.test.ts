@@ -33,6 +33,7 @@ describe('the console in a real browser', function () {
     await world.pageView('/guides/install', 'Reader A');
     await world.pageView('/guides/install', 'Reader A');
     await world.pageView('/guides/webhooks', 'Reader B');
+    await world.services.completions.flush();
     await world.services.analytics.tick();
     tab = await watchedPage();
     await tab.page.setViewportSize(WIDE);

@@ -1,0 +1,17 @@
+import type { SweepingThreadStore } from '../threads/index.js';
+import type { CompletionWriter } from './completion-writer.js';
+
+/**
+ * The thread store as this process reads it: a thread is read once the exchanges this process took
+ * for it are committed, so every reader (the assistant continuing a thread, a rating, the admin
+ * views) finds an answer's exchange once the answer has ended, as when the writes ran here.
+ */
+export function settledThreads(threads: SweepingThreadStore, completions: Pick<CompletionWriter, 'settled'>): SweepingThreadStore {
+  return {
+    ...threads,
+    load: async (orgId, threadId) => {
+      await completions.settled(orgId, threadId);
+      return threads.load(orgId, threadId);
+    },
+  };
+}
