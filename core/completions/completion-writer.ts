@@ -26,22 +26,27 @@ interface SentBatch {
 /**
  * The main thread's side of the completion writer: every answer's completion is taken here (never
  * waits, never throws), the completions of one turn of the event loop are handed to the writer
- * thread as one message after it (`setImmediate`), and the thread acknowledges each batch once it
- * is committed. The thread is started on the first batch. If it stops unasked (a crash), the
- * batches it had not acknowledged are handed to a new one, which skips the exchanges already
- * stored: nothing taken is lost or stored twice.
+ * thread as one message after it (`setImmediate`), and the thread acknowledges each batch twice:
+ * once its thread exchanges are committed (`settled`), once its answer records are too (`flush`).
+ * The thread is started on the first batch. If it stops unasked (a crash), the batches whose
+ * records it had not all acknowledged are handed to a new one, which skips the exchanges already
+ * stored (answer records are stored once by their id): nothing taken is lost or stored twice.
  */
 export class CompletionWriter {
   private taken: StoredCompletion[] = [];
   private scheduled = false;
-  /** The number of the last batch handed over, and of the last one acknowledged. */
+  /** The number of the last batch handed over, of the last one settled, and of the last one stored. */
   private sent = 0;
-  private acked = 0;
+  private settledUpTo = 0;
+  private storedUpTo = 0;
+  /** A flush asked for while completions of this turn wait to be handed over: sent after them. */
+  private flushAsked = false;
   private readonly unacked: SentBatch[] = [];
   /** Per thread with an exchange not yet acknowledged: the batch that carries its last one. */
   private readonly lastBatchOf = new Map<string, number>();
-  /** Waiters for the acknowledgement of a batch, by its number. */
-  private readonly waiters = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  /** Waiters for a batch to be settled, or stored, by its number. */
+  private readonly settledWaiters = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  private readonly storedWaiters = new Map<number, { promise: Promise<void>; resolve: () => void }>();
   private worker: Worker | undefined;
   /** A new writer thread is due after a pause (the last one stopped unasked). */
   private restarting = false;
@@ -71,12 +76,17 @@ export class CompletionWriter {
   /** Resolves once the thread's exchanges taken so far are committed (at once when none is pending). */
   settled(orgId: string, threadId: string): Promise<void> {
     const seq = this.lastBatchOf.get(threadKey(orgId, threadId));
-    return seq === undefined ? Promise.resolve() : this.ackOf(seq);
+    return seq === undefined || seq <= this.settledUpTo ? Promise.resolve() : waiterOf(this.settledWaiters, seq);
   }
 
   /** Resolves once everything taken so far is written (or given up and logged). */
   flush(): Promise<void> {
-    return this.ackOf(this.taken.length > 0 ? this.sent + 1 : this.sent);
+    const seq = this.taken.length > 0 ? this.sent + 1 : this.sent;
+    if (seq <= this.storedUpTo) return Promise.resolve();
+    // The thread holds answer records back for a while: asked to write them now.
+    if (this.taken.length > 0) this.flushAsked = true;
+    else this.worker?.postMessage({ kind: 'flush' } satisfies ToWriter);
+    return waiterOf(this.storedWaiters, seq);
   }
 
   /** Drains: what is taken is written, then the writer thread closes its database and ends. */
@@ -90,18 +100,6 @@ export class CompletionWriter {
     await exited;
   }
 
-  private ackOf(seq: number): Promise<void> {
-    if (seq <= this.acked) return Promise.resolve();
-    let waiter = this.waiters.get(seq);
-    if (!waiter) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      waiter = { promise, resolve };
-      this.waiters.set(seq, waiter);
-    }
-    return waiter.promise;
-  }
-
   private handOver(): void {
     this.scheduled = false;
     const batch: SentBatch = { seq: ++this.sent, completions: this.taken, replay: false };
@@ -109,6 +107,8 @@ export class CompletionWriter {
     this.unacked.push(batch);
     if (this.worker) this.post(this.worker, batch);
     else if (!this.restarting) this.start();
+    if (this.flushAsked && this.worker) this.worker.postMessage({ kind: 'flush' } satisfies ToWriter);
+    this.flushAsked = false;
   }
 
   private post(worker: Worker, { seq, completions, replay }: SentBatch): void {
@@ -123,8 +123,13 @@ export class CompletionWriter {
     const settings: WriterSettings = { database, poolSize, threadRetentionDays, retryForMs: this.retryForMs };
     const worker = writerThread(settings);
     worker.on('message', (message: FromWriter) => {
-      if (message.kind === 'log') logger[message.level](message.fields, message.message);
-      else this.stored(message.seq, message.queries);
+      if (message.kind === 'log') {
+        logger[message.level](message.fields, message.message);
+        return;
+      }
+      this.observe(message.queries);
+      if (message.kind === 'settled') this.committed(message.seq);
+      else this.stored(message.seq);
     });
     worker.on('error', (err) => logger.error({ err }, 'the completion writer thread failed'));
     worker.on('exit', () => this.exited(worker));
@@ -132,23 +137,38 @@ export class CompletionWriter {
     for (const batch of this.unacked) this.post(worker, batch);
   }
 
-  private stored(seq: number, queries: Array<string | number>): void {
+  private observe(queries: Array<string | number>): void {
     for (let i = 0; i + 1 < queries.length; i += 2) this.options.observe(queries[i] as Parameters<QueryObserver>[0], queries[i + 1] as number, false);
-    this.failingSince = undefined;
-    this.restartPause = 100;
-    while (this.unacked.length > 0 && this.unacked[0]!.seq <= seq) {
-      for (const { thread } of this.unacked.shift()!.completions) {
+  }
+
+  /** The thread exchanges of every batch up to `seq` are committed. */
+  private committed(seq: number): void {
+    for (const { seq: s, completions } of this.unacked) {
+      if (s > seq) break;
+      if (s <= this.settledUpTo) continue;
+      for (const { thread } of completions) {
         if (!thread) continue;
         const key = threadKey(thread.orgId, thread.threadId);
         if ((this.lastBatchOf.get(key) ?? Infinity) <= seq) this.lastBatchOf.delete(key);
       }
     }
-    for (let s = this.acked + 1; s <= seq; s++) {
-      this.waiters.get(s)?.resolve();
-      this.waiters.delete(s);
-    }
-    this.acked = seq;
+    if (seq <= this.settledUpTo) return;
+    const from = this.settledUpTo;
+    this.settledUpTo = seq;
+    resolveUpTo(this.settledWaiters, from, seq);
+  }
+
+  /** Every batch up to `seq` is written: it is no longer kept to hand to a new thread. */
+  private stored(seq: number): void {
+    this.committed(seq);
+    this.failingSince = undefined;
+    this.restartPause = 100;
+    while (this.unacked.length > 0 && this.unacked[0]!.seq <= seq) this.unacked.shift();
     if (this.unacked.length === 0) this.worker?.unref();
+    if (seq <= this.storedUpTo) return;
+    const from = this.storedUpTo;
+    this.storedUpTo = seq;
+    resolveUpTo(this.storedWaiters, from, seq);
   }
 
   /** The writer thread ended: asked to (closing, nothing outstanding), or not: then a new one takes over what it left. */
@@ -163,7 +183,7 @@ export class CompletionWriter {
       const lost = this.unacked.reduce((n, b) => n + b.completions.length, 0);
       this.options.logger.error({ completions: lost }, 'answers not stored: the completion writer thread keeps failing');
       // Given up like a write that is not an outage: the waiters go on, the next answers get a new thread.
-      this.stored(this.unacked.at(-1)!.seq, []);
+      this.stored(this.unacked.at(-1)!.seq);
       return;
     }
     this.options.logger.warn({ batches: this.unacked.length }, 'the completion writer thread stopped; a new one takes over its batches');
@@ -174,6 +194,26 @@ export class CompletionWriter {
       this.restarting = false;
       if (!this.worker && this.unacked.length > 0) this.start();
     }, pause);
+  }
+}
+
+/** The promise of a batch's acknowledgement, made on first ask. */
+function waiterOf(waiters: Map<number, { promise: Promise<void>; resolve: () => void }>, seq: number): Promise<void> {
+  let waiter = waiters.get(seq);
+  if (!waiter) {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    waiter = { promise, resolve };
+    waiters.set(seq, waiter);
+  }
+  return waiter.promise;
+}
+
+/** Resolves the waiters of batches `from + 1` to `to`. */
+function resolveUpTo(waiters: Map<number, { resolve: () => void }>, from: number, to: number): void {
+  for (let s = from + 1; s <= to; s++) {
+    waiters.get(s)?.resolve();
+    waiters.delete(s);
   }
 }
 

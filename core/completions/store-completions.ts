@@ -28,26 +28,28 @@ export interface StoreOptions {
 }
 
 /**
- * Writes a batch of completions in the order the answers ended: their thread exchanges in one
- * transaction, then their answer records (with the daily counts) in another. A database that is
- * down or busy is waited out, a pause that doubles up to 5 s, for `retryForMs` at most: the answers
- * were sent, their records must not be lost to an outage. Another error gives that write up.
+ * Appends the thread exchanges of a batch of completions in one transaction, in the order the
+ * answers ended. A database that is down or busy is waited out, a pause that doubles up to 5 s, for
+ * `retryForMs` at most: the answers were sent, their exchanges must not be lost to an outage.
+ * Another error gives the write up (logged).
  */
-export async function storeCompletions(stores: CompletionStores, batch: readonly StoredCompletion[], options: StoreOptions): Promise<void> {
-  const givingUpAt = Date.now() + options.retryForMs;
-  const { log } = options;
+export async function storeExchanges(threads: CompletionStores['threads'], batch: readonly StoredCompletion[], options: StoreOptions): Promise<void> {
   let appends: ThreadAppend[] = [];
   for (const c of batch) if (c.thread) appends.push(threadAppendOf({ ...c, thread: c.thread }));
-  if (appends.length > 0) {
-    const written = await waitedOut(givingUpAt, log, { exchanges: appends.length }, 'assistant threads wait for the database', async () => {
-      if (options.replay) appends = await notYetStored(stores.threads, appends);
-      await stores.threads.appendAll(appends);
-    });
-    if (written !== true) log.error({ err: written, exchanges: appends.length, threadIds: appends.map(({ ref }) => ref.threadId) }, 'assistant threads not stored');
-  }
+  if (appends.length === 0) return;
+  const written = await waitedOut(Date.now() + options.retryForMs, options.log, { exchanges: appends.length }, 'assistant threads wait for the database', async () => {
+    if (options.replay) appends = await notYetStored(threads, appends);
+    await threads.appendAll(appends);
+  });
+  if (written !== true) options.log.error({ err: written, exchanges: appends.length, threadIds: appends.map(({ ref }) => ref.threadId) }, 'assistant threads not stored');
+}
+
+/** Writes the analytics answer records of completions (with their daily counts) in one transaction, waiting out an outage as `storeExchanges` does. */
+export async function storeAnswers(analytics: CompletionStores['analytics'], batch: readonly StoredCompletion[], options: Omit<StoreOptions, 'replay'>): Promise<void> {
+  if (batch.length === 0) return;
   const answers = batch.map((c) => ({ kind: 'answer' as const, record: answerRecordOf(c) }));
-  const recorded = await waitedOut(givingUpAt, log, { answers: answers.length }, 'analytics answers wait for the database', () => stores.analytics.write(answers));
-  if (recorded !== true) log.error({ err: recorded, answers: answers.length }, 'analytics answers not stored');
+  const recorded = await waitedOut(Date.now() + options.retryForMs, options.log, { answers: answers.length }, 'analytics answers wait for the database', () => analytics.write(answers));
+  if (recorded !== true) options.log.error({ err: recorded, answers: answers.length }, 'analytics answers not stored');
 }
 
 /** Runs `write` until it succeeds (true), fails for good or the deadline passes (the error's message). */

@@ -10,14 +10,18 @@ export interface WriterSettings {
   retryForMs: number;
 }
 
-/** To the writer thread: a batch to store (numbered from 1 on), or the order to close once done. */
-export type ToWriter = { kind: 'batch'; seq: number; completions: StoredCompletion[]; replay: boolean } | { kind: 'close' };
+/**
+ * To the writer thread: a batch to store (numbered from 1 on), a flush (write the answer records
+ * held back now), or the order to close once everything is written.
+ */
+export type ToWriter = { kind: 'batch'; seq: number; completions: StoredCompletion[]; replay: boolean } | { kind: 'flush' } | { kind: 'close' };
 
 /**
- * From the writer thread: every batch up to `seq` is stored (or, after an error that is not an
- * outage, given up and logged), with the kind and duration of each statement the round ran, in
- * pairs; or a line for the API's log.
+ * From the writer thread, with the kind and duration of each statement run since its last message,
+ * in pairs: `settled`, the thread exchanges of every batch up to `seq` are committed; `stored`, their
+ * answer records too (each also once a write that is not an outage was given up and logged); or a
+ * line for the API's log.
  */
 export type FromWriter =
-  | { kind: 'stored'; seq: number; queries: Array<QueryOperation | number> }
+  | { kind: 'settled' | 'stored'; seq: number; queries: Array<QueryOperation | number> }
   | { kind: 'log'; level: 'warn' | 'error'; fields: Record<string, unknown>; message: string };

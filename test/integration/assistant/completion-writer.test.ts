@@ -84,6 +84,16 @@ for (const dialect of DIALECTS) {
       assert.ok(observed.includes('insert') && observed.includes('select'), `observed ${observed.join(', ')}`);
     });
 
+    it('writes the answer records it holds back without being asked', async () => {
+      const { target, database } = await migrated(dialect);
+      const writer = writerOn(target);
+      writer.take({ ...completion('t1', 'install'), thread: undefined, threadId: null });
+      const analytics = createAnalyticsStore(database);
+      const range = { from: 0, to: Date.now() + 60_000, limit: 10 };
+      while ((await analytics.listAnswers('docs', range)).items.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual((await analytics.listAnswers('docs', range)).items.map((a) => [a.question, a.threadId]), [['install', null]]);
+    });
+
     it('a writer thread that stops mid-batch, the database busy, loses nothing and stores nothing twice', async () => {
       const { target, database } = await migrated(dialect);
       const writer = writerOn(target);
@@ -116,6 +126,8 @@ for (const dialect of DIALECTS) {
       assert.notEqual(writer.thread, first, 'a new writer thread took over');
       assert.deepEqual(await questions(database, 't1'), ['before', 'during']);
       assert.deepEqual(await questions(database, 't3'), ['elsewhere']);
+      // The answer records follow the exchanges (held back a moment, written together): once each.
+      await writer.flush();
       assert.equal((await createAnalyticsStore(database).threadAnswers('docs', 't1')).length, 2);
     });
 

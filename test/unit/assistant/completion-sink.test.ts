@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { storedCompletionOf, type CompletionRecord } from '../../../api/assistant/completion-record.js';
 import { createAnalyticsStore } from '../../../core/analytics/index.js';
-import { storeCompletions, type CompletionStores, type WriterLog } from '../../../core/completions/index.js';
+import { storeAnswers, storeExchanges, type CompletionStores, type StoreOptions, type StoredCompletion, type WriterLog } from '../../../core/completions/index.js';
 import { DatabaseUnavailableError } from '../../../core/db/errors.js';
 import { createThreadStore } from '../../../core/threads/index.js';
 import { testDatabase } from '../../support/databases.js';
@@ -27,6 +27,12 @@ function capturedLog(): WriterLog & { lines: string[] } {
 async function stores() {
   const database = await testDatabase('sqlite');
   return { threads: createThreadStore(database, { retentionDays: 30, now: () => new Date('2026-01-02T00:00:00Z') }), analytics: createAnalyticsStore(database) };
+}
+
+/** A round of the writer thread: the exchanges, then the answer records. */
+async function storeCompletions(stores: CompletionStores, batch: StoredCompletion[], options: StoreOptions): Promise<void> {
+  await storeExchanges(stores.threads, batch, options);
+  await storeAnswers(stores.analytics, batch, options);
 }
 
 describe('storing completions (the completion writer thread\'s rounds)', () => {
