@@ -92,7 +92,8 @@ function run(port: NonNullable<typeof parentPort>, settings: WriterSettings): vo
       default:
         // A message this writer does not know is a bug of its sender: the thread ends, as on any
         // uncaught error, and the main thread's side hands what it had not acknowledged to a new one.
-        throw new Error(`the completion writer thread got a message it does not know: ${JSON.stringify(message)}`);
+        // Only its kind is named: a message carries readers' questions and answers.
+        throw new Error(`the completion writer thread got a message it does not know (kind ${JSON.stringify((message as { kind?: unknown }).kind)})`);
     }
     writing ??= round();
   });
