@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -14,13 +12,11 @@ import {
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   type IdGenerator,
-  type ReadableSpan,
   type Sampler,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { carryLogFieldsInTraceContext } from './log-context.js';
-import { encodeTraceRequest } from './otlp-protobuf.js';
 import { keepTickShape } from './tick-shape.js';
 
 /** The process's tracing: what the Temporal worker's workflow-span sink exports through, and how to flush at exit. */
@@ -52,18 +48,7 @@ export function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefine
   }
   // The URL from `env` as the specification builds it (the signal path after the shared endpoint); headers and timeout the exporters read themselves.
   const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
-  return protocol === 'http/json' ? new JsonTraceExporter({ url }) : protobufTraceExporter(url);
-}
-
-/**
- * OTLP/HTTP protobuf: the SDK's HTTP delivery (headers, timeout, compression and retries from the
- * same OTEL_* variables as its protobuf exporter reads) with spans encoded by `encodeTraceRequest`
- * instead of the SDK's serializer, which cost more per span than recording it.
- */
-function protobufTraceExporter(url: string): SpanExporter {
-  const options = convertLegacyHttpOptions({ url }, 'TRACES', 'v1/traces', { 'User-Agent': 'quire', 'Content-Type': 'application/x-protobuf' });
-  const serializer = { serializeRequest: encodeTraceRequest, deserializeResponse: ProtobufTraceSerializer.deserializeResponse };
-  return new OTLPExporterBase<ReadableSpan[]>(createOtlpHttpExportDelegate(options, serializer));
+  return protocol === 'http/json' ? new JsonTraceExporter({ url }) : new ProtobufTraceExporter({ url });
 }
 
 /** The ratio OTEL_TRACES_SAMPLER_ARG gives (1 when unset), refused by name unless it is between 0 and 1. */

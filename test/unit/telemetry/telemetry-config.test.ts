@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConfigError, loadConfig } from '../../../core/config.js';
 import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-node';
@@ -15,8 +16,7 @@ describe('telemetry configuration', () => {
 
   it('picks the OTLP/HTTP encoding from OTEL_EXPORTER_OTLP_PROTOCOL and refuses gRPC by name', () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
-    // http/protobuf by default (what it sends: otlp-protobuf.test.ts).
-    assert.ok(exporterFromEnv(endpoint) !== undefined && !(exporterFromEnv(endpoint) instanceof JsonTraceExporter));
+    assert.ok(exporterFromEnv(endpoint) instanceof ProtobufTraceExporter);
     assert.ok(exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }) instanceof JsonTraceExporter);
     assert.throws(() => exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), (err: unknown) => err instanceof TracingConfigError && /OTEL_EXPORTER_OTLP_PROTOCOL/.test(err.message));
     assert.equal(exporterFromEnv({ ...endpoint, OTEL_SDK_DISABLED: 'true' }), undefined);
