@@ -4,12 +4,8 @@ import { classifyDatabaseError } from './errors.js';
 /** The kind of a statement, a bounded label: never its SQL text. */
 export type QueryOperation = 'select' | 'insert' | 'update' | 'delete' | 'other';
 
-/**
- * Called after every statement with its kind, when it started (a `performance.now()` reading),
- * its duration and, when it failed, the class name of its error: the database's metrics and
- * trace events hook in here.
- */
-export type QueryObserver = (operation: QueryOperation, started: number, seconds: number, failure: string | undefined) => void;
+/** Called after every statement with its kind and duration: the database's metrics hook in here. */
+export type QueryObserver = (operation: QueryOperation, seconds: number, failed: boolean) => void;
 
 const OPERATIONS: Record<string, QueryOperation> = {
   SelectQueryNode: 'select',
@@ -25,12 +21,11 @@ function instrumentedConnection(inner: DatabaseConnection, observe: QueryObserve
       const operation = OPERATIONS[query.query.kind] ?? 'other';
       try {
         const result = await inner.executeQuery<R>(query);
-        observe(operation, started, (performance.now() - started) / 1000, undefined);
+        observe(operation, (performance.now() - started) / 1000, false);
         return result;
       } catch (err) {
-        const classified = classifyDatabaseError(err);
-        observe(operation, started, (performance.now() - started) / 1000, classified instanceof Error ? classified.name : 'Error');
-        throw classified;
+        observe(operation, (performance.now() - started) / 1000, true);
+        throw classifyDatabaseError(err);
       }
     },
     streamQuery: (query, chunkSize) => inner.streamQuery(query, chunkSize),

@@ -3,7 +3,7 @@ import { createAutomationStore, type AutomationStore } from '../automations/inde
 import type { Config } from '../config.js';
 import { openMigratedDatabase, type Database } from '../db/index.js';
 import { createJobStore, type JobStore } from '../jobs/index.js';
-import { eventOnActiveSpan, type QuireMetrics } from '../telemetry/index.js';
+import type { QuireMetrics } from '../telemetry/index.js';
 import type { Logger } from '../logger.js';
 import { connectRedis } from '../redis.js';
 import { cachedTenantStore, createTenantStore, openTenantCache, type TenantCache, type TenantStore } from '../tenants/index.js';
@@ -25,27 +25,9 @@ export interface DatabasePlatform extends DatabaseStores {
   close(): Promise<void>;
 }
 
-/**
- * The configured database, migrated, its statements timed into the process's metrics and each one
- * an event `db <operation>` on the span it runs in (the request's, the activity's) with its
- * duration: a statement takes tens of microseconds, less than a span of its own would cost.
- */
+/** The configured database, migrated, its queries timed into the process's metrics. */
 export function openSystemOfRecord(config: Config, metrics: QuireMetrics): Promise<Database> {
-  const system = config.database.dialect === 'sqlite' ? 'sqlite' : 'postgresql';
-  const events = new Map<string, { name: string; attributes: Record<string, string> }>();
-  const eventOf = (operation: string) => {
-    let event = events.get(operation);
-    if (!event) events.set(operation, (event = { name: `db ${operation}`, attributes: { 'db.system': system, 'db.operation.name': operation } }));
-    return event;
-  };
-  return openMigratedDatabase(config.database, {
-    poolSize: config.databasePoolSize,
-    observe: (operation, started, seconds, failure) => {
-      metrics.db.observeQuery(operation, seconds);
-      const event = eventOf(operation);
-      eventOnActiveSpan(event.name, event.attributes, started, failure);
-    },
-  });
+  return openMigratedDatabase(config.database, { poolSize: config.databasePoolSize, observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds) });
 }
 
 /** The stores over `database`; tenant reads go through `tenantCache`, which every tenant change clears. */

@@ -50,18 +50,6 @@ export function inEvent<T>(name: string, attributes: Attributes, work: () => Pro
   }
 }
 
-/**
- * Records work that has finished, started at `started` (a `performance.now()` reading), as an
- * event `name` on the active span when that span is recorded: its attributes, its duration
- * (`quire.duration_ms`) and, when it failed, the error's class name (`error.type`).
- */
-export function eventOnActiveSpan(name: string, attributes: Attributes, started: number, failure: string | undefined): void {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return;
-  const duration = Math.round((performance.now() - started) * 1000) / 1000;
-  span.addEvent(name, failure ? { ...attributes, 'quire.duration_ms': duration, 'error.type': failure } : { ...attributes, 'quire.duration_ms': duration }, started);
-}
-
 /** Marks a span failed with the error's class name (never its message). */
 export function markFailed(span: Span, err: unknown): void {
   const type = err instanceof Error ? err.name : 'Error';

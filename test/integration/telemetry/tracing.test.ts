@@ -93,12 +93,6 @@ describe('traces and correlated logs', function () {
     assert.equal(request.parentSpanId, undefined);
     assert.equal(request.attributes['http.request.method'], 'POST');
     assert.equal(request.attributes['http.response.status_code'], 201);
-    // Its statements are events of the span they ran in, with the database, the operation and the duration.
-    const inserted = request.events.find((e) => e.name === 'db insert');
-    assert.ok(inserted, `a statement event on the request span: ${request.events.map((e) => e.name).join(', ')}`);
-    assert.equal(inserted.attributes?.['db.system'], 'sqlite');
-    assert.equal(inserted.attributes?.['db.operation.name'], 'insert');
-    assert.equal(typeof inserted.attributes?.['quire.duration_ms'], 'number');
     const trace = spans.filter((s) => s.spanContext().traceId === request.spanContext().traceId);
     const names = trace.map((s) => s.name);
     for (const expected of ['StartWorkflow:', 'StartActivity:runAgentTurn', 'RunActivity:runAgentTurn', 'chat test-model', 'git ']) {
