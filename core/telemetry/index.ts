@@ -16,6 +16,6 @@ export {
   type WebhookMetrics,
 } from './metrics.js';
 export { serveMetrics, type MetricsListener } from './metrics-server.js';
-export { startTracing, exporterFromEnv, samplerFromEnv, TracingConfigError, type Tracing } from './tracing.js';
+export { startTracing, batchDefaults, exporterFromEnv, samplerFromEnv, TracingConfigError, type Tracing } from './tracing.js';
 export { inEvent, inSpan, markFailed, tracer, SpanKind } from './spans.js';
 export { withLogFields, logMixin } from './log-context.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Client } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
@@ -98,6 +98,14 @@ describe('traces and correlated logs', function () {
     for (const expected of ['StartWorkflow:', 'StartActivity:runAgentTurn', 'RunActivity:runAgentTurn', 'chat test-model', 'git ']) {
       assert.ok(names.some((n) => n.startsWith(expected)), `${expected} in the request's trace: ${names.join(', ')}`);
     }
+    // The client's start is a child of the request span, names the workflow and its run, and parents the workflow's own span (through the header).
+    const start = trace.find((s) => s.name.startsWith('StartWorkflow:'))!;
+    assert.equal(start.parentSpanId, request.spanContext().spanId);
+    assert.equal(typeof start.attributes.temporalWorkflowId, 'string');
+    assert.equal(typeof start.attributes.run_id, 'string');
+    assert.equal(start.status.code, SpanStatusCode.OK);
+    const run = trace.find((s) => s.name.startsWith('RunWorkflow:'));
+    assert.equal(run?.parentSpanId, start.spanContext().spanId, `the workflow run under the start: ${names.join(', ')}`);
     const chat = trace.find((s) => s.name === 'chat test-model')!;
     assert.equal(chat.attributes['gen_ai.request.model'], 'test-model');
     assert.equal(chat.attributes['gen_ai.operation.name'], 'chat');

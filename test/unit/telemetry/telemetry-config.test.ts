@@ -4,7 +4,7 @@ import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/expor
 import { ConfigError, loadConfig } from '../../../core/config.js';
 import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-node';
-import { exporterFromEnv, samplerFromEnv, startTracing, TracingConfigError } from '../../../core/telemetry/index.js';
+import { batchDefaults, exporterFromEnv, samplerFromEnv, startTracing, TracingConfigError } from '../../../core/telemetry/index.js';
 
 describe('telemetry configuration', () => {
   it('exports nothing unless an OTLP endpoint is set', () => {
@@ -20,6 +20,13 @@ describe('telemetry configuration', () => {
     assert.ok(exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }) instanceof JsonTraceExporter);
     assert.throws(() => exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), (err: unknown) => err instanceof TracingConfigError && /OTEL_EXPORTER_OTLP_PROTOCOL/.test(err.message));
     assert.equal(exporterFromEnv({ ...endpoint, OTEL_SDK_DISABLED: 'true' }), undefined);
+  });
+
+  it('exports a batch every second unless OTEL_BSP_SCHEDULE_DELAY says otherwise (the SDK reads it then)', () => {
+    assert.deepEqual(batchDefaults({}), { scheduledDelayMillis: 1000 });
+    assert.deepEqual(batchDefaults({ OTEL_BSP_SCHEDULE_DELAY: '5000' }), {});
+    // The other batch settings are the SDK's own defaults or the operator's OTEL_BSP_* values.
+    assert.deepEqual(batchDefaults({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '64' }), { scheduledDelayMillis: 1000 });
   });
 
   it('samples traces as OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG say, parent-based always-on by default; bad values refused by name', () => {
