@@ -113,6 +113,14 @@ export const EnvSchema = v.strictObject({
     v.maxValue(60_000, 'must be at most 60000'),
   ),
 
+  // Statements at least this slow become spans of the trace they run in (every one is in the histogram).
+  QUIRE_TRACE_SLOW_QUERY_MS: v.pipe(
+    v.optional(v.string(), '5'),
+    v.regex(/^\d+$/, 'must be a whole number of milliseconds (0: every statement)'),
+    v.transform(Number),
+    v.maxValue(60_000, 'must be at most 60000'),
+  ),
+
   QDRANT_URL: v.optional(url),
   QDRANT_API_KEY: optionalSecret,
   QDRANT_COLLECTION: v.optional(v.pipe(v.string(), v.minLength(1)), 'quire_chunks'),
@@ -221,6 +229,8 @@ export interface Config {
   /** The system of record: PostgreSQL when QUIRE_DATABASE_URL is set, else one SQLite file in the data directory. */
   database: DatabaseTarget;
   databasePoolSize: number;
+  /** A statement at least this slow (ms) is a span of the trace it runs in. */
+  traceSlowQueryMs: number;
   redisUrl: string | undefined;
   rateLimitOnStoreError: 'open' | 'closed';
   /** How long a process keeps the tenant records it read (0: none); another process's change is seen within it, at once with Redis. */
@@ -419,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     database: databaseTarget(e.QUIRE_DATABASE_URL, path.resolve(cwd, e.QUIRE_DATA_DIR)),
     databasePoolSize: e.QUIRE_DATABASE_POOL_SIZE,
+    traceSlowQueryMs: e.QUIRE_TRACE_SLOW_QUERY_MS,
     redisUrl: e.REDIS_URL,
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
     tenantCacheTtlMs: e.QUIRE_TENANT_CACHE_TTL_MS,

@@ -3,7 +3,7 @@ import { createAutomationStore, type AutomationStore } from '../automations/inde
 import type { Config } from '../config.js';
 import { openMigratedDatabase, type Database } from '../db/index.js';
 import { createJobStore, type JobStore } from '../jobs/index.js';
-import type { QuireMetrics } from '../telemetry/index.js';
+import { slowStatementSpans, type QuireMetrics } from '../telemetry/index.js';
 import type { Logger } from '../logger.js';
 import { connectRedis } from '../redis.js';
 import { cachedTenantStore, createTenantStore, openTenantCache, type TenantCache, type TenantStore } from '../tenants/index.js';
@@ -27,7 +27,14 @@ export interface DatabasePlatform extends DatabaseStores {
 
 /** The configured database, migrated, its queries timed into the process's metrics. */
 export function openSystemOfRecord(config: Config, metrics: QuireMetrics): Promise<Database> {
-  return openMigratedDatabase(config.database, { poolSize: config.databasePoolSize, observe: (operation, seconds) => metrics.db.observeQuery(operation, seconds) });
+  const traced = slowStatementSpans(config.database.dialect === 'postgres' ? 'postgresql' : 'sqlite', config.traceSlowQueryMs);
+  return openMigratedDatabase(config.database, {
+    poolSize: config.databasePoolSize,
+    observe: (operation, seconds, failed) => {
+      metrics.db.observeQuery(operation, seconds);
+      traced(operation, seconds, failed);
+    },
+  });
 }
 
 /** The stores over `database`; tenant reads go through `tenantCache`, which every tenant change clears. */

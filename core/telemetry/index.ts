@@ -17,5 +17,5 @@ export {
 } from './metrics.js';
 export { serveMetrics, type MetricsListener } from './metrics-server.js';
 export { startTracing, batchDefaults, exporterFromEnv, samplerFromEnv, TracingConfigError, type Tracing } from './tracing.js';
-export { inEvent, inSpan, markFailed, tracer, SpanKind } from './spans.js';
+export { inEvent, inSpan, markFailed, slowStatementSpans, tracer, SpanKind } from './spans.js';
 export { withLogFields, logMixin } from './log-context.js';

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 
 /** The tracer of Quire's own spans; a no-op until tracing is started (then it follows the registered provider). */
 export const tracer = trace.getTracer('quire');
@@ -48,6 +48,26 @@ export function inEvent<T>(name: string, attributes: Attributes, work: () => Pro
   } catch (err) {
     return failed(err);
   }
+}
+
+/**
+ * Database statements for the trace: one that took at least `minMs` becomes a span `db <operation>`
+ * (`db.system`, `db.operation.name`; never its SQL or values) under the span it ran in, dated after
+ * the fact from its duration. Faster ones cost one comparison: every statement is in the
+ * `quire_db_query_duration_seconds` histogram, and a span per statement of a few tens of
+ * microseconds would cost more than the statement. Called in the statement's own async context.
+ */
+export function slowStatementSpans(system: 'sqlite' | 'postgresql', minMs: number): (operation: string, seconds: number, failed: boolean) => void {
+  return (operation, seconds, failed) => {
+    const ms = seconds * 1000;
+    if (ms < minMs) return;
+    const active = context.active();
+    if (!trace.getSpan(active)?.isRecording()) return;
+    const end = performance.now();
+    const span = tracer.startSpan(`db ${operation}`, { kind: SpanKind.CLIENT, startTime: end - ms, attributes: { 'db.system': system, 'db.operation.name': operation } }, active);
+    if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end(end);
+  };
 }
 
 /** Marks a span failed with the error's class name (never its message). */

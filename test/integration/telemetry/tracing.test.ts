@@ -15,7 +15,7 @@ import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
-import { startTracing, type Tracing } from '../../../core/telemetry/index.js';
+import { inSpan, slowStatementSpans, startTracing, type Tracing } from '../../../core/telemetry/index.js';
 import { temporalClientInterceptors } from '../../../core/temporal/tracing.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
@@ -61,7 +61,8 @@ describe('traces and correlated logs', function () {
     const taskQueue = `trace-${randomUUID()}`;
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(JSON.parse(chunk.toString())), done()) }));
-    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: MODEL_KEY, QUIRE_MODEL: 'test-model' } });
+    // Every statement a span (the default keeps only those of 5 ms or more).
+    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: MODEL_KEY, QUIRE_MODEL: 'test-model', QUIRE_TRACE_SLOW_QUERY_MS: '0' } });
     const env = await temporalEnv();
     const services = { ...built, logger, temporal: new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: temporalClientInterceptors() }) };
     const { adminKey, assistantKey } = await seedOrg(services);
@@ -104,6 +105,12 @@ describe('traces and correlated logs', function () {
     assert.equal(typeof start.attributes.temporalWorkflowId, 'string');
     assert.equal(typeof start.attributes.run_id, 'string');
     assert.equal(start.status.code, SpanStatusCode.OK);
+    // The create's record went to the database inside the request's trace.
+    const insert = trace.find((s) => s.name === 'db insert' && s.parentSpanId === request.spanContext().spanId);
+    assert.ok(insert, `the create's insert is a span of its request: ${names.join(', ')}`);
+    assert.equal(insert.kind, SpanKind.CLIENT);
+    assert.equal(insert.attributes['db.system'], 'sqlite');
+    assert.equal(insert.attributes['db.operation.name'], 'insert');
     const run = trace.find((s) => s.name.startsWith('RunWorkflow:'));
     assert.equal(run?.parentSpanId, start.spanContext().spanId, `the workflow run under the start: ${names.join(', ')}`);
     const chat = trace.find((s) => s.name === 'chat test-model')!;
@@ -139,5 +146,26 @@ describe('traces and correlated logs', function () {
     const activityLine = lines.find((l) => l.jobId === created.body.id && typeof l.workflowId === 'string' && l.trace_id);
     assert.ok(activityLine, `an activity line with job id, workflow id and trace: ${JSON.stringify(lines.filter((l) => l.jobId).slice(0, 3))}`);
     assert.equal(activityLine.trace_id, request.spanContext().traceId);
+  });
+
+  it('a database statement at least QUIRE_TRACE_SLOW_QUERY_MS long is a span of the trace it ran in, dated from its duration; faster ones and those outside a trace are not', async () => {
+    exporter.reset();
+    const traced = slowStatementSpans('postgresql', 5);
+    traced('select', 1, false);
+    await inSpan('outer', {}, async () => {
+      traced('select', 0.004, false);
+      traced('update', 0.012, true);
+    });
+    const spans = exporter.getFinishedSpans();
+    const outer = spans.find((s) => s.name === 'outer')!;
+    const statements = spans.filter((s) => s.name.startsWith('db '));
+    assert.deepEqual(statements.map((s) => s.name), ['db update']);
+    const [update] = statements;
+    assert.equal(update!.parentSpanId, outer.spanContext().spanId);
+    assert.equal(update!.spanContext().traceId, outer.spanContext().traceId);
+    assert.equal(update!.attributes['db.system'], 'postgresql');
+    assert.equal(update!.status.code, SpanStatusCode.ERROR);
+    const [seconds, nanos] = update!.duration;
+    assert.ok(Math.abs(seconds * 1000 + nanos / 1e6 - 12) < 0.01, `the span lasts the statement's 12 ms: ${update!.duration.join(' s ')} ns`);
   });
 });

@@ -73,6 +73,13 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '60001' }), /QUIRE_TENANT_CACHE_TTL_MS: must be at most 60000/);
   });
 
+  it('reads from how many milliseconds a database statement is traced, 5 by default, 0 for every one, at most a minute', () => {
+    assert.equal(loadConfig({}).traceSlowQueryMs, 5);
+    assert.equal(loadConfig({ QUIRE_TRACE_SLOW_QUERY_MS: '0' }).traceSlowQueryMs, 0);
+    assert.throws(() => loadConfig({ QUIRE_TRACE_SLOW_QUERY_MS: '2.5' }), /QUIRE_TRACE_SLOW_QUERY_MS: must be a whole number/);
+    assert.throws(() => loadConfig({ QUIRE_TRACE_SLOW_QUERY_MS: '60001' }), /QUIRE_TRACE_SLOW_QUERY_MS: must be at most 60000/);
+  });
+
   it('names every bad variable and its rule', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', QUIRE_TEMPORAL_PORT: '70000', QUIRE_TRUST_PROXY: 'maybe' }),
