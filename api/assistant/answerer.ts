@@ -1,26 +1,14 @@
-import type { AnswerSurface, CallerKind } from '../../core/analytics/index.js';
+import type { AnswerTrace } from '../../core/completions/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { Citation, Usage } from './answer-writer.js';
 import type { AssistantPrompt } from './prompt.js';
+
+export type { AnswerTrace };
 
 /** One answer being produced: its text as it comes (`[n]` markers as written), and the tokens it cost once done. */
 export interface AnswerRun {
   deltas: AsyncIterable<string>;
   usage(): Usage;
-}
-
-/** Who asked what, through which door: what the completion record keeps beside the answer. */
-export interface AnswerTrace {
-  /** The answer's message id (or the completion's id on the stateless doors). */
-  id: string;
-  orgId: string;
-  domainId: string;
-  threadId: string | null;
-  question: string;
-  surface: AnswerSurface;
-  caller: CallerKind;
-  fp: string | null;
-  currentPath: string | null;
 }
 
 export interface AnswerInput {

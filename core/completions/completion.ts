@@ -1,13 +1,9 @@
 import type { AnswerRecord, AnswerSource, AnswerSurface, CallerKind, UnansweredReason } from '../analytics/index.js';
 import type { ThreadAppend, ThreadExchange, ThreadRef } from '../threads/index.js';
 
-/**
- * One answer as the writer thread stores it: the union of what its thread exchange and its
- * analytics answer record keep, each field once (the answer's text is the largest part of both),
- * so handing it to the thread copies every string once.
- */
-export interface StoredCompletion {
-  /** The message id: the exchange's `messageId`, the answer record's `id`. */
+/** Who asked what, through which door: what an answer's completion keeps beside the answer. */
+export interface AnswerTrace {
+  /** The answer's message id (or the completion's id on the stateless doors): the exchange's `messageId`, the answer record's `id`. */
   id: string;
   orgId: string;
   domainId: string;
@@ -17,6 +13,14 @@ export interface StoredCompletion {
   caller: CallerKind;
   fp: string | null;
   currentPath: string | null;
+}
+
+/**
+ * One answer as the writer thread stores it: the union of what its thread exchange and its
+ * analytics answer record keep, each field once (the answer's text is the largest part of both),
+ * so handing it to the thread copies every string once.
+ */
+export interface StoredCompletion extends AnswerTrace {
   /** When analytics counts it (the recorder's clock). */
   at: number;
   answer: string;
