@@ -22,10 +22,16 @@ const GRPC_BUSY = new Set([8, 9]);
 /** …and for "not reachable now": CANCELLED, DEADLINE_EXCEEDED, ABORTED, UNAVAILABLE. */
 const GRPC_DOWN = new Set([1, 4, 10, 14]);
 
-/** Temporal's client: a gRPC status of a busy or unreachable service; a ServiceError with no status never got an answer. */
+/**
+ * Temporal's client: a gRPC status of a busy or unreachable service is 503; any other status is
+ * Temporal refusing the request (a namespace without Quire's search attributes, a namespace that
+ * does not exist, a key without permission), 502 `workflow_engine_refused`, whose cause the log
+ * keeps. A ServiceError with no status never got an answer.
+ */
 export const classifyTemporal: Classify = (err) => {
   if (isGrpcServiceError(err)) {
-    return GRPC_BUSY.has(err.code) || GRPC_DOWN.has(err.code) ? new UnavailableError('workflow engine', undefined, { cause: err }) : undefined;
+    if (GRPC_BUSY.has(err.code) || GRPC_DOWN.has(err.code)) return new UnavailableError('workflow engine', undefined, { cause: err });
+    return new UpstreamFailedError('workflow engine', 'workflow_engine_refused', `the workflow engine refused the request (gRPC status ${err.code}); the service's log has its reason`, { cause: err });
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
     return new UnavailableError('workflow engine', 'no worker took the update in time; retry shortly', { cause: err });

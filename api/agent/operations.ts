@@ -30,7 +30,7 @@ export const agentOperations: OperationSpec[] = [
     params: { path: ProjectParams },
     body: CreateJobBody,
     responses: { 201: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 429],
+    errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
   },
   {
     method: 'get',
@@ -69,7 +69,7 @@ export const agentOperations: OperationSpec[] = [
     params: { path: JobParams, header: MessageHeaders },
     body: MessageBody,
     responses: { 200: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 409, 429],
+    errors: [...AUTHENTICATED_POST_ERRORS, 409, 429, 502],
   },
   {
     method: 'post',
@@ -79,7 +79,7 @@ export const agentOperations: OperationSpec[] = [
     security,
     params: { path: JobParams },
     responses: { 200: { description: 'The job, `archived`', body: JobViewSchema } },
-    errors: AUTHENTICATED_POST_ERRORS,
+    errors: [...AUTHENTICATED_POST_ERRORS, 502],
   },
   {
     method: 'get',

@@ -13,7 +13,7 @@ export const components: Record<string, Record<string, Schema>> = {
         code: {
           type: 'string',
           description:
-            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, workflow_engine_refused, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
         },
         details: {
           type: 'array',
@@ -81,7 +81,7 @@ export function jsonResponse(description: string, schema: Schema, headers: Recor
   return { description, headers: { ...COMMON_HEADERS, ...headers }, content: { 'application/json': { schema } } };
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
   400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),
@@ -94,6 +94,10 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
   415: () => errorResponse('A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`).'),
   429: () => errorResponse('A limit is spent (`rate_limited`).', { 'Retry-After': ref('Retry-After'), ...RATE_LIMIT_HEADERS }),
   500: () => errorResponse('A defect (`internal`); the message never shows internals.'),
+  502: () =>
+    errorResponse(
+      'Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; the reason is in the service’s log, not the message.',
+    ),
   503: () =>
     errorResponse('An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`).', {
       'Retry-After': ref('Retry-After'),

@@ -63,7 +63,7 @@ const create = (path: string, operationId: string, summary: string): OperationSp
       content: { 'text/event-stream': { schema: runEvent } },
     },
   },
-  errors: [...AUTHENTICATED_POST_ERRORS, 429],
+  errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
 });
 
 /** Mintlify's v1 agent endpoints (routes.ts), from the schemas the routes validate and answer with. */

@@ -42,7 +42,7 @@ const expect503 = (e: QuireError | undefined, engine: string) => {
 };
 
 describe('each engine classifies its own failures', () => {
-  it('Temporal: busy or unreachable gRPC statuses are 503; a defect (INVALID_ARGUMENT) is not classified', () => {
+  it('Temporal: busy or unreachable gRPC statuses are 503; a refusal (INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED) is 502 with its code', () => {
     for (const [code, name] of [
       [8, 'RESOURCE_EXHAUSTED'],
       [9, 'FAILED_PRECONDITION'],
@@ -51,7 +51,16 @@ describe('each engine classifies its own failures', () => {
     ] as const) {
       expect503(classifyTemporal(temporalError(code, name)), name);
     }
-    assert.equal(classifyTemporal(temporalError(3, 'INVALID_ARGUMENT')), undefined);
+    for (const [code, name] of [
+      [3, 'INVALID_ARGUMENT'],
+      [5, 'NOT_FOUND'],
+      [7, 'PERMISSION_DENIED'],
+    ] as const) {
+      const refused = classifyTemporal(temporalError(code, name));
+      assert.equal(refused?.status, 502, name);
+      assert.equal(refused?.code, 'workflow_engine_refused', name);
+      assert.ok(!refused?.message.includes(name), 'the client is told the status number, not the server\'s text');
+    }
     expect503(classifyTemporal(new ServiceError('Failed to connect to Temporal server')), 'no answer');
   });
 
