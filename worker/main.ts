@@ -8,6 +8,7 @@ import { createLogger } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { openPlatform } from '../core/platform/index.js';
 import { temporalTarget } from '../core/temporal/connection.js';
+import { registerSearchAttributes, SEARCH_ATTRIBUTE_SPECS } from '../core/temporal/search-attributes.js';
 import { announceReady, runMain } from '../core/run-main.js';
 import { createWorker } from './create-worker.js';
 import { temporalLogger } from './runtime-logger.js';
@@ -43,6 +44,12 @@ async function main(): Promise<void> {
   });
   const target = temporalTarget(config);
   const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'worker' });
+  // The namespace this worker polls gets Quire's search attributes; where only its operator may add
+  // them, the log says which (job creates are refused, 502, until they exist).
+  await registerSearchAttributes(platform.workerConnection.operatorService, target.namespace).then(
+    (added) => added.length > 0 && logger.info({ namespace: target.namespace, added }, 'search attributes registered'),
+    (err: unknown) => logger.error({ err, namespace: target.namespace, register: SEARCH_ATTRIBUTE_SPECS }, 'cannot register the search attributes: add them to the namespace, or every job create is refused'),
+  );
   const worker = await createWorker({
     connection: platform.workerConnection,
     namespace: target.namespace,

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Custom search attributes Quire registers (dev server flags, cluster setup, tests). */
+/** Custom search attributes of Quire's workflows: the embedded dev server's flags name them, and the worker adds them to its namespace when it starts. */
 export const JOB_STATUS = defineSearchAttributeKey('QuireJobStatus', SearchAttributeType.KEYWORD);
 export const PROJECT_ID = defineSearchAttributeKey('QuireProjectId', SearchAttributeType.KEYWORD);
 export const DOMAIN_ID = defineSearchAttributeKey('QuireDomainId', SearchAttributeType.KEYWORD);

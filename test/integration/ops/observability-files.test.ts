@@ -289,7 +289,7 @@ describe('observability and deployment files', function () {
       const compose = YAML.parse(await fs.readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
         services: Record<string, { profiles?: string[]; volumes?: string[]; environment?: Record<string, string>; command?: string[] }>;
       };
-      for (const name of ['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'redis', 'qdrant', 'api', 'worker'])
+      for (const name of ['postgresql', 'temporal', 'temporal-ui', 'redis', 'qdrant', 'api', 'worker'])
         assert.equal(compose.services[name]?.profiles, undefined, `${name} must run without a profile`);
       for (const name of ['prometheus', 'grafana', 'jaeger']) assert.deepEqual(compose.services[name]?.profiles, ['observability'], `${name} is in the profile`);
       // Every mounted file of the profile exists, so `up` does not create empty directories in their place.
