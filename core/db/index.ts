@@ -1,5 +1,5 @@
 export { openDatabase, type Database, type DatabaseOptions, type Queries } from './database.js';
-export { databaseTarget, type DatabaseTarget } from './target.js';
+export { databaseTarget, describeTarget, type DatabaseTarget } from './target.js';
 export { migrate, openMigratedDatabase, type MigrationReport } from './migrate.js';
 export { DatabaseUnavailableError, classifyDatabaseError } from './errors.js';
 export { MIGRATIONS, type QuireMigration, type Dialect } from './migrations/index.js';

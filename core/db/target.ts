@@ -7,3 +7,14 @@ export type DatabaseTarget = { dialect: 'sqlite'; file: string } | { dialect: 'p
 export function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
   return url ? { dialect: 'postgres', url } : { dialect: 'sqlite', file: path.join(dataDir, 'quire.db') };
 }
+
+/** The target for an operator to read (a log line, a start-up error): never the URL's user or password. */
+export function describeTarget(target: DatabaseTarget): string {
+  if (target.dialect === 'sqlite') return `SQLite file ${target.file}`;
+  try {
+    const url = new URL(target.url);
+    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL at QUIRE_DATABASE_URL (not a URL)';
+  }
+}

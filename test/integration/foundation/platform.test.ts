@@ -128,4 +128,26 @@ describe('the platform: one composition root', function () {
     assert.equal(relay.opened(), 1);
     assert.equal(await relay.drained(), 0);
   });
+
+  it('a database it cannot open stops the start with where it is and why, never its credentials', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const open = async (env: Record<string, string>) => {
+      const config = await testConfig(env);
+      return openPlatform(config, { logger: createLogger('silent', 'test'), metrics: createMetrics({ orgLabel: false }), env: {}, temporal: 'client' });
+    };
+    await assert.rejects(open({ QUIRE_DATABASE_URL: `postgres://quire:s3cret-pw@127.0.0.1:${port}/quire` }), (err: Error) => {
+      assert.equal(err.message, `cannot open the database (PostgreSQL at 127.0.0.1:${port}/quire): connect ECONNREFUSED 127.0.0.1:${port}`);
+      return true;
+    });
+    // A data directory that cannot be made: the SQLite file named, with the system's reason.
+    const file = path.join(await tempDir(), 'a-file');
+    await fs.writeFile(file, '');
+    await assert.rejects(open({ QUIRE_DATA_DIR: path.join(file, 'data') }), (err: Error) => {
+      assert.match(err.message, new RegExp(`^cannot open the database \\(SQLite file ${path.join(file, 'data', 'quire.db').replace(/[.]/g, '\\.')}\\): ENOTDIR`));
+      return true;
+    });
+  });
 });
