@@ -48,7 +48,12 @@ async function main(): Promise<void> {
   // them, the log says which (job creates are refused, 502, until they exist).
   await registerSearchAttributes(platform.workerConnection.operatorService, target.namespace).then(
     (added) => added.length > 0 && logger.info({ namespace: target.namespace, added }, 'search attributes registered'),
-    (err: unknown) => logger.error({ err, namespace: target.namespace, register: SEARCH_ATTRIBUTE_SPECS }, 'cannot register the search attributes: add them to the namespace, or every job create is refused'),
+    // The reason alone: a gRPC error's metadata is bytes no reader needs.
+    (err: unknown) =>
+      logger.error(
+        { reason: err instanceof Error ? err.message : String(err), namespace: target.namespace, register: SEARCH_ATTRIBUTE_SPECS },
+        'cannot register the search attributes: add them to the namespace, or every job create is refused',
+      ),
   );
   const worker = await createWorker({
     connection: platform.workerConnection,
