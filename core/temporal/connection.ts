@@ -25,11 +25,20 @@ export function temporalTarget(config: Config): TemporalTarget {
   };
 }
 
+/** A client certificate or key file, or a start-up error naming the variable that points at it. */
+async function readTlsFile(variable: 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY', file: string): Promise<Buffer> {
+  try {
+    return await fs.readFile(file);
+  } catch (err) {
+    throw new Error(`cannot read ${variable} (${file}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+  }
+}
+
 export async function tlsOptions(target: TemporalTarget) {
   if (!target.tls) return undefined;
   if (target.tlsCertPath && target.tlsKeyPath) {
     return {
-      clientCertPair: { crt: await fs.readFile(target.tlsCertPath), key: await fs.readFile(target.tlsKeyPath) },
+      clientCertPair: { crt: await readTlsFile('TEMPORAL_TLS_CERT', target.tlsCertPath), key: await readTlsFile('TEMPORAL_TLS_KEY', target.tlsKeyPath) },
     };
   }
   return true;
