@@ -1,4 +1,4 @@
-import { isGrpcServiceError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { isGrpcServiceError, NamespaceNotFoundError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { QdrantClientResourceExhaustedError, QdrantClientTimeoutError } from '@qdrant/js-client-rest';
 import Database from 'better-sqlite3';
 import { ReplyError } from 'ioredis';
@@ -32,6 +32,10 @@ export const classifyTemporal: Classify = (err) => {
   if (isGrpcServiceError(err)) {
     if (GRPC_BUSY.has(err.code) || GRPC_DOWN.has(err.code)) return new UnavailableError('workflow engine', undefined, { cause: err });
     return new UpstreamFailedError('workflow engine', 'workflow_engine_refused', `the workflow engine refused the request (gRPC status ${err.code}); the service's log has its reason`, { cause: err });
+  }
+  // The client's own name for NOT_FOUND of the namespace it was configured with.
+  if (err instanceof NamespaceNotFoundError) {
+    return new UpstreamFailedError('workflow engine', 'workflow_engine_refused', 'the workflow engine refused the request: its namespace does not exist', { cause: err });
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
     return new UnavailableError('workflow engine', 'no worker took the update in time; retry shortly', { cause: err });

@@ -223,7 +223,8 @@ async function openTemporal(config: Config, mode: 'client' | 'worker'): Promise<
     return {
       client,
       worker: connection,
-      probe: async () => void (await connection.workflowService.getSystemInfo({})),
+      // The namespace, not only the server: a namespace that does not exist refuses every start.
+      probe: async () => void (await connection.workflowService.describeNamespace({ namespace: target.namespace })),
       close: () => connection.close(),
     };
   }
@@ -238,7 +239,7 @@ async function openTemporal(config: Config, mode: 'client' | 'worker'): Promise<
     worker: undefined,
     probe: async () => {
       await connection.ensureConnected();
-      await connection.workflowService.getSystemInfo({});
+      await connection.workflowService.describeNamespace({ namespace: target.namespace });
     },
     close: () => connection.close(),
   };

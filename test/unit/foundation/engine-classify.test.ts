@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import { ServiceError } from '@temporalio/client';
+import { NamespaceNotFoundError, ServiceError } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { Redis, ReplyError } from 'ioredis';
 import { APIConnectionError } from 'openai';
@@ -61,6 +61,9 @@ describe('each engine classifies its own failures', () => {
       assert.equal(refused?.code, 'workflow_engine_refused', name);
       assert.ok(!refused?.message.includes(name), 'the client is told the status number, not the server\'s text');
     }
+    const missing = classifyTemporal(new NamespaceNotFoundError('quire'));
+    assert.equal(missing?.status, 502);
+    assert.equal(missing?.code, 'workflow_engine_refused');
     expect503(classifyTemporal(new ServiceError('Failed to connect to Temporal server')), 'no answer');
   });
 
