@@ -139,3 +139,20 @@ export class EngineTimeoutError extends QuireError {
     super(504, 'timeout', `the ${engine} did not answer in time`, options);
   }
 }
+
+/**
+ * What went wrong at the bottom of an error's causes (a refused connection, a failed login), on one
+ * line: for a start-up or command-line message that names the engine itself.
+ */
+export function rootReason(err: unknown): string {
+  let at = err;
+  while (at instanceof Error && at.cause instanceof Error) at = at.cause;
+  // A connection to a name with several addresses fails with one error per address, and no message of its own.
+  const message =
+    at instanceof AggregateError && !at.message
+      ? [...new Set(at.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))))].join('; ')
+      : at instanceof Error
+        ? at.message || ('code' in at && typeof at.code === 'string' ? at.code : '')
+        : String(at);
+  return (message || 'no answer').split('\n')[0] ?? '';
+}

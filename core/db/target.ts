@@ -8,13 +8,9 @@ export function databaseTarget(url: string | undefined, dataDir: string): Databa
   return url ? { dialect: 'postgres', url } : { dialect: 'sqlite', file: path.join(dataDir, 'quire.db') };
 }
 
-/** The target for an operator to read (a log line, a start-up error): never the URL's user or password. */
+/** The database as an operator names it: the SQLite file, or the PostgreSQL URL without its credentials (QUIRE_DATABASE_URL). */
 export function describeTarget(target: DatabaseTarget): string {
-  if (target.dialect === 'sqlite') return `SQLite file ${target.file}`;
-  try {
-    const url = new URL(target.url);
-    return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`;
-  } catch {
-    return 'PostgreSQL at QUIRE_DATABASE_URL (not a URL)';
-  }
+  if (target.dialect === 'sqlite') return target.file;
+  const url = URL.canParse(target.url) ? new URL(target.url) : undefined;
+  return url ? `${url.protocol}//${url.host}${url.pathname} (QUIRE_DATABASE_URL)` : 'QUIRE_DATABASE_URL';
 }

@@ -1,6 +1,7 @@
 import { createAnalyticsStore, type AnalyticsStore } from '../analytics/index.js';
 import { createAutomationStore, type AutomationStore } from '../automations/index.js';
 import type { Config } from '../config.js';
+import { rootReason } from '../errors.js';
 import { describeTarget, openMigratedDatabase, type Database } from '../db/index.js';
 import { createJobStore, type JobStore } from '../jobs/index.js';
 import { slowStatementSpans, type QuireMetrics } from '../telemetry/index.js';
@@ -25,15 +26,6 @@ export interface DatabasePlatform extends DatabaseStores {
   close(): Promise<void>;
 }
 
-/** What went wrong at the bottom of an error's causes (a refused connection, a failed login), for a start-up message. */
-function rootReason(err: unknown): string {
-  let at = err;
-  while (at instanceof Error && at.cause instanceof Error) at = at.cause;
-  // A connection to a name with several addresses fails with one error per address, and no message of its own.
-  if (at instanceof AggregateError && !at.message) return [...new Set(at.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))))].join('; ');
-  return at instanceof Error ? at.message : String(at);
-}
-
 /**
  * The configured database, migrated, its queries timed into the process's metrics. A database that
  * cannot be opened stops the start with where it is (no credentials) and why.
@@ -49,7 +41,7 @@ export async function openSystemOfRecord(config: Config, metrics: QuireMetrics):
       },
     });
   } catch (err) {
-    throw new Error(`cannot open the database (${describeTarget(config.database)}): ${rootReason(err)}`, { cause: err });
+    throw new Error(`cannot open the database at ${describeTarget(config.database)}: ${rootReason(err)}`, { cause: err });
   }
 }
 

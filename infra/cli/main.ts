@@ -1,5 +1,6 @@
 import { loadConfig, type Config } from '../../core/config.js';
-import { DatabaseUnavailableError } from '../../core/db/index.js';
+import { DatabaseUnavailableError, describeTarget } from '../../core/db/index.js';
+import { rootReason } from '../../core/errors.js';
 import { createLogger, scrubSecrets } from '../../core/logger.js';
 import { openDatabasePlatform, openPlatform } from '../../core/platform/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
@@ -66,7 +67,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
       return 2;
     }
     let message = err instanceof Error ? err.message : String(err);
-    if (err instanceof DatabaseUnavailableError && config) message = `cannot reach the database at ${whereIs(config)}: ${causeOf(err)}`;
+    if (err instanceof DatabaseUnavailableError && config) message = `cannot reach the database at ${describeTarget(config.database)}: ${rootReason(err)}`;
     if (err instanceof UnknownTenantError && err.kind === 'organisation')
       message += `; create it first with: quire orgs add ${err.id}`;
     if (err instanceof TenantExistsError) message += `; change it with: quire ${err.kind}s update ORG/${err.id} [flags]`;
@@ -76,21 +77,6 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
   } finally {
     await close?.();
   }
-}
-
-/** The database as an operator names it: the file, or the PostgreSQL URL without its credentials (QUIRE_DATABASE_URL). */
-function whereIs(config: Config): string {
-  const target = config.database;
-  if (target.dialect === 'sqlite') return target.file;
-  const url = URL.canParse(target.url) ? new URL(target.url) : undefined;
-  return url ? `${url.protocol}//${url.host}${url.pathname} (QUIRE_DATABASE_URL)` : 'QUIRE_DATABASE_URL';
-}
-
-/** The driver's reason (a refused connection, a timeout), one line. */
-function causeOf(err: DatabaseUnavailableError): string {
-  const cause = err.cause instanceof Error ? err.cause : undefined;
-  const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-  return (cause?.message || code || 'no answer').split('\n')[0] ?? '';
 }
 
 if (require.main === module) {

@@ -139,14 +139,14 @@ describe('the platform: one composition root', function () {
       return openPlatform(config, { logger: createLogger('silent', 'test'), metrics: createMetrics({ orgLabel: false }), env: {}, temporal: 'client' });
     };
     await assert.rejects(open({ QUIRE_DATABASE_URL: `postgres://quire:s3cret-pw@127.0.0.1:${port}/quire` }), (err: Error) => {
-      assert.equal(err.message, `cannot open the database (PostgreSQL at 127.0.0.1:${port}/quire): connect ECONNREFUSED 127.0.0.1:${port}`);
+      assert.equal(err.message, `cannot open the database at postgres://127.0.0.1:${port}/quire (QUIRE_DATABASE_URL): connect ECONNREFUSED 127.0.0.1:${port}`);
       return true;
     });
     // A data directory that cannot be made: the SQLite file named, with the system's reason.
     const file = path.join(await tempDir(), 'a-file');
     await fs.writeFile(file, '');
     await assert.rejects(open({ QUIRE_DATA_DIR: path.join(file, 'data') }), (err: Error) => {
-      assert.match(err.message, new RegExp(`^cannot open the database \\(SQLite file ${path.join(file, 'data', 'quire.db').replace(/[.]/g, '\\.')}\\): ENOTDIR`));
+      assert.ok(err.message.startsWith(`cannot open the database at ${path.join(file, 'data', 'quire.db')}: ENOTDIR`), err.message);
       return true;
     });
   });
