@@ -85,7 +85,11 @@ describe('traces and correlated logs', function () {
       body: JSON.stringify({ fp: 'anonymous', messages: [userMessage(`How do I install the widget? ${PROMPT_SECRET}`)] }),
     });
     assert.match(await answer.text(), new RegExp(ANSWER_SECRET), 'the answer streamed');
-    await tracing.processor.forceFlush();
+    // The workflow's own span ends with its run, a moment after the job's record reads completed.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      await tracing.processor.forceFlush();
+      if (exporter.getFinishedSpans().some((s) => s.name.startsWith('RunWorkflow:'))) break;
+    }
 
     const spans = exporter.getFinishedSpans();
     const request = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /v2/agent/:projectId/job');
