@@ -121,5 +121,6 @@ export function silentMetrics(): QuireMetrics {
     agent: { turnEnded: none, pullRequest: none },
     webhooks: { delivered: none },
     indexing: { pagesIndexed: none },
+    temporal: { observeCall: none },
   };
 }

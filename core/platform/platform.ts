@@ -13,9 +13,9 @@ import type { Logger } from '../logger.js';
 import { createModelPort } from '../model/index.js';
 import { connectRedis } from '../redis.js';
 import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type WritableDocIndex } from '../retrieval/index.js';
-import type { QuireMetrics } from '../telemetry/index.js';
+import type { QuireMetrics, TemporalMetrics } from '../telemetry/index.js';
 import { temporalTarget, tlsOptions } from '../temporal/connection.js';
-import { temporalClientInterceptors } from '../temporal/tracing.js';
+import { temporalClientInterceptors } from '../temporal/client-interceptors.js';
 import { openTenantCache, type TenantStore } from '../tenants/index.js';
 import { createThreadStore, type SweepingThreadStore } from '../threads/index.js';
 import type { WebhookStore } from '../webhooks/index.js';
@@ -118,7 +118,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     closers.push(() => completions.close());
     const redis: RedisLink = config.redisUrl ? { configured: true, client: await connectRedis(config.redisUrl) } : { configured: false };
     if (redis.configured) closers.push(async () => redis.client.disconnect());
-    const temporal = await openTemporal(config, options.temporal);
+    const temporal = await openTemporal(config, options.temporal, metrics.temporal);
     closers.push(() => temporal.close());
     const model: ChatModel = config.model ? { configured: true, settings: config.model, port: createModelPort(config.model) } : { configured: false };
     if (model.configured) closers.push(() => model.port.close());
@@ -208,7 +208,7 @@ interface OpenedTemporal {
   close(): Promise<void>;
 }
 
-async function openTemporal(config: Config, mode: 'client' | 'worker'): Promise<OpenedTemporal> {
+async function openTemporal(config: Config, mode: 'client' | 'worker', metrics: TemporalMetrics): Promise<OpenedTemporal> {
   const target = temporalTarget(config);
   const tls = await tlsOptions(target);
   const common = { address: target.address, ...(tls ? { tls } : {}), ...(target.apiKey ? { apiKey: target.apiKey } : {}) };
@@ -219,7 +219,7 @@ async function openTemporal(config: Config, mode: 'client' | 'worker'): Promise<
       throw new Error(`cannot reach Temporal at ${target.address}: ${(err as Error).message}`, { cause: err });
     });
     // Automations start agent jobs from an activity: a client over the worker's own connection.
-    const client = new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() });
+    const client = new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors(metrics) });
     return {
       client,
       worker: connection,
@@ -235,7 +235,7 @@ async function openTemporal(config: Config, mode: 'client' | 'worker'): Promise<
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
   });
   return {
-    client: new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() }),
+    client: new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors(metrics) }),
     worker: undefined,
     probe: async () => {
       await connection.ensureConnected();

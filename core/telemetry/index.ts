@@ -13,6 +13,8 @@ export {
   type ModelMetrics,
   type QuireMetrics,
   type RetrievalMetrics,
+  type TemporalCall,
+  type TemporalMetrics,
   type WebhookMetrics,
 } from './metrics.js';
 export { serveMetrics, type MetricsListener } from './metrics-server.js';

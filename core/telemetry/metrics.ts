@@ -61,6 +61,14 @@ export interface IndexMetrics {
   pagesIndexed(count: number): void;
 }
 
+/** A workflow call a Temporal client makes (the interceptor's method names), a bounded label. */
+export type TemporalCall = 'start' | 'startUpdateWithStart' | 'startUpdate' | 'signal' | 'signalWithStart' | 'query' | 'describe' | 'terminate' | 'cancel';
+
+/** The calls a process makes to Temporal: where a slow job route's time goes, Quire or Temporal. */
+export interface TemporalMetrics {
+  observeCall(call: TemporalCall, outcome: 'ok' | 'error', seconds: number): void;
+}
+
 /** Every metric Quire records, each defined once; a process hands each consumer the slice it records. */
 export interface QuireMetrics {
   registry: Registry;
@@ -73,6 +81,7 @@ export interface QuireMetrics {
   agent: AgentMetrics;
   webhooks: WebhookMetrics;
   indexing: IndexMetrics;
+  temporal: TemporalMetrics;
 }
 
 /** Registers every Quire metric on a registry the process owns (never prom-client's global one). */
@@ -162,6 +171,13 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     registers,
   });
   const pages = new Counter({ name: 'quire_index_pages_total', help: 'Documentation pages indexed.', registers });
+  const temporalCalls = new Histogram({
+    name: 'quire_temporal_request_duration_seconds',
+    help: 'Workflow calls this process made to Temporal (start, update, signal, query, describe, terminate, cancel), by outcome.',
+    labelNames: ['operation', 'outcome'],
+    buckets: FAST,
+    registers,
+  });
 
   // One child per label set, made on first use: prom-client would otherwise hash a label object on every observation.
   const httpChild = children((method: string, route: string, status: number, org: string | undefined) =>
@@ -174,6 +190,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const tokenChild = children((model: string, direction: string) => modelTokens.labels({ model, direction }));
   const turnChild = children((outcome: string) => turns.labels({ outcome }));
   const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
+  const temporalChild = children((operation: TemporalCall, outcome: string) => temporalCalls.labels({ operation, outcome }));
 
   return {
     registry,
@@ -202,6 +219,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     },
     webhooks: { delivered: (outcome) => deliveryChild(outcome).inc() },
     indexing: { pagesIndexed: (count) => pages.inc(count) },
+    temporal: { observeCall: (call, outcome, seconds) => temporalChild(call, outcome).observe(seconds) },
   };
 }
 

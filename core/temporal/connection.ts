@@ -1,7 +1,5 @@
 import fs from 'node:fs/promises';
-import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config.js';
-import { temporalClientInterceptors } from './tracing.js';
 
 export interface TemporalTarget {
   address: string;
@@ -42,15 +40,4 @@ export async function tlsOptions(target: TemporalTarget) {
     };
   }
   return true;
-}
-
-export async function connectClient(target: TemporalTarget): Promise<Client> {
-  const tls = await tlsOptions(target);
-  const connection = await Connection.connect({
-    address: target.address,
-    ...(tls ? { tls } : {}),
-    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
-    connectTimeout: '5s',
-  });
-  return new Client({ connection, namespace: target.namespace, interceptors: temporalClientInterceptors() });
 }

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
 import { msToTs } from '@temporalio/common/lib/time';
 import { SEARCH_ATTRIBUTES } from '../../../core/contracts/search-attributes.js';
 import type { JobView } from '../../../core/jobs/index.js';
@@ -16,6 +17,13 @@ import { seedOrg, serve, testServices } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
 import { spawnWorker } from '../../support/worker-process.js';
 import { call } from './agent-api.js';
+
+/** How many workflow calls of `operation` the API's client counted in `quire_temporal_request_duration_seconds`, by outcome. */
+async function temporalCalls(services: ApiServices, operation: string, outcome: 'ok' | 'error'): Promise<number> {
+  const metric = (await services.metrics.registry.getSingleMetric('quire_temporal_request_duration_seconds')!.get()) as { values: Array<{ metricName?: string; labels: Record<string, unknown>; value: number }> };
+  const count = metric.values.find((v) => v.metricName === 'quire_temporal_request_duration_seconds_count' && v.labels.operation === operation && v.labels.outcome === outcome);
+  return count?.value ?? 0;
+}
 
 describe('a Temporal namespace not ready for Quire', function () {
   this.timeout(120_000);
@@ -43,6 +51,9 @@ describe('a Temporal namespace not ready for Quire', function () {
     const listed = await call<{ jobs: JobView[] }>(`${base}/v2/agent/fresh/jobs`, 'GET', adminKey);
     assert.equal(listed.status, 200);
     assert.deepEqual(listed.body.jobs, [], 'a refused create leaves no job behind');
+    // The API's metrics tell the operator it was Temporal that refused the start.
+    assert.equal(await temporalCalls(services, 'start', 'error'), 1);
+    assert.equal(await temporalCalls(services, 'start', 'ok'), 0);
 
     const worker = spawnWorker({ ...modelEnv, TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue, QUIRE_DATA_DIR: services.config.dataDir, LOG_LEVEL: 'info' });
     const deadline = Date.now() + 60_000;
@@ -56,6 +67,8 @@ describe('a Temporal namespace not ready for Quire', function () {
     const created = await call<JobView>(`${base}/v2/agent/fresh/job`, 'POST', adminKey, { prompt: 'Fix the typo' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.status, 'active');
+    assert.equal(await temporalCalls(services, 'start', 'ok'), 1);
+    assert.equal(await temporalCalls(services, 'start', 'error'), 1);
     // A second registration finds them all: nothing to add.
     assert.deepEqual(await registerSearchAttributes(operator, namespace), []);
     worker.child.kill('SIGTERM');

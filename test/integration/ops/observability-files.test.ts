@@ -32,6 +32,7 @@ const QUIRE_METRICS: Record<string, 'counter' | 'histogram'> = {
   quire_pull_requests_total: 'counter',
   quire_webhook_deliveries_total: 'counter',
   quire_index_pages_total: 'counter',
+  quire_temporal_request_duration_seconds: 'histogram',
 };
 
 /**

@@ -16,7 +16,7 @@ import type { JobView } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { inSpan, slowStatementSpans, startTracing, type Tracing } from '../../../core/telemetry/index.js';
-import { temporalClientInterceptors } from '../../../core/temporal/tracing.js';
+import { temporalClientInterceptors } from '../../../core/temporal/client-interceptors.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
@@ -64,7 +64,7 @@ describe('traces and correlated logs', function () {
     // Every statement a span (the default keeps only those of 5 ms or more).
     const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: MODEL_KEY, QUIRE_MODEL: 'test-model', QUIRE_TRACE_SLOW_QUERY_MS: '0' } });
     const env = await temporalEnv();
-    const services = { ...built, logger, temporal: new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: temporalClientInterceptors() }) };
+    const services = { ...built, logger, temporal: new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: temporalClientInterceptors(built.metrics.temporal) }) };
     const { adminKey, assistantKey } = await seedOrg(services);
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [] });
     await services.tenants.putDomain({ id: 'site', orgId: 'acme', source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false });
