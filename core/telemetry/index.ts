@@ -14,6 +14,7 @@ export {
   type QuireMetrics,
   type RetrievalMetrics,
   type TemporalCall,
+  type TemporalCallOutcome,
   type TemporalMetrics,
   type WebhookMetrics,
 } from './metrics.js';

@@ -64,9 +64,16 @@ export interface IndexMetrics {
 /** A workflow call a Temporal client makes (the interceptor's method names), a bounded label. */
 export type TemporalCall = 'start' | 'startUpdateWithStart' | 'startUpdate' | 'signal' | 'signalWithStart' | 'query' | 'describe' | 'terminate' | 'cancel';
 
+/**
+ * How a Temporal call ended: `not_found` (no such workflow), `already_started` (its id is taken) and
+ * `rejected` (an update's handler refused it) are answers about a workflow; `error` is Temporal
+ * unreachable, refusing the call or timing out.
+ */
+export type TemporalCallOutcome = 'ok' | 'not_found' | 'already_started' | 'rejected' | 'error';
+
 /** The calls a process makes to Temporal: where a slow job route's time goes, Quire or Temporal. */
 export interface TemporalMetrics {
-  observeCall(call: TemporalCall, outcome: 'ok' | 'error', seconds: number): void;
+  observeCall(call: TemporalCall, outcome: TemporalCallOutcome, seconds: number): void;
 }
 
 /** Every metric Quire records, each defined once; a process hands each consumer the slice it records. */
@@ -190,7 +197,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const tokenChild = children((model: string, direction: string) => modelTokens.labels({ model, direction }));
   const turnChild = children((outcome: string) => turns.labels({ outcome }));
   const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
-  const temporalChild = children((operation: TemporalCall, outcome: string) => temporalCalls.labels({ operation, outcome }));
+  const temporalChild = children((operation: TemporalCall, outcome: TemporalCallOutcome) => temporalCalls.labels({ operation, outcome }));
 
   return {
     registry,

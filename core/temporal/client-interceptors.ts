@@ -1,8 +1,16 @@
-import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type ClientInterceptors, type WorkflowClientInterceptor } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
-import type { TemporalCall, TemporalMetrics } from '../telemetry/index.js';
+import type { TemporalCall, TemporalCallOutcome, TemporalMetrics } from '../telemetry/index.js';
 
 const TIMED_CALLS: readonly TemporalCall[] = ['start', 'startUpdateWithStart', 'startUpdate', 'signal', 'signalWithStart', 'query', 'describe', 'terminate', 'cancel'];
+
+/** A failed call's outcome: Temporal's answers about one workflow apart from Temporal failing. */
+function outcomeOf(err: unknown): TemporalCallOutcome {
+  if (err instanceof WorkflowNotFoundError) return 'not_found';
+  if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
+  if (err instanceof WorkflowUpdateFailedError) return 'rejected';
+  return 'error';
+}
 
 /**
  * Times every workflow call of the client in `quire_temporal_request_duration_seconds`, by call
@@ -17,7 +25,7 @@ export function timedWorkflowCalls(metrics: TemporalMetrics): WorkflowClientInte
       metrics.observeCall(call, 'ok', (performance.now() - started) / 1000);
       return result;
     } catch (err) {
-      metrics.observeCall(call, 'error', (performance.now() - started) / 1000);
+      metrics.observeCall(call, outcomeOf(err), (performance.now() - started) / 1000);
       throw err;
     }
   };
