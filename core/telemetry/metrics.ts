@@ -97,9 +97,10 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const orgOf = (org: string | undefined) => (options.orgLabel ? { org: org ?? 'none' } : {});
   const registers = [registry];
 
-  // The two series observed on every request and every statement take their observations in bulk (see ObservationBatches).
+  // The series observed on every request, every statement and every Temporal call take their observations in bulk (see ObservationBatches).
   const httpBatches = new ObservationBatches();
   const dbBatches = new ObservationBatches();
+  const temporalBatches = new ObservationBatches();
   const httpDuration = new Histogram({
     name: 'quire_http_request_duration_seconds',
     help: 'HTTP requests of the API by method, route template and status.',
@@ -184,6 +185,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     labelNames: ['operation', 'outcome'],
     buckets: FAST,
     registers,
+    collect: temporalBatches.flush,
   });
 
   // One child per label set, made on first use: prom-client would otherwise hash a label object on every observation.
@@ -197,7 +199,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const tokenChild = children((model: string, direction: string) => modelTokens.labels({ model, direction }));
   const turnChild = children((outcome: string) => turns.labels({ outcome }));
   const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
-  const temporalChild = children((operation: TemporalCall, outcome: TemporalCallOutcome) => temporalCalls.labels({ operation, outcome }));
+  const temporalChild = children((operation: TemporalCall, outcome: TemporalCallOutcome) => temporalBatches.of(temporalCalls.labels({ operation, outcome })));
 
   return {
     registry,
@@ -226,7 +228,7 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
     },
     webhooks: { delivered: (outcome) => deliveryChild(outcome).inc() },
     indexing: { pagesIndexed: (count) => pages.inc(count) },
-    temporal: { observeCall: (call, outcome, seconds) => temporalChild(call, outcome).observe(seconds) },
+    temporal: { observeCall: (call, outcome, seconds) => temporalChild(call, outcome).add(seconds) },
   };
 }
 

@@ -45,7 +45,7 @@ describe('metrics exposition', () => {
     assert.equal(valueOf(text, 'quire_http_request_duration_seconds_count', { org: 'acme', route: '/v1/x' }), 1);
   });
 
-  it('request and statement observations taken in bulk are all in every scrape, across batch boundaries', async () => {
+  it('request, statement and Temporal call observations taken in bulk are all in every scrape, across batch boundaries', async () => {
     const metrics = createMetrics({ orgLabel: false });
     const job = { method: 'GET', route: '/v2/agent/:projectId/job/:id', status: 200, org: undefined };
     const scrape = async () => {
@@ -56,24 +56,28 @@ describe('metrics exposition', () => {
         sum: valueOf(text, 'quire_http_request_duration_seconds_sum', { route: job.route, status: '200' }),
         selects: valueOf(text, 'quire_db_query_duration_seconds_count', { operation: 'select' }),
         inserts: valueOf(text, 'quire_db_query_duration_seconds_count', { operation: 'insert' }),
+        starts: valueOf(text, 'quire_temporal_request_duration_seconds_count', { operation: 'start', outcome: 'ok' }),
       };
     };
     // 700 requests: two full batches handed over on their own, and 188 waiting for the scrape.
     for (let i = 0; i < 700; i++) {
       metrics.http.observeRequest(job, i % 2 ? 0.0005 : 0.002);
       metrics.db.observeQuery('select', 0.0001);
+      metrics.temporal.observeCall('start', 'ok', 0.008);
     }
     metrics.db.observeQuery('insert', 0.0002);
     metrics.http.observeRequest(job, Number.NaN);
-    assert.deepEqual({ ...(await scrape()), sum: undefined }, { requests: 700, fast: 350, sum: undefined, selects: 700, inserts: 1 });
+    assert.deepEqual({ ...(await scrape()), sum: undefined }, { requests: 700, fast: 350, sum: undefined, selects: 700, inserts: 1, starts: 700 });
     assert.ok(Math.abs((await scrape()).sum! - 350 * 0.0005 - 350 * 0.002) < 1e-9);
     // Observed after a scrape: in the next one, and nothing counted twice.
     metrics.http.observeRequest(job, 0.0005);
     metrics.db.observeQuery('insert', 0.0002);
+    metrics.temporal.observeCall('start', 'ok', 0.008);
     const after = await scrape();
     assert.equal(after.requests, 701);
     assert.equal(after.fast, 351);
     assert.equal(after.selects, 700);
     assert.equal(after.inserts, 2);
+    assert.equal(after.starts, 701);
   });
 });
