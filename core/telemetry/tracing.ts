@@ -16,6 +16,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
+import { FailureClassOnlyExporter } from './failure-class-only.js';
 import { carryLogFieldsInTraceContext } from './log-context.js';
 import { keepTickShape } from './tick-shape.js';
 
@@ -145,7 +146,8 @@ export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv 
   const resource = new Resource({ 'service.name': serviceName });
   if (!exporter) return { enabled: false, serviceName, resource, processor: new NoopSpanProcessor(), shutdown: async () => {} };
   // A test's own exporter sees each span as it ends; a configured one gets batches off the request path.
-  const processor = given ? new SimpleSpanProcessor(given) : new BatchSpanProcessor(exporter, batchDefaults(env));
+  // Either way a failure leaves the process named by its class only (Temporal's interceptors record messages and stacks).
+  const processor = given ? new SimpleSpanProcessor(new FailureClassOnlyExporter(given)) : new BatchSpanProcessor(new FailureClassOnlyExporter(exporter), batchDefaults(env));
   const provider = new NodeTracerProvider({ resource, sampler: samplerFromEnv(env), spanProcessors: [processor], idGenerator: new PooledIdGenerator() });
   provider.register();
   carryLogFieldsInTraceContext();

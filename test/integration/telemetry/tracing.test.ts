@@ -10,12 +10,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { Client } from '@temporalio/client';
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
-import { inSpan, slowStatementSpans, startTracing, type Tracing } from '../../../core/telemetry/index.js';
+import { createMetrics, inSpan, slowStatementSpans, startTracing, type Tracing } from '../../../core/telemetry/index.js';
 import { temporalClientInterceptors } from '../../../core/temporal/client-interceptors.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
@@ -171,5 +171,30 @@ describe('traces and correlated logs', function () {
     assert.equal(update!.status.code, SpanStatusCode.ERROR);
     const [seconds, nanos] = update!.duration;
     assert.ok(Math.abs(seconds * 1000 + nanos / 1e6 - 12) < 0.01, `the span lasts the statement's 12 ms: ${update!.duration.join(' s ')} ns`);
+  });
+
+  it("a Temporal call that fails leaves its span with the error's class only: the interceptor's message and stack stay in the process", async () => {
+    const env = await temporalEnv();
+    const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: temporalClientInterceptors(createMetrics({ orgLabel: false }).temporal) });
+    const missing = `missing-${randomUUID()}`;
+    exporter.reset();
+    const refused = await inSpan('probe', {}, () => client.workflow.getHandle(missing).describe()).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof WorkflowNotFoundError, String(refused));
+    await tracing.processor.forceFlush();
+    const spans = exporter.getFinishedSpans();
+    const probe = spans.find((s) => s.name === 'probe')!;
+    const describe = spans.find((s) => s.name === 'DescribeWorkflow');
+    assert.ok(describe, `a DescribeWorkflow span among: ${spans.map((s) => s.name).join(', ')}`);
+    assert.equal(describe.parentSpanId, probe.spanContext().spanId);
+    assert.equal(describe.attributes.temporalWorkflowId, missing);
+    assert.deepEqual(describe.status, { code: SpanStatusCode.ERROR, message: 'WorkflowNotFoundError' });
+    assert.deepEqual(
+      describe.events.map((e) => [e.name, e.attributes]),
+      [['exception', { 'exception.type': 'WorkflowNotFoundError' }]],
+    );
+    assert.deepEqual(probe.status, { code: SpanStatusCode.ERROR, message: 'WorkflowNotFoundError' });
   });
 });
