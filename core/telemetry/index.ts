@@ -22,3 +22,4 @@ export { serveMetrics, type MetricsListener } from './metrics-server.js';
 export { startTracing, batchDefaults, exporterFromEnv, samplerFromEnv, TracingConfigError, type Tracing } from './tracing.js';
 export { inEvent, inSpan, markFailed, slowStatementSpans, tracer, SpanKind } from './spans.js';
 export { withLogFields, logMixin } from './log-context.js';
+export { failureClassOnly, FailureClassOnlyExporter } from './failure-class-only.js';

@@ -9,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
-import { FailureClassOnlyExporter } from '../../../core/telemetry/failure-class-only.js';
-import { markFailed } from '../../../core/telemetry/index.js';
+import { FailureClassOnlyExporter, markFailed } from '../../../core/telemetry/index.js';
 
 const SECRET = 'quoted-prompt-3e9d1a';
 
