@@ -5,7 +5,9 @@ export type { Logger };
 
 /**
  * Structured JSON logs. Anything that looks like a credential is redacted by
- * path, and `scrubSecrets` masks keys and tokens inside free-form strings.
+ * path, and `scrubSecrets` masks keys and tokens inside free-form strings: the
+ * message, every string field of the line, and an error's message, stack and
+ * causes (an error's message can quote a URL with its credentials, or a key).
  * Each line carries the trace and the fields bound by `withLogFields`.
  */
 export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
@@ -27,7 +29,8 @@ export function createLogger(level: string, name: string, destination?: pino.Des
         ],
         censor: '[redacted]',
       },
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: scrubFields },
+      serializers: { err: (err: unknown) => scrubDeep(pino.stdSerializers.err(err as Error)) },
       // trace_id/span_id of the active span, and the request, job and workflow a line belongs to.
       mixin: logMixin,
       hooks: {
@@ -56,5 +59,29 @@ export function scrubSecrets(text: string): string {
   for (const re of SECRET_PATTERNS) {
     out = out.replace(re, (_m, keep?: string) => (typeof keep === 'string' ? `${keep}[redacted]` : '[redacted]'));
   }
+  return out;
+}
+
+/** The line's own string fields, scrubbed; objects are left to their serializers (an error's below). */
+function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let out = fields;
+  for (const key in fields) {
+    const value = fields[key];
+    if (typeof value !== 'string') continue;
+    const scrubbed = scrubSecrets(value);
+    if (scrubbed === value) continue;
+    if (out === fields) out = { ...fields };
+    out[key] = scrubbed;
+  }
+  return out;
+}
+
+/** Every string in a serialized error (message, stack, its causes'), scrubbed. */
+function scrubDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (typeof value !== 'object' || value === null || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = scrubDeep(v, depth + 1);
   return out;
 }
