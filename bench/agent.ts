@@ -4,7 +4,10 @@
  * for an OpenAI-compatible provider. The API and the worker run as their own
  * processes, built as production runs them (`npm run build`), so each one's
  * peak memory is its own. Prints create latency against a bare
- * `client.workflow.start`, GET latency with no worker, full-job latency on a
+ * `client.workflow.start` on two Temporal servers (the suite's in-memory dev
+ * server, and one keeping its state in a SQLite file as `npm start` runs it),
+ * beside a Koa route that does nothing (the floor of any HTTP hop at the same
+ * pace), GET latency with no worker, full-job latency on a
  * 500-page docs repository, a burst of concurrent jobs (`BENCH_BURST`, default
  * 50) and the peak memory of the API and of the worker.
  *
@@ -17,19 +20,21 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { PullStore } from '../core/forge/index.js';
 import type { JobView } from '../core/jobs/index.js';
 import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../api/agent/create-job.js';
-import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, type AgentJobWorkflow, type PingWorkflow } from '../core/contracts/index.js';
+import { AGENT_JOB_WORKFLOW, messageRef, PING_WORKFLOW, SEARCH_ATTRIBUTES, type AgentJobWorkflow, type PingWorkflow } from '../core/contracts/index.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../test/fakes/chat-completions-server.js';
 import { createDocsRepo } from '../test/support/docs-repo.js';
 import { freePort } from '../test/support/redis.js';
 import { testServices } from '../test/support/services.js';
-import { REPO_ROOT, temporalEnv } from '../test/support/temporal.js';
-import { runScript, stopAtSuiteEnd } from '../test/support/teardown.js';
+import { REPO_ROOT, TEMPORAL_BIN, temporalEnv } from '../test/support/temporal.js';
+import { onSuiteEnd, runScript, stopAtSuiteEnd } from '../test/support/teardown.js';
 import { spawnWorker } from '../test/support/worker-process.js';
 import { call, pollJob } from '../test/integration/agent-jobs/agent-api.js';
 import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
@@ -110,7 +115,7 @@ async function createTimings(metricsPort: number) {
 async function processEnv(services: Awaited<ReturnType<typeof testServices>>, modelEnv: Record<string, string>): Promise<Record<string, string>> {
   return {
     ...modelEnv,
-    TEMPORAL_ADDRESS: (await temporalEnv()).address,
+    TEMPORAL_ADDRESS: services.config.temporal.address ?? (await temporalEnv()).address,
     TEMPORAL_TASK_QUEUE: services.config.temporal.taskQueue,
     QUIRE_DATA_DIR: services.config.dataDir,
     QUIRE_PUBLIC_URL: services.config.publicUrl,
@@ -160,6 +165,42 @@ async function startBareJob(services: Awaited<ReturnType<typeof testServices>>, 
 /** A trivial workflow's start: the floor of any start. */
 async function startPing(services: Awaited<ReturnType<typeof testServices>>, workflowId: string): Promise<void> {
   await services.temporal.workflow.start<PingWorkflow>(PING_WORKFLOW, { taskQueue: services.config.temporal.taskQueue, workflowId, args: ['x'] });
+}
+
+/**
+ * A second Temporal dev server, as `npm start` runs it on the embedded defaults: its state in a
+ * SQLite file (the suite's server keeps it in memory, where a start costs less than any database).
+ */
+async function fileBackedTemporal(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-temporal-'));
+  const server = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: TEMPORAL_BIN }, searchAttributes: SEARCH_ATTRIBUTES, extraArgs: ['--log-level', 'error', '--db-filename', path.join(dir, 'temporal.sqlite')] },
+  });
+  onSuiteEnd(async () => {
+    await server.teardown();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  return server.address;
+}
+
+/**
+ * A Koa app in a process of its own that reads a JSON body and answers 201 with a small JSON
+ * body, nothing else: what any HTTP hop in front of Temporal costs at the bench's pace (one
+ * request every few milliseconds, so each one wakes an idle process, as the API's creates do).
+ */
+async function spawnFloor(): Promise<string> {
+  const port = await freePort();
+  const app =
+    "const Koa=require('koa');const {koaBody}=require('koa-body');const app=new Koa();app.use(koaBody());" +
+    "app.use((ctx)=>{ctx.status=201;ctx.body={id:'job',prompt:ctx.request.body.prompt};});" +
+    `app.listen(${port},'127.0.0.1',()=>console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', app], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  stopAtSuiteEnd(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor route exited (${code})`)));
+  });
+  return `http://127.0.0.1:${port}`;
 }
 
 /** Three tool calls per job: read the page named in the prompt, replace a sentence, finish. */
@@ -251,6 +292,13 @@ async function main(): Promise<void> {
   // The same API reading its key, project and organisation from the database on every request: what the tenant cache saves.
   const uncachedProcess = await spawnApi({ ...(await processEnv(idle, modelEnv)), QUIRE_TENANT_CACHE_TTL_MS: '0' });
   const uncachedApi = uncachedProcess.url;
+  // The same API and bare starts on a Temporal server that keeps its state in a file, as `npm start` runs it.
+  const onFile = await testServices({ taskQueue: idleQueue, env: { ...modelEnv, TEMPORAL_ADDRESS: await fileBackedTemporal() } });
+  await onFile.tenants.addOrg('bench', { agentCreatesPerHour: 100_000, agentMessagesPerHour: 100_000 });
+  const fileKey = (await onFile.tenants.createKey('bench', 'admin')).secret;
+  await onFile.tenants.putProject({ id: 'bench', orgId: 'bench', ...project });
+  const fileProcess = await spawnApi(await processEnv(onFile, modelEnv));
+  const floor = await spawnFloor();
 
   // 1. Create latency vs a bare start, interleaved so both see the same server load.
   const bare: number[] = [];
@@ -258,6 +306,9 @@ async function main(): Promise<void> {
   const created: number[] = [];
   const createdUncached: number[] = [];
   const refused: number[] = [];
+  const bareOnFile: number[] = [];
+  const createdOnFile: number[] = [];
+  const floorHop: number[] = [];
   const ids: string[] = [];
   let createCpu = 0;
   let createUncachedCpu = 0;
@@ -265,6 +316,9 @@ async function main(): Promise<void> {
     await startPing(idle, `warm-${randomUUID()}`);
     await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: 'warm up on page 1' });
     await quick(`${uncachedApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: 'warm up on page 1' });
+    await startBareJob(onFile, i);
+    await quick(`${fileProcess.url}/v2/agent/bench/job`, 'POST', fileKey, { prompt: 'warm up on page 1' });
+    await quick(`${floor}/v2/agent/bench/job`, 'POST', benchKey, { prompt: 'warm up on page 1' });
   }
   const timingsBefore = await createTimings(idleMetricsPort);
   for (let i = 0; i < SAMPLES; i++) {
@@ -296,6 +350,15 @@ async function main(): Promise<void> {
     t = performance.now();
     await quick(`${idleApi}/v2/agent/bench/job`, 'POST', benchKey, { prompt: '' });
     refused.push(performance.now() - t);
+    t = performance.now();
+    await quick(`${floor}/v2/agent/bench/job`, 'POST', benchKey, { prompt: `Say gadget on page ${i + 1}` });
+    floorHop.push(performance.now() - t);
+    t = performance.now();
+    await startBareJob(onFile, i);
+    bareOnFile.push(performance.now() - t);
+    t = performance.now();
+    if ((await quick(`${fileProcess.url}/v2/agent/bench/job`, 'POST', fileKey, { prompt: `Say gadget on page ${i + 1}` })).status !== 201) throw new Error('create answered other than 201');
+    createdOnFile.push(performance.now() - t);
   }
   console.log(
     `create: median ${ms(median(created))} (p95 ${ms(p95(created))}); ` +
@@ -308,6 +371,14 @@ async function main(): Promise<void> {
       `of which Temporal's start ${ms(timings.start)}; the rest, the API's own part ${ms(timings.request - timings.start)}`,
   );
   console.log(`  API overhead without Temporal (HTTP, auth, project, validation; a 400 create): median ${ms(median(refused))}`);
+  console.log(
+    `  a Koa route in a process of its own that only reads the body and answers 201, at the same pace (the floor of any HTTP hop in front of Temporal): median ${ms(median(floorHop))}`,
+  );
+  console.log(
+    `create on a Temporal server keeping its state in a SQLite file, as npm start runs it: median ${ms(median(createdOnFile))} (p95 ${ms(p95(createdOnFile))}); ` +
+      `bare start of the same job workflow there median ${ms(median(bareOnFile))}, ratio ${(median(createdOnFile) / median(bareOnFile)).toFixed(2)} (target ≤ 1.3); ` +
+      `the create's median over the bare start's: ${ms(median(createdOnFile) - median(bareOnFile))} there, ${ms(median(created) - median(bareJob))} on the in-memory server`,
+  );
   console.log(
     `  the same create without the tenant cache (QUIRE_TENANT_CACHE_TTL_MS=0, alternated with the above): median ${ms(median(createdUncached))}, ratio ${(median(createdUncached) / median(bareJob)).toFixed(2)}; ` +
       `API process CPU per create: ${(createCpu / SAMPLES).toFixed(2)} ms with the cache, ${(createUncachedCpu / SAMPLES).toFixed(2)} ms without`,
