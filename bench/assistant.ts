@@ -13,6 +13,8 @@
  * The targets are the assistant's throughput at least 0.9 of the relay's and
  * its CPU per answer at most 1.25 times the relay's, measured in alternating
  * rounds (the median of BENCH_ROUNDS) so a neighbour's load hits both alike.
+ * Beside them, each side's CPU on the main thread and on the process's other
+ * threads (the completion writer's, V8's garbage-collection helpers).
  *
  *   npm run bench:assistant   (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS, BENCH_OPEN_STREAMS,
  *                              BENCH_REALISTIC_REQUESTS, BENCH_REALISTIC_CONCURRENCY change the load;
@@ -38,6 +40,7 @@ import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { benchAssistant, relayApp, startModelProcess } from './assistant-app.js';
 import { CLIENT_PATHS, portPath, type StreamAnswer } from './client-paths.js';
 import { compareOnOff, startOtlpSink, startTelemetryServer, type TelemetryServer } from './telemetry-toggle.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -108,6 +111,7 @@ async function load(port: number, key: string, n: number, concurrency: number) {
   const ttfbs: number[] = [];
   const started = performance.now();
   const cpu = process.cpuUsage();
+  const mainBefore = threadCpuMs();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
@@ -121,7 +125,10 @@ async function load(port: number, key: string, n: number, concurrency: number) {
   const spent = process.cpuUsage(cpu);
   // CPU of this process (the server under test and its load client) per answer, in milliseconds.
   const cpuMs = (spent.user + spent.system) / 1000 / n;
-  return { rps: n / ((performance.now() - started) / 1000), ttfbs: ttfbs.sort((a, b) => a - b), failures, cpuMs };
+  // The main thread's share (server and client), where it can be read: the rest is other threads' work.
+  const mainAfter = threadCpuMs();
+  const mainCpuMs = mainBefore === undefined || mainAfter === undefined ? undefined : (mainAfter - mainBefore) / n;
+  return { rps: n / ((performance.now() - started) / 1000), ttfbs: ttfbs.sort((a, b) => a - b), failures, cpuMs, mainCpuMs };
 }
 
 const median = (xs: number[]) => {
@@ -247,6 +254,15 @@ async function main() {
   console.log(`assistant vs relay, ${REQUESTS} requests, ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds (median):`);
   for (const [i, x] of rounds.entries()) {
     console.log(`  round ${i + 1}: relay ${x.r.rps.toFixed(0)} req/s ${x.r.cpuMs.toFixed(2)} ms CPU/answer, assistant ${x.a.rps.toFixed(0)} req/s ${x.a.cpuMs.toFixed(2)} ms CPU/answer  (failures ${x.r.failures}, ${x.a.failures})`);
+  }
+  const mainThread = rounds.map(({ a, r }) => (a.mainCpuMs === undefined || r.mainCpuMs === undefined ? undefined : { a: a.mainCpuMs, r: r.mainCpuMs }));
+  if (mainThread.every((x) => x !== undefined)) {
+    const cpu = (side: 'a' | 'r') => median(rounds.map((x) => x[side].cpuMs));
+    const onMain = (side: 'a' | 'r') => median(mainThread.map((x) => x[side]));
+    console.log(
+      `  CPU per answer on the main thread (server and client; medians): assistant ${onMain('a').toFixed(2)} ms, relay ${onMain('r').toFixed(2)} ms; ` +
+        `on the process's other threads (the completion writer's, V8's GC helpers, libuv's pool): assistant ${(cpu('a') - onMain('a')).toFixed(2)} ms, relay ${(cpu('r') - onMain('r')).toFixed(2)} ms`,
+    );
   }
   console.log(`  throughput ratio (assistant / relay)      ${throughputRatio.toFixed(2)}  (target >= 0.9)`);
   console.log(`  CPU per answer ratio (assistant / relay)  ${cpuRatio.toFixed(2)}  (target <= 1.25)`);

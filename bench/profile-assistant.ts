@@ -20,21 +20,12 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { benchAssistant, relayApp, startModelProcess } from './assistant-app.js';
 import { portPath } from './client-paths.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 const which = process.argv[2] ?? 'assistant';
 const N = Number(process.argv[3] ?? 3000);
 const BODY = JSON.stringify({ fp: 'bench', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'How do I install the CLI?' }] }] });
 const agent = new http.Agent({ keepAlive: true });
-
-/** This thread's CPU time in ms (Linux: utime + stime in clock ticks of 10 ms), or undefined elsewhere. */
-function threadCpuMs(): number | undefined {
-  try {
-    const fields = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
 
 function post(port: number, key: string): Promise<void> {
   return new Promise((resolve) => {
