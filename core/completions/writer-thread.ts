@@ -43,7 +43,8 @@ function run(port: NonNullable<typeof parentPort>, settings: WriterSettings): vo
   let heldSince = 0;
   let flushing = false;
   let closing = false;
-  let writing: Promise<void> | undefined;
+  /** A round is under way: messages meanwhile only queue, the round takes them before it ends. */
+  let writing = false;
   let timer: NodeJS.Timeout | undefined;
 
   const answersDue = () => held.length > 0 && (flushing || closing || held.length >= ANSWERS_PER_WRITE || Date.now() - heldSince >= ANSWERS_WAIT_MS);
@@ -69,9 +70,23 @@ function run(port: NonNullable<typeof parentPort>, settings: WriterSettings): vo
       }
     }
     flushing = false;
-    writing = undefined;
-    if (closing) await shut();
-    else if (held.length > 0) timer = setTimeout(() => (writing ??= round()), Math.max(0, heldSince + ANSWERS_WAIT_MS - Date.now()));
+  };
+  /**
+   * Starts a round unless one is under way; once it ends the thread closes if asked, or waits for
+   * the held records' time. `writing` is cleared only after the round has ended: a round with
+   * nothing due (a flush that crossed the last acknowledgement, a timer that fired a millisecond
+   * early) ends without awaiting anything, and a flag it cleared itself would be set again by its
+   * caller, leaving the thread deaf to every later batch. A round that throws ends the thread,
+   * as any uncaught error does, and the main thread's side hands its batches to a new one.
+   */
+  const kick = (): void => {
+    if (writing) return;
+    writing = true;
+    void round().then(async () => {
+      writing = false;
+      if (closing) await shut();
+      else if (held.length > 0) timer = setTimeout(kick, Math.max(0, heldSince + ANSWERS_WAIT_MS - Date.now()));
+    });
   };
   const shut = async () => {
     await database.close();
@@ -95,7 +110,7 @@ function run(port: NonNullable<typeof parentPort>, settings: WriterSettings): vo
         // Only its kind is named: a message carries readers' questions and answers.
         throw new Error(`the completion writer thread got a message it does not know (kind ${JSON.stringify((message as { kind?: unknown }).kind)})`);
     }
-    writing ??= round();
+    kick();
   });
 }
 

@@ -94,6 +94,27 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await analytics.listAnswers('docs', range)).items.map((a) => [a.question, a.threadId]), [['install', null]]);
     });
 
+    it('a round with nothing to write (a flush after the last records were stored) leaves the thread taking the next batches', async () => {
+      const { target, database } = await migrated(dialect);
+      const writer = writerOn(target);
+      writer.take(completion('t1', 'install'));
+      await writer.flush();
+      // What the main thread sends when its flush crosses the thread's last acknowledgement, and
+      // what a held-answers timer that fires a millisecond early amounts to: a round with nothing due.
+      writer.thread!.postMessage({ kind: 'flush' });
+      writer.take(completion('t1', 'upgrade'));
+      let waited: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        waited = setTimeout(() => reject(new Error('the next batch was never settled: the writer thread stopped taking batches')), 10_000);
+      });
+      try {
+        await Promise.race([writer.settled('acme', 't1'), stuck]);
+      } finally {
+        clearTimeout(waited);
+      }
+      assert.deepEqual(await questions(database, 't1'), ['install', 'upgrade']);
+    });
+
     it('a writer thread that stops mid-batch, the database busy, loses nothing and stores nothing twice', async () => {
       const { target, database } = await migrated(dialect);
       const writer = writerOn(target);
