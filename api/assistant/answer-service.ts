@@ -3,6 +3,7 @@ import type { CompletionWriter } from '../../core/completions/index.js';
 import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
+import { UnavailableError } from '../../core/errors.js';
 import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
 import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
@@ -21,6 +22,27 @@ import { modelQueryRewriter, questionAsQuery, type QueryRewriter, type RewriteSt
 import type { ContextItem } from './schema.js';
 import { searchCall, type SearchCall } from './search-tool.js';
 import { blockSeparator, suggestionsBlock } from './suggestions.js';
+
+/**
+ * How long a follow-up waits for its thread's earlier exchanges to be committed. The writer thread
+ * commits within milliseconds; it falls behind only while the database is down or busy, and then
+ * the follow-up is answered as when the thread cannot be read (from the client's own messages,
+ * the thread left untouched) rather than held open for the length of the outage.
+ */
+const THREAD_SETTLE_WAIT_MS = 5_000;
+
+/** Resolves with `settled`, or rejects as the database being unavailable once `ms` have passed. */
+async function settledWithin(settled: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError('database', 'the thread\'s earlier exchanges are not stored yet')), ms);
+  });
+  try {
+    await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A question to answer from one domain's docs, whichever door it came through. */
 export interface AnswerQuestion {
@@ -225,7 +247,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
     },
 
     async loadThread(orgId, threadId) {
-      await sink.settled(orgId, threadId);
+      await settledWithin(sink.settled(orgId, threadId), THREAD_SETTLE_WAIT_MS);
       return deps.threads.load(orgId, threadId);
     },
   };
