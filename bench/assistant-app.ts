@@ -3,9 +3,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import Koa from 'koa';
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
 import { createApp } from '../api/app.js';
 import { assistantRouter } from '../api/assistant/index.js';
+import { requireKey } from '../api/auth.js';
 import { UiMessageStreamWriter } from '../api/assistant/ui-message-stream.js';
 import { apiServices } from '../api/build-services.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -13,11 +15,17 @@ import { createLogger } from '../core/logger.js';
 import { openPlatform } from '../core/platform/index.js';
 import { createMetrics, type QuireMetrics } from '../core/telemetry/index.js';
 import { SITE } from '../test/integration/assistant/site.js';
-import type { StreamAnswer } from './client-paths.js';
+import { portPath, type StreamAnswer } from './client-paths.js';
 import { siblingScript } from './sibling.js';
 
 export interface BenchAssistant {
   app: Koa;
+  /**
+   * The relay's handler (see `relayApp`) on the assistant's v2 path behind the API's own HTTP
+   * stack: the same app middleware (request id, metrics and trace context, error mapping, CORS,
+   * JSON body) and the assistant key check, and nothing of the assistant's answering.
+   */
+  stackedRelay: Koa;
   config: Config;
   /** An assistant key of the bench organisation, whose limits are out of reach. */
   key: string;
@@ -50,8 +58,13 @@ export async function benchAssistant(
   await platform.docIndex.applyChanges('docs', { upserts: SITE, removals: [] });
   const services = apiServices(platform);
   const app = createApp(services, [assistantRouter]);
+  const relay = relayHandler(portPath(baseUrl));
+  const stackedRelay = createApp(services, [
+    ({ tenants }) => new Router().post('/discovery/v2/assistant/:domain/message', requireKey(tenants, 'assistant'), relay),
+  ]);
   return {
     app,
+    stackedRelay,
     config,
     key,
     cleanup: async () => {
@@ -86,8 +99,12 @@ export async function startModelProcess(args: readonly (string | number)[]): Pro
  * stream text, with no key, limits, search, prompt or thread. The floor the assistant is measured against.
  */
 export function relayApp(answer: StreamAnswer): Koa {
-  const app = new Koa();
-  app.use(async (ctx) => {
+  return new Koa().use(relayHandler(answer));
+}
+
+/** The relay's one handler: streams the answer read by `answer` as UI message stream text. */
+function relayHandler(answer: StreamAnswer): Middleware {
+  return async (ctx) => {
     const out = new PassThrough();
     const writer = new UiMessageStreamWriter(out, { messageId: 'msg_1', threadId: 'thread_1' });
     const texts = answer();
@@ -102,6 +119,5 @@ export function relayApp(answer: StreamAnswer): Koa {
       writer.finish();
       out.end();
     })();
-  });
-  return app;
+  };
 }

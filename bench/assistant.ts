@@ -13,6 +13,10 @@
  * The targets are the assistant's throughput at least 0.9 of the relay's and
  * its CPU per answer at most 1.25 times the relay's, measured in alternating
  * rounds (the median of BENCH_ROUNDS) so a neighbour's load hits both alike.
+ * A third route in the same rounds puts the relay's handler behind the API's
+ * own HTTP stack (its app middleware and the assistant key check), with no
+ * answering: it splits the gap into what the stack costs any route and what
+ * the assistant's own work costs beyond it.
  * Beside them, each side's CPU on the main thread and on the process's other
  * threads (the completion writer's, V8's garbage-collection helpers).
  *
@@ -140,9 +144,19 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** An assistant on the embedded defaults, answering through the model at `baseUrl`. */
 async function assistantServer(baseUrl: string) {
-  const { app, key, cleanup } = await benchAssistant(baseUrl);
+  const { app, stackedRelay, key, cleanup } = await benchAssistant(baseUrl);
   const served = await listen(app.callback());
-  return { ...served, key, cleanup };
+  const stacked = await listen(stackedRelay.callback());
+  return {
+    ...served,
+    key,
+    stacked,
+    cleanup: async () => {
+      stacked.server.closeAllConnections();
+      stacked.server.close();
+      await cleanup();
+    },
+  };
 }
 
 /** The relay app (see `relayApp`) on its own listener. */
@@ -241,19 +255,25 @@ async function main() {
   await load(bare.port, assistant.key, 300, CONCURRENCY);
   await load(bareTokens.port, assistant.key, 300, CONCURRENCY);
   await load(relay.port, assistant.key, 300, CONCURRENCY);
-  // The relay and the assistant in alternating rounds: the targets are the medians of the per-round ratios.
-  const rounds: Array<{ r: Awaited<ReturnType<typeof load>>; a: Awaited<ReturnType<typeof load>> }> = [];
+  await load(assistant.stacked.port, assistant.key, 300, CONCURRENCY);
+  // The relay, the relay behind the API's stack and the assistant in alternating rounds: the targets are the medians of the per-round ratios.
+  type Load = Awaited<ReturnType<typeof load>>;
+  const rounds: Array<{ r: Load; s: Load; a: Load }> = [];
   for (let i = 0; i < ROUNDS; i++) {
     const r = await load(relay.port, assistant.key, REQUESTS, CONCURRENCY);
+    const s = await load(assistant.stacked.port, assistant.key, REQUESTS, CONCURRENCY);
     const a = await load(assistant.port, assistant.key, REQUESTS, CONCURRENCY);
-    rounds.push({ r, a });
+    rounds.push({ r, s, a });
   }
   const throughputRatio = median(rounds.map(({ a, r }) => a.rps / r.rps));
   const cpuRatio = median(rounds.map(({ a, r }) => a.cpuMs / r.cpuMs));
   const { r, a } = rounds.find((x) => x.a.rps / x.r.rps === throughputRatio) ?? rounds[0]!;
   console.log(`assistant vs relay, ${REQUESTS} requests, ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds (median):`);
   for (const [i, x] of rounds.entries()) {
-    console.log(`  round ${i + 1}: relay ${x.r.rps.toFixed(0)} req/s ${x.r.cpuMs.toFixed(2)} ms CPU/answer, assistant ${x.a.rps.toFixed(0)} req/s ${x.a.cpuMs.toFixed(2)} ms CPU/answer  (failures ${x.r.failures}, ${x.a.failures})`);
+    console.log(
+      `  round ${i + 1}: relay ${x.r.rps.toFixed(0)} req/s ${x.r.cpuMs.toFixed(2)} ms CPU/answer, relay behind the API's stack ${x.s.rps.toFixed(0)} req/s ${x.s.cpuMs.toFixed(2)} ms, ` +
+        `assistant ${x.a.rps.toFixed(0)} req/s ${x.a.cpuMs.toFixed(2)} ms  (failures ${x.r.failures}, ${x.s.failures}, ${x.a.failures})`,
+    );
   }
   const mainThread = rounds.map(({ a, r }) => (a.mainCpuMs === undefined || r.mainCpuMs === undefined ? undefined : { a: a.mainCpuMs, r: r.mainCpuMs }));
   if (mainThread.every((x) => x !== undefined)) {
@@ -266,6 +286,12 @@ async function main() {
   }
   console.log(`  throughput ratio (assistant / relay)      ${throughputRatio.toFixed(2)}  (target >= 0.9)`);
   console.log(`  CPU per answer ratio (assistant / relay)  ${cpuRatio.toFixed(2)}  (target <= 1.25)`);
+  // What the API's HTTP stack alone costs (no answering at all), and the assistant's own work beyond it.
+  const ratio = (f: (x: (typeof rounds)[number]) => number) => median(rounds.map(f)).toFixed(2);
+  console.log(
+    `  the relay behind the API's stack (request id, metrics, error mapping, CORS, body, key check) / relay: throughput ${ratio((x) => x.s.rps / x.r.rps)}, CPU per answer ${ratio((x) => x.s.cpuMs / x.r.cpuMs)}`,
+  );
+  console.log(`  assistant / the relay behind the API's stack: throughput ${ratio((x) => x.a.rps / x.s.rps)}, CPU per answer ${ratio((x) => x.a.cpuMs / x.s.cpuMs)}`);
   if (process.env.BENCH_ONLY_RATIOS) {
     agent.destroy();
     fastModel.stop();
