@@ -22,6 +22,11 @@ export function agentJobWorkflowId(jobId: string): string {
   return jobId;
 }
 
+/** The job an agent job's workflow id names (the inverse of `agentJobWorkflowId`). */
+export function jobIdOfWorkflow(workflowId: string): string {
+  return workflowId;
+}
+
 /** A prompt sent to a job. Kept in the job store: its text never enters workflow history. */
 export interface JobMessage {
   id: string;
