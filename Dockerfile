@@ -13,6 +13,7 @@ COPY worker ./worker
 COPY core ./core
 COPY infra ./infra
 COPY widget ./widget
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
