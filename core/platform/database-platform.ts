@@ -59,12 +59,24 @@ export function databaseStores(database: Database, tenantCache: TenantCache, log
 /**
  * The smaller opening of the composition root, for the CLI's commands that read and write only
  * the database: no Temporal, no model or index is touched. Redis, when configured, is opened only
- * to announce tenant changes (a revoked key), so API processes forget them at once.
+ * to announce tenant changes (a revoked key), so API processes forget them at once. Redis out of
+ * reach does not stop a command (revoking a key during a Redis outage must work): `unannounced`
+ * is told why, and API processes see the change within their tenant cache's TTL, as without Redis
+ * (those that cannot hear Redis either keep nothing meanwhile).
  */
-export async function openDatabasePlatform(config: Config, options: { metrics: QuireMetrics; logger: Logger }): Promise<DatabasePlatform> {
+export async function openDatabasePlatform(
+  config: Config,
+  options: { metrics: QuireMetrics; logger: Logger; unannounced: (reason: string) => void },
+): Promise<DatabasePlatform> {
   const database = await openSystemOfRecord(config, options.metrics);
   try {
-    const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+    const redis = config.redisUrl
+      ? await connectRedis(config.redisUrl).catch((err: unknown) => {
+          const reason = err instanceof Error ? err.message : String(err);
+          options.unannounced(`${reason}; changes are not announced, API processes see them within QUIRE_TENANT_CACHE_TTL_MS (${config.tenantCacheTtlMs} ms)`);
+          return undefined;
+        })
+      : undefined;
     // Nothing is kept (TTL 0): a command reads each record once.
     const tenantCache = openTenantCache({ ttlMs: 0, maxEntries: 1, redis, logger: options.logger });
     const close = async () => {

@@ -54,7 +54,8 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const metrics = createMetrics({ orgLabel: false });
     const out = process.stdout;
     if (spec.opens === 'database') {
-      const opened = await openDatabasePlatform(config, { metrics, logger: createLogger('silent', 'quire-cli') });
+      const unannounced = (reason: string) => void process.stderr.write(`quire ${name}: warning: ${scrubSecrets(reason)}\n`);
+      const opened = await openDatabasePlatform(config, { metrics, logger: createLogger('silent', 'quire-cli'), unannounced });
       close = opened.close;
       return await spec.run(positionals, values, { ...opened, out });
     }

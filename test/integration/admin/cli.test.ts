@@ -96,6 +96,23 @@ describe('quire projects|domains update and --help', function () {
   });
 });
 
+describe('quire during a Redis outage', function () {
+  this.timeout(120_000);
+
+  it('revokes a key all the same, warns that the change was not announced, and names no password', async () => {
+    const dir = await tempDir();
+    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
+    await tenants.addOrg('acme');
+    const key = await tenants.createKey('acme', 'admin');
+    // Nothing listens on port 1.
+    const revoked = await quire(dir, ['keys', 'revoke', key.record.id], { REDIS_URL: 'redis://:r3dis-pw@127.0.0.1:1', QUIRE_TENANT_CACHE_TTL_MS: '1500' });
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.match(revoked.stderr, /^quire keys: warning: cannot reach Redis at REDIS_URL: .*not announced, API processes see them within QUIRE_TENANT_CACHE_TTL_MS \(1500 ms\)$/m);
+    assert.doesNotMatch(revoked.stderr, /r3dis-pw/);
+    assert.equal(await tenants.authenticate(key.secret), undefined);
+  });
+});
+
 describe('quire checks its call before it opens anything', function () {
   // Five CLI processes, each loading the TypeScript sources.
   this.timeout(300_000);
