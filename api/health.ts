@@ -36,9 +36,7 @@ export function healthRouter(services: HealthRouterDeps): Router {
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]]));
     // With QUIRE_RATE_LIMIT_ON_STORE_ERROR=open the API is built to serve through a Redis outage;
     // answering 503 would have a load balancer take every instance out of rotation at once.
-    // (With REDIS_URL the tenant store is Redis too, answering from its last reads.)
-    const open = services.config.rateLimitOnStoreError === 'open';
-    const tolerated = new Set(open ? ['redis', ...(services.config.redisUrl ? ['tenants'] : [])] : []);
+    const tolerated = new Set(services.config.rateLimitOnStoreError === 'open' ? ['redis'] : []);
     const down = names.filter((n, i) => results[i] !== 'ok' && !tolerated.has(n));
     const degraded = names.filter((n, i) => results[i] !== 'ok' && tolerated.has(n));
     // Lost analytics never make the API unready; the counter is here for monitoring.
