@@ -6,8 +6,9 @@ const SECRET_FILE = 'forge-link.key';
 
 /**
  * The installation's secret for pull-request links, created on first use in
- * the data directory (where the local forge's records live). Deleting it
- * retires every link handed out; the next turn of a job issues a new one.
+ * the worker's data directory. The API checks a link against the hash its pull
+ * request record keeps, so deleting the secret retires a link only when the
+ * job's next turn records the new one.
  */
 export async function linkSecret(dataDir: string): Promise<Buffer> {
   const file = path.join(dataDir, SECRET_FILE);
