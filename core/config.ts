@@ -353,7 +353,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment; throws ConfigError naming each bad variable and its rule. */
+/**
+ * Parses the environment; throws ConfigError naming each bad variable and its rule. A variable of
+ * ours set to the empty string counts as unset, as `FOO=` in an env file and compose's `${FOO:-}`
+ * mean it.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const known = Object.keys(EnvSchema.entries);
   // Only our own variables are checked strictly; the rest of the environment is not ours.
@@ -361,8 +365,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const problems: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (known.includes(name)) ours[name] = value;
-    else if (name.startsWith('QUIRE_')) problems.push(`${name}: unknown variable (see the table in README.md)`);
+    if (known.includes(name)) {
+      if (value !== '') ours[name] = value;
+    } else if (name.startsWith('QUIRE_')) problems.push(`${name}: unknown variable (see the table in README.md)`);
   }
   const parsed = v.safeParse(EnvSchema, ours);
   if (!parsed.success) {

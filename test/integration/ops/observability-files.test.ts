@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { loadConfig } from '../../../core/config.js';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const OBSERVABILITY = path.join(ROOT, 'infra', 'observability');
@@ -178,6 +179,54 @@ function assertNoLiteralSecrets(manifests: Manifest[]): void {
 
 const envOf = (c: Container, name: string) => c.env?.find((e) => e.name === name);
 
+/** What every release must name: the Secret with the shared database's URL, and Qdrant. */
+const SHARED = { secrets: { databaseUrl: { secretName: 'quire-db' } }, config: { QDRANT_URL: 'http://qdrant:6333' } };
+
+/** A stand-in value for each Secret key the chart reads (the shapes Quire's configuration accepts). */
+const SECRET_SAMPLES: Record<string, string> = {
+  'database-url': 'postgres://quire:pw@postgresql:5432/quire',
+  url: 'postgres://quire:pw@postgresql:5432/quire',
+  'model-api-key': 'sk-sample-0123456789abcdef',
+  'temporal-api-key': 'temporal-sample-key',
+  'qdrant-api-key': 'qdrant-sample-key',
+  'embedding-api-key': 'sk-sample-embeddings-0123',
+  'operator-token': 'operator-sample-token-0123456789',
+  'github-token': 'ghp_sample0123456789abcdefghij',
+};
+
+/**
+ * The environment a container of the rendered chart starts with: its ConfigMap, its values and the
+ * keys `secretKeys` has (sampled); an optional key the Secret lacks leaves its variable unset, as
+ * Kubernetes does, and a required one would keep the pod from starting.
+ */
+function environmentOf(c: Container, manifests: Manifest[], secretKeys: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const from of c.envFrom ?? []) Object.assign(env, find(manifests, 'ConfigMap', from.configMapRef.name).data);
+  for (const e of c.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (ref && !secretKeys.includes(ref.key)) {
+      assert.ok(ref.optional, `${c.name} needs the key ${ref.key}, which the Secret lacks`);
+      continue;
+    }
+    const value = e.value ?? (ref ? SECRET_SAMPLES[ref.key] : undefined);
+    assert.ok(value !== undefined, `${c.name}: no value or sample for ${e.name}`);
+    env[e.name] = value;
+  }
+  return env;
+}
+
+/** README's install: the keys its `kubectl create secret` gives the Secret, and its `helm install`'s `--set` pairs. */
+async function readmeHelmInstall(): Promise<{ secretKeys: string[]; sets: string[] }> {
+  const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const secret = /^kubectl create secret generic quire (.*)$/m.exec(readme);
+  const command = /^helm install quire infra\/helm\/quire((?:.*\\\n)*.*)$/m.exec(readme);
+  assert.ok(secret && command, "README shows 'kubectl create secret generic quire' and 'helm install quire infra/helm/quire'");
+  return {
+    secretKeys: [...secret[1]!.matchAll(/--from-(?:file|literal)=([a-z-]+)=/g)].map((m) => m[1]!),
+    sets: [...command[1]!.matchAll(/--set\s+(\S+)/g)].map((m) => m[1]!),
+  };
+}
+
 describe('observability and deployment files', function () {
   this.timeout(120_000);
 
@@ -315,6 +364,32 @@ describe('observability and deployment files', function () {
     });
   });
 
+  describe('compose environment', () => {
+    it("the API's and the worker's environment passes Quire's configuration check with the optional settings unset, or set", async () => {
+      const compose = YAML.parse(await fs.readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+        services: Record<string, { environment?: Record<string, string> }>;
+      };
+      // Compose's interpolation: ${X:-d} is d when X is unset or empty, ${X} is X or nothing.
+      const interpolate = (value: string, vars: Record<string, string>) =>
+        value.replace(/\$\{([A-Z_][A-Z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => vars[name] || (fallback ?? ''));
+      const model = { QUIRE_MODEL_BASE_URL: 'https://llm.example/v1', QUIRE_MODEL_API_KEY: 'sk-sample-0123456789abcdef', QUIRE_MODEL: 'gpt-x', GITHUB_TOKEN: 'ghp_sample0123456789abcdefghij' };
+      const embeddings = { ...model, QUIRE_EMBEDDER: 'openai', QUIRE_EMBEDDING_MODEL: 'text-embedding-3-small' };
+      for (const vars of [{}, model, embeddings] as Record<string, string>[]) {
+        for (const name of ['api', 'worker']) {
+          const environment = compose.services[name]?.environment;
+          assert.ok(environment, `${name} has an environment`);
+          const env = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, interpolate(String(v), vars)]));
+          const config = loadConfig(env, '/app');
+          assert.equal(config.database.dialect, 'postgres');
+          assert.equal(config.model?.name, vars.QUIRE_MODEL);
+          assert.equal(config.embedder.kind, vars.QUIRE_EMBEDDER ?? 'none', 'no local embedder is called: none runs here');
+          // Forge tokens reach the worker only.
+          assert.equal('GITHUB_TOKEN' in env, name === 'worker');
+        }
+      }
+    });
+  });
+
   describe('Helm chart', () => {
     it('helm lint passes with the default values and with an override', async () => {
       await succeeds(HELM, ['lint', CHART, '--strict']);
@@ -322,7 +397,7 @@ describe('observability and deployment files', function () {
     });
 
     it('renders the API and worker Deployments with probes, metrics ports and scrape annotations, the Service and the migration hook', async () => {
-      const manifests = await template(undefined);
+      const manifests = await template(SHARED);
       const api = find(manifests, 'Deployment', 'quire-api');
       const worker = find(manifests, 'Deployment', 'quire-worker');
       const config = find(manifests, 'ConfigMap', 'quire');
@@ -372,13 +447,17 @@ describe('observability and deployment files', function () {
       for (const [name, value] of Object.entries(config.data ?? {})) assert.equal(envOf(jobC, name)?.value, value, `the migration sees ${name}`);
 
       assert.equal(worker.spec?.replicas, 2);
-      // Without a Secret named, no secret variable is set at all.
-      for (const c of [apiC, workerC, jobC]) for (const name of SECRET_VARIABLES) assert.equal(envOf(c, name), undefined);
+      // The database's Secret alone is named: no other secret variable is set, and the database's is required.
+      for (const c of [apiC, workerC, jobC]) {
+        assert.deepEqual(envOf(c, 'QUIRE_DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'quire-db', key: 'database-url', optional: false });
+        for (const name of SECRET_VARIABLES.filter((n) => n !== 'QUIRE_DATABASE_URL')) assert.equal(envOf(c, name), undefined);
+      }
       assertNoLiteralSecrets(manifests);
     });
 
     it('an override scales the workers and reads every secret from the named existing Secret', async () => {
       const manifests = await template({
+        config: SHARED.config,
         worker: { replicas: 3 },
         api: { port: 8080 },
         secrets: { existingSecret: 'quire-prod', databaseUrl: { secretName: 'quire-db', key: 'url' }, workerEnv: [{ env: 'GITHUB_TOKEN', key: 'github-token' }] },
@@ -394,12 +473,40 @@ describe('observability and deployment files', function () {
       for (const c of [api, workerC, job]) {
         assert.deepEqual(envOf(c, 'QUIRE_MODEL_API_KEY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'model-api-key', optional: true });
         assert.deepEqual(envOf(c, 'TEMPORAL_API_KEY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'temporal-api-key', optional: true });
-        assert.deepEqual(envOf(c, 'QUIRE_DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'quire-db', key: 'url', optional: true });
+        assert.deepEqual(envOf(c, 'QUIRE_DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'quire-db', key: 'url', optional: false });
+        assert.deepEqual(envOf(c, 'QUIRE_OPERATOR_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'operator-token', optional: true });
+        assert.deepEqual(envOf(c, 'QUIRE_EMBEDDING_API_KEY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'embedding-api-key', optional: true });
       }
       // Forge tokens reach the worker only.
       assert.deepEqual(envOf(workerC, 'GITHUB_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'github-token', optional: false });
       assert.equal(envOf(api, 'GITHUB_TOKEN'), undefined);
       assertNoLiteralSecrets(manifests);
+    });
+
+    it('refuses a release without the shared database or Qdrant, saying why', async () => {
+      const noDatabase = await run(HELM, ['template', 'quire', CHART, '--set', 'config.QDRANT_URL=http://qdrant:6333']);
+      assert.notEqual(noDatabase.code, 0, 'rendered with no database Secret');
+      assert.match(noDatabase.stderr, /secrets\.existingSecret \(or secrets\.databaseUrl\.secretName\) must name the Secret holding the PostgreSQL URL/);
+      const noQdrant = await run(HELM, ['template', 'quire', CHART, '--set', 'secrets.existingSecret=quire']);
+      assert.notEqual(noQdrant.code, 0, 'rendered with no QDRANT_URL');
+      assert.match(noQdrant.stderr, /config\.QDRANT_URL is required/);
+    });
+
+    it("README's install renders pods whose environment passes Quire's own configuration check", async () => {
+      const { secretKeys, sets } = await readmeHelmInstall();
+      assert.ok(secretKeys.includes('database-url'));
+      const stdout = await succeeds(HELM, ['template', 'quire', CHART, ...sets.flatMap((pair) => ['--set', pair])]);
+      const manifests = YAML.parseAllDocuments(stdout)
+        .map((doc) => doc.toJS() as Manifest | null)
+        .filter((m): m is Manifest => m !== null);
+      for (const [kind, name] of [['Deployment', 'quire-api'], ['Deployment', 'quire-worker'], ['Job', 'quire-migrate']] as const) {
+        const c = container(find(manifests, kind, name));
+        const config = loadConfig(environmentOf(c, manifests, secretKeys), '/app');
+        assert.equal(config.database.dialect, 'postgres', `${name} uses the shared database`);
+        assert.ok(config.model, `${name} has the model README's install names`);
+        assert.equal(config.embedder.kind, 'none', `${name} does not call a local embedder nothing runs`);
+        assert.ok(config.qdrant, `${name} reads the shared index`);
+      }
     });
 
     it('refuses a secret given as a plain value, without repeating it', async () => {

@@ -94,6 +94,13 @@ describe('configuration', () => {
     );
   });
 
+  it('reads a variable of ours set to the empty string as unset, as an env file and compose give it', () => {
+    const empty = loadConfig({ QUIRE_MODEL_BASE_URL: '', QUIRE_MODEL_API_KEY: '', QUIRE_MODEL: '', QUIRE_EMBEDDING_MODEL: '', PORT: '', QUIRE_EMBEDDER: '' }, '/srv/quire');
+    assert.deepEqual(empty, loadConfig({}, '/srv/quire'));
+    // An unknown variable is still named, empty or not.
+    assert.throws(() => loadConfig({ QUIRE_MODLE: '' }), (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.startsWith('QUIRE_MODLE: unknown variable')));
+  });
+
   it('rejects unknown QUIRE_ variables (typos) and half-set settings', () => {
     assert.throws(() => loadConfig({ QUIRE_DATADIR: '/x' }), /QUIRE_DATADIR: unknown variable/);
     assert.throws(() => loadConfig({ QUIRE_MODEL_BASE_URL: 'http://llm/v1' }), /QUIRE_MODEL: required when QUIRE_MODEL_BASE_URL/);

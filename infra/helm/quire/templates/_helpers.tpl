@@ -32,7 +32,21 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/* Secret variables that must never be written into `config` (they would land in a ConfigMap). */}}
 {{- define "quire.secretVariables" -}}
-QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY GITHUB_TOKEN
+QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY QUIRE_EMBEDDING_API_KEY QUIRE_OPERATOR_TOKEN GITHUB_TOKEN
+{{- end -}}
+
+{{/*
+What every pod must share, checked before anything renders: pods have data directories of their
+own (emptyDir), so the system of record is one PostgreSQL database (its URL from a Secret) and the
+document index is Qdrant; a pod's own SQLite file or index would be seen by no other pod.
+*/}}
+{{- define "quire.sharedState" -}}
+{{- if not (.Values.secrets.databaseUrl.secretName | default .Values.secrets.existingSecret) -}}
+{{- fail "secrets.existingSecret (or secrets.databaseUrl.secretName) must name the Secret holding the PostgreSQL URL (key database-url): the API, the worker and the migration share one database, and a pod's own SQLite file would be seen by no other pod" -}}
+{{- end -}}
+{{- if not .Values.config.QDRANT_URL -}}
+{{- fail "config.QDRANT_URL is required: the embedded document index lives in each pod's data directory, where the worker's indexing would never reach the API" -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The non-secret environment as a map: `config` without its empty values, plus the ports. */}}
@@ -55,6 +69,7 @@ QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY GITHUB_TO
 {{- $_ := set $data "QUIRE_METRICS_HOST" "0.0.0.0" -}}
 {{- $_ := set $data "QUIRE_METRICS_PORT" (toString .Values.metrics.apiPort) -}}
 {{- $_ := set $data "QUIRE_WORKER_METRICS_PORT" (toString .Values.metrics.workerPort) -}}
+{{- include "quire.sharedState" . -}}
 {{- toYaml $data -}}
 {{- end -}}
 
@@ -75,7 +90,7 @@ QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY GITHUB_TO
 
 {{/* The secrets every process reads. */}}
 {{- define "quire.secretEnv" -}}
-{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey -}}
+{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken -}}
 {{- include "quire.secretRef" (list $ $ref) -}}
 {{- end -}}
 {{- end -}}
