@@ -7,6 +7,7 @@ import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { openPlatform } from '../core/platform/index.js';
+import { checkReadiness, type Readiness } from '../core/platform/readiness.js';
 import { temporalTarget } from '../core/temporal/connection.js';
 import { registerSearchAttributes, SEARCH_ATTRIBUTE_SPECS } from '../core/temporal/search-attributes.js';
 import { announceReady, runMain } from '../core/run-main.js';
@@ -36,11 +37,19 @@ async function main(): Promise<void> {
     },
   });
   const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
+  // Not ready until the worker polls; then ready while it runs and every engine it uses answers.
+  const running: { check?: () => Promise<Readiness> } = {};
   const metricsListener = await serveMetrics({
     host: config.metrics.host,
     port: config.metrics.workerPort,
     registry: metrics.registry,
     more: async () => (await fetch(`http://${sdkMetrics}/metrics`)).text(),
+    readiness: async () => {
+      if (!running.check) return { status: 503, body: { error: 'not ready: the worker is starting', code: 'unavailable' } };
+      const { checks, down, degraded } = await running.check();
+      if (down.length > 0) return { status: 503, body: { error: `not ready: ${down.join(', ')} unavailable`, code: 'unavailable', checks } };
+      return { status: 200, body: degraded.length > 0 ? { status: 'degraded', degraded, checks } : { status: 'ok', checks } };
+    },
   });
   const target = temporalTarget(config);
   const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'worker' });
@@ -65,6 +74,11 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.worker.shutdownGraceMs,
     tracing,
   });
+  const polling = async () => {
+    const state = worker.getState();
+    if (state !== 'RUNNING') throw new Error(`worker ${state.toLowerCase()}`);
+  };
+  running.check = () => checkReadiness({ worker: polling, ...platform.probes }, config);
   logger.info({ taskQueue: config.temporal.taskQueue, address: target.address, metrics: metricsListener.url, tracing: tracing.enabled }, 'worker started');
   announceReady();
   // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown; run() resolves once drained.

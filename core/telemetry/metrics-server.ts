@@ -7,16 +7,26 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
+/** A process's readiness as its probe answers it: the HTTP status and the JSON body. */
+export type ReadinessAnswer = () => Promise<{ status: number; body: unknown }>;
+
 /**
  * Serves `GET /metrics` on a listener of its own, never the public API port. `more` appends
- * another exposition (the Temporal SDK's worker metrics), so one scrape gets both. `/healthz` and
- * `/readyz` answer 200 while the process serves, so a worker (which has no other port) can be probed.
+ * another exposition (the Temporal SDK's worker metrics), so one scrape gets both. `/healthz`
+ * answers 200 while the process serves, so a worker (which has no other port) can be probed;
+ * `/readyz` answers what `readiness` says (200 while the process serves, without it).
  */
-export async function serveMetrics(options: { host: string; port: number; registry: Registry; more?: () => Promise<string> }): Promise<MetricsListener> {
+export async function serveMetrics(options: { host: string; port: number; registry: Registry; more?: () => Promise<string>; readiness?: ReadinessAnswer }): Promise<MetricsListener> {
+  const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}\n');
+    if (req.method === 'GET' && path === '/healthz') return void json(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/readyz') {
+      if (!options.readiness) return void json(res, 200, { status: 'ok' });
+      options.readiness().then(
+        ({ status, body }) => json(res, status, body),
+        (err: unknown) => json(res, 503, { error: `not ready: ${(err as Error).name}`, code: 'unavailable' }),
+      );
       return;
     }
     if (req.method !== 'GET' || path !== '/metrics') {
