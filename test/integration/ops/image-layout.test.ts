@@ -63,6 +63,11 @@ describe('the container image layout (Dockerfile)', function () {
     const dockerfile = await fs.readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
     const [build, final] = stagesOf(dockerfile);
     assert.ok(build && final, 'two stages');
+    // The build context leaves out what .dockerignore names (top-level names only): none of it may be a COPY source.
+    const ignored = (await fs.readFile(path.join(ROOT, '.dockerignore'), 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    assert.ok(ignored.every((l) => /^[\w.-]+$/.test(l)), `.dockerignore holds top-level names only: ${ignored.join(' ')}`);
+    for (const copy of [...build, ...final].filter((c) => c.from === undefined))
+      for (const source of copy.sources) assert.ok(!ignored.includes(source.split('/')[0]!), `${source} is copied but .dockerignore leaves it out of the context`);
     assert.match(dockerfile, /^FROM\s+\S+\s+AS\s+build$/im);
     assert.match(dockerfile, /^WORKDIR \/app$/m);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-image-'));
