@@ -509,6 +509,26 @@ describe('observability and deployment files', function () {
       }
     });
 
+    it("mounts Temporal's client certificate from a Secret where TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY point", async () => {
+      const manifests = await template({ ...SHARED, temporalClientTls: { secretName: 'temporal-client' } });
+      const config = find(manifests, 'ConfigMap', 'quire').data ?? {};
+      for (const name of ['quire-api', 'quire-worker']) {
+        const deployment = find(manifests, 'Deployment', name);
+        const spec = deployment.spec?.template?.spec as unknown as { volumes: { name: string; secret?: { secretName: string } }[]; containers: { volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[] }[] };
+        assert.deepEqual(spec.volumes.find((v) => v.name === 'temporal-tls')?.secret, { secretName: 'temporal-client' });
+        const mount = spec.containers[0]!.volumeMounts.find((m) => m.name === 'temporal-tls');
+        assert.equal(mount?.readOnly, true);
+        assert.equal(config.TEMPORAL_TLS_CERT, `${mount?.mountPath}/tls.crt`);
+        assert.equal(config.TEMPORAL_TLS_KEY, `${mount?.mountPath}/tls.key`);
+        const settings = loadConfig(environmentOf(container(deployment), manifests, ['database-url']), '/app');
+        assert.equal(settings.temporal.tls, true);
+      }
+      // Without it, nothing is mounted and no certificate is named.
+      const plain = await template(SHARED);
+      assert.equal(find(plain, 'ConfigMap', 'quire').data?.TEMPORAL_TLS_CERT, undefined);
+      assert.ok(!YAML.stringify(plain).includes('temporal-tls'));
+    });
+
     it('refuses a secret given as a plain value, without repeating it', async () => {
       const leaked = 'sk-not-a-real-key-3f9a';
       const out = await run(HELM, ['template', 'quire', CHART, '--set', `config.QUIRE_MODEL_API_KEY=${leaked}`]);

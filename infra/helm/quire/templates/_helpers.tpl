@@ -69,6 +69,10 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 {{- $_ := set $data "QUIRE_METRICS_HOST" "0.0.0.0" -}}
 {{- $_ := set $data "QUIRE_METRICS_PORT" (toString .Values.metrics.apiPort) -}}
 {{- $_ := set $data "QUIRE_WORKER_METRICS_PORT" (toString .Values.metrics.workerPort) -}}
+{{- if .Values.temporalClientTls.secretName -}}
+{{- $_ := set $data "TEMPORAL_TLS_CERT" "/etc/quire/temporal-tls/tls.crt" -}}
+{{- $_ := set $data "TEMPORAL_TLS_KEY" "/etc/quire/temporal-tls/tls.key" -}}
+{{- end -}}
 {{- include "quire.sharedState" . -}}
 {{- toYaml $data -}}
 {{- end -}}
@@ -102,5 +106,20 @@ checksum/config: {{ include "quire.configData" $root | sha256sum }}
 prometheus.io/scrape: "true"
 prometheus.io/port: {{ index . 1 | quote }}
 prometheus.io/path: /metrics
+{{- end -}}
+{{- end -}}
+
+{{/* The Temporal client certificate's mount and volume, when temporalClientTls.secretName names its Secret. */}}
+{{- define "quire.temporalTlsMount" -}}
+{{- if .Values.temporalClientTls.secretName }}
+- { name: temporal-tls, mountPath: /etc/quire/temporal-tls, readOnly: true }
+{{- end -}}
+{{- end -}}
+
+{{- define "quire.temporalTlsVolume" -}}
+{{- if .Values.temporalClientTls.secretName }}
+- name: temporal-tls
+  secret:
+    secretName: {{ .Values.temporalClientTls.secretName }}
 {{- end -}}
 {{- end -}}
