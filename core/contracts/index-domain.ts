@@ -73,6 +73,8 @@ export function indexDomainStartOptions(domainId: string, taskQueue: string): Wo
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: DOMAIN_ID, value: domainId }],
+    // What the Temporal UI's list says of the run, beside its id.
+    staticSummary: `index the docs of domain ${domainId}`,
   };
 }
 

@@ -57,6 +57,7 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     assert.deepEqual(await handle.query(indexProgressQuery), { phase: 'done', done: 21, total: 21, embedded: 0 });
     const description = await handle.describe();
     assert.deepEqual(description.typedSearchAttributes.get(DOMAIN_ID), 'skylark');
+    assert.equal(await description.staticSummary(), 'index the docs of domain skylark');
     const status = (await (await admin('GET', 'skylark')).json()) as { status: string; result: IndexDomainResult };
     assert.equal(status.status, 'completed');
     assert.equal(status.result.added, 20);
