@@ -7,6 +7,7 @@ import { engineClassifier } from '../core/engine-errors.js';
 import { errorMiddleware, toQuireError } from './error-middleware.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
+import { refuseNulInBody, refuseNulInUrl } from './nul-guard.js';
 import { telemetryMiddleware } from './telemetry-middleware.js';
 import type { ApiServices, Feature } from './services.js';
 import type { Logger } from '../core/logger.js';
@@ -64,6 +65,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   app.use(telemetryMiddleware(services.metrics.http));
   app.use(requestLog(log));
   app.use(errorMiddleware(log, engineClassifier(redisClient(services.redis))));
+  app.use(refuseNulInUrl);
   app.use(browserRoutes(services).routes());
   app.use(requireJson);
   app.use(
@@ -80,6 +82,7 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
       },
     }),
   );
+  app.use(refuseNulInBody);
   for (const feature of features) {
     const router = feature(services);
     app.use(router.routes());

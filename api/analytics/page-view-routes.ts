@@ -5,6 +5,7 @@ import { assistantLimits } from '../assistant/index.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
+import { refuseNul } from '../nul-guard.js';
 import { parseInput } from '../validation.js';
 import { recorderOf } from './recorder-of.js';
 import { PageViewBody } from './schemas.js';
@@ -25,11 +26,14 @@ async function beaconBody(ctx: Context): Promise<unknown> {
     if (size > MAX_BEACON_BYTES) throw new HttpError(413, 'payload_too_large', `a page view is at most ${MAX_BEACON_BYTES} bytes`);
     chunks.push(bytes);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     throw badRequest('invalid body: must be a JSON object', [{ path: 'body', message: 'must be a JSON object' }]);
   }
+  refuseNul(parsed);
+  return parsed;
 }
 
 export type PageViewRoutesDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'analytics'>;

@@ -84,7 +84,10 @@ export function jsonResponse(description: string, schema: Schema, headers: Recor
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
-  400: () => errorResponse('A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, or a body that cannot be decoded.'),
+  400: () =>
+    errorResponse(
+      'A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\\u0000` in the body), or a body that cannot be decoded.',
+    ),
   401: () => errorResponse('No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`).', { 'WWW-Authenticate': ref('WWW-Authenticate') }),
   403: () => errorResponse('A valid key of the other kind (`forbidden`), or a request signed in with the console cookie whose `X-CSRF-Token` is missing or wrong (`csrf_failed`).'),
   404: () => errorResponse('Unknown, or another organisation’s (`not_found`).'),

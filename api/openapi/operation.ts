@@ -115,7 +115,8 @@ function response(spec: ResponseSpec): Schema {
 }
 
 function sharedErrors(spec: OperationSpec): Record<string, Schema> {
-  const shared = errorResponses(...(spec.errors ?? []));
+  // Every request can be refused with 400: a NUL character (%00) in its URL is, whatever the route.
+  const shared = errorResponses(...new Set<ErrorStatus>([400, ...(spec.errors ?? [])]));
   if (!spec.errorHeaders) return shared;
   return Object.fromEntries(Object.entries(shared).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Schema), ...spec.errorHeaders } }]));
 }

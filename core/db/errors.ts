@@ -1,4 +1,4 @@
-import { UnavailableError } from '../errors.js';
+import { InvalidRequestError, UnavailableError } from '../errors.js';
 
 /**
  * The database could not do its part right now: down, unreachable, out of connections, or locked
@@ -34,8 +34,30 @@ export function isUnavailable(err: unknown): boolean {
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(err.message);
 }
 
-/** The error callers see: unavailability as its own class (the driver's error as its cause), the rest unchanged. */
+/**
+ * PostgreSQL refused a value the statement carried: a data exception (SQLSTATE class 22: a NUL
+ * in text, a number out of range, a malformed value) or a value too large for an index (54000).
+ * The values come from the request being served, so it is answered 400, never 500; SQLite takes
+ * such values as they are. The SQLSTATE is named, never the value.
+ */
+export class DatabaseRejectedValueError extends InvalidRequestError {
+  override name = 'DatabaseRejectedValueError';
+  constructor(readonly sqlState: string, options: { cause: unknown }) {
+    super(`the database refused a value of this request (SQLSTATE ${sqlState}): check for out-of-range numbers, control characters or over-long text`);
+    this.cause = options.cause;
+  }
+}
+
+const rejectedValue = (code: string) => /^22[0-9A-Z]{3}$/.test(code) || code === '54000';
+
+/**
+ * The error callers see: unavailability as its own class (the driver's error as its cause), a
+ * value PostgreSQL refused as a 400, the rest unchanged.
+ */
 export function classifyDatabaseError(err: unknown): unknown {
-  if (err instanceof DatabaseUnavailableError || !isUnavailable(err)) return err;
-  return new DatabaseUnavailableError({ cause: err });
+  if (err instanceof DatabaseUnavailableError || err instanceof DatabaseRejectedValueError) return err;
+  if (isUnavailable(err)) return new DatabaseUnavailableError({ cause: err });
+  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : '';
+  if (rejectedValue(code)) return new DatabaseRejectedValueError(code, { cause: err });
+  return err;
 }
