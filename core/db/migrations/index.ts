@@ -5,9 +5,10 @@ import { threadsAndAnalytics } from './004-threads-analytics.js';
 import { pullsAndEmbeddings } from './005-pulls-embeddings.js';
 import { pageViews } from './006-page-views.js';
 import { consoleSessions } from './007-console-sessions.js';
+import { clicksByTime } from './008-clicks-by-time.js';
 import type { QuireMigration } from './migration.js';
 
 export type { Dialect, QuireMigration } from './migration.js';
 
 /** The schema's steps, in the order they run. Append; never reorder or edit one that shipped. */
-export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions];
+export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime];

@@ -94,6 +94,16 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     ]);
   });
 
+  it('stores a click on the longest search a client may send (2,000 characters of 3-byte text), and reports it', async () => {
+    // Text that does not compress (PostgreSQL compresses a long index entry before it measures it).
+    const query = Array.from({ length: 2000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('');
+    await store.write([{ kind: 'search', record: { id: 'long', domainId: 'docs', at: T0, query, hits: 1, caller: 'browser' } }]);
+    await store.write([{ kind: 'click', record: { domainId: 'docs', searchId: 'long', path: '/guides/install', at: T0 + 1 } }]);
+    const [stat] = await store.searchStats('docs', { from: T0, to: T0 + DAY });
+    assert.equal(stat?.query, query);
+    assert.equal(stat?.topClickedPage, '/guides/install');
+  });
+
   it('keeps one rating per message (a new one replaces it) and reports them per page and among the gap questions', async () => {
     await store.write([
       { kind: 'answer', record: answer('m1', T0) },
