@@ -125,8 +125,12 @@ export class AnalyticsRecorder {
           this.options.logger.warn({ err: err.message, queued: this.queue.length }, 'analytics batch waits for the database');
           return;
         }
-        this.dropped += batch.length;
-        this.options.logger.error({ err: err instanceof Error ? err.message : String(err), events: batch.length, dropped: this.dropped }, 'analytics batch not stored');
+        // One event the store refuses must not take the rest of the batch with it: each is written alone.
+        const waiting = await this.oneByOne(batch);
+        if (waiting.length > 0) {
+          this.queue.unshift(...waiting);
+          return;
+        }
       }
     }
     const now = this.now();
@@ -136,6 +140,27 @@ export class AnalyticsRecorder {
         this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'analytics purge failed');
       });
     }
+  }
+
+  /**
+   * Writes a batch the store refused one event at a time, dropping (and logging, by kind) only those
+   * it refuses again; returns the events left unwritten when the database became unavailable meanwhile.
+   */
+  private async oneByOne(batch: AnalyticsEvent[]): Promise<AnalyticsEvent[]> {
+    for (const [i, event] of batch.entries()) {
+      try {
+        await this.options.store.write([event]);
+        this.written += 1;
+      } catch (err) {
+        if (err instanceof UnavailableError) {
+          this.options.logger.warn({ err: err.message, queued: this.queue.length + batch.length - i }, 'analytics batch waits for the database');
+          return batch.slice(i);
+        }
+        this.dropped += 1;
+        this.options.logger.error({ err: err instanceof Error ? err.message : String(err), kind: event.kind, dropped: this.dropped }, 'analytics event not stored');
+      }
+    }
+    return [];
   }
 
   /** Deletes every record older than the retention, as of the recorder's clock. */

@@ -46,18 +46,20 @@ describe('AnalyticsRecorder', () => {
     assert.deepEqual(recorder.stats, { queued: 0, dropped: 2, written: 3 });
   });
 
-  it('counts a batch the store refused as dropped and goes on with the next', async () => {
-    let fail = true;
-    const store = await watched(() => {
-      if (!fail) return;
-      fail = false;
-      throw new Error('disk full');
+  it('drops only the event the store refuses: the rest of its batch is written, one by one', async () => {
+    const batches: string[][] = [];
+    const store = await watched((events) => {
+      batches.push(events.map((e) => (e.kind === 'answer' ? e.record.id : e.kind)));
+      if (events.some((e) => e.kind === 'answer' && e.record.id === 'bad')) throw new Error('value too long for the index');
     });
-    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, batchSize: 1 });
-    recorder.record({ kind: 'answer', record: answer('lost', 1) });
-    recorder.record({ kind: 'answer', record: answer('kept', 1) });
+    const recorder = new AnalyticsRecorder({ store, logger, retentionDays: 30, batchSize: 3, now: () => Date.UTC(2026, 0, 1) });
+    for (const id of ['a', 'bad', 'b', 'c']) recorder.record({ kind: 'answer', record: answer(id, Date.UTC(2026, 0, 1)) });
     await recorder.tick();
-    assert.deepEqual(recorder.stats, { queued: 0, dropped: 1, written: 1 });
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 1, written: 3 });
+    // The refused batch again one event at a time; the next batch as usual.
+    assert.deepEqual(batches, [['a', 'bad', 'b'], ['a'], ['bad'], ['b'], ['c']]);
+    const stored = await store.listAnswers('docs', { from: 0, to: Date.UTC(2027, 0, 1), limit: 10 });
+    assert.deepEqual(stored.items.map((a) => a.id).sort(), ['a', 'b', 'c']);
   });
 
   it('keeps a batch the database could not take for now (an outage) and writes it on a later round', async () => {
