@@ -50,7 +50,8 @@ export function lastEventIdOf(ctx: Context): number {
   const given = header !== '' ? header : typeof query === 'string' ? query : undefined;
   if (Array.isArray(query)) throw badRequest('send lastEventId once', [{ path: 'lastEventId', message: 'must appear once' }]);
   if (given === undefined) return 0;
-  if (!/^\d{1,15}$/.test(given.trim())) {
+  // Sequence numbers are 32-bit in the database: a larger id is none this stream sent.
+  if (!/^\d{1,10}$/.test(given.trim()) || Number(given.trim()) > 2_147_483_647) {
     throw badRequest('Last-Event-ID must be the id of an event this stream sent (a whole number)', [
       { path: header !== '' ? 'Last-Event-ID' : 'lastEventId', message: 'must be a whole number' },
     ]);

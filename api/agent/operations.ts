@@ -6,7 +6,8 @@ import { jsonSchemaOf, type OperationSpec } from '../openapi/operation.js';
 import { CreateJobBody, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
 
 const security = 'admin';
-const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,15}\s*$/));
+/** A whole number up to 2147483647, the largest sequence number the database keeps. */
+const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,10}\s*$/));
 
 /** One server-sent event (OpenAPI 3.1 reads a stream's `schema` per event): the sequence, the type and the event as JSON. */
 const jobEventFrame = {
@@ -52,7 +53,7 @@ export const agentOperations: OperationSpec[] = [
     security,
     params: {
       path: JobParams,
-      header: v.object({ 'Last-Event-ID': v.optional(v.pipe(lastEventId, v.description('The `id` of the last event the client has; a whole number.'))) }),
+      header: v.object({ 'Last-Event-ID': v.optional(v.pipe(lastEventId, v.description('The `id` of the last event the client has; a whole number, at most 2147483647.'))) }),
       query: v.object({ lastEventId: v.optional(v.pipe(lastEventId, v.description('The same, for clients that cannot set headers; the header wins.'))) }),
     },
     responses: {

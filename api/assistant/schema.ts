@@ -69,7 +69,17 @@ const common = {
     v.description('The reader’s fingerprint.'),
   ),
   threadId: v.pipe(
-    v.optional(v.nullable(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters')))),
+    v.optional(
+      v.nullable(
+        v.pipe(
+          v.string('must be a string'),
+          v.minLength(1, 'must not be empty'),
+          v.maxLength(128, 'must be at most 128 characters'),
+          // The id is answered back in X-Thread-Id: only characters a header may carry (the server's ids are UUIDs).
+          v.regex(/^[A-Za-z0-9._:-]+$/, 'must be a thread id this API returned (letters, digits, . _ : -)'),
+        ),
+      ),
+    ),
     v.description('Continue this thread (needs `threadKey`); absent: the server starts a thread.'),
   ),
   /** The key handed out with a new thread; required with `threadId` to continue it. */

@@ -50,7 +50,8 @@ async function readIfFile(file: string): Promise<Buffer | undefined> {
   try {
     return await fs.readFile(file);
   } catch (err) {
-    if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'ENOTDIR')) return undefined;
+    // A name the client chose that names no file (too long a name included) is a 404, not a defect.
+    if (err instanceof Error && 'code' in err && ['ENOENT', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes(String(err.code))) return undefined;
     throw err;
   }
 }

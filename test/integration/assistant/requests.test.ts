@@ -40,6 +40,8 @@ describe('assistant requests', () => {
     ['message without id', { messages: [{ role: 'user', parts: [{ type: 'text', text: 'q' }] }] }, 'messages.0.id'],
     ['threadId too long', { threadId: 't'.repeat(129) }, 'threadId'],
     ['threadId not a string', { threadId: 42 }, 'threadId'],
+    ['threadId with a character no header may carry', { threadId: 'thread\nX-Injected: 1', threadKey: 'k' }, 'threadId'],
+    ['threadId beyond Latin-1', { threadId: 'fil-ø-€', threadKey: 'k' }, 'threadId'],
     ['threadKey not a string', { threadKey: 42 }, 'threadKey'],
     ['threadKey empty', { threadKey: '' }, 'threadKey'],
     ['retrievalPageSize 0', { retrievalPageSize: 0 }, 'retrievalPageSize'],

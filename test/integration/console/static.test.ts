@@ -69,7 +69,8 @@ describe('console pages', function () {
   });
 
   it('answers 404 for files it does not have, and never serves outside assets/', async () => {
-    for (const asset of ['missing-AAAAAAAA.js', '..%2Fsecret.txt', '.hidden', 'fonts/..%2F..%2Fsecret.txt', 'fonts%5C..%5Csecret.txt']) {
+    // A name longer than the file system takes is no file either.
+    for (const asset of ['missing-AAAAAAAA.js', '..%2Fsecret.txt', '.hidden', 'fonts/..%2F..%2Fsecret.txt', 'fonts%5C..%5Csecret.txt', `${'a'.repeat(300)}.js`]) {
       const res = await fetch(`${url}/console/assets/${asset}`);
       assert.equal(res.status, 404, asset);
       assert.equal(((await res.json()) as { code: string }).code, 'not_found');
