@@ -121,7 +121,9 @@ export function createTenantStore(database: Database): TenantStore {
         const existing = await trx.selectFrom('projects').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('project', input.id);
         const project = mergeProject(input, undefined);
-        await trx.insertInto('projects').values(projectRow(project)).execute();
+        // Two creates of one id at once both find none on PostgreSQL: the second insert does nothing, and is told so.
+        const inserted = await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doNothing()).executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('project', input.id);
         return project;
       }),
     deleteProject: async (id) => {
@@ -153,7 +155,9 @@ export function createTenantStore(database: Database): TenantStore {
         const existing = await trx.selectFrom('domains').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('domain', input.id);
         const domain = mergeDomain(input, undefined);
-        await trx.insertInto('domains').values(domainRow(domain)).execute();
+        // Two creates of one id at once both find none on PostgreSQL: the second insert does nothing, and is told so.
+        const inserted = await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doNothing()).executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('domain', input.id);
         return domain;
       }),
     deleteDomain: async (id) => {

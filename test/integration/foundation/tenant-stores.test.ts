@@ -72,6 +72,18 @@ forEachDialect('tenant store', (database) => {
       assert.equal(await store.getDomain('acme-docs'), undefined);
     });
 
+    it('creates one project and one domain of ten concurrent creates of one id; the others are told it exists', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      const project: ProjectInput = { id: 'race', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] };
+      const domain = { id: 'race-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false };
+      for (const create of [() => store.addProject(project), () => store.addDomain(domain)]) {
+        const outcomes = await Promise.allSettled(Array.from({ length: 10 }, create));
+        assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+        for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof TenantExistsError, String(o.reason));
+      }
+    });
+
     it('keeps a key’s expiry, refuses it once past, and records its last use', async () => {
       const store = await open();
       await store.addOrg('acme');
