@@ -77,7 +77,8 @@ forEachDialect('tenant store', (database) => {
       await store.addOrg('acme');
       const project: ProjectInput = { id: 'race', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] };
       const domain = { id: 'race-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false };
-      for (const create of [() => store.addProject(project), () => store.addDomain(domain)]) {
+      const creates: Array<() => Promise<unknown>> = [() => store.addProject(project), () => store.addDomain(domain)];
+      for (const create of creates) {
         const outcomes = await Promise.allSettled(Array.from({ length: 10 }, create));
         assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
         for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof TenantExistsError, String(o.reason));
