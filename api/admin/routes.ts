@@ -1,15 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  INDEX_DOMAIN_WORKFLOW,
-  indexDomainStartOptions,
-  indexProgressQuery,
-  indexWorkflowId,
-  type IndexDomainWorkflow,
-  type IndexProgress,
-} from '../../core/contracts/index.js';
+import type { Client } from '@temporalio/client';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -29,13 +21,13 @@ import {
   updateProject,
 } from '../../core/tenants/index.js';
 import { authOf, requireKey } from '../auth.js';
+import { readIndexRun } from '../index-run.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { DomainCreateBody, DomainPatchBody, KeyCreateBody, ProjectCreateBody, ProjectPatchBody, type IndexStatusOut } from './schemas.js';
 
 /** How long a status read waits for a running workflow's progress query before answering without it. */
-const PROGRESS_QUERY_WAIT_MS = 2000;
 
 /** The tenant rules' errors as HTTP answers: unknown (or another organisation's) 404, taken 409, a broken rule 400. */
 export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
@@ -50,26 +42,18 @@ export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
 }
 
 async function indexStatus(temporal: Client, domainId: string): Promise<IndexStatusOut> {
-  const handle = temporal.workflow.getHandle<IndexDomainWorkflow>(indexWorkflowId(domainId));
-  const described = await handle.describe();
-  const status = described.status.name.toLowerCase();
-  let progress: IndexProgress | null = null;
-  // A finished run's result says what it indexed: the commit and the page count.
-  const result = status === 'completed' ? await handle.result().catch(() => undefined) : undefined;
-  if (status === 'running') {
-    // A query needs a worker; without one the answer goes without progress rather than hang.
-    progress = await Promise.race([handle.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]);
-  }
+  const run = await readIndexRun(temporal, domainId);
   return {
     domainId,
-    workflowId: described.workflowId,
-    runId: described.runId,
-    status: (['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'] as const).find((s) => s === status) ?? 'unknown',
-    startedAt: described.startTime.toISOString(),
-    closedAt: described.closeTime?.toISOString() ?? null,
-    progress,
-    commit: result?.commit ?? null,
-    pages: result?.pages ?? null,
+    workflowId: run.workflowId,
+    runId: run.runId,
+    status: (['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'] as const).find((s) => s === run.status) ?? 'unknown',
+    startedAt: run.startedAt.toISOString(),
+    closedAt: run.closedAt?.toISOString() ?? null,
+    progress: run.progress,
+    // A finished run's result says what it indexed: the commit and the page count.
+    commit: run.result?.commit ?? null,
+    pages: run.result?.pages ?? null,
   };
 }
 
@@ -134,12 +118,7 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.get('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
-    try {
-      ctx.body = await indexStatus(services.temporal, domain.id);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw notFound(`indexing of domain '${domain.id}'`);
-      throw err;
-    }
+    ctx.body = await indexStatus(services.temporal, domain.id);
   });
 
   router.get('/keys', async (ctx) => {

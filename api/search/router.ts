@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
-import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow } from '../../core/contracts/index.js';
+import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recordAiView } from '../analytics/ai-views.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
+import { readIndexRun } from '../index-run.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import type * as v from 'valibot';
@@ -73,18 +73,13 @@ export function searchRouter(services: SearchRouterDeps): Router {
 
   router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const handle = services.temporal.workflow.getHandle(indexWorkflowId(domain.id));
-    const description = await handle.describe().catch((err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) throw notFound(`indexing run of '${domain.id}'`);
-      throw err;
-    });
-    const running = description.status.name === 'RUNNING';
+    const run = await readIndexRun(services.temporal, domain.id);
     const status: v.InferOutput<typeof IndexRunStatusSchema> = {
-      workflowId: description.workflowId,
-      runId: description.runId,
-      status: description.status.name.toLowerCase(),
-      progress: running ? await handle.query(indexProgressQuery) : undefined,
-      result: description.status.name === 'COMPLETED' ? await handle.result() : undefined,
+      workflowId: run.workflowId,
+      runId: run.runId,
+      status: run.status,
+      progress: run.progress ?? undefined,
+      result: run.result && { ...run.result },
     };
     ctx.body = status;
   });

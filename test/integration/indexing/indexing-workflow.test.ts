@@ -44,6 +44,12 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     assert.equal(again.runId, started.runId);
     assert.equal((await admin('POST', 'theirs')).status, 404);
     assert.equal((await admin('POST', 'skylark', org.assistantKey)).status, 403);
+    // Running with no worker to answer the progress query: the status comes without progress, not an error.
+    const waiting = await admin('GET', 'skylark');
+    assert.equal(waiting.status, 200);
+    const pending = (await waiting.json()) as { status: string; progress?: unknown };
+    assert.equal(pending.status, 'running');
+    assert.equal(pending.progress, undefined);
 
     const worker = await startWorker(services, { taskQueue });
     const { client } = await temporalEnv();

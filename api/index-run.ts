@@ -1,0 +1,41 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
+import { notFound } from './http-error.js';
+
+/** How long a progress query may wait for a worker before the answer goes without it. */
+const PROGRESS_QUERY_WAIT_MS = 2000;
+
+/** A domain's latest indexing run as Temporal describes it, with its progress and result where they can be had. */
+export interface IndexRun {
+  workflowId: string;
+  runId: string;
+  /** Temporal's status in lower case: running, completed, failed, terminated, … */
+  status: string;
+  startedAt: Date;
+  closedAt: Date | undefined;
+  /** A running run's progress; null when no worker answered the query in time. */
+  progress: IndexProgress | null;
+  /** A completed run's result (pages and chunks indexed, the commit). */
+  result: Awaited<ReturnType<IndexDomainWorkflow>> | undefined;
+}
+
+/**
+ * Reads the domain's latest indexing run (404 when it never ran). The progress query needs a worker,
+ * so it is given 2 s and may come back null; the result is read from that run only (a run started
+ * meanwhile is not waited for), and a run that cannot give one has none: neither ever fails the request.
+ */
+export async function readIndexRun(temporal: Client, domainId: string): Promise<IndexRun> {
+  const described = await temporal.workflow
+    .getHandle<IndexDomainWorkflow>(indexWorkflowId(domainId))
+    .describe()
+    .catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) throw notFound(`indexing of domain '${domainId}'`);
+      throw err;
+    });
+  const run = temporal.workflow.getHandle<IndexDomainWorkflow>(described.workflowId, described.runId);
+  const status = described.status.name.toLowerCase();
+  const result = status === 'completed' ? await run.result().catch(() => undefined) : undefined;
+  const progress = status === 'running' ? await Promise.race([run.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]) : null;
+  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result };
+}
