@@ -1,4 +1,4 @@
-import { isGrpcServiceError, NamespaceNotFoundError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { isGrpcServiceError, NamespaceNotFoundError, ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { QdrantClientResourceExhaustedError, QdrantClientTimeoutError } from '@qdrant/js-client-rest';
 import Database from 'better-sqlite3';
 import { ReplyError } from 'ioredis';
@@ -39,6 +39,12 @@ export const classifyTemporal: Classify = (err) => {
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
     return new UnavailableError('workflow engine', 'no worker took the update in time; retry shortly', { cause: err });
+  }
+  // An update its workflow failed for a reason no route names (a refusal the route knows, such as
+  // an archived job, is answered there): the workflow could not record it now, say while its
+  // activity cannot reach the database. Nothing was accepted; the client may send it again.
+  if (err instanceof WorkflowUpdateFailedError) {
+    return new UnavailableError('workflow engine', "the job's workflow could not take the request now; retry shortly", { cause: err });
   }
   if (err instanceof ServiceError) {
     if (isGrpcServiceError(err.cause)) return classifyTemporal(err.cause);

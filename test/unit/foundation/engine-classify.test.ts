@@ -3,7 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import { NamespaceNotFoundError, ServiceError } from '@temporalio/client';
+import { NamespaceNotFoundError, ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { Redis, ReplyError } from 'ioredis';
 import { APIConnectionError } from 'openai';
@@ -65,6 +66,9 @@ describe('each engine classifies its own failures', () => {
     assert.equal(missing?.status, 502);
     assert.equal(missing?.code, 'workflow_engine_refused');
     expect503(classifyTemporal(new ServiceError('Failed to connect to Temporal server')), 'no answer');
+    // An update the workflow failed (its recording activity gave up, say): nothing accepted, retry later.
+    const cause = new ActivityFailure('activity failed', 'recordJob', '1', undefined, undefined, ApplicationFailure.create({ message: 'database down', type: 'DatabaseUnavailableError' }));
+    expect503(classifyTemporal(new WorkflowUpdateFailedError('Workflow Update failed', cause)), 'update failed');
   });
 
   it('SQLite: a real SQLITE_BUSY from a second connection is 503; a constraint violation is not classified', async () => {
