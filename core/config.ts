@@ -346,6 +346,16 @@ export interface ProxySettings {
   noProxy: string | undefined;
 }
 
+/**
+ * Whether `name` is one of Quire's own settings (a variable of the configuration table) or one its
+ * libraries read (`OTEL_…`, `TEMPORAL_…`, PostgreSQL's `PG…`). A project's token variable or a
+ * webhook's secret variable may never name one: the worker would hand its own database URL or API
+ * keys to whatever host the project or webhook names.
+ */
+export function isOwnSetting(name: string): boolean {
+  return Object.hasOwn(EnvSchema.entries, name) || /^(OTEL_|TEMPORAL_|PG[A-Z])/.test(name);
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
   constructor(readonly problems: string[]) {

@@ -13,14 +13,32 @@ export async function loadProject(services: ProjectDeps, projectId: string): Pro
 
 const FORGE_NAMES: Record<Project['forge'], string> = { local: 'the local forge', github: 'GitHub', gitlab: 'GitLab' };
 
-export type ForgeTokenDeps = Pick<ActivityServices, 'secrets'>;
+export type ForgeTokenDeps = Pick<ActivityServices, 'secrets' | 'config'>;
 
-/** The forge token of a GitHub or GitLab project, read by variable name; local repositories need none. */
+/** The host of a clone URL (`https://host/…` or scp-like `git@host:…`); undefined for a local path. */
+function repositoryHost(repository: string): string | undefined {
+  if (URL.canParse(repository)) return new URL(repository).hostname;
+  return /^[^@/\s]+@([^:/\s]+):/.exec(repository)?.[1];
+}
+
+/**
+ * The forge token of a GitHub or GitLab project, read by variable name; local repositories need none.
+ * A GitHub token goes only to GitHub: the repository must be on github.com, or on the host of
+ * GITHUB_API_URL (GitHub Enterprise Server), or git would send the token to whatever host it names.
+ */
 export function forgeToken(services: ForgeTokenDeps, project: Project): string | undefined {
   if (!TOKEN_FORGES.includes(project.forge)) return undefined;
   const forge = FORGE_NAMES[project.forge];
   if (!project.forgeTokenEnv)
     throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses ${forge} but names no token variable (forgeTokenEnv)`);
+  if (project.forge === 'github') {
+    const apiHost = new URL(services.config.githubApiUrl).hostname;
+    const githubHost = apiHost === 'api.github.com' ? 'github.com' : apiHost;
+    const host = repositoryHost(project.repository);
+    if (host !== githubHost) {
+      throw permanent(AGENT_ERROR.badCredentials, `project ${project.id} uses GitHub, whose token is sent only to ${githubHost}, but its repository is ${host ? `on ${host}` : 'not a URL'}`);
+    }
+  }
   const token = services.secrets(project.forgeTokenEnv);
   if (!token) throw permanent(AGENT_ERROR.badCredentials, `the variable ${project.forgeTokenEnv} holding the ${forge} token is not set on the worker`);
   return token;

@@ -1,3 +1,4 @@
+import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { TENANT_ID } from '../../core/tenants/index.js';
 
@@ -14,7 +15,11 @@ const webUrl = v.pipe(
 const isoInstant = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z'));
 const docsPath = v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'));
 const forge = v.picklist(['local', 'github', 'gitlab'], 'must be local, github or gitlab');
-const envName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name such as GITHUB_TOKEN'));
+const envName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name such as GITHUB_TOKEN'),
+  v.check((name) => !isOwnSetting(name), "names one of Quire's own settings, never handed to a project or webhook"),
+);
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));
 const origins = v.pipe(v.array(webUrl), v.maxLength(100, 'must list at most 100 origins'));
 

@@ -1,3 +1,4 @@
+import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
 
@@ -19,7 +20,13 @@ export const WebhookCreateBody = v.strictObject({
     v.description('The event types to send; empty or absent: all of them.'),
   ),
   secretEnv: v.pipe(
-    v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as QUIRE_HOOK_SECRET'))),
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as QUIRE_HOOK_SECRET'),
+        v.check((name) => !isOwnSetting(name), "names one of Quire's own settings, never handed to a project or webhook"),
+      ),
+    ),
     v.description('Sign with the secret in the worker’s variable of this name instead of a generated one.'),
   ),
 });

@@ -3,7 +3,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { AnalyticsRecorder, type AnalyticsStore } from '../analytics/index.js';
 import type { AutomationStore } from '../automations/index.js';
 import { CompletionWriter, settledThreads } from '../completions/index.js';
-import type { Config } from '../config.js';
+import { isOwnSetting, type Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
 import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
@@ -189,7 +189,8 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       forges: forgeClients(config),
       limiter: new Limiter({ redis: redisClient(redis), onStoreError: config.rateLimitOnStoreError, logger, metrics: metrics.limits }),
       jobRetention,
-      secrets: (name) => options.env[name] || undefined,
+      // A project's or webhook's variable, never one of Quire's own settings (its database URL, its keys).
+      secrets: (name) => (isOwnSetting(name) ? undefined : options.env[name] || undefined),
       probes,
       close,
     };

@@ -1,3 +1,4 @@
+import { isOwnSetting } from '../config.js';
 import {
   type ApiKeyRecord,
   type Domain,
@@ -46,6 +47,8 @@ function applyPatch<T extends object>(current: T, patch: Patch<Partial<T>>): T {
 function checkForge(project: Pick<ProjectInput, 'forge' | 'forgeTokenEnv'>): void {
   if (TOKEN_FORGES.includes(project.forge) && !project.forgeTokenEnv)
     throw new TenantInputError('forgeTokenEnv', `is required with forge '${project.forge}' (the name of the variable holding the token)`);
+  if (project.forgeTokenEnv && isOwnSetting(project.forgeTokenEnv))
+    throw new TenantInputError('forgeTokenEnv', `names one of Quire's own settings (${project.forgeTokenEnv}), which is never sent to a forge: name a variable set for this project's token`);
 }
 
 const inputOfProject = ({ createdAt: _c, updatedAt: _u, ...input }: Project): ProjectInput => input;

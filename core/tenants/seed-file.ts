@@ -1,3 +1,4 @@
+import { isOwnSetting } from '../config.js';
 import fs from 'node:fs/promises';
 import * as v from 'valibot';
 import YAML from 'yaml';
@@ -16,14 +17,14 @@ const ProjectSeed = v.strictObject({
   docsPath: v.optional(v.string(), ''),
   forge: v.optional(v.picklist(['local', 'github', 'gitlab']), 'local'),
   /** Name of the environment variable with the forge token; the token never goes in the file. */
-  tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'))),
+  tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'), v.check((n) => !isOwnSetting(n), "names one of Quire's own settings, never handed to a project or webhook"))),
   allowedModels: v.optional(v.array(v.pipe(v.string(), v.minLength(1))), []),
   /** Where the project's job events are POSTed; each signed with the secret in the named variable. */
   webhooks: v.optional(
     v.array(
       v.strictObject({
         url: v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http(s) URL')),
-        secretEnv: v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name')),
+        secretEnv: v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'), v.check((n) => !isOwnSetting(n), "names one of Quire's own settings, never handed to a project or webhook")),
         events: v.optional(v.array(v.picklist(JOB_EVENT_TYPES)), []),
       }),
     ),

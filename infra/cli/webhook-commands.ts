@@ -1,3 +1,4 @@
+import { isOwnSetting } from '../../core/config.js';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
 import { newWebhook, toWebhookView, MAX_DELIVERIES } from '../../core/webhooks/index.js';
 import { UsageError } from './context.js';
@@ -21,6 +22,7 @@ function webhookCall([verb, projectId, target]: string[], flagValues: FlagValues
     if (bad !== undefined) throw new UsageError(`--event must be one of ${JOB_EVENT_TYPES.join(', ')}; got '${bad}'`);
     const envName = str(flagValues, 'secret-env');
     if (envName !== undefined && !/^[A-Z_][A-Z0-9_]*$/.test(envName)) throw new UsageError('--secret-env must be an environment variable name');
+    if (envName !== undefined && isOwnSetting(envName)) throw new UsageError(`--secret-env ${envName} names one of Quire's own settings, never handed to a project or webhook`);
     return { verb, projectId, url: target, events: given.filter(isJobEventType), envName };
   }
   if (verb === 'list') return { verb, projectId };

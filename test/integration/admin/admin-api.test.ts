@@ -74,6 +74,9 @@ describe('admin API', function () {
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'Bad Id' }), 400, 'invalid_request', 'id');
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { id: 'no-repo' }), 400, 'invalid_request', 'repository');
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'gh', forge: 'github' }), 400, 'invalid_request', 'forgeTokenEnv');
+      // Quire's own settings are never a project's token: the worker would send its database URL to the repository's host.
+      for (const name of ['QUIRE_DATABASE_URL', 'QUIRE_MODEL_API_KEY', 'TEMPORAL_API_KEY', 'OTEL_EXPORTER_OTLP_HEADERS'])
+        await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'gh', forge: 'github', forgeTokenEnv: name }), 400, 'invalid_request', 'forgeTokenEnv');
       await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'patchable' });
       await expectError(await call('PATCH', '/v2/admin/projects/patchable', acme.adminKey, { forge: 'svn' }), 400, 'invalid_request', 'forge');
       await expectError(await call('PATCH', '/v2/admin/projects/patchable', acme.adminKey, { colour: 'red' }), 400, 'invalid_request', 'colour');

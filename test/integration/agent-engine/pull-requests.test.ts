@@ -107,6 +107,22 @@ describe('agent engine: pull requests', function () {
     assert.ok(!gitConfig.includes(TOKEN) && !/extraheader/i.test(gitConfig));
   });
 
+  it("never sends a GitHub token to a host other than GitHub's, nor hands out one of Quire's own settings", async function () {
+    const github = await startFakeGithub({ owner: 'acme', repo: 'docs', token: TOKEN });
+    const f = await engineFixture({ env: { GITHUB_API_URL: github.url } });
+    await f.storeTurnPrompts('pr1', 1);
+    // The fixture's worker has a model key (QUIRE_MODEL_API_KEY): its secrets never hand it to a project or webhook.
+    assert.equal(f.services.config.model?.apiKey, 'sk-test-model');
+    assert.equal(f.services.secrets('QUIRE_MODEL_API_KEY'), undefined);
+    const activities = createAgentActivities({ ...f.services, secrets: (name: string) => (name === 'ACME_GITHUB_TOKEN' ? TOKEN : f.services.secrets(name)) });
+    await f.services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: 'https://attacker.example/acme/docs.git', branch: 'main', docsPath: '', forge: 'github', forgeTokenEnv: 'ACME_GITHUB_TOKEN', allowedModels: [] });
+    await assert.rejects(
+      f.inActivity(() => activities.openOrUpdatePullRequest(prInput(1))),
+      (err: unknown) => err instanceof ApplicationFailure && err.type === 'BadCredentials' && /sent only to 127\.0\.0\.1, but its repository is on attacker\.example/.test(err.message),
+    );
+    assert.equal(github.requests.length, 0, 'GitHub was not called either');
+  });
+
   it('GitHub project without its token variable set is a non-retryable BadCredentials', async function () {
     const f = await engineFixture();
     await f.services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: 'https://github.com/acme/docs', branch: 'main', docsPath: '', forge: 'github', forgeTokenEnv: 'UNSET_TOKEN', allowedModels: [] });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../../core/config.js';
+import { ConfigError, isOwnSetting, loadConfig } from '../../../core/config.js';
 
 describe('configuration', () => {
   it('has embedded defaults and no secret defaults', () => {
@@ -120,6 +120,12 @@ describe('configuration', () => {
     assert.deepEqual(c.model?.proxy, proxy);
     assert.deepEqual(c.embedding?.proxy, proxy);
     assert.deepEqual(c.proxy, proxy);
+  });
+
+  it("tells Quire's own settings (and its libraries') from variables a project or webhook may name", () => {
+    for (const name of ['QUIRE_DATABASE_URL', 'QUIRE_MODEL_API_KEY', 'REDIS_URL', 'QDRANT_API_KEY', 'HTTPS_PROXY', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_KEY', 'OTEL_EXPORTER_OTLP_HEADERS', 'PGPASSWORD'])
+      assert.ok(isOwnSetting(name), name);
+    for (const name of ['GITHUB_TOKEN', 'ACME_GITLAB_TOKEN', 'QUIRE_HOOK_SECRET', 'PG', 'PAGER', 'toString', 'constructor']) assert.ok(!isOwnSetting(name), name);
   });
 
   it('ignores variables that are not ours', () => {
