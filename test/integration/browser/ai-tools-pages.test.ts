@@ -50,12 +50,13 @@ describe('MCP, the OpenAI-compatible endpoint and llms.txt from a page on anothe
     assert.equal(result.llmsStatus, 200);
     assert.match(result.llmsEtag ?? '', /^(W\/)?"/, 'the ETag is exposed to the page');
     assert.equal(result.llmsRevalidated, 304);
-    // The MCP client asks for a server stream with GET; a stateless server's 405 is the spec's answer, and Chromium logs it.
+    // The MCP client asks for a server stream with GET; a stateless server's 405 is the spec's answer, and Chromium logs it,
+    // when its log line comes before the page is read (in one fresh-clone run it came after): nothing else may be logged.
     assert.deepEqual(
       errors.filter((e) => !/status of 405/.test(e)),
       [],
     );
-    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.ok(errors.length <= 1, errors.join('\n'));
   });
 
   it('a domain that does not list the page origin refuses the completion at the preflight', async () => {
