@@ -49,7 +49,12 @@ const listenerPort = (fallback: number) =>
 /** Searches the model may run of its own per answer, at most (issue 22: up to three). */
 export const MAX_MODEL_SEARCHES = 3;
 
-const url = v.pipe(v.string(), v.url('must be a URL such as http://host:port'));
+/** An endpoint's URL; never with user:password@ (a key has its own variable; a URL ends up in errors and logs). */
+const url = v.pipe(
+  v.string(),
+  v.url('must be a URL such as http://host:port'),
+  v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@): give the key in its own variable'),
+);
 const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));

@@ -14,6 +14,8 @@ export const WebhookCreateBody = v.strictObject({
     v.string('must be a string'),
     v.maxLength(2000, 'must be at most 2000 characters'),
     v.check((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL such as https://hooks.example.com/quire'),
+    // Deliveries are signed instead; a password in the URL would show in the delivery log and workflow history.
+    v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@): deliveries are signed (secretEnv)'),
   ),
   events: v.pipe(
     v.optional(v.array(v.picklist(JOB_EVENT_TYPES, `must be one of ${JOB_EVENT_TYPES.join(', ')}`)), []),

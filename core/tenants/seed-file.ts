@@ -23,7 +23,12 @@ const ProjectSeed = v.strictObject({
   webhooks: v.optional(
     v.array(
       v.strictObject({
-        url: v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http(s) URL')),
+        url: v.pipe(
+          v.string(),
+          v.url('must be a URL'),
+          v.regex(/^https?:/i, 'must be an http(s) URL'),
+          v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@)'),
+        ),
         secretEnv: v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'), v.check((n) => !isOwnSetting(n), "names one of Quire's own settings, never handed to a project or webhook")),
         events: v.optional(v.array(v.picklist(JOB_EVENT_TYPES)), []),
       }),

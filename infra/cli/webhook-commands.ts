@@ -17,6 +17,7 @@ type WebhookCall =
 function webhookCall([verb, projectId, target]: string[], flagValues: FlagValues): WebhookCall {
   if (verb === 'add' && projectId && target) {
     if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) throw new UsageError(`URL must be an http(s) URL, got '${target}'`);
+    if (new URL(target).username || new URL(target).password) throw new UsageError('URL must not hold credentials (user:password@): deliveries are signed (--secret-env)');
     const given = list(flagValues, 'event') ?? [];
     const bad = given.find((e) => !isJobEventType(e));
     if (bad !== undefined) throw new UsageError(`--event must be one of ${JOB_EVENT_TYPES.join(', ')}; got '${bad}'`);

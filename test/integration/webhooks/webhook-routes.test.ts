@@ -58,6 +58,8 @@ describe('webhook routes', function () {
     await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://h.test', secretEnv: 'lower' }), 400, 'invalid_request', 'secretEnv');
     // Signing with one of Quire's own settings would hand an HMAC of it to the receiver.
     await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://h.test', secretEnv: 'QUIRE_DATABASE_URL' }), 400, 'invalid_request', 'secretEnv');
+    // A password in the URL would reach the delivery log and workflow history when a delivery fails.
+    await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, { url: 'https://user:pw@h.test/hook' }), 400, 'invalid_request', 'url');
     await expectError(await call('POST', '/v2/agent/handbook/webhooks', acme.adminKey, {}), 400, 'invalid_request', 'url');
     await expectError(await call('GET', '/v2/agent/handbook/webhooks', acme.assistantKey), 403, 'forbidden');
     await expectError(await call('GET', '/v2/agent/theirs/webhooks', acme.adminKey), 404, 'not_found');

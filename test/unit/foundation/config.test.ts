@@ -128,6 +128,13 @@ describe('configuration', () => {
     for (const name of ['GITHUB_TOKEN', 'ACME_GITLAB_TOKEN', 'QUIRE_HOOK_SECRET', 'PG', 'PAGER', 'toString', 'constructor']) assert.ok(!isOwnSetting(name), name);
   });
 
+  it('refuses credentials in an endpoint URL, naming the variable and not the value', () => {
+    for (const name of ['QUIRE_MODEL_BASE_URL', 'QUIRE_EMBEDDING_BASE_URL', 'QDRANT_URL']) {
+      const env = { [name]: 'https://user:s3cret@host.example/v1', QUIRE_MODEL: 'm', QUIRE_EMBEDDER: 'openai', QUIRE_EMBEDDING_MODEL: 'e' };
+      assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.startsWith(`${name}: must not hold credentials`)) && !err.message.includes('s3cret'), name);
+    }
+  });
+
   it('ignores variables that are not ours', () => {
     assert.doesNotThrow(() => loadConfig({ HOME: '/root', NODE_ENV: 'production' }));
   });
