@@ -46,11 +46,16 @@ export function createLogger(level: string, name: string, destination?: pino.Des
 
 const SECRET_PATTERNS = [
   /quire_(?:dsc_)?[A-Za-z0-9_-]{20,}/g,
+  // Thread keys, pull request view tokens, generated webhook secrets.
+  /(?:tk|pv|whsec)_[A-Za-z0-9_-]{20,}/g,
   /gh[pousr]_[A-Za-z0-9]{20,}/g,
   /github_pat_[A-Za-z0-9_]{20,}/g,
+  /glpat-[A-Za-z0-9_-]{20,}/g,
   /sk-[A-Za-z0-9_-]{16,}/g,
-  /(https?:\/\/)[^/\s:@]+:[^/\s@]+@/g,
+  // user:password@ of any URL (https, postgres, redis with an empty user…).
+  /([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi,
   /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
+  /(Basic\s+)[A-Za-z0-9+/=]{8,}/gi,
 ];
 
 /** Masks API keys, tokens and URL credentials in a string. */

@@ -95,7 +95,8 @@ export function jobBranch(jobId: string): string {
  * or, for a repository that is a folder on the server, the project's name (a server path is never shown).
  */
 export function publicRepository(repository: string, projectId: string): string {
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*@)?(.*)$/i.exec(repository);
+  // Userinfo ends at the last @ before the path: a password may hold an @ of its own.
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*@)?(.*)$/i.exec(repository);
   if (scheme) return scheme[1]?.toLowerCase() === 'file://' ? projectId : `${scheme[1]}${scheme[3]}`;
   // scp-like git@host:path keeps its user (never a secret), but user:password@ loses it.
   if (/^[^/\\]+:/.test(repository) && !/^[a-z]:[\\/]/i.test(repository)) return repository.replace(/^[^@/:]+:[^@/]*@/, '');

@@ -1,3 +1,4 @@
+import { publicRepository } from '../../../core/jobs/job-record.js';
 import type { Project } from '../../../core/tenants/index.js';
 import type { ActivityServices } from '../../services.js';
 import { AGENT_ERROR, classifyHttpStatus, errorMessage, permanent, transient } from '../errors.js';
@@ -8,7 +9,7 @@ import { pullRequestBody, turnMarker } from './pr-body.js';
 /** OWNER and REPO from https://github.com/OWNER/REPO(.git) (or a GitHub Enterprise host). */
 export function githubRepo(repository: string): { owner: string; repo: string } {
   const m = /^https:\/\/[^/]+\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(repository);
-  if (!m) throw permanent(AGENT_ERROR.forgeMisconfigured, `repository ${repository} is not an https://github.com/OWNER/REPO URL`);
+  if (!m) throw permanent(AGENT_ERROR.forgeMisconfigured, `repository ${publicRepository(repository, 'of the project')} is not an https://github.com/OWNER/REPO URL`);
   return { owner: m[1]!, repo: m[2]! };
 }
 

@@ -1,3 +1,4 @@
+import { publicRepository } from '../../../core/jobs/job-record.js';
 import type { ForgeClients } from '../../../core/forge/index.js';
 import { GitlabHttpError } from '../../../core/forge/gitlab-requester.js';
 import type { Project } from '../../../core/tenants/index.js';
@@ -19,7 +20,7 @@ export function gitlabProject(repository: string): { host: string; path: string 
   try {
     url = new URL(repository);
   } catch {
-    throw permanent(AGENT_ERROR.forgeMisconfigured, `repository ${repository} is not an https://HOST/GROUP/PROJECT URL`);
+    throw permanent(AGENT_ERROR.forgeMisconfigured, `repository ${publicRepository(repository, 'of the project')} is not an https://HOST/GROUP/PROJECT URL`);
   }
   const path = url.pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
   if (!/^https?:$/.test(url.protocol) || path.split('/').length < 2 || url.username || url.password) {

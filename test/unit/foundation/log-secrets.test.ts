@@ -36,4 +36,26 @@ describe('log lines and secrets', () => {
     assert.equal(first!.msg, 'retrying https://[redacted]github.com/acme/docs.git');
     assert.equal(second!.err, 'written with [redacted]');
   });
+
+  it('masks thread keys, view tokens, webhook secrets, GitLab tokens, database and Redis URL passwords and Basic credentials', () => {
+    const { logger, lines } = capture();
+    const secrets = [
+      'tk_KShWXqqh0zVS_LEPaheHDZtVcsXSFOSRInAPHDCZEe4',
+      'pv_2C4Piv1slUaQA7PyyQsE1esc3WMkPT500lj3SaWq7XQ',
+      'whsec_8mKq0d3v1yWc5Jt2pQe7Lr9sXa4Bn6Hf',
+      'glpat-abcdefghijklmnopqrst12',
+      'S3cretPw',
+      'r3disPw',
+      'eC1hY2Nlc3MtdG9rZW46c2VjcmV0',
+    ];
+    logger.warn(
+      { reason: `link /forge/p/pulls/1?token=${secrets[1]} key ${secrets[0]}`, db: 'postgres://quire:S3cretPw@db:5432/quire' },
+      `hook ${secrets[2]} token ${secrets[3]} redis://:r3disPw@redis:6379 Authorization: Basic ${secrets[6]}`,
+    );
+    const text = lines.join('');
+    for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+    const line = JSON.parse(lines[0]!) as { db: string; msg: string };
+    assert.equal(line.db, 'postgres://[redacted]db:5432/quire');
+    assert.match(line.msg, /redis:\/\/\[redacted\]redis:6379/);
+  });
 });
