@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LOCAL_EMBEDDER_MAX_TOKENS } from '../core/config.js';
-import { portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
+import { engineEnv, portInUse, spawnGuarded, type ChildSpec } from './supervised-process.js';
 
 /**
  * The local embedding server: `infra/embedder-server.py` (one single-threaded
@@ -81,8 +81,8 @@ export async function startLocalEmbedder(o: LocalEmbedderOptions): Promise<Local
   const guarded = fs.existsSync(guard);
   // From the compiled start command the guard watches us; from sources (tsx: tests, the eval) the server is ours to stop.
   const child = guarded
-    ? spawn(process.execPath, [guard, o.binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true })
-    : spawn(o.binary, args, { stdio: ['ignore', log, log], detached: true });
+    ? spawn(process.execPath, [guard, o.binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true, env: engineEnv() })
+    : spawn(o.binary, args, { stdio: ['ignore', log, log], detached: true, env: engineEnv() });
   fs.closeSync(log);
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

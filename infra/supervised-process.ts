@@ -13,16 +13,25 @@ export function portInUse(port: number): Promise<boolean> {
   });
 }
 
+/** The variables an engine child (Temporal's dev server, the local embedder) needs from the start command's environment. */
+const ENGINE_VARIABLES = ['PATH', 'HOME', 'USER', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'SYSTEMROOT'];
+
+/** Only those: never Quire's settings or secrets (model keys, database URLs, forge tokens) the start command was given. */
+export function engineEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(ENGINE_VARIABLES.filter((name) => from[name] !== undefined).map((name) => [name, from[name]]));
+}
+
 /**
  * Spawns a program that cannot watch its parent (the Temporal CLI, the embedder) through the child
  * guard, which stops it if the start command dies without stopping it; its output is appended to
- * `logFile`, and it runs in its own process group, which the supervisor stops.
+ * `logFile`, and it runs in its own process group, which the supervisor stops. It gets the
+ * environment of `engineEnv` only.
  */
 export function spawnGuarded(binary: string, args: string[], logFile: string): ChildProcess {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'a');
   try {
-    return spawn(process.execPath, [path.resolve(__dirname, 'child-guard.js'), binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true });
+    return spawn(process.execPath, [path.resolve(__dirname, 'child-guard.js'), binary, ...args], { stdio: ['ignore', log, log, 'ipc'], detached: true, env: engineEnv() });
   } finally {
     fs.closeSync(log);
   }
