@@ -7,7 +7,7 @@ import { runAgentTurn, type TurnDeps } from './run-turn.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput, PullRequestResult } from './types.js';
 
 export type * from './types.js';
-export { gitlabProject } from './forge/index.js';
+export { githubRepo, gitlabProject } from './forge/index.js';
 
 /** What the agent engine's activities use: the model, the turn's and the pull request's slices. */
 export type AgentActivityDeps = Pick<ActivityServices, 'model' | 'metrics'> & TurnDeps & PullRequestDeps & EventPublisherDeps;

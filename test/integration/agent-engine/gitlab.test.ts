@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { createAgentActivities, gitlabProject } from '../../../activities/agent/index.js';
+import { createAgentActivities, githubRepo, gitlabProject } from '../../../activities/agent/index.js';
 import { startFakeGitlab } from '../../fakes/gitlab-server.js';
 import { engineFixture } from './setup.js';
 
@@ -25,8 +25,16 @@ describe('agent engine: GitLab merge requests (fake GitLab REST v4 server)', fun
   it('reads the instance and project path from the clone URL, and refuses what is not one', function () {
     assert.deepEqual(gitlabProject('https://gitlab.example.com/acme/docs/site.git'), { host: 'https://gitlab.example.com', path: 'acme/docs/site' });
     assert.deepEqual(gitlabProject('https://gitlab.com/acme/docs'), { host: 'https://gitlab.com', path: 'acme/docs' });
-    for (const bad of ['git@gitlab.com:acme/docs.git', 'https://gitlab.com/docs', 'https://user:pw@gitlab.com/acme/docs'])
-      assert.throws(() => gitlabProject(bad), (err: unknown) => err instanceof ApplicationFailure && err.type === 'ForgeMisconfigured' && err.nonRetryable);
+    for (const bad of ['git@gitlab.com:acme/docs.git', 'https://gitlab.com/docs', 'https://user:pw@gitlab.com/acme/docs', 'https://deploy:s3cret@gitlab.com:notaport/acme'])
+      assert.throws(
+        () => gitlabProject(bad),
+        // The failure message lands in workflow history and the job's error: never the credentials.
+        (err: unknown) => err instanceof ApplicationFailure && err.type === 'ForgeMisconfigured' && err.nonRetryable && !/s3cret|:pw@/.test(err.message),
+      );
+    assert.throws(
+      () => githubRepo('https://deploy:s3cret@github.com/acme'),
+      (err: unknown) => err instanceof ApplicationFailure && err.type === 'ForgeMisconfigured' && /github\.com\/acme/.test(err.message) && !err.message.includes('s3cret'),
+    );
   });
 
   it('opens a draft merge request once, finds it again, adds one note per follow-up turn, and classifies failures without the token', async function () {

@@ -32,6 +32,8 @@ describe('agent job record', () => {
   it('shows the repository as its users know it: credentials stripped, a server folder named by its project', () => {
     assert.equal(publicRepository('https://x-access-token:ghp_secret@github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
     assert.equal(publicRepository('https://token@github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
+    // A password that holds an @ of its own loses all of it, up to the last @ before the host.
+    assert.equal(publicRepository('https://deploy:p@ss@git.example.com/acme/docs.git', 'docs'), 'https://git.example.com/acme/docs.git');
     assert.equal(publicRepository('https://github.com/acme/docs.git', 'docs'), 'https://github.com/acme/docs.git');
     assert.equal(publicRepository('git@github.com:acme/docs.git', 'docs'), 'git@github.com:acme/docs.git');
     assert.equal(publicRepository('deploy:s3cret@git.example.com:acme/docs.git', 'docs'), 'git.example.com:acme/docs.git');
