@@ -476,6 +476,7 @@ describe('observability and deployment files', function () {
         assert.deepEqual(envOf(c, 'QUIRE_DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'quire-db', key: 'url', optional: false });
         assert.deepEqual(envOf(c, 'QUIRE_OPERATOR_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'operator-token', optional: true });
         assert.deepEqual(envOf(c, 'QUIRE_EMBEDDING_API_KEY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'embedding-api-key', optional: true });
+        assert.deepEqual(envOf(c, 'REDIS_URL')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'redis-url', optional: true });
       }
       // Forge tokens reach the worker only.
       assert.deepEqual(envOf(workerC, 'GITHUB_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'github-token', optional: false });

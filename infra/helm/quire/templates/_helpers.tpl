@@ -94,7 +94,7 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 
 {{/* The secrets every process reads. */}}
 {{- define "quire.secretEnv" -}}
-{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken -}}
+{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken .Values.secrets.redisUrl -}}
 {{- include "quire.secretRef" (list $ $ref) -}}
 {{- end -}}
 {{- end -}}
