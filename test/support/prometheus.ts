@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { onSuiteEnd } from './teardown.js';
+import { stopAtSuiteEnd } from './teardown.js';
 import { tempDir } from './services.js';
 
 /** A free loopback port (for processes that must be told theirs in advance). */
@@ -34,13 +34,7 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
   );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const exited = new Promise((r) => child.once('exit', r));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
+  stopAtSuiteEnd(child);
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -14,12 +14,13 @@ export interface WorkerProcess {
 
 /**
  * Starts a built entry point (`dist/…/*.js`) with only `env` beside PATH and HOME, its output kept;
- * killed at suite end if still running.
+ * killed at suite end if still running. `cwd`: the folder it runs in (the image's WORKDIR, say).
  */
-export function spawnBuilt(main: string, env: Record<string, string>): WorkerProcess {
+export function spawnBuilt(main: string, env: Record<string, string>, opts: { cwd?: string } = {}): WorkerProcess {
   const child = spawn(process.execPath, [main], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,13 +7,14 @@
  * but the Dockerfile does not copy fails here, as it would fail the image's build.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../support/redis.js';
 import { onSuiteEnd } from '../../support/teardown.js';
+import { spawnBuilt } from '../../support/worker-process.js';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -95,26 +96,17 @@ describe('the container image layout (Dockerfile)', function () {
 
     const port = await freePort();
     const dataDir = path.join(dir, 'data');
-    const api = spawn(process.execPath, ['dist/api/server.js'], {
-      cwd: finalDir,
-      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', QUIRE_DATA_DIR: dataDir, QUIRE_METRICS_PORT: '0', QUIRE_EMBEDDER: 'none', LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    api.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    api.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise((r) => api.once('exit', r));
-    onSuiteEnd(async () => {
-      if (api.exitCode === null) {
-        api.kill('SIGTERM');
-        await exited;
-      }
-    });
+    // As the image runs it: node dist/api/server.js in its WORKDIR.
+    const api = spawnBuilt(
+      path.join(finalDir, 'dist', 'api', 'server.js'),
+      { PORT: String(port), HOST: '127.0.0.1', QUIRE_DATA_DIR: dataDir, QUIRE_METRICS_PORT: '0', QUIRE_EMBEDDER: 'none', TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` },
+      { cwd: finalDir },
+    );
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
       if (up) break;
-      assert.ok(i < 300 && api.exitCode === null, `the API from the final stage did not start: ${output}`);
+      assert.ok(i < 300 && api.child.exitCode === null, `the API from the final stage did not start: ${api.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const consolePage = await fetch(`${base}/console`);
