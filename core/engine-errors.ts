@@ -1,5 +1,6 @@
 import { isGrpcServiceError, NamespaceNotFoundError, ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import { QdrantClientResourceExhaustedError, QdrantClientTimeoutError } from '@qdrant/js-client-rest';
+import { QdrantClientResourceExhaustedError, QdrantClientTimeoutError, QdrantClientUnexpectedResponseError } from '@qdrant/js-client-rest';
+import { ApiError as QdrantApiError } from '@qdrant/openapi-typescript-fetch';
 import Database from 'better-sqlite3';
 import { ReplyError } from 'ioredis';
 import { APIConnectionError, InternalServerError, RateLimitError } from 'openai';
@@ -130,14 +131,22 @@ export const classifyModel: Classify = (err) => {
   return undefined;
 };
 
-/** Qdrant's client: its timeout and back-pressure classes, or an answer of 429 or 5xx (its fetch wrapper's `ApiError`). */
+/**
+ * Qdrant's client: its timeout and back-pressure classes, or an answer of 429 or 5xx (the
+ * `ApiError` of the fetch layer it is built on, which it does not re-export), are 503. Any other
+ * answer is Qdrant refusing the request: a collection deleted or never created for this domain,
+ * an API key it does not accept, vectors of another size than the collection's. None of that is
+ * the client's doing, and only an operator can mend it: 502 `search_engine_refused`, whose cause
+ * (Qdrant's own words) the log keeps.
+ */
 export const classifyQdrant: Classify = (err) => {
   if (err instanceof QdrantClientTimeoutError || err instanceof QdrantClientResourceExhaustedError) {
     return new UnavailableError('search engine', undefined, { cause: err });
   }
-  const status = isRecord(err) ? err.status : undefined;
-  if (stringField(err, 'name') === 'ApiError' && typeof status === 'number' && (status === 429 || status >= 500)) {
-    return new UnavailableError('search engine', undefined, { cause: err });
+  const status = err instanceof QdrantApiError ? err.status : undefined;
+  if (status === 429 || (status !== undefined && status >= 500)) return new UnavailableError('search engine', undefined, { cause: err });
+  if (status !== undefined || err instanceof QdrantClientUnexpectedResponseError) {
+    return new UpstreamFailedError('search engine', 'search_engine_refused', `the search engine refused the request${status ? ` (HTTP ${status})` : ''}; the service's log has its reason`, { cause: err });
   }
   return undefined;
 };

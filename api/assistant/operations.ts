@@ -68,7 +68,7 @@ const common: Pick<OperationSpec, 'method' | 'security' | 'params' | 'errors' | 
   method: 'post',
   security: 'assistant',
   params: { path: KeyDomainParams, header: OriginHeader },
-  errors: [...AUTHENTICATED_POST_ERRORS, 429],
+  errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
   errorHeaders: CORS_RESPONSE_HEADERS,
 };
 

@@ -13,7 +13,7 @@ export const components: Record<string, Record<string, Schema>> = {
         code: {
           type: 'string',
           description:
-            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, workflow_engine_refused, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, workflow_engine_refused, search_engine_refused, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
         },
         details: {
           type: 'array',
@@ -99,7 +99,7 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
   500: () => errorResponse('A defect (`internal`); the message never shows internals.'),
   502: () =>
     errorResponse(
-      'Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; the reason is in the service’s log, not the message.',
+      'An engine answered with a failure: Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; Qdrant refused it (`search_engine_refused`), for example a domain’s collection deleted or an API key it does not accept; or the model provider did (`model_failed`). The reason is in the service’s log, not the message.',
     ),
   503: () =>
     errorResponse('An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`).', {

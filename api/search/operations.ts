@@ -28,7 +28,7 @@ export const searchOperations: OperationSpec[] = [
         },
       },
     },
-    errors: [...AUTHENTICATED_POST_ERRORS, 429],
+    errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
   },
   {
     method: 'post',
@@ -39,7 +39,7 @@ export const searchOperations: OperationSpec[] = [
     params: { path: KeyDomainParams },
     body: PageBody,
     responses: { 200: { description: 'The page', body: PageView, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 429],
+    errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
   },
   {
     method: 'post',

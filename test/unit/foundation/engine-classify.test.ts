@@ -8,6 +8,8 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { Redis, ReplyError } from 'ioredis';
 import { APIConnectionError } from 'openai';
+import { QdrantClientUnexpectedResponseError } from '@qdrant/js-client-rest';
+import { ApiError as QdrantApiError } from '@qdrant/openapi-typescript-fetch';
 import {
   classifyModel,
   classifyNetwork,
@@ -136,8 +138,17 @@ describe('each engine classifies its own failures', () => {
     assert.doesNotMatch(refused?.message ?? '', /bad/, "the provider's words stay in the log");
   });
 
-  it("Qdrant: 429 and 5xx answers are 503; its 400 about our own request is not the client's fault, nor classified", () => {
-    expect503(classifyQdrant(Object.assign(new Error('Service Unavailable'), { name: 'ApiError', status: 503 })), 'qdrant 503');
-    assert.equal(classifyQdrant(Object.assign(new Error('Bad Request'), { name: 'ApiError', status: 400 })), undefined);
+  it("Qdrant: 429 and 5xx answers are 503; any other answer is Qdrant refusing, 502 search_engine_refused without its words", () => {
+    const answered = (status: number, statusText: string) => new QdrantApiError({ headers: new Headers(), url: 'http://qdrant/collections/docs/points/query', status, statusText, data: { status: { error: 'Collection `docs` doesn\'t exist!' } } });
+    expect503(classifyQdrant(answered(503, 'Service Unavailable')), 'qdrant 503');
+    expect503(classifyQdrant(answered(429, 'Too Many Requests')), 'qdrant 429');
+    for (const status of [400, 401, 404]) {
+      const refused = classifyQdrant(answered(status, 'Not Found'));
+      assert.equal(refused?.status, 502, `qdrant ${status}`);
+      assert.equal(refused?.code, 'search_engine_refused');
+      assert.doesNotMatch(refused?.message ?? '', /Collection/, "Qdrant's words stay in the log");
+    }
+    assert.equal(classifyQdrant(new QdrantClientUnexpectedResponseError('Unexpected Response: 418'))?.code, 'search_engine_refused');
+    assert.equal(classifyQdrant(Object.assign(new Error('Bad Request'), { name: 'ApiError', status: 400 })), undefined, 'only its client\'s classes');
   });
 });
