@@ -477,6 +477,8 @@ describe('observability and deployment files', function () {
         assert.deepEqual(envOf(c, 'QUIRE_OPERATOR_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'operator-token', optional: true });
         assert.deepEqual(envOf(c, 'QUIRE_EMBEDDING_API_KEY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'embedding-api-key', optional: true });
         assert.deepEqual(envOf(c, 'REDIS_URL')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'redis-url', optional: true });
+        assert.deepEqual(envOf(c, 'HTTPS_PROXY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'https-proxy', optional: true });
+        assert.deepEqual(envOf(c, 'HTTP_PROXY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'http-proxy', optional: true });
       }
       // Forge tokens reach the worker only.
       assert.deepEqual(envOf(workerC, 'GITHUB_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'github-token', optional: false });
@@ -491,6 +493,18 @@ describe('observability and deployment files', function () {
       const noQdrant = await run(HELM, ['template', 'quire', CHART, '--set', 'secrets.existingSecret=quire']);
       assert.notEqual(noQdrant.code, 0, 'rendered with no QDRANT_URL');
       assert.match(noQdrant.stderr, /config\.QDRANT_URL is required/);
+    });
+
+    it('refuses a proxy URL with a password in the ConfigMap, pointing to the Secret keys; one without a password stays a setting', async () => {
+      const shared = ['--set', 'secrets.existingSecret=quire', '--set', 'config.QDRANT_URL=http://qdrant:6333'];
+      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY']) {
+        const refused = await run(HELM, ['template', 'quire', CHART, ...shared, '--set', `config.${name}=http://proxy-user:hunter2@proxy:3128`]);
+        assert.notEqual(refused.code, 0, `rendered ${name} with a password`);
+        assert.match(refused.stderr, new RegExp(`config\\.${name} holds a password: give the proxy's URL through secrets\\.httpsProxy or secrets\\.httpProxy`));
+        assert.doesNotMatch(refused.stderr, /hunter2/);
+      }
+      const plain = await succeeds(HELM, ['template', 'quire', CHART, ...shared, '--set', 'config.HTTPS_PROXY=http://proxy:3128']);
+      assert.match(plain, /HTTPS_PROXY: "?http:\/\/proxy:3128"?/);
     });
 
     it("README's install renders pods whose environment passes Quire's own configuration check", async () => {

@@ -57,6 +57,9 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 {{- if has $name $secret -}}
 {{- fail (printf "config.%s is a secret: give it through secrets (a Secret name and key), never as a value" $name) -}}
 {{- end -}}
+{{- if and (has $name (list "HTTPS_PROXY" "HTTP_PROXY" "https_proxy" "http_proxy")) (regexMatch "://[^/@]*:[^/@]*@" (toString $value)) -}}
+{{- fail (printf "config.%s holds a password: give the proxy's URL through secrets.httpsProxy or secrets.httpProxy (a Secret name and key)" $name) -}}
+{{- end -}}
 {{- if has $name (list "PORT" "HOST" "QUIRE_METRICS_HOST" "QUIRE_METRICS_PORT" "QUIRE_WORKER_METRICS_PORT") -}}
 {{- fail (printf "config.%s is set by the chart: use api.port and metrics.apiPort/workerPort" $name) -}}
 {{- end -}}
@@ -94,7 +97,7 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 
 {{/* The secrets every process reads. */}}
 {{- define "quire.secretEnv" -}}
-{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken .Values.secrets.redisUrl -}}
+{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken .Values.secrets.redisUrl .Values.secrets.httpsProxy .Values.secrets.httpProxy -}}
 {{- include "quire.secretRef" (list $ $ref) -}}
 {{- end -}}
 {{- end -}}
