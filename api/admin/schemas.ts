@@ -86,7 +86,10 @@ const nullableInstant = v.nullable(instant);
 export const ProjectView = v.object({
   id: v.string(),
   orgId: v.string(),
-  repository: v.pipe(v.string(), v.description('Clone URL or local path of the docs repository.')),
+  repository: v.pipe(
+    v.string(),
+    v.description('Clone URL or local path of the docs repository. A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.'),
+  ),
   branch: v.string(),
   docsPath: v.pipe(v.string(), v.description('Folder of the docs inside the repository, empty for the root.')),
   forge,
@@ -99,7 +102,10 @@ export const ProjectView = v.object({
 export const DomainView = v.object({
   id: v.string(),
   orgId: v.string(),
-  source: v.pipe(v.string(), v.description('Git URL or local folder of the docs.')),
+  source: v.pipe(
+    v.string(),
+    v.description('Git URL or local folder of the docs. A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.'),
+  ),
   branch: v.optional(v.string()),
   docsPath: v.string(),
   baseUrl: v.pipe(v.string(), v.description('Public site the citations link to.')),

@@ -10,6 +10,7 @@ import {
   type TenantStore,
   UnknownTenantError,
 } from './types.js';
+import { maskCredentials, MASK, restoreCredentials } from './url-credentials.js';
 
 /**
  * The management rules of an organisation's projects, domains and keys, shared by the admin HTTP
@@ -54,24 +55,46 @@ function checkForge(project: Pick<ProjectInput, 'forge' | 'forgeTokenEnv'>): voi
 const inputOfProject = ({ createdAt: _c, updatedAt: _u, ...input }: Project): ProjectInput => input;
 const inputOfDomain = ({ createdAt: _c, updatedAt: _u, ...input }: Domain): DomainInput => input;
 
-export async function getOrgProject(tenants: TenantStore, orgId: string, id: string): Promise<Project> {
+/** What the admin API and the CLI show of a project: its repository's credentials masked. */
+export const projectView = (p: Project): Project => ({ ...p, repository: maskCredentials(p.repository) });
+/** What they show of a domain: its source's credentials masked. */
+export const domainView = (d: Domain): Domain => ({ ...d, source: maskCredentials(d.source) });
+
+/** A changed URL field: its masked credentials (a form sent back as shown) are the stored ones. */
+function keepCredentials(field: string, incoming: string | null | undefined, stored: string): string | null | undefined {
+  if (incoming === undefined || incoming === null) return incoming;
+  const restored = restoreCredentials(incoming, stored);
+  if (restored === undefined) throw new TenantInputError(field, `holds ${MASK} in place of credentials, and the stored URL has none: give the URL with its credentials, or without any`);
+  return restored;
+}
+
+/** A new URL field may not hold the mask: there are no stored credentials it could stand for. */
+function refuseMask(field: string, value: string): void {
+  if (restoreCredentials(value, '') === undefined) throw new TenantInputError(field, `holds ${MASK} in place of credentials: give the URL with its credentials, or without any`);
+}
+
+async function ownedProject(tenants: TenantStore, orgId: string, id: string): Promise<Project> {
   const project = await tenants.getProject(id);
   if (!project || project.orgId !== orgId) throw new UnknownTenantError('project', id);
   return project;
 }
 
-export const listOrgProjects = (tenants: TenantStore, orgId: string): Promise<Project[]> => tenants.listProjects(orgId);
+export const getOrgProject = async (tenants: TenantStore, orgId: string, id: string): Promise<Project> => projectView(await ownedProject(tenants, orgId, id));
+
+export const listOrgProjects = async (tenants: TenantStore, orgId: string): Promise<Project[]> => (await tenants.listProjects(orgId)).map(projectView);
 
 /** Creates a project; an id that exists, in any organisation, is refused (TenantExistsError). */
-export function createProject(tenants: TenantStore, input: ProjectInput): Promise<Project> {
+export async function createProject(tenants: TenantStore, input: ProjectInput): Promise<Project> {
   checkForge(input);
-  return tenants.addProject(input);
+  refuseMask('repository', input.repository);
+  return projectView(await tenants.addProject(input));
 }
 
 export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch): Promise<Project> {
-  const next = applyPatch(inputOfProject(await getOrgProject(tenants, orgId, id)), patch);
+  const current = inputOfProject(await ownedProject(tenants, orgId, id));
+  const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });
   checkForge(next);
-  return tenants.putProject(next);
+  return projectView(await tenants.putProject(next));
 }
 
 /**
@@ -79,23 +102,29 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
  * the job retention, and agent routes answer 404 for the project from now on.
  */
 export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {
-  await getOrgProject(tenants, orgId, id);
+  await ownedProject(tenants, orgId, id);
   await tenants.deleteProject(id);
 }
 
-export async function getOrgDomain(tenants: TenantStore, orgId: string, id: string): Promise<Domain> {
+async function ownedDomain(tenants: TenantStore, orgId: string, id: string): Promise<Domain> {
   const domain = await tenants.getDomain(id);
   if (!domain || domain.orgId !== orgId) throw new UnknownTenantError('domain', id);
   return domain;
 }
 
-export const listOrgDomains = (tenants: TenantStore, orgId: string): Promise<Domain[]> => tenants.listDomains(orgId);
+export const getOrgDomain = async (tenants: TenantStore, orgId: string, id: string): Promise<Domain> => domainView(await ownedDomain(tenants, orgId, id));
+
+export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promise<Domain[]> => (await tenants.listDomains(orgId)).map(domainView);
 
 /** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
-export const createDomain = (tenants: TenantStore, input: DomainInput): Promise<Domain> => tenants.addDomain(input);
+export async function createDomain(tenants: TenantStore, input: DomainInput): Promise<Domain> {
+  refuseMask('source', input.source);
+  return domainView(await tenants.addDomain(input));
+}
 
 export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch): Promise<Domain> {
-  return tenants.putDomain(applyPatch(inputOfDomain(await getOrgDomain(tenants, orgId, id)), patch));
+  const current = inputOfDomain(await ownedDomain(tenants, orgId, id));
+  return domainView(await tenants.putDomain(applyPatch(current, { ...patch, source: keepCredentials('source', patch.source, current.source) })));
 }
 
 /**
@@ -103,7 +132,7 @@ export async function updateDomain(tenants: TenantStore, orgId: string, id: stri
  * stay where they are (a domain created again with the id finds them; re-indexing replaces them).
  */
 export async function deleteDomain(tenants: TenantStore, orgId: string, id: string): Promise<void> {
-  await getOrgDomain(tenants, orgId, id);
+  await ownedDomain(tenants, orgId, id);
   await tenants.deleteDomain(id);
 }
 

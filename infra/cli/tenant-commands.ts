@@ -3,6 +3,8 @@ import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from '
 import {
   createDomain,
   createProject,
+  domainView,
+  projectView,
   updateDomain,
   updateProject,
   type DomainPatch,
@@ -105,7 +107,7 @@ export const projects = defineCommand({
   async run(positionals, values, ctx) {
     const call = projectCall(positionals, values);
     if (call.verb === 'list') {
-      for (const p of await ctx.tenants.listProjects()) line(ctx, `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`);
+      for (const p of (await ctx.tenants.listProjects()).map(projectView)) line(ctx, `${p.orgId}/${p.id}\t${p.forge}\t${p.repository}#${p.branch}`);
       return 0;
     }
     const { orgId, id, patch } = call;
@@ -183,7 +185,7 @@ export const domains = defineCommand({
   async run(positionals, values, ctx) {
     const call = domainCall(positionals, values);
     if (call.verb === 'list') {
-      for (const d of await ctx.tenants.listDomains())
+      for (const d of (await ctx.tenants.listDomains()).map(domainView))
         line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`);
       return 0;
     }

@@ -84,6 +84,57 @@ describe('admin API', function () {
     });
   });
 
+  describe('repository and source URLs with credentials', () => {
+    const withToken = 'https://x-access-token:ghp_0123456789abcdef@git.acme.test/acme/handbook.git';
+    const masked = 'https://***@git.acme.test/acme/handbook.git';
+
+    it('are shown masked everywhere, and a form sent back as shown keeps the stored credentials', async () => {
+      const created = await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'private-docs', repository: withToken });
+      assert.equal(created.status, 201);
+      const texts = [await created.text()];
+      for (const path of ['/v2/admin/projects', '/v2/admin/projects/private-docs']) texts.push(await (await call('GET', path, acme.adminKey)).text());
+      // The console sends its whole form back: the masked URL with a changed branch.
+      const saved = await call('PATCH', '/v2/admin/projects/private-docs', acme.adminKey, { repository: masked, branch: 'release' });
+      assert.equal(saved.status, 200);
+      texts.push(await saved.text());
+      for (const text of texts) {
+        assert.doesNotMatch(text, /ghp_0123456789abcdef|x-access-token/);
+        assert.ok(text.includes(masked), text);
+      }
+      assert.equal((await services.tenants.getProject('private-docs'))?.repository, withToken);
+      assert.equal((await services.tenants.getProject('private-docs'))?.branch, 'release');
+
+      // Another repository on the same host, its credentials still masked: it takes the stored ones.
+      await call('PATCH', '/v2/admin/projects/private-docs', acme.adminKey, { repository: 'https://***@git.acme.test/acme/manual.git' });
+      assert.equal((await services.tenants.getProject('private-docs'))?.repository, 'https://x-access-token:ghp_0123456789abcdef@git.acme.test/acme/manual.git');
+      // New credentials replace them; a URL without any drops them.
+      await call('PATCH', '/v2/admin/projects/private-docs', acme.adminKey, { repository: 'https://bot:other-token@git.acme.test/acme/manual.git' });
+      assert.equal((await services.tenants.getProject('private-docs'))?.repository, 'https://bot:other-token@git.acme.test/acme/manual.git');
+      await call('PATCH', '/v2/admin/projects/private-docs', acme.adminKey, { repository: 'https://git.acme.test/acme/manual.git' });
+      assert.equal((await services.tenants.getProject('private-docs'))?.repository, 'https://git.acme.test/acme/manual.git');
+      // The mask with nothing stored behind it is refused, on a change and on a create.
+      await expectError(await call('PATCH', '/v2/admin/projects/private-docs', acme.adminKey, { repository: masked }), 400, 'invalid_request', 'repository');
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'masked', repository: masked }), 400, 'invalid_request', 'repository');
+      assert.equal((await call('DELETE', '/v2/admin/projects/private-docs', acme.adminKey)).status, 204);
+    });
+
+    it("a domain's source the same way", async () => {
+      const source = 'https://reader:glpat-secret-source@git.acme.test/acme/site.git';
+      const created = await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'private-site', source });
+      assert.equal(created.status, 201);
+      const listed = await (await call('GET', '/v2/admin/domains', acme.adminKey)).text();
+      const saved = await call('PATCH', '/v2/admin/domains/private-site', acme.adminKey, { source: 'https://***@git.acme.test/acme/site.git', supportContact: 'docs@acme.test' });
+      assert.equal(saved.status, 200);
+      for (const text of [await created.text(), listed, await saved.text()]) {
+        assert.doesNotMatch(text, /glpat-secret-source|reader:/);
+        assert.ok(text.includes('https://***@git.acme.test/acme/site.git'), text);
+      }
+      assert.equal((await services.tenants.getDomain('private-site'))?.source, source);
+      assert.equal((await services.tenants.getDomain('private-site'))?.supportContact, 'docs@acme.test');
+      assert.equal((await call('DELETE', '/v2/admin/domains/private-site', acme.adminKey)).status, 204);
+    });
+  });
+
   describe('domains', () => {
     it('creates, reads, lists, patches only the named fields and deletes', async () => {
       let res = await call('POST', '/v2/admin/domains', acme.adminKey, domain);

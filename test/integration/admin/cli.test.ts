@@ -67,6 +67,14 @@ describe('quire projects|domains update and --help', function () {
     const gitlab = await quire(dir, ['projects', 'update', 'acme/docs', '--forge', 'gitlab']);
     assert.equal(gitlab.code, 1);
     assert.match(gitlab.stderr, /forgeTokenEnv: is required with forge 'gitlab'/);
+    // A repository URL with a token: the listing masks it, the record keeps it.
+    const withToken = 'https://x-access-token:ghp_cli_secret@git.acme.test/acme/docs.git';
+    assert.equal((await quire(dir, ['projects', 'update', 'acme/docs', '--repo', withToken])).code, 0);
+    const listed = await quire(dir, ['projects', 'list']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /acme\/docs\tlocal\thttps:\/\/\*\*\*@git\.acme\.test\/acme\/docs\.git#release/);
+    assert.doesNotMatch(listed.stdout, /ghp_cli_secret/);
+    assert.equal((await reader.getProject('docs'))?.repository, withToken);
   });
 
   it('--help lists every flag each command accepts, and quire --help every command', async function () {
