@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { AUTOMATION_SKIP, type AutomationRunInput, type AutomationSkipCode } from '../contracts/automation-run.js';
-import { createJob, jobModel, type JobRecord, type JobStore } from '../jobs/index.js';
+import { createJob, jobModel, type JobRecord, type JobRequest, type JobStore } from '../jobs/index.js';
 import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
-import type { TenantStore } from '../tenants/types.js';
+import type { Project, TenantStore } from '../tenants/types.js';
+import type { AutomationRecord } from './automation-record.js';
 import type { AutomationStore } from './automation-store.js';
 
 /** What starting an automation's job needs: the same clients the API's job create uses, plus the automations. */
@@ -31,6 +32,21 @@ export function automationJobId(runId: string): string {
   return `job_${id}`;
 }
 
+const jobDeps = (deps: AutomationDeps) => ({ temporal: deps.temporal, store: deps.jobs, config: deps.config });
+
+/** The create request of an automation's job: its prompt on the project's repository. */
+function jobRequest(project: Project, model: string, automation: AutomationRecord, jobId: string | undefined): JobRequest {
+  return {
+    projectId: project.id,
+    repository: project.repository,
+    ref: project.branch,
+    model,
+    prompt: automation.prompt,
+    draft: automation.asDraft,
+    ...(jobId ? { jobId } : {}),
+  };
+}
+
 const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => ({ kind: 'skipped', code, reason });
 
 /**
@@ -53,9 +69,15 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     return start;
   };
 
-  // A retried run whose job already exists: that job is this run's.
+  // A retried run whose job already exists: that job is this run's. An earlier attempt may have
+  // written its record and then failed to start its workflow (Temporal unreachable): while the job
+  // is active, the same create again starts that workflow, or joins it if it did start. Its
+  // allowance was spent by the attempt that wrote the record.
   const existing = opts.jobId ? await deps.jobs.get(record.projectId, opts.jobId) : undefined;
-  if (existing) return note({ kind: 'started', job: existing, limit: undefined });
+  if (existing) {
+    const job = existing.status === 'active' ? await createJob(jobDeps(deps), jobRequest(project, existing.model, record, existing.id)) : existing;
+    return note({ kind: 'started', job, limit: undefined });
+  }
 
   const previous = lastRun?.jobId ? await deps.jobs.get(record.projectId, lastRun.jobId) : undefined;
   if (previous?.status === 'active') {
@@ -74,17 +96,6 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     await note(start);
     return start;
   }
-  const job = await createJob(
-    { temporal: deps.temporal, store: deps.jobs, config: deps.config },
-    {
-      projectId: project.id,
-      repository: project.repository,
-      ref: project.branch,
-      model: model.model,
-      prompt: record.prompt,
-      draft: record.asDraft,
-      ...(opts.jobId ? { jobId: opts.jobId } : {}),
-    },
-  );
+  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, opts.jobId));
   return note({ kind: 'started', job, limit });
 }

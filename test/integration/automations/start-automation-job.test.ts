@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { automationJobId, createAutomation, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
-import { testServices } from '../../support/services.js';
+import { freePort } from '../../support/redis.js';
+import { servicesOn, testConfig, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 describe('starting an automation’s job', function () {
@@ -59,5 +60,35 @@ describe('starting an automation’s job', function () {
     assert.equal(limited.kind === 'skipped' && limited.code, 'rate_limited');
     assert.equal((await deps.automations.get('docs', automation.id))?.lastRun?.jobId, second.job.id, 'a skip keeps naming the previous job');
     assert.equal((await deps.jobs.list('docs', { limit: 10 })).jobs.length, 2);
+  });
+
+  it('a retried run whose first attempt wrote its job but could not start the workflow starts it, instead of keeping an active job without a run', async () => {
+    const services = await testServices({ taskQueue: `no-worker-${randomUUID()}`, env: { QUIRE_MODEL: 'm-a' } });
+    await services.tenants.addOrg('acme');
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    const deps: AutomationDeps = {
+      temporal: services.temporal,
+      automations: services.automations,
+      jobs: services.jobs,
+      tenants: services.tenants,
+      limiter: services.limiter,
+      config: services.config,
+    };
+    const automation = await createAutomation(deps, 'docs', { prompt: 'Tidy up', cron: '@yearly', paused: true });
+    onSuiteEnd(() => services.temporal.schedule.getHandle(automation.scheduleId).delete().catch(() => undefined));
+    const ref = { projectId: 'docs', automationId: automation.id };
+    // The first attempt's Temporal client: a real one, on a port nothing listens on.
+    const unreachable = await servicesOn(await testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }));
+
+    const jobId = automationJobId(randomUUID());
+    await assert.rejects(startAutomationJob({ ...deps, temporal: unreachable.temporal }, ref, { jobId }));
+    assert.equal((await deps.jobs.get('docs', jobId))?.status, 'active', 'the record a caller-chosen id keeps for the retry');
+
+    const retried = await startAutomationJob(deps, ref, { jobId });
+    assert.equal(retried.kind === 'started' && retried.job.id, jobId);
+    const described = await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).describe();
+    assert.equal(described.status.name, 'RUNNING', 'the retry started the workflow the first attempt could not');
+    assert.equal((await startAutomationJob(deps, ref, { jobId })).kind, 'started', 'a further repeat joins it');
+    assert.equal((await deps.jobs.list('docs', { limit: 10 })).jobs.length, 1);
   });
 });
