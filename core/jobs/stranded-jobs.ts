@@ -7,11 +7,14 @@ import type { JobStore } from './job-store.js';
 
 /**
  * How a job's latest run ended without its workflow, the only writer of job state, recording it:
- * stopped from outside (an operator's terminate or cancel in the Temporal UI, a workflow timeout).
+ * stopped from outside (an operator's terminate or cancel in the Temporal UI, a workflow timeout),
+ * or never started at all (its record was written and the start failed, and nothing removed the
+ * record: an automation's attempts spent, a create whose clean-up failed too).
  */
 export interface StoppedRun {
-  status: 'TERMINATED' | 'CANCELLED' | 'TIMED_OUT';
-  runId: string;
+  status: 'TERMINATED' | 'CANCELLED' | 'TIMED_OUT' | 'NEVER_STARTED';
+  /** The stopped run's id; for a run that never started, none. */
+  runId: string | null;
 }
 
 /** The job's error code for each way a run is stopped from outside. */
@@ -19,16 +22,23 @@ export const STOPPED_RUN_CODES: Record<StoppedRun['status'], string> = {
   TERMINATED: 'run_terminated',
   CANCELLED: 'run_canceled',
   TIMED_OUT: 'run_timed_out',
+  NEVER_STARTED: 'run_never_started',
 };
 
-const STOPPED_HOW: Record<StoppedRun['status'], string> = { TERMINATED: 'terminated', CANCELLED: 'canceled', TIMED_OUT: 'timed out' };
+const STOPPED_HOW: Record<StoppedRun['status'], string> = {
+  TERMINATED: "the job's workflow run was terminated in Temporal while the job was active",
+  CANCELLED: "the job's workflow run was canceled in Temporal while the job was active",
+  TIMED_OUT: "the job's workflow run timed out in Temporal while the job was active",
+  NEVER_STARTED: "the job's workflow never started in Temporal (it could not be reached, or refused the start, when the job was created)",
+};
 
 /** Active jobs one sweep looks at, at most: each costs a describe of its workflow. */
 const STRANDED_SLICE = 100;
 
 /**
- * The latest run of the job's workflow when it was stopped from outside; undefined when it is
- * running, ended on its own (it then recorded the job), or never started.
+ * The latest run of the job's workflow when it was stopped from outside or never started;
+ * undefined when it is running or ended on its own (it then recorded the job). Asked only of jobs
+ * active and unchanged for a while, so a create still starting its workflow is not among them.
  */
 export async function stoppedRunOf(temporal: Client, job: Pick<JobRecord, 'id'>): Promise<StoppedRun | undefined> {
   try {
@@ -36,7 +46,7 @@ export async function stoppedRunOf(temporal: Client, job: Pick<JobRecord, 'id'>)
     const status = run.status.name;
     return status === 'TERMINATED' || status === 'CANCELLED' || status === 'TIMED_OUT' ? { status, runId: run.runId } : undefined;
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
+    if (err instanceof WorkflowNotFoundError) return { status: 'NEVER_STARTED', runId: null };
     throw err;
   }
 }
@@ -45,12 +55,12 @@ export async function stoppedRunOf(temporal: Client, job: Pick<JobRecord, 'id'>)
 export function stoppedRunFailure(job: JobRecord, run: StoppedRun, now: string): { job: JobRecord; event: NewJobEvent } {
   const error: JobError = {
     code: STOPPED_RUN_CODES[run.status],
-    message: `the job's workflow run was ${STOPPED_HOW[run.status]} in Temporal while the job was active; send a message to start a new run`,
+    message: `${STOPPED_HOW[run.status]}; send a message to start a new run`,
   };
   return {
     job: { ...job, status: 'failed', error, updatedAt: now, revision: job.revision + 1 },
     // Keyed by the run: a sweep that runs twice (or on two replicas) logs it once.
-    event: { key: `run:${run.runId}:stopped`, type: 'job.failed', time: now, jobId: job.id, projectId: job.projectId, data: { turns: job.turns, error } },
+    event: { key: `run:${run.runId ?? 'never-started'}:stopped`, type: 'job.failed', time: now, jobId: job.id, projectId: job.projectId, data: { turns: job.turns, error } },
   };
 }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../../api/app.js';
 import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
-import { JobRetention, stoppedRunOf, type JobView } from '../../../core/jobs/index.js';
+import { JobRetention, newJobRecord, stoppedRunOf, type JobView } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
@@ -87,5 +87,45 @@ describe('a job whose workflow an operator terminates mid-turn', function () {
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.notEqual((await handle.describe()).runId, stoppedRunId, 'a new run did the follow-up');
     assert.match((await repo.readFile(`quire/${jobId}`, 'page-1.mdx')) ?? '', /Install the gadget 1/);
+  });
+
+  it('a job whose workflow never started (its record written, the start failed, nothing removed it) is failed with run_never_started; a follow-up starts its run', async () => {
+    const model = await startFakeModel(() => ({ toolCalls: [{ name: 'finish', arguments: { title: 'Nothing to change', summary: 'Checked.' } }] }));
+    const repo = await createDocsRepo({ pages: 1, withNav: true });
+    const services = await testServices({
+      taskQueue: `never-started-${randomUUID()}`,
+      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' },
+    });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local', allowedModels: [] });
+    const base = (await serve(createApp(services))).url;
+    // What a create leaves when its start fails and its clean-up fails too: the record and its message, no workflow.
+    const job = newJobRecord({ projectId: 'docs', repository: repo.bareDir, ref: repo.branch, model: 'test-model' });
+    await services.jobs.create(job, [{ id: `first:${job.id}`, prompt: 'Say gadget' }]);
+    const sweep = (afterMinutes: number) =>
+      new JobRetention({
+        database: services.database,
+        jobs: services.jobs,
+        deliveries: services.webhooks,
+        logger: createLogger('silent', 'test'),
+        retentionDays: services.config.retention.jobDays,
+        idleArchive: { days: services.config.retention.jobIdleArchiveDays, archive: async () => undefined },
+        stranded: { events: services.events, afterMs: 60_000, stoppedRun: (j) => stoppedRunOf(services.temporal, j) },
+        now: () => Date.now() + afterMinutes * 60_000,
+      });
+    assert.equal(await sweep(0).failStranded(), 0, 'a job younger than the bound is left alone: its start may still be on its way');
+    assert.equal(await sweep(2).failStranded(), 1);
+    const failed = (await call<JobView>(`${base}/v2/agent/docs/job/${job.id}`, 'GET', adminKey)).body;
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error?.code, 'run_never_started');
+    assert.equal((await services.events.after(job.id, 0)).filter((e) => e.type === 'job.failed').length, 1);
+    assert.equal(await sweep(2).failStranded(), 0);
+
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const sent = await call<JobView>(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, { prompt: 'Try once more' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.status, 'active');
+    const done = await pollJob(base, adminKey, 'docs', job.id, (j) => j.status !== 'active', 120_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
   });
 });

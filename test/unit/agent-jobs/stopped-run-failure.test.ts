@@ -12,6 +12,12 @@ describe('a run stopped from outside fails its job', () => {
       assert.deepEqual([event.type, event.key, event.jobId, event.time], ['job.failed', 'run:run-1:stopped', job.id, NOW]);
       assert.deepEqual(event.data, { turns: 2, error: failed.error });
     }
-    assert.deepEqual(Object.values(STOPPED_RUN_CODES), ['run_terminated', 'run_canceled', 'run_timed_out']);
+    assert.deepEqual(Object.values(STOPPED_RUN_CODES), ['run_terminated', 'run_canceled', 'run_timed_out', 'run_never_started']);
+  });
+
+  it('a run that never started fails its job with run_never_started, its event keyed once per job', () => {
+    const { job: failed, event } = stoppedRunFailure(job, { status: 'NEVER_STARTED', runId: null }, NOW);
+    assert.deepEqual([failed.status, failed.error?.code, event.key], ['failed', 'run_never_started', 'run:never-started:stopped']);
+    assert.match(failed.error?.message ?? '', /never started in Temporal.*send a message to start a new run/);
   });
 });
