@@ -96,11 +96,23 @@ export class AnalyticsRecorder {
     this.timer.unref();
   }
 
-  /** Stops the timer and writes what is queued. */
+  /**
+   * Stops the timer and writes what is queued. A round already going (an hourly purge, say) may
+   * have begun before the last events came: rounds of its own follow until the queue is empty, or
+   * until one writes nothing (the database is down; what is left is logged as lost).
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.tick();
+    await this.running;
+    while (this.queue.length > 0 || this.hashing.size > 0) {
+      const left = this.queue.length;
+      await this.tick();
+      if (this.queue.length > 0 && this.queue.length >= left) {
+        this.options.logger.error({ lost: this.queue.length }, 'analytics events not written before stopping: the database is unavailable');
+        return;
+      }
+    }
   }
 
   /** One round of the timer: writes the queue, then purges when a purge is due. One round at a time. */

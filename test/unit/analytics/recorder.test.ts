@@ -93,4 +93,42 @@ describe('AnalyticsRecorder', () => {
     await recorder.tick();
     assert.deepEqual(await ids(), ['second']);
   });
+
+  it('stop writes the events that came while a round was purging, not only what that round took', async () => {
+    const store = await sqliteStore();
+    let purging!: () => void;
+    const purgeStarted = new Promise<void>((resolve) => (purging = resolve));
+    let finishPurge!: () => void;
+    const purgeHeld = new Promise<void>((resolve) => (finishPurge = resolve));
+    const slowPurge: AnalyticsStore = {
+      ...store,
+      async purge(before) {
+        purging();
+        await purgeHeld;
+        return store.purge(before);
+      },
+    };
+    const recorder = new AnalyticsRecorder({ store: slowPurge, logger, retentionDays: 30, now: () => Date.UTC(2026, 0, 1) });
+    // The first round purges (none has yet): an event arrives while it does, then the process stops.
+    void recorder.tick();
+    await purgeStarted;
+    recorder.record({ kind: 'answer', record: answer('late', Date.UTC(2026, 0, 1)) });
+    const stopped = recorder.stop();
+    finishPurge();
+    await stopped;
+    assert.deepEqual(recorder.stats, { queued: 0, dropped: 0, written: 1 });
+    assert.deepEqual((await store.listAnswers('docs', { from: 0, to: Date.UTC(2027, 0, 1), limit: 10 })).items.map((a) => a.id), ['late']);
+  });
+
+  it('stop gives up, saying how many events it lost, when the database cannot take them', async () => {
+    const lines: string[] = [];
+    const store = await watched(() => {
+      throw new DatabaseUnavailableError();
+    });
+    const recorder = new AnalyticsRecorder({ store, logger: createLogger('error', 'test', { write: (l: string) => void lines.push(l) }), retentionDays: 30 });
+    recorder.record({ kind: 'answer', record: answer('a', 1) });
+    await recorder.stop();
+    assert.deepEqual(recorder.stats, { queued: 1, dropped: 0, written: 0 });
+    assert.ok(lines.some((l) => l.includes('analytics events not written before stopping') && l.includes('"lost":1')), lines.join(''));
+  });
 });
