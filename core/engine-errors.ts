@@ -4,6 +4,7 @@ import { ApiError as QdrantApiError } from '@qdrant/openapi-typescript-fetch';
 import Database from 'better-sqlite3';
 import { ReplyError } from 'ioredis';
 import { APIConnectionError, InternalServerError, RateLimitError } from 'openai';
+import { SQLITE_UNAVAILABLE } from './db/errors.js';
 import { QuireError, UnavailableError, UpstreamFailedError } from './errors.js';
 import { ModelError } from './model/errors.js';
 
@@ -54,8 +55,6 @@ export const classifyTemporal: Classify = (err) => {
   return undefined;
 };
 
-/** SQLite result codes of a database that is locked by another process, full, or failing on disk. */
-const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|READONLY_DBMOVED)/;
 
 /** better-sqlite3: its SqliteError's result code. */
 export const classifySqlite: Classify = (err) => {

@@ -31,36 +31,59 @@ export interface StoreOptions {
  * Appends the thread exchanges of a batch of completions in one transaction, in the order the
  * answers ended. A database that is down or busy is waited out, a pause that doubles up to 5 s, for
  * `retryForMs` at most: the answers were sent, their exchanges must not be lost to an outage.
- * Another error gives the write up (logged).
+ * A batch refused for another reason is written again one exchange at a time, so an exchange the
+ * database refuses (a value PostgreSQL cannot store, say) costs only itself (logged).
  */
 export async function storeExchanges(threads: CompletionStores['threads'], batch: readonly StoredCompletion[], options: StoreOptions): Promise<void> {
-  let appends: ThreadAppend[] = [];
+  const appends: ThreadAppend[] = [];
   for (const c of batch) if (c.thread) appends.push(threadAppendOf({ ...c, thread: c.thread }));
-  if (appends.length === 0) return;
-  const written = await waitedOut(Date.now() + options.retryForMs, options.log, { exchanges: appends.length }, 'assistant threads wait for the database', async () => {
-    if (options.replay) appends = await notYetStored(threads, appends);
-    await threads.appendAll(appends);
+  const lost = await storeBatch(appends, options, 'assistant threads wait for the database', async (some) => {
+    await threads.appendAll(options.replay ? await notYetStored(threads, some) : some);
   });
-  if (written !== true) options.log.error({ err: written, exchanges: appends.length, threadIds: appends.map(({ ref }) => ref.threadId) }, 'assistant threads not stored');
+  for (const { items, err } of lost) options.log.error({ err, exchanges: items.length, threadIds: items.map(({ ref }) => ref.threadId) }, 'assistant threads not stored');
 }
 
-/** Writes the analytics answer records of completions (with their daily counts) in one transaction, waiting out an outage as `storeExchanges` does. */
+/** Writes the analytics answer records of completions (with their daily counts) in one transaction, waiting out an outage and refusals as `storeExchanges` does. */
 export async function storeAnswers(analytics: CompletionStores['analytics'], batch: readonly StoredCompletion[], options: Omit<StoreOptions, 'replay'>): Promise<void> {
-  if (batch.length === 0) return;
   const answers = batch.map((c) => ({ kind: 'answer' as const, record: answerRecordOf(c) }));
-  const recorded = await waitedOut(Date.now() + options.retryForMs, options.log, { answers: answers.length }, 'analytics answers wait for the database', () => analytics.write(answers));
-  if (recorded !== true) options.log.error({ err: recorded, answers: answers.length }, 'analytics answers not stored');
+  const lost = await storeBatch(answers, options, 'analytics answers wait for the database', (some) => analytics.write(some));
+  for (const { items, err } of lost) options.log.error({ err, answers: items.length }, 'analytics answers not stored');
 }
 
-/** Runs `write` until it succeeds (true), fails for good or the deadline passes (the error's message). */
-async function waitedOut(givingUpAt: number, log: WriterLog, fields: Record<string, unknown>, waiting: string, write: () => Promise<void>): Promise<true | string> {
+/**
+ * Writes `items` together, waiting out an outage; when the store refuses them for another reason
+ * and there is more than one, each alone. Returns what was given up, with why.
+ */
+async function storeBatch<T>(items: T[], options: Omit<StoreOptions, 'replay'>, waiting: string, write: (items: T[]) => Promise<void>): Promise<Array<{ items: T[]; err: string }>> {
+  if (items.length === 0) return [];
+  const givingUpAt = Date.now() + options.retryForMs;
+  const together = await waitedOut(givingUpAt, options.log, { items: items.length }, waiting, () => write(items));
+  if (together === true) return [];
+  if (items.length === 1 || together.unavailable) return [{ items, err: together.message }];
+  const lost: Array<{ items: T[]; err: string }> = [];
+  for (const item of items) {
+    const alone = await waitedOut(givingUpAt, options.log, { items: 1 }, waiting, () => write([item]));
+    if (alone !== true) lost.push({ items: [item], err: alone.message });
+  }
+  return lost;
+}
+
+/** Runs `write` until it succeeds (true), fails for good or the deadline passes (why, and whether the database was unavailable). */
+async function waitedOut(
+  givingUpAt: number,
+  log: WriterLog,
+  fields: Record<string, unknown>,
+  waiting: string,
+  write: () => Promise<void>,
+): Promise<true | { message: string; unavailable: boolean }> {
   for (let pause = 100; ; pause = Math.min(pause * 2, 5_000)) {
     try {
       await write();
       return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof UnavailableError) || Date.now() >= givingUpAt) return message;
+      const unavailable = err instanceof UnavailableError;
+      if (!unavailable || Date.now() >= givingUpAt) return { message, unavailable };
       log.warn({ err: message, ...fields }, waiting);
       await sleep(pause);
     }

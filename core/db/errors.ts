@@ -17,17 +17,25 @@ const NODE_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 /**
  * PostgreSQL SQLSTATE classes that mean "not now" rather than "wrong": 08 connection exceptions,
  * 53 insufficient resources, 57P0x operator intervention (shutdown, cannot connect now), 40001/40P01
- * serialization failure and deadlock (the transaction may simply be run again).
+ * serialization failure and deadlock (the transaction may simply be run again), 25006 a read-only
+ * transaction (a standby during a failover, before the new primary takes connections).
  */
 function isTransientPostgres(code: string): boolean {
-  return code.startsWith('08') || code.startsWith('53') || /^57P0[1-4]$/.test(code) || code === '40001' || code === '40P01';
+  return code.startsWith('08') || code.startsWith('53') || /^57P0[1-4]$/.test(code) || code === '40001' || code === '40P01' || code === '25006';
 }
+
+/**
+ * SQLite result codes of a database that is locked by another process, full, or failing on disk:
+ * a later attempt may succeed. Every process reads them here (the stores' errors, and the engine
+ * classifier's for SQLite errors raised outside a store).
+ */
+export const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|READONLY_DBMOVED)/;
 
 /** Whether a driver error means the database is unavailable for now (classified once, here). */
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
-  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  if (SQLITE_UNAVAILABLE.test(code)) return true;
   if (NODE_NETWORK.has(code)) return true;
   if (/^[0-9A-Z]{5}$/.test(code) && isTransientPostgres(code)) return true;
   // node-postgres reports a pool or connection that gave up without a code.

@@ -69,6 +69,32 @@ describe('storing completions (the completion writer thread\'s rounds)', () => {
     assert.deepEqual((await real.analytics.threadAnswers('docs', 't1')).map((a) => a.question), ['lost']);
   });
 
+  it('writes a batch the database refuses one completion at a time: only the one it refuses again is lost, and logged', async () => {
+    const real = await stores();
+    const refusing: CompletionStores = {
+      threads: {
+        load: real.threads.load,
+        async appendAll(entries) {
+          if (entries.some((e) => e.exchange.question === 'bad')) throw new Error('value too long for type character varying');
+          await real.threads.appendAll(entries);
+        },
+      },
+      analytics: {
+        async write(events) {
+          if (events.some((e) => e.kind === 'answer' && e.record.question === 'bad')) throw new Error('value too long for type character varying');
+          await real.analytics.write(events);
+        },
+      },
+    };
+    const log = capturedLog();
+    const batch = [storedCompletionOf(record('t1', 'install'), 1), storedCompletionOf(record('t2', 'bad'), 2), storedCompletionOf(record('t1', 'upgrade'), 3)];
+    await storeCompletions(refusing, batch, { retryForMs: 60_000, log });
+    assert.deepEqual((await real.threads.load('acme', 't1'))?.exchanges.map((e) => e.question), ['install', 'upgrade']);
+    assert.equal(await real.threads.load('acme', 't2'), undefined);
+    assert.deepEqual((await real.analytics.threadAnswers('docs', 't1')).map((a) => a.question), ['install', 'upgrade']);
+    assert.deepEqual(log.lines, ['error assistant threads not stored', 'error analytics answers not stored']);
+  });
+
   it('replays a batch a stopped writer may have committed: what is already stored is not stored again', async () => {
     const real = await stores();
     const log = capturedLog();

@@ -19,6 +19,7 @@ import {
   classifyTemporal,
   engineClassifier,
 } from '../../../core/engine-errors.js';
+import { classifyDatabaseError, DatabaseRejectedValueError, DatabaseUnavailableError } from '../../../core/db/errors.js';
 import { QuireError } from '../../../core/errors.js';
 import { PermanentModelError, TransientModelError } from '../../../core/model/index.js';
 
@@ -150,5 +151,25 @@ describe('each engine classifies its own failures', () => {
     }
     assert.equal(classifyQdrant(new QdrantClientUnexpectedResponseError('Unexpected Response: 418'))?.code, 'search_engine_refused');
     assert.equal(classifyQdrant(Object.assign(new Error('Bad Request'), { name: 'ApiError', status: 400 })), undefined, 'only its client\'s classes');
+  });
+});
+
+describe("the stores' database errors", () => {
+  const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+
+  it('a full or failing SQLite disk and a PostgreSQL standby (read-only transaction) are unavailable, as a lock and a lost connection are', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN', '25006', '08006', '57P01', '40001']) {
+      assert.ok(classifyDatabaseError(coded(code)) instanceof DatabaseUnavailableError, code);
+    }
+  });
+
+  it('a constraint or a syntax error stays what it is; a value PostgreSQL refuses is a 400 naming its SQLSTATE', () => {
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505', '42601']) {
+      const err = coded(code);
+      assert.equal(classifyDatabaseError(err), err, code);
+    }
+    const rejected = classifyDatabaseError(coded('22021'));
+    assert.ok(rejected instanceof DatabaseRejectedValueError);
+    assert.match(rejected.message, /SQLSTATE 22021/);
   });
 });
