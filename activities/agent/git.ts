@@ -23,9 +23,9 @@ export function scrubToken(text: string, token: string | undefined): string {
 }
 
 /** Runs git as the agent: the one git policy of core/git, with the agent's identity and credentials. */
-export function runGit(cwd: string, args: string[], auth: GitAuth): Promise<string> {
+export function runGit(cwd: string, args: string[], auth: GitAuth, input?: string): Promise<string> {
   const credentials = credentialsOf(auth);
-  return run(cwd, args, { identity: { name: auth.authorName, email: auth.authorEmail }, ...(credentials ? { credentials } : {}) });
+  return run(cwd, args, { identity: { name: auth.authorName, email: auth.authorEmail }, ...(credentials ? { credentials } : {}), ...(input !== undefined ? { input } : {}) });
 }
 
 /** Classifies a failed remote git command (fetch, ls-remote, push) for Temporal. */

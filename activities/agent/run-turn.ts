@@ -1,4 +1,4 @@
-import { boundSummary, boundTodos, readJobPreamble } from '../../core/jobs/index.js';
+import { boundSummary, boundTitle, boundTodos, printable, readJobPreamble } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
 import { AGENT_ERROR, permanent } from './errors.js';
@@ -136,9 +136,9 @@ async function turn(
   const said = finish?.summary || lastAnswer(state.messages.slice(opening));
   const filesChanged = await docsChanges(ws);
   const outcome = {
-    title,
+    title: boundTitle(title),
     summary: boundSummary(filesChanged.length === 0 ? noChangeSummary(stopReason, said) : said),
-    validationErrors: errors,
+    validationErrors: errors.map(printable),
     stopReason,
     steps: state.steps,
     filesChanged,

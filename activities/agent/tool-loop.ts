@@ -1,5 +1,6 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { Todo } from '../../core/jobs/index.js';
+import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/index.js';
 import { modelFailure } from '../model-failure.js';
 import { activitySignal, heartbeat } from '../activity-context.js';
@@ -26,6 +27,38 @@ export interface LoopState {
   finish: { title: string; summary: string } | undefined;
   /** The plan as the model last wrote it this turn; undefined until it writes one. */
   todos: Todo[] | undefined;
+}
+
+/** Tool calls of one model reply that run; the rest are answered with a refusal. */
+export const MAX_CALLS_PER_REPLY = 20;
+/** Characters of tool output one reply gets back, all its calls together (about 50,000 tokens). */
+export const MAX_REPLY_OUTPUT_CHARS = 200_000;
+
+/**
+ * What one model reply's tool calls may bring back. Each output joins the next request whole, so
+ * a reply asking for many large reads at once would make a request beyond any model's context,
+ * which the provider refuses (and the turn's edits would go with it): past the bounds, calls are
+ * answered with a refusal the model can act on, and an output is cut to what is left.
+ */
+class ReplyAllowance {
+  private calls = 0;
+  private chars = 0;
+
+  refusal(): ToolOutcome | undefined {
+    this.calls += 1;
+    if (this.calls > MAX_CALLS_PER_REPLY)
+      return { output: `error: not run: one reply may make at most ${MAX_CALLS_PER_REPLY} tool calls; call it again in your next reply` };
+    if (this.chars >= MAX_REPLY_OUTPUT_CHARS)
+      return { output: `error: not run: this reply's tool results already reached ${MAX_REPLY_OUTPUT_CHARS} characters; call it again in your next reply, with fewer or narrower reads at once` };
+    return undefined;
+  }
+
+  take(outcome: ToolOutcome): ToolOutcome {
+    const left = MAX_REPLY_OUTPUT_CHARS - this.chars;
+    this.chars += Math.min(outcome.output.length, left);
+    if (outcome.output.length <= left) return outcome;
+    return { ...outcome, output: `${outcome.output.slice(0, left)}\n[cut: this reply's tool results reached ${MAX_REPLY_OUTPUT_CHARS} characters; read the rest with start_line in your next reply]` };
+  }
 }
 
 /**
@@ -63,11 +96,13 @@ export async function runToolLoop(
     const choice = completion.choices[0];
     const message = choice?.message;
     state.tokens += usage?.total_tokens ?? Math.ceil(JSON.stringify(message ?? '').length / 4);
-    const calls = (message?.tool_calls ?? []).filter((c) => c.type === 'function');
+    // A call without its type is read as a function call (some OpenAI-compatible servers leave it out).
+    const calls = (message?.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => (c.type ?? 'function') === 'function' && 'function' in c);
     state.messages.push({ role: 'assistant', content: message?.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
     if (calls.length === 0) return 'no_tool_calls';
+    const reply = new ReplyAllowance();
     for (const call of calls) {
-      const outcome = await executeTool(ctx, call.function.name, call.function.arguments);
+      const outcome = reply.refusal() ?? reply.take(await executeTool(ctx, call.function.name, call.function.arguments));
       state.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
       bounds.onToolCall?.(call.function.name, call.function.arguments, outcome, state.steps);
       if ('finish' in outcome) state.finish = outcome.finish;

@@ -94,5 +94,17 @@ export async function validateChanges(roots: DocsRoots, changed: string[]): Prom
     errors.push(...(await checkPage(roots, rel, text)));
   }
   if (changed.length > 0) errors.push(...(await checkNav(roots)));
-  return errors;
+  return firstProblems(errors);
+}
+
+/** Problems one validation reports: enough to fix in a round, few enough for a prompt, a commit message and a pull request. */
+export const MAX_PROBLEMS = 50;
+/** Characters of one problem's text. */
+const MAX_PROBLEM_CHARS = 500;
+
+/** The first MAX_PROBLEMS problems, each bounded, and a last line counting the rest. */
+function firstProblems(errors: string[]): string[] {
+  const shown = errors.slice(0, MAX_PROBLEMS).map((e) => (e.length > MAX_PROBLEM_CHARS ? `${e.slice(0, MAX_PROBLEM_CHARS - 1)}…` : e));
+  if (errors.length > MAX_PROBLEMS) shown.push(`…and ${errors.length - MAX_PROBLEMS} more problem(s): fix these, then validate again to see the rest`);
+  return shown;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withoutCredentials } from '../../core/git/index.js';
+import { printable } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
 import { AGENT_ERROR, permanent } from './errors.js';
 import { classifyGitError, runGit, type GitAuth } from './git.js';
@@ -15,7 +16,8 @@ export interface Workspace {
   branch: string;
   /** The remote job branch existed before this turn. */
   branchExisted: boolean;
-  git(args: string[]): Promise<string>;
+  /** Runs git in the workspace; `input` is its standard input. */
+  git(args: string[], input?: string): Promise<string>;
 }
 
 function jobDir(dataDir: string, jobId: string): string {
@@ -46,7 +48,7 @@ export async function prepareWorkspace(opts: {
   const remote = withoutCredentials(project.repository);
   const auth = remote.credentials && !opts.auth.token ? { ...opts.auth, credentials: remote.credentials } : opts.auth;
   const root = jobDir(opts.dataDir, opts.jobId);
-  const git = (args: string[]) => runGit(root, args, auth);
+  const git = (args: string[], input?: string) => runGit(root, args, auth, input);
   if (!(await exists(path.join(root, '.git')))) {
     await fs.rm(root, { recursive: true, force: true });
     await fs.mkdir(root, { recursive: true });
@@ -91,7 +93,8 @@ export function toDocsRelative(ws: Workspace, repoPath: string): string {
 
 /** Commits everything staged and pushes the job branch; returns the new commit sha. */
 export async function commitAndPush(ws: Workspace, message: string, repository: string): Promise<string> {
-  await ws.git(['commit', '-q', '--no-verify', '-m', message]);
+  // The message on standard input: it may outgrow what one argument can hold.
+  await ws.git(['commit', '-q', '--no-verify', '-F', '-'], printable(message));
   const sha = (await ws.git(['rev-parse', 'HEAD'])).trim();
   await ws.git(['push', '-q', 'origin', `HEAD:refs/heads/${ws.branch}`]).catch((err: unknown) => {
     throw classifyGitError(err, repository);

@@ -8,6 +8,8 @@ export interface GitOptions {
   credentials?: GitCredentials;
   /** Author and committer of commits this command makes. */
   identity?: { name: string; email: string };
+  /** Text for the command's standard input (a commit message read with `-F -`: no argument-size limit). */
+  input?: string;
 }
 
 /** A git command that failed; `stderr` is scrubbed of credentials. */
@@ -59,10 +61,13 @@ export function runGit(cwd: string, args: string[], options: GitOptions = {}): P
 
 function execGit(cwd: string, args: string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: gitEnvironment(options), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile('git', args, { cwd, env: gitEnvironment(options), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (!err) return resolve(stdout);
       const detail = scrubSecrets(scrubCredentials(String(stderr || err.message), options.credentials)).trim();
       reject(new GitCommandError(`git ${args[0]} failed: ${detail.split('\n').slice(-3).join(' ')}`, detail));
     });
+    // A git that exits before reading it all closes the pipe; its exit status says what went wrong.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
   });
 }

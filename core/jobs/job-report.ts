@@ -38,12 +38,28 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The summary as the job keeps it: trimmed and cut to MAX_SUMMARY_CHARS. */
-export function boundSummary(summary: string): string {
-  return clip(summary.trim(), MAX_SUMMARY_CHARS);
+/** Characters of a turn's title kept on the job (its pull request's title). */
+export const MAX_TITLE_CHARS = 200;
+
+// C0 controls but tab and newline, and DEL: git refuses a NUL in a commit message, PostgreSQL in text.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
+/** Model-written text without the control characters no commit, record or page should carry. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, '');
 }
 
-/** A todo list as the job keeps it: at most MAX_TODOS items, each text cut to its bound. */
+/** The title as the job keeps it: printable, trimmed and cut to MAX_TITLE_CHARS. */
+export function boundTitle(title: string): string {
+  return clip(printable(title).trim(), MAX_TITLE_CHARS);
+}
+
+/** The summary as the job keeps it: printable, trimmed and cut to MAX_SUMMARY_CHARS. */
+export function boundSummary(summary: string): string {
+  return clip(printable(summary).trim(), MAX_SUMMARY_CHARS);
+}
+
+/** A todo list as the job keeps it: at most MAX_TODOS items, each text printable and cut to its bound. */
 export function boundTodos(todos: readonly Todo[]): Todo[] {
-  return todos.slice(0, MAX_TODOS).map((t) => ({ id: clip(t.id, MAX_TODO_ID_CHARS), content: clip(t.content, MAX_TODO_CHARS), status: t.status }));
+  return todos.slice(0, MAX_TODOS).map((t) => ({ id: clip(printable(t.id), MAX_TODO_ID_CHARS), content: clip(printable(t.content), MAX_TODO_CHARS), status: t.status }));
 }

@@ -63,6 +63,16 @@ export function modelErrorForStatus(status: number, header: HeaderReader, provid
   return new PermanentModelError(message, status);
 }
 
+/**
+ * A 200 answer that is not a chat completion (no choices): some OpenAI-compatible gateways answer
+ * their errors so. Retryable, as a gateway's passing failure; its own message when it gave one.
+ */
+export function notACompletion(body: unknown): ModelError {
+  const error = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
+  const reported = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : typeof error === 'string' ? error : undefined;
+  return new TransientModelError(`the model endpoint answered 200 without a chat completion (no choices)${reported ? `: ${firstLine(reported)}` : ''}`, 200);
+}
+
 /** Turns whatever a model request threw (the `openai` client's errors, a broken connection) into a ModelError. */
 export function toModelError(err: unknown): ModelError {
   if (err instanceof ModelError) return err;

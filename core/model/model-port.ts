@@ -3,7 +3,7 @@ import type { ModelEndpoint } from '../config.js';
 import { proxyDispatcher } from '../http/index.js';
 import { inSpan, markFailed, SpanKind, tracer } from '../telemetry/index.js';
 import { streamChatCompletion } from './chat-stream.js';
-import { toModelError } from './errors.js';
+import { notACompletion, toModelError } from './errors.js';
 import { openAiClient } from './openai-client.js';
 import type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool } from './types.js';
 
@@ -64,6 +64,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
         try {
           const offered = tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {};
           const completion = await client.chat.completions.create({ model, messages, ...offered }, signal ? { signal } : {});
+          if (!Array.isArray(completion.choices) || completion.choices.length === 0) throw notACompletion(completion);
           span.setAttributes({
             'gen_ai.response.model': completion.model,
             'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason),

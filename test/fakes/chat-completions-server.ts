@@ -25,7 +25,9 @@ export type Reply =
   /** Streams `text` then, after `afterChars`, breaks the connection or, with `errorEvent`, sends that error as an event. */
   | { failMidStream: { text: string; afterChars: number; errorEvent?: string } }
   /** Never answers: holds the request until the client gives up (counted in `aborted`). */
-  | { hang: true };
+  | { hang: true }
+  /** Answers 200 with this JSON body as it is, as some OpenAI-compatible gateways answer their errors. */
+  | { body200: unknown };
 
 type ScriptedError = Extract<Reply, { error: unknown }>['error'];
 
@@ -219,6 +221,11 @@ export async function startFakeModel(
 
     if ('error' in reply) {
       writeError(res, reply.error);
+      return;
+    }
+    if ('body200' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body200));
       return;
     }
     if ('hang' in reply) {

@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { createAgentActivities } from '../../../activities/agent/index.js';
+import { MAX_CALLS_PER_REPLY, MAX_REPLY_OUTPUT_CHARS } from '../../../activities/agent/tool-loop.js';
+import { MAX_PROBLEMS } from '../../../activities/agent/validate.js';
 import { tempDir } from '../../support/services.js';
 import { engineFixture, writeDeadLinkPage } from './setup.js';
 
@@ -82,6 +84,61 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     assert.equal(f.model.requests.length, 3, 'one main loop of 2 requests, one fix round of 1');
     assert.deepEqual(result.validationErrors, ['dead.md:3: link /gone points at a page that does not exist']);
     assert.match(await f.repo.git(f.repo.bareDir, 'log', '-1', '--format=%B', 'quire/fix2'), /Validation notes:\n- dead\.md:3/);
+  });
+
+  it('bounds what one reply gets back: calls past the count are refused, output past the size is cut, and the turn still commits', async function () {
+    const big = Array.from({ length: 2_000 }, (_, i) => `Line ${i} of a long page, long enough to fill a read.`).join('\n');
+    const f = await engineFixture({
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'big.md', content: `# Big\n\n${big}\n` } }] },
+        // Four full reads of a 100 KB page: 60,000 characters each, past the reply's 200,000.
+        { toolCalls: Array.from({ length: 4 }, () => ({ name: 'read_file', arguments: { path: 'big.md' } })) },
+        // More calls than one reply may make.
+        { toolCalls: Array.from({ length: MAX_CALLS_PER_REPLY + 2 }, () => ({ name: 'read_file', arguments: { path: 'page-1.mdx' } })) },
+        { toolCalls: [{ name: 'finish', arguments: { title: 'Big page', summary: 'Added it.' } }] },
+      ],
+    });
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('reply1', ['Add a big page'])));
+    assert.equal(result.stopReason, 'finish');
+    assert.deepEqual(result.filesChanged, ['big.md']);
+    const reads = toolReplies(f.model.requests.slice(0, 3));
+    assert.equal(reads.length, 5, 'the write and the four reads');
+    assert.equal(reads.slice(1).reduce((n, r) => n + r.length, 0) < MAX_REPLY_OUTPUT_CHARS + 500, true, 'the reads together stay within the bound');
+    assert.match(reads[4]!, /\[cut: this reply's tool results reached 200000 characters/);
+    const many = toolReplies(f.model.requests.slice(0, 4)).slice(5);
+    assert.equal(many.length, MAX_CALLS_PER_REPLY + 2, 'every call is answered');
+    assert.equal(many.filter((r) => r.startsWith('error: not run: one reply may make at most')).length, 2);
+  });
+
+  it('keeps control characters out of the commit, the title and the summary; a long list of problems is cut, and still commits', async function () {
+    const links = Array.from({ length: 800 }, (_, i) => `[gone ${i}](/gone-${i})`).join('\n');
+    const f = await engineFixture({
+      env: { QUIRE_AGENT_FIX_ROUNDS: '1' },
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'dead.md', content: `# Dead\n\n${links}\n` } }] },
+        { toolCalls: [{ name: 'finish', arguments: { title: 'Fix\u0000 typo\u001b[31m', summary: 'done\u0000 now' } }] },
+        { text: 'They are meant to be missing.' },
+      ],
+    });
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('nul1', ['Add links'])));
+    assert.equal(result.changed, true);
+    assert.equal(result.title, 'Fix typo[31m');
+    assert.equal(result.summary, 'done now');
+    assert.equal(result.validationErrors.length, MAX_PROBLEMS + 1);
+    assert.match(result.validationErrors.at(-1)!, /^…and 750 more problem\(s\)/);
+    const message = await f.repo.git(f.repo.bareDir, 'log', '-1', '--format=%B', 'quire/nul1');
+    assert.match(message, /^Fix typo\[31m\n\ndone now/);
+    assert.doesNotMatch(message, /\u0000|\u001b/);
+    const fixPrompt = String(f.model.requests[2]!.body.messages.at(-1)!.content);
+    assert.ok(fixPrompt.length < 40_000, `the fix round's prompt holds the first problems only (${fixPrompt.length} characters)`);
+  });
+
+  it('a 200 answer without choices (a gateway answering its error so) is a retryable ModelUnavailable naming the reason', async function () {
+    const f = await engineFixture({ script: [{ body200: { error: { message: 'upstream overloaded', code: 503 } } }] });
+    await assert.rejects(
+      f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('shape1', ['x']))),
+      (err: unknown) => err instanceof ApplicationFailure && err.type === 'ModelUnavailable' && !err.nonRetryable && /without a chat completion \(no choices\): upstream overloaded/.test(err.message),
+    );
   });
 
   it('stops at max steps with what was done', async function () {
