@@ -22,7 +22,8 @@ const prompt = v.pipe(
 );
 
 export const CreateJobBody = v.pipe(
-  v.object({
+  // Strict: a misspelt field (`draft` for `asDraft`) is refused, not ignored.
+  v.strictObject({
     prompt,
     model: v.optional(
       v.pipe(v.string('model must be a string'), v.minLength(1, 'model must not be empty'), v.description('One the project allows; default the configured model.')),
@@ -32,7 +33,7 @@ export const CreateJobBody = v.pipe(
   v.examples([{ prompt: 'Add a troubleshooting section to the quickstart' }]),
 );
 
-export const MessageBody = v.pipe(v.object({ prompt }), v.examples([{ prompt: 'Mention the Windows installer too' }]));
+export const MessageBody = v.pipe(v.strictObject({ prompt }), v.examples([{ prompt: 'Mention the Windows installer too' }]));
 
 /** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. */
 export const limitQuery = (max: number, fallback: string) =>

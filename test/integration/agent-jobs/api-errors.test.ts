@@ -104,6 +104,8 @@ describe('agent API errors', function () {
       [{ prompt: 42 }, 'prompt'],
       [{ prompt: 'x', asDraft: 'yes' }, 'asDraft'],
       [{ prompt: 'x', model: 'not-allowed' }, 'model'],
+      // A misspelt field is refused, not ignored: `draft` would have opened a pull request that is not a draft.
+      [{ prompt: 'x', draft: true }, 'draft'],
     ];
     for (const [body, field] of cases) {
       const reply = await call<{ code: string; details: Array<{ path: string }> }>(url('/docs/job'), 'POST', admin, body);
@@ -117,6 +119,9 @@ describe('agent API errors', function () {
     assert.equal(picked.body.model, 'm-b');
     const job = (await create('docs', admin)).body;
     assert.equal((await call(url(`/docs/job/${job.id}/message`), 'POST', admin, { prompt: '' })).status, 400);
+    const extra = await call<{ details: Array<{ path: string }> }>(url(`/docs/job/${job.id}/message`), 'POST', admin, { prompt: 'More', asDraft: true });
+    assert.equal(extra.status, 400);
+    assert.ok(extra.body.details.some((d) => d.path === 'asDraft'), JSON.stringify(extra.body));
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'status=done', 'cursor=bogus']) {
       const reply = await call(url(`/docs/jobs?${query}`), 'GET', admin);
       assert.equal(reply.status, 400, query);
