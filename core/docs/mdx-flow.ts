@@ -1,5 +1,8 @@
 import { readJsxTag, skipExpression } from './jsx-tag.js';
 
+/** Components inside components, at most: far beyond any docs layout, well within the stack of the recursive readers. */
+export const MAX_ELEMENT_DEPTH = 100;
+
 /** Markdown lines between MDX constructs, handed to the Markdown parser. */
 export interface MarkdownRun {
   kind: 'markdown';
@@ -119,6 +122,8 @@ export function scanMdxFlow(body: string): Segment[] {
           const element: JsxElement = { kind: 'element', line: i, name: tag.name, attributes: tag.attributes, children: [] };
           siblings().push(element);
           if (!tag.selfClosing) stack.push(element);
+          // Readers of the tree walk it recursively: a page nested deeper than any layout needs is refused, not a stack overflow.
+          if (stack.length > MAX_ELEMENT_DEPTH) throw new MdxFlowError(`components are nested more than ${MAX_ELEMENT_DEPTH} deep (<${tag.name}>); flatten the page`, i);
         }
         i = lineAt(tags.end - 1);
         continue;

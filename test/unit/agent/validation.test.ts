@@ -25,6 +25,18 @@ describe('agent validation', function () {
     assert.deepEqual(await validateChanges(d, ['guides/setup.mdx']), []);
   });
 
+  it('reports a page nested too deep to read (components or expressions) as a problem of that page, quickly, instead of overflowing the stack or holding the thread', async function () {
+    const d = await docs({
+      'tags.mdx': `${ok}\n${'<div>'.repeat(10_000)}${'</div>'.repeat(10_000)}\n`,
+      'braces.mdx': `${ok}\n${'{'.repeat(16_000)}${'}'.repeat(16_000)}\n`,
+      'fine.mdx': `${ok}\n${'<div>'.repeat(20)}text${'</div>'.repeat(20)}\n\n\`\`\`json\n${'{'.repeat(150)}${'}'.repeat(150)}\n\`\`\`\n`,
+    });
+    assert.deepEqual(await validateChanges(d, ['tags.mdx', 'braces.mdx', 'fine.mdx']), [
+      'tags.mdx:7: MDX syntax error: components are nested more than 100 deep (<div>); flatten the page',
+      'braces.mdx:7: MDX syntax error: expressions { … } are nested more than 100 deep',
+    ]);
+  });
+
   it('reports broken frontmatter YAML with the line', async function () {
     const d = await docs({ 'a.md': '---\ntitle: ok\nbad: [unclosed\n---\n\n# A\n' });
     const [error] = await validateChanges(d, ['a.md']);
