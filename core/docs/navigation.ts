@@ -47,11 +47,22 @@ type Scope = Omit<NavEntry, 'title'>;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
-/** Reads the site's navigation (`docs.json`, else `mint.json`) from the docs root; undefined when neither exists. */
+/** The largest navigation file read: far beyond any site's, and bounded. */
+export const MAX_NAVIGATION_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Reads the site's navigation (`docs.json`, else `mint.json`) from the docs root; undefined when
+ * neither exists. Only a regular file of the repository is read, as pages are: a link (say to a
+ * file of the machine) or a device is refused, never followed, and so is a file over the bound.
+ */
 export async function readNavigation(docsRoot: string): Promise<SiteNavigation | undefined> {
   for (const file of NAV_FILES) {
-    const text = await fs.readFile(path.join(docsRoot, file), 'utf8').catch(() => undefined);
-    if (text !== undefined) return parseNavigation(file, text);
+    const where = path.join(docsRoot, file);
+    const stat = await fs.lstat(where).catch(() => undefined);
+    if (!stat) continue;
+    if (!stat.isFile()) throw new NavigationFileError(`${file}: not a regular file (a link, a folder or a device); the navigation must be a file of the repository itself`);
+    if (stat.size > MAX_NAVIGATION_BYTES) throw new NavigationFileError(`${file}: ${stat.size} bytes, over the ${MAX_NAVIGATION_BYTES} this reads`);
+    return parseNavigation(file, await fs.readFile(where, 'utf8'));
   }
   return undefined;
 }

@@ -46,6 +46,8 @@ export async function listPageFiles(docsRoot: string): Promise<string[]> {
  */
 export async function pageFileExists(docsRoot: string, ref: string): Promise<boolean> {
   const base = path.join(docsRoot, ref.replace(/^\/+|\/+$/g, ''));
+  // A reference climbing out of the docs (`../../etc/passwd`) names no page, whatever is there.
+  if (path.relative(docsRoot, base).startsWith('..')) return false;
   const candidates = [base, `${base}.mdx`, `${base}.md`, path.join(base, 'index.mdx'), path.join(base, 'index.md'), path.join(base, 'README.md')];
   for (const candidate of candidates) {
     const isFile = await fs.stat(candidate).then((s) => s.isFile(), () => false);

@@ -37,6 +37,19 @@ describe('agent validation', function () {
     ]);
   });
 
+  it('never follows a navigation file that is a link out of the repository, nor a navigation entry climbing out of the docs', async function () {
+    const outside = await tempDir('quire-outside-');
+    await fs.writeFile(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    await fs.writeFile(path.join(outside, 'page.md'), ok);
+    const linked = await docs({ 'a.md': ok });
+    await fs.symlink(path.join(outside, 'passwd'), path.join(linked.root, 'docs.json'));
+    const problems = await validateChanges(linked, ['a.md']);
+    assert.deepEqual(problems, ['docs.json: not a regular file (a link, a folder or a device); the navigation must be a file of the repository itself']);
+
+    const climbing = await docs({ 'a.md': ok, 'docs.json': JSON.stringify({ navigation: { pages: ['a', `../${path.basename(outside)}/page`] } }) });
+    assert.deepEqual(await validateChanges(climbing, ['a.md']), [`docs.json: navigation entry "../${path.basename(outside)}/page" points at a page that does not exist`]);
+  });
+
   it('reports broken frontmatter YAML with the line', async function () {
     const d = await docs({ 'a.md': '---\ntitle: ok\nbad: [unclosed\n---\n\n# A\n' });
     const [error] = await validateChanges(d, ['a.md']);
