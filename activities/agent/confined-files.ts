@@ -17,13 +17,30 @@ export async function readResolved(full: string, shown: string, opts: { maxBytes
   if (!handle) throw new ToolError(`${shown} does not exist or is not a file`);
   try {
     if (!(await handle.stat()).isFile()) throw new ToolError(`${shown} does not exist or is not a file`);
-    if (opts.maxBytes === undefined) return await handle.readFile('utf8');
+    if (opts.maxBytes === undefined) return textOf(await handle.readFile(), shown);
     const buffer = Buffer.alloc(opts.maxBytes);
     const { bytesRead } = await handle.read(buffer, 0, opts.maxBytes, 0);
     // A character cut at the bound decodes as U+FFFD; drop it rather than show a broken one.
     return buffer.subarray(0, bytesRead).toString('utf8').replace(/\uFFFD$/, '');
   } finally {
     await handle.close();
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A file's bytes as text, when they are UTF-8 text: a binary file, or text in another encoding,
+ * would come back with its bytes replaced (and a replace_text would write that back over every
+ * line), so the model is told instead.
+ */
+function textOf(bytes: Buffer, shown: string): string {
+  const refused = `${shown} is not UTF-8 text (a binary file, or text in another encoding); these tools read and edit UTF-8 text only`;
+  if (bytes.includes(0)) throw new ToolError(refused);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ToolError(refused);
   }
 }
 

@@ -58,15 +58,30 @@ function todoList(args: Args): Todo[] {
   return todos;
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (out.length >= MAX_LIST) return;
-    if (e.name === '.git' || e.name === 'node_modules') continue;
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(full, out);
-    else if (e.isFile()) out.push(full);
-  }
+/**
+ * The files under `dir` that `accept` takes, in name order, at most MAX_LIST (then `cut` is true).
+ * Filtered while walking, so files of no interest (images) never use up the bound.
+ */
+async function walk(dir: string, shown: string, accept: (file: string) => boolean = () => true): Promise<{ files: string[]; cut: boolean }> {
+  const top = await fs.stat(dir).catch(() => undefined);
+  if (!top?.isDirectory()) throw new ToolError(`${shown || 'the docs folder'} does not exist or is not a folder`);
+  const files: string[] = [];
+  let cut = false;
+  const visit = async (folder: string): Promise<void> => {
+    const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.name === '.git' || e.name === 'node_modules') continue;
+      const full = path.join(folder, e.name);
+      if (e.isDirectory()) await visit(full);
+      else if (e.isFile() && accept(full)) {
+        if (files.length >= MAX_LIST) cut = true;
+        else files.push(full);
+      }
+      if (cut) return;
+    }
+  };
+  await visit(dir);
+  return { files, cut };
 }
 
 /** Refuses a path that is not a regular file or a link (delete and move act on links themselves). */
@@ -79,10 +94,9 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
   async list_files(ctx, args) {
     const shownDir = typeof args.path === 'string' ? args.path : '';
     const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
-    const files: string[] = [];
-    await walk(dir, files);
+    const { files, cut } = await walk(dir, shownDir);
     const listed = files.map((f) => shownPath(shownDir, dir, f));
-    const more = files.length >= MAX_LIST ? `\n(first ${MAX_LIST} files shown; list a subfolder for more)` : '';
+    const more = cut ? `\n(first ${MAX_LIST} files shown; list a subfolder for more)` : '';
     return { output: listed.length ? listed.join('\n') + more : '(no files)' };
   },
   async read_file(ctx, args) {
@@ -101,17 +115,17 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     if (query.trim() === '') throw new ToolError('query must not be empty');
     const shownDir = typeof args.path === 'string' ? args.path : '';
     const dir = await resolveToolPath(ctx, args.path ?? '', { allowRoot: true });
-    const files: string[] = [];
-    await walk(dir, files);
+    const { files, cut } = await walk(dir, shownDir, (f) => SEARCHABLE.test(f));
     const needle = query.toLowerCase();
     const matches: string[] = [];
-    for (const file of files.filter((f) => SEARCHABLE.test(f))) {
+    for (const file of files) {
       const lines = (await readResolved(file, file).catch(() => '')).split('\n');
       lines.forEach((l, i) => {
         if (matches.length < MAX_MATCHES && l.toLowerCase().includes(needle)) matches.push(`${shownPath(shownDir, dir, file)}:${i + 1}: ${l.slice(0, 200)}`);
       });
     }
-    return { output: matches.length ? matches.join('\n') : `no matches for "${query}"` };
+    const searched = cut ? `\n(only the first ${MAX_LIST} text files were searched; search a subfolder for the rest)` : '';
+    return { output: (matches.length ? matches.join('\n') : `no matches for "${query}"`) + searched };
   },
   async write_file(ctx, args) {
     const shown = text(args, 'path');

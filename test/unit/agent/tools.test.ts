@@ -82,3 +82,29 @@ describe('agent tools: replace_text', function () {
     assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), "one two\none two\n$& $' $1\n");
   });
 });
+
+describe('agent tools: files that are not UTF-8 text, and long folders', function () {
+  it('refuses to read or edit a file in another encoding or a binary one, leaving its bytes as they were', async function () {
+    const ws = await workspace();
+    const latin1 = Buffer.from('Caf\xe9 au lait\nTODO: translate\n', 'latin1');
+    await fs.writeFile(path.join(ws.docsRoot, 'legacy.md'), latin1);
+    await fs.writeFile(path.join(ws.docsRoot, 'logo.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x0a]));
+    const edit = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'legacy.md', old_text: 'TODO', new_text: 'Done' }));
+    assert.match(edit.output, /^error: legacy\.md is not UTF-8 text/);
+    assert.deepEqual(await fs.readFile(path.join(ws.docsRoot, 'legacy.md')), latin1);
+    assert.match((await executeTool(ws, 'read_file', JSON.stringify({ path: 'logo.md' }))).output, /^error: logo\.md is not UTF-8 text/);
+    assert.match((await executeTool(ws, 'read_file', JSON.stringify({ path: 'a.md' }))).output, /one two/);
+  });
+
+  it('search_text looks through text files past a folder of 600 images, and a folder that is not there is an error', async function () {
+    const ws = await workspace();
+    await fs.mkdir(path.join(ws.docsRoot, 'a-images'));
+    for (let i = 0; i < 600; i++) await fs.writeFile(path.join(ws.docsRoot, 'a-images', `img-${String(i).padStart(3, '0')}.png`), 'x');
+    await fs.writeFile(path.join(ws.docsRoot, 'z-page.md'), '# Z\n\nthe needle is here\n');
+    assert.match((await executeTool(ws, 'search_text', JSON.stringify({ query: 'needle' }))).output, /^z-page\.md:3: the needle is here$/);
+    const listed = (await executeTool(ws, 'list_files', JSON.stringify({}))).output;
+    assert.match(listed, /\(first 500 files shown; list a subfolder for more\)$/);
+    assert.match((await executeTool(ws, 'search_text', JSON.stringify({ query: 'needle', path: 'nowhere' }))).output, /^error: nowhere does not exist or is not a folder/);
+    assert.match((await executeTool(ws, 'list_files', JSON.stringify({ path: 'a.md' }))).output, /^error: a\.md does not exist or is not a folder/);
+  });
+});
