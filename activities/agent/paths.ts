@@ -44,6 +44,20 @@ export async function resolveToolPath(
   return resolved;
 }
 
+/**
+ * Refuses a change at a resolved location outside the docs folder (reached through a link inside
+ * the workspace, say `index.md -> ../README.md`): only the docs folder's changes are committed,
+ * so such an edit would be told done and then dropped.
+ */
+export async function requireInDocs(roots: DocsRoots, full: string, shown: string): Promise<void> {
+  const realDocs = await fs.realpath(roots.docsRoot);
+  const rel = path.relative(realDocs, full);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    const where = path.relative(await fs.realpath(roots.root), full).split(path.sep).join('/');
+    throw new ToolError(`${shown} leads to ${where}, outside the docs folder (through a link); only the docs folder's files can be changed`);
+  }
+}
+
 /** The path a tool shows for `full`, found under `dir` (which the model named `shownDir`), with forward slashes. */
 export function shownPath(shownDir: string, dir: string, full: string): string {
   const rel = path.relative(dir, full).split(path.sep).join('/');

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isTodoStatus, MAX_TODO_CHARS, MAX_TODO_ID_CHARS, MAX_TODOS, type Todo } from '../../core/jobs/index.js';
 import { readResolved, writeResolved } from './confined-files.js';
-import { resolveToolPath, shownPath, ToolError, type DocsRoots } from './paths.js';
+import { requireInDocs, resolveToolPath, shownPath, ToolError, type DocsRoots } from './paths.js';
 import type { TurnBudget } from './turn-budget.js';
 
 const MAX_LIST = 500;
@@ -131,6 +131,7 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const shown = text(args, 'path');
     const content = text(args, 'content');
     const full = await resolveToolPath(ctx, shown);
+    await requireInDocs(ctx, full, shown);
     ctx.budget.admitWrite(full, Buffer.byteLength(content));
     await writeResolved(full, content, shown);
     return { output: `wrote ${shown} (${content.split('\n').length} lines)` };
@@ -141,6 +142,7 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const newText = text(args, 'new_text');
     if (oldText === '') throw new ToolError('old_text must not be empty');
     const full = await resolveToolPath(ctx, shown);
+    await requireInDocs(ctx, full, shown);
     const content = await readResolved(full, shown);
     const count = content.split(oldText).length - 1;
     if (count === 0) throw new ToolError(`old_text was not found in ${shown}; read the file and copy the text exactly, including whitespace`);
@@ -154,6 +156,7 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
   async delete_file(ctx, args) {
     const shown = text(args, 'path');
     const full = await resolveToolPath(ctx, shown, { followLast: false });
+    await requireInDocs(ctx, full, shown);
     await requireEntry(full, shown);
     ctx.budget.admitChange(full);
     await fs.rm(full);
@@ -165,6 +168,8 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const to = text(args, 'to');
     const src = await resolveToolPath(ctx, from, { followLast: false });
     const dst = await resolveToolPath(ctx, to, { followLast: false });
+    await requireInDocs(ctx, src, from);
+    await requireInDocs(ctx, dst, to);
     await requireEntry(src, from);
     if (await fs.lstat(dst).then(() => true, () => false)) throw new ToolError(`${to} already exists; delete it first or choose another name`);
     ctx.budget.admitChange(src, dst);

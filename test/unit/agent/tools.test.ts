@@ -57,6 +57,23 @@ describe('agent tools: path confinement', function () {
   });
 });
 
+describe('agent tools: links out of the docs folder', function () {
+  it('reads through a link to a file of the repository outside the docs, but refuses to change it, saying where it leads', async function () {
+    const ws = await workspace();
+    await fs.symlink('../outside-docs.md', path.join(ws.docsRoot, 'index.md'));
+    assert.match((await executeTool(ws, 'read_file', JSON.stringify({ path: 'index.md' }))).output, /repo root file/);
+    for (const [tool, args] of [
+      ['write_file', { path: 'index.md', content: 'changed' }],
+      ['replace_text', { path: 'index.md', old_text: 'repo', new_text: 'changed' }],
+    ] as const) {
+      assert.equal((await executeTool(ws, tool, JSON.stringify(args))).output, 'error: index.md leads to outside-docs.md, outside the docs folder (through a link); only the docs folder\'s files can be changed', tool);
+    }
+    assert.equal(await fs.readFile(path.join(ws.root, 'outside-docs.md'), 'utf8'), 'repo root file');
+    // The link itself is the docs folder's: it may be deleted.
+    assert.equal((await executeTool(ws, 'delete_file', JSON.stringify({ path: 'index.md' }))).output, 'deleted index.md');
+  });
+});
+
 describe('agent tools: replace_text', function () {
   it('replaces an exact text that occurs once', async function () {
     const ws = await workspace();
