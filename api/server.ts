@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       reject(
         err.code === 'EADDRINUSE'
           ? new Error(`port ${config.port} is already in use; stop the other process or set PORT`)
-          : err,
+          : new Error(`cannot listen on ${config.host}:${config.port} (HOST, PORT): ${err.message}`, { cause: err }),
       ),
     );
     server.listen(config.port, config.host, resolve);

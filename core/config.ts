@@ -53,13 +53,18 @@ export const MAX_MODEL_SEARCHES = 3;
 const url = v.pipe(
   v.string(),
   v.url('must be a URL such as http://host:port'),
+  // `localhost:11434/v1` parses as a URL of scheme `localhost:`: every endpoint Quire calls speaks HTTP.
+  v.check((s) => !URL.canParse(s) || /^https?:$/.test(new URL(s).protocol), 'must start with http:// or https://, such as http://host:port'),
   v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@): give the key in its own variable'),
 );
 const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));
 
-const bytes = (fallback: string) =>
+/** A host name or address to listen on: one word, no spaces. */
+const listenHost = (fallback: string) => v.optional(v.pipe(v.string(), v.regex(/^[^\s/]+$/, 'must be a host name or an IP address such as 127.0.0.1 or 0.0.0.0')), fallback);
+
+const bytes = (fallback: string, max = 1024 ** 3) =>
   v.pipe(
     v.optional(v.string(), fallback),
     v.regex(/^\d+(b|kb|mb)?$/i, 'must be a size such as 512kb or 1mb'),
@@ -69,23 +74,24 @@ const bytes = (fallback: string) =>
       return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
     }),
     v.minValue(1, 'must be at least 1 byte'),
+    v.maxValue(max, `must be at most ${max / 1024 ** 2}mb`),
   );
 
 export const EnvSchema = v.strictObject({
   PORT: port(3000),
-  HOST: v.optional(v.string(), '127.0.0.1'),
+  HOST: listenHost('127.0.0.1'),
   QUIRE_PUBLIC_URL: v.optional(url),
   QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
   QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   // The operator's bearer token for /v2/operator (organisations and their limits); unset: those routes answer 404.
-  QUIRE_OPERATOR_TOKEN: optionalSecret,
+  QUIRE_OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters: a random token such as the output of openssl rand -hex 32'))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-  QUIRE_BODY_LIMIT: bytes('1mb'),
+  QUIRE_BODY_LIMIT: bytes('1mb', 100 * 1024 ** 2),
   QUIRE_TRUST_PROXY: bool(false),
   QUIRE_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
   QUIRE_HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
   QUIRE_STREAM_STALL_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
-  QUIRE_METRICS_HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+  QUIRE_METRICS_HOST: listenHost('127.0.0.1'),
   QUIRE_METRICS_PORT: listenerPort(9464),
   QUIRE_WORKER_METRICS_PORT: listenerPort(9465),
   QUIRE_METRICS_ORG_LABEL: bool(false),
@@ -102,7 +108,14 @@ export const EnvSchema = v.strictObject({
   QUIRE_TEMPORAL_UI_PORT: port(8233),
   QUIRE_TEMPORAL_BIN: v.optional(v.string()),
 
-  QUIRE_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL such as postgres://quire:secret@db:5432/quire'))),
+  QUIRE_DATABASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      // The example holds no user or password: error lines mask a URL's password, and would mask the example's too.
+      v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL such as postgres://db.example:5432/quire (user and password before the host, as usual)'),
+      v.check(URL.canParse, 'must be a postgres:// URL that parses: a host, and a port from 1 to 65535 if any'),
+    ),
+  ),
   QUIRE_DATABASE_POOL_SIZE: positiveInt(10, 1000),
 
   REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'))),
@@ -158,13 +171,13 @@ export const EnvSchema = v.strictObject({
   GITHUB_API_URL: v.optional(url, 'https://api.github.com'),
 
   QUIRE_WORKER_MAX_ACTIVITIES: positiveInt(8, 1000),
-  QUIRE_WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000),
+  QUIRE_WORKER_SHUTDOWN_GRACE_MS: positiveInt(30_000, 3_600_000),
   QUIRE_AGENT_MAX_STEPS: positiveInt(40, 1000),
-  QUIRE_AGENT_MAX_TOKENS: positiveInt(400_000),
-  QUIRE_AGENT_MAX_SECONDS: positiveInt(900),
+  QUIRE_AGENT_MAX_TOKENS: positiveInt(400_000, 100_000_000),
+  QUIRE_AGENT_MAX_SECONDS: positiveInt(900, 86_400),
   QUIRE_AGENT_FIX_ROUNDS: positiveInt(3, 20),
   QUIRE_AGENT_HEARTBEAT_SECONDS: positiveInt(60, 3600),
-  QUIRE_AGENT_MAX_FILE_BYTES: bytes('1mb'),
+  QUIRE_AGENT_MAX_FILE_BYTES: bytes('1mb', 100 * 1024 ** 2),
   QUIRE_AGENT_MAX_FILES_PER_TURN: positiveInt(200, 100_000),
   QUIRE_AGENT_MAX_TURN_BYTES: bytes('10mb'),
   QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS: positiveInt(20_000, 200_000),
@@ -381,7 +394,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     if (known.includes(name)) {
-      if (value !== '') ours[name] = value;
+      // Empty is unset; only blanks is a mistake (a quoted space in a compose or env file).
+      if (value !== '' && value.trim() === '') problems.push(`${name}: must not be only spaces (leave it empty or unset for the default)`);
+      else if (value !== '') ours[name] = value;
     } else if (name.startsWith('QUIRE_')) problems.push(`${name}: unknown variable (see the table in README.md)`);
   }
   const parsed = v.safeParse(EnvSchema, ours);
@@ -407,6 +422,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     crossProblems.push('QUIRE_HTTP_HEADERS_TIMEOUT_MS: must not exceed QUIRE_HTTP_REQUEST_TIMEOUT_MS');
   if (e.QUIRE_METRICS_PORT !== 0 && e.QUIRE_METRICS_PORT === e.QUIRE_WORKER_METRICS_PORT)
     crossProblems.push('QUIRE_WORKER_METRICS_PORT: must differ from QUIRE_METRICS_PORT (the API and the worker each listen)');
+  if (e.QUIRE_METRICS_PORT === e.PORT) crossProblems.push('QUIRE_METRICS_PORT: must differ from PORT (the API listens on both)');
+  if (e.QUIRE_TEMPORAL_PORT === e.QUIRE_TEMPORAL_UI_PORT) crossProblems.push('QUIRE_TEMPORAL_UI_PORT: must differ from QUIRE_TEMPORAL_PORT (the embedded Temporal server listens on both)');
+  if (e.QUIRE_WEBHOOK_INITIAL_INTERVAL_MS > e.QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS * 1000)
+    crossProblems.push('QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: must not exceed QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS (in milliseconds): a delivery\'s retries could never be scheduled');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
 
   const proxy: ProxySettings = { http: e.http_proxy ?? e.HTTP_PROXY, https: e.https_proxy ?? e.HTTPS_PROXY, noProxy: e.no_proxy ?? e.NO_PROXY };

@@ -39,7 +39,11 @@ export async function serveMetrics(options: { host: string; port: number; regist
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`metrics port ${options.port} is already in use; set another or stop the other process`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`metrics port ${options.port} is already in use; set another or stop the other process`)
+          : new Error(`cannot listen for metrics on ${options.host}:${options.port} (QUIRE_METRICS_HOST): ${err.message}`, { cause: err }),
+      ),
     );
     server.listen(options.port, options.host, resolve);
   });

@@ -94,6 +94,41 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses values that would only fail later: an endpoint without http(s)://, an unparsable database URL, blanks, a short operator token, clashing ports and intervals, sizes and times past their bounds', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        assert.ok(err instanceof ConfigError);
+        return err.problems;
+      }
+    };
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ QUIRE_MODEL: 'm', QUIRE_MODEL_BASE_URL: 'localhost:11434/v1' }, /^QUIRE_MODEL_BASE_URL: must start with http:\/\/ or https:\/\//],
+      [{ QDRANT_URL: 'localhost:6333' }, /^QDRANT_URL: must start with http:\/\/ or https:\/\//],
+      [{ QUIRE_PUBLIC_URL: 'javascript:alert(1)' }, /^QUIRE_PUBLIC_URL: must start with http:\/\/ or https:\/\//],
+      [{ QUIRE_DATABASE_URL: 'postgres://u:pw@db:99999/quire' }, /^QUIRE_DATABASE_URL: must be a postgres:\/\/ URL that parses: a host, and a port from 1 to 65535/],
+      [{ QUIRE_DATABASE_URL: 'mysql://db/quire' }, /^QUIRE_DATABASE_URL: must be a postgres:\/\/ URL such as postgres:\/\/db\.example:5432\/quire/],
+      [{ QUIRE_MODEL: ' ' }, /^QUIRE_MODEL: must not be only spaces/],
+      [{ HOST: 'not a host' }, /^HOST: must be a host name or an IP address/],
+      [{ QUIRE_OPERATOR_TOKEN: 'a' }, /^QUIRE_OPERATOR_TOKEN: must be at least 16 characters/],
+      [{ PORT: '9464' }, /^QUIRE_METRICS_PORT: must differ from PORT/],
+      [{ QUIRE_TEMPORAL_UI_PORT: '7233' }, /^QUIRE_TEMPORAL_UI_PORT: must differ from QUIRE_TEMPORAL_PORT/],
+      [{ QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: '5000', QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS: '1' }, /^QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: must not exceed QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS/],
+      [{ QUIRE_WORKER_SHUTDOWN_GRACE_MS: '99999999999' }, /^QUIRE_WORKER_SHUTDOWN_GRACE_MS: must be at most 3600000/],
+      [{ QUIRE_AGENT_MAX_SECONDS: '9000000000000000' }, /^QUIRE_AGENT_MAX_SECONDS: must be at most 86400/],
+      [{ QUIRE_AGENT_MAX_TURN_BYTES: `${'9'.repeat(400)}` }, /^QUIRE_AGENT_MAX_TURN_BYTES: must be at most 1024mb/],
+    ];
+    for (const [env, expected] of cases) {
+      const found = problems(env);
+      assert.ok(found.some((p) => expected.test(p)), `${JSON.stringify(env)}: ${JSON.stringify(found)}`);
+      assert.ok(!found.some((p) => p.includes('pw@')), 'no credentials repeated');
+    }
+    // Each one's good spelling passes.
+    assert.deepEqual(problems({ QUIRE_MODEL: 'm', QUIRE_MODEL_BASE_URL: 'http://localhost:11434/v1', QUIRE_DATABASE_URL: 'postgres://u:pw@db:5432/quire', HOST: '0.0.0.0', QUIRE_OPERATOR_TOKEN: 'a'.repeat(16) }), []);
+  });
+
   it('reads a variable of ours set to the empty string as unset, as an env file and compose give it', () => {
     const empty = loadConfig({ QUIRE_MODEL_BASE_URL: '', QUIRE_MODEL_API_KEY: '', QUIRE_MODEL: '', QUIRE_EMBEDDING_MODEL: '', PORT: '', QUIRE_EMBEDDER: '' }, '/srv/quire');
     assert.deepEqual(empty, loadConfig({}, '/srv/quire'));
