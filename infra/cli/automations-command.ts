@@ -95,6 +95,8 @@ function checkCall([verb, projectId, id, ...rest]: string[], flags: FlagValues):
   if (verb !== 'add' && Object.values(flags).some((v) => v !== undefined)) throw new UsageError(`only automations add takes flags\n${USAGE}`);
   if (verb === 'list' && id) throw new UsageError(USAGE);
   if (!['add', 'list', 'pause', 'resume', 'trigger', 'delete'].includes(verb)) throw new UsageError(USAGE);
+  // Projects are named alone here (their ids are unique across organisations), not ORG/PROJECT as `quire projects` takes them.
+  if (projectId.includes('/')) throw new UsageError(`PROJECT is the project's id alone (such as '${projectId.split('/').pop() ?? ''}'), not ORG/PROJECT`);
 }
 
 async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext): Promise<number> {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.js';
-import type { CliContext, DatabaseContext } from './context.js';
+import { UsageError, type CliContext, type DatabaseContext } from './context.js';
 
 /** One flag of a command: how parseArgs reads it and how --help shows it. */
 export interface FlagSpec {
@@ -46,10 +46,35 @@ export function helpOf(name: string, spec: CommandSpec): string {
 /** Wants help: `--help` or `-h` among the arguments. */
 export const wantsHelp = (args: string[]): boolean => args.includes('--help') || args.includes('-h');
 
-/** The arguments as the command's flags read them; a flag it does not define throws, naming it (exit 2). */
-export function parseFlags(spec: Pick<CommandSpec, 'flags'>, args: string[]): { positionals: string[]; values: FlagValues } {
+/**
+ * The most positional arguments a usage line takes when the call starts with `first`: its words
+ * before the first flag, an optional `[NAME]` counting as one; undefined when no line's verb (`add`,
+ * `pause|resume`) is `first`. A line that starts with a placeholder (`DOMAIN`) takes any first word.
+ */
+function positionalsOf(usage: string[], first: string | undefined): number | undefined {
+  let most: number | undefined;
+  for (const line of usage) {
+    const words: string[] = [];
+    for (const token of line.split(' ').filter(Boolean)) {
+      if (token.startsWith('-') || token.startsWith('(') || token.startsWith('[-') || token === '[flags]') break;
+      words.push(token);
+    }
+    const verb = words[0];
+    const takesAny = verb === undefined || /^\[?[A-Z_/]+\]?$/.test(verb);
+    if (takesAny || (first !== undefined && verb.split('|').includes(first))) most = Math.max(most ?? 0, words.length);
+  }
+  return most;
+}
+
+/**
+ * The arguments as the command's flags read them; a flag it does not define throws, naming it, and
+ * so does an argument beyond what its usage takes (exit 2), rather than being ignored.
+ */
+export function parseFlags(spec: Pick<CommandSpec, 'flags' | 'usage'>, args: string[]): { positionals: string[]; values: FlagValues } {
   const options = Object.fromEntries(Object.entries(spec.flags).map(([flag, f]) => [flag, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]));
   const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options });
+  const most = positionalsOf(spec.usage, positionals[0]);
+  if (most !== undefined && positionals.length > most) throw new UsageError(`unexpected argument '${positionals[most]}' (see --help)`);
   return { positionals, values: values as FlagValues };
 }
 

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { DomainPatchBody, KeyCreateBody, ProjectPatchBody } from '../../api/admin/schemas.js';
 import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
 import {
@@ -23,6 +25,19 @@ function orgAndName(arg: string | undefined, what: string): [string, string] {
 
 function line(ctx: Pick<DatabaseContext, 'out'>, text: string): void {
   ctx.out.write(text + '\n');
+}
+
+/**
+ * The flags' values held to the admin API's own rules (its body schemas), so the CLI stores
+ * nothing the API would refuse: the first broken one is a usage error naming its flag.
+ */
+function checked<T>(schema: v.GenericSchema<unknown, unknown>, body: T, flagOf: Record<string, string>): T {
+  const result = v.safeParse(schema, body);
+  if (result.success) return body;
+  const issue = result.issues[0];
+  const field = issue.path?.[0]?.key;
+  const name = typeof field === 'string' ? (flagOf[field] ?? field) : undefined;
+  throw new UsageError(name ? `--${name} ${issue.message}` : issue.message);
 }
 
 /** Only the flags given: what a PATCH (and `update`) changes. */
@@ -67,15 +82,17 @@ function forgeOf(value: string | undefined): ForgeKind | undefined {
 
 const modelsOf = (value: string | undefined) => value?.split(',').map((m) => m.trim()).filter(Boolean);
 
+const PROJECT_FLAGS: Record<string, string> = { repository: 'repo', branch: 'branch', docsPath: 'docs-path', forge: 'forge', forgeTokenEnv: 'token-env', allowedModels: 'models' };
+
 function projectPatch(values: FlagValues): ProjectPatch {
-  return given({
+  return checked(ProjectPatchBody, given({
     repository: str(values, 'repo'),
     branch: str(values, 'branch'),
     docsPath: str(values, 'docs-path'),
     forge: forgeOf(str(values, 'forge')),
     forgeTokenEnv: str(values, 'token-env'),
     allowedModels: modelsOf(str(values, 'models')),
-  });
+  }), PROJECT_FLAGS);
 }
 
 type ProjectCall =
@@ -142,13 +159,20 @@ const domainFlags: Record<string, FlagSpec> = {
   'allowed-origin': { type: 'string', multiple: true, value: 'URL', help: 'web origin whose pages may call the browser endpoints (none: any origin)' },
 };
 
+const DOMAIN_FLAGS: Record<string, string> = {
+  source: 'source',
+  branch: 'branch',
+  docsPath: 'docs-path',
+  baseUrl: 'base-url',
+  includeHidden: 'include-hidden',
+  supportContact: 'support',
+  allowedOrigins: 'allowed-origin',
+};
+
 function domainPatch(values: FlagValues): DomainPatch {
   const baseUrl = str(values, 'base-url');
-  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be a URL, got '${baseUrl}'`);
   const origins = list(values, 'allowed-origin');
-  const bad = origins?.find((o) => !/^https?:\/\//i.test(o) || !URL.canParse(o));
-  if (bad !== undefined) throw new UsageError(`--allowed-origin must be an http(s) URL such as https://docs.example.com, got '${bad}'`);
-  return given({
+  return checked(DomainPatchBody, given({
     source: str(values, 'source'),
     branch: str(values, 'branch'),
     docsPath: str(values, 'docs-path'),
@@ -156,7 +180,7 @@ function domainPatch(values: FlagValues): DomainPatch {
     includeHidden: flag(values, 'include-hidden'),
     supportContact: str(values, 'support'),
     allowedOrigins: origins,
-  });
+  }), DOMAIN_FLAGS);
 }
 
 type DomainCall =
@@ -224,6 +248,7 @@ function keyCall([verb, keyId]: string[], values: FlagValues): KeyCall {
     const kind = str(values, 'kind');
     if (kind !== 'admin' && kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
     const expires = str(values, 'expires');
+    checked(KeyCreateBody, { kind, ...(expires !== undefined ? { expiresAt: expires } : {}) }, { expiresAt: 'expires', kind: 'kind' });
     if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date-time in the future');
     return { verb, orgId, kind, expires };
   }

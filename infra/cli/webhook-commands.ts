@@ -15,6 +15,8 @@ type WebhookCall =
 
 /** What `quire webhooks …` asks for, or a UsageError: needs nothing open. */
 function webhookCall([verb, projectId, target]: string[], flagValues: FlagValues): WebhookCall {
+  // Projects are named alone here (their ids are unique across organisations), not ORG/PROJECT as `quire projects` takes them.
+  if (projectId?.includes('/')) throw new UsageError(`PROJECT is the project's id alone (such as '${projectId.split('/').pop() ?? ''}'), not ORG/PROJECT`);
   if (verb === 'add' && projectId && target) {
     if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) throw new UsageError(`URL must be an http(s) URL, got '${target}'`);
     if (new URL(target).username || new URL(target).password) throw new UsageError('URL must not hold credentials (user:password@): deliveries are signed (--secret-env)');

@@ -22,7 +22,8 @@ describe('quire projects|domains update and --help', function () {
 
   const world = async () => {
     const dir = await tempDir();
-    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
+    // No tenant cache: each read sees what the CLI processes wrote just before.
+    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir, QUIRE_TENANT_CACHE_TTL_MS: '0' }));
     assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
     return { dir, reader: tenants };
   };
@@ -109,7 +110,8 @@ describe('quire during a Redis outage', function () {
 
   it('revokes a key all the same, warns that the change was not announced, and names no password', async () => {
     const dir = await tempDir();
-    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir }));
+    // No tenant cache: each read sees what the CLI processes wrote just before.
+    const { tenants } = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir, QUIRE_TENANT_CACHE_TTL_MS: '0' }));
     await tenants.addOrg('acme');
     const key = await tenants.createKey('acme', 'admin');
     // Nothing listens on port 1.

@@ -182,8 +182,16 @@ describe(`tenant store across processes (${dialect})`, function () {
       [['projects', 'add', 'acme/other', '--repo', 'x', '--forge', 'github'], /--token-env VAR is required/],
       [['projects', 'add', 'no-slash', '--repo', 'x'], /expected ORG\/PROJECT/],
       [['projects', 'remove'], /quire projects add ORG\/PROJECT/],
-      [['domains', 'add', 'acme/other', '--source', 'x', '--base-url', 'not a url'], /--base-url must be a URL/],
+      [['domains', 'add', 'acme/other', '--source', 'x', '--base-url', 'not a url'], /--base-url must be an http\(s\) URL/],
       [['domains', 'add', 'acme/other', '--source', 'x', '--allowed-origin', 'ftp://files.acme.com'], /--allowed-origin must be an http\(s\) URL/],
+      // What the admin API refuses, the CLI refuses too (the same schemas): nothing empty, no javascript: links, no prose dates.
+      [['projects', 'update', 'acme/docs', '--repo', ''], /--repo must not be empty/],
+      [['projects', 'add', 'acme/other', '--repo', '/tmp', '--branch', ''], /--branch must not be empty/],
+      [['projects', 'add', 'acme/other', '--repo', '/tmp', '--forge', 'github', '--token-env', 'not a var'], /--token-env must be an environment variable name/],
+      [['domains', 'update', 'acme/site', '--source', ''], /--source must not be empty/],
+      [['domains', 'add', 'acme/other', '--source', '/tmp', '--base-url', 'javascript:alert(1)'], /--base-url must be an http\(s\) URL/],
+      [['domains', 'add', 'acme/other', '--source', '/tmp', '--base-url', 'docs.example.com:443'], /--base-url must be an http\(s\) URL/],
+      [['keys', 'create', '--org', 'acme', '--kind', 'admin', '--expires', 'Dec 1 2099'], /--expires must be an ISO 8601 date-time/],
     ];
     for (const [args, reason] of refusals) {
       const r = await quire(dir, args);
@@ -191,6 +199,9 @@ describe(`tenant store across processes (${dialect})`, function () {
       assert.match(r.stderr, reason);
     }
     assert.equal(await reader.getProject('other'), undefined, 'nothing written by a refused command');
+    assert.equal((await reader.getProject('docs'))?.repository, '/srv/docs.git');
+    assert.equal((await reader.getDomain('site'))?.source, '/srv/site');
+    assert.equal((await reader.getDomain('other')), undefined);
   });
 
   it('loses no key when several CLI processes write at once, and a running reader sees them', async () => {

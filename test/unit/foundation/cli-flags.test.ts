@@ -26,6 +26,49 @@ describe('every quire command: --help and the parser come from one definition', 
     });
   }
 
+  it('an argument beyond what a usage line takes is refused by name; every usage form as written is accepted', () => {
+    const refused: Array<[string, string[], string]> = [
+      ['orgs', ['add', 'x', 'y', 'z'], 'y'],
+      ['orgs', ['list', 'extra'], 'extra'],
+      ['projects', ['update', 'acme/docs', 'stray'], 'stray'],
+      ['keys', ['revoke', 'key_1', 'key_2'], 'key_2'],
+      ['webhooks', ['list', 'docs', 'more'], 'more'],
+      ['automations', ['pause', 'docs', 'a1', 'a2'], 'a2'],
+      ['index', ['site', 'other'], 'other'],
+      ['migrate', ['now'], 'now'],
+    ];
+    for (const [name, args, extra] of refused) {
+      assert.throws(() => parseFlags(COMMANDS[name]!.spec, args), new RegExp(`unexpected argument '${extra}'`), `quire ${name} ${args.join(' ')}`);
+    }
+    const accepted: Array<[string, string[]]> = [
+      ['orgs', ['add', 'x']],
+      ['orgs', ['list']],
+      ['keys', ['revoke', 'key_1']],
+      ['webhooks', ['list']],
+      ['webhooks', ['list', 'docs']],
+      ['webhooks', ['remove', 'docs', 'wh_1']],
+      ['automations', ['trigger', 'docs', 'a1']],
+      ['index', ['site']],
+      ['analytics', ['site', '--since', '7d']],
+      ['migrate', []],
+    ];
+    for (const [name, args] of accepted) assert.doesNotThrow(() => parseFlags(COMMANDS[name]!.spec, args), `quire ${name} ${args.join(' ')}`);
+  });
+
+  it('webhooks and automations take a project by its id alone, and say so when given ORG/PROJECT', async () => {
+    for (const args of [['webhooks', 'add', 'acme/docs', 'https://hooks.example.com/x'], ['automations', 'list', 'acme/docs']]) {
+      let printed = '';
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((chunk: string) => ((printed += chunk), true)) as typeof process.stderr.write;
+      try {
+        assert.equal(await cli(args, {}), 2, args.join(' '));
+      } finally {
+        process.stderr.write = write;
+      }
+      assert.match(printed, /PROJECT is the project's id alone \(such as 'docs'\), not ORG\/PROJECT/);
+    }
+  });
+
   it('quire --help names every command', async () => {
     let printed = '';
     const write = process.stdout.write.bind(process.stdout);
