@@ -1,6 +1,8 @@
 import { tracing } from './instrumentation.js';
 import { loadConfig } from '../core/config.js';
+import { rootReason } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
+import { temporalTarget } from '../core/temporal/connection.js';
 import { runMain } from '../core/run-main.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
@@ -33,6 +35,10 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   logger.info({ url: `http://${config.host}:${config.port}`, metrics: metricsListener.url, tracing: tracing.enabled }, 'api listening');
+  // The API starts without Temporal (reads and the assistant need none); an operator is told at once, not only by /readyz.
+  void platform.probes.temporal?.().catch((err: unknown) =>
+    logger.warn({ address: temporalTarget(config).address, err: rootReason(err) }, 'Temporal does not answer at TEMPORAL_ADDRESS: job and indexing routes answer 503 until it does'),
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       logger.info('api stopping');

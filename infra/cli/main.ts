@@ -1,9 +1,11 @@
 import { loadConfig, type Config } from '../../core/config.js';
 import { DatabaseUnavailableError, describeTarget } from '../../core/db/index.js';
-import { rootReason } from '../../core/errors.js';
+import { classifyTemporal } from '../../core/engine-errors.js';
+import { rootReason, UnavailableError } from '../../core/errors.js';
 import { createLogger, scrubSecrets } from '../../core/logger.js';
 import { openDatabasePlatform, openPlatform } from '../../core/platform/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
+import { temporalTarget } from '../../core/temporal/connection.js';
 import { UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
 import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
@@ -61,6 +63,9 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     }
     const platform = await openPlatform(config, { logger: createLogger('silent', 'quire-cli'), metrics, env, temporal: 'client' });
     close = platform.close;
+    // A command that calls Temporal first learns that it answers, within a bound: an address that
+    // takes the connection and never answers would otherwise hold the command for ever.
+    await temporalAnswers(platform.probes.temporal, config);
     return await spec.run(positionals, values, { ...platform, out });
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -69,6 +74,7 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     }
     let message = err instanceof Error ? err.message : String(err);
     if (err instanceof DatabaseUnavailableError && config) message = `cannot reach the database at ${describeTarget(config.database)}: ${rootReason(err)}`;
+    else if (config && classifyTemporal(err)) message = temporalFailure(err, config);
     if (err instanceof UnknownTenantError && err.kind === 'organisation')
       message += `; create it first with: quire orgs add ${err.id}`;
     if (err instanceof TenantExistsError) message += `; change it with: quire ${err.kind}s update ORG/${err.id} [flags]`;
@@ -77,6 +83,31 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     return 1;
   } finally {
     await close?.();
+  }
+}
+
+/** How long a command waits for Temporal to answer its first call. */
+const TEMPORAL_ANSWER_MS = 10_000;
+
+/** One line for a Temporal that could not be reached or refused the call: where, and which variable says so. */
+function temporalFailure(err: unknown, config: Config): string {
+  const classified = classifyTemporal(err);
+  const how = classified && !(classified instanceof UnavailableError) ? 'refused by Temporal at' : 'cannot reach Temporal at';
+  return `${how} ${temporalTarget(config).address} (TEMPORAL_ADDRESS, namespace ${config.temporal.namespace}): ${rootReason(err)}`;
+}
+
+async function temporalAnswers(probe: (() => Promise<void>) | undefined, config: Config): Promise<void> {
+  if (!probe) return;
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${TEMPORAL_ANSWER_MS / 1000} s`)), TEMPORAL_ANSWER_MS);
+  });
+  try {
+    await Promise.race([probe(), silent]);
+  } catch (err) {
+    throw new Error(temporalFailure(err, config), { cause: err });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
@@ -149,5 +150,25 @@ describe('quire checks its call before it opens anything', function () {
     assert.equal(needsDb.code, 1);
     assert.match(needsDb.stderr, /^quire orgs: error: cannot open the database at postgres:\/\/127\.0\.0\.1:1\/quire \(QUIRE_DATABASE_URL\): connect ECONNREFUSED/);
     assert.doesNotMatch(needsDb.stderr, /s3cret-pw/);
+  });
+
+  it('a command that calls Temporal names its address and TEMPORAL_ADDRESS when Temporal refuses the connection, or never answers', async () => {
+    const dir = await tempDir();
+    const refused = await quire(dir, ['index', 'site'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^quire index: error: cannot reach Temporal at 127\.0\.0\.1:1 \(TEMPORAL_ADDRESS, namespace default\): /);
+    // A port that takes the connection and never answers (another service's) is given up, not waited on for ever.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const waited = await quire(dir, ['index', 'site'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
+      assert.equal(waited.code, 1);
+      assert.match(waited.stderr, new RegExp(`^quire index: error: cannot reach Temporal at 127\\.0\\.0\\.1:${port} \\(TEMPORAL_ADDRESS`));
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 });
