@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { JOB_ARCHIVED } from '../../core/contracts/index.js';
+import { UnavailableError } from '../../core/errors.js';
 import { archiveJobRun, InvalidCursorError, sendJobMessage, toJobView } from '../../core/jobs/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
@@ -18,6 +19,10 @@ import { CreateJobBody, DeliveriesQuery, IDEMPOTENCY_KEY, ListJobsQuery, Message
 
 /** An update (with start) waits for a worker; without one the client gets 503 instead of hanging. */
 const UPDATE_DEADLINE_MS = 15_000;
+
+/** A follow-up no worker took within UPDATE_DEADLINE_MS: it waits in Temporal, and may still run. */
+const UNTAKEN_MESSAGE =
+  'no worker took the message in time; Temporal keeps it and it may still run when a worker comes: retry with the same Idempotency-Key header so it runs once';
 
 /** What the agent job routes use. */
 export type AgentRouterDeps = Pick<ApiServices, 'tenants' | 'jobs' | 'events' | 'webhooks' | 'temporal' | 'limiter' | 'config' | 'logger'>;
@@ -82,7 +87,13 @@ export function agentRouter(services: AgentRouterDeps): Router {
     // The prompt stays out of workflow history: the database keeps it, the update carries its id.
     await store.putMessage(project.id, found.record.id, message);
     // The open run takes it behind its turn, or the job's next run starts for it (a failed job resumes).
-    ctx.body = toJobView(await update(() => sendJobMessage(services, found.record, message)));
+    ctx.body = toJobView(
+      await update(() => sendJobMessage(services, found.record, message)).catch((err: unknown) => {
+        // Temporal keeps the message for the worker to come; the client must know a retry could run it twice.
+        if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw new UnavailableError('workflow engine', UNTAKEN_MESSAGE, { cause: err });
+        throw err;
+      }),
+    );
   });
 
   router.post('/job/:id/archive', async (ctx) => {

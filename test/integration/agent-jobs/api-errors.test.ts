@@ -129,6 +129,17 @@ describe('agent API errors', function () {
     }
   });
 
+  it('503 for a follow-up no worker takes in time, saying it may still run and to retry with the same Idempotency-Key', async function () {
+    // The update waits UPDATE_DEADLINE_MS (15 s) for a worker; this queue has none.
+    this.timeout(60_000);
+    const job = (await create('docs', admin)).body;
+    const reply = await call<{ code: string; error: string }>(url(`/docs/job/${job.id}/message`), 'POST', admin, { prompt: 'Also fix the title' }, { 'Idempotency-Key': 'follow-up-1' });
+    assert.equal(reply.status, 503, JSON.stringify(reply.body));
+    assert.equal(reply.body.code, 'unavailable');
+    assert.match(reply.body.error, /Temporal keeps it and it may still run when a worker comes: retry with the same Idempotency-Key header so it runs once/);
+    assert.ok(Number(reply.headers.get('retry-after')) >= 1);
+  });
+
   it('415 for a body that is not JSON', async () => {
     const reply = await call(url('/docs/job'), 'POST', admin, 'prompt=x', { 'content-type': 'text/plain' });
     assert.equal(reply.status, 415);
