@@ -60,6 +60,8 @@ export class JobRetention {
   private lastStrandedCheck = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Set by `stop`: a sweep under way ends after the job it is at, not after its whole slice. */
+  private stopping = false;
   readonly now: () => number;
 
   constructor(private readonly options: JobRetentionOptions) {
@@ -73,10 +75,15 @@ export class JobRetention {
     this.timer.unref();
   }
 
-  /** Stops the timer and waits for a purge under way. */
+  /**
+   * Stops the timer and waits for the round under way, which ends after the job it is at: a
+   * slice of 100 jobs, each call to Temporal allowed 15 s, would otherwise hold a stopping API
+   * past its orchestrator's grace while Temporal is down.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.stopping = true;
     await this.running;
   }
 
@@ -110,7 +117,7 @@ export class JobRetention {
   /** Fails the active jobs whose workflow run was stopped from outside, as of the clock; returns how many. */
   failStranded(): Promise<number> {
     const { jobs, logger, stranded } = this.options;
-    return failStrandedJobs({ jobs, logger, ...stranded }, this.now());
+    return failStrandedJobs({ jobs, logger, ...stranded, stopping: () => this.stopping }, this.now());
   }
 
   /** Archives the jobs idle longer than the idle period as of the clock; returns how many. */
@@ -120,7 +127,10 @@ export class JobRetention {
     const idle = await jobs.unchangedBefore(['completed', 'failed'], before, IDLE_ARCHIVE_SLICE);
     let archived = 0;
     for (const job of idle) {
+      if (this.stopping) break;
       try {
+        // A follow-up since the slice was read (a sweep can take minutes while Temporal is slow) makes the job busy again.
+        if ((await jobs.get(job.projectId, job.id))?.revision !== job.revision) continue;
         await idleArchive.archive(job);
         archived += 1;
       } catch (err) {

@@ -72,6 +72,8 @@ export interface StrandedJobsOptions {
   afterMs: number;
   /** The latest run when it was stopped from outside (`stoppedRunOf`, bounded in time). */
   stoppedRun(job: JobRecord): Promise<StoppedRun | undefined>;
+  /** True once the process stops: the sweep ends after the job it is at. */
+  stopping?: () => boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function failStrandedJobs(options: StrandedJobsOptions, nowMs: numb
   const stale = await jobs.unchangedBefore(['active'], before, STRANDED_SLICE);
   let failed = 0;
   for (const job of stale) {
+    if (options.stopping?.()) break;
     try {
       const run = await options.stoppedRun(job);
       if (!run) continue;

@@ -105,6 +105,47 @@ forEachDialect('job retention', (database) => {
     await stores.hooks.put({ id: webhookId('docs', 'https://hooks.example.com/quire'), projectId: 'docs', url: 'https://hooks.example.com/quire', events: [], secret: { kind: 'stored', value: 'whsec' }, createdAt: daysAgo(200) });
   });
 
+  it('the idle archive skips a job changed since its slice was read (a follow-up meanwhile), and a stop ends the sweep after the job it is at', async () => {
+    const first = await seed(stores, { ...job('completed', 40), id: newJobId() });
+    const second = await seed(stores, { ...job('completed', 39), id: newJobId() });
+    const third = await seed(stores, { ...job('failed', 38), id: newJobId() });
+    await seed(stores, { ...job('completed', 37), id: newJobId() });
+    const asked: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atThird = new Promise<void>((resolve) => (reached = resolve));
+    const sweep = new JobRetention({
+      database: stores.database,
+      jobs: stores.jobs,
+      deliveries: stores.hooks,
+      logger: silent,
+      retentionDays: DAYS,
+      idleArchive: {
+        days: 30,
+        archive: async (record) => {
+          asked.push(record.id);
+          // While the first is archived, a follow-up reaches the second (its workflow records a new revision).
+          if (record.id === first.id) await stores.jobs.put({ ...second, status: 'active', revision: second.revision + 1 });
+          if (record.id === third.id) {
+            reached();
+            await held;
+          }
+        },
+      },
+      stranded: noStranded(stores),
+      now: () => NOW,
+    });
+    const round = sweep.tick();
+    await atThird;
+    assert.deepEqual(asked, [first.id, third.id], 'the second, changed since, is not archived');
+    // A stop while the sweep waits on a job: it ends after that one instead of going on.
+    const stopped = sweep.stop();
+    release();
+    await Promise.all([round, stopped]);
+    assert.deepEqual(asked, [first.id, third.id], 'the fourth is left for a later sweep');
+  });
+
   it('purges a job archived past the retention with its messages, events and deliveries; keeps the rest', async () => {
     const expired = await seed(stores, job('archived', DAYS + 1));
     const kept = [
