@@ -16,6 +16,20 @@ import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
 import { call, pollJob } from './agent-api.js';
 
+/** The sweep as core/platform builds it (a job is looked at after a minute unchanged), its clock `minutes` ahead instead of waiting. */
+function strandedSweep(services: Awaited<ReturnType<typeof testServices>>, minutes: number): JobRetention {
+  return new JobRetention({
+    database: services.database,
+    jobs: services.jobs,
+    deliveries: services.webhooks,
+    logger: createLogger('silent', 'test'),
+    retentionDays: services.config.retention.jobDays,
+    idleArchive: { days: services.config.retention.jobIdleArchiveDays, archive: async () => undefined },
+    stranded: { events: services.events, afterMs: 60_000, stoppedRun: (job) => stoppedRunOf(services.temporal, job) },
+    now: () => Date.now() + minutes * 60_000,
+  });
+}
+
 describe('a job whose workflow an operator terminates mid-turn', function () {
   this.timeout(180_000);
 
@@ -58,17 +72,7 @@ describe('a job whose workflow an operator terminates mid-turn', function () {
     release();
     assert.equal((await get(jobId)).status, 'active', 'nothing recorded the terminated run');
 
-    // The sweep as core/platform builds it, its clock past the bound instead of waiting for it.
-    const sweep = new JobRetention({
-      database: services.database,
-      jobs: services.jobs,
-      deliveries: services.webhooks,
-      logger: createLogger('silent', 'test'),
-      retentionDays: services.config.retention.jobDays,
-      idleArchive: { days: services.config.retention.jobIdleArchiveDays, archive: async () => undefined },
-      stranded: { events: services.events, afterMs: 60_000, stoppedRun: (job) => stoppedRunOf(services.temporal, job) },
-      now: () => Date.now() + 2 * 60_000,
-    });
+    const sweep = strandedSweep(services, 2);
     assert.equal(await sweep.failStranded(), 1);
     const failed = await get(jobId);
     assert.equal(failed.status, 'failed');
@@ -102,17 +106,7 @@ describe('a job whose workflow an operator terminates mid-turn', function () {
     // What a create leaves when its start fails and its clean-up fails too: the record and its message, no workflow.
     const job = newJobRecord({ projectId: 'docs', repository: repo.bareDir, ref: repo.branch, model: 'test-model' });
     await services.jobs.create(job, [{ id: `first:${job.id}`, prompt: 'Say gadget' }]);
-    const sweep = (afterMinutes: number) =>
-      new JobRetention({
-        database: services.database,
-        jobs: services.jobs,
-        deliveries: services.webhooks,
-        logger: createLogger('silent', 'test'),
-        retentionDays: services.config.retention.jobDays,
-        idleArchive: { days: services.config.retention.jobIdleArchiveDays, archive: async () => undefined },
-        stranded: { events: services.events, afterMs: 60_000, stoppedRun: (j) => stoppedRunOf(services.temporal, j) },
-        now: () => Date.now() + afterMinutes * 60_000,
-      });
+    const sweep = (afterMinutes: number) => strandedSweep(services, afterMinutes);
     assert.equal(await sweep(0).failStranded(), 0, 'a job younger than the bound is left alone: its start may still be on its way');
     assert.equal(await sweep(2).failStranded(), 1);
     const failed = (await call<JobView>(`${base}/v2/agent/docs/job/${job.id}`, 'GET', adminKey)).body;

@@ -10,6 +10,9 @@ import { freePort } from '../../support/redis.js';
 import { servicesOn, testConfig, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
+/** What the start path takes, from the services as the API's router passes them. */
+const depsOf = (services: Awaited<ReturnType<typeof testServices>>): AutomationDeps => ({ ...services });
+
 describe('starting an automation’s job', function () {
   this.timeout(60_000);
 
@@ -18,14 +21,7 @@ describe('starting an automation’s job', function () {
     await services.tenants.addOrg('acme', { agentCreatesPerHour: 2 });
     const project = { id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local' as const, allowedModels: ['m-a', 'm-b'] };
     await services.tenants.putProject(project);
-    const deps: AutomationDeps = {
-      temporal: services.temporal,
-      automations: services.automations,
-      jobs: services.jobs,
-      tenants: services.tenants,
-      limiter: services.limiter,
-      config: services.config,
-    };
+    const deps = depsOf(services);
     const automation = await createAutomation(deps, 'docs', { prompt: 'Tidy up', cron: '@yearly', model: 'm-b', paused: true });
     onSuiteEnd(() => services.temporal.schedule.getHandle(automation.scheduleId).delete().catch(() => undefined));
     const ref = { projectId: 'docs', automationId: automation.id };
@@ -66,14 +62,7 @@ describe('starting an automation’s job', function () {
     const services = await testServices({ taskQueue: `no-worker-${randomUUID()}`, env: { QUIRE_MODEL: 'm-a' } });
     await services.tenants.addOrg('acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
-    const deps: AutomationDeps = {
-      temporal: services.temporal,
-      automations: services.automations,
-      jobs: services.jobs,
-      tenants: services.tenants,
-      limiter: services.limiter,
-      config: services.config,
-    };
+    const deps = depsOf(services);
     const automation = await createAutomation(deps, 'docs', { prompt: 'Tidy up', cron: '@yearly', paused: true });
     onSuiteEnd(() => services.temporal.schedule.getHandle(automation.scheduleId).delete().catch(() => undefined));
     const ref = { projectId: 'docs', automationId: automation.id };
