@@ -1,7 +1,7 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { Todo } from '../../core/jobs/index.js';
 import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
-import type { ChatCompletion, ChatMessage, ModelPort } from '../../core/model/index.js';
+import { PermanentModelError, type ChatCompletion, type ChatMessage, type ModelPort } from '../../core/model/index.js';
 import { modelFailure } from '../model-failure.js';
 import { activitySignal, heartbeat } from '../activity-context.js';
 import { AGENT_TOOLS } from './tool-definitions.js';
@@ -90,6 +90,9 @@ export async function runToolLoop(
     } catch (err) {
       if (cancel?.aborted) throw new CancelledFailure('the agent turn was cancelled');
       if (timeout.aborted) return 'max_time';
+      // The conversation outgrew the model's context: a bound, as the token budget is; the turn
+      // keeps (and commits) what it did instead of failing with its edits.
+      if (err instanceof PermanentModelError && err.contextTooLong) return 'max_tokens';
       throw modelFailure(err);
     }
     const usage = completion.usage;

@@ -18,6 +18,19 @@ export abstract class ModelError extends Error {
 export class PermanentModelError extends ModelError {
   override name = 'PermanentModelError';
   readonly retryable = false;
+  constructor(
+    message: string,
+    status: number | undefined,
+    /** The provider's own code for the refusal (OpenAI's `error.code`), when it gave one. */
+    readonly providerCode?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, status, options);
+  }
+  /** The request holds more tokens than the model's context: a bound reached, not a broken request. */
+  get contextTooLong(): boolean {
+    return this.providerCode === 'context_length_exceeded';
+  }
   /** The provider refused the key (401/403), as opposed to the request. */
   get badCredentials(): boolean {
     return this.status === 401 || this.status === 403;
@@ -52,7 +65,7 @@ function firstLine(text: string): string {
 }
 
 /** Classifies an HTTP error answer; `providerMessage` is the provider's own words, when it gave any. */
-export function modelErrorForStatus(status: number, header: HeaderReader, providerMessage?: string): ModelError {
+export function modelErrorForStatus(status: number, header: HeaderReader, providerMessage?: string, providerCode?: string): ModelError {
   const message = `the model endpoint answered ${status}${providerMessage ? `: ${firstLine(providerMessage)}` : ''}`;
   // OpenAI and Azure send the delay in milliseconds too; it is the more precise of the two.
   const ms = header('retry-after-ms')?.trim();
@@ -60,7 +73,7 @@ export function modelErrorForStatus(status: number, header: HeaderReader, provid
   if (status === 429) return new RateLimitedModelError(message, status, delay);
   // The statuses the openai client itself would retry: timeouts, lock conflicts, server errors.
   if (status === 408 || status === 409 || status >= 500) return new TransientModelError(message, status, delay);
-  return new PermanentModelError(message, status);
+  return new PermanentModelError(message, status, providerCode);
 }
 
 /**
@@ -79,7 +92,7 @@ export function toModelError(err: unknown): ModelError {
   if (err instanceof APIError && typeof err.status === 'number') {
     const headers = err.headers;
     const reported = typeof err.error === 'object' && err.error !== null && 'message' in err.error ? String(err.error.message) : undefined;
-    return modelErrorForStatus(err.status, (name) => headers?.get(name), reported);
+    return modelErrorForStatus(err.status, (name) => headers?.get(name), reported, typeof err.code === 'string' ? err.code : undefined);
   }
   const reason = err instanceof Error ? (err.cause instanceof Error ? `${err.message} (${err.cause.message})` : err.message) : String(err);
   return new TransientModelError(`the model endpoint could not be reached: ${firstLine(reason)}`, undefined, undefined, { cause: err });

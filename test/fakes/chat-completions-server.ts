@@ -21,7 +21,7 @@ export interface ToolCallScript {
 export type Reply =
   | { text: string; toolCalls?: ToolCallScript[]; usage?: { prompt: number; completion: number }; finishReason?: string }
   | { toolCalls: ToolCallScript[]; text?: string; usage?: { prompt: number; completion: number } }
-  | { error: { status: number; message?: string; type?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
+  | { error: { status: number; message?: string; type?: string; code?: string; retryAfterSeconds?: number; retryAfterMs?: number } }
   /** Streams `text` then, after `afterChars`, breaks the connection or, with `errorEvent`, sends that error as an event. */
   | { failMidStream: { text: string; afterChars: number; errorEvent?: string } }
   /** Never answers: holds the request until the client gives up (counted in `aborted`). */
@@ -117,7 +117,7 @@ function writeError(res: http.ServerResponse, error: ScriptedError) {
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
   if (error.retryAfterMs !== undefined) headers['retry-after-ms'] = String(error.retryAfterMs);
   res.writeHead(error.status, headers);
-  res.end(JSON.stringify({ error: { message: error.message ?? 'scripted error', type: error.type ?? 'invalid_request_error', code: null } }));
+  res.end(JSON.stringify({ error: { message: error.message ?? 'scripted error', type: error.type ?? 'invalid_request_error', code: error.code ?? null } }));
 }
 
 export async function startFakeModel(

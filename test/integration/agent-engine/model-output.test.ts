@@ -152,6 +152,20 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     assert.deepEqual(result.filesChanged.sort(), ['n0.md', 'n1.md']);
   });
 
+  it("a provider's context_length_exceeded ends the turn as its token bound: what was done is committed, not lost", async function () {
+    const f = await engineFixture({
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'kept.md', content: '# Kept\n\nWritten before the context ran out.\n' } }] },
+        { error: { status: 400, message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded' } },
+      ],
+    });
+    const result = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('ctx1', ['Write a page'])));
+    assert.equal(result.changed, true);
+    assert.equal(result.stopReason, 'max_tokens');
+    assert.deepEqual(result.filesChanged, ['kept.md']);
+    assert.match((await f.repo.readFile('quire/ctx1', 'kept.md')) ?? '', /Written before the context ran out/);
+  });
+
   it('a model 400 is a non-retryable ModelRequestInvalid', async function () {
     const f = await engineFixture({ script: [{ error: { status: 400, message: 'unknown parameter' } }] });
     await assert.rejects(
