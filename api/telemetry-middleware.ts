@@ -1,6 +1,7 @@
 import { propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Middleware } from 'koa';
 import { SpanKind, secondsSince, tracer, withLogFields, type HttpMetrics } from '../core/telemetry/index.js';
+import { agentJobWorkflowId } from '../core/contracts/agent-job.js';
 import type { AuthState } from './auth.js';
 
 /** The route template the router matched (`/v1/projects/:projectId/jobs`), never the path with its ids. */
@@ -34,7 +35,10 @@ export function telemetryMiddleware(metrics: HttpMetrics): Middleware {
     const org = () => (ctx.state.auth as AuthState | undefined)?.orgId;
     const fields = () => {
       const orgId = org();
-      return orgId ? { requestId: ctx.state.requestId as string, org: orgId } : { requestId: ctx.state.requestId as string };
+      const base = orgId ? { requestId: ctx.state.requestId as string, org: orgId } : { requestId: ctx.state.requestId as string };
+      // A job route's lines name the job and its workflow, as the worker's do (set by the job routers).
+      const jobId = ctx.state.jobId as string | undefined;
+      return jobId ? { ...base, jobId, workflowId: agentJobWorkflowId(jobId) } : base;
     };
     try {
       // The span and the log fields entered together: one context switch per request.

@@ -26,6 +26,9 @@ export function createLogger(level: string, name: string, destination?: pino.Des
           'apiKey',
           'token',
           'secret',
+          // Temporal's activity log lines carry the task token: a credential for completing the activity.
+          'taskToken',
+          '*.taskToken',
         ],
         censor: '[redacted]',
       },

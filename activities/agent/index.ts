@@ -1,4 +1,3 @@
-import { meteredModelPort } from '../../core/model/index.js';
 import { secondsSince } from '../../core/telemetry/index.js';
 import { createEventPublisher, type EventPublisherDeps } from '../events/index.js';
 import type { ActivityServices } from '../services.js';
@@ -14,8 +13,8 @@ export type AgentActivityDeps = Pick<ActivityServices, 'model' | 'metrics'> & Tu
 
 /** The agent engine's activities: one turn of the tool loop, and opening or updating the pull request. */
 export function createAgentActivities(services: AgentActivityDeps) {
-  // The platform's model port (one connection pool) for every turn this worker runs.
-  const port = services.model.configured ? meteredModelPort(services.model.port, services.metrics.model) : undefined;
+  // The platform's model port (one connection pool, metered) for every turn this worker runs.
+  const port = services.model.configured ? services.model.port : undefined;
   const publisher = createEventPublisher(services);
   return {
     async runAgentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {

@@ -74,6 +74,8 @@ export function createWebhookActivities(services: WebhookActivityDeps) {
         // The operator may still set the variable and restart the worker: retried like an outage.
         const lastError = `the signing secret's variable ${hook.secret.kind === 'env' ? hook.secret.name : ''} is not set on the worker`;
         await note({ status: 'failed', lastError });
+        // Counted as a failed attempt, so the failing and backlog alerts see a webhook that cannot be signed.
+        services.metrics.webhooks.delivered('failed');
         throw new Error(lastError);
       }
       const body = JSON.stringify({ id: deliveryId, ...event });

@@ -60,6 +60,12 @@ export function agentRouter(services: AgentRouterDeps): Router {
     ctx.body = toJobView(job);
   });
 
+  // Every line a job route logs names the job (telemetry-middleware reads it).
+  router.param('id', (id, ctx, next) => {
+    ctx.state.jobId = id;
+    return next();
+  });
+
   router.get('/job/:id', async (ctx) => {
     const project = await projectOf(ctx);
     ctx.body = toJobView((await jobOf(ctx, project)).record);

@@ -10,7 +10,7 @@ import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
 import { archiveJobRun, createJobEventLog, JobRetention, stoppedRunOf, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
-import { createModelPort } from '../model/index.js';
+import { createModelPort, meteredModelPort } from '../model/index.js';
 import { connectRedis } from '../redis.js';
 import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type WritableDocIndex } from '../retrieval/index.js';
 import type { QuireMetrics, TemporalMetrics } from '../telemetry/index.js';
@@ -120,9 +120,10 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     if (redis.configured) closers.push(async () => redis.client.disconnect());
     const temporal = await openTemporal(config, options.temporal, metrics.temporal);
     closers.push(() => temporal.close());
-    const model: ChatModel = config.model ? { configured: true, settings: config.model, port: createModelPort(config.model) } : { configured: false };
+    // Metered here, once, for every caller: the agent's turns, the assistant's answers and rewrites, the embeddings.
+    const model: ChatModel = config.model ? { configured: true, settings: config.model, port: meteredModelPort(createModelPort(config.model), metrics.model) } : { configured: false };
     if (model.configured) closers.push(() => model.port.close());
-    const embeddings = openEmbeddings(config, database);
+    const embeddings = openEmbeddings(config, database, metrics);
     if (embeddings.configured) closers.push(() => embeddings.port.close());
     const docIndex = observedDocIndex(openDocIndex(config, embeddings.configured ? embeddings.embedder : undefined), metrics.retrieval);
     closers.push(() => docIndex.close());
@@ -247,9 +248,9 @@ async function openTemporal(config: Config, mode: 'client' | 'worker', metrics: 
 }
 
 /** The embeddings port, when configured, and what ranks queries and embeds chunks through it. */
-function openEmbeddings(config: Config, database: Database): Embeddings {
+function openEmbeddings(config: Config, database: Database, metrics: QuireMetrics): Embeddings {
   if (!config.embedding) return { configured: false };
-  const port = createModelPort(config.embedding);
+  const port = meteredModelPort(createModelPort(config.embedding), metrics.model);
   const embedder = modelEmbedder(config.embedding, port);
   // Equal texts embed once: the vector cache in the database keeps what was paid for.
   const chunks = { embedder, cache: createVectorCache(database), batchSize: config.indexing.embeddingBatchSize };

@@ -201,6 +201,13 @@ export function createMetrics(options: MetricsOptions, registry = new Registry()
   const deliveryChild = children((outcome: string) => deliveries.labels({ outcome }));
   const temporalChild = children((operation: TemporalCall, outcome: TemporalCallOutcome) => temporalBatches.of(temporalCalls.labels({ operation, outcome })));
 
+  // Every bounded outcome a rate or an increase is alerted on exists at 0 from the start: a series
+  // born at 1 reads as no increase, so a process's first failure (a rare webhook given up) would
+  // never fire its alert. With the org label, answers are made per organisation as they come.
+  for (const outcome of ['delivered', 'failed', 'gave_up'] as const) deliveryChild(outcome).inc(0);
+  for (const outcome of ['finish', 'failed'] as const) turnChild(outcome).inc(0);
+  if (!options.orgLabel) for (const outcome of ['answered', 'failed', 'aborted'] as const) answerChild(outcome, undefined).inc(0);
+
   return {
     registry,
     http: {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { createApp } from '../../../api/app.js';
 import { healthRouter } from '../../../api/health.js';
 import { createLogger } from '../../../core/logger.js';
-import { serve, testServices } from '../../support/services.js';
+import { seedOrg, serve, testServices } from '../../support/services.js';
 
 describe('every request: its id and its log line', () => {
   it('is written while `info` is on and skipped while it is off, the level read per request', async () => {
@@ -29,6 +29,25 @@ describe('every request: its id and its log line', () => {
     logger.level = 'error';
     await fetch(`${url}/nope`);
     assert.equal(requests().length, 1);
+  });
+
+  it("a job route's lines name the job and its workflow, as the worker's lines do, beside the request id and organisation", async () => {
+    const lines: Array<{ msg?: string; jobId?: string; workflowId?: string; org?: string; requestId?: string; path?: string }> = [];
+    const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(JSON.parse(chunk.toString())), done()) }));
+    const services = await testServices({ withTemporal: false, logger });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    const { url } = await serve(createApp(services));
+    assert.equal((await fetch(`${url}/v2/agent/docs/jobs`, { headers: { authorization: `Bearer ${adminKey}` } })).status, 200);
+    const jobId = 'job_0123456789abcdefghij';
+    const res = await fetch(`${url}/v2/agent/docs/job/${jobId}`, { headers: { authorization: `Bearer ${adminKey}` } });
+    assert.equal(res.status, 404);
+    const line = lines.find((l) => l.msg === 'request' && l.path === `/v2/agent/docs/job/${jobId}`);
+    assert.ok(line, JSON.stringify(lines));
+    assert.deepEqual([line.jobId, line.workflowId, line.org, line.requestId], [jobId, jobId, 'acme', res.headers.get('x-request-id')]);
+    const other = lines.find((l) => l.msg === 'request' && l.path !== line.path);
+    assert.ok(other, 'the listing was logged too');
+    assert.equal(other.jobId, undefined, 'only routes of one job name it');
   });
 
   it('echoes a sane X-Request-Id and replaces any other with a new one', async () => {

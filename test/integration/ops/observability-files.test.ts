@@ -337,8 +337,14 @@ describe('observability and deployment files', function () {
 
     it('docker-compose.yml keeps its services and adds Prometheus, Grafana and Jaeger under the profile observability', async () => {
       const compose = YAML.parse(await fs.readFile(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
-        services: Record<string, { profiles?: string[]; volumes?: string[]; environment?: Record<string, string>; command?: string[] }>;
+        services: Record<string, { profiles?: string[]; volumes?: string[]; environment?: Record<string, string>; command?: string[]; ports?: string[] }>;
       };
+      // Only the API is published beyond the host: the engines and the profile's UIs (Grafana lets anyone view) stay on loopback.
+      for (const [name, service] of Object.entries(compose.services))
+        for (const published of service.ports ?? []) {
+          if (name === 'api') assert.equal(published, '3000:3000');
+          else assert.match(published, /^127\.0\.0\.1:/, `${name} publishes ${published} on every interface`);
+        }
       for (const name of ['postgresql', 'temporal', 'temporal-ui', 'redis', 'qdrant', 'api', 'worker'])
         assert.equal(compose.services[name]?.profiles, undefined, `${name} must run without a profile`);
       for (const name of ['prometheus', 'grafana', 'jaeger']) assert.deepEqual(compose.services[name]?.profiles, ['observability'], `${name} is in the profile`);

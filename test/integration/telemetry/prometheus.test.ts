@@ -104,6 +104,8 @@ describe('Prometheus scrapes the API and the worker', function () {
     assert.equal(creates[0]?.labels.route, '/v2/agent/:projectId/job', 'the route label is the template, not the path');
     await eventually(prom, 'quire_http_request_duration_seconds_count{job="api",route="/discovery/v2/assistant/:domain/message",status="429"}', exactly(1));
     await eventually(prom, 'quire_temporal_request_duration_seconds_count{job="api",operation="start",outcome="ok"}', exactly(1));
+    // The assistant's own model calls are timed too: the first-token alert sends operators to them.
+    await eventually(prom, 'quire_model_request_duration_seconds_count{job="api",operation="stream"}', exactly(2));
     // Worker
     await eventually(prom, 'quire_agent_turns_total{job="worker",outcome="finish"}', exactly(1));
     await eventually(prom, 'quire_agent_turn_duration_seconds_count{job="worker"}', exactly(1));

@@ -37,6 +37,15 @@ describe('log lines and secrets', () => {
     assert.equal(second!.err, 'written with [redacted]');
   });
 
+  it("masks the task token of Temporal's activity lines, at the top of a line and one level down", () => {
+    const { logger, lines } = capture();
+    logger.warn({ taskToken: 'CiQwMWEyMWQ3MS02ZGI5', activityType: 'runAgentTurn' }, 'Activity failed');
+    logger.warn({ activity: { taskToken: 'CiQwMWEyMWQ3MS02ZGI5' } }, 'Activity failed');
+    const text = lines.join('');
+    assert.ok(!text.includes('CiQwMWEyMWQ3MS02ZGI5'), text);
+    assert.equal((JSON.parse(lines[0]!) as { activityType: string }).activityType, 'runAgentTurn');
+  });
+
   it('masks thread keys, view tokens, webhook secrets, GitLab tokens, database and Redis URL passwords and Basic credentials', () => {
     const { logger, lines } = capture();
     const secrets = [

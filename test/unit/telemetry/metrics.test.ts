@@ -38,6 +38,13 @@ describe('metrics exposition', () => {
     assert.equal(json.values.find((v) => v.metricName === 'quire_db_query_duration_seconds_count')?.value, 1);
   });
 
+  it('exposes every alerted outcome at zero from the start, so the first failure of a process is an increase', async () => {
+    const text = await createMetrics({ orgLabel: false }).registry.metrics();
+    for (const outcome of ['delivered', 'failed', 'gave_up']) assert.equal(valueOf(text, 'quire_webhook_deliveries_total', { outcome }), 0, outcome);
+    for (const outcome of ['finish', 'failed']) assert.equal(valueOf(text, 'quire_agent_turns_total', { outcome }), 0, outcome);
+    for (const outcome of ['answered', 'failed', 'aborted']) assert.equal(valueOf(text, 'quire_assistant_answers_total', { outcome }), 0, outcome);
+  });
+
   it('adds the org label only when asked for', async () => {
     const metrics = createMetrics({ orgLabel: true });
     metrics.http.observeRequest({ method: 'GET', route: '/v1/x', status: 200, org: 'acme' }, 0.01);
