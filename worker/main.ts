@@ -23,6 +23,17 @@ async function freeLoopbackPort(): Promise<number> {
   return port;
 }
 
+/**
+ * Bounds (ms) of the SDK's schedule-to-start histograms around the alerts' thresholds (2 s for
+ * workflow tasks, 30 s for activities): its default buckets jump from 1 s to 5 s and from 10 s to
+ * 100 s, so a p95 read between them was a guess.
+ */
+const SCHEDULE_TO_START_MS = [50, 100, 250, 500, 1000, 1500, 2000, 3000, 5000, 10_000, 20_000, 30_000, 45_000, 60_000, 120_000, 300_000];
+const SCHEDULE_TO_START_BUCKETS = {
+  workflow_task_schedule_to_start_latency: SCHEDULE_TO_START_MS,
+  activity_schedule_to_start_latency: SCHEDULE_TO_START_MS,
+};
+
 /** Worker process: connects to Temporal, runs the prebuilt workflow bundle, drains on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -33,7 +44,7 @@ async function main(): Promise<void> {
     logger: temporalLogger(logger),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
-      metrics: { prometheus: { bindAddress: sdkMetrics } },
+      metrics: { prometheus: { bindAddress: sdkMetrics, histogramBucketOverrides: SCHEDULE_TO_START_BUCKETS } },
     },
   });
   const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });

@@ -115,6 +115,8 @@ describe('Prometheus scrapes the API and the worker', function () {
     await eventually(prom, 'quire_model_request_duration_seconds_count{job="worker",operation="chat"}', exactly(2));
     const sdk = await eventually(prom, 'count({job="worker",__name__=~"temporal_.+"})', (v) => v.length === 1 && (v[0] ?? 0) > 0);
     assert.ok(sdk.length === 1);
+    // Its schedule-to-start histograms have bounds at the alerts' thresholds (2 s, 30 s), not only the SDK's coarse defaults.
+    for (const le of ['2000', '30000']) await eventually(prom, `count(temporal_workflow_task_schedule_to_start_latency_bucket{job="worker",le="${le}"})`, (v) => (v[0] ?? 0) > 0);
     // No job id, thread id or key reaches a label.
     const labelled = await prom.query('{job=~"api|worker",__name__=~"quire_.+"}');
     const values = labelled.flatMap((s) => Object.values(s.labels)).join('\n');
