@@ -83,6 +83,8 @@ export function toQuireError(err: unknown, classify: Classify = engineClassifier
   const status = field('status') ?? field('statusCode');
   // Only http-errors expose a status meant for the client; an engine client's `status` (Qdrant's, the model provider's) is about our request, not theirs.
   if (field('expose') === true && typeof status === 'number' && status >= 400 && status < 500) return requestError(status, field('type'), err);
+  // The JSON body parser (co-body) marks its parse failures 400 without `expose`: still the request's fault.
+  if (err instanceof SyntaxError && status === 400) return requestError(status, 'entity.parse.failed', err);
   return classify(err) ?? internal();
 }
 
@@ -90,7 +92,7 @@ function requestError(status: number, type: unknown, err: unknown): QuireError {
   if (status === 413 || type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'request body too large');
   if (status === 415) return new HttpError(415, 'unsupported_media_type', 'request body must be application/json with no Content-Encoding other than gzip, deflate or br');
   if (status === 400 && (type === 'entity.parse.failed' || err instanceof SyntaxError)) {
-    return new InvalidRequestError('request body is not valid JSON');
+    return new InvalidRequestError('request body is not valid JSON (an object or an array)');
   }
   if (status === 404) return new NotFoundError();
   // The status is right; the library's wording is not ours to show.

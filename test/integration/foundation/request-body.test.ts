@@ -51,11 +51,12 @@ describe('request bodies: each answers alike sent with a Content-Length and chun
     );
 
   const outcome = (res: RawResponse) => {
-    const json = JSON.parse(res.body) as { code?: string; body?: unknown; prototype?: string };
-    return { status: res.status, code: json.code, body: json.body, prototype: json.prototype };
+    const json = JSON.parse(res.body) as { code?: string; error?: string; body?: unknown; prototype?: string };
+    return { status: res.status, code: json.code, error: json.error, body: json.body, prototype: json.prototype };
   };
 
-  const cases: Array<{ what: string; type?: string; body: string | Buffer; status: number; code?: string }> = [
+  const NOT_JSON = 'request body is not valid JSON (an object or an array)';
+  const cases: Array<{ what: string; type?: string; body: string | Buffer; status: number; code?: string; error?: string }> = [
     { what: 'an object', body: '{"prompt":"hi","n":[1,2,{"x":null}]}', status: 200 },
     { what: 'an array', body: '[1,"two"]', status: 200 },
     { what: 'an empty body', body: '', status: 200 },
@@ -65,10 +66,10 @@ describe('request bodies: each answers alike sent with a Content-Length and chun
     { what: 'invalid UTF-8 (replaced, as iconv does)', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), status: 200 },
     { what: 'a charset parameter', type: 'application/json; charset=UTF-8', body: '{"a":1}', status: 200 },
     { what: 'a quoted charset', type: 'Application/JSON;charset="utf-8"', body: '{"a":1}', status: 200 },
-    { what: 'a string, not an object', body: '"hello"', status: 400, code: 'invalid_request' },
-    { what: 'a number', body: '42', status: 400, code: 'invalid_request' },
-    { what: 'broken JSON', body: '{"prompt":', status: 400, code: 'invalid_request' },
-    { what: 'only whitespace', body: '   ', status: 400, code: 'invalid_request' },
+    { what: 'a string, not an object', body: '"hello"', status: 400, code: 'invalid_request', error: NOT_JSON },
+    { what: 'a number', body: '42', status: 400, code: 'invalid_request', error: NOT_JSON },
+    { what: 'broken JSON', body: '{"prompt":', status: 400, code: 'invalid_request', error: NOT_JSON },
+    { what: 'only whitespace', body: '   ', status: 400, code: 'invalid_request', error: NOT_JSON },
     { what: 'a __proto__ key', body: '{"a":{"__proto__":{"admin":true}}}', status: 400, code: 'invalid_request' },
     { what: 'an escaped __proto__ key', body: '{"\\u005f_proto__":{"admin":true}}', status: 400, code: 'invalid_request' },
     { what: '__proto__ as a value only', body: '{"a":"__proto__"}', status: 200 },
@@ -86,6 +87,7 @@ describe('request bodies: each answers alike sent with a Content-Length and chun
       const byChunks = outcome(await send(type, bytes, 'chunked'));
       assert.equal(byLength.status, c.status);
       assert.equal(byLength.code, c.code);
+      if (c.error) assert.equal(byLength.error, c.error);
       assert.deepEqual(byLength, byChunks);
       if (c.status === 200) {
         const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
@@ -106,6 +108,6 @@ describe('request bodies: each answers alike sent with a Content-Length and chun
       socket.on('close', () => resolve());
     });
     const after = outcome(await send('application/json', Buffer.from('{"a":1}'), 'length'));
-    assert.deepEqual(after, { status: 200, code: undefined, body: { a: 1 }, prototype: 'object' });
+    assert.deepEqual(after, { status: 200, code: undefined, error: undefined, body: { a: 1 }, prototype: 'object' });
   });
 });
