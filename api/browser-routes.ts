@@ -62,7 +62,10 @@ export function browserRoutes(services: BrowserRoutesDeps): Router {
   const router = new Router();
   const perDomain = domainOrigins(services.tenants, services.config.publicUrl);
   for (const { path, origins, ...headers } of BROWSER_ENDPOINTS) {
-    router.all(path, browserCors({ policy: origins === 'domain' ? perDomain : anyOrigin, ...headers }));
+    // Its own methods and the preflight only: a layer for every method would count as a match of
+    // any method, and the feature routers' 405 (with Allow) would become a 404.
+    const methods = [...headers.methods, ...(headers.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+    router.register(path, methods, browserCors({ policy: origins === 'domain' ? perDomain : anyOrigin, ...headers }));
   }
   return router;
 }

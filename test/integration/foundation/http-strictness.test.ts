@@ -139,3 +139,29 @@ describe('HTTP strictness: every refusal is a JSON error of API.md', () => {
     }
   });
 });
+
+describe('HTTP strictness on the endpoints browsers call', () => {
+  let url: string;
+
+  before(async () => {
+    url = (await serve(createApp(await testServices({ withTemporal: false })))).url;
+  });
+
+  it('a method a browser endpoint does not serve: 405 with its Allow, not 404; OPTIONS without an Origin lists only its methods', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/discovery/v1/openai/docs/chat/completions', 'POST'],
+      ['PUT', '/discovery/v2/assistant/docs/message', 'POST'],
+      ['GET', '/discovery/v1/search/docs', 'POST'],
+      ['DELETE', '/discovery/v1/analytics/docs/page-view', 'POST'],
+    ];
+    for (const [method, path, allowed] of cases) {
+      const res = await fetch(`${url}${path}`, { method });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.ok((res.headers.get('allow') ?? '').split(', ').includes(allowed), `${method} ${path}: Allow ${res.headers.get('allow')}`);
+      isErrorShape(await res.json(), 'method_not_allowed');
+    }
+    const options = await fetch(`${url}/discovery/v1/openai/docs/chat/completions`, { method: 'OPTIONS' });
+    const allow = (options.headers.get('allow') ?? '').split(', ');
+    assert.ok(allow.includes('POST') && !allow.includes('DELETE') && allow.length <= 3, `Allow: ${allow.join(', ')}`);
+  });
+});
