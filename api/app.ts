@@ -4,7 +4,9 @@ import { koaBody } from 'koa-body';
 import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
 import { browserRoutes } from './browser-routes.js';
 import { engineClassifier } from '../core/engine-errors.js';
-import { errorMiddleware, toQuireError } from './error-middleware.js';
+import { answerErrorsUnder, errorMiddleware, toQuireError } from './error-middleware.js';
+import { mcpErrorBody } from './mcp/router.js';
+import { openAiErrorBody } from './openai-compat/wire-format.js';
 import { badRequest, HttpError } from './http-error.js';
 import { FEATURES } from './features.js';
 import { refuseNulInBody, refuseNulInUrl } from './nul-guard.js';
@@ -65,6 +67,11 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   app.use(telemetryMiddleware(services.metrics.http));
   app.use(requestLog(log));
   app.use(errorMiddleware(log, engineClassifier(redisClient(services.redis))));
+  // Clients of these protocols read their errors in the protocol's shape, the body parser's included.
+  app.use(answerErrorsUnder([
+    { prefix: '/discovery/v1/openai/', body: openAiErrorBody },
+    { prefix: '/mcp/', body: mcpErrorBody },
+  ]));
   app.use(refuseNulInUrl);
   app.use(browserRoutes(services).routes());
   app.use(requireJson);

@@ -25,16 +25,26 @@ export function setRateLimitHeaders(ctx: Context, state: LimitState): void {
 /** The body of an error response, built from the classified error. */
 export type ErrorBody = (error: QuireError) => unknown;
 
-const quireErrorBody: ErrorBody = (e) => ({ error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) });
+export const quireErrorBody: ErrorBody = (e) => ({ error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) });
+
+/** A request body that is not JSON: its own class, so a JSON-RPC endpoint can answer it as a parse error. */
+export class BodyNotJsonError extends InvalidRequestError {
+  override name = 'BodyNotJsonError';
+  constructor() {
+    super('request body is not valid JSON (an object or an array)');
+  }
+}
 const errorBodies = new WeakMap<Context, ErrorBody>();
 
 /**
- * Lets a router answer its errors in its clients' wire format (the
- * OpenAI-compatible endpoint); status, headers and logging stay this middleware's.
+ * Answers the errors of every request under a path prefix in that protocol's wire format (the
+ * OpenAI-compatible endpoint's, MCP's), from the first middleware on: a body that cannot be read
+ * is refused before any router runs. Status, headers and logging stay this middleware's.
  */
-export function answerErrorsAs(body: ErrorBody) {
+export function answerErrorsUnder(formats: ReadonlyArray<{ prefix: string; body: ErrorBody }>) {
   return function errorFormat(ctx: Context, next: Next) {
-    errorBodies.set(ctx, body);
+    const format = formats.find((f) => ctx.path.startsWith(f.prefix));
+    if (format) errorBodies.set(ctx, format.body);
     return next();
   };
 }
@@ -92,7 +102,7 @@ function requestError(status: number, type: unknown, err: unknown): QuireError {
   if (status === 413 || type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'request body too large');
   if (status === 415) return new HttpError(415, 'unsupported_media_type', 'request body must be application/json with no Content-Encoding other than gzip, deflate or br');
   if (status === 400 && (type === 'entity.parse.failed' || err instanceof SyntaxError)) {
-    return new InvalidRequestError('request body is not valid JSON (an object or an array)');
+    return new BodyNotJsonError();
   }
   if (status === 404) return new NotFoundError();
   // The status is right; the library's wording is not ours to show.

@@ -6,7 +6,7 @@ import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { BodyNotJsonError, quireErrorBody, setRateLimitHeaders, type ErrorBody } from '../error-middleware.js';
 import { HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
@@ -21,6 +21,14 @@ export type McpRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex'
  * replica can answer any request. The assistant key authenticates before MCP
  * starts; everything after (an unknown domain included) is a tool error.
  */
+/**
+ * The MCP endpoint's error bodies: a body that is not JSON is JSON-RPC's parse error (-32700), as
+ * the transport answers a message it cannot read; what is refused before MCP (the key, the limits)
+ * keeps Quire's shape, as the operation documents.
+ */
+export const mcpErrorBody: ErrorBody = (e) =>
+  e instanceof BodyNotJsonError ? { jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${e.message}` }, id: null } : quireErrorBody(e);
+
 export function mcpRouter(services: McpRouterDeps): Router {
   const { tenants, limiter, logger, docIndex, answers } = services;
   const router = new Router();

@@ -5,7 +5,7 @@ import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
-import { answerErrorsAs, setRateLimitHeaders } from '../error-middleware.js';
+import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -13,7 +13,7 @@ import { conversationFrom } from './conversation.js';
 import type * as v from 'valibot';
 import { ChatCompletionBody, type ModelListSchema } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
-import { completion, MODEL_ID, modelObject, openAiErrorBody } from './wire-format.js';
+import { completion, MODEL_ID, modelObject } from './wire-format.js';
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -29,7 +29,8 @@ export type OpenAiCompatRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | '
 export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
   const { tenants, limiter, logger, answers } = services;
   const router = new Router({ prefix: '/discovery/v1/openai/:domain' });
-  router.use(answerErrorsAs(openAiErrorBody), requireKey(tenants, 'assistant'));
+  // Its errors are answered in OpenAI's wire format (api/app.ts, by the path prefix).
+  router.use(requireKey(tenants, 'assistant'));
 
   router.get('/models', async (ctx) => {
     const domain = await ownDomain(tenants, ctx);

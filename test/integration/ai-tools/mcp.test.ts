@@ -163,6 +163,18 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     assert.equal(raw.headers.get('www-authenticate'), 'Bearer');
   });
 
+  it('answers a body that is not JSON with JSON-RPC\'s parse error, as the transport answers a message it cannot read', async () => {
+    const res = await fetch(`${world.url}/mcp/skylark`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.org.assistantKey}` },
+      body: '{"jsonrpc":',
+    });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string }; id: null };
+    assert.deepEqual([body.jsonrpc, body.error.code, body.id], ['2.0', -32700, null]);
+    assert.match(body.error.message, /^Parse error: request body is not valid JSON/);
+  });
+
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${world.url}/mcp/skylark`, { method, headers: { authorization: `Bearer ${world.org.assistantKey}`, accept: 'text/event-stream' } });

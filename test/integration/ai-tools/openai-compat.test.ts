@@ -162,6 +162,18 @@ describe('OpenAI-compatible chat endpoint (openai package as the client)', () =>
     assert.equal(body.error.type, 'invalid_request_error');
     assert.equal(body.error.param, 'messages');
     assert.equal(body.error.details.length, 1);
+    // Refused before its router runs (a body that is not JSON, one too large), still in OpenAI's shape.
+    for (const [sent, status, code] of [['{"messages":', 400, 'invalid_request'], [`{"messages":"${'x'.repeat(2_000_000)}"}`, 413, 'payload_too_large']] as const) {
+      const early = await fetch(`${w.url}/discovery/v1/openai/skylark/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${w.org.assistantKey}` },
+        body: sent,
+      });
+      assert.equal(early.status, status);
+      const refused = (await early.json()) as { error: { message: string; type: string; code: string } };
+      assert.equal(refused.error.code, code);
+      assert.equal(refused.error.type, 'invalid_request_error');
+    }
   });
 
   it('refuses a wrong key (401), an admin key (403), and an unknown or foreign domain (404)', async () => {
