@@ -30,8 +30,7 @@ export const openAiCompatOperations: OperationSpec[] = [
       "assistant's retrieval and answerer, with the same three limits; stateless (the client sends the history). Streamed: a first " +
       'chunk with `delta.role` and `delta.citations`, text chunks, a `finish_reason: "stop"` chunk, a usage chunk with no choices ' +
       'when `stream_options.include_usage`, then `data: [DONE]`; a failure after the first byte is a `data: {"error": …}` event. ' +
-      "Errors use OpenAI's shape (`{error: {message, type, param, code}}`), except a body that is not JSON or is too large, " +
-      "refused before the route in Quire's shape.",
+      "Errors use OpenAI's shape (`{error: {message, type, param, code}}`), a body that is not JSON or is too large included.",
     ...common,
     params: { path: DomainIdParams },
     body: ChatCompletionBody,
@@ -48,6 +47,9 @@ export const openAiCompatOperations: OperationSpec[] = [
       415: error('The body is not `application/json`.'),
       429: error('An assistant limit is spent.', { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
       502: error('The language model failed before answering (non-streamed requests).'),
+      503: error('The key or rate-limit store cannot be reached, or the language model is rate limiting Quire (`Retry-After` says when to retry).', {
+        'Retry-After': { $ref: '#/components/headers/Retry-After' },
+      }),
     },
   },
   {

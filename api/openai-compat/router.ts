@@ -13,9 +13,25 @@ import { conversationFrom } from './conversation.js';
 import type * as v from 'valibot';
 import { ChatCompletionBody, type ModelListSchema } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
+import { UnavailableError } from '../../core/errors.js';
+import { RateLimitedModelError } from '../../core/model/index.js';
 import { completion, MODEL_ID, modelObject } from './wire-format.js';
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * A model failure before the answer: a provider rate limiting Quire is a 503 with its Retry-After,
+ * so the client backs off (OpenAI's clients retry a 503 after it); any other failure of the
+ * provider is a 502, the gateway's answer for an upstream that failed.
+ */
+function modelFailureAnswer(err: ModelFailedError): Error {
+  const cause = err.cause;
+  if (cause instanceof RateLimitedModelError) {
+    const retryAfterSeconds = cause.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(cause.retryAfterMs / 1000));
+    return new UnavailableError('model', err.message, { cause, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+  }
+  return new HttpError(502, 'model_failed', err.message);
+}
 
 /** What the OpenAI-compatible endpoint uses. */
 export type OpenAiCompatRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'answers' | 'analytics' | 'logger'>;
@@ -79,7 +95,7 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     try {
       for await (const delta of run.deltas) text += delta;
     } catch (err) {
-      if (err instanceof ModelFailedError) throw new HttpError(502, 'model_failed', err.message);
+      if (err instanceof ModelFailedError) throw modelFailureAnswer(err);
       throw err;
     }
     ctx.body = completion(ids, text, citations, run.usage());

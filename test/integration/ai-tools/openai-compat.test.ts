@@ -205,6 +205,20 @@ describe('OpenAI-compatible chat endpoint (openai package as the client)', () =>
     });
   });
 
+  it('passes a provider\'s rate limit on as 503 with its Retry-After, so the client backs off', async () => {
+    const w = await world({ script: [{ error: { status: 429, message: 'slow down', retryAfterSeconds: 7 } }] });
+    const res = await fetch(`${w.url}/discovery/v1/openai/skylark/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${w.org.assistantKey}` },
+      body: JSON.stringify({ model: 'quire', messages: [{ role: 'user', content: QUESTION }] }),
+    });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '7');
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'unavailable');
+    assert.match(body.error.message, /rate limited/);
+  });
+
   it('reports a failing model as 502 before the stream, and as an error event inside it', async () => {
     const w = await world({ script: [{ error: { status: 500 } }, { failMidStream: { text: 'Verify the signature with your secret and', afterChars: 20 } }] });
     const client = openai(w);
