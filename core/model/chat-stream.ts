@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { request, type Dispatcher } from 'undici';
-import { ModelStreamError, modelErrorForStatus } from './errors.js';
+import { ModelStreamError, modelErrorForStatus, notACompletion } from './errors.js';
 import { eventData, pieceOf } from './event-stream.js';
 import { MODEL_TIMEOUT_MS } from './openai-client.js';
 import type { ChatMessage, ChatStreamBatch, ChatTool, StreamedToolCall } from './types.js';
@@ -52,6 +52,19 @@ export async function* streamChatCompletion(
       return Array.isArray(value) ? value[0] : value;
     };
     throw modelErrorForStatus(res.statusCode, header, reportedMessage(text));
+  }
+  // A 200 that is a JSON document, not an event stream: some gateways answer their errors so. Read
+  // as a stream it would end cleanly with no text, an empty answer told as a success.
+  const type = String(res.headers['content-type'] ?? '');
+  if (/^application\/json/i.test(type)) {
+    const text = await res.body.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    throw notACompletion(body);
   }
   let finished = false;
   // Tool calls arrive in pieces, by index: the first names the call, the rest extend its arguments.

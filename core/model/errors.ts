@@ -83,7 +83,7 @@ export function modelErrorForStatus(status: number, header: HeaderReader, provid
 export function notACompletion(body: unknown): ModelError {
   const error = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
   const reported = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : typeof error === 'string' ? error : undefined;
-  return new TransientModelError(`the model endpoint answered 200 without a chat completion (no choices)${reported ? `: ${firstLine(reported)}` : ''}`, 200);
+  return new TransientModelError(`the model endpoint answered 200 without a chat completion or its stream${reported ? `: ${firstLine(reported)}` : ''}`, 200);
 }
 
 /** Turns whatever a model request threw (the `openai` client's errors, a broken connection) into a ModelError. */

@@ -137,7 +137,7 @@ describe('agent engine: invalid model output, fix rounds and failures', function
     const f = await engineFixture({ script: [{ body200: { error: { message: 'upstream overloaded', code: 503 } } }] });
     await assert.rejects(
       f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('shape1', ['x']))),
-      (err: unknown) => err instanceof ApplicationFailure && err.type === 'ModelUnavailable' && !err.nonRetryable && /without a chat completion \(no choices\): upstream overloaded/.test(err.message),
+      (err: unknown) => err instanceof ApplicationFailure && err.type === 'ModelUnavailable' && !err.nonRetryable && /without a chat completion or its stream: upstream overloaded/.test(err.message),
     );
   });
 

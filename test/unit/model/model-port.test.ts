@@ -137,6 +137,11 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     await assert.rejects(streamText(port), (e: unknown) => e instanceof TransientModelError && e.status === undefined);
   });
 
+  it('a 200 that is a JSON document instead of an event stream (a gateway answering its error so) is a transient error naming it, not an empty answer', async () => {
+    fake.script([{ body200: { error: { message: 'upstream overloaded' } } }]);
+    await assert.rejects(streamText(port), (e: unknown) => e instanceof TransientModelError && /without a chat completion or its stream: upstream overloaded/.test(e.message));
+  });
+
   it('an error event inside a stream that began well is a ModelStreamError, after the text before it', async () => {
     fake.chunkDelayMs = 2;
     fake.script([{ failMidStream: { text: 'The CLI installs with npm and then it', afterChars: 12, errorEvent: 'overloaded' } }]);
