@@ -29,6 +29,11 @@ export type McpRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'docIndex'
 export const mcpErrorBody: ErrorBody = (e) =>
   e instanceof BodyNotJsonError ? { jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${e.message}` }, id: null } : quireErrorBody(e);
 
+/** Whether a JSON-RPC body (one message or a batch) calls a tool. */
+function callsATool(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/call');
+}
+
 export function mcpRouter(services: McpRouterDeps): Router {
   const { tenants, limiter, logger, docIndex, answers } = services;
   const router = new Router();
@@ -37,7 +42,8 @@ export function mcpRouter(services: McpRouterDeps): Router {
     const { key, orgId } = authOf(ctx);
     const domainId = String(ctx.params.domain ?? '');
     const domain = await findOwnDomain(tenants, orgId, domainId);
-    if (domain) recordAiView(services, ctx, domain.id, '/mcp');
+    // A view is a tool call, as a page fetch is one; the handshake, listings and pings are not.
+    if (domain && callsATool(ctx.request.body)) recordAiView(services, ctx, domain.id, '/mcp');
     const tools: Omit<ToolContext, 'signal'> = {
       domainId,
       domain,

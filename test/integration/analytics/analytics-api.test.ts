@@ -331,13 +331,22 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     const llms = await fetch(`${world.url}/discovery/v1/llms/docs.txt`, { headers: { 'user-agent': 'GPTBot/1.2' } });
     assert.equal(llms.status, 200);
     await llms.text();
-    const mcp = await fetch(`${world.url}/mcp/docs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.org.assistantKey}`, 'user-agent': 'Claude-User/1' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
-    });
-    assert.equal(mcp.status, 200, await mcp.clone().text());
-    await mcp.text();
+    // MCP: the handshake is no view; the tool call is one.
+    const mcpPost = (message: unknown) =>
+      fetch(`${world.url}/mcp/docs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.org.assistantKey}`, 'user-agent': 'Claude-User/1' },
+        body: JSON.stringify(message),
+      });
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'install' } } },
+    ]) {
+      const mcp = await mcpPost(message);
+      assert.equal(mcp.status, 200, await mcp.clone().text());
+      await mcp.text();
+    }
     await recorded();
 
     type Traffic = { human: number; ai: number; total: number };
