@@ -200,6 +200,7 @@ export const EnvSchema = v.strictObject({
     v.maxValue(MAX_MODEL_SEARCHES, `must be at most ${MAX_MODEL_SEARCHES} (0: no model-driven searches)`),
   ),
   QUIRE_ASSISTANT_SEARCH_TIMEOUT_MS: positiveInt(3_000, 60_000),
+  QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS: positiveInt(60_000, 600_000),
   QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: positiveInt(1000, 3_600_000),
   QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS: positiveInt(600, 86_400),
   QUIRE_WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 300_000),
@@ -309,6 +310,11 @@ export interface ModelEndpoint {
   /** Azure's `api-version`; undefined for OpenAI-compatible endpoints. */
   apiVersion: string | undefined;
   proxy: ProxySettings;
+  /**
+   * How long a streamed answer may go without a byte from the provider (its headers, then between
+   * events) before it is given up; undefined: 60 s. Turns that do not stream keep the client's 10 minutes.
+   */
+  streamIdleTimeoutMs?: number;
 }
 
 /** How queries and passages are told apart: `query: `/`passage: ` prefixes (e5, bge), an `input_type` field, or not at all. */
@@ -435,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     apiKey: e.QUIRE_MODEL_API_KEY,
     apiVersion: e.QUIRE_MODEL_API_VERSION,
     proxy,
+    streamIdleTimeoutMs: e.QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS,
   };
   const model = e.QUIRE_MODEL ? { ...endpoint, name: e.QUIRE_MODEL } : undefined;
   return {

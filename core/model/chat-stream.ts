@@ -1,9 +1,19 @@
 import type OpenAI from 'openai';
 import { request, type Dispatcher } from 'undici';
-import { ModelStreamError, modelErrorForStatus, notACompletion } from './errors.js';
+import { ModelStreamError, modelErrorForStatus, notACompletion, TransientModelError } from './errors.js';
 import { eventData, pieceOf } from './event-stream.js';
-import { MODEL_TIMEOUT_MS } from './openai-client.js';
 import type { ChatMessage, ChatStreamBatch, ChatTool, StreamedToolCall } from './types.js';
+
+/** The default of QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS: silence from a streaming provider for this long ends the answer. */
+export const STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+/** undici's idle timeouts as what they mean for the answer (transient: another request may be answered); any other error as it is. */
+function silence(err: unknown, idleTimeoutMs: number): unknown {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  if (code !== 'UND_ERR_HEADERS_TIMEOUT' && code !== 'UND_ERR_BODY_TIMEOUT') return err;
+  const when = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'before its answer' : 'mid-answer';
+  return new TransientModelError(`the model endpoint sent nothing for ${idleTimeoutMs / 1000} s ${when} (QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS)`, undefined, undefined, { cause: err });
+}
 
 /** The provider's own error message from an error body, when it is JSON in the usual shape. */
 function reportedMessage(body: string): string | undefined {
@@ -30,6 +40,7 @@ export async function* streamChatCompletion(
   client: OpenAI,
   dispatcher: Dispatcher,
   input: { model: string; messages: ChatMessage[]; tools?: ChatTool[] | undefined; signal: AbortSignal },
+  idleTimeoutMs = STREAM_IDLE_TIMEOUT_MS,
 ): AsyncGenerator<ChatStreamBatch> {
   const tools = input.tools?.length ? { tools: input.tools, tool_choice: 'auto' } : {};
   const body = { model: input.model, messages: input.messages, ...tools, stream: true, stream_options: { include_usage: true } };
@@ -42,8 +53,12 @@ export async function* streamChatCompletion(
     body: typeof built.req.body === 'string' ? built.req.body : JSON.stringify(body),
     dispatcher,
     signal: input.signal,
-    headersTimeout: MODEL_TIMEOUT_MS,
-    bodyTimeout: MODEL_TIMEOUT_MS,
+    // A provider that sends nothing (no headers, then no event) for this long is given up: a reader
+    // waiting on a stream is told it failed, not held for the client's ten minutes.
+    headersTimeout: idleTimeoutMs,
+    bodyTimeout: idleTimeoutMs,
+  }).catch((err: unknown) => {
+    throw silence(err, idleTimeoutMs);
   });
   if (res.statusCode < 200 || res.statusCode >= 300) {
     const text = await res.body.text().catch(() => '');
@@ -91,6 +106,8 @@ export async function* streamChatCompletion(
     if (made.length > 0) yield { text: '', toolCalls: made };
     // `[DONE]`, or a body that ended cleanly (servers that send no `[DONE]`); a cut connection throws instead.
     finished = true;
+  } catch (err) {
+    throw silence(err, idleTimeoutMs);
   } finally {
     if (finished) await res.body.dump().catch(() => undefined);
     else {

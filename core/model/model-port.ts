@@ -48,7 +48,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
       // Not the active span: the generator resumes in its reader's context, between reads.
       const span = tracer.startSpan(`chat ${input.model}`, { kind: SpanKind.CLIENT, attributes: genAiAttributes(endpoint, 'chat', input.model) });
       try {
-        for await (const batch of streamChatCompletion(client, dispatcher, input)) {
+        for await (const batch of streamChatCompletion(client, dispatcher, input, endpoint.streamIdleTimeoutMs)) {
           if (batch.usage) span.setAttributes({ 'gen_ai.usage.input_tokens': batch.usage.promptTokens, 'gen_ai.usage.output_tokens': batch.usage.completionTokens });
           yield batch;
         }

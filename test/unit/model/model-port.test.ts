@@ -131,6 +131,12 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     await assert.rejects(own.embed({ model: 'embed-model', texts: ['a'] }), unreachable);
   });
 
+  it('a provider that sends nothing for QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS is given up as transient, saying so, instead of holding the reader', async () => {
+    const impatient = await portFor(fake, { QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS: '300' });
+    fake.script([{ hang: true }]);
+    await assert.rejects(streamText(impatient), (e: unknown) => e instanceof TransientModelError && /sent nothing for 0\.3 s before its answer \(QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS\)/.test(e.message));
+  });
+
   it('a stream cut short is transient, not a short answer', async () => {
     fake.chunkDelayMs = 2;
     fake.script([{ failMidStream: { text: 'The CLI installs with npm and then it', afterChars: 12 } }]);
