@@ -35,6 +35,7 @@ describe('configuration', () => {
       apiKey: undefined,
       apiVersion: undefined,
       proxy: { http: undefined, https: undefined, noProxy: undefined },
+      streamIdleTimeoutMs: 60_000,
       name: 'gpt-x',
     });
     assert.equal(c.bodyLimitBytes, 512 * 1024);
