@@ -52,6 +52,20 @@ export const ChatCompletionBody = v.pipe(
       v.optional(v.nullable(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be 1'), v.maxValue(1, 'must be 1: one answer per request')))),
       v.description('One answer per request.'),
     ),
+    // What the endpoint cannot honour is refused, not ignored: a client forcing a tool call, or JSON, would wait for what never comes.
+    tool_choice: v.pipe(
+      v.optional(v.nullable(v.unknown())),
+      v.check((c) => c === undefined || c === null || c === 'auto' || c === 'none', 'may only be "auto" or "none": this endpoint answers in text and calls no tools of the client'),
+      v.description('`auto` or `none`: the endpoint calls no tools of the client (a forced tool call is refused).'),
+    ),
+    response_format: v.pipe(
+      v.optional(v.nullable(v.unknown())),
+      v.check(
+        (f) => f === undefined || f === null || (typeof f === 'object' && 'type' in f && f.type === 'text'),
+        'may only be {"type": "text"}: answers are prose with citations, not JSON',
+      ),
+      v.description('Only `{"type": "text"}`: answers are prose with citations (JSON modes are refused).'),
+    ),
     /** Quire's extension, as on the assistant: the docs version, language and access groups to answer from. */
     filter: v.pipe(
       v.optional(
@@ -66,7 +80,7 @@ export const ChatCompletionBody = v.pipe(
       v.description('Quire extension, as on the assistant: the docs version, language and access groups to answer from.'),
     ),
   }),
-  v.description('Other Chat Completions fields (temperature, max_tokens, tools, …) are accepted and ignored.'),
+  v.description('Other Chat Completions fields (temperature, max_tokens, tools, …) are accepted and ignored; a forced tool choice or a JSON response format is refused.'),
 );
 
 export type ChatCompletionRequest = v.InferOutput<typeof ChatCompletionBody>;

@@ -152,6 +152,21 @@ describe('OpenAI-compatible chat endpoint (openai package as the client)', () =>
       assert.equal(err.param, 'n');
       return true;
     });
+    // What it cannot honour is refused rather than ignored: a forced tool call, a JSON answer.
+    const tool = { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: {} } } };
+    const refusedExtras: Array<[Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>, string]> = [
+      [{ tools: [tool], tool_choice: 'required' }, 'tool_choice'],
+      [{ response_format: { type: 'json_object' } }, 'response_format'],
+    ];
+    for (const [extra, param] of refusedExtras) {
+      await assert.rejects(client.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: 'hi' }], ...extra }), (err: unknown) => {
+        assert.ok(err instanceof OpenAI.BadRequestError);
+        assert.equal(err.param, param);
+        return true;
+      });
+    }
+    const allowed = await client.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: QUESTION }], tool_choice: 'auto', tools: [tool], response_format: { type: 'text' } });
+    assert.ok(allowed.choices[0]?.message.content);
     const raw = await fetch(`${w.url}/discovery/v1/openai/skylark/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${w.org.assistantKey}` },
