@@ -106,6 +106,12 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
       </nav>
       <main id="main" tabIndex={-1}>
         {domainError ? <p role="alert" class="error">{domainError}</p> : null}
+        {/* The reports are the chosen domain's: until the list is in, a page would say "no domain", or ask the API for domain ''. */}
+        {domains === null && !domainError ? (
+          <p class="loading" aria-busy="true">
+            Loading your domains…
+          </p>
+        ) : (
         <Router onChange={onRoute}>
           <OverviewPage path="/console/overview" domain={domain} />
           <ConversationsPage path="/console/conversations" domain={domain} />
@@ -118,6 +124,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           <NotFoundPage path="/console/:rest+" />
           <Redirect path="/console" to="/console/overview" />
         </Router>
+        )}
       </main>
     </div>
   );

@@ -1,25 +1,36 @@
+import { useState } from 'preact/hooks';
 import type { Period } from '../api/analytics.js';
+import { periodProblem } from '../data/period.js';
 
-const DAY_MS = 86_400_000;
+export { lastDays } from '../data/period.js';
 
-/** The last `days` days up to today (UTC), both included. */
-export function lastDays(days: number, now = new Date()): Period {
-  return { dateFrom: new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10), dateTo: now.toISOString().slice(0, 10) };
-}
-
-/** Two labelled date fields for a report's period. */
+/**
+ * Two labelled date fields for a report's period. A change is passed on only when the period it
+ * makes can be reported; until then the fields keep what is typed and say what is missing.
+ */
 export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
+  const [draft, setDraft] = useState(period);
+  const problem = periodProblem(draft);
+  const change = (next: Period) => {
+    setDraft(next);
+    if (!periodProblem(next)) onChange(next);
+  };
   return (
-    <fieldset class="period">
+    <fieldset class="period" aria-describedby={problem ? 'period-problem' : undefined}>
       <legend>Period</legend>
       <label>
         From
-        <input type="date" value={period.dateFrom} max={period.dateTo} onChange={(e) => onChange({ ...period, dateFrom: e.currentTarget.value })} />
+        <input type="date" value={draft.dateFrom} max={period.dateTo} onChange={(e) => change({ ...draft, dateFrom: e.currentTarget.value })} />
       </label>
       <label>
         To
-        <input type="date" value={period.dateTo} min={period.dateFrom} onChange={(e) => onChange({ ...period, dateTo: e.currentTarget.value })} />
+        <input type="date" value={draft.dateTo} min={period.dateFrom} onChange={(e) => change({ ...draft, dateTo: e.currentTarget.value })} />
       </label>
+      {problem ? (
+        <p id="period-problem" class="hint" role="status">
+          {problem}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -10,10 +10,13 @@ export interface ChartData {
 
 const DAY_MS = 86_400_000;
 
-/** Every UTC day from `from` to `to` inclusive, as `YYYY-MM-DD`. */
+/** The most days a chart draws: past it, the last ones (a period the picker refuses never gets here). */
+const MAX_DAYS = 3660;
+
+/** Every UTC day from `from` to `to` inclusive, as `YYYY-MM-DD`; at most the last MAX_DAYS of them. */
 export function daysBetween(from: Date, to: Date): string[] {
   const days: string[] = [];
-  const start = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
+  const start = Math.max(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()), to.getTime() - (MAX_DAYS - 1) * DAY_MS);
   for (let t = start; t <= to.getTime(); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
   return days;
 }

@@ -10,6 +10,26 @@ export interface ConversationRow extends Conversation {
   resolution: 'answered' | 'unanswered';
 }
 
+/**
+ * An answer as a reader saw it: without the suggestions block (the widget shows it as buttons),
+ * and each linked marker `[[n]](url)` read as `[n]`.
+ */
+export function answerText(content: string): string {
+  return content
+    .replace(/\n*```suggestions[\s\S]*?(```|$)\s*$/, '')
+    .replace(/\[\[(\d+)\]\]\([^)\s]*\)/g, '[$1]')
+    .trim();
+}
+
+/**
+ * The sources an answer cites: those whose marker `[n]` its text holds (the n-th of the passages
+ * it was given). An answer that found nothing cites none, however many passages were searched.
+ */
+export function citedSources(content: string, sources: Source[]): Source[] {
+  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+  return sources.filter((_, i) => cited.has(i + 1));
+}
+
 /** The rating of each answer, by message id (the conversation id of Quire's listing). */
 export function ratingsById(feedback: Feedback[]): Map<string, { rating: Rating; comment: string | null }> {
   const out = new Map<string, { rating: Rating; comment: string | null }>();
@@ -26,7 +46,7 @@ export function conversationRows(conversations: Conversation[], feedback: Feedba
   return conversations
     .map((c) => {
       const r = ratings.get(c.id);
-      return { ...c, rating: r?.rating ?? null, comment: r?.comment ?? null, resolution: resolutionOf(c) };
+      return { ...c, sources: citedSources(c.response, c.sources), rating: r?.rating ?? null, comment: r?.comment ?? null, resolution: resolutionOf(c) };
     })
     .filter((row) => filter === 'all' || (filter === 'none' ? row.rating === null : row.rating === filter))
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
@@ -57,11 +77,12 @@ export function threadTurns(thread: ThreadResponse, feedback: Feedback[], known:
     const { sources: own, feedback: ownRating, ...message } = m;
     if (m.role !== 'assistant') return { ...message, sources: [], resolution: null, rating: null, comment: null };
     const answer = answers.get(m.id);
-    const sources = own ?? answer?.sources ?? [];
+    const sources = citedSources(m.content, own ?? answer?.sources ?? []);
     // The message's own rating when the server sends one (null: not rated), else the feedback listing's.
     const rating = ownRating !== undefined ? (ownRating && { rating: ownRating.helpful ? ('up' as const) : ('down' as const), comment: ownRating.comment }) : ratings.get(m.id);
     return {
       ...message,
+      content: answerText(m.content),
       sources,
       resolution: answer ? resolutionOf(answer) : null,
       rating: rating?.rating ?? null,

@@ -15,3 +15,31 @@ export function periodQuery(period: Period): Period {
   const next = Date.parse(`${period.dateTo}T00:00:00Z`) + DAY_MS;
   return { dateFrom: period.dateFrom, dateTo: Number.isNaN(next) ? period.dateTo : new Date(next).toISOString().slice(0, 10) };
 }
+
+/** The earliest year a period may start: anything before is a date still being typed (0002, 0020, 0202…). */
+const FIRST_YEAR = 2000;
+/** The longest period a report draws, one point a day. */
+export const MAX_PERIOD_DAYS = 3 * 366;
+
+/** The last `days` days up to today (UTC), both included. */
+export function lastDays(days: number, now = new Date()): Period {
+  return { dateFrom: new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10), dateTo: now.toISOString().slice(0, 10) };
+}
+
+/**
+ * Why a period cannot be reported, or undefined when it can: both dates whole, in a sane range, in
+ * order and at most MAX_PERIOD_DAYS apart. A date field reports every complete date as it is typed
+ * (the year 0002 on the way to 2025), and a report of two thousand years would hold the page.
+ */
+export function periodProblem(period: Period, now = new Date()): string | undefined {
+  const lastYear = now.getUTCFullYear() + 1;
+  for (const [name, value] of [['From', period.dateFrom], ['To', period.dateTo]] as const) {
+    const year = /^(\d{4})-\d{2}-\d{2}$/.exec(value)?.[1];
+    if (!year) return `${name}: choose a date`;
+    if (Number(year) < FIRST_YEAR || Number(year) > lastYear) return `${name}: choose a year from ${FIRST_YEAR} to ${lastYear}`;
+  }
+  const days = (Date.parse(period.dateTo) - Date.parse(period.dateFrom)) / DAY_MS + 1;
+  if (days < 1) return 'From must not be after To';
+  if (days > MAX_PERIOD_DAYS) return `choose a period of at most ${MAX_PERIOD_DAYS} days`;
+  return undefined;
+}

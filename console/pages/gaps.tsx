@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { route } from 'preact-router';
 import { listProjects, type ProjectSummary } from '../api/admin.js';
 import * as analytics from '../api/analytics.js';
@@ -78,7 +78,11 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
 
 /** The job a gap becomes: the server writes its prompt from the gap; the reader picks the project. */
 function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain: string; period: analytics.Period; projects: ProjectSummary[]; onCancel: () => void }) {
-  const [projectId, setProjectId] = useState(projects[0]?.id ?? '');
+  // The project named as the domain is the likely one, or the only one; otherwise the reader chooses:
+  // a job on another project's repository would open its pull request there.
+  const [projectId, setProjectId] = useState(projects.find((p) => p.id === domain)?.id ?? (projects.length === 1 ? projects[0]!.id : ''));
+  const select = useRef<HTMLSelectElement>(null);
+  useEffect(() => select.current?.focus(), []);
   const [asDraft, setAsDraft] = useState(false);
   const [errors, setErrors] = useState<{ projectId?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
@@ -86,6 +90,11 @@ function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain
 
   const submit = async (e: Event) => {
     e.preventDefault();
+    if (!projectId) {
+      setErrors({ projectId: 'Choose the project whose repository holds these docs.' });
+      select.current?.focus();
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
@@ -103,7 +112,15 @@ function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain
       <p class="hint">The agent gets the gap's questions, its nearest pages and the suggestion above, and opens a pull request.</p>
       <div class="field">
         <label for={id('project')}>Project</label>
-        <select id={id('project')} value={projectId} onChange={(e) => setProjectId(e.currentTarget.value)} aria-invalid={errors.projectId ? 'true' : undefined} aria-describedby={errors.projectId ? id('project-error') : undefined}>
+        <select
+          ref={select}
+          id={id('project')}
+          value={projectId}
+          onChange={(e) => setProjectId(e.currentTarget.value)}
+          aria-invalid={errors.projectId ? 'true' : undefined}
+          aria-describedby={errors.projectId ? id('project-error') : undefined}
+        >
+          {projectId ? null : <option value="">Choose a project…</option>}
           {projects.map((p) => (
             <option key={p.id} value={p.id}>
               {p.id}

@@ -10,8 +10,8 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
   const [loaded] = useLoad(async () => {
     const period = lastDays(365);
     const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
-    // The listing's answers carry the sources when the thread itself does not.
-    const bare = !thread.conversations && thread.messages.some((m) => m.role === 'assistant' && m.sources === undefined);
+    // The listing's answers carry what the thread's messages may not: their sources, and whether each was answered.
+    const bare = !thread.conversations;
     const known = bare ? (await analytics.conversations(domain, period, 1000)).filter((c) => c.threadId === threadId) : [];
     return threadTurns(thread, feedback, known);
   }, [domain, threadId]);
@@ -52,7 +52,12 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
                     )}
                     <p class="rating">
                       Feedback: {t.rating === 'up' ? 'Thumbs up' : t.rating === 'down' ? 'Thumbs down' : 'not rated'}
-                      {t.comment ? <q>{t.comment}</q> : null}
+                      {t.comment ? (
+                        <>
+                          {' '}
+                          <q>{t.comment}</q>
+                        </>
+                      ) : null}
                     </p>
                   </>
                 ) : null}

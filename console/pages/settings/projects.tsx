@@ -90,12 +90,13 @@ function ProjectCard({ project: loaded }: { project: Project }) {
 }
 
 function NewProject({ onCreated }: { onCreated: () => void }) {
-  const submission = useSubmission(['id', 'repository', 'branch', 'docsPath', 'forge']);
+  const submission = useSubmission(['id', 'repository', 'branch', 'docsPath', 'forge', 'forgeTokenEnv', 'allowedModels']);
   const create = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
+    const { allowedModels, ...values } = formValues(form);
     void submission.run(async () => {
-      await projects.create(formValues(form));
+      await projects.create({ ...values, ...(allowedModels ? { allowedModels: lines(allowedModels) } : {}) });
       form.reset();
       onCreated();
     });
@@ -108,6 +109,8 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
       <TextField id="new-project-branch" name="branch" label="Branch" submission={submission} hint="Optional: main when empty." />
       <TextField id="new-project-path" name="docsPath" label="Docs folder" submission={submission} hint="Optional." />
       <ForgeField id="new-project-forge" error={submission.fieldError('forge')} />
+      <TextField id="new-project-token" name="forgeTokenEnv" label="Forge token variable" submission={submission} hint="Required with GitHub and GitLab: the name of the worker's variable holding the token (never the token)." />
+      <TextField id="new-project-models" name="allowedModels" label="Allowed models" multiline submission={submission} hint="Optional, one a line; empty: the configured model only." />
       <FormError submission={submission} />
       <button type="submit" disabled={submission.busy}>
         Add the project

@@ -108,6 +108,32 @@ describe('the console in a real browser', function () {
     await checkPage(page, 'overview');
   });
 
+  it('takes a start date typed digit by digit without asking for the years it passes through (0002, 0020…), and says what is missing meanwhile', async () => {
+    const { page } = tab;
+    const asked: string[] = [];
+    const watch = (request: { url(): string }) => {
+      const from = new URL(request.url()).searchParams.get('dateFrom');
+      if (from) asked.push(from);
+    };
+    page.on('request', watch);
+    try {
+      const from = page.getByLabel('From');
+      await from.click();
+      await from.press('ArrowLeft');
+      await from.press('ArrowLeft');
+      await page.keyboard.type('03152025', { delay: 150 });
+      await page.locator('[data-total-questions]').waitFor();
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+      assert.ok(asked.includes('2025-03-15'), `asked for ${asked.join(', ')}`);
+      assert.deepEqual(asked.filter((d) => Number(d.slice(0, 4)) < 2000), [], 'no year still being typed reached the API');
+      assert.equal(await page.locator('[data-total-questions]').getAttribute('data-total-questions'), '3');
+      await from.fill('0002-03-15');
+      assert.match(await page.locator('#period-problem').innerText(), /From: choose a year from 2000/);
+    } finally {
+      page.off('request', watch);
+    }
+  });
+
   it('lists conversations, filters them by feedback, and opens a thread with its cited sources and rating', async () => {
     const { page } = tab;
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Conversations' }).click();
@@ -128,7 +154,21 @@ describe('the console in a real browser', function () {
     assert.ok((await answer.locator('.sources a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).some((h) => h?.startsWith('https://docs.example.com/guides/install')));
     assert.match(await answer.locator('.rating').innerText(), /Thumbs up/);
     assert.match(await page.locator('.turn.user').innerText(), /How do I install the CLI\?/);
+    assert.doesNotMatch(await answer.locator('.content').innerText(), /```suggestions|\]\(https?:/, 'the answer as the reader saw it');
     await checkPage(page, 'thread');
+
+    // Opened directly (a bookmark): nothing is asked for before the domain is known.
+    const undomained: string[] = [];
+    const watch = (request: { url(): string }) => void (/\/analytics\/\//.test(request.url()) && undomained.push(request.url()));
+    page.on('request', watch);
+    try {
+      await page.goto(page.url());
+      await page.locator('.turn.assistant').waitFor();
+      assert.deepEqual(undomained, []);
+      assert.equal(await page.getByText('no such route').count(), 0);
+    } finally {
+      page.off('request', watch);
+    }
   });
 
   it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {
@@ -141,7 +181,9 @@ describe('the console in a real browser', function () {
     await checkPage(page, 'gaps');
 
     await gap.getByRole('button', { name: 'Fix with the agent' }).click();
-    assert.equal(await gap.getByLabel('Project').inputValue(), 'docs');
+    assert.equal(await gap.getByLabel('Project').inputValue(), 'docs', "the project named as the domain");
+    // The opened form takes the focus (the button that had it is gone).
+    await page.waitForFunction(() => document.activeElement?.tagName === 'SELECT', undefined, { timeout: 5_000 });
     await gap.getByRole('button', { name: 'Start the job' }).click();
     await page.waitForURL(/\/console\/jobs\/docs\/[^/]+$/);
     const prLink = page.locator('a.pr-link');

@@ -255,4 +255,19 @@ describe('console Settings in a real browser', function () {
     assert.equal(project?.branch, 'release');
     assert.equal(project?.forge, 'local', 'other fields are kept');
   });
+
+  it('adds a GitHub project with its token variable and allowed models', async () => {
+    const page = await signIn();
+    await openSection(page, 'Projects');
+    const form = page.locator('form', { has: page.locator('#new-project-heading') });
+    await form.getByLabel('Id').fill('on-github');
+    await form.getByLabel('Repository').fill('https://github.com/acme/docs.git');
+    await form.getByLabel('Forge', { exact: true }).selectOption('github');
+    await form.getByLabel('Forge token variable').fill('ACME_GITHUB_TOKEN');
+    await form.getByLabel('Allowed models').fill('model-a\nmodel-b');
+    await form.getByRole('button', { name: 'Add the project' }).click();
+    await page.locator('li.card', { hasText: 'on-github' }).waitFor();
+    const project = await services.tenants.getProject('on-github');
+    assert.deepEqual([project?.forge, project?.forgeTokenEnv, project?.allowedModels], ['github', 'ACME_GITHUB_TOKEN', ['model-a', 'model-b']]);
+  });
 });

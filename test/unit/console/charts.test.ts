@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { answeredPerDay, answersByDay, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
-import { periodQuery } from '../../../console/data/period.js';
+import { periodProblem, periodQuery } from '../../../console/data/period.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
@@ -94,5 +94,16 @@ describe('console data layer: chart series from the analytics API', () => {
     assert.equal(isEmpty(null), true);
     assert.equal(isEmpty(questionsPerDay([], days)), true);
     assert.equal(isEmpty(questionsPerDay([conversation('a', '2026-11-21T00:00:00Z')], days)), false);
+  });
+
+  it('a period is reported only once it can be: whole dates from 2000 on, in order, at most three years; a chart draws at most ten years of days', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    assert.equal(periodProblem({ dateFrom: '2026-11-01', dateTo: '2026-11-27' }, now), undefined);
+    // What a date field reports while 03152025 is typed into it: year 0002, 0020, 0201.
+    for (const typing of ['0002-03-15', '0020-03-15', '0201-03-15']) assert.match(periodProblem({ dateFrom: typing, dateTo: '2026-11-27' }, now) ?? '', /^From: choose a year from 2000 to 2027/);
+    assert.equal(periodProblem({ dateFrom: '', dateTo: '2026-11-27' }, now), 'From: choose a date');
+    assert.equal(periodProblem({ dateFrom: '2026-11-28', dateTo: '2026-11-27' }, now), 'From must not be after To');
+    assert.match(periodProblem({ dateFrom: '2020-01-01', dateTo: '2026-11-27' }, now) ?? '', /at most 1098 days/);
+    assert.equal(daysBetween(new Date('0002-03-15T00:00:00Z'), new Date('2026-11-27T00:00:00Z')).length, 3660);
   });
 });

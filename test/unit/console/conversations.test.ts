@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { conversationRows, normalizeThread, threadTurns } from '../../../console/data/conversations.js';
+import { answerText, citedSources, conversationRows, normalizeThread, threadTurns } from '../../../console/data/conversations.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
@@ -60,7 +60,7 @@ describe('console data layer: conversations and threads', () => {
       createdAt: '2026-11-21T10:00:00Z',
       messages: [
         { id: 'msg_a:user', role: 'user', content: 'q', createdAt: '2026-11-21T10:00:00Z' },
-        { id: 'msg_a', role: 'assistant', content: 'a', createdAt: '2026-11-21T10:00:01Z', sources, feedback: { helpful: false, comment: 'old', createdAt: '2026-11-21T10:01:00Z' } },
+        { id: 'msg_a', role: 'assistant', content: 'a [1]', createdAt: '2026-11-21T10:00:01Z', sources, feedback: { helpful: false, comment: 'old', createdAt: '2026-11-21T10:01:00Z' } },
         { id: 'msg_b', role: 'assistant', content: 'b', createdAt: '2026-11-21T10:00:02Z', sources: [], feedback: null },
       ],
     });
@@ -74,7 +74,7 @@ describe('console data layer: conversations and threads', () => {
     assert.ok(turns.every((t) => !('feedback' in t)));
   });
 
-  it('reads the older thread shape (exchanges) as messages, and prefers the sources the thread carries', () => {
+  it('reads the older thread shape (exchanges) as messages, its status from the thread; an answer that found nothing cites none of the pages searched', () => {
     const sources = [{ title: 'Keys', url: 'https://docs.example.com/keys' }];
     const thread = normalizeThread({
       threadId: 'thr_1',
@@ -90,6 +90,15 @@ describe('console data layer: conversations and threads', () => {
       ],
     );
     const answer = threadTurns(thread, ratings)[1];
-    assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [sources, 'unanswered', 'down', 'wrong page']);
+    assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [[], 'unanswered', 'down', 'wrong page']);
+  });
+
+  it('shows an answer as the reader saw it (no suggestions block, markers as [n]) with only the sources it cites', () => {
+    const sources = ['install', 'upgrade', 'webhooks'].map((p) => ({ title: p, url: `https://docs.example.com/${p}` }));
+    const stored = 'Install with npm [[1]](https://docs.example.com/install) and check the version [3].\n\n```suggestions\n(Upgrade)[/upgrade]\n```\n';
+    assert.equal(answerText(stored), 'Install with npm [1] and check the version [3].');
+    assert.deepEqual(citedSources(stored, sources).map((s) => s.title), ['install', 'webhooks']);
+    const rows = conversationRows([conversation('msg_x', '2026-11-21T10:00:00Z', { response: stored, sources })], [], 'all');
+    assert.equal(rows[0]?.sources.length, 2, 'the listing counts the cited sources');
   });
 });
