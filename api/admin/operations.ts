@@ -172,7 +172,10 @@ export const adminOperations: OperationSpec[] = [
     summary: 'Revoke a key: it no longer authenticates, and stays listed as revoked',
     security,
     params: { path: KeyParams },
-    responses: { 204: noContent },
+    responses: {
+      204: noContent,
+      409: { description: "The organisation's last admin key in force (`conflict`): create another admin key first, so nobody is locked out.", content: ERROR_CONTENT },
+    },
     errors: AUTHENTICATED_GET_ERRORS,
   },
   {

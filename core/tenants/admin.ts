@@ -7,6 +7,7 @@ import {
   type Project,
   type ProjectInput,
   TOKEN_FORGES,
+  TenantConflictError,
   type TenantStore,
   UnknownTenantError,
 } from './types.js';
@@ -171,9 +172,17 @@ export async function createOrgKey(
 
 export const listOrgKeys = async (tenants: TenantStore, orgId: string): Promise<KeyView[]> => (await tenants.listKeys(orgId)).map(keyView);
 
-/** Revokes a key of the organisation; revoking a revoked key answers it unchanged. */
-export async function revokeOrgKey(tenants: TenantStore, orgId: string, id: string): Promise<KeyView> {
-  const key = (await tenants.listKeys(orgId)).find((k) => k.id === id);
+/**
+ * Revokes a key of the organisation; revoking a revoked key answers it unchanged. The last admin
+ * key in force is refused (TenantConflictError): without it nobody could sign in to the console or
+ * call the admin API again, and only an operator could make a new one.
+ */
+export async function revokeOrgKey(tenants: TenantStore, orgId: string, id: string, now = new Date()): Promise<KeyView> {
+  const keys = await tenants.listKeys(orgId);
+  const key = keys.find((k) => k.id === id);
   if (!key) throw new UnknownTenantError('key', id);
+  const inForce = (k: ApiKeyRecord) => k.kind === 'admin' && !k.revokedAt && !(k.expiresAt && Date.parse(k.expiresAt) <= now.getTime());
+  if (inForce(key) && !keys.some((k) => k.id !== id && inForce(k)))
+    throw new TenantConflictError("this is the organisation's last admin key in force: create another admin key first, then revoke this one");
   return keyView(await tenants.revokeKey(id));
 }

@@ -240,6 +240,18 @@ describe('admin API', function () {
       assert.ok(after.find((k) => k.id === created.id)?.revokedAt);
     });
 
+    it("refuses to revoke the organisation's last admin key in force (409), so nobody is locked out; with another, it goes", async () => {
+      const { url: lone, acme: solo } = await twoOrgApi();
+      const only = solo.adminKeyId;
+      const refused = await fetch(`${lone}/v2/admin/keys/${only}`, { method: 'DELETE', headers: { Authorization: `Bearer ${solo.adminKey}` } });
+      assert.equal(refused.status, 409);
+      const body = (await refused.json()) as { code: string; error: string };
+      assert.equal(body.code, 'conflict');
+      assert.match(body.error, /last admin key in force: create another admin key first/);
+      const other = (await (await fetch(`${lone}/v2/admin/keys`, { method: 'POST', headers: { Authorization: `Bearer ${solo.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'admin' }) })).json()) as { secret: string };
+      assert.equal((await fetch(`${lone}/v2/admin/keys/${only}`, { method: 'DELETE', headers: { Authorization: `Bearer ${other.secret}` } })).status, 204);
+    });
+
     it('lets a key expire: after its expiry it gets 401', async () => {
       const expiresAt = new Date(Date.now() + 1500).toISOString();
       const res = await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'admin', expiresAt });
