@@ -35,7 +35,7 @@ export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     if (err instanceof UnknownTenantError) throw notFound(`${err.kind} '${err.id}'`);
-    if (err instanceof TenantInputError) throw badRequest(`invalid body: ${err.message}`, [{ path: err.field, message: err.message }]);
+    if (err instanceof TenantInputError) throw badRequest(`invalid body: ${err.message}`, [{ path: err.field, message: err.reason }]);
     if (err instanceof TenantConflictError) throw conflict(err.message);
     throw err;
   }

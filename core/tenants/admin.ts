@@ -24,9 +24,10 @@ export class TenantInputError extends Error {
   override name = 'TenantInputError';
   constructor(
     readonly field: string,
-    message: string,
+    /** The rule, without the field's name: what a form shows beside the field. */
+    readonly reason: string,
   ) {
-    super(`${field}: ${message}`);
+    super(`${field}: ${reason}`);
   }
 }
 
