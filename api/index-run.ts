@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
+import { rootReason } from '../core/errors.js';
+import { scrubSecrets } from '../core/logger.js';
 import { notFound } from './http-error.js';
 
 /** How long a progress query may wait for a worker before the answer goes without it. */
@@ -18,6 +20,8 @@ export interface IndexRun {
   progress: IndexProgress | null;
   /** A completed run's result (pages and chunks indexed, the commit). */
   result: Awaited<ReturnType<IndexDomainWorkflow>> | undefined;
+  /** Why a run that did not complete ended (its failure, the terminate reason, the timeout), in one line. */
+  error: string | undefined;
 }
 
 /**
@@ -36,6 +40,13 @@ export async function readIndexRun(temporal: Client, domainId: string): Promise<
   const run = temporal.workflow.getHandle<IndexDomainWorkflow>(described.workflowId, described.runId);
   const status = described.status.name.toLowerCase();
   const result = status === 'completed' ? await run.result().catch(() => undefined) : undefined;
+  // A run that ended otherwise says why through its result's failure (messages written for the Temporal UI, credentials scrubbed).
+  const error = ['failed', 'terminated', 'timed_out', 'canceled'].includes(status)
+    ? await run.result().then(
+        () => undefined,
+        (err: unknown) => scrubSecrets(rootReason(err)).split('\n')[0]!.slice(0, 500),
+      )
+    : undefined;
   const progress = status === 'running' ? await Promise.race([run.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]) : null;
-  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result };
+  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error };
 }

@@ -54,6 +54,7 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
     // A finished run's result says what it indexed: the commit and the page count.
     commit: run.result?.commit ?? null,
     pages: run.result?.pages ?? null,
+    error: run.error ?? null,
   };
 }
 

@@ -149,6 +149,7 @@ export const IndexStatus = v.object({
   ),
   commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
   pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
+  error: v.pipe(v.nullable(v.string()), v.description('Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise.')),
 });
 
 export type ProjectViewOut = v.InferOutput<typeof ProjectView>;

@@ -26,6 +26,8 @@ export interface IndexStatus {
   /** The commit of the docs the run indexed, when it has finished and knows it. */
   commit?: string | null;
   pages?: number | null;
+  /** Why a run that did not complete ended. */
+  error?: string | null;
 }
 
 export interface Key {

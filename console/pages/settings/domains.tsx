@@ -159,6 +159,12 @@ function Indexing({ domainId }: { domainId: string }) {
               <dd>{status.pages}</dd>
             </>
           ) : null}
+          {status.error ? (
+            <>
+              <dt>Why</dt>
+              <dd class="index-error">{status.error}</dd>
+            </>
+          ) : null}
           <dt>Last indexed commit</dt>
           <dd>{status.commit ? <code class="commit">{status.commit.slice(0, 12)}</code> : '—'}</dd>
         </dl>

@@ -208,13 +208,20 @@ describe('admin API', function () {
       res = await call('GET', '/v2/admin/domains/to-index/index', acme.adminKey);
       assert.equal(res.status, 200);
       await conforms('/v2/admin/domains/{domainId}/index', 'get', res.clone());
-      const status = (await res.json()) as { runId: string; status: string };
+      const status = (await res.json()) as { runId: string; status: string; error: string | null };
       assert.equal(status.runId, started.runId);
+      assert.equal(status.error, null, 'a running run has no error');
       // No worker polls this suite's task queue: the run waits, and a second start joins it.
       assert.equal(status.status, 'running');
       res = await call('POST', '/v2/admin/domains/to-index/index', acme.adminKey);
       assert.equal(((await res.json()) as { runId: string }).runId, started.runId);
-      await services.temporal.workflow.getHandle(started.workflowId).terminate('test over');
+      await services.temporal.workflow.getHandle(started.workflowId).terminate('stopped by an operator: the docs repository moved');
+      // A run that did not complete says why.
+      res = await call('GET', '/v2/admin/domains/to-index/index', acme.adminKey);
+      await conforms('/v2/admin/domains/{domainId}/index', 'get', res.clone());
+      const ended = (await res.json()) as { status: string; error: string | null };
+      assert.equal(ended.status, 'terminated');
+      assert.match(ended.error ?? '', /stopped by an operator: the docs repository moved/);
     });
   });
 
