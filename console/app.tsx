@@ -66,17 +66,22 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string | null>(null);
 
-  useEffect(() => {
+  const loadDomains = () =>
     listDomains().then(
       (list) => {
         setDomains(list);
-        setDomain((d) => d || list[0]?.id || '');
+        // The chosen domain stays while it exists; one deleted in Settings gives way to the first.
+        setDomain((d) => (list.some((x) => x.id === d) ? d : list[0]?.id || ''));
       },
       (err: unknown) => setDomainError(messageOf(err)),
     );
-  }, []);
+  useEffect(() => void loadDomains(), []);
 
-  const onRoute = (e: RouterOnChangeArgs) => setUrl(e.url);
+  // Leaving Settings, where domains are added and deleted, the picker reads the list again.
+  const onRoute = (e: RouterOnChangeArgs) => {
+    if (e.previous?.startsWith('/console/settings') && !e.url.startsWith('/console/settings')) void loadDomains();
+    setUrl(e.url);
+  };
 
   return (
     <div class="shell">

@@ -123,7 +123,7 @@ describe('the console in a real browser', function () {
       await from.press('ArrowLeft');
       await page.keyboard.type('03152025', { delay: 150 });
       await page.locator('[data-total-questions]').waitFor();
-      await page.waitForFunction('!document.querySelector(\'[aria-busy="true"]\')');
+      await page.locator('[aria-busy="true"]').waitFor({ state: 'detached' });
       assert.ok(asked.includes('2025-03-15'), `asked for ${asked.join(', ')}`);
       assert.deepEqual(asked.filter((d) => Number(d.slice(0, 4)) < 2000), [], 'no year still being typed reached the API');
       assert.equal(await page.locator('[data-total-questions]').getAttribute('data-total-questions'), '3');
@@ -183,7 +183,7 @@ describe('the console in a real browser', function () {
     await gap.getByRole('button', { name: 'Fix with the agent' }).click();
     assert.equal(await gap.getByLabel('Project').inputValue(), 'docs', "the project named as the domain");
     // The opened form takes the focus (the button that had it is gone).
-    await page.waitForFunction("document.activeElement && document.activeElement.tagName === 'SELECT'", undefined, { timeout: 5_000 });
+    await gap.locator('select:focus').waitFor({ timeout: 5_000 });
     await gap.getByRole('button', { name: 'Start the job' }).click();
     await page.waitForURL(/\/console\/jobs\/docs\/[^/]+$/);
     const prLink = page.locator('a.pr-link');

@@ -270,4 +270,16 @@ describe('console Settings in a real browser', function () {
     const project = await services.tenants.getProject('on-github');
     assert.deepEqual([project?.forge, project?.forgeTokenEnv, project?.allowedModels], ['github', 'ACME_GITHUB_TOKEN', ['model-a', 'model-b']]);
   });
+
+  it('adds a domain, and the top bar offers it once the reader leaves Settings', async () => {
+    const page = await signIn();
+    await page.locator('#new-domain-id').fill('second-docs');
+    await page.locator('#new-domain-source').fill('/srv/second-docs');
+    await page.locator('#new-domain-base-url').fill('https://second.example.com');
+    await page.locator('form', { has: page.locator('#new-domain-id') }).locator('button[type=submit]').click();
+    await page.locator('form[aria-label="Settings of second-docs"]').waitFor();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.locator('header .domain-picker option', { hasText: 'second-docs' }).waitFor({ state: 'attached', timeout: 5_000 });
+  });
 });
