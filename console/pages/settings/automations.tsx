@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { automations, projects, webhooks, type Automation } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, FormError, formValues, TextField, useSubmission } from './form.js';
+import { CopyButton, FormError, formValues, TextField, useFocusOnAppear, useSubmission } from './form.js';
 
 /** The project a section is about; the first one to begin with. */
 function ProjectChoice({ id, value, onChange }: { id: string; value: string; onChange: (projectId: string) => void }) {
@@ -189,21 +189,7 @@ function ProjectWebhooks({ projectId }: { projectId: string }) {
           {error}
         </p>
       ) : null}
-      {secret ? (
-        <section class="card secret" aria-labelledby="webhook-secret-heading">
-          <h2 id="webhook-secret-heading">Signing secret</h2>
-          <p>Verify X-Quire-Signature with it. It is shown this once.</p>
-          <pre>
-            <code id="webhook-secret">{secret}</code>
-          </pre>
-          <div class="actions">
-            <CopyButton text={secret} label="Copy the secret" />
-            <button type="button" class="secondary" onClick={() => setSecret(null)}>
-              Done
-            </button>
-          </div>
-        </section>
-      ) : null}
+      {secret ? <WebhookSecret secret={secret} onDone={() => setSecret(null)} /> : null}
       <NewWebhook
         projectId={projectId}
         onCreated={(signingSecret) => {
@@ -214,6 +200,28 @@ function ProjectWebhooks({ projectId }: { projectId: string }) {
       <h2>Deliveries</h2>
       <Deliveries projectId={projectId} />
     </>
+  );
+}
+
+/** A new webhook's generated signing secret, shown this once; it takes the focus when it appears. */
+function WebhookSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
+  const heading = useFocusOnAppear<HTMLHeadingElement>();
+  return (
+    <section class="card secret" aria-labelledby="webhook-secret-heading">
+      <h2 id="webhook-secret-heading" ref={heading} tabIndex={-1}>
+        Signing secret
+      </h2>
+      <p>Verify X-Quire-Signature with it. It is shown this once.</p>
+      <pre>
+        <code id="webhook-secret">{secret}</code>
+      </pre>
+      <div class="actions">
+        <CopyButton text={secret} label="Copy the secret" />
+        <button type="button" class="secondary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.js';
 import { messageOf } from '../../components/async.js';
 
@@ -84,6 +84,16 @@ export function FormError({ submission }: { submission: Submission }) {
       {submission.formError}
     </p>
   ) : null;
+}
+
+/**
+ * A heading that takes the focus when it appears (give it tabIndex -1): a one-time secret shown in
+ * place of the form that made it is where a keyboard or screen reader user must be, not <body>.
+ */
+export function useFocusOnAppear<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return ref;
 }
 
 /** The form's named text values: blank ones left out, so the API applies its defaults (or keeps the value, on PATCH). */

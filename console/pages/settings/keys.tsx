@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { keys, type Key } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, Field, FormError, useSubmission } from './form.js';
+import { CopyButton, Field, FormError, useFocusOnAppear, useSubmission } from './form.js';
 
 /** Keys: a new key's secret shown once, the list (masked), and revoking. */
 export function KeysSection() {
@@ -44,9 +44,12 @@ export function KeysSection() {
 }
 
 function NewSecret({ created, onDone }: { created: Key & { secret: string }; onDone: () => void }) {
+  const heading = useFocusOnAppear<HTMLHeadingElement>();
   return (
     <section class="card secret" aria-labelledby="new-secret-heading" role="region">
-      <h2 id="new-secret-heading">New {created.kind} key</h2>
+      <h2 id="new-secret-heading" ref={heading} tabIndex={-1}>
+        New {created.kind} key
+      </h2>
       <p>Copy it now: it is shown this once and cannot be read again.</p>
       <pre>
         <code id="new-secret">{created.secret}</code>

@@ -125,6 +125,8 @@ describe('console Settings in a real browser', function () {
     await page.click('text=Create the key');
     const secret = (await page.locator('#new-secret').textContent()) ?? '';
     assert.match(secret, /^quire_dsc_[A-Za-z0-9_-]{43}$/);
+    // The secret shown once is where the focus goes (the form that made it is out of view).
+    await page.locator('#new-secret-heading:focus').waitFor({ timeout: 5_000 });
     const created = await services.tenants.authenticate(secret);
     assert.ok(created, 'the secret shown is a live key');
     assert.equal((await services.tenants.listKeys('acme')).length, before + 1);
@@ -228,6 +230,7 @@ describe('console Settings in a real browser', function () {
     await page.fill('#new-webhook-events', 'job.completed');
     await page.click('text=Add the webhook');
     const secret = (await page.locator('#webhook-secret').textContent()) ?? '';
+    await page.locator('#webhook-secret-heading:focus').waitFor({ timeout: 5_000 });
     const [hook] = await services.webhooks.list('handbook');
     assert.deepEqual(hook?.secret, { kind: 'stored', value: secret });
     assert.deepEqual(hook.events, ['job.completed']);
