@@ -1,16 +1,33 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
 import { lastDays, PeriodPicker } from '../components/period.js';
 import { conversationRows, type FeedbackFilter } from '../data/conversations.js';
+import { periodProblem, type Period } from '../data/period.js';
 
 const RATING_TEXT = { up: 'Thumbs up', down: 'Thumbs down' } as const;
 
+const FILTERS: readonly FeedbackFilter[] = ['all', 'up', 'down', 'none'];
+
+/** The listing's period and filter as the URL holds them (`?from&to&feedback`), or the defaults. */
+function listingOf(search: string): { period: Period; filter: FeedbackFilter } {
+  const q = new URLSearchParams(search);
+  const asked = { dateFrom: q.get('from') ?? '', dateTo: q.get('to') ?? '' };
+  const feedback = q.get('feedback');
+  return { period: periodProblem(asked) ? lastDays(14) : asked, filter: FILTERS.find((f) => f === feedback) ?? 'all' };
+}
+
+/** The listing's query, kept in the URL and in each thread's link, so "Back to conversations" finds the listing as it was. */
+const listingQuery = (period: Period, filter: FeedbackFilter) => `?${new URLSearchParams({ from: period.dateFrom, to: period.dateTo, feedback: filter }).toString()}`;
+
 /** What readers asked the domain's assistant, filtered by period and rating; each opens its thread. */
 export function ConversationsPage({ domain }: { path?: string; domain: string }) {
-  const [period, setPeriod] = useState(lastDays(14));
-  const [filter, setFilter] = useState<FeedbackFilter>('all');
+  const initial = listingOf(location.search);
+  const [period, setPeriod] = useState(initial.period);
+  const [filter, setFilter] = useState<FeedbackFilter>(initial.filter);
+  const query = listingQuery(period, filter);
+  useEffect(() => history.replaceState(history.state, '', `${location.pathname}${query}`), [query]);
   const [loaded] = useLoad(async () => {
     if (!domain) return { conversations: [], feedback: [] };
     const [conversations, feedback] = await Promise.all([analytics.conversations(domain, period, 1000), analytics.feedback(domain, period)]);
@@ -40,7 +57,7 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
               {rows.map((row) => (
                 <li key={row.id} class="card">
                   <p class="question">
-                    {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}`}>{row.query}</a> : row.query}
+                    {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}${query}`}>{row.query}</a> : row.query}
                   </p>
                   <p class="meta">
                     <time dateTime={row.timestamp}>{formatTime(row.timestamp)}</time>

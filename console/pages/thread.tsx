@@ -17,7 +17,7 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
   }, [domain, threadId]);
 
   return (
-    <Page title="Thread" actions={<a href="/console/conversations">Back to conversations</a>}>
+    <Page title="Thread" actions={<a href={`/console/conversations${location.search}`}>Back to conversations</a>}>
       <p class="meta">
         Thread <code>{threadId}</code>
       </p>

@@ -169,6 +169,11 @@ describe('the console in a real browser', function () {
     } finally {
       page.off('request', watch);
     }
+    // Back to the listing as it was left: the Thumbs up filter kept.
+    await page.getByRole('link', { name: 'Back to conversations' }).click();
+    await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor();
+    assert.equal(await page.getByLabel('Feedback').inputValue(), 'up');
+    assert.deepEqual(await items.locator('.question').allInnerTexts(), ['How do I install the CLI?']);
   });
 
   it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {
