@@ -55,7 +55,9 @@ export const mcpOperations: OperationSpec[] = [
       'answered on its own, with `application/json`. `Accept` must list both `application/json` and `text/event-stream` ' +
       '(MCP clients send both). Tools: `search` (passages with title, absolute URL and text), `get_page` ' +
       '(a page as Markdown, by path or URL) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
-      "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; only " +
+      "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; a " +
+      '`tools/call` whose params are not a call is answered with JSON-RPC\'s invalid params (-32602). JSON-RPC batches are ' +
+      'refused under `MCP-Protocol-Version` 2025-06-18 and later (which have none), answered under 2025-03-26 or no header. Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +
       'search endpoints do); `ask` spends the three assistant limits.',
     tags: ['ai-tools'],
@@ -65,7 +67,9 @@ export const mcpOperations: OperationSpec[] = [
     responses: {
       200: { description: 'The JSON-RPC response(s) to the request(s) in the body.', headers: RATE_LIMIT_HEADERS, body: JsonRpcBody },
       202: { description: 'The body held only notifications or responses: nothing to answer.' },
-      400: transportOrApiError('The body is not JSON, or not a JSON-RPC message.'),
+      400: transportOrApiError(
+        'The body is not JSON (-32700), not a JSON-RPC message, an empty batch, or a batch under protocol 2025-06-18 and later (-32600).',
+      ),
       401: apiError('No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`).'),
       403: apiError('An admin key: this endpoint takes an assistant key.'),
       406: transportOrApiError('`Accept` does not list both `application/json` and `text/event-stream`.'),

@@ -10,6 +10,7 @@ import { BodyNotJsonError, quireErrorBody, setRateLimitHeaders, type ErrorBody }
 import { HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
+import { jsonRpcRefusal } from './json-rpc-checks.js';
 import type { ToolContext } from './tool.js';
 
 /** What the MCP server uses. */
@@ -40,6 +41,12 @@ export function mcpRouter(services: McpRouterDeps): Router {
 
   router.post('/mcp/:domain', requireKey(tenants, 'assistant'), async (ctx: Context) => {
     const { key, orgId } = authOf(ctx);
+    const refused = jsonRpcRefusal(ctx.request.body, ctx.get('mcp-protocol-version') || undefined);
+    if (refused) {
+      ctx.status = refused.status;
+      ctx.body = refused.body;
+      return;
+    }
     const domainId = String(ctx.params.domain ?? '');
     const domain = await findOwnDomain(tenants, orgId, domainId);
     // A view is a tool call, as a page fetch is one; the handshake, listings and pings are not.

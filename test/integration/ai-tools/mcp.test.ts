@@ -31,6 +31,21 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => {
   return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 };
 
+/** One JSON-RPC body POSTed as an MCP client would, under `version` (the `MCP-Protocol-Version` header). */
+async function rawMcp(world: World, body: unknown, version = '2025-06-18') {
+  const res = await fetch(`${world.url}/mcp/skylark`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${world.org.assistantKey}`,
+      'mcp-protocol-version': version,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { id?: unknown; result?: unknown; error?: { code: number; message: string } } };
+}
+
 describe('MCP server per domain (SDK client over HTTP)', () => {
   let world: World;
   before(async () => {
@@ -173,6 +188,43 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string }; id: null };
     assert.deepEqual([body.jsonrpc, body.error.code, body.id], ['2.0', -32700, null]);
     assert.match(body.error.message, /^Parse error: request body is not valid JSON/);
+  });
+
+  it('answers a tools/call whose params are not a call with JSON-RPC\'s invalid params (-32602) and the reason, not an internal error', async () => {
+    const call = (params: unknown) => rawMcp(world, { jsonrpc: '2.0', id: 7, method: 'tools/call', params });
+    for (const [params, reason] of [
+      [{ name: 5 }, /^Invalid params: params\.name must be a string/],
+      [undefined, /^Invalid params: params must be an object/],
+      [{ name: 'search', arguments: 'webhooks' }, /^Invalid params: params\.arguments must be an object/],
+    ] as const) {
+      const { status, body } = await call(params);
+      assert.equal(status, 200);
+      assert.deepEqual([body.id, body.error?.code], [7, -32602], JSON.stringify(body));
+      assert.match(body.error?.message ?? '', reason);
+    }
+    // A well-formed call still reaches the tool.
+    const ok = await call({ name: 'search', arguments: { query: 'webhooks' } });
+    assert.equal(ok.status, 200);
+    assert.ok(ok.body.result, JSON.stringify(ok.body));
+  });
+
+  it('refuses JSON-RPC batches under protocol 2025-06-18 and later, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const { status, body } = await rawMcp(world, [list(1), list(2)], version);
+      assert.equal(status, 400);
+      assert.equal(body.error?.code, -32600);
+      assert.match(body.error?.message ?? '', /no JSON-RPC batches; send one message per POST/);
+    }
+    // Protocol 2025-03-26 had batches: both requests are answered.
+    const older = await rawMcp(world, [list(1), list(2)], '2025-03-26');
+    assert.equal(older.status, 200);
+    assert.deepEqual((older.body as unknown as Array<{ id: number }>).map((r) => r.id), [1, 2]);
+    for (const body of [[], { hello: 'world' }, { jsonrpc: '1.0', id: 3, method: 'tools/list' }]) {
+      const refused = await rawMcp(world, body, '2025-03-26');
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.body.error?.code, -32600);
+    }
   });
 
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {

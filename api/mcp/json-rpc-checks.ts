@@ -1,0 +1,77 @@
+/**
+ * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
+ * answer would be wrong in JSON-RPC's terms: a batch where the protocol has none (or an empty
+ * one), a JSON value that is not a JSON-RPC message (the transport calls it a parse error), and a
+ * `tools/call` whose params are not a call (the SDK answers -32603, an internal error, with its
+ * validator's dump).
+ */
+
+/** The first MCP protocol version without JSON-RPC batches. */
+const FIRST_WITHOUT_BATCHES = '2025-06-18';
+/** What a client that sends no `MCP-Protocol-Version` header is taken to speak, as the spec says. */
+const VERSION_WITHOUT_HEADER = '2025-03-26';
+
+/** JSON-RPC's own error codes. */
+export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+type JsonRpcId = string | number | null;
+
+export interface JsonRpcRefusal {
+  /** 400 for a body the endpoint cannot take; 200 for a request answered with an error, as JSON-RPC answers it. */
+  status: 200 | 400;
+  body: { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string } };
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The message's id when it is one JSON-RPC allows, else null (as for a message whose id cannot be read). */
+function idOf(message: Record<string, unknown>): JsonRpcId {
+  const { id } = message;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}
+
+function refuse(status: JsonRpcRefusal['status'], id: JsonRpcId, code: number, message: string): JsonRpcRefusal {
+  return { status, body: { jsonrpc: '2.0', id, error: { code, message } } };
+}
+
+/** Why `params` of a `tools/call` is not a call, in the caller's terms; undefined when it is one. */
+function toolCallProblem(params: unknown): string | undefined {
+  if (!isObject(params)) return 'params must be an object with the tool\'s name and its arguments ({"name": …, "arguments": {…}})';
+  if (typeof params.name !== 'string') return 'params.name must be a string, the name of a tool that tools/list shows';
+  if (params.arguments !== undefined && !isObject(params.arguments)) return 'params.arguments must be an object of the tool\'s arguments';
+  if (params._meta !== undefined && !isObject(params._meta)) return 'params._meta must be an object';
+  return undefined;
+}
+
+/** Whether a JSON value is a JSON-RPC 2.0 message at all: a request or notification (a method), or a response. */
+function isMessage(m: Record<string, unknown>): boolean {
+  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
+}
+
+/**
+ * The refusal of a POST body the transport would answer wrongly, or undefined to hand it on.
+ * `protocolVersion` is the request's `MCP-Protocol-Version` header, when it has one.
+ */
+export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefined): JsonRpcRefusal | undefined {
+  if (Array.isArray(body)) {
+    if (body.length === 0) return refuse(400, null, INVALID_REQUEST, 'Invalid Request: the batch is empty');
+    if ((protocolVersion ?? VERSION_WITHOUT_HEADER) >= FIRST_WITHOUT_BATCHES) {
+      return refuse(400, null, INVALID_REQUEST, `Invalid Request: MCP ${FIRST_WITHOUT_BATCHES} and later have no JSON-RPC batches; send one message per POST`);
+    }
+    return undefined;
+  }
+  if (!isObject(body) || !isMessage(body)) {
+    return refuse(
+      400,
+      isObject(body) ? idOf(body) : null,
+      INVALID_REQUEST,
+      'Invalid Request: a JSON-RPC 2.0 message has "jsonrpc": "2.0" and either a "method" (a request or notification) or a "result" or "error" (a response)',
+    );
+  }
+  if (body.method === 'tools/call' && 'id' in body) {
+    const problem = toolCallProblem(body.params);
+    if (problem) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${problem}`);
+  }
+  return undefined;
+}
