@@ -1,4 +1,13 @@
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, InjectedSinks, Next, WorkerInterceptors } from '@temporalio/worker';
+import { context, isSpanContextValid, trace, type SpanContext } from '@opentelemetry/api';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityOutboundCallsInterceptor,
+  GetLogAttributesInput,
+  InjectedSinks,
+  Next,
+  WorkerInterceptors,
+} from '@temporalio/worker';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import {
   makeWorkflowExporter,
@@ -33,6 +42,28 @@ class ActivityLogFields implements ActivityInboundCallsInterceptor {
 }
 
 /**
+ * Keeps the activity's span for the SDK's own lines written after it ended: the SDK logs
+ * "Activity failed" (and "completed") once the tracing interceptor's span has closed, where the
+ * span-reading outbound interceptor finds no trace. Placed inside the tracing interceptor, it
+ * notes the span its execution runs in, and gives that span's ids to lines that have none.
+ */
+export class ActivitySpanForLogs implements ActivityInboundCallsInterceptor, ActivityOutboundCallsInterceptor {
+  private span: SpanContext | undefined;
+
+  execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const span = trace.getSpan(context.active())?.spanContext();
+    if (span && isSpanContextValid(span)) this.span = span;
+    return next(input);
+  }
+
+  getLogAttributes(input: GetLogAttributesInput, next: Next<ActivityOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
+    const attributes = next(input);
+    if (attributes.trace_id !== undefined || !this.span) return attributes;
+    return { ...attributes, trace_id: this.span.traceId, span_id: this.span.spanId };
+  }
+}
+
+/**
  * What the worker adds for telemetry: activity spans continuing the workflow's trace, log fields,
  * and the sink through which the sandboxed workflows export their spans (dropped when tracing is off).
  */
@@ -42,6 +73,10 @@ export function workerTelemetry(tracing: Tracing): { interceptors: WorkerInterce
       activity: [
         (ctx) => ({ inbound: new ActivityLogFields(ctx) }),
         (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
+        () => {
+          const spanForLogs = new ActivitySpanForLogs();
+          return { inbound: spanForLogs, outbound: spanForLogs };
+        },
       ],
     },
     sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },

@@ -11,6 +11,8 @@ import { Writable } from 'node:stream';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createApp } from '../../../api/app.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { createLogger } from '../../../core/logger.js';
@@ -24,6 +26,8 @@ import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { call, pollJob } from '../agent-jobs/agent-api.js';
 import { userMessage } from '../assistant/harness.js';
 import { SITE } from '../assistant/site.js';
+import { temporalLogger } from '../../../worker/runtime-logger.js';
+import { workerTelemetry } from '../../../worker/telemetry.js';
 
 const PROMPT_SECRET = 'prompt-marker-7f3a9c';
 const ANSWER_SECRET = 'answer-marker-91b2e4';
@@ -151,6 +155,27 @@ describe('traces and correlated logs', function () {
     const activityLine = lines.find((l) => l.jobId === created.body.id && typeof l.workflowId === 'string' && l.trace_id && !l.requestId);
     assert.ok(activityLine, `an activity line with job id, workflow id and trace: ${JSON.stringify(lines.filter((l) => l.jobId).slice(0, 3))}`);
     assert.equal(activityLine.trace_id, request.spanContext().traceId);
+  });
+
+  it("the SDK's own line for a failed activity, written after the activity's span ended, carries that span's trace and span ids", async () => {
+    exporter.reset();
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(JSON.parse(chunk.toString())), done()) }));
+    const { interceptors } = workerTelemetry(tracing);
+    const env = new MockActivityEnvironment({ activityType: 'cloneRepository' }, { logger: temporalLogger(logger), interceptors: interceptors.activity });
+    await assert.rejects(
+      env.run(async () => {
+        throw ApplicationFailure.nonRetryable('the repository could not be cloned', 'CloneFailed');
+      }),
+      /could not be cloned/,
+    );
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'RunActivity:cloneRepository');
+    assert.ok(span, `the activity's span: ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    const failed = lines.find((l) => l.msg === 'Activity failed');
+    assert.ok(failed, `the SDK's line: ${JSON.stringify(lines)}`);
+    assert.equal(failed.trace_id, span.spanContext().traceId);
+    assert.equal(failed.span_id, span.spanContext().spanId);
+    assert.equal(failed.activityType, 'cloneRepository');
   });
 
   it('a database statement at least QUIRE_TRACE_SLOW_QUERY_MS long is a span of the trace it ran in, dated from its duration; faster ones and those outside a trace are not', async () => {
