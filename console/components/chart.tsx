@@ -1,15 +1,9 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
-import { isEmpty, type ChartData } from '../data/charts.js';
+import { axisLabels, isEmpty, type ChartData } from '../data/charts.js';
 
 // Only what the console draws, so the bundle carries no other chart types.
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
-
-/** A day (`2026-11-26`) as `26 Nov` on an axis; anything else as it is, cut at 40 characters. */
-function shortLabel(label: string): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(label)) return new Date(`${label}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-  return label.length > 40 ? `${label.slice(0, 39)}…` : label;
-}
 
 const COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706'];
 
@@ -37,7 +31,7 @@ export function ChartFigure({ title, kind, data, horizontal = false, stacked = f
     const chart = new Chart(canvas.current, {
       type: kind,
       data: {
-        labels: data.labels.map(shortLabel),
+        labels: axisLabels(data.labels),
         datasets: data.series.map((s, i) => ({
           label: s.name,
           data: s.values,

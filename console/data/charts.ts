@@ -21,6 +21,22 @@ export function daysBetween(from: Date, to: Date): string[] {
   return days;
 }
 
+const DAY_LABEL = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A chart's labels as its axis shows them: days (`2026-11-26`) as `26 Nov`, with the year
+ * (`26 Nov 2026`) when the days run over more than one year; anything else as it is, cut at 40
+ * characters.
+ */
+export function axisLabels(labels: readonly string[]): string[] {
+  const years = new Set(labels.filter((l) => DAY_LABEL.test(l)).map((l) => l.slice(0, 4)));
+  const format: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC', ...(years.size > 1 ? { year: 'numeric' } : {}) };
+  return labels.map((label) => {
+    if (DAY_LABEL.test(label)) return new Date(`${label}T00:00:00Z`).toLocaleDateString('en-GB', format);
+    return label.length > 40 ? `${label.slice(0, 39)}…` : label;
+  });
+}
+
 function countByDay<T>(items: T[], days: string[], dayOf: (item: T) => string | null, series: Array<{ name: string; keep: (item: T) => boolean }>): ChartData {
   const index = new Map(days.map((d, i) => [d, i]));
   const out = series.map((s) => ({ name: s.name, values: days.map(() => 0) }));

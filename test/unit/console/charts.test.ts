@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answeredPerDay, answersByDay, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
+import { answeredPerDay, answersByDay, axisLabels, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
 import { periodProblem, periodQuery } from '../../../console/data/period.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
@@ -15,6 +15,12 @@ const conversation = (id: string, timestamp: string, extra: Partial<Conversation
 
 describe('console data layer: chart series from the analytics API', () => {
   const days = daysBetween(new Date('2026-11-20T00:00:00Z'), new Date('2026-11-22T00:00:00Z'));
+
+  it('shows days on an axis as day and month, with the year when the days run over two years; other labels as they are, cut at 40 characters', () => {
+    assert.deepEqual(axisLabels(['2026-11-25', '2026-11-26']), ['25 Nov', '26 Nov']);
+    assert.deepEqual(axisLabels(['2025-12-31', '2026-01-01']), ['31 Dec 2025', '1 Jan 2026']);
+    assert.deepEqual(axisLabels(['/guides/install', 'x'.repeat(45)]), ['/guides/install', `${'x'.repeat(39)}…`]);
+  });
 
   it('lists every UTC day of the period, both ends included', () => {
     assert.deepEqual(days, ['2026-11-20', '2026-11-21', '2026-11-22']);
