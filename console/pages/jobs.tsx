@@ -4,6 +4,7 @@ import { ApiError } from '../api/client.js';
 import { followEvents, getJob, listJobs, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
+import { eventTimes } from '../data/event-times.js';
 import { formatTime } from './conversations.js';
 
 /** Every project's recent agent jobs with their status and pull request. */
@@ -21,7 +22,7 @@ export function JobsPage(_: { path?: string }) {
           jobs.length === 0 ? (
             <p class="empty">No agent jobs yet. Start one from a gap.</p>
           ) : (
-            <table class="jobs">
+            <table class="jobs stacked">
               <caption class="visually-hidden">Agent jobs, newest first</caption>
               <thead>
                 <tr>
@@ -38,14 +39,14 @@ export function JobsPage(_: { path?: string }) {
                     <th scope="row">
                       <a href={`/console/jobs/${encodeURIComponent(projectId)}/${encodeURIComponent(job.id)}`}>{job.title ?? job.id}</a>
                     </th>
-                    <td>{projectId}</td>
-                    <td>
+                    <td data-label="Project">{projectId}</td>
+                    <td data-label="Status">
                       <span class={`badge ${job.status}`}>{job.status}</span>
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <time dateTime={job.createdAt}>{formatTime(job.createdAt)}</time>
                     </td>
-                    <td>{job.prLink ? <a href={job.prLink}>Open</a> : '—'}</td>
+                    <td data-label="Pull request">{job.prLink ? <a href={job.prLink}>Open</a> : '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -108,6 +109,7 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
   // The job hides its link while a turn runs; the pull request is still there, as its events said.
   const opened = [...events].reverse().find((e) => e.type.startsWith('pull_request.') && typeof e.data.url === 'string');
   const prLink = job?.prLink ?? (opened ? String(opened.data.url) : null);
+  const times = eventTimes(events.map((e) => e.time));
 
   return (
     <Page title={job?.title ?? `Job ${jobId}`} actions={<a href="/console/jobs">All jobs</a>}>
@@ -149,8 +151,11 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
           Events {live ? <span class="badge active">live</span> : null}
         </h2>
         <ol class="events" aria-live="polite">
-          {events.map((e) => (
+          {events.map((e, i) => (
             <li key={e.seq}>
+              <time class="event-time" dateTime={e.time}>
+                {times[i]}
+              </time>{' '}
               <code>{e.type}</code> {describe(e)}
             </li>
           ))}

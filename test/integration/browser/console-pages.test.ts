@@ -198,6 +198,12 @@ describe('the console in a real browser', function () {
     await page.locator('[data-status="completed"]').waitFor({ timeout: 60_000 });
     const events = await page.locator('.events li code').allInnerTexts();
     for (const type of ['turn.started', 'tool.step', 'pull_request.opened', 'job.completed']) assert.ok(events.includes(type), `${type} in ${events.join(', ')}`);
+    // Each event says when it happened: the first with its date, all to the second.
+    const timeTexts = await page.locator('.events li time').allInnerTexts();
+    assert.equal(timeTexts.length, events.length);
+    assert.match(timeTexts[0] ?? '', /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} UTC$/);
+    for (const text of timeTexts) assert.match(text, /\d{2}:\d{2}:\d{2} UTC$/);
+    assert.ok(!Number.isNaN(Date.parse((await page.locator('.events li time').last().getAttribute('datetime')) ?? '')));
     await checkPage(page, 'job');
 
     // A follow-up message starts the job's next turn, whose events arrive live.
