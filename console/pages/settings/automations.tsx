@@ -259,7 +259,7 @@ function Deliveries({ projectId }: { projectId: string }) {
         list.length === 0 ? (
           <p class="empty">No delivery from {projectId} yet.</p>
         ) : (
-          <table>
+          <table class="deliveries stacked">
             <caption>Latest webhook deliveries of {projectId}</caption>
             <thead>
               <tr>
@@ -273,17 +273,17 @@ function Deliveries({ projectId }: { projectId: string }) {
             <tbody>
               {list.map((d) => (
                 <tr key={d.deliveryId}>
-                  <td>{formatTime(d.updatedAt)}</td>
-                  <td>
+                  <td data-label="When">{formatTime(d.updatedAt)}</td>
+                  <td data-label="Event">
                     <code>{d.event}</code>
                   </td>
-                  <td>{d.url}</td>
-                  <td>
+                  <td data-label="Receiver">{d.url}</td>
+                  <td data-label="Status">
                     <span class={`badge ${d.status === 'delivered' ? 'completed' : d.status === 'pending' ? 'active' : 'failed'}`}>{d.status}</span>
                     {d.statusCode ? ` ${d.statusCode}` : ''}
                     {d.lastError ? <span class="hint"> {d.lastError}</span> : null}
                   </td>
-                  <td>{d.attempts}</td>
+                  <td data-label="Attempts">{d.attempts}</td>
                 </tr>
               ))}
             </tbody>

@@ -19,7 +19,7 @@ export function KeysSection() {
       {created ? <NewSecret created={created} onDone={() => setCreated(null)} /> : null}
       <Show loaded={loaded}>
         {(list) => (
-          <table class="keys">
+          <table class="keys stacked">
             <caption>Keys of the organisation</caption>
             <thead>
               <tr>

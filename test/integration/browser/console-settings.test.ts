@@ -203,6 +203,21 @@ describe('console Settings in a real browser', function () {
   });
 
   it('shows projects, automations and webhooks without serious accessibility violations, on a phone and a desktop', async () => {
+    // A delivery with a long receiver URL and error: on a phone its table stacks each row, so no word is cut letter by letter.
+    await services.webhooks.recordDelivery({
+      deliveryId: `dlv_${randomUUID()}`,
+      projectId: 'handbook',
+      webhookId: 'wh_layout',
+      url: 'https://hooks.acme.example/quire/deliveries/receiver',
+      event: 'job.completed',
+      jobId: 'job_layout',
+      seq: 1,
+      status: 'abandoned',
+      statusCode: 502,
+      attempts: 8,
+      lastError: 'the receiver answered 502 Bad Gateway',
+      updatedAt: new Date().toISOString(),
+    });
     for (const width of [375, 1440]) {
       const page = await signIn(width);
       for (const section of ['Domains', 'Keys', 'Projects', 'Automations', 'Webhooks']) {
@@ -211,6 +226,12 @@ describe('console Settings in a real browser', function () {
         await screenshot(page, 'console', `settings-${section.toLowerCase()}-${width}`);
         assert.deepEqual(await seriousViolations(page), [], `${section} at ${width}px`);
       }
+      const receiver = page.locator('table.deliveries td[data-label=Receiver]').first();
+      await receiver.waitFor();
+      // Stacked on a phone (a line of its own, the full width), a column beside the others on a desktop.
+      const { width: receiverWidth } = (await receiver.boundingBox()) ?? { width: 0 };
+      if (width === 375) assert.ok(receiverWidth > 300, `the receiver takes the phone's width: ${receiverWidth} px`);
+      else assert.ok(receiverWidth < width / 2, `the receiver is one column of several: ${receiverWidth} px`);
       const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       assert.ok(Number(overflow) <= 0, `no sideways scrolling at ${width}px (${String(overflow)})`);
       await tab.close();
