@@ -3,6 +3,7 @@ import Router, { route, type RouterOnChangeArgs } from 'preact-router';
 import { listDomains, type DomainSummary } from './api/admin.js';
 import { whenSignedOut } from './api/client.js';
 import { currentSession, signOut, type Session } from './api/session.js';
+import { clearDrafts } from './data/drafts.js';
 import { messageOf } from './components/async.js';
 import { DomainPicker } from './components/domain-picker.js';
 import { ConversationsPage } from './pages/conversations.js';
@@ -46,6 +47,7 @@ export function App() {
       session={session.session}
       onSignOut={async () => {
         await signOut().catch(() => undefined);
+        clearDrafts();
         setSession({ state: 'signed-out', notice: 'You are signed out.' });
       }}
     />

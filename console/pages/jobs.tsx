@@ -4,6 +4,7 @@ import { ApiError } from '../api/client.js';
 import { followEvents, getJob, listJobs, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
+import { clearDraft, readDraft, saveDraft } from '../data/drafts.js';
 import { eventTimes } from '../data/event-times.js';
 import { formatTime } from './conversations.js';
 
@@ -178,6 +179,7 @@ function describe(e: JobEvent): string {
 }
 
 function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: string; onSent: () => void }) {
+  const draft = `follow-up:${projectId}/${jobId}`;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -194,6 +196,7 @@ function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: stri
     try {
       await sendMessage(projectId, jobId, field.value);
       field.value = '';
+      clearDraft(draft);
       onSent();
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldMessage('prompt') ?? err.message) : messageOf(err));
@@ -206,7 +209,13 @@ function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: stri
     <form class="card follow-up" onSubmit={(e) => void submit(e)} noValidate>
       <div class="field">
         <label for="follow-up">Follow-up message</label>
-        <textarea id="follow-up" name="prompt" rows={3} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'follow-up-error' : undefined} />
+        <textarea
+          id="follow-up"
+          name="prompt"
+          rows={3}
+          defaultValue={readDraft(draft)}
+          onInput={(e) => saveDraft(draft, e.currentTarget.value)}
+          aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'follow-up-error' : undefined} />
         {error ? (
           <p id="follow-up-error" class="field-error" role="alert">
             {error}

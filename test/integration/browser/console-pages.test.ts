@@ -212,6 +212,19 @@ describe('the console in a real browser', function () {
     await page.locator('.events li', { hasText: 'turn.started' }).nth(1).waitFor({ timeout: 120_000 });
     assert.equal(await page.getByLabel('Follow-up message').inputValue(), '');
 
+    // The session ends while a message is being written: sending asks for the key, and once signed in again the message is still there.
+    await page.getByLabel('Follow-up message').fill('Also link the rotation guide.');
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Send to the agent' }).click();
+    await page.getByText('Your session has ended. Sign in again.').waitFor();
+    await page.getByLabel('Admin key').fill(world.org.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Follow-up message').waitFor();
+    assert.equal(await page.getByLabel('Follow-up message').inputValue(), 'Also link the rotation guide.');
+    // Cleared, it is kept no longer.
+    await page.getByLabel('Follow-up message').fill('');
+    assert.equal(String(await page.evaluate('JSON.stringify(Object.keys(sessionStorage))')), '[]');
+
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Jobs' }).click();
     await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
     await page.locator('table.jobs tbody tr').first().waitFor();
