@@ -22,7 +22,10 @@ const ProjectParams = v.object({ projectId: segment('A project of the key’s or
 const DomainParams = v.object({ domainId: segment('A domain of the key’s organisation.') });
 const KeyParams = v.object({ keyId: segment('A key of the organisation (`key_…`).') });
 const noContent: ResponseSpec = { description: 'Done.' };
-const taken: ResponseSpec = { description: 'The id is taken, by this organisation or another (`conflict`).', content: ERROR_CONTENT };
+const taken: ResponseSpec = {
+  description: "The id is taken, by this organisation or another, or was another organisation's, deleted (`conflict`).",
+  content: ERROR_CONTENT,
+};
 
 /** The admin API (routes.ts) and the operator's organisations (operator.ts), from the schemas the routes validate and answer with. */
 export const adminOperations: OperationSpec[] = [

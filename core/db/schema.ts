@@ -237,6 +237,14 @@ export interface PageVisitorsTable {
   visitor: string;
 }
 
+/** The id of a deleted project or domain, kept for the organisation that had it (see migration 009). */
+export interface RetiredIdsTable {
+  kind: 'project' | 'domain';
+  id: string;
+  org_id: string;
+  retired_at: string;
+}
+
 /** The current day's salt for visitor hashes; earlier ones are deleted. */
 export interface VisitorSaltsTable {
   day: number;
@@ -268,4 +276,5 @@ export interface Schema {
   page_visitors: PageVisitorsTable;
   visitor_salts: VisitorSaltsTable;
   console_sessions: ConsoleSessionsTable;
+  retired_ids: RetiredIdsTable;
 }

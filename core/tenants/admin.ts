@@ -101,7 +101,8 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
 
 /**
  * Deletes the project record. Its jobs, webhooks and automations are not deleted here: jobs go with
- * the job retention, and agent routes answer 404 for the project from now on.
+ * the job retention, and agent routes answer 404 for the project from now on. The id stays the
+ * organisation's (the store keeps it): no other organisation can take it and read what it kept.
  */
 export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {
   await ownedProject(tenants, orgId, id);
@@ -131,7 +132,8 @@ export async function updateDomain(tenants: TenantStore, orgId: string, id: stri
 
 /**
  * Deletes the domain record: its routes answer 404 from now on. Its indexed chunks and analytics
- * stay where they are (a domain created again with the id finds them; re-indexing replaces them).
+ * stay where they are (the organisation creating the id again finds them; re-indexing replaces
+ * them); no other organisation can take the id.
  */
 export async function deleteDomain(tenants: TenantStore, orgId: string, id: string): Promise<void> {
   await ownedDomain(tenants, orgId, id);

@@ -89,6 +89,25 @@ async function requireOrg(trx: Queries, orgId: string): Promise<void> {
  * Organisations, projects, domains and keys in the system of record. Every read is a query; the
  * platform puts a short-lived cache in front of it (cachedTenantStore).
  */
+/** Keeps a deleted project's or domain's id for its organisation (migration 009 says why). */
+async function retire(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
+  const row = { kind, id, org_id: orgId, retired_at: new Date().toISOString() };
+  await trx
+    .insertInto('retired_ids')
+    .values(row)
+    .onConflict((c) => c.columns(['kind', 'id']).doUpdateSet({ org_id: row.org_id, retired_at: row.retired_at }))
+    .execute();
+}
+
+/**
+ * Refuses, as an id that exists, the id of another organisation's deleted project or domain: what
+ * is kept by the id (jobs, pull requests, webhooks, automations; index and analytics) is theirs.
+ */
+async function refuseRetiredElsewhere(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
+  const retired = await trx.selectFrom('retired_ids').select('org_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+  if (retired && retired.org_id !== orgId) throw new TenantExistsError(kind, id, true);
+}
+
 export function createTenantStore(database: Database): TenantStore {
   const q = database.queries;
   const store: TenantStore = {
@@ -110,6 +129,7 @@ export function createTenantStore(database: Database): TenantStore {
       database.transaction(async (trx) => {
         await requireOrg(trx, input.orgId);
         const existing = await trx.selectFrom('projects').selectAll().where('id', '=', input.id).executeTakeFirst();
+        if (!existing) await refuseRetiredElsewhere(trx, 'project', input.id, input.orgId);
         const project = mergeProject(input, existing && projectOf(existing));
         const { id: _id, ...change } = projectRow(project);
         await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
@@ -120,16 +140,20 @@ export function createTenantStore(database: Database): TenantStore {
         await requireOrg(trx, input.orgId);
         const existing = await trx.selectFrom('projects').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('project', input.id);
+        await refuseRetiredElsewhere(trx, 'project', input.id, input.orgId);
         const project = mergeProject(input, undefined);
         // Two creates of one id at once both find none on PostgreSQL: the second insert does nothing, and is told so.
         const inserted = await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doNothing()).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('project', input.id);
         return project;
       }),
-    deleteProject: async (id) => {
-      const deleted = await q.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
-      return Number(deleted.numDeletedRows) > 0;
-    },
+    deleteProject: (id) =>
+      database.transaction(async (trx) => {
+        const row = await trx.deleteFrom('projects').where('id', '=', id).returning('org_id').executeTakeFirst();
+        if (!row) return false;
+        await retire(trx, 'project', id, row.org_id);
+        return true;
+      }),
     getProject: async (id) => {
       const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
       return row && projectOf(row);
@@ -144,6 +168,7 @@ export function createTenantStore(database: Database): TenantStore {
       database.transaction(async (trx) => {
         await requireOrg(trx, input.orgId);
         const existing = await trx.selectFrom('domains').selectAll().where('id', '=', input.id).executeTakeFirst();
+        if (!existing) await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
         const domain = mergeDomain(input, existing && domainOf(existing));
         const { id: _id, ...change } = domainRow(domain);
         await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
@@ -154,16 +179,20 @@ export function createTenantStore(database: Database): TenantStore {
         await requireOrg(trx, input.orgId);
         const existing = await trx.selectFrom('domains').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('domain', input.id);
+        await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
         const domain = mergeDomain(input, undefined);
         // Two creates of one id at once both find none on PostgreSQL: the second insert does nothing, and is told so.
         const inserted = await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doNothing()).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('domain', input.id);
         return domain;
       }),
-    deleteDomain: async (id) => {
-      const deleted = await q.deleteFrom('domains').where('id', '=', id).executeTakeFirst();
-      return Number(deleted.numDeletedRows) > 0;
-    },
+    deleteDomain: (id) =>
+      database.transaction(async (trx) => {
+        const row = await trx.deleteFrom('domains').where('id', '=', id).returning('org_id').executeTakeFirst();
+        if (!row) return false;
+        await retire(trx, 'domain', id, row.org_id);
+        return true;
+      }),
     getDomain: async (id) => {
       const row = await q.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
       return row && domainOf(row);

@@ -136,7 +136,12 @@ export class TenantConflictError extends Error {
 /** An id that is already taken, by this organisation or another. */
 export class TenantExistsError extends TenantConflictError {
   override name = 'TenantExistsError';
-  constructor(readonly kind: 'project' | 'domain', readonly id: string) {
-    super(`${kind} '${id}' already exists`);
+  constructor(
+    readonly kind: 'project' | 'domain',
+    readonly id: string,
+    /** The id was another organisation's, deleted: the message says so without naming it. */
+    retired = false,
+  ) {
+    super(retired ? `${kind} id '${id}' is taken (it was used before and is kept for its organisation): choose another id` : `${kind} '${id}' already exists`);
   }
 }

@@ -61,6 +61,19 @@ describe('admin API', function () {
       await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
     });
 
+    it("keeps a deleted project's id for its organisation: another organisation is refused it with 409, the same one takes it again", async () => {
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
+      assert.equal((await call('DELETE', '/v2/admin/projects/retired', acme.adminKey)).status, 204);
+      const refused = await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'retired' });
+      assert.equal(refused.status, 409);
+      assert.match(((await refused.json()) as { error: string }).error, /id 'retired' is taken .*choose another id/);
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
+      assert.equal((await call('DELETE', '/v2/admin/domains/no-such', acme.adminKey)).status, 404);
+      assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'retired-site' })).status, 201);
+      assert.equal((await call('DELETE', '/v2/admin/domains/retired-site', acme.adminKey)).status, 204);
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site' }), 409, 'conflict');
+    });
+
     it('answers another organisation’s project and unknown ids 404', async () => {
       await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'private' });
       for (const [method, body] of [['GET'], ['PATCH', { branch: 'x' }], ['DELETE']] as const) {

@@ -72,6 +72,29 @@ forEachDialect('tenant store', (database) => {
       assert.equal(await store.getDomain('acme-docs'), undefined);
     });
 
+    it("keeps a deleted project's or domain's id for its organisation: it may create it again, another organisation may not", async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      await store.addOrg('globex');
+      const project: ProjectInput = { id: 'shared', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] };
+      const domain = { id: 'shared-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false };
+      await store.addProject(project);
+      await store.addDomain(domain);
+      assert.equal(await store.deleteProject('shared'), true);
+      assert.equal(await store.deleteDomain('shared-docs'), true);
+      // What is kept by the id (jobs, pull requests, webhooks; index, analytics) is acme's: globex may not take it, by add or by put.
+      await assert.rejects(store.addProject({ ...project, orgId: 'globex' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'project');
+      await assert.rejects(store.putProject({ ...project, orgId: 'globex' }), TenantExistsError);
+      await assert.rejects(store.addDomain({ ...domain, orgId: 'globex' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'domain');
+      await assert.rejects(store.putDomain({ ...domain, orgId: 'globex' }), TenantExistsError);
+      assert.equal(await store.getProject('shared'), undefined);
+      // Acme takes its ids again, and may delete them again.
+      assert.equal((await store.addProject(project)).orgId, 'acme');
+      assert.equal((await store.addDomain(domain)).orgId, 'acme');
+      assert.equal(await store.deleteProject('shared'), true);
+      assert.equal((await store.putProject(project)).orgId, 'acme');
+    });
+
     it('creates one project and one domain of ten concurrent creates of one id; the others are told it exists', async () => {
       const store = await open();
       await store.addOrg('acme');
