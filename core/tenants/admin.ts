@@ -7,7 +7,6 @@ import {
   type Project,
   type ProjectInput,
   TOKEN_FORGES,
-  TenantConflictError,
   type TenantStore,
   UnknownTenantError,
 } from './types.js';
@@ -93,10 +92,13 @@ export async function createProject(tenants: TenantStore, input: ProjectInput): 
 }
 
 export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch): Promise<Project> {
-  const current = inputOfProject(await ownedProject(tenants, orgId, id));
-  const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });
-  checkForge(next);
-  return projectView(await tenants.putProject(next));
+  const updated = await tenants.updateProject(id, orgId, (stored) => {
+    const current = inputOfProject(stored);
+    const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });
+    checkForge(next);
+    return next;
+  });
+  return projectView(updated);
 }
 
 /**
@@ -126,8 +128,11 @@ export async function createDomain(tenants: TenantStore, input: DomainInput): Pr
 }
 
 export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch): Promise<Domain> {
-  const current = inputOfDomain(await ownedDomain(tenants, orgId, id));
-  return domainView(await tenants.putDomain(applyPatch(current, { ...patch, source: keepCredentials('source', patch.source, current.source) })));
+  const updated = await tenants.updateDomain(id, orgId, (stored) => {
+    const current = inputOfDomain(stored);
+    return applyPatch(current, { ...patch, source: keepCredentials('source', patch.source, current.source) });
+  });
+  return domainView(updated);
 }
 
 /**
@@ -181,11 +186,5 @@ export const listOrgKeys = async (tenants: TenantStore, orgId: string): Promise<
  * call the admin API again, and only an operator could make a new one.
  */
 export async function revokeOrgKey(tenants: TenantStore, orgId: string, id: string, now = new Date()): Promise<KeyView> {
-  const keys = await tenants.listKeys(orgId);
-  const key = keys.find((k) => k.id === id);
-  if (!key) throw new UnknownTenantError('key', id);
-  const inForce = (k: ApiKeyRecord) => k.kind === 'admin' && !k.revokedAt && !(k.expiresAt && Date.parse(k.expiresAt) <= now.getTime());
-  if (inForce(key) && !keys.some((k) => k.id !== id && inForce(k)))
-    throw new TenantConflictError("this is the organisation's last admin key in force: create another admin key first, then revoke this one");
-  return keyView(await tenants.revokeKey(id));
+  return keyView(await tenants.revokeKey(id, { orgId, keepAnAdmin: now }));
 }

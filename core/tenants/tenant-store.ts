@@ -15,6 +15,7 @@ import {
   type Project,
   type ProjectInput,
   type TenantStore,
+  TenantConflictError,
   TenantExistsError,
   UnknownTenantError,
 } from './types.js';
@@ -89,6 +90,10 @@ async function requireOrg(trx: Queries, orgId: string): Promise<void> {
  * Organisations, projects, domains and keys in the system of record. Every read is a query; the
  * platform puts a short-lived cache in front of it (cachedTenantStore).
  */
+/** An admin key neither revoked nor expired at `now`. */
+const adminInForce = (k: { kind: string; revoked_at: string | null; expires_at: string | null }, now: Date): boolean =>
+  k.kind === 'admin' && !k.revoked_at && !(k.expires_at && Date.parse(k.expires_at) <= now.getTime());
+
 /** Keeps a deleted project's or domain's id for its organisation (migration 009 says why). */
 async function retire(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
   const row = { kind, id, org_id: orgId, retired_at: new Date().toISOString() };
@@ -135,6 +140,18 @@ export function createTenantStore(database: Database): TenantStore {
         await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
         return project;
       }),
+    updateProject: (id, orgId, change) =>
+      database.transaction(async (trx) => {
+        // Read for the change, and held until it is written: two changes at once take turns, neither lost.
+        const select = trx.selectFrom('projects').selectAll().where('id', '=', id);
+        const row = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
+        if (!row || row.org_id !== orgId) throw new UnknownTenantError('project', id);
+        const current = projectOf(row);
+        const project = mergeProject({ ...change(current), id, orgId }, current);
+        const { id: _id, ...columns } = projectRow(project);
+        await trx.updateTable('projects').set(columns).where('id', '=', id).execute();
+        return project;
+      }),
     addProject: (input: ProjectInput) =>
       database.transaction(async (trx) => {
         await requireOrg(trx, input.orgId);
@@ -172,6 +189,18 @@ export function createTenantStore(database: Database): TenantStore {
         const domain = mergeDomain(input, existing && domainOf(existing));
         const { id: _id, ...change } = domainRow(domain);
         await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
+        return domain;
+      }),
+    updateDomain: (id, orgId, change) =>
+      database.transaction(async (trx) => {
+        // Read for the change, and held until it is written: two changes at once take turns, neither lost.
+        const select = trx.selectFrom('domains').selectAll().where('id', '=', id);
+        const row = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
+        if (!row || row.org_id !== orgId) throw new UnknownTenantError('domain', id);
+        const current = domainOf(row);
+        const domain = mergeDomain({ ...change(current), id, orgId }, current);
+        const { id: _id, ...columns } = domainRow(domain);
+        await trx.updateTable('domains').set(columns).where('id', '=', id).execute();
         return domain;
       }),
     addDomain: (input: DomainInput) =>
@@ -229,10 +258,19 @@ export function createTenantStore(database: Database): TenantStore {
       if (orgId !== undefined) query = query.where('org_id', '=', orgId);
       return (await query.execute()).map(keyOf);
     },
-    revokeKey: (id) =>
+    revokeKey: (id, opts = {}) =>
       database.transaction(async (trx) => {
-        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-        if (!row) throw new UnknownTenantError('key', id);
+        const found = await trx.selectFrom('api_keys').select('org_id').where('id', '=', id).executeTakeFirst();
+        if (!found || (opts.orgId !== undefined && found.org_id !== opts.orgId)) throw new UnknownTenantError('key', id);
+        // Held until the transaction ends (a row lock on PostgreSQL; SQLite's write transaction is one at a time):
+        // two revocations of an organisation's keys at once take turns, so the check below sees the other's.
+        if (opts.keepAnAdmin) await trx.updateTable('orgs').set((eb) => ({ limits_json: eb.ref('limits_json') })).where('id', '=', found.org_id).execute();
+        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        if (opts.keepAnAdmin && adminInForce(row, opts.keepAnAdmin)) {
+          const others = await trx.selectFrom('api_keys').selectAll().where('org_id', '=', row.org_id).where('kind', '=', 'admin').where('id', '!=', id).execute();
+          if (!others.some((k) => adminInForce(k, opts.keepAnAdmin!)))
+            throw new TenantConflictError("this is the organisation's last admin key in force: create another admin key first, then revoke this one");
+        }
         if (!row.revoked_at) {
           row.revoked_at = new Date().toISOString();
           await trx.updateTable('api_keys').set({ revoked_at: row.revoked_at }).where('id', '=', id).execute();

@@ -90,6 +90,12 @@ export interface TenantStore {
   getOrg(id: string): Promise<Organisation | undefined>;
   listOrgs(): Promise<Organisation[]>;
   putProject(input: ProjectInput): Promise<Project>;
+  /**
+   * Changes the organisation's project `id` (UnknownTenantError for none, or another's) to what
+   * `change` makes of it, read and written in one transaction that holds the record, so two changes
+   * at once are applied one after the other. `change` may throw to refuse (nothing is written).
+   */
+  updateProject(id: string, orgId: string, change: (current: Project) => ProjectInput): Promise<Project>;
   /** Like putProject, but refuses an id that exists (TenantExistsError). */
   addProject(input: ProjectInput): Promise<Project>;
   /** False when there was no such project. */
@@ -97,6 +103,12 @@ export interface TenantStore {
   getProject(id: string): Promise<Project | undefined>;
   listProjects(orgId?: string): Promise<Project[]>;
   putDomain(input: DomainInput): Promise<Domain>;
+  /**
+   * Changes the organisation's domain `id` (UnknownTenantError for none, or another's) to what
+   * `change` makes of it, read and written in one transaction that holds the record, so two changes
+   * at once are applied one after the other. `change` may throw to refuse (nothing is written).
+   */
+  updateDomain(id: string, orgId: string, change: (current: Domain) => DomainInput): Promise<Domain>;
   /** Like putDomain, but refuses an id that exists (TenantExistsError). */
   addDomain(input: DomainInput): Promise<Domain>;
   /** False when there was no such domain. */
@@ -106,7 +118,13 @@ export interface TenantStore {
   /** Creates a key; the secret is returned once and never stored. */
   createKey(orgId: string, kind: KeyKind, expiresAt?: string): Promise<{ record: ApiKeyRecord; secret: string }>;
   listKeys(orgId?: string): Promise<ApiKeyRecord[]>;
-  revokeKey(id: string): Promise<ApiKeyRecord>;
+  /**
+   * Revokes a key (a revoked one is answered unchanged). With `orgId`, only a key of that
+   * organisation (UnknownTenantError otherwise). With `keepAnAdmin` (the time that says what is in
+   * force), the organisation's last admin key in force is refused (TenantConflictError), checked and
+   * revoked in one transaction that holds the organisation, so two revocations at once cannot both pass.
+   */
+  revokeKey(id: string, opts?: { orgId?: string; keepAnAdmin?: Date }): Promise<ApiKeyRecord>;
   /** The live (not revoked, not expired) key whose secret this is, or undefined; records its use at most once a minute. */
   authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
   /** The key whose secret has this SHA-256 (hex), live or not; what `authenticate` looks up. */

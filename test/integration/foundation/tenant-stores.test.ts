@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseTarget, type DatabaseTarget } from '../../../core/db/index.js';
-import { createTenantStore, TenantExistsError, UnknownTenantError, type ProjectInput } from '../../../core/tenants/index.js';
+import { createTenantStore, revokeOrgKey, TenantExistsError, UnknownTenantError, updateDomain, updateProject, type ProjectInput } from '../../../core/tenants/index.js';
 import { DIALECTS, forEachDialect, freshTarget } from '../../support/databases.js';
 import { sharedRedis } from '../../support/redis.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
@@ -106,6 +106,54 @@ forEachDialect('tenant store', (database) => {
         assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
         for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof TenantExistsError, String(o.reason));
       }
+    });
+
+    it('applies changes of one project or domain made at once one after the other, losing none', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      await store.addProject({ id: 'busy', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+      await store.addDomain({ id: 'busy-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false });
+      for (let round = 0; round < 5; round++) {
+        await Promise.all([
+          updateProject(store, 'acme', 'busy', { branch: `dev-${round}` }),
+          updateProject(store, 'acme', 'busy', { docsPath: `docs-${round}` }),
+          updateDomain(store, 'acme', 'busy-docs', { docsPath: `docs-${round}` }),
+          updateDomain(store, 'acme', 'busy-docs', { supportContact: `help-${round}@d.test` }),
+        ]);
+        const project = await store.getProject('busy');
+        assert.deepEqual([project?.branch, project?.docsPath], [`dev-${round}`, `docs-${round}`]);
+        const domain = await store.getDomain('busy-docs');
+        assert.deepEqual([domain?.docsPath, domain?.supportContact], [`docs-${round}`, `help-${round}@d.test`]);
+      }
+      await assert.rejects(store.updateProject('busy', 'globex', (p) => p), UnknownTenantError);
+      await assert.rejects(
+        store.updateProject('busy', 'acme', () => {
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      assert.equal((await store.getProject('busy'))?.branch, 'dev-4');
+    });
+
+    it("refuses to revoke an organisation's last admin key in force, even when two revocations come at once", async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      for (let round = 0; round < 5; round++) {
+        const [a, b] = await Promise.all([store.createKey('acme', 'admin'), store.createKey('acme', 'admin')]);
+        const outcomes = await Promise.allSettled([a, b].map((k) => revokeOrgKey(store, 'acme', k.record.id)));
+        assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected'], `round ${round}`);
+        const refused = outcomes.find((o) => o.status === 'rejected');
+        assert.match(String(refused?.reason), /last admin key in force/);
+        // The one left in force goes only once another exists: revoke it through the next round's keys.
+        const left = (await store.listKeys('acme')).filter((k) => k.kind === 'admin' && !k.revokedAt);
+        assert.equal(left.length, 1);
+        if (round < 4) {
+          const next = await store.createKey('acme', 'admin');
+          await revokeOrgKey(store, 'acme', left[0]!.id);
+          await store.revokeKey(next.record.id); // no guard: an operator's revocation
+        }
+      }
+      await assert.rejects(store.revokeKey('key_unknown', { orgId: 'acme' }), UnknownTenantError);
     });
 
     it('keeps a key’s expiry, refuses it once past, and records its last use', async () => {
