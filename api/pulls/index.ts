@@ -46,8 +46,7 @@ export function pullsRouter(services: PullsRouterDeps): Router {
   router.get('/forge/:projectId/pulls/:number', keyUnlessToken, async (ctx) => {
     const auth = ctx.state.auth as AuthState | undefined;
     const project = await services.tenants.getProject(ctx.params.projectId ?? '');
-    const number = Number(ctx.params.number);
-    const found = project && (!auth || project.orgId === auth.orgId) && Number.isInteger(number) ? await store.get(project.id, number) : undefined;
+    const found = project && (!auth || project.orgId === auth.orgId) ? await store.get(project.id, Number(ctx.params.number)) : undefined;
     // Another organisation's project, a wrong token or a missing pull request all look the same.
     const pull = found && (auth || canViewWithToken(found, String(ctx.query.token))) ? found : undefined;
     if (!project || !pull) {

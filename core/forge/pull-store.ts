@@ -2,6 +2,9 @@ import { bool, fromBool, json, parseJson, type Database, type Queries } from '..
 import type { PullsTable } from '../db/schema.js';
 import { hashSecret, sameHash } from '../tenants/keys.js';
 
+/** The largest pull request number the table holds (a 32-bit integer column). */
+const MAX_PULL_NUMBER = 2_147_483_647;
+
 /** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
 export interface PullRecord {
   number: number;
@@ -85,7 +88,9 @@ export class PullStore {
     return row && pullOf(row);
   }
 
-  get(projectId: string, number: number): Promise<PullRecord | undefined> {
+  /** The pull request of that number; none for a number the table cannot hold (not a whole number from 1 to 2^31-1). */
+  async get(projectId: string, number: number): Promise<PullRecord | undefined> {
+    if (!Number.isInteger(number) || number < 1 || number > MAX_PULL_NUMBER) return undefined;
     return this.one(this.database.queries, projectId, number);
   }
 
