@@ -1,6 +1,19 @@
-/** Nested values are JSON text in both dialects. */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A string as every JSON reader of both dialects takes it: a lone surrogate or NUL becomes U+FFFD. */
+const storable = (_key: string, v: unknown): unknown => (typeof v === 'string' ? v.replace(UNSTORABLE, '\uFFFD') : v);
+/** What JSON.stringify writes for NUL and for a surrogate (lone ones only: paired ones it writes as they are). */
+const ESCAPED = /\\u(?:0000|d[89a-f])/;
+
+/**
+ * Nested values are JSON text in both dialects. Strings are made storable first: PostgreSQL's
+ * JSON reader refuses the `\ud800` and `\u0000` escapes JSON.stringify writes for a lone surrogate
+ * and NUL (a reader's question, a model's answer), and a query that reads the column as JSON would
+ * fail on every row after such a one.
+ */
 export function json(value: unknown): string {
-  return JSON.stringify(value);
+  const text = JSON.stringify(value);
+  // Nearly every value has neither: it pays one scan of its text, not a replacer call per value.
+  return ESCAPED.test(text) ? JSON.stringify(value, storable) : text;
 }
 
 /** A JSON column read back; the schema that wrote it is the one that reads it. */

@@ -127,6 +127,15 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     assert.deepEqual(gaps.map((g) => [g.record.id, g.notHelpful]), [['m3', false], ['m1', true]]);
   });
 
+  it('reports ratings per page when a rated answer holds a lone surrogate or NUL (a reader\'s question, a model\'s answer)', async () => {
+    await store.write([{ kind: 'answer', record: answer('odd', T0, { question: 'install \ud800 CLI', answer: 'run\u0000 it [1]' }) }]);
+    await store.putFeedback({ domainId: 'docs', messageId: 'odd', threadId: 't1', helpful: true, comment: null, at: T0 + 100 });
+    assert.deepEqual(await store.feedbackByPage('docs', { from: T0, to: T0 + DAY }), [{ path: '/guides/install', helpful: 1, notHelpful: 0 }]);
+    const [stored] = (await store.listAnswers('docs', { from: T0, to: T0 + DAY, limit: 1 })).items;
+    // What cannot be stored as text reads back as U+FFFD, the rest as it was.
+    assert.deepEqual([stored?.question, stored?.answer], ['install \ufffd CLI', 'run\ufffd it [1]']);
+  });
+
   it('lists a thread’s answers oldest first and remembers the jobs started for gaps', async () => {
     await store.write([{ kind: 'answer', record: answer('x2', T0 + 5) }, { kind: 'answer', record: answer('x1', T0) }, { kind: 'answer', record: answer('y', T0, { threadId: 't2' }) }]);
     assert.deepEqual((await store.threadAnswers('docs', 't1')).map((r) => r.id), ['x1', 'x2']);
