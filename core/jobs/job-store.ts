@@ -73,7 +73,8 @@ export function encodeCursor(record: Pick<JobRecord, 'createdAt' | 'id'>): strin
 export function decodeCursor(cursor: string): CursorPosition {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+    // Ours hold a time and an id: no control characters (PostgreSQL refuses NUL, SQLite would find nothing).
+    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string' && !/[\u0000-\u001f]/.test(parsed[0] + parsed[1])) {
       return { createdAt: parsed[0], id: parsed[1] };
     }
   } catch {

@@ -68,6 +68,9 @@ forEachDialect('job store', (database) => {
     assert.deepEqual(failed.jobs.map((j) => j.id), ['job_5', 'job_3', 'job_1']);
     assert.equal(failed.nextCursor, null);
     await assert.rejects(store.list('docs', { limit: 3, cursor: 'not-a-cursor' }), InvalidCursorError);
+    // A cursor made by hand with a NUL is refused alike on both dialects (PostgreSQL would refuse the text itself).
+    const withNul = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'job_\u0000'])).toString('base64url');
+    await assert.rejects(store.list('docs', { limit: 3, cursor: withNul }), InvalidCursorError);
   });
 
   it('create never replaces a newer record; remove forgets the job and its listing', async () => {

@@ -148,7 +148,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   });
 
   it('refuses a bad period, limit or cursor with 400, and another organisation’s domain with 404', async () => {
-    for (const [query, field] of [['?dateFrom=yesterday', 'dateFrom'], ['?dateFrom=2026-06-02&dateTo=2026-06-01', 'dateFrom'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?cursor=not-a-cursor', 'cursor']]) {
+    for (const [query, field] of [['?dateFrom=yesterday', 'dateFrom'], ['?dateFrom=2026-06-02&dateTo=2026-06-01', 'dateFrom'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?cursor=not-a-cursor', 'cursor'], [`?cursor=${Buffer.from(JSON.stringify([1, 'a\u0000'])).toString('base64url')}`, 'cursor']]) {
       const res = await admin(`/v1/analytics/docs/assistant${query}`);
       assert.equal(res.status, 400, query);
       const body = (await res.json()) as { error: string; code: string; details: Array<{ path: string; message: string }> };
