@@ -131,6 +131,14 @@ export const EnvSchema = v.strictObject({
     v.maxValue(60_000, 'must be at most 60000'),
   ),
 
+  // Folders under which an organisation's admin (admin API, console) may name a repository or docs source on this machine.
+  QUIRE_ADMIN_LOCAL_PATHS: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((list) => list.split(',').map((p) => p.trim()).filter(Boolean)),
+    v.check((paths) => paths.every((p) => path.isAbsolute(p)), 'must be absolute folder paths, separated by commas (/srv/docs,/srv/repos)'),
+    v.transform((paths) => paths.map((p) => path.resolve(p))),
+  ),
+
   // Statements at least this slow become spans of the trace they run in (every one is in the histogram).
   QUIRE_TRACE_SLOW_QUERY_MS: v.pipe(
     v.optional(v.string(), '5'),
@@ -254,6 +262,11 @@ export interface Config {
   rateLimitOnStoreError: 'open' | 'closed';
   /** How long a process keeps the tenant records it read (0: none); another process's change is seen within it, at once with Redis. */
   tenantCacheTtlMs: number;
+  /**
+   * Folders under which an organisation's admin may name a repository or docs source on this
+   * machine; elsewhere only the operator (the CLI, the seed file) may. Empty: none.
+   */
+  adminLocalPaths: string[];
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
   model: (ModelEndpoint & { name: string }) | undefined;
   /** Dense vectors for hybrid retrieval; undefined: keyword retrieval only (`QUIRE_EMBEDDER=none`). */
@@ -479,6 +492,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: e.REDIS_URL,
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
     tenantCacheTtlMs: e.QUIRE_TENANT_CACHE_TTL_MS,
+    adminLocalPaths: e.QUIRE_ADMIN_LOCAL_PATHS,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
     embedding: embeddingSettings(e, endpoint),

@@ -70,13 +70,15 @@ export function adminRouter(services: AdminRouterDeps): Router {
   const router = new Router({ prefix: '/v2/admin' });
   router.use(requireKey(tenants, 'admin'), tenantErrors);
   const org = (ctx: Context) => authOf(ctx).orgId;
+  // An organisation's admin names paths on this machine only under the operator's folders.
+  const locations = { localPaths: services.config.adminLocalPaths };
 
   router.get('/projects', async (ctx) => {
     ctx.body = { projects: await listOrgProjects(tenants, org(ctx)) };
   });
   router.post('/projects', async (ctx) => {
     const body = parseInput(ProjectCreateBody, ctx.request.body);
-    ctx.body = await createProject(tenants, { ...body, orgId: org(ctx) });
+    ctx.body = await createProject(tenants, { ...body, orgId: org(ctx) }, locations);
     ctx.status = 201;
   });
   router.get('/projects/:projectId', async (ctx) => {
@@ -84,7 +86,7 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.patch('/projects/:projectId', async (ctx) => {
     const patch = parseInput(ProjectPatchBody, ctx.request.body);
-    ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch);
+    ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch, locations);
   });
   router.delete('/projects/:projectId', async (ctx) => {
     await deleteProject(tenants, org(ctx), ctx.params.projectId!);
@@ -96,7 +98,7 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.post('/domains', async (ctx) => {
     const body = parseInput(DomainCreateBody, ctx.request.body);
-    ctx.body = await createDomain(tenants, { ...body, orgId: org(ctx) });
+    ctx.body = await createDomain(tenants, { ...body, orgId: org(ctx) }, locations);
     ctx.status = 201;
   });
   router.get('/domains/:domainId', async (ctx) => {
@@ -104,7 +106,7 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.patch('/domains/:domainId', async (ctx) => {
     const patch = parseInput(DomainPatchBody, ctx.request.body);
-    ctx.body = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch);
+    ctx.body = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
   });
   router.delete('/domains/:domainId', async (ctx) => {
     await deleteDomain(tenants, org(ctx), ctx.params.domainId!);

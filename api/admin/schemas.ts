@@ -88,7 +88,9 @@ export const ProjectView = v.object({
   orgId: v.string(),
   repository: v.pipe(
     v.string(),
-    v.description('Clone URL or local path of the docs repository. A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.'),
+    v.description(
+      'Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
+    ),
   ),
   branch: v.string(),
   docsPath: v.pipe(v.string(), v.description('Folder of the docs inside the repository, empty for the root.')),
@@ -104,7 +106,9 @@ export const DomainView = v.object({
   orgId: v.string(),
   source: v.pipe(
     v.string(),
-    v.description('Git URL or local folder of the docs. A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.'),
+    v.description(
+      'Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
+    ),
   ),
   branch: v.optional(v.string()),
   docsPath: v.string(),

@@ -38,6 +38,8 @@ export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
+    // Only the transports Quire's repositories use: no remote helper (ext:: would run a command).
+    GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file',
     LC_ALL: 'C',
   };
   for (const name of INHERITED) if (process.env[name]) env[name] = process.env[name];

@@ -10,6 +10,7 @@ import {
   type TenantStore,
   UnknownTenantError,
 } from './types.js';
+import { locationProblem } from './locations.js';
 import { maskCredentials, MASK, restoreCredentials } from './url-credentials.js';
 
 /**
@@ -84,14 +85,34 @@ export const getOrgProject = async (tenants: TenantStore, orgId: string, id: str
 
 export const listOrgProjects = async (tenants: TenantStore, orgId: string): Promise<Project[]> => (await tenants.listProjects(orgId)).map(projectView);
 
+/**
+ * Who names a location: an organisation's admin (the admin API, the console) only within the
+ * folders the operator lists (see locations.ts); without `localPaths`, the operator (CLI, seed file).
+ */
+export interface LocationRule {
+  localPaths?: readonly string[];
+}
+
+/** Refuses a location the caller may not name (TenantInputError); an unchanged one stays, whoever set it. */
+async function checkLocation(field: string, value: string | null | undefined, rule: LocationRule, stored?: string): Promise<void> {
+  if (rule.localPaths === undefined || value === undefined || value === null || value === stored) return;
+  const problem = await locationProblem(value, rule.localPaths);
+  if (problem) throw new TenantInputError(field, problem);
+}
+
 /** Creates a project; an id that exists, in any organisation, is refused (TenantExistsError). */
-export async function createProject(tenants: TenantStore, input: ProjectInput): Promise<Project> {
+export async function createProject(tenants: TenantStore, input: ProjectInput, rule: LocationRule = {}): Promise<Project> {
   checkForge(input);
   refuseMask('repository', input.repository);
+  await checkLocation('repository', input.repository, rule);
   return projectView(await tenants.addProject(input));
 }
 
-export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch): Promise<Project> {
+export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch, rule: LocationRule = {}): Promise<Project> {
+  if (rule.localPaths !== undefined && patch.repository) {
+    const stored = (await ownedProject(tenants, orgId, id)).repository;
+    await checkLocation('repository', restoreCredentials(patch.repository, stored) ?? patch.repository, rule, stored);
+  }
   const updated = await tenants.updateProject(id, orgId, (stored) => {
     const current = inputOfProject(stored);
     const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });
@@ -122,12 +143,17 @@ export const getOrgDomain = async (tenants: TenantStore, orgId: string, id: stri
 export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promise<Domain[]> => (await tenants.listDomains(orgId)).map(domainView);
 
 /** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
-export async function createDomain(tenants: TenantStore, input: DomainInput): Promise<Domain> {
+export async function createDomain(tenants: TenantStore, input: DomainInput, rule: LocationRule = {}): Promise<Domain> {
   refuseMask('source', input.source);
+  await checkLocation('source', input.source, rule);
   return domainView(await tenants.addDomain(input));
 }
 
-export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch): Promise<Domain> {
+export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch, rule: LocationRule = {}): Promise<Domain> {
+  if (rule.localPaths !== undefined && patch.source) {
+    const stored = (await ownedDomain(tenants, orgId, id)).source;
+    await checkLocation('source', restoreCredentials(patch.source, stored) ?? patch.source, rule, stored);
+  }
   const updated = await tenants.updateDomain(id, orgId, (stored) => {
     const current = inputOfDomain(stored);
     return applyPatch(current, { ...patch, source: keepCredentials('source', patch.source, current.source) });

@@ -213,7 +213,7 @@ function NewDomain({ onCreated }: { onCreated: () => void }) {
     <form class="card" onSubmit={create} noValidate aria-labelledby="new-domain-heading">
       <h2 id="new-domain-heading">Add a domain</h2>
       <TextField id="new-domain-id" name="id" label="Id" submission={submission} hint="Lower-case letters, digits and dashes." />
-      <TextField id="new-domain-source" name="source" label="Source" submission={submission} hint="Git URL or folder of the docs." />
+      <TextField id="new-domain-source" name="source" label="Source" submission={submission} hint="Git URL of the docs (a folder on the server only where the operator allows it)." />
       <TextField id="new-domain-branch" name="branch" label="Branch" submission={submission} hint="Optional: the default branch when empty." />
       <TextField id="new-domain-path" name="docsPath" label="Docs folder" submission={submission} hint="Optional: the folder of the docs in the repository." />
       <TextField id="new-domain-base-url" name="baseUrl" label="Docs site URL" submission={submission} />

@@ -71,7 +71,7 @@ function ProjectCard({ project: loaded }: { project: Project }) {
     <li class="card">
       <form onSubmit={save} noValidate aria-labelledby={`${prefix}-title`}>
         <h2 id={`${prefix}-title`}>{project.id}</h2>
-        <TextField id={`${prefix}-repository`} name="repository" label="Repository" value={project.repository} submission={submission} hint="Clone URL or folder of the docs repository." />
+        <TextField id={`${prefix}-repository`} name="repository" label="Repository" value={project.repository} submission={submission} hint="Clone URL of the docs repository (a folder on the server only where the operator allows it)." />
         <TextField id={`${prefix}-branch`} name="branch" label="Branch" value={project.branch} submission={submission} />
         <TextField id={`${prefix}-path`} name="docsPath" label="Docs folder" value={project.docsPath} submission={submission} hint="Empty: the repository's root." />
         <ForgeField id={`${prefix}-forge`} value={project.forge} error={submission.fieldError('forge')} />

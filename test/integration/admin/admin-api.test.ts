@@ -16,7 +16,8 @@ describe('admin API', function () {
 
   before(async () => {
     // A task queue no worker polls: an indexing run started here waits.
-    ({ services, url, acme, globex } = await twoOrgApi({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN }, taskQueue: `admin-api-${process.pid}` }));
+    // Admins may name paths under /repos on this server (the operator's QUIRE_ADMIN_LOCAL_PATHS); the folders need not exist.
+    ({ services, url, acme, globex } = await twoOrgApi({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN, QUIRE_ADMIN_LOCAL_PATHS: '/repos' }, taskQueue: `admin-api-${process.pid}` }));
   });
 
   const call = bearerCaller(() => url);
@@ -72,6 +73,21 @@ describe('admin API', function () {
       assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'retired-site' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/domains/retired-site', acme.adminKey)).status, 204);
       await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site' }), 409, 'conflict');
+    });
+
+    it("refuses a repository or source on this server outside the operator's folders, and a git remote helper, with 400 naming the field; keeps one the operator set", async () => {
+      for (const repository of ['/etc', '/var/lib/quire', 'file:///srv/other.git', 'ext::sh -c id', '/repos/../etc']) {
+        await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'located', repository }), 400, 'invalid_request', 'repository');
+        await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'located-site', source: repository }), 400, 'invalid_request', 'source');
+      }
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'located', repository: 'https://git.acme.test/docs.git' })).status, 201);
+      // Set by the operator (the CLI, the seed file): a change of other fields keeps it, a change to another path outside is refused.
+      await services.tenants.putProject({ ...project, id: 'operator-set', orgId: 'acme', repository: '/srv/operator/docs.git', forge: 'local' });
+      let res = await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { repository: '/srv/operator/docs.git', branch: 'next' });
+      assert.equal(res.status, 200);
+      await expectError(await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { repository: '/srv/operator/other.git' }), 400, 'invalid_request', 'repository');
+      res = await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { repository: '/repos/moved.git' });
+      assert.equal(res.status, 200);
     });
 
     it('answers another organisation’s project and unknown ids 404', async () => {

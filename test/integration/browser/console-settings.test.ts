@@ -67,7 +67,8 @@ describe('console Settings in a real browser', function () {
   before(async () => {
     const taskQueue = `console-settings-${randomUUID()}`;
     const model = await startFakeModel(() => ({ text: 'Page 1 explains the setup [1].' }));
-    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' } });
+    // Admins may name docs folders under /srv on this server (the second domain below).
+    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_ADMIN_LOCAL_PATHS: '/srv' } });
     // The API and the worker share one embedded index, as on one machine.
     const shared = { ...built, docIndex: openDocIndex(built.config, undefined) };
     await startWorker(shared, { taskQueue });

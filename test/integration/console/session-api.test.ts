@@ -129,7 +129,7 @@ describe('console session API', function () {
     assert.equal(res.status, 200);
     assert.deepEqual(((await res.json()) as { domains: Array<{ id: string }> }).domains.map((d) => d.id), ['acme-docs']);
 
-    const project = { id: 'console-made', repository: '/repos/docs.git' };
+    const project = { id: 'console-made', repository: 'https://git.acme.test/docs.git' };
     await expectError(await asConsole(session, 'POST', '/v2/admin/projects', { body: project }), 403, 'csrf_failed');
     await expectError(await asConsole(session, 'POST', '/v2/admin/projects', { body: project, csrf: 'wrong' }), 403, 'csrf_failed');
     const other = await signIn(acme.adminKey);

@@ -72,6 +72,9 @@ describe('configuration', () => {
     assert.equal(loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '0' }).tenantCacheTtlMs, 0);
     assert.throws(() => loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '-1' }), /QUIRE_TENANT_CACHE_TTL_MS: must be a whole number/);
     assert.throws(() => loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '60001' }), /QUIRE_TENANT_CACHE_TTL_MS: must be at most 60000/);
+    assert.deepEqual(loadConfig({}).adminLocalPaths, []);
+    assert.deepEqual(loadConfig({ QUIRE_ADMIN_LOCAL_PATHS: ' /srv/docs/ , /srv/repos,' }).adminLocalPaths, ['/srv/docs', '/srv/repos']);
+    assert.throws(() => loadConfig({ QUIRE_ADMIN_LOCAL_PATHS: '/srv/docs,repos' }), /QUIRE_ADMIN_LOCAL_PATHS: must be absolute folder paths/);
   });
 
   it('reads from how many milliseconds a database statement is traced, 5 by default, 0 for every one, at most a minute', () => {

@@ -1,0 +1,48 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Where a project's repository or a domain's docs source may be, when an organisation's admin
+ * names it (the admin API, the console): a clone URL, or a path on this machine only under a
+ * folder the operator lists (QUIRE_ADMIN_LOCAL_PATHS). The worker reads local paths in place, so
+ * any other path would let one organisation index or clone what the machine holds: another
+ * organisation's docs, Quire's own data. The operator (the CLI, the seed file) names any path.
+ */
+
+/** Network addresses git reaches: a URL of its network transports, or scp-style `user@host:path`. */
+const REMOTE = /^(?:(?:https?|ssh|git):\/\/|[\w.-]+@[\w.-]+:)/i;
+/** git's `<transport>::<address>`: a remote helper (ext:: runs a command), never a repository of ours. */
+const HELPER = /^[\w+.-]+::/;
+
+/** The path on this machine a location names, or undefined for a network address. */
+export function localPathOf(location: string): string | undefined {
+  if (REMOTE.test(location)) return undefined;
+  if (/^file:/i.test(location)) {
+    try {
+      return fileURLToPath(location);
+    } catch {
+      return location;
+    }
+  }
+  return path.resolve(location);
+}
+
+const within = (roots: readonly string[], target: string) => roots.some((root) => target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+
+/**
+ * Why an organisation's admin may not name `location`, or undefined when they may: a remote
+ * helper, or a path on this machine outside `roots` (or reaching outside them through a link).
+ */
+export async function locationProblem(location: string, roots: readonly string[]): Promise<string | undefined> {
+  if (HELPER.test(location)) return "names a git remote helper (transport::address); give a clone URL (https://, ssh://, git@host:path)";
+  const local = localPathOf(location);
+  if (local === undefined) return undefined;
+  const allowed = roots.length > 0 ? ` or a path under ${roots.join(', ')}` : '';
+  const refusal = `is a path on the server; give a clone URL (https://, ssh://, git@host:path)${allowed}. Other paths are set by the operator (the quire CLI; QUIRE_ADMIN_LOCAL_PATHS lists the folders an admin may name)`;
+  if (!within(roots, local)) return refusal;
+  // A link inside an allowed folder may lead out of it: what counts is where it leads.
+  const real = await fs.realpath(local).catch(() => undefined);
+  if (real !== undefined && !within(await Promise.all(roots.map((r) => fs.realpath(r).catch(() => r))), real)) return refusal;
+  return undefined;
+}
