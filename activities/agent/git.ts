@@ -1,4 +1,5 @@
 import { GitCommandError, runGit as run, scrubCredentials, withoutCredentials, type GitCredentials } from '../../core/git/index.js';
+import { activitySignal } from '../activity-context.js';
 import { permanent, transient, AGENT_ERROR } from './errors.js';
 
 export { GitCommandError };
@@ -25,7 +26,14 @@ export function scrubToken(text: string, token: string | undefined): string {
 /** Runs git as the agent: the one git policy of core/git, with the agent's identity and credentials. */
 export function runGit(cwd: string, args: string[], auth: GitAuth, input?: string): Promise<string> {
   const credentials = credentialsOf(auth);
-  return run(cwd, args, { identity: { name: auth.authorName, email: auth.authorEmail }, ...(credentials ? { credentials } : {}), ...(input !== undefined ? { input } : {}) });
+  // Inside an activity, a cancel (archive) or its timeout ends the command at once, helpers included.
+  const signal = activitySignal();
+  return run(cwd, args, {
+    identity: { name: auth.authorName, email: auth.authorEmail },
+    ...(credentials ? { credentials } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** Classifies a failed remote git command (fetch, ls-remote, push) for Temporal. */

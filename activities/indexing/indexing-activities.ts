@@ -38,7 +38,7 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       const domain = await domainOf(input.domainId);
       let docsRoot: string;
       try {
-        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, path.join(services.config.dataDir, 'sources'));
+        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, path.join(services.config.dataDir, 'sources'), activitySignal());
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);

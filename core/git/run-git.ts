@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { scrubSecrets } from '../logger.js';
 import { inSpan } from '../telemetry/index.js';
 import { basicHeader, scrubCredentials, type GitCredentials } from './credentials.js';
@@ -10,6 +10,8 @@ export interface GitOptions {
   identity?: { name: string; email: string };
   /** Text for the command's standard input (a commit message read with `-F -`: no argument-size limit). */
   input?: string;
+  /** Ends the command (and the transport helpers it runs) when it aborts: an activity cancelled or timed out. */
+  signal?: AbortSignal;
 }
 
 /** A git command that failed; `stderr` is scrubbed of credentials. */
@@ -40,6 +42,9 @@ export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     // Only the transports Quire's repositories use: no remote helper (ext:: would run a command).
     GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file',
+    // An HTTP transfer under 1 KB/s for a minute (a host that takes the connection and never answers) fails.
+    GIT_HTTP_LOW_SPEED_LIMIT: '1000',
+    GIT_HTTP_LOW_SPEED_TIME: '60',
     LC_ALL: 'C',
   };
   for (const name of INHERITED) if (process.env[name]) env[name] = process.env[name];
@@ -61,15 +66,58 @@ export function runGit(cwd: string, args: string[], options: GitOptions = {}): P
   return inSpan(`git ${args[0] ?? ''}`, { 'git.command': args[0] ?? '' }, () => execGit(cwd, args, options));
 }
 
+/** The most output a command may give (a diff, a listing): past it, the command fails. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 function execGit(cwd: string, args: string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env: gitEnvironment(options), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const detail = scrubSecrets(scrubCredentials(String(stderr || err.message), options.credentials)).trim();
+    const { signal } = options;
+    if (signal?.aborted) return reject(stopped(args, signal));
+    // In a process group of its own, so a stop ends the transport helpers git starts too (git-remote-https, ssh):
+    // killing git alone leaves them waiting on the network.
+    const child = spawn('git', args, { cwd, env: gitEnvironment(options), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    const stop = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES) {
+        overflow = true;
+        stop();
+      } else into.push(chunk);
+    };
+    child.stdout.on('data', collect(out));
+    child.stderr.on('data', collect(err));
+    signal?.addEventListener('abort', stop, { once: true });
+    child.once('error', (e) => {
+      signal?.removeEventListener('abort', stop);
+      reject(new GitCommandError(`git ${args[0]} could not start: ${e.message}`, ''));
+    });
+    child.once('close', (code, killedBy) => {
+      signal?.removeEventListener('abort', stop);
+      if (signal?.aborted) return reject(stopped(args, signal));
+      if (overflow) return reject(new GitCommandError(`git ${args[0]} failed: its output passed ${MAX_OUTPUT_BYTES} bytes`, ''));
+      if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+      const stderr = Buffer.concat(err).toString('utf8') || `exited with ${code ?? killedBy}`;
+      const detail = scrubSecrets(scrubCredentials(stderr, options.credentials)).trim();
       reject(new GitCommandError(`git ${args[0]} failed: ${detail.split('\n').slice(-3).join(' ')}`, detail));
     });
     // A git that exits before reading it all closes the pipe; its exit status says what went wrong.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.input);
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
   });
+}
+
+/** A command ended by its signal (the activity cancelled or timed out). */
+function stopped(args: string[], signal: AbortSignal): GitCommandError {
+  const reason: unknown = signal.reason;
+  return new GitCommandError(`git ${args[0]} was stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}`, '');
 }

@@ -20,14 +20,14 @@ async function isGitSource(source: string): Promise<boolean> {
  * into `<cacheDir>/<hash of the source>` (fetched again on later runs); a
  * folder is read in place. `docsPath` is the docs folder inside the source.
  * Credentials in the source URL travel in the fetch's environment only, never
- * on argv or in the clone's git config.
+ * on argv or in the clone's git config. `signal` ends a fetch under way (the run cancelled or timed out).
  */
-export async function checkoutDocs(source: string, branch: string | undefined, docsPath: string, cacheDir: string): Promise<string> {
+export async function checkoutDocs(source: string, branch: string | undefined, docsPath: string, cacheDir: string, signal?: AbortSignal): Promise<string> {
   let root = source;
   if (await isGitSource(source)) {
     const { url, credentials } = withoutCredentials(source);
     root = path.join(cacheDir, createHash('sha256').update(`${source}#${branch ?? ''}`).digest('hex').slice(0, 16));
-    const git = (args: string[], auth = {}) => runGit(root, args, auth);
+    const git = (args: string[], auth = {}) => runGit(root, args, { ...auth, ...(signal ? { signal } : {}) });
     const initialised = await fs.access(path.join(root, '.git')).then(() => true, () => false);
     if (!initialised) {
       await fs.rm(root, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { runGit as agentGit } from '../../../activities/agent/git.js';
 import { gitEnvironment, runGit, withoutCredentials } from '../../../core/git/index.js';
 import { checkoutDocs } from '../../../core/retrieval/docs-source.js';
 import { tempDir } from '../../support/services.js';
@@ -36,6 +38,43 @@ describe('git runner (real git)', () => {
     const [clone] = await fs.readdir(cache);
     const config = await fs.readFile(path.join(cache, clone!, '.git', 'config'), 'utf8');
     assert.ok(!config.includes(secret) && !config.includes('docs-bot'), config);
+  });
+
+  it('stops a command waiting on a host that never answers when its signal aborts, the transport helper with it', async () => {
+    // A git host that takes the connection and then says nothing.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const port = (silent.address() as AddressInfo).port;
+    /** Processes whose command line names the host: git, and the transport helper it starts. */
+    const helpers = async () => {
+      const pids = (await fs.readdir('/proc')).filter((pid) => /^\d+$/.test(pid));
+      const commands = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+      return commands.filter((cmd) => cmd.includes(`127.0.0.1:${port}/`)).length;
+    };
+    const stop = new AbortController();
+    const listing = runGit(await tempDir(), ['ls-remote', `http://127.0.0.1:${port}/acme/docs.git`], { signal: stop.signal });
+    // Until git and its helper are waiting on the host.
+    while ((await helpers()) < 2) await new Promise((r) => setTimeout(r, 20));
+    stop.abort(new Error('the activity was cancelled'));
+    await assert.rejects(listing, /git ls-remote was stopped: the activity was cancelled/);
+    for (let i = 0; (await helpers()) > 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await helpers(), 0, 'no git process of the command is left');
+    await assert.rejects(runGit(await tempDir(), ['status'], { signal: stop.signal }), /was stopped/, 'an aborted signal starts nothing');
+
+    // The agent's git in an activity: cancelling the activity (an archive, its timeout) stops the command.
+    const activity = new MockActivityEnvironment();
+    const cwd = await tempDir();
+    const agentListing = activity.run(() => agentGit(cwd, ['ls-remote', `http://127.0.0.1:${port}/acme/docs.git`], { authorName: 'Quire', authorEmail: 'quire@example.com' }));
+    while ((await helpers()) < 2) await new Promise((r) => setTimeout(r, 20));
+    activity.cancel('CANCELLED');
+    await assert.rejects(agentListing, /git ls-remote was stopped/);
+    for (let i = 0; (await helpers()) > 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await helpers(), 0);
   });
 
   it('splits credentials off https URLs only', () => {
