@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { withoutCredentials } from '../../core/git/index.js';
+import { docsFolderIn, DocsFolderOutsideError, withoutCredentials } from '../../core/git/index.js';
 import { printable } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
 import { AGENT_ERROR, permanent } from './errors.js';
@@ -76,7 +76,10 @@ export async function prepareWorkspace(opts: {
   await git(['reset', '-q', '--hard', `refs/remotes/origin/${start}`]);
   await git(['clean', '-q', '-fdx']);
   const docsPath = project.docsPath.replace(/^\/+|\/+$/g, '');
-  return { root, docsRoot: path.join(root, docsPath), docsPath, branch, branchExisted, git };
+  const docsRoot = await docsFolderIn(root, docsPath).catch((err: unknown) => {
+    throw err instanceof DocsFolderOutsideError ? permanent(AGENT_ERROR.docsFolderOutside, err.message) : err;
+  });
+  return { root, docsRoot, docsPath, branch, branchExisted, git };
 }
 
 /** Repository-relative paths with uncommitted changes (added, modified, deleted, renamed). */

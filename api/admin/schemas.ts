@@ -1,5 +1,6 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
+import { docsPathProblem } from '../../core/git/index.js';
 import { TENANT_ID } from '../../core/tenants/index.js';
 
 /** Request and response shapes of the admin and operator routes, which the routes validate with and operations.ts documents. */
@@ -13,7 +14,11 @@ const webUrl = v.pipe(
   v.check((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL such as https://docs.example.com'),
 );
 const isoInstant = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z'));
-const docsPath = v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'));
+const docsPath = v.pipe(
+  v.string(),
+  v.maxLength(500, 'must be at most 500 characters'),
+  v.check((p) => docsPathProblem(p) === undefined, "must stay inside the repository: a folder path without '..'"),
+);
 const forge = v.picklist(['local', 'github', 'gitlab'], 'must be local, github or gitlab');
 const envName = v.pipe(
   v.string(),

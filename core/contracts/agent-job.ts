@@ -108,6 +108,7 @@ export const AGENT_ERROR = {
   forgeUnavailable: 'ForgeUnavailable',
   gitFailed: 'GitFailed',
   cancelled: 'Cancelled',
+  docsFolderOutside: 'DocsFolderOutside',
 } as const;
 
 export const AGENT_NON_RETRYABLE: readonly string[] = [
@@ -118,4 +119,5 @@ export const AGENT_NON_RETRYABLE: readonly string[] = [
   AGENT_ERROR.projectNotFound,
   AGENT_ERROR.forgeMisconfigured,
   AGENT_ERROR.messageMissing,
+  AGENT_ERROR.docsFolderOutside,
 ];

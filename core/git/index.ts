@@ -1,2 +1,3 @@
 export { runGit, gitEnvironment, GitCommandError, type GitOptions } from './run-git.js';
 export { withoutCredentials, scrubCredentials, basicHeader, type GitCredentials } from './credentials.js';
+export { docsFolderIn, docsPathProblem, DocsFolderOutsideError } from './docs-folder.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runGit, withoutCredentials } from '../git/index.js';
+import { docsFolderIn, runGit, withoutCredentials } from '../git/index.js';
 
 /** Whether a domain's source is a git remote (URL, scp-style, or a bare repository on disk) rather than a folder. */
 async function isGitSource(source: string): Promise<boolean> {
@@ -38,7 +38,7 @@ export async function checkoutDocs(source: string, branch: string | undefined, d
     await git(['checkout', '-q', '-f', '--detach', 'FETCH_HEAD']);
     await git(['clean', '-q', '-f', '-d', '-x']);
   }
-  return path.join(root, docsPath);
+  return docsFolderIn(root, docsPath);
 }
 
 /** The commit a checkout (or a source folder inside a git work tree) is at; undefined for a folder outside git. */

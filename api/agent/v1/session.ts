@@ -6,7 +6,7 @@ export const HAULT_REASONS = ['completed', 'github_missconfigured', 'error'] as 
 export type HaultReason = (typeof HAULT_REASONS)[number];
 
 /** Error codes that mean the repository or its forge is set up wrong, not that the run broke. */
-const MISCONFIGURED = new Set(['forge_misconfigured', 'bad_credentials', 'repository_not_found']);
+const MISCONFIGURED = new Set(['forge_misconfigured', 'bad_credentials', 'repository_not_found', 'docs_folder_outside']);
 
 const dateTime = v.pipe(v.string(), v.isoTimestamp());
 

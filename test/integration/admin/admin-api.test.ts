@@ -102,6 +102,11 @@ describe('admin API', function () {
     it('answers bad bodies 400 naming the field', async () => {
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'Bad Id' }), 400, 'invalid_request', 'id');
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { id: 'no-repo' }), 400, 'invalid_request', 'repository');
+      // The docs folder stays inside the repository: the worker reads and writes there.
+      for (const docsPath of ['../../etc', 'docs/../..', '..']) {
+        await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'climbing', docsPath }), 400, 'invalid_request', 'docsPath');
+        await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'climbing', docsPath }), 400, 'invalid_request', 'docsPath');
+      }
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'gh', forge: 'github' }), 400, 'invalid_request', 'forgeTokenEnv');
       // Quire's own settings are never a project's token: the worker would send its database URL to the repository's host.
       for (const name of ['QUIRE_DATABASE_URL', 'QUIRE_MODEL_API_KEY', 'TEMPORAL_API_KEY', 'OTEL_EXPORTER_OTLP_HEADERS'])

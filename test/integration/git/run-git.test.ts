@@ -5,7 +5,9 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { runGit as agentGit } from '../../../activities/agent/git.js';
-import { gitEnvironment, runGit, withoutCredentials } from '../../../core/git/index.js';
+import { ApplicationFailure } from '@temporalio/common';
+import { prepareWorkspace } from '../../../activities/agent/workspace.js';
+import { DocsFolderOutsideError, gitEnvironment, runGit, withoutCredentials } from '../../../core/git/index.js';
 import { checkoutDocs } from '../../../core/retrieval/docs-source.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -75,6 +77,33 @@ describe('git runner (real git)', () => {
     await assert.rejects(agentListing, /git ls-remote was stopped/);
     for (let i = 0; (await helpers()) > 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await helpers(), 0);
+  });
+
+  it("keeps a domain's or project's docs folder inside its repository: no '..', no link leading out", async () => {
+    // A repository whose 'linked' folder is a link to the machine's own files.
+    const seed = await tempDir('quire-linked-');
+    await runGit(seed, ['init', '-q', '--initial-branch=main']);
+    await fs.mkdir(path.join(seed, 'docs'));
+    await fs.writeFile(path.join(seed, 'docs', 'index.mdx'), '# Docs\n');
+    await fs.symlink('/usr/share', path.join(seed, 'linked'));
+    await runGit(seed, ['add', '-A']);
+    await runGit(seed, ['commit', '-q', '-m', 'docs and a link'], { identity: { name: 'T', email: 't@example.com' } });
+    const bare = path.join(await tempDir('quire-linked-bare-'), 'docs.git');
+    await runGit(seed, ['clone', '-q', '--bare', seed, bare]);
+
+    const cache = await tempDir();
+    assert.equal(await checkoutDocs(bare, 'main', '/docs/', cache), path.join(cache, (await fs.readdir(cache))[0]!, 'docs'));
+    await assert.rejects(checkoutDocs(bare, 'main', 'linked', cache), (e: unknown) => e instanceof DocsFolderOutsideError && /leads outside the repository/.test(e.message));
+    await assert.rejects(checkoutDocs(bare, 'main', 'docs/../../..', cache), DocsFolderOutsideError);
+    // The agent's workspace refuses the same, as a job error of the project's setup.
+    const ws = prepareWorkspace({
+      dataDir: await tempDir(),
+      jobId: 'job_linked',
+      branch: 'quire/job_linked',
+      project: { id: 'docs', orgId: 'acme', repository: bare, branch: 'main', docsPath: 'linked', forge: 'local', allowedModels: [], createdAt: '', updatedAt: '' },
+      auth: { authorName: 'Quire', authorEmail: 'quire@example.com' },
+    });
+    await assert.rejects(ws, (e: unknown) => e instanceof ApplicationFailure && e.type === 'DocsFolderOutside' && e.nonRetryable === true);
   });
 
   it('splits credentials off https URLs only', () => {
