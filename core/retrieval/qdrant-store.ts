@@ -215,13 +215,11 @@ export class QdrantDocIndex implements WritableDocIndex {
       });
     }
     // Vectors arrive with the chunks (indexing embeds them through the vector cache); this store only keeps them.
+    // Chunks first, page records last: a page's record holds the hash that tells the next run the page is
+    // indexed, so an upsert that fails part way leaves pages without records (indexed again), never a record
+    // over missing chunks (skipped for good).
     const chunks = changes.upserts.flatMap((p) => p.chunks);
     const points = [
-      ...changes.upserts.map(({ chunks: _c, ...page }) => ({
-        id: pointId(domainId, page.path, 'page'),
-        vector: {},
-        payload: { ...page, domain: domainId, kind: 'page' },
-      })),
       ...chunks.map(({ vector, ...chunk }: IndexedChunk, i) => ({
         id: pointId(domainId, chunk.path, 'chunk', String(i), chunk.anchor),
         vector: {
@@ -229,6 +227,11 @@ export class QdrantDocIndex implements WritableDocIndex {
           ...(vector ? { [DENSE]: vector } : {}),
         },
         payload: { ...chunk, domain: domainId, kind: 'chunk' },
+      })),
+      ...changes.upserts.map(({ chunks: _c, ...page }) => ({
+        id: pointId(domainId, page.path, 'page'),
+        vector: {},
+        payload: { ...page, domain: domainId, kind: 'page' },
       })),
     ];
     for (let i = 0; i < points.length; i += UPSERT_BATCH) {

@@ -119,12 +119,15 @@ export interface FakeQdrantOptions {
   version?: string;
   /** Holds the answers to "collection exists?" until this many have been asked, as if they all raced. */
   existsBarrier?: number;
+  /** Answers the nth points upsert (1 for the first) with Qdrant's 500, storing none of its points, when this says so. */
+  failUpsert?: (n: number) => boolean;
 }
 
 export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<FakeQdrant> {
   const requests: RecordedQdrantRequest[] = [];
   const heldExists: Array<() => void> = [];
   const collections: FakeQdrant['collections'] = new Map();
+  let upserts = 0;
 
   const handle = (method: string, path: string, body: Json): [number, unknown] => {
     const m = /^\/collections\/([^/]+)(\/.*)?$/.exec(path);
@@ -142,6 +145,8 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
     if (method === 'GET' && rest === '') return [200, { status: 'green', points_count: col.points.size, config: { params: col.config } }];
     if (method === 'PUT' && rest === '/index') return [200, { operation_id: 1, status: 'completed' }];
     if (method === 'PUT' && rest === '/points') {
+      upserts++;
+      if (opts.failUpsert?.(upserts)) return [500, { status: { error: 'Service internal error: the update could not be applied' } }];
       for (const p of list(body.points)) {
         if (!isObj(p)) continue;
         const id = typeof p.id === 'number' ? p.id : String(p.id);

@@ -73,6 +73,27 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     assert.equal(await ix.getPage('skylark', '/quickstart'), undefined);
   });
 
+  it('writes a page record, whose hash says the page is indexed, only after all its chunks: a failed upsert leaves no page that a later run would skip', async () => {
+    const qdrant = await startFakeQdrant({ failUpsert: (n) => n === 2 });
+    onSuiteEnd(qdrant.close);
+    const ix = new QdrantDocIndex({ url: qdrant.url, apiKey: undefined, collection: 'c' });
+    // Ten pages of thirty chunks: more points than one upsert carries.
+    const pages = Array.from({ length: 10 }, (_, p) => ({
+      path: `/page-${p}`,
+      title: `Page ${p}`,
+      hash: `hash-${p}`,
+      content: `Page ${p}`,
+      groups: [],
+      chunks: Array.from({ length: 30 }, (_, c) => ({ path: `/page-${p}`, anchor: `part-${c}`, title: `Page ${p}`, breadcrumb: [], content: `part ${c} of page ${p}`, headings: '', groups: [] })),
+    }));
+    await assert.rejects(ix.applyChanges('docs', { upserts: pages, removals: [] }));
+    assert.deepEqual([...(await ix.pageHashes('docs')).keys()], [], 'no page counts as indexed');
+    await ix.applyChanges('docs', { upserts: pages, removals: [] });
+    assert.equal((await ix.pageHashes('docs')).size, 10);
+    const chunks = [...(qdrant.collections.get('c')?.points.values() ?? [])].filter((p) => p.payload.kind === 'chunk');
+    assert.equal(chunks.length, 300);
+  });
+
   it('adds a dense vector and fuses both by RRF when an embedding model is configured', async () => {
     const qdrant = await startFakeQdrant();
     onSuiteEnd(qdrant.close);
