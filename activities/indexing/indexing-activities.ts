@@ -38,7 +38,9 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       const domain = await domainOf(input.domainId);
       let docsRoot: string;
       try {
-        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, path.join(services.config.dataDir, 'sources'), activitySignal());
+        // Each domain its own checkout: another domain's run on the same repository never moves it mid-run.
+        const cacheDir = path.join(services.config.dataDir, 'sources', domain.id);
+        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, activitySignal());
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);

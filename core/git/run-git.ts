@@ -108,12 +108,19 @@ function execGit(cwd: string, args: string[], options: GitOptions): Promise<stri
       if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
       const stderr = Buffer.concat(err).toString('utf8') || `exited with ${code ?? killedBy}`;
       const detail = scrubSecrets(scrubCredentials(stderr, options.credentials)).trim();
-      reject(new GitCommandError(`git ${args[0]} failed: ${detail.split('\n').slice(-3).join(' ')}`, detail));
+      reject(new GitCommandError(`git ${args[0]} failed: ${summary(detail)}`, detail));
     });
     // A git that exits before reading it all closes the pipe; its exit status says what went wrong.
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input);
   });
+}
+
+/** What git said went wrong, in one line: its `fatal:` and `error:` lines when it wrote any (progress lines come after them), else its last lines. */
+function summary(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+  const said = lines.filter((l) => /^(fatal|error):/.test(l));
+  return (said.length > 0 ? said : lines).slice(-3).join(' ');
 }
 
 /** A command ended by its signal (the activity cancelled or timed out). */

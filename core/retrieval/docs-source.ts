@@ -19,8 +19,10 @@ async function isGitSource(source: string): Promise<boolean> {
  * The folder to read a domain's pages from. A git source is fetched shallow
  * into `<cacheDir>/<hash of the source>` (fetched again on later runs); a
  * folder is read in place. `docsPath` is the docs folder inside the source.
- * Credentials in the source URL travel in the fetch's environment only, never
- * on argv or in the clone's git config. `signal` ends a fetch under way (the run cancelled or timed out).
+ * `cacheDir` is the domain's own: domains on one repository never share a
+ * checkout a run of another could move under it. Credentials in the source
+ * URL travel in the fetch's environment only, never on argv or in the clone's
+ * git config. `signal` ends a fetch under way (the run cancelled or timed out).
  */
 export async function checkoutDocs(source: string, branch: string | undefined, docsPath: string, cacheDir: string, signal?: AbortSignal): Promise<string> {
   let root = source;
@@ -28,15 +30,26 @@ export async function checkoutDocs(source: string, branch: string | undefined, d
     const { url, credentials } = withoutCredentials(source);
     root = path.join(cacheDir, createHash('sha256').update(`${source}#${branch ?? ''}`).digest('hex').slice(0, 16));
     const git = (args: string[], auth = {}) => runGit(root, args, { ...auth, ...(signal ? { signal } : {}) });
-    const initialised = await fs.access(path.join(root, '.git')).then(() => true, () => false);
-    if (!initialised) {
+    const fresh = async () => {
       await fs.rm(root, { recursive: true, force: true });
       await fs.mkdir(root, { recursive: true });
       await git(['init', '-q']);
+    };
+    const sync = async () => {
+      await git(['fetch', '-q', '--depth', '1', '--no-tags', '--', url, branch ?? 'HEAD'], credentials ? { credentials } : {});
+      await git(['checkout', '-q', '-f', '--detach', 'FETCH_HEAD']);
+      await git(['clean', '-q', '-f', '-d', '-x']);
+    };
+    if (!(await fs.access(path.join(root, '.git')).then(() => true, () => false))) await fresh();
+    try {
+      await sync();
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      // A run stopped mid-command (a worker killed) leaves locks behind (index.lock, shallow.lock) that fail
+      // every later one; the checkout is only a cache: start it afresh, once.
+      await fresh();
+      await sync();
     }
-    await git(['fetch', '-q', '--depth', '1', '--no-tags', '--', url, branch ?? 'HEAD'], credentials ? { credentials } : {});
-    await git(['checkout', '-q', '-f', '--detach', 'FETCH_HEAD']);
-    await git(['clean', '-q', '-f', '-d', '-x']);
   }
   return docsFolderIn(root, docsPath);
 }

@@ -95,6 +95,11 @@ describe('git runner (real git)', () => {
     assert.equal(await checkoutDocs(bare, 'main', '/docs/', cache), path.join(cache, (await fs.readdir(cache))[0]!, 'docs'));
     await assert.rejects(checkoutDocs(bare, 'main', 'linked', cache), (e: unknown) => e instanceof DocsFolderOutsideError && /leads outside the repository/.test(e.message));
     await assert.rejects(checkoutDocs(bare, 'main', 'docs/../../..', cache), DocsFolderOutsideError);
+    // A run killed mid-command leaves git's locks in the checkout: the next run starts the checkout afresh.
+    const [checkout] = await fs.readdir(cache);
+    await fs.writeFile(path.join(cache, checkout!, '.git', 'index.lock'), '');
+    await fs.writeFile(path.join(cache, checkout!, '.git', 'shallow.lock'), '');
+    assert.match(await fs.readFile(path.join(await checkoutDocs(bare, 'main', 'docs', cache), 'index.mdx'), 'utf8'), /# Docs/);
     // The agent's workspace refuses the same, as a job error of the project's setup.
     const ws = prepareWorkspace({
       dataDir: await tempDir(),
