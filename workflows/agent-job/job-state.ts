@@ -134,6 +134,12 @@ export function endTurn(state: JobState, outcome: TurnOutcome, now: string): Job
   }
 }
 
+/** A job archived while its turn ended anyway (the pull request step runs to its end): it names the pull request the turn opened. */
+export function keepPullRequest(state: JobState, outcome: TurnOutcome, now: string): JobState {
+  if (outcome.kind !== 'done' || outcome.prLink === null || outcome.prLink === state.job.prLink) return state;
+  return { ...state, job: changed(state.job, { prLink: outcome.prLink }, now) };
+}
+
 /** The error a run fails with: the job's, when the run leaves it failed. */
 export function runFailure(state: JobState): JobError | undefined {
   return state.job.status === 'failed' && state.job.error ? state.job.error : undefined;

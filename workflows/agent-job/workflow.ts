@@ -29,7 +29,7 @@ import type { NewJobEvent } from '../../core/jobs/job-events.js';
 import { isJobStopReason } from '../../core/jobs/job-report.js';
 import { jobErrorOf } from './job-error.js';
 import { archivedEvent, turnEndedEvents, turnStartedEvent } from './turn-events.js';
-import { acceptMessage, archiveJob, beginTurn, endTurn, isArchived, noteFilesChanged, runFailure, startState, type JobState, type TurnOutcome } from './job-state.js';
+import { acceptMessage, archiveJob, beginTurn, endTurn, isArchived, keepPullRequest, noteFilesChanged, runFailure, startState, type JobState, type TurnOutcome } from './job-state.js';
 
 const store = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
@@ -71,14 +71,17 @@ async function runTurn(scope: CancellationScope, state: JobState, settings: JobS
       const stopReason = isJobStopReason(result.stopReason) ? result.stopReason : null;
       const report = { changed: result.changed, title: result.title, summary: result.summary, stopReason, filesChanged: result.filesChanged, ...(result.todos ? { todos: result.todos } : {}) };
       if (!result.changed) return { kind: 'done', prLink: null, report };
-      const pr = await forge.openOrUpdatePullRequest.executeWithOptions({ summary: `turn ${turn}: open or update the pull request` }, [
-        {
-          jobId: job.id, projectId: job.projectId, branch: job.branch, turn, title: result.title, summary: result.summary,
-          messageIds: state.handled, filesChanged: noteFilesChanged(state, result.filesChanged).filesChanged,
-          validationErrors: result.validationErrors, stopReason: result.stopReason, draft: settings.draft,
-          ...(result.instructionFiles?.length ? { instructionFiles: result.instructionFiles } : {}),
-        },
-      ]);
+      // The branch is pushed: an archive now waits for its pull request rather than leave one the job never names.
+      const pr = await CancellationScope.nonCancellable(() =>
+        forge.openOrUpdatePullRequest.executeWithOptions({ summary: `turn ${turn}: open or update the pull request` }, [
+          {
+            jobId: job.id, projectId: job.projectId, branch: job.branch, turn, title: result.title, summary: result.summary,
+            messageIds: state.handled, filesChanged: noteFilesChanged(state, result.filesChanged).filesChanged,
+            validationErrors: result.validationErrors, stopReason: result.stopReason, draft: settings.draft,
+            ...(result.instructionFiles?.length ? { instructionFiles: result.instructionFiles } : {}),
+          },
+        ]),
+      );
       return { kind: 'done', prLink: pr.url, report };
     });
   } catch (err) {
@@ -153,6 +156,8 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     turn = new CancellationScope();
     const outcome = await runTurn(turn, state, settings, begun.batch);
     turn = undefined;
+    // Archived meanwhile: the archive records the job, with the pull request the turn opened.
+    state = isArchived(state) ? keepPullRequest(state, outcome, now()) : state;
     if (isArchived(state)) continue;
     const before = state;
     state = endTurn(state, outcome, now());

@@ -43,6 +43,8 @@ describe('agent job workflow (stand-in agent activities)', function () {
   const turns = { get length() { return allTurns.filter((t) => t.jobId === current).length; }, at: (i: number) => allTurns.filter((t) => t.jobId === current)[i] };
   const prs = { get length() { return allPrs.filter((p) => p.jobId === current).length; } };
   let script: TurnScript = async (input) => changed(input);
+  /** What the pull request step does before it answers (nothing by default). */
+  let prStep = async () => {};
   let services: Awaited<ReturnType<typeof testServices>>;
   let deps: JobRunDeps;
 
@@ -58,6 +60,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
         },
         openOrUpdatePullRequest: async (input) => {
           allPrs.push(input);
+          await prStep();
           return { url: `http://forge.test/pr/${input.jobId}`, number: 1, created: input.turn === 1 };
         },
       },
@@ -66,6 +69,7 @@ describe('agent job workflow (stand-in agent activities)', function () {
   });
   beforeEach(() => {
     script = async (input) => changed(input);
+    prStep = async () => {};
   });
 
   /** What the API's create does: the first record and message in the database, then the first run. */
@@ -197,6 +201,22 @@ describe('agent job workflow (stand-in agent activities)', function () {
     await assert.rejects(send(archived, 'late', 'too late'), (err: unknown) =>
       err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === JOB_ARCHIVED,
     );
+  });
+
+  it('archive during the pull request step waits for it: the archived job names the pull request it opened', async () => {
+    let finished = false;
+    prStep = async () => {
+      await new Promise((r) => setTimeout(r, 1500));
+      finished = true;
+    };
+    const { job, handle } = await create();
+    await until(job.id, () => prs.length === 1);
+    const archived = await archiveJobRun(deps, job);
+    assert.equal(finished, true, 'the pull request step ran to its end before the archive answered');
+    assert.equal(archived.status, 'archived');
+    assert.equal(archived.prLink, `http://forge.test/pr/${job.id}`);
+    assert.equal((await services.jobs.get('docs', job.id))?.prLink, archived.prLink);
+    assert.equal((await handle.result()).prLink, archived.prLink);
   });
 
   it('archive of a job with no open run starts one that archives it', async () => {

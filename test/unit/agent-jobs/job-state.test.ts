@@ -95,6 +95,16 @@ describe('agent job state transitions', () => {
     assert.equal(transitions.endTurn(archived, { kind: 'cancelled' }, T1), archived);
   });
 
+  it('an archived job whose turn opened a pull request anyway names it; nothing else of the turn changes it', () => {
+    const archived = transitions.archiveJob(transitions.beginTurn(fresh(), T1).state, T1);
+    const kept = transitions.keepPullRequest(archived, { kind: 'done', prLink: 'https://forge.test/pr/1', report: report() }, T1);
+    assert.equal(kept.job.prLink, 'https://forge.test/pr/1');
+    assert.equal(kept.job.status, 'archived');
+    assert.equal(kept.job.revision, archived.job.revision + 1);
+    for (const outcome of [{ kind: 'done', prLink: null, report: report() }, { kind: 'cancelled' }] as const) assert.equal(transitions.keepPullRequest(archived, outcome, T1), archived);
+    assert.equal(transitions.keepPullRequest(kept, { kind: 'done', prLink: 'https://forge.test/pr/1', report: report() }, T1), kept);
+  });
+
   it('collects changed files across turns without repeats', () => {
     const state = transitions.noteFilesChanged(transitions.noteFilesChanged(fresh(), ['a.mdx', 'b.mdx']), ['b.mdx', 'c.mdx']);
     assert.deepEqual(state.filesChanged, ['a.mdx', 'b.mdx', 'c.mdx']);
