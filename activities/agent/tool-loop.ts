@@ -86,7 +86,9 @@ export async function runToolLoop(
     const signal = cancel ? AbortSignal.any([cancel, timeout]) : timeout;
     let completion: ChatCompletion;
     try {
-      completion = await port.chat({ model, messages: state.messages, tools: AGENT_TOOLS, signal });
+      // The turn's deadline bounds the call, not the client's 600 s: a model that never answers ends the turn
+      // at its time bound (keeping what it did), rather than failing it as unavailable to be retried six times.
+      completion = await port.chat({ model, messages: state.messages, tools: AGENT_TOOLS, signal, timeoutMs: remaining + 5_000 });
     } catch (err) {
       if (cancel?.aborted) throw new CancelledFailure('the agent turn was cancelled');
       if (timeout.aborted) return 'max_time';

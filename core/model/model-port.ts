@@ -17,8 +17,11 @@ import type { ChatCompletion, ChatMessage, ChatStreamBatch, ChatTool } from './t
 export interface ModelPort {
   /** One answer streamed token by token, batched per network read; with `tools`, the calls it made come last. */
   streamChat(input: { model: string; messages: ChatMessage[]; tools?: ChatTool[] | undefined; signal: AbortSignal }): AsyncGenerator<ChatStreamBatch>;
-  /** One completion that may call tools (none offered: a plain completion). */
-  chat(input: { model: string; messages: ChatMessage[]; tools: ChatTool[]; signal?: AbortSignal }): Promise<ChatCompletion>;
+  /**
+   * One completion that may call tools (none offered: a plain completion). `timeoutMs` replaces the
+   * client's own 600 s: a caller with a deadline of its own (the agent's turn) gives its remaining time.
+   */
+  chat(input: { model: string; messages: ChatMessage[]; tools: ChatTool[]; signal?: AbortSignal; timeoutMs?: number }): Promise<ChatCompletion>;
   /** One vector per text, in order, for one request; `base64`: ask for (and decode) base64 float32 vectors. */
   embed(input: { model: string; texts: string[]; dimensions?: number | undefined; inputType?: string; base64?: boolean; signal?: AbortSignal }): Promise<number[][]>;
   /** Closes the pooled connections. */
@@ -59,11 +62,11 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
         span.end();
       }
     },
-    chat: ({ model, messages, tools, signal }) =>
+    chat: ({ model, messages, tools, signal, timeoutMs }) =>
       inSpan(`chat ${model}`, genAiAttributes(endpoint, 'chat', model), async (span) => {
         try {
           const offered = tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {};
-          const completion = await client.chat.completions.create({ model, messages, ...offered }, signal ? { signal } : {});
+          const completion = await client.chat.completions.create({ model, messages, ...offered }, { ...(signal ? { signal } : {}), ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) });
           if (!Array.isArray(completion.choices) || completion.choices.length === 0) throw notACompletion(completion);
           span.setAttributes({
             'gen_ai.response.model': completion.model,

@@ -137,6 +137,11 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     await assert.rejects(streamText(impatient), (e: unknown) => e instanceof TransientModelError && /sent nothing for 0\.3 s before its answer \(QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS\)/.test(e.message));
   });
 
+  it("a completion's timeoutMs bounds it in place of the client's 600 s, as a transient timeout", async () => {
+    fake.script([{ hang: true }]);
+    await assert.rejects(port.chat({ model: 'chat-model', messages: HI, tools: [], timeoutMs: 300 }), (e: unknown) => e instanceof TransientModelError && /timed out/i.test(e.message));
+  });
+
   it('a stream cut short is transient, not a short answer', async () => {
     fake.chunkDelayMs = 2;
     fake.script([{ failMidStream: { text: 'The CLI installs with npm and then it', afterChars: 12 } }]);
