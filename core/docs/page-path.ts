@@ -28,16 +28,28 @@ export function isPageFile(rel: string): boolean {
   return parts.length > 1 || !NOT_PAGES.has(rel.toLowerCase());
 }
 
-/** Every page file under the docs root, relative with `/` separators, sorted. */
+/** Which of two files of one page path is the page: `x.mdx`, then `x.md`, then `x/index.mdx`, then `x/index.md`. */
+function pageFileRank(file: string): number {
+  return (/(^|\/)index\.mdx?$/i.test(file) ? 2 : 0) + (/\.md$/i.test(file) ? 1 : 0);
+}
+
+/**
+ * Every page file under the docs root, relative with `/` separators, sorted: one per page path.
+ * Two files of one path (`guide.mdx` and `guide/index.mdx`, `a.md` and `a.mdx`) would each index
+ * as the page in turn, run after run; the first by `pageFileRank` is the page.
+ */
 export async function listPageFiles(docsRoot: string): Promise<string[]> {
   const entries = await fs.readdir(docsRoot, { recursive: true, withFileTypes: true });
-  const files: string[] = [];
+  const byPath = new Map<string, string>();
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const rel = path.relative(docsRoot, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    if (isPageFile(rel)) files.push(rel);
+    if (!isPageFile(rel)) continue;
+    const page = pagePathOf(rel);
+    const held = byPath.get(page);
+    if (held === undefined || pageFileRank(rel) < pageFileRank(held) || (pageFileRank(rel) === pageFileRank(held) && rel < held)) byPath.set(page, rel);
   }
-  return files.sort();
+  return [...byPath.values()].sort();
 }
 
 /**
