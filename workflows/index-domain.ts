@@ -33,7 +33,7 @@ const pageActivities = (heartbeatSeconds: number) =>
 /**
  * Indexes a domain's docs: check out the source, index the page files in
  * batches (unchanged pages are skipped by hash), then drop pages whose files
- * are gone. History holds paths and counts only.
+ * are gone. History holds counts and positions only, whatever the site's size.
  */
 export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Promise<IndexDomainResult> {
   const started = Date.now();
@@ -44,18 +44,15 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
   // Histories of runs started before the setting existed lack it: they keep the old minute.
   const { indexDomainPages } = pageActivities(prepared.heartbeatSeconds ?? 60);
   progress.phase = 'indexing';
-  progress.total = prepared.files.length;
+  // Runs prepared before page counts carry their file list in history; newer ones pass positions.
+  const total = prepared.files?.length ?? prepared.pageCount ?? 0;
+  progress.total = total;
   const totals = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, vectors: 0, cachedVectors: 0 };
   const broken: BrokenPage[] = [];
   let brokenCount = 0;
-  for (let i = 0; i < prepared.files.length; i += PAGES_PER_BATCH) {
-    const files = prepared.files.slice(i, i + PAGES_PER_BATCH);
-    const batch = await indexDomainPages({
-      domainId: input.domainId,
-      docsRoot: prepared.docsRoot,
-      files,
-      includeHidden: prepared.includeHidden,
-    });
+  for (let i = 0; i < total; i += PAGES_PER_BATCH) {
+    const pages = prepared.files ? { files: prepared.files.slice(i, i + PAGES_PER_BATCH) } : { first: i, count: PAGES_PER_BATCH };
+    const batch = await indexDomainPages({ domainId: input.domainId, docsRoot: prepared.docsRoot, ...pages, includeHidden: prepared.includeHidden });
     totals.added += batch.added;
     totals.updated += batch.updated;
     totals.unchanged += batch.unchanged;
@@ -65,7 +62,7 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
     totals.cachedVectors += batch.cachedVectors ?? 0;
     brokenCount += batch.broken.length;
     broken.push(...batch.broken.slice(0, MAX_BROKEN_REPORTED - broken.length));
-    progress.done += files.length;
+    progress.done += Math.min(PAGES_PER_BATCH, total - i);
     progress.embedded += batch.vectors ?? 0;
   }
   progress.phase = 'cleanup';

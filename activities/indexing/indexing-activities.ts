@@ -49,7 +49,7 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       return {
         docsRoot,
         ...(commit ? { commit } : {}),
-        files: await listPageFiles(docsRoot),
+        pageCount: (await listPageFiles(docsRoot)).length,
         includeHidden: domain.includeHidden,
         heartbeatSeconds: services.config.indexing.heartbeatSeconds,
       };
@@ -65,7 +65,8 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       const stopHeartbeats = keepAlive(services.config.indexing.heartbeatSeconds, () => ({ ...progress }));
       const signal = activitySignal();
       try {
-        const summary = await indexFiles(docIndex, input.domainId, input.docsRoot, input.files, {
+        const files = input.files ?? (await listPageFiles(input.docsRoot)).slice(input.first ?? 0, (input.first ?? 0) + (input.count ?? 0));
+        const summary = await indexFiles(docIndex, input.domainId, input.docsRoot, files, {
           includeHidden: input.includeHidden,
           embedding: chunkEmbedding && { ...chunkEmbedding, ...(signal ? { signal } : {}) },
           onProgress: (done) => (progress.pages = done),

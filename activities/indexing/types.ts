@@ -10,8 +10,10 @@ export interface PreparedDomain {
   docsRoot: string;
   /** The commit checked out, when the source is in git. */
   commit?: string;
-  /** Page files relative to `docsRoot`. */
-  files: string[];
+  /** How many page files `docsRoot` holds: batches list them themselves, by position (a list of 45,000 paths passed Temporal's 2 MB payload limit). */
+  pageCount?: number;
+  /** Page files relative to `docsRoot`: what runs prepared before `pageCount` carry in their histories. */
+  files?: string[];
   includeHidden: boolean;
   /** The worker's `QUIRE_INDEX_HEARTBEAT_SECONDS`: the workflow sets the page activities' heartbeat timeout from it. */
   heartbeatSeconds: number;
@@ -20,7 +22,11 @@ export interface PreparedDomain {
 export interface IndexBatchInput {
   domainId: string;
   docsRoot: string;
-  files: string[];
+  /** The batch's page files by their position in the sorted listing of `docsRoot` (fixed for a checkout). */
+  first?: number;
+  count?: number;
+  /** Or the files themselves (histories of runs from before positions). */
+  files?: string[];
   includeHidden: boolean;
 }
 

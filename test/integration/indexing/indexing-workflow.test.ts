@@ -56,6 +56,15 @@ describe('indexing workflow on the real Temporal dev server, over a real git rep
     const handle = client.workflow.getHandle<() => Promise<IndexDomainResult>>('index-skylark', started.runId);
     const result = await handle.result();
     assert.deepEqual([result.added, result.updated, result.removed, result.brokenCount], [20, 0, 0, 0]);
+    // History holds counts and positions, never the list of files, whatever the site's size (Temporal refuses payloads over 2 MB).
+    const payloads = ((await handle.fetchHistory()).events ?? []).flatMap((e) => [
+      ...(e.activityTaskScheduledEventAttributes?.input?.payloads ?? []),
+      ...(e.activityTaskCompletedEventAttributes?.result?.payloads ?? []),
+    ]);
+    const texts = payloads.map((p) => Buffer.from(p.data ?? new Uint8Array()).toString('utf8'));
+    assert.ok(texts.some((t) => t.includes('"pageCount":21')), texts.join('\n'));
+    assert.ok(texts.some((t) => t.includes('"first":0') && t.includes('"count":250')), texts.join('\n'));
+    assert.ok(texts.every((t) => !t.includes('quickstart.mdx')), 'no page file is named in history');
     const tip = (await execFileAsync('git', ['rev-parse', 'refs/heads/main'], { cwd: repo.bareDir })).stdout.trim();
     assert.equal(result.commit, tip, 'the run records the commit it indexed');
     assert.ok(result.chunks >= 40, `${result.chunks} chunks`);
