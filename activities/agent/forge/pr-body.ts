@@ -14,16 +14,37 @@ function quote(prompt: string): string {
   return cut.split('\n').map((l) => `> ${l}`).join('\n');
 }
 
-function list(items: string[], empty: string): string {
-  return items.length ? items.map((i) => `- ${i.replace(/\n+/g, ' ')}`).join('\n') : empty;
+/** Files listed, and characters of quoted requests, at most: with the rest, a body stays well under GitHub's 65,536 characters. */
+const LISTED_FILES = 200;
+const QUOTED_CHARS = 20_000;
+
+function list(items: string[], empty: string, most = Infinity): string {
+  if (items.length === 0) return empty;
+  const shown = items.slice(0, most).map((i) => `- ${i.replace(/\n+/g, ' ')}`);
+  if (items.length > most) shown.push(`- … and ${items.length - most} more`);
+  return shown.join('\n');
+}
+
+/** The latest requests that fit QUOTED_CHARS, oldest first, saying how many earlier ones are left out. */
+function requested(prompts: string[]): string {
+  const quotes: string[] = [];
+  let size = 0;
+  for (const prompt of [...prompts].reverse()) {
+    const q = quote(prompt);
+    if (quotes.length > 0 && size + q.length > QUOTED_CHARS) break;
+    quotes.unshift(q);
+    size += q.length;
+  }
+  const left = prompts.length - quotes.length;
+  return [...(left > 0 ? [`_${left} earlier request${left === 1 ? '' : 's'} not quoted._`] : []), ...quotes].join('\n\n');
 }
 
 /** The pull-request body (first turn) or follow-up comment (later turns). */
 export function pullRequestBody(input: PullRequestRequest): string {
   const sections = [
     input.summary || 'Documentation update by the Quire agent.',
-    `### Requested\n\n${input.prompts.map(quote).join('\n\n')}`,
-    `### Files changed\n\n${list(input.filesChanged.map((f) => `\`${f}\``), '_none_')}`,
+    `### Requested\n\n${requested(input.prompts)}`,
+    `### Files changed\n\n${list(input.filesChanged.map((f) => `\`${f}\``), '_none_', LISTED_FILES)}`,
   ];
   if (input.instructionFiles?.length)
     sections.push(`### Repository instructions\n\nThe agent followed ${input.instructionFiles.map((f) => `\`${f}\``).join(', ')}.`);

@@ -35,4 +35,16 @@ describe('pull-request description', function () {
     assert.match(body, /> Prompt 49 x+ \[…\]/);
     assert.ok(body.length < 65_536, `${body.length} characters`);
   });
+
+  it('stays within what GitHub accepts for a long job: the latest requests that fit, the first files of many, each saying what it left out', function () {
+    const prompts = Array.from({ length: 50 }, (_, i) => `Prompt ${i} ${'x'.repeat(2_000)}`);
+    const filesChanged = Array.from({ length: 5_000 }, (_, i) => `guides/section-${i}/a-rather-long-page-name-${i}.mdx`);
+    const validationErrors = Array.from({ length: 50 }, (_, i) => `guides/section-${i}/page.mdx:3: broken link to /somewhere/${i}`);
+    const body = pullRequestBody({ ...input, prompts, filesChanged, validationErrors });
+    assert.ok(body.length < 65_536, `${body.length} characters`);
+    assert.match(body, /_\d+ earlier requests not quoted\._/);
+    assert.match(body, /> Prompt 49 x+ \[…\]/, 'the latest request is quoted');
+    assert.doesNotMatch(body, /> Prompt 0 /);
+    assert.match(body, /- `guides\/section-199\/a-rather-long-page-name-199\.mdx`\n- … and 4800 more/);
+  });
 });
