@@ -24,8 +24,14 @@ export const HISTORY_FILE = path.join(REPO_ROOT, 'test', 'fixtures', 'histories'
 async function record(): Promise<void> {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  let turnStarted!: () => void;
+  const started = new Promise<void>((r) => (turnStarted = r));
   const model = await startFakeModel(async (_req, index) => {
-    if (index === 0) await gate;
+    if (index === 0) {
+      // The first turn is running: the follow-up sent now is one for a second turn, not part of the first.
+      turnStarted();
+      await gate;
+    }
     const steps = [
       { toolCalls: [{ name: 'replace_text', arguments: { path: 'page-1.mdx', old_text: 'Install the widget 1', new_text: 'Install the gadget 1' } }] },
       { toolCalls: [{ name: 'finish', arguments: { title: 'Gadget on page 1', summary: 'Renamed.' } }] },
@@ -47,6 +53,7 @@ async function record(): Promise<void> {
   const base = (await serve(createApp(services))).url;
   const job = (await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Say gadget on page 1' })).body;
   const firstRun = (await services.temporal.workflow.getHandle(agentJobWorkflowId(job.id)).describe()).runId;
+  await started;
   const message = { prompt: 'And on page 2' };
   await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });
   await call(`${base}/v2/agent/docs/job/${job.id}/message`, 'POST', adminKey, message, { 'Idempotency-Key': 'follow-up-0001' });

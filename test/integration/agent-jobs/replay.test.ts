@@ -21,6 +21,8 @@ describe('agent job workflow replay', function () {
     const events = history.events ?? [];
     assert.ok(events.length > 40, 'the fixture holds a whole run of two turns');
     assert.ok(events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes), 'with updates');
+    const turns = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runAgentTurn');
+    assert.equal(turns.length, 2, 'a second turn for the follow-up that came during the first');
     await Worker.runReplayHistory({ workflowBundle: { code: await workflowCode() } }, history, 'agent-job-replay');
   });
 
