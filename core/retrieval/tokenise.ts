@@ -64,6 +64,29 @@ function wordTerms(raw: string): string[] {
   return terms;
 }
 
+/** Scripts written without spaces between words (Chinese, Japanese), and Korean, whose words take particles. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu;
+
+/**
+ * The terms of a word holding CJK text: each run of it as overlapping character pairs (`主机名` gives
+ * `主机`, `机名`), so a query of any word in a sentence written without spaces meets it; a run of one
+ * character is itself. Latin parts (`设置API_KEY`) are words as usual.
+ */
+function cjkTerms(raw: string): string[] {
+  const terms: string[] = [];
+  for (const run of raw.match(CJK_RUNS) ?? []) {
+    if (!CJK.test(run)) {
+      terms.push(...wordTerms(run));
+      continue;
+    }
+    const chars = [...run];
+    if (chars.length === 1) terms.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) terms.push(chars[i]! + chars[i + 1]!);
+  }
+  return terms;
+}
+
 /**
  * Words repeat (a docs site has a few thousand distinct ones), and splitting
  * and stemming one costs more than a lookup: indexing spent a quarter of its
@@ -80,7 +103,7 @@ export function tokenise(text: string): string[] {
     let cached = WORD_CACHE.get(raw);
     if (!cached) {
       if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
-      cached = wordTerms(raw);
+      cached = CJK.test(raw) ? cjkTerms(raw) : wordTerms(raw);
       WORD_CACHE.set(raw, cached);
     }
     for (const term of cached) terms.push(term);

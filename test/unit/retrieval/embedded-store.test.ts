@@ -39,6 +39,20 @@ describe('embedded store', () => {
     assert.equal(byId?.path, '/guides/config');
   });
 
+  it('finds a Chinese or Japanese word inside a sentence written without spaces', async () => {
+    const ix = new EmbeddedDocIndex(await tempDir());
+    const site = {
+      ...SITE,
+      'zh/database.md': '---\ntitle: 数据库\nlanguage: zh\n---\n\n数据库连接配置需要设置主机名和端口。\n',
+      'ja/database.md': '---\ntitle: データベース\nlanguage: ja\n---\n\nデータベースのホスト名とポートを設定します。\n',
+    };
+    await indexDocs(ix, 'acme', await docsFolder(site), { includeHidden: false });
+    for (const [query, page] of [['主机名', '/zh/database'], ['端口', '/zh/database'], ['ホスト名', '/ja/database'], ['データベース', '/ja/database']]) {
+      const [hit] = await ix.search('acme', { query: query!, pageSize: 3 });
+      assert.equal(hit?.path, page, query);
+    }
+  });
+
   it('filters on version, language, tag and groups, and boosts the current page', async () => {
     const ix = new EmbeddedDocIndex(await tempDir());
     await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });

@@ -30,6 +30,15 @@ describe('tokenise', () => {
     assert.deepEqual(tokenise('Démarrage rapide v2'), ['démarrag', 'rapid', 'v2', 'v', '2']);
   });
 
+  it('cuts Chinese, Japanese and Korean runs into overlapping pairs, so a word of a sentence without spaces meets it', () => {
+    assert.deepEqual(tokenise('设置主机名'), ['设置', '置主', '主机', '机名']);
+    assert.deepEqual(tokenise('主机名'), ['主机', '机名']);
+    assert.deepEqual(tokenise('ホスト名'), ['ホス', 'スト', 'ト名']);
+    assert.deepEqual(tokenise('이름'), ['이름']);
+    assert.deepEqual(tokenise('设置API_KEY'), ['设置', 'apikey', 'api', 'key']);
+    assert.deepEqual(tokenise('名'), ['名']);
+  });
+
   it('gives stable 32-bit term ids', () => {
     assert.equal(termId('queue'), termId('queue'));
     assert.notEqual(termId('queue'), termId('queues'));
