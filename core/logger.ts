@@ -58,6 +58,8 @@ const SECRET_PATTERNS = [
   // user:password@ of any URL (https, postgres, redis with an empty user…).
   /([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi,
   /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
+  // A credential in a URL's query (GitLab's ?private_token=, ?access_token=, signed links).
+  /([?&](?:private_token|access_token|token|api_key|apikey|password|secret|sig|signature)=)[^&#\s]+/gi,
   /(Basic\s+)[A-Za-z0-9+/=]{8,}/gi,
 ];
 

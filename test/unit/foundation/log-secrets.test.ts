@@ -1,7 +1,7 @@
 /** No key, token or URL credential reaches a log line, whichever part of the line carries it. */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../../core/logger.js';
+import { createLogger, scrubSecrets } from '../../../core/logger.js';
 import { newSecret } from '../../../core/tenants/keys.js';
 
 function capture() {
@@ -44,6 +44,13 @@ describe('log lines and secrets', () => {
     const text = lines.join('');
     assert.ok(!text.includes('CiQwMWEyMWQ3MS02ZGI5'), text);
     assert.equal((JSON.parse(lines[0]!) as { activityType: string }).activityType, 'runAgentTurn');
+  });
+
+  it("masks a credential in a URL's query, whatever it looks like, and leaves other parameters", () => {
+    assert.equal(
+      scrubSecrets('git fetch https://gitlab.example.com/acme/docs.git?private_token=plainSecret1&ref=main failed; see https://x.test/a?access_token=abc&page=2'),
+      'git fetch https://gitlab.example.com/acme/docs.git?private_token=[redacted]&ref=main failed; see https://x.test/a?access_token=[redacted]&page=2',
+    );
   });
 
   it('masks thread keys, view tokens, webhook secrets, GitLab tokens, database and Redis URL passwords and Basic credentials', () => {
