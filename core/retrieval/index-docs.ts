@@ -92,7 +92,7 @@ export async function indexFiles(
   };
   // Reads run a window ahead of parsing so the disk and the parser overlap.
   const read = (file: string) => {
-    const text = fs.readFile(path.join(docsRoot, file), 'utf8');
+    const text = fs.readFile(path.join(docsRoot, file)).then(pageText);
     // Marked handled now; the loop awaits it (and reports its failure) when it gets there.
     text.catch(() => undefined);
     return text;
@@ -133,8 +133,28 @@ export async function indexFiles(
   return summary;
 }
 
+/** A page file that is not text: a binary file named .mdx, a page in another encoding. */
+class NotTextError extends Error {
+  override name = 'NotTextError';
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A page file's text; a file with NUL bytes or that is not UTF-8 is no page (its bytes would be indexed as garbage). */
+function pageText(bytes: Buffer): string {
+  if (bytes.includes(0)) throw new NotTextError('not a text file (it holds NUL bytes)');
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new NotTextError('not UTF-8 text: save the page as UTF-8');
+  }
+}
+
 function brokenReason(err: unknown): string {
   if (err instanceof PageSyntaxError) return `line ${err.line}: ${err.reason}`;
+  // A file the worker could not read: its code, never the worker's path to it.
+  const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  if (code && !(err instanceof NotTextError)) return `the file could not be read (${code})`;
   return err instanceof Error ? err.message : String(err);
 }
 

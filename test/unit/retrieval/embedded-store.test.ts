@@ -122,6 +122,20 @@ describe('embedded store', () => {
     assert.deepEqual([second.added, second.updated, second.removed, second.unchanged], [0, 1, 1, 4], JSON.stringify(second));
     assert.deepEqual(second.broken.map((b) => b.path), ['/broken']);
     assert.match(second.broken[0]!.reason, /MDX/);
+    // A binary file named .mdx and a page in Latin-1 are no pages, and say why; nothing of theirs is indexed.
+    await fs.writeFile(path.join(docs, 'logo.mdx'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x1a, 0x0a]));
+    await fs.writeFile(path.join(docs, 'latin.md'), Buffer.from('# Caf\xe9\n\nD\xe9marrage\n', 'latin1'));
+    // A file whose name is not UTF-8 cannot be opened by the name it is listed under: said without the worker's path.
+    await fs.writeFile(Buffer.concat([Buffer.from(`${docs}/caf`), Buffer.from([0xe9]), Buffer.from('.md')]), '# Cafe\n');
+    const third = await indexDocs(writer, 'acme', docs, { includeHidden: false });
+    const unreadable = third.broken.filter((b) => b.path.startsWith('/caf'));
+    assert.deepEqual(unreadable.map((b) => b.reason), ['the file could not be read (ENOENT)']);
+    assert.deepEqual(third.broken.filter((b) => !b.path.startsWith('/caf')).map((b) => [b.path, b.reason]).sort(), [
+      ['/broken', second.broken[0]!.reason],
+      ['/latin', 'not UTF-8 text: save the page as UTF-8'],
+      ['/logo', 'not a text file (it holds NUL bytes)'],
+    ]);
+    assert.equal(await reader.getPage('acme', '/logo'), undefined);
     // Another instance (the API process) sees the worker's writes without a restart.
     assert.deepEqual(await reader.search('acme', { query: 'crates', pageSize: 5 }), []);
     assert.equal((await reader.search('acme', { query: 'zeppelins', pageSize: 1 }))[0]?.path, '/');
