@@ -118,7 +118,8 @@ export function createWebhookActivities(services: WebhookActivityDeps) {
     /** Retries gave up (config.webhooks.giveUpHours): the log says so, and the next event goes. */
     async abandonWebhookDelivery(input: DeliveryInput & { reason: string }): Promise<void> {
       const deliveryId = webhookDeliveryId(input.webhookId, input.event);
-      const kept = (await store.deliveries(input.projectId, 1000)).find((d) => d.deliveryId === deliveryId);
+      // By its id: a busy project's newer deliveries would hide it from a listing, and with it its attempts.
+      const kept = await store.delivery(input.projectId, deliveryId);
       const hook = await store.get(input.projectId, input.webhookId);
       await store.recordDelivery({
         deliveryId,

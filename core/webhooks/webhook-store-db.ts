@@ -75,6 +75,16 @@ export function createWebhookStore(database: Database): WebhookStore {
       return rows.map((r) => parseDeliveryJson(r.delivery_json)).filter(isDefined);
     },
 
+    async delivery(projectId, deliveryId) {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('delivery_json')
+        .where('project_id', '=', projectId)
+        .where('delivery_id', '=', deliveryId)
+        .executeTakeFirst();
+      return row ? parseDeliveryJson(row.delivery_json) : undefined;
+    },
+
     async purgeDeliveries(before) {
       let removed = 0;
       for (;;) {

@@ -16,6 +16,8 @@ export interface WebhookStore {
   recordDelivery(delivery: WebhookDelivery): Promise<void>;
   /** Newest first. */
   deliveries(projectId: string, limit: number): Promise<WebhookDelivery[]>;
+  /** One delivery by its id, however many came after it. */
+  delivery(projectId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
   /** Deletes every delivery last attempted before `before` (ISO 8601), in short slices; returns how many. */
   purgeDeliveries(before: string): Promise<number>;
 }
