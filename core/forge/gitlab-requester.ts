@@ -2,6 +2,24 @@ import type { FormattedResponse, ResponseBodyTypes } from '@gitbeaker/requester-
 
 /** How long one GitLab request may take before it counts as unavailable (Temporal then retries). */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The most of an answer read: GitLab's own are a few kilobytes; a host answering gigabytes fills no worker. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** An answer's text, up to MAX_BODY_BYTES; past it the request fails (and the rest is not read). */
+async function boundedText(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await response.body.cancel().catch(() => undefined);
+      throw new GitlabHttpError(502, null, `the GitLab answer passed ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** A GitLab answer other than 2xx, with what classification needs and nothing of the request. */
 export class GitlabHttpError extends Error {
@@ -34,8 +52,14 @@ export async function requestOnce(endpoint: string, options: Record<string, unkn
     headers,
     ...(body !== undefined ? { body } : {}),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    // Never followed: fetch keeps PRIVATE-TOKEN on a redirect to another host (it strips Authorization only).
+    redirect: 'manual',
   });
-  const raw = await response.text();
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new GitlabHttpError(response.status, null, `GitLab answered a redirect (${response.status}), which is not followed: set the project's GitLab URL to the API's own address`);
+  }
+  const raw = await boundedText(response);
   if (!response.ok) {
     let reason = raw.slice(0, 300);
     try {
