@@ -131,6 +131,15 @@ export const EnvSchema = v.strictObject({
     v.maxValue(60_000, 'must be at most 60000'),
   ),
 
+  // Whether webhooks and git hosts an organisation's admin names may be on this machine or its private network;
+  // unset: yes on the embedded defaults (one team's machine), no with QUIRE_DATABASE_URL (a shared service).
+  QUIRE_ALLOW_PRIVATE_TARGETS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => ['true', 'false', '1', '0'].includes(s), 'must be true or false'),
+      v.transform((s) => s === 'true' || s === '1'),
+    ),
+  ),
   // Folders under which an organisation's admin (admin API, console) may name a repository or docs source on this machine.
   QUIRE_ADMIN_LOCAL_PATHS: v.pipe(
     v.optional(v.string(), ''),
@@ -267,6 +276,8 @@ export interface Config {
    * machine; elsewhere only the operator (the CLI, the seed file) may. Empty: none.
    */
   adminLocalPaths: string[];
+  /** Whether webhook receivers and git hosts an organisation names may be private addresses (core/http/private-targets.ts). */
+  allowPrivateTargets: boolean;
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
   model: (ModelEndpoint & { name: string }) | undefined;
   /** Dense vectors for hybrid retrieval; undefined: keyword retrieval only (`QUIRE_EMBEDDER=none`). */
@@ -493,6 +504,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitOnStoreError: e.QUIRE_RATE_LIMIT_ON_STORE_ERROR,
     tenantCacheTtlMs: e.QUIRE_TENANT_CACHE_TTL_MS,
     adminLocalPaths: e.QUIRE_ADMIN_LOCAL_PATHS,
+    allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? e.QUIRE_DATABASE_URL === undefined,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
     embedding: embeddingSettings(e, endpoint),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
+import { privateTargetProblem } from '../../core/http/index.js';
 import { scrubSecrets } from '../../core/logger.js';
 import {
   checkedOutCommit,
@@ -36,6 +37,8 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
   return {
     async prepareDomainIndex(input: IndexDomainInput): Promise<PreparedDomain> {
       const domain = await domainOf(input.domainId);
+      const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(domain.source);
+      if (refused) throw ApplicationFailure.nonRetryable(`the docs source of '${domain.id}' ${refused}`, 'PrivateTargetRefused');
       let docsRoot: string;
       try {
         // Each domain its own checkout: another domain's run on the same repository never moves it mid-run.

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { fetch } from 'undici';
 import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../core/contracts/index.js';
-import { proxyDispatcher } from '../../core/http/index.js';
+import { privateTargetProblem, proxyDispatcher } from '../../core/http/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { activityAttempt } from '../activity-context.js';
 import type { ActivityServices } from '../services.js';
@@ -13,6 +13,8 @@ export interface DeliveryInput {
 }
 
 const MAX_ERROR_CHARS = 300;
+/** A receiver on a private address while the operator allows none: not retried, the delivery is abandoned saying why. */
+const WEBHOOK_TARGET_REFUSED = 'WebhookTargetRefused';
 
 export type SecretDeps = Pick<ActivityServices, 'secrets'>;
 
@@ -77,6 +79,14 @@ export function createWebhookActivities(services: WebhookActivityDeps) {
         // Counted as a failed attempt, so the failing and backlog alerts see a webhook that cannot be signed.
         services.metrics.webhooks.delivered('failed');
         throw new Error(lastError);
+      }
+      // Checked at each delivery too: the name may resolve elsewhere now, and the setting may have changed.
+      const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(hook.url);
+      if (refused) {
+        const lastError = `refused: the receiver ${refused}`;
+        await note({ status: 'failed', lastError });
+        services.metrics.webhooks.delivered('failed');
+        throw ApplicationFailure.nonRetryable(lastError, WEBHOOK_TARGET_REFUSED);
       }
       const body = JSON.stringify({ id: deliveryId, ...event });
       let status: number;

@@ -70,8 +70,8 @@ export function adminRouter(services: AdminRouterDeps): Router {
   const router = new Router({ prefix: '/v2/admin' });
   router.use(requireKey(tenants, 'admin'), tenantErrors);
   const org = (ctx: Context) => authOf(ctx).orgId;
-  // An organisation's admin names paths on this machine only under the operator's folders.
-  const locations = { localPaths: services.config.adminLocalPaths };
+  // An organisation's admin names paths on this machine only under the operator's folders, and private hosts only where the operator allows them.
+  const locations = { localPaths: services.config.adminLocalPaths, allowPrivateTargets: services.config.allowPrivateTargets };
 
   router.get('/projects', async (ctx) => {
     ctx.body = { projects: await listOrgProjects(tenants, org(ctx)) };

@@ -2,13 +2,14 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { newWebhook, toWebhookView } from '../../core/webhooks/index.js';
 import { authOf, requireKey } from '../auth.js';
-import { notFound } from '../http-error.js';
+import { privateTargetProblem } from '../../core/http/index.js';
+import { badRequest, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { WebhookCreateBody } from './schemas.js';
 
 /** What the webhook routes use. */
-export type WebhooksRouterDeps = Pick<ApiServices, 'tenants' | 'webhooks'>;
+export type WebhooksRouterDeps = Pick<ApiServices, 'tenants' | 'webhooks' | 'config'>;
 
 /**
  * A project's webhooks with the admin key: list, register (the generated signing secret is
@@ -31,6 +32,8 @@ export function webhooksRouter(services: WebhooksRouterDeps): Router {
   router.post('/', async (ctx) => {
     const project = await projectOf(ctx);
     const body = parseInput(WebhookCreateBody, ctx.request.body);
+    const problem = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(body.url);
+    if (problem) throw badRequest(`url ${problem}`, [{ path: 'url', message: problem }]);
     const { hook, secret } = newWebhook(project.id, body.url, body.events, body.secretEnv);
     ctx.body = { ...toWebhookView(await webhooks.put(hook)), signingSecret: secret ?? null };
     ctx.status = 201;

@@ -16,6 +16,9 @@ export const WebhookCreateBody = v.strictObject({
     v.check((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL such as https://hooks.example.com/quire'),
     // Deliveries are signed instead; a password in the URL would show in the delivery log and workflow history.
     v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@): deliveries are signed (secretEnv)'),
+    v.description(
+      'The receiver. A host on the server or its private network is refused (400) unless the operator sets `QUIRE_ALLOW_PRIVATE_TARGETS` (allowed on the embedded defaults).',
+    ),
   ),
   events: v.pipe(
     v.optional(v.array(v.picklist(JOB_EVENT_TYPES, `must be one of ${JOB_EVENT_TYPES.join(', ')}`)), []),

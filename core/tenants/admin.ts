@@ -10,6 +10,7 @@ import {
   type TenantStore,
   UnknownTenantError,
 } from './types.js';
+import { privateTargetProblem } from '../http/index.js';
 import { locationProblem } from './locations.js';
 import { maskCredentials, MASK, restoreCredentials } from './url-credentials.js';
 
@@ -91,12 +92,14 @@ export const listOrgProjects = async (tenants: TenantStore, orgId: string): Prom
  */
 export interface LocationRule {
   localPaths?: readonly string[];
+  /** False: a clone URL's host may not be on this machine or its private network (QUIRE_ALLOW_PRIVATE_TARGETS). */
+  allowPrivateTargets?: boolean;
 }
 
 /** Refuses a location the caller may not name (TenantInputError); an unchanged one stays, whoever set it. */
 async function checkLocation(field: string, value: string | null | undefined, rule: LocationRule, stored?: string): Promise<void> {
   if (rule.localPaths === undefined || value === undefined || value === null || value === stored) return;
-  const problem = await locationProblem(value, rule.localPaths);
+  const problem = (await locationProblem(value, rule.localPaths)) ?? (rule.allowPrivateTargets === false ? await privateTargetProblem(value) : undefined);
   if (problem) throw new TenantInputError(field, problem);
 }
 
