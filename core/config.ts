@@ -140,6 +140,15 @@ export const EnvSchema = v.strictObject({
       v.transform((s) => s === 'true' || s === '1'),
     ),
   ),
+  // Whether a variable an organisation's admin names must start with the organisation's prefix (ACME_ for acme);
+  // unset: no on the embedded defaults, yes with QUIRE_DATABASE_URL (a worker holding many organisations' secrets).
+  QUIRE_ORG_SCOPED_VARIABLES: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => ['true', 'false', '1', '0'].includes(s), 'must be true or false'),
+      v.transform((s) => s === 'true' || s === '1'),
+    ),
+  ),
   // Folders under which an organisation's admin (admin API, console) may name a repository or docs source on this machine.
   QUIRE_ADMIN_LOCAL_PATHS: v.pipe(
     v.optional(v.string(), ''),
@@ -278,6 +287,8 @@ export interface Config {
   adminLocalPaths: string[];
   /** Whether webhook receivers and git hosts an organisation names may be private addresses (core/http/private-targets.ts). */
   allowPrivateTargets: boolean;
+  /** Whether the variables an organisation's admin names must carry its prefix (core/tenants/org-variables.ts). */
+  orgScopedVariables: boolean;
   qdrant: { url: string; apiKey: string | undefined; collection: string } | undefined;
   model: (ModelEndpoint & { name: string }) | undefined;
   /** Dense vectors for hybrid retrieval; undefined: keyword retrieval only (`QUIRE_EMBEDDER=none`). */
@@ -505,6 +516,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tenantCacheTtlMs: e.QUIRE_TENANT_CACHE_TTL_MS,
     adminLocalPaths: e.QUIRE_ADMIN_LOCAL_PATHS,
     allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? e.QUIRE_DATABASE_URL === undefined,
+    orgScopedVariables: e.QUIRE_ORG_SCOPED_VARIABLES ?? e.QUIRE_DATABASE_URL !== undefined,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION } : undefined,
     model,
     embedding: embeddingSettings(e, endpoint),

@@ -71,7 +71,11 @@ export function adminRouter(services: AdminRouterDeps): Router {
   router.use(requireKey(tenants, 'admin'), tenantErrors);
   const org = (ctx: Context) => authOf(ctx).orgId;
   // An organisation's admin names paths on this machine only under the operator's folders, and private hosts only where the operator allows them.
-  const locations = { localPaths: services.config.adminLocalPaths, allowPrivateTargets: services.config.allowPrivateTargets };
+  const locations = {
+    localPaths: services.config.adminLocalPaths,
+    allowPrivateTargets: services.config.allowPrivateTargets,
+    orgScopedVariables: services.config.orgScopedVariables,
+  };
 
   router.get('/projects', async (ctx) => {
     ctx.body = { projects: await listOrgProjects(tenants, org(ctx)) };

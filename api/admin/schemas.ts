@@ -34,7 +34,9 @@ export const ProjectCreateBody = v.strictObject({
   branch: v.optional(v.pipe(text(255), v.description('Default `main`.')), 'main'),
   docsPath: v.optional(docsPath, ''),
   forge: v.optional(v.pipe(forge, v.description('Default `local`.')), 'local'),
-  forgeTokenEnv: v.optional(v.pipe(envName, v.description('Required with github and gitlab.'))),
+  forgeTokenEnv: v.optional(
+    v.pipe(envName, v.description("Required with github and gitlab. On a shared service (`QUIRE_ORG_SCOPED_VARIABLES`) one of the organisation's own: starting with its id in capitals (`ACME_` for `acme`).")),
+  ),
   allowedModels: v.optional(models, []),
 });
 

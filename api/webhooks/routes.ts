@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { newWebhook, toWebhookView } from '../../core/webhooks/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { privateTargetProblem } from '../../core/http/index.js';
+import { orgVariableProblem } from '../../core/tenants/org-variables.js';
 import { badRequest, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -34,6 +35,8 @@ export function webhooksRouter(services: WebhooksRouterDeps): Router {
     const body = parseInput(WebhookCreateBody, ctx.request.body);
     const problem = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(body.url);
     if (problem) throw badRequest(`url ${problem}`, [{ path: 'url', message: problem }]);
+    const variable = services.config.orgScopedVariables && body.secretEnv ? orgVariableProblem(project.orgId, body.secretEnv) : undefined;
+    if (variable) throw badRequest(`secretEnv ${variable}`, [{ path: 'secretEnv', message: variable }]);
     const { hook, secret } = newWebhook(project.id, body.url, body.events, body.secretEnv);
     ctx.body = { ...toWebhookView(await webhooks.put(hook)), signingSecret: secret ?? null };
     ctx.status = 201;

@@ -32,7 +32,9 @@ export const WebhookCreateBody = v.strictObject({
         v.check((name) => !isOwnSetting(name), "names one of Quire's own settings, never handed to a project or webhook"),
       ),
     ),
-    v.description('Sign with the secret in the worker’s variable of this name instead of a generated one.'),
+    v.description(
+      "Sign with the secret in the worker’s variable of this name instead of a generated one. On a shared service (`QUIRE_ORG_SCOPED_VARIABLES`) one of the organisation's own: starting with its id in capitals (`ACME_` for `acme`).",
+    ),
   ),
 });
 

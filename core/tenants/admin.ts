@@ -12,6 +12,7 @@ import {
 } from './types.js';
 import { privateTargetProblem } from '../http/index.js';
 import { locationProblem } from './locations.js';
+import { orgVariableProblem } from './org-variables.js';
 import { maskCredentials, MASK, restoreCredentials } from './url-credentials.js';
 
 /**
@@ -90,32 +91,43 @@ export const listOrgProjects = async (tenants: TenantStore, orgId: string): Prom
  * Who names a location: an organisation's admin (the admin API, the console) only within the
  * folders the operator lists (see locations.ts); without `localPaths`, the operator (CLI, seed file).
  */
-export interface LocationRule {
+export interface AdminRules {
   localPaths?: readonly string[];
   /** False: a clone URL's host may not be on this machine or its private network (QUIRE_ALLOW_PRIVATE_TARGETS). */
   allowPrivateTargets?: boolean;
+  /** True: a variable the organisation names starts with its own prefix (QUIRE_ORG_SCOPED_VARIABLES, org-variables.ts). */
+  orgScopedVariables?: boolean;
+}
+
+/** Refuses a variable name another organisation's could be (TenantInputError); an unchanged one stays, whoever set it. */
+function checkVariable(field: string, orgId: string, name: string | null | undefined, rule: AdminRules, stored?: string): void {
+  if (!rule.orgScopedVariables || name === undefined || name === null || name === stored) return;
+  const problem = orgVariableProblem(orgId, name);
+  if (problem) throw new TenantInputError(field, problem);
 }
 
 /** Refuses a location the caller may not name (TenantInputError); an unchanged one stays, whoever set it. */
-async function checkLocation(field: string, value: string | null | undefined, rule: LocationRule, stored?: string): Promise<void> {
+async function checkLocation(field: string, value: string | null | undefined, rule: AdminRules, stored?: string): Promise<void> {
   if (rule.localPaths === undefined || value === undefined || value === null || value === stored) return;
   const problem = (await locationProblem(value, rule.localPaths)) ?? (rule.allowPrivateTargets === false ? await privateTargetProblem(value) : undefined);
   if (problem) throw new TenantInputError(field, problem);
 }
 
 /** Creates a project; an id that exists, in any organisation, is refused (TenantExistsError). */
-export async function createProject(tenants: TenantStore, input: ProjectInput, rule: LocationRule = {}): Promise<Project> {
+export async function createProject(tenants: TenantStore, input: ProjectInput, rule: AdminRules = {}): Promise<Project> {
   checkForge(input);
   refuseMask('repository', input.repository);
   await checkLocation('repository', input.repository, rule);
+  checkVariable('forgeTokenEnv', input.orgId, input.forgeTokenEnv, rule);
   return projectView(await tenants.addProject(input));
 }
 
-export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch, rule: LocationRule = {}): Promise<Project> {
+export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch, rule: AdminRules = {}): Promise<Project> {
   if (rule.localPaths !== undefined && patch.repository) {
     const stored = (await ownedProject(tenants, orgId, id)).repository;
     await checkLocation('repository', restoreCredentials(patch.repository, stored) ?? patch.repository, rule, stored);
   }
+  if (rule.orgScopedVariables && patch.forgeTokenEnv) checkVariable('forgeTokenEnv', orgId, patch.forgeTokenEnv, rule, (await ownedProject(tenants, orgId, id)).forgeTokenEnv);
   const updated = await tenants.updateProject(id, orgId, (stored) => {
     const current = inputOfProject(stored);
     const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });
@@ -146,13 +158,13 @@ export const getOrgDomain = async (tenants: TenantStore, orgId: string, id: stri
 export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promise<Domain[]> => (await tenants.listDomains(orgId)).map(domainView);
 
 /** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
-export async function createDomain(tenants: TenantStore, input: DomainInput, rule: LocationRule = {}): Promise<Domain> {
+export async function createDomain(tenants: TenantStore, input: DomainInput, rule: AdminRules = {}): Promise<Domain> {
   refuseMask('source', input.source);
   await checkLocation('source', input.source, rule);
   return domainView(await tenants.addDomain(input));
 }
 
-export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch, rule: LocationRule = {}): Promise<Domain> {
+export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch, rule: AdminRules = {}): Promise<Domain> {
   if (rule.localPaths !== undefined && patch.source) {
     const stored = (await ownedDomain(tenants, orgId, id)).source;
     await checkLocation('source', restoreCredentials(patch.source, stored) ?? patch.source, rule, stored);

@@ -1,0 +1,35 @@
+/**
+ * On a shared worker (QUIRE_ORG_SCOPED_VARIABLES, the default with PostgreSQL) an organisation's
+ * admin names only its own variables: no one signs with, or sends, another organisation's secret.
+ */
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../../core/config.js';
+import { orgVariableProblem } from '../../../core/tenants/org-variables.js';
+import { bearerCaller, expectError } from '../../support/json-calls.js';
+import { twoOrgApi } from '../../support/services.js';
+
+describe("an organisation's variables on a shared worker", function () {
+  this.timeout(60_000);
+
+  it('are those starting with its id in capitals; the setting is on with PostgreSQL, off on the embedded defaults', () => {
+    assert.equal(orgVariableProblem('acme-docs', 'ACME_DOCS_GITHUB_TOKEN'), undefined);
+    for (const name of ['GITHUB_TOKEN', 'GLOBEX_HOOK_SECRET', 'ACME_DOCS_', 'ACMEDOCS_TOKEN']) assert.match(orgVariableProblem('acme-docs', name) ?? '', /start with ACME_DOCS_/, name);
+    assert.equal(loadConfig({}).orgScopedVariables, false);
+    assert.equal(loadConfig({ QUIRE_DATABASE_URL: 'postgres://db.example:5432/quire' }).orgScopedVariables, true);
+    assert.equal(loadConfig({ QUIRE_DATABASE_URL: 'postgres://db.example:5432/quire', QUIRE_ORG_SCOPED_VARIABLES: 'false' }).orgScopedVariables, false);
+  });
+
+  it("refuses another organisation's variable for a forge token or a webhook secret with 400 naming the field; keeps one the operator set", async () => {
+    const { services, url, acme } = await twoOrgApi({ withTemporal: false, env: { QUIRE_ORG_SCOPED_VARIABLES: 'true' } });
+    const call = bearerCaller(() => url);
+    const project = { repository: 'https://github.com/acme/docs.git', forge: 'github' };
+    await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'theirs', forgeTokenEnv: 'GLOBEX_GITHUB_TOKEN' }), 400, 'invalid_request', 'forgeTokenEnv');
+    assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'ours', forgeTokenEnv: 'ACME_GITHUB_TOKEN' })).status, 201);
+    await expectError(await call('POST', '/v2/agent/ours/webhooks', acme.adminKey, { url: 'https://hooks.acme.test/q', secretEnv: 'GLOBEX_HOOK_SECRET' }), 400, 'invalid_request', 'secretEnv');
+    assert.equal((await call('POST', '/v2/agent/ours/webhooks', acme.adminKey, { url: 'https://hooks.acme.test/q', secretEnv: 'ACME_HOOK_SECRET' })).status, 201);
+    // Set by the operator: a change of other fields keeps it; a change to another organisation's is refused.
+    await services.tenants.putProject({ id: 'operator-set', orgId: 'acme', repository: 'https://github.com/acme/docs.git', branch: 'main', docsPath: '', forge: 'github', forgeTokenEnv: 'GITHUB_TOKEN', allowedModels: [] });
+    assert.equal((await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { forgeTokenEnv: 'GITHUB_TOKEN', branch: 'next' })).status, 200);
+    await expectError(await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { forgeTokenEnv: 'GLOBEX_GITHUB_TOKEN' }), 400, 'invalid_request', 'forgeTokenEnv');
+  });
+});
