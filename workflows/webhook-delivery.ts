@@ -1,4 +1,15 @@
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks/index.js';
 import {
   deliverEventSignal,
@@ -46,6 +57,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     },
   });
 
+  const giveUpMs = settings.giveUpHours * 3_600_000;
+  let headSince = input.headSince;
   for (;;) {
     if (!(await condition(() => queue.length > 0, IDLE_MS))) {
       await condition(allHandlersFinished);
@@ -54,22 +67,37 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     }
     const ref = queue[0];
     if (!ref) continue;
+    const since = (headSince ??= Date.now());
+    // Events keep coming while one is retried (for up to giveUpHours): history grows with each. When Temporal
+    // suggests a new run, this one stops trying and continues as new with the event still at the head.
+    const attempt = new CancellationScope();
+    let settled = false;
+    void condition(() => settled || workflowInfo().continueAsNewSuggested).then(() => settled || attempt.cancel());
     try {
-      await deliver.deliverWebhookEvent.executeWithOptions({ summary: `${ref.type} ${ref.jobId}#${ref.seq}` }, [{ projectId, webhookId, event: ref }]);
+      const summary = `${ref.type} ${ref.jobId}#${ref.seq}`;
+      const scheduleToCloseTimeout = Math.max(1000, giveUpMs - (Date.now() - since));
+      await attempt.run(() => deliver.deliverWebhookEvent.executeWithOptions({ summary, scheduleToCloseTimeout }, [{ projectId, webhookId, event: ref }]));
     } catch (err) {
+      if (isCancellation(err)) {
+        await condition(allHandlersFinished);
+        return continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue, handled, headSince: since });
+      }
       const cause = err instanceof Error && err.cause instanceof ApplicationFailure ? err.cause : undefined;
       // A removed webhook (or a forgotten event) has nothing to retry: the event is skipped.
       if (cause?.type !== WEBHOOK_GONE) {
         log.warn('webhook delivery abandoned', { webhookId, jobId: ref.jobId, seq: ref.seq });
-        const reason = `gave up after ${settings.giveUpHours} hours without a 2xx answer`;
+        // A refusal that no retry changes (a receiver on a private address) says so; otherwise the time ran out.
+        const reason = cause?.nonRetryable ? cause.message : `gave up after ${settings.giveUpHours} hours without a 2xx answer`;
         await store.abandonWebhookDelivery({ projectId, webhookId, event: ref, reason }).catch(() => undefined);
       }
     }
+    settled = true;
+    headSince = undefined;
     queue.shift();
     handled = [...handled, idOf(ref)].slice(-MAX_HANDLED_IDS);
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue, handled });
+      await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue, handled, headSince: undefined });
     }
   }
 }

@@ -39,6 +39,11 @@ export interface WebhookDeliveryInput {
   queue: WebhookEventRef[];
   /** Delivery ids already handled (the latest ones), so a repeated signal is not delivered twice. */
   handled: string[];
+  /**
+   * When the first attempt of the queue's head began (epoch ms), for a run continued while it was
+   * being retried: the next run gives up on it at the same time. Absent: the head has not been tried.
+   */
+  headSince?: number;
 }
 
 export const deliverEventSignal = defineSignal<[WebhookEventRef]>('deliverEvent');
