@@ -21,11 +21,20 @@ export interface ForgeClients {
   gitlab(host: string, token: string): Promise<GitlabClient>;
 }
 
-export function forgeClients(config: Pick<Config, 'githubApiUrl'>): ForgeClients {
+/** How long one GitHub request may take before it counts as unavailable (Temporal then retries), as GitLab's. */
+const GITHUB_TIMEOUT_MS = 30_000;
+
+export function forgeClients(config: Pick<Config, 'githubApiUrl'>, opts: { requestTimeoutMs?: number } = {}): ForgeClients {
+  const timeoutMs = opts.requestTimeoutMs ?? GITHUB_TIMEOUT_MS;
+  // Octokit sets no deadline of its own: a host that never answers would hold the activity to its timeout.
+  const fetchWithDeadline: typeof fetch = (url, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  };
   return {
     async github(token) {
       const { Octokit } = await import('@octokit/rest');
-      return new Octokit({ auth: token, baseUrl: config.githubApiUrl, request: { retries: 0 } });
+      return new Octokit({ auth: token, baseUrl: config.githubApiUrl, request: { retries: 0, fetch: fetchWithDeadline } });
     },
     async gitlab(host, token) {
       const [{ MergeRequestNotes, MergeRequests }, { createRequesterFn }] = await Promise.all([import('@gitbeaker/core'), import('@gitbeaker/requester-utils')]);

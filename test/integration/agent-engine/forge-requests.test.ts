@@ -1,10 +1,11 @@
 /**
- * The GitLab client's one request, against plain HTTP servers standing in for a GitLab host that
- * redirects elsewhere or answers without end (GitLab itself cannot run here).
+ * The forge clients' requests, against plain HTTP servers standing in for a GitLab or GitHub host
+ * that redirects elsewhere, answers without end, or never answers (neither can run here).
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forgeClients } from '../../../core/forge/forge-clients.js';
 import { GitlabHttpError, requestOnce } from '../../../core/forge/gitlab-requester.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
@@ -46,5 +47,19 @@ describe('GitLab requests', () => {
       more();
     });
     await assert.rejects(requestOnce('projects/1', { prefixUrl: `${gitlab}/api/v4` }), (e: unknown) => e instanceof GitlabHttpError && /passed 10485760 bytes/.test(e.message));
+  });
+});
+
+describe('GitHub requests', () => {
+  it('give up on a host that never answers at the request deadline', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    onSuiteEnd(() => {
+      silent.closeAllConnections();
+      return new Promise<void>((r) => silent.close(() => r()));
+    });
+    const clients = forgeClients({ githubApiUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }, { requestTimeoutMs: 300 });
+    const octokit = await clients.github('ghp_test_token_0000000000000000');
+    await assert.rejects(octokit.rest.repos.get({ owner: 'acme', repo: 'docs' }), (e: unknown) => e instanceof Error && /aborted|timeout/i.test(e.message));
   });
 });
