@@ -30,6 +30,22 @@ export function temporalEnv(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
+/**
+ * A dev server of its own that suggests continue-as-new once a run's history holds `events` events
+ * (Temporal's default is thousands), so a test reaches that point in a few seconds.
+ */
+export async function earlyContinueAsNewEnv(events = 40): Promise<TestWorkflowEnvironment> {
+  const e = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: TEMPORAL_BIN },
+      searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error', '--dynamic-config-value', `limit.historyCount.suggestContinueAsNew=${events}`],
+    },
+  });
+  onSuiteEnd(() => e.teardown());
+  return e;
+}
+
 /** The workflows folder bundled once per suite. */
 export function workflowCode(): Promise<string> {
   bundle ??= bundleWorkflowCode({
@@ -49,9 +65,9 @@ export interface RunningWorker {
 /** Starts a real worker on a fresh task queue with the real activities built from `services`. */
 export async function startWorker(
   services: ActivityServices,
-  opts: { taskQueue?: string; activities?: ReturnType<typeof createActivities>; tracing?: Tracing } = {},
+  opts: { taskQueue?: string; activities?: ReturnType<typeof createActivities>; tracing?: Tracing; env?: TestWorkflowEnvironment } = {},
 ): Promise<RunningWorker> {
-  const e = await temporalEnv();
+  const e = opts.env ?? (await temporalEnv());
   const taskQueue = opts.taskQueue ?? `test-${randomUUID()}`;
   const worker = await createWorker({
     connection: e.nativeConnection,

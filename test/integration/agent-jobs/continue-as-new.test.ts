@@ -8,30 +8,19 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities/index.js';
 import type { AgentTurnInput } from '../../../activities/agent/index.js';
 import { jobRunOptions, newJobRecord, runInput } from '../../../api/agent/create-job.js';
-import { AGENT_JOB_WORKFLOW, JOB_STATUS, SEARCH_ATTRIBUTES, type AgentJobWorkflow } from '../../../core/contracts/index.js';
+import { AGENT_JOB_WORKFLOW, JOB_STATUS, type AgentJobWorkflow } from '../../../core/contracts/index.js';
 import { sendJobMessage, type JobRunDeps } from '../../../core/jobs/index.js';
-import { createWorker } from '../../../worker/create-worker.js';
 import { testServices } from '../../support/services.js';
-import { onSuiteEnd } from '../../support/teardown.js';
-import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
-import { startTracing } from '../../../core/telemetry/index.js';
+import { earlyContinueAsNewEnv, startWorker } from '../../support/temporal.js';
 
 describe('agent job workflow across continue-as-new', function () {
   this.timeout(120_000);
 
   it('carries the state, turn count and seen message ids into the next run', async () => {
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: TEMPORAL_BIN },
-        searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: ['--log-level', 'error', '--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=40'],
-      },
-    });
-    onSuiteEnd(() => env.teardown());
+    const env = await earlyContinueAsNewEnv();
     const services = await testServices({ withTemporal: false });
     const turns: AgentTurnInput[] = [];
     const taskQueue = `can-${randomUUID()}`;
@@ -44,9 +33,8 @@ describe('agent job workflow across continue-as-new', function () {
       await services.jobs.putMessage('docs', job.id, message);
       await sendJobMessage(deps, job, message);
     };
-    const worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: 'default',
+    await startWorker(services, {
+      env,
       taskQueue,
       activities: {
         ...createActivities(services),
@@ -57,15 +45,6 @@ describe('agent job workflow across continue-as-new', function () {
         },
         openOrUpdatePullRequest: async (input) => ({ url: `http://forge.test/pr/${input.jobId}`, number: 1, created: input.turn === 1 }),
       },
-      workflows: { code: await workflowCode() },
-      maxActivities: 4,
-      tracing: startTracing('quire-test', {}),
-      shutdownGraceMs: 1000,
-    });
-    const running = worker.run();
-    onSuiteEnd(async () => {
-      worker.shutdown();
-      await running;
     });
 
     await services.jobs.create(job);

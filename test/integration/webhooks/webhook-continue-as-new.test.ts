@@ -9,28 +9,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities } from '../../../activities/index.js';
-import { deliverEventSignal, SEARCH_ATTRIBUTES, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/index.js';
+import { deliverEventSignal, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/index.js';
 import { webhookId } from '../../../core/webhooks/index.js';
-import { createWorker } from '../../../worker/create-worker.js';
-import { startTracing } from '../../../core/telemetry/index.js';
 import { testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { TEMPORAL_BIN, workflowCode } from '../../support/temporal.js';
+import { earlyContinueAsNewEnv, startWorker } from '../../support/temporal.js';
 
 describe('webhook delivery across continue-as-new', function () {
   this.timeout(120_000);
 
   it('continues as new while the head event is retried, keeping the queue and the give-up time, and delivers every event in order', async () => {
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: TEMPORAL_BIN },
-        searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: ['--log-level', 'error', '--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=40'],
-      },
-    });
-    onSuiteEnd(() => env.teardown());
+    const env = await earlyContinueAsNewEnv();
     // The receiver answers 503 until it is opened; it notes each delivery it accepts.
     let open = false;
     const accepted: string[] = [];
@@ -48,21 +37,7 @@ describe('webhook delivery across continue-as-new', function () {
     const taskQueue = `webhook-can-${randomUUID()}`;
     const id = webhookId('docs', url);
     await services.webhooks.put({ id, projectId: 'docs', url, events: [], secret: { kind: 'stored', value: 'whsec_continue_as_new_01' }, createdAt: new Date().toISOString() });
-    const worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: 'default',
-      taskQueue,
-      activities: createActivities(services),
-      workflows: { code: await workflowCode() },
-      maxActivities: 4,
-      tracing: startTracing('quire-test', {}),
-      shutdownGraceMs: 1000,
-    });
-    const running = worker.run();
-    onSuiteEnd(async () => {
-      worker.shutdown();
-      await running;
-    });
+    await startWorker(services, { env, taskQueue });
 
     const EVENTS = 30;
     const input: WebhookDeliveryInput = { projectId: 'docs', webhookId: id, settings: { initialIntervalMs: 200, maxIntervalSeconds: 1, timeoutMs: 2000, giveUpHours: 1 }, queue: [], handled: [] };
