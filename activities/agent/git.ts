@@ -12,6 +12,8 @@ export interface GitAuth {
   token?: string;
   /** Credentials found in the repository URL itself, used when there is no token. */
   credentials?: GitCredentials;
+  /** False: an HTTP redirect fails the command (private targets refused). */
+  followRedirects?: boolean;
 }
 
 function credentialsOf(auth: GitAuth): GitCredentials | undefined {
@@ -33,6 +35,7 @@ export function runGit(cwd: string, args: string[], auth: GitAuth, input?: strin
     ...(credentials ? { credentials } : {}),
     ...(input !== undefined ? { input } : {}),
     ...(signal ? { signal } : {}),
+    ...(auth.followRedirects === false ? { followRedirects: false } : {}),
   });
 }
 

@@ -49,5 +49,7 @@ export type GitAuthDeps = Pick<ActivityServices, 'secrets' | 'config'>;
 export function gitAuthFor(services: GitAuthDeps, project: Project): GitAuth {
   const token = forgeToken(services, project);
   const { authorName, authorEmail } = services.config.agent;
-  return token ? { authorName, authorEmail, token } : { authorName, authorEmail };
+  // Where private targets are refused, git follows no redirect: the host checked is the one it talks to.
+  const redirects = services.config.allowPrivateTargets ? {} : { followRedirects: false };
+  return token ? { authorName, authorEmail, token, ...redirects } : { authorName, authorEmail, ...redirects };
 }

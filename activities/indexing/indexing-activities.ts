@@ -43,7 +43,9 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       try {
         // Each domain its own checkout: another domain's run on the same repository never moves it mid-run.
         const cacheDir = path.join(services.config.dataDir, 'sources', domain.id);
-        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, activitySignal());
+        const signal = activitySignal();
+        const redirects = services.config.allowPrivateTargets ? {} : { followRedirects: false };
+        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...redirects });
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);

@@ -12,6 +12,8 @@ export interface GitOptions {
   input?: string;
   /** Ends the command (and the transport helpers it runs) when it aborts: an activity cancelled or timed out. */
   signal?: AbortSignal;
+  /** False: an HTTP redirect is an error (a host checked as public could send git on to a private one). */
+  followRedirects?: boolean;
 }
 
 /** A git command that failed; `stderr` is scrubbed of credentials. */
@@ -52,10 +54,16 @@ export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
     env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = options.identity.name;
     env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = options.identity.email;
   }
-  if (options.credentials) {
-    env.GIT_CONFIG_COUNT = '1';
-    env.GIT_CONFIG_KEY_0 = 'http.extraHeader';
-    env.GIT_CONFIG_VALUE_0 = `Authorization: ${basicHeader(options.credentials)}`;
+  // Settings of this command only, through GIT_CONFIG_* (never .git/config, never argv).
+  const settings: Array<[string, string]> = [];
+  if (options.credentials) settings.push(['http.extraHeader', `Authorization: ${basicHeader(options.credentials)}`]);
+  if (options.followRedirects === false) settings.push(['http.followRedirects', 'false']);
+  if (settings.length > 0) {
+    env.GIT_CONFIG_COUNT = String(settings.length);
+    settings.forEach(([key, value], i) => {
+      env[`GIT_CONFIG_KEY_${i}`] = key;
+      env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
   }
   return env;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { docsFolderIn, runGit, withoutCredentials } from '../git/index.js';
+import { docsFolderIn, runGit, withoutCredentials, type GitOptions } from '../git/index.js';
 
 /** Whether a domain's source is a git remote (URL, scp-style, or a bare repository on disk) rather than a folder. */
 async function isGitSource(source: string): Promise<boolean> {
@@ -22,14 +22,22 @@ async function isGitSource(source: string): Promise<boolean> {
  * `cacheDir` is the domain's own: domains on one repository never share a
  * checkout a run of another could move under it. Credentials in the source
  * URL travel in the fetch's environment only, never on argv or in the clone's
- * git config. `signal` ends a fetch under way (the run cancelled or timed out).
+ * git config. `signal` ends a fetch under way (the run cancelled or timed out);
+ * `followRedirects: false` makes a redirect an error (private targets refused).
  */
-export async function checkoutDocs(source: string, branch: string | undefined, docsPath: string, cacheDir: string, signal?: AbortSignal): Promise<string> {
+export async function checkoutDocs(
+  source: string,
+  branch: string | undefined,
+  docsPath: string,
+  cacheDir: string,
+  opts: Pick<GitOptions, 'signal' | 'followRedirects'> = {},
+): Promise<string> {
+  const { signal } = opts;
   let root = source;
   if (await isGitSource(source)) {
     const { url, credentials } = withoutCredentials(source);
     root = path.join(cacheDir, createHash('sha256').update(`${source}#${branch ?? ''}`).digest('hex').slice(0, 16));
-    const git = (args: string[], auth = {}) => runGit(root, args, { ...auth, ...(signal ? { signal } : {}) });
+    const git = (args: string[], auth = {}) => runGit(root, args, { ...auth, ...opts });
     const fresh = async () => {
       await fs.rm(root, { recursive: true, force: true });
       await fs.mkdir(root, { recursive: true });

@@ -7,7 +7,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { runGit as agentGit } from '../../../activities/agent/git.js';
 import { ApplicationFailure } from '@temporalio/common';
 import { prepareWorkspace } from '../../../activities/agent/workspace.js';
-import { DocsFolderOutsideError, gitEnvironment, runGit, withoutCredentials } from '../../../core/git/index.js';
+import { DocsFolderOutsideError, GitCommandError, gitEnvironment, runGit, withoutCredentials } from '../../../core/git/index.js';
 import { checkoutDocs } from '../../../core/retrieval/docs-source.js';
 import { tempDir } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
@@ -109,6 +109,19 @@ describe('git runner (real git)', () => {
       auth: { authorName: 'Quire', authorEmail: 'quire@example.com' },
     });
     await assert.rejects(ws, (e: unknown) => e instanceof ApplicationFailure && e.type === 'DocsFolderOutside' && e.nonRetryable === true);
+  });
+
+  it('follows no redirect when told not to: the host checked is the only one git talks to', async () => {
+    const elsewhere = await recordingRemote();
+    const redirecting = http.createServer((req, res) => res.writeHead(301, { location: `${elsewhere.url}${req.url ?? '/'}` }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => new Promise<void>((resolve) => redirecting.close(() => resolve())));
+    const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/acme/docs.git`;
+    await assert.rejects(runGit(await tempDir(), ['ls-remote', url], { followRedirects: false }), GitCommandError);
+    assert.deepEqual(elsewhere.urls, [], 'the redirect was not followed');
+    // By default git follows the first request's redirect (a renamed repository).
+    await assert.rejects(runGit(await tempDir(), ['ls-remote', url]), GitCommandError);
+    assert.ok(elsewhere.urls.length > 0, 'followed when allowed');
   });
 
   it('splits credentials off https URLs only', () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { gitAuthFor } from '../../../activities/agent/project.js';
 import { createWebhookActivities } from '../../../activities/webhooks/deliver-webhook.js';
 import { webhookId } from '../../../core/webhooks/index.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
@@ -46,5 +47,8 @@ describe('private targets refused on a shared service', function () {
     const [logged] = await services.webhooks.deliveries('handbook', 1);
     assert.match(logged?.lastError ?? '', /^refused: the receiver reaches a private address/);
     assert.deepEqual(heard, [], 'the internal service heard nothing');
+    // The agent's git follows no redirect on such a service: the host checked is the one it talks to.
+    const project = (await services.tenants.getProject('handbook'))!;
+    assert.equal(gitAuthFor(services, project).followRedirects, false);
   });
 });
