@@ -113,6 +113,64 @@ async function refuseRetiredElsewhere(trx: Queries, kind: 'project' | 'domain', 
   if (retired && retired.org_id !== orgId) throw new TenantExistsError(kind, id, true);
 }
 
+/** How one tenant table's rows and records map: projects and domains alike. */
+interface TenantTable<R extends { id: string; orgId: string }, I> {
+  table: 'projects' | 'domains';
+  kind: 'project' | 'domain';
+  recordOf(row: ProjectsTable | DomainsTable): R;
+  rowOf(record: R): ProjectsTable | DomainsTable;
+  merge(input: I, existing: R | undefined): R;
+}
+
+const PROJECTS: TenantTable<Project, ProjectInput> = {
+  table: 'projects',
+  kind: 'project',
+  recordOf: (row) => projectOf(row as ProjectsTable),
+  rowOf: projectRow,
+  merge: mergeProject,
+};
+const DOMAINS: TenantTable<Domain, DomainInput> = {
+  table: 'domains',
+  kind: 'domain',
+  recordOf: (row) => domainOf(row as DomainsTable),
+  rowOf: domainRow,
+  merge: mergeDomain,
+};
+
+/**
+ * Changes the organisation's record `id` to what `change` makes of it, read and held until it is
+ * written (a row lock on PostgreSQL; SQLite's write transaction is one at a time): two changes at
+ * once take turns, neither lost.
+ */
+async function lockedUpdate<R extends { id: string; orgId: string }, I>(
+  database: Database,
+  t: TenantTable<R, I>,
+  id: string,
+  orgId: string,
+  change: (current: R) => I,
+): Promise<R> {
+  return database.transaction(async (trx) => {
+    const select = trx.selectFrom(t.table).selectAll().where('id', '=', id);
+    const row = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
+    if (!row || row.org_id !== orgId) throw new UnknownTenantError(t.kind, id);
+    const current = t.recordOf(row);
+    const record = t.merge({ ...change(current), id, orgId }, current);
+    const { id: _id, ...columns } = t.rowOf(record);
+    await trx.updateTable(t.table).set(columns).where('id', '=', id).execute();
+    return record;
+  });
+}
+
+/** Deletes the record `id`, keeping its id for its organisation (`retire`); false when there was none. */
+async function deleteRetiring(database: Database, t: Pick<TenantTable<never, never>, 'table' | 'kind'>, id: string): Promise<boolean> {
+  return database.transaction(async (trx) => {
+    const row = await trx.deleteFrom(t.table).where('id', '=', id).returning('org_id').executeTakeFirst();
+    if (!row) return false;
+    await retire(trx, t.kind, id, row.org_id);
+    return true;
+  });
+}
+
 export function createTenantStore(database: Database): TenantStore {
   const q = database.queries;
   const store: TenantStore = {
@@ -140,18 +198,7 @@ export function createTenantStore(database: Database): TenantStore {
         await trx.insertInto('projects').values(projectRow(project)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
         return project;
       }),
-    updateProject: (id, orgId, change) =>
-      database.transaction(async (trx) => {
-        // Read for the change, and held until it is written: two changes at once take turns, neither lost.
-        const select = trx.selectFrom('projects').selectAll().where('id', '=', id);
-        const row = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
-        if (!row || row.org_id !== orgId) throw new UnknownTenantError('project', id);
-        const current = projectOf(row);
-        const project = mergeProject({ ...change(current), id, orgId }, current);
-        const { id: _id, ...columns } = projectRow(project);
-        await trx.updateTable('projects').set(columns).where('id', '=', id).execute();
-        return project;
-      }),
+    updateProject: (id, orgId, change) => lockedUpdate(database, PROJECTS, id, orgId, change),
     addProject: (input: ProjectInput) =>
       database.transaction(async (trx) => {
         await requireOrg(trx, input.orgId);
@@ -164,13 +211,7 @@ export function createTenantStore(database: Database): TenantStore {
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('project', input.id);
         return project;
       }),
-    deleteProject: (id) =>
-      database.transaction(async (trx) => {
-        const row = await trx.deleteFrom('projects').where('id', '=', id).returning('org_id').executeTakeFirst();
-        if (!row) return false;
-        await retire(trx, 'project', id, row.org_id);
-        return true;
-      }),
+    deleteProject: (id) => deleteRetiring(database, PROJECTS, id),
     getProject: async (id) => {
       const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
       return row && projectOf(row);
@@ -191,18 +232,7 @@ export function createTenantStore(database: Database): TenantStore {
         await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
         return domain;
       }),
-    updateDomain: (id, orgId, change) =>
-      database.transaction(async (trx) => {
-        // Read for the change, and held until it is written: two changes at once take turns, neither lost.
-        const select = trx.selectFrom('domains').selectAll().where('id', '=', id);
-        const row = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
-        if (!row || row.org_id !== orgId) throw new UnknownTenantError('domain', id);
-        const current = domainOf(row);
-        const domain = mergeDomain({ ...change(current), id, orgId }, current);
-        const { id: _id, ...columns } = domainRow(domain);
-        await trx.updateTable('domains').set(columns).where('id', '=', id).execute();
-        return domain;
-      }),
+    updateDomain: (id, orgId, change) => lockedUpdate(database, DOMAINS, id, orgId, change),
     addDomain: (input: DomainInput) =>
       database.transaction(async (trx) => {
         await requireOrg(trx, input.orgId);
@@ -215,13 +245,7 @@ export function createTenantStore(database: Database): TenantStore {
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('domain', input.id);
         return domain;
       }),
-    deleteDomain: (id) =>
-      database.transaction(async (trx) => {
-        const row = await trx.deleteFrom('domains').where('id', '=', id).returning('org_id').executeTakeFirst();
-        if (!row) return false;
-        await retire(trx, 'domain', id, row.org_id);
-        return true;
-      }),
+    deleteDomain: (id) => deleteRetiring(database, DOMAINS, id),
     getDomain: async (id) => {
       const row = await q.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
       return row && domainOf(row);
