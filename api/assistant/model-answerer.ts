@@ -18,6 +18,21 @@ export class ModelFailedError extends Error {
   override name = 'ModelFailedError';
 }
 
+/**
+ * The model stopped before its answer was whole: cut at its output limit (`length`) or stopped by
+ * its provider's content filter. The text streamed so far stands; the reader is told it is cut short.
+ */
+export class AnswerCutShortError extends ModelFailedError {
+  override name = 'AnswerCutShortError';
+  constructor(readonly finishReason: 'length' | 'content_filter') {
+    super(
+      finishReason === 'length'
+        ? 'The answer was cut off: the language model reached its output limit.'
+        : "The language model stopped answering: its provider's content filter withheld the rest.",
+    );
+  }
+}
+
 /** What the reader is told when an answer fails: the model's kind of failure, else a plain sentence. */
 export function publicFailure(err: unknown): string {
   return err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
@@ -75,11 +90,15 @@ export function modelAnswerer(model: ModelConfig, port: ModelPort, maxSearches =
         const messages: ChatMessage[] = [...prompt.messages];
         let searched = 0;
         let toolRounds = 0;
+        /** Whether any round wrote text: an answer of none is a failure, not an empty success. */
+        let wrote = false;
         try {
           for (;;) {
             let text = '';
             let calls: StreamedToolCall[] = [];
+            let finish: string | undefined;
             for await (const batch of port.streamChat({ model: model.name, messages, tools, signal })) {
+              if (batch.finishReason) finish = batch.finishReason;
               if (batch.usage) {
                 usage.promptTokens += batch.usage.promptTokens;
                 usage.completionTokens += batch.usage.completionTokens;
@@ -87,10 +106,15 @@ export function modelAnswerer(model: ModelConfig, port: ModelPort, maxSearches =
               if (batch.toolCalls) calls = batch.toolCalls;
               if (batch.text) {
                 text += batch.text;
+                if (batch.text.trim()) wrote = true;
                 yield batch.text;
               }
             }
-            if (calls.length === 0 || !tools) return;
+            if (calls.length === 0 || !tools) {
+              if (finish === 'length' || finish === 'content_filter') throw new AnswerCutShortError(finish);
+              if (!wrote) throw new ModelFailedError('The language model returned an empty answer.');
+              return;
+            }
             // One round past the searches is for the refusals; a model still calling tools after it would loop.
             if (++toolRounds > maxSearches + 1) throw new ModelFailedError('The language model kept searching instead of answering.');
             const ids = calls.map((call, i) => call.id || `call_${messages.length}_${i}`);

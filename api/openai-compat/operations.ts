@@ -28,7 +28,8 @@ export const openAiCompatOperations: OperationSpec[] = [
     description:
       'Point any OpenAI client at `/discovery/v1/openai/{domain}` with the assistant key as API key. Answers come from the ' +
       "assistant's retrieval and answerer, with the same three limits; stateless (the client sends the history). Streamed: a first " +
-      'chunk with `delta.role` and `delta.citations`, text chunks, a `finish_reason: "stop"` chunk, a usage chunk with no choices ' +
+      'chunk with `delta.role` and `delta.citations`, text chunks, a `finish_reason` chunk (`stop`; `length` or `content_filter` when the ' +
+      'model cut its answer short), a usage chunk with no choices ' +
       'when `stream_options.include_usage`, then `data: [DONE]`; a failure after the first byte is a `data: {"error": …}` event. ' +
       "Errors use OpenAI's shape (`{error: {message, type, param, code}}`), a body that is not JSON or is too large included.",
     ...common,

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
-import { assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
+import { AnswerCutShortError, assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
@@ -15,7 +15,7 @@ import { ChatCompletionBody, type ModelListSchema } from './schema.js';
 import { SSE_HEADERS, streamCompletion } from './stream-completion.js';
 import { UnavailableError } from '../../core/errors.js';
 import { RateLimitedModelError } from '../../core/model/index.js';
-import { completion, MODEL_ID, modelObject } from './wire-format.js';
+import { completion, MODEL_ID, modelObject, type FinishReason } from './wire-format.js';
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -92,13 +92,16 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     }
 
     let text = '';
+    let finishReason: FinishReason = 'stop';
     try {
       for await (const delta of run.deltas) text += delta;
     } catch (err) {
-      if (err instanceof ModelFailedError) throw modelFailureAnswer(err);
-      throw err;
+      // An answer the model cut short is still an answer: its text, with the reason it ended.
+      if (err instanceof AnswerCutShortError) finishReason = err.finishReason;
+      else if (err instanceof ModelFailedError) throw modelFailureAnswer(err);
+      else throw err;
     }
-    ctx.body = completion(ids, text, citations, run.usage());
+    ctx.body = completion(ids, text, citations, run.usage(), finishReason);
   });
 
   return router;

@@ -113,7 +113,10 @@ export const ChatCompletionSchema = v.object({
         citations: v.pipe(v.array(CitationSchema), v.description('Quire extension: the passages the answer was drawn from.')),
       }),
       logprobs: v.null(),
-      finish_reason: v.literal('stop'),
+      finish_reason: v.pipe(
+        v.picklist(['stop', 'length', 'content_filter']),
+        v.description('`stop`: the answer is whole; `length` or `content_filter`: the model cut it short (its output limit, its provider\'s filter), and `content` is what it wrote before.'),
+      ),
     }),
   ),
   usage: UsageSchema,

@@ -15,14 +15,17 @@ export interface CompletionIds {
 
 const usageOf = (u: Usage) => ({ prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens });
 
+/** Why an answer ended, as Chat Completions says it: whole (`stop`), or cut short by the model (see `AnswerCutShortError`). */
+export type FinishReason = 'stop' | 'length' | 'content_filter';
+
 /** A `chat.completion`: the whole answer, with its citations on the message. */
-export function completion(ids: CompletionIds, content: string, citations: NumberedCitation[], usage: Usage): ChatCompletion {
+export function completion(ids: CompletionIds, content: string, citations: NumberedCitation[], usage: Usage, finishReason: FinishReason = 'stop'): ChatCompletion {
   return {
     id: ids.id,
     object: 'chat.completion',
     created: ids.created,
     model: MODEL_ID,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, citations }, logprobs: null, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, citations }, logprobs: null, finish_reason: finishReason }],
     usage: usageOf(usage),
   };
 }
@@ -31,7 +34,7 @@ export function completion(ids: CompletionIds, content: string, citations: Numbe
  * One `chat.completion.chunk`. With `stream_options.include_usage` every
  * chunk carries `usage: null` and a last chunk with no choices carries it.
  */
-export function chunk(ids: CompletionIds, delta: Record<string, unknown>, finishReason: 'stop' | null, withUsage: boolean) {
+export function chunk(ids: CompletionIds, delta: Record<string, unknown>, finishReason: FinishReason | null, withUsage: boolean) {
   return {
     id: ids.id,
     object: 'chat.completion.chunk',

@@ -90,9 +90,14 @@ export async function* streamChatCompletion(
       const out: ChatStreamBatch = { text: '' };
       for (const data of batch.data) {
         const piece = pieceOf(JSON.parse(data));
-        if (piece.error) throw new ModelStreamError(`the model reported an error mid-answer: ${piece.error.slice(0, 300)}`, undefined);
+        if (piece.error) {
+          // The text that came before the error in the same read is the reader's partial answer.
+          if (out.text) yield { text: out.text };
+          throw new ModelStreamError(`the model reported an error mid-answer: ${piece.error.slice(0, 300)}`, undefined);
+        }
         if (piece.text) out.text += piece.text;
         if (piece.usage) out.usage = piece.usage;
+        if (piece.finishReason) out.finishReason = piece.finishReason;
         for (const part of piece.toolCalls ?? []) {
           const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
           if (part.id) call.id = part.id;
@@ -100,7 +105,7 @@ export async function* streamChatCompletion(
           if (part.arguments) call.arguments += part.arguments;
         }
       }
-      if (out.text || out.usage) yield out;
+      if (out.text || out.usage || out.finishReason) yield out;
     }
     const made = calls.filter((call) => call.name);
     if (made.length > 0) yield { text: '', toolCalls: made };

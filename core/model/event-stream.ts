@@ -9,6 +9,8 @@ export interface CompletionPiece {
   usage?: { promptTokens: number; completionTokens: number };
   /** An error event some providers send inside the stream. */
   error?: string;
+  /** The choice's `finish_reason`, in the chunk that ends it. */
+  finishReason?: string;
   /** Pieces of tool calls: the first piece of a call has its id and name, every piece may add to its arguments. */
   toolCalls?: ToolCallPiece[];
 }
@@ -42,6 +44,7 @@ export function pieceOf(value: unknown): CompletionPiece {
   if (isRecord(value.error)) piece.error = typeof value.error.message === 'string' ? value.error.message : 'model error';
   const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
   if (isRecord(choice) && isRecord(choice.delta) && typeof choice.delta.content === 'string') piece.text = choice.delta.content;
+  if (isRecord(choice) && typeof choice.finish_reason === 'string') piece.finishReason = choice.finish_reason;
   const calls = isRecord(choice) && isRecord(choice.delta) ? toolCallPieces(choice.delta.tool_calls) : undefined;
   if (calls?.length) piece.toolCalls = calls;
   const u = value.usage;

@@ -53,6 +53,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
       try {
         for await (const batch of streamChatCompletion(client, dispatcher, input, endpoint.streamIdleTimeoutMs)) {
           if (batch.usage) span.setAttributes({ 'gen_ai.usage.input_tokens': batch.usage.promptTokens, 'gen_ai.usage.output_tokens': batch.usage.completionTokens });
+          if (batch.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [batch.finishReason]);
           yield batch;
         }
       } catch (err) {

@@ -24,4 +24,6 @@ export interface ChatStreamBatch {
   text: string;
   usage?: ModelUsage;
   toolCalls?: StreamedToolCall[];
+  /** Why the provider stopped (`stop`, `length`, `tool_calls`, `content_filter`…), in the batch it arrived in. */
+  finishReason?: string;
 }

@@ -234,6 +234,23 @@ describe('OpenAI-compatible chat endpoint (openai package as the client)', () =>
     assert.match(body.error.message, /rate limited/);
   });
 
+  it("passes on an answer the model cut short with its finish reason and text, streamed or not, as OpenAI's own API does", async () => {
+    const w = await world({ script: [{ text: 'Verify the signature with', finishReason: 'length' }, { text: 'Verify the', finishReason: 'content_filter' }] });
+    const client = openai(w);
+    const whole = await client.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: QUESTION }] });
+    assert.equal(whole.choices[0]?.finish_reason, 'length');
+    assert.equal(whole.choices[0]?.message.content, 'Verify the signature with');
+    const stream = await client.chat.completions.create({ model: 'quire', messages: [{ role: 'user', content: QUESTION }], stream: true });
+    let text = '';
+    const reasons: string[] = [];
+    for await (const c of stream) {
+      text += c.choices[0]?.delta.content ?? '';
+      if (c.choices[0]?.finish_reason) reasons.push(c.choices[0].finish_reason);
+    }
+    assert.equal(text, 'Verify the');
+    assert.deepEqual(reasons, ['content_filter']);
+  });
+
   it('reports a failing model as 502 before the stream, and as an error event inside it', async () => {
     const w = await world({ script: [{ error: { status: 500 } }, { failMidStream: { text: 'Verify the signature with your secret and', afterChars: 20 } }] });
     const client = openai(w);

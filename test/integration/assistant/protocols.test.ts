@@ -232,6 +232,33 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.doesNotMatch(await admin.text(), /keyHash|tk_/);
   });
 
+  for (const [finishReason, said] of [
+    ['length', /cut off: the language model reached its output limit/],
+    ['content_filter', /content filter withheld the rest/],
+  ] as const) {
+    it(`v2: an answer the model cut short (finish_reason ${finishReason}) keeps its text, says why in an error part, and is kept as broken off`, async () => {
+      world.model!.script([{ text: 'Install the CLI with', finishReason }]);
+      const reading = await readV2('ai5', { url: v2Url(), key: world.org.assistantKey, body: { fp: 'anonymous' }, text: 'How do I install the CLI?' });
+      assert.equal(reading.text, 'Install the CLI with');
+      assert.equal(reading.errors.length, 1);
+      assert.match(reading.errors[0]!, said);
+      const stored = await fetch(`${world.url}/v1/admin/threads/${reading.threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+      const transcript = (await stored.json()) as { exchanges: Array<{ answer: string; outcome: string }> };
+      assert.deepEqual(
+        transcript.exchanges.map(({ answer, outcome }) => ({ answer, outcome })),
+        [{ answer: 'Install the CLI with', outcome: 'error' }],
+      );
+    });
+  }
+
+  it('v2: a model that answers nothing is an error saying so, not an empty answer told as a success', async () => {
+    world.model!.script([{ text: '' }]);
+    const reading = await readV2('ai5', { url: v2Url(), key: world.org.assistantKey, body: { fp: 'anonymous' }, text: 'How do I install the CLI?' });
+    assert.equal(reading.text, '', 'no suggestions block either');
+    assert.equal(reading.errors.length, 1);
+    assert.match(reading.errors[0]!, /returned an empty answer/);
+  });
+
   it('v2: the Chat reports a mid-stream error through onError and keeps the partial text', async () => {
     failNextAnswer('Partial words before the failure happens', 10);
     const chat = testChat('ai5', v2Url(), world.org.assistantKey);

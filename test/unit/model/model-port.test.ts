@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import {
@@ -164,6 +165,37 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
       (e: unknown) => e instanceof ModelStreamError && e.retryable && /overloaded/.test(e.message),
     );
     assert.ok(text.length >= 12 && 'The CLI installs with npm and then it'.startsWith(text), text);
+  });
+
+  it('keeps the text that came in the same network read as an error event: it is the partial answer, yielded before the error', async () => {
+    // One write holding two text chunks and then the error: a fast provider's last tokens and its error arrive together.
+    const chunkOf = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunkOf('The CLI ') + chunkOf('installs') + `data: ${JSON.stringify({ error: { message: 'overloaded' } })}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const one = await portFor({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+    let text = '';
+    await assert.rejects(
+      (async () => {
+        for await (const batch of one.streamChat({ model: 'chat-model', messages: HI, signal: new AbortController().signal })) text += batch.text;
+      })(),
+      (e: unknown) => e instanceof ModelStreamError && /overloaded/.test(e.message),
+    );
+    assert.equal(text, 'The CLI installs');
+  });
+
+  it("passes on the provider's finish reason, in the batch it came in", async () => {
+    fake.script([{ text: 'Cut off in the mid', finishReason: 'length' }, { text: 'Whole.' }]);
+    const reasons = async () => {
+      const seen: string[] = [];
+      for await (const batch of port.streamChat({ model: 'chat-model', messages: HI, signal: new AbortController().signal })) if (batch.finishReason) seen.push(batch.finishReason);
+      return seen;
+    };
+    assert.deepEqual(await reasons(), ['length']);
+    assert.deepEqual(await reasons(), ['stop']);
   });
 
   it("rethrows the caller's abort as it came, unclassified", async () => {
