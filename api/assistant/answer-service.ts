@@ -89,7 +89,8 @@ export interface AnswerOptions {
  */
 export interface AnswerService {
   readonly mode: Answerer['mode'];
-  prepare(question: AnswerQuestion): Promise<PreparedAnswer>;
+  /** `signal`: the reader left; the model's query rewrite stops, and the answer that follows asks the model nothing. */
+  prepare(question: AnswerQuestion, signal?: AbortSignal): Promise<PreparedAnswer>;
   /** The `search` tool call of a prepared answer: one result per cited page. */
   searchCall(prepared: PreparedAnswer, toolCallId: string): SearchCall;
   /**
@@ -146,12 +147,12 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
   return {
     mode: answerer.mode,
 
-    async prepare(question) {
+    async prepare(question, signal) {
       const { domain, conversation, filter, currentPath } = question;
       // The reader's page does not depend on the query: it is read while the model rewrites.
       const reading = currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : Promise.resolve(undefined);
       reading.catch(() => undefined);
-      const { query, status } = await deps.rewriter.rewrite(conversation);
+      const { query, status } = await deps.rewriter.rewrite(conversation, signal);
       const [hits, page] = await Promise.all([
         docIndex.search(domain.id, {
           query,
@@ -204,6 +205,8 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         let error: string | undefined;
         let first = true;
         try {
+          // The reader left before the answer began (while it was prepared): the model is never asked.
+          if (signal.aborted) return;
           for await (const delta of run.deltas) {
             if (first && delta) {
               first = false;

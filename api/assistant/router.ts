@@ -44,6 +44,12 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
   const router = new Router();
 
   const handle = (protocol: Protocol) => async (ctx: Context) => {
+    // From the first moment: a reader who leaves while the answer is prepared must not have the model asked.
+    const controller = new AbortController();
+    const res = ctx.res;
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const { key, orgId } = authOf(ctx);
     const domainId = String(ctx.params.domain ?? '');
     const domain = await tenants.getDomain(domainId);
@@ -61,20 +67,18 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
     const thread = await openThread(answers, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
     const { threadId } = thread.ref;
     const conversation = conversationOf(body.messages, thread.transcript);
-    const prepared = await answers.prepare({
-      domain,
-      conversation,
-      filter: body.filter ?? undefined,
-      pageSize: body.retrievalPageSize,
-      currentPath: body.currentPath,
-      context: body.context,
-    });
+    const prepared = await answers.prepare(
+      {
+        domain,
+        conversation,
+        filter: body.filter ?? undefined,
+        pageSize: body.retrievalPageSize,
+        currentPath: body.currentPath,
+        context: body.context,
+      },
+      controller.signal,
+    );
 
-    const controller = new AbortController();
-    const res = ctx.res;
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
     const messageId = `msg_${randomUUID()}`;
     const writer = protocol.writer(res, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}), queryRewrite: prepared.rewrite });
     const firstSearch = answers.searchCall(prepared, `call_${randomUUID()}`);
@@ -94,6 +98,12 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
       suggestions: true,
       onSearch: (call) => writer.retrieval(call),
     });
+    if (controller.signal.aborted) {
+      // Nobody reads: nothing is written, and the answer ends at once, kept as abandoned.
+      ctx.respond = false;
+      await run.deltas[Symbol.asyncIterator]().next();
+      return;
+    }
 
     // From here on the response is a stream, written to the socket's response directly (Koa would
     // pipe a PassThrough into it, a stream and a pipeline per answer): nothing below throws, and

@@ -54,7 +54,7 @@ export const askTool: DocsTool = {
     const { question, filter } = parse(args);
     const domain = requireDomain(ctx);
     await ctx.consume('answer');
-    const prepared = await ctx.answers.prepare({ domain, conversation: { question: question.trim(), earlier: [] }, filter, pageSize: MAX_SOURCES });
+    const prepared = await ctx.answers.prepare({ domain, conversation: { question: question.trim(), earlier: [] }, filter, pageSize: MAX_SOURCES }, ctx.signal);
     const run = ctx.answers.answer(prepared, {
       signal: ctx.signal,
       trace: { id: `mcp_${randomUUID()}`, orgId: ctx.orgId, domainId: domain.id, threadId: null, surface: 'mcp', caller: ctx.caller, fp: null, currentPath: null },

@@ -74,7 +74,7 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
     recordAiView(services, ctx, domain.id, '/openai/chat/completions');
-    const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES });
+    const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES }, controller.signal);
     const run = answers.answer(prepared, { signal: controller.signal, trace });
     const citations = numberedCitations(prepared.citations);
 

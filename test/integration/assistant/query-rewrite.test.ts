@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
 import { readV1, readV2, V2_CLIENTS, type ClientReading } from './clients.js';
 import { assistantWorld, userMessageV1, type AssistantWorld } from './harness.js';
@@ -86,6 +87,31 @@ describe('assistant: query rewrite and the model’s own searches', () => {
     }
     // The hung rewrites were given up by Quire, not answered late.
     assert.equal(world.model!.aborted, 2);
+  });
+
+  it('a reader who leaves while the rewrite runs stops it, and the model is never asked for the answer (kept as abandoned)', async () => {
+    model = { rewrite: () => ({ hang: true }), answer: () => ({ text: 'Use npm [1].' }) };
+    const question = 'How do I install the CLI before I leave?';
+    const controller = new AbortController();
+    const asking = world
+      .post('v2', { fp: 'reader-1', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: question }] }] }, { signal: controller.signal })
+      .catch(() => undefined);
+    while (!world.model!.requests.some(isRewrite)) await sleep(5);
+    controller.abort();
+    await asking;
+    // Once the answer service has recorded the question, the model has been asked all it ever will be.
+    let record;
+    while (!record) {
+      await world.services.completions.flush();
+      const { items } = await world.services.analyticsStore.listAnswers(world.domainId, { from: 0, to: Date.now() + 60_000, limit: 50 });
+      record = items.find((r) => r.question === question);
+      if (!record) await sleep(10);
+    }
+    assert.equal(world.model!.requests.filter((r) => !isRewrite(r)).length, 0, 'no answer was asked of the model');
+    assert.equal(world.model!.aborted, 1, 'the rewrite was stopped, not left to its budget and answered');
+    assert.equal(record.answer, '');
+    const transcript = await world.services.threads.load(record.orgId, record.threadId!);
+    assert.deepEqual(transcript?.exchanges.map((x) => [x.question, x.outcome]), [[question, 'aborted']]);
   });
 
   it('a failing rewrite falls back to the question and says so', async () => {
