@@ -1,3 +1,5 @@
+import { withoutCutSurrogate } from '../../core/unicode.js';
+
 /**
  * A provider-neutral token estimate: about four characters per token for
  * English prose and code, rounded up. Good enough to keep a prompt inside a
@@ -17,5 +19,5 @@ export function truncateToTokens(text: string, tokens: number): string {
   const chars = Math.max(0, tokens * 4);
   if (text.length <= chars) return text;
   const marker = '\n[…truncated]';
-  return text.slice(0, Math.max(0, chars - marker.length)) + marker;
+  return withoutCutSurrogate(text.slice(0, Math.max(0, chars - marker.length))) + marker;
 }

@@ -1,4 +1,6 @@
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+import { LONE_SURROGATE } from '../unicode.js';
+
+const UNSTORABLE = new RegExp(`\\0|${LONE_SURROGATE}`, 'g');
 /** A string as every JSON reader of both dialects takes it: a lone surrogate or NUL becomes U+FFFD. */
 const storable = (_key: string, v: unknown): unknown => (typeof v === 'string' ? v.replace(UNSTORABLE, '\uFFFD') : v);
 /** What JSON.stringify writes for NUL and for a surrogate (lone ones only: paired ones it writes as they are). */

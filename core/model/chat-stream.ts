@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { request, type Dispatcher } from 'undici';
 import { ModelStreamError, modelErrorForStatus, notACompletion, TransientModelError } from './errors.js';
+import { wellFormedJson } from '../unicode.js';
 import { eventData, pieceOf } from './event-stream.js';
 import type { ChatMessage, ChatStreamBatch, ChatTool, StreamedToolCall } from './types.js';
 
@@ -44,13 +45,15 @@ export async function* streamChatCompletion(
 ): AsyncGenerator<ChatStreamBatch> {
   const tools = input.tools?.length ? { tools: input.tools, tool_choice: 'auto' } : {};
   const body = { model: input.model, messages: input.messages, ...tools, stream: true, stream_options: { include_usage: true } };
-  const built = await client.buildRequest({ method: 'post', path: '/chat/completions', body, headers: { accept: 'text/event-stream' } });
+  // The client builds the URL and headers (Azure's deployment path reads the model from the body);
+  // the body itself is serialized once, here, with no lone surrogate a strict provider would refuse.
+  const built = await client.buildRequest({ method: 'post', path: '/chat/completions', body: { model: input.model }, headers: { accept: 'text/event-stream' } });
   const headers: Record<string, string> = {};
   new Headers(built.req.headers).forEach((value, name) => (headers[name] = value));
   const res = await request(built.url, {
     method: 'POST',
     headers,
-    body: typeof built.req.body === 'string' ? built.req.body : JSON.stringify(body),
+    body: wellFormedJson(body),
     dispatcher,
     signal: input.signal,
     // A provider that sends nothing (no headers, then no event) for this long is given up: a reader

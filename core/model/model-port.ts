@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ModelEndpoint } from '../config.js';
 import { proxyDispatcher } from '../http/index.js';
+import { wellFormed } from '../unicode.js';
 import { inSpan, markFailed, SpanKind, tracer } from '../telemetry/index.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { notACompletion, toModelError } from './errors.js';
@@ -67,7 +68,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
       inSpan(`chat ${model}`, genAiAttributes(endpoint, 'chat', model), async (span) => {
         try {
           const offered = tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {};
-          const completion = await client.chat.completions.create({ model, messages, ...offered }, { ...(signal ? { signal } : {}), ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) });
+          const completion = await client.chat.completions.create({ model, messages: wellFormed(messages), ...offered }, { ...(signal ? { signal } : {}), ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}) });
           if (!Array.isArray(completion.choices) || completion.choices.length === 0) throw notACompletion(completion);
           span.setAttributes({
             'gen_ai.response.model': completion.model,

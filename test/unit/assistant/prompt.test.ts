@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { citationsFor, MAX_SOURCES, passageUrl, relevantHits } from '../../../api/assistant/citations.js';
 import { conversationOf, retrievalQuery } from '../../../api/assistant/conversation.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
-import { estimateTokens } from '../../../api/assistant/token-budget.js';
+import { estimateTokens, truncateToTokens } from '../../../api/assistant/token-budget.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
 
 const hit = (n: number, text = `passage ${n} `.repeat(20)): SearchHit => ({
@@ -92,5 +92,16 @@ describe('assistant prompt', () => {
     assert.equal(retrievalQuery({ question: 'and on Windows?', earlier: [{ role: 'user', text: 'How do I install the CLI?' }] }), 'and on Windows? How do I install the CLI?');
     const long = 'How do I configure webhook signing secrets for my production project?';
     assert.equal(retrievalQuery({ question: long, earlier: [{ role: 'user', text: 'other' }] }), long);
+  });
+
+  it('cuts a text to its token budget between characters, never inside an emoji (half a surrogate pair is refused by strict providers)', () => {
+    const marker = '\n[…truncated]';
+    // The cut falls where the first half of the emoji stands.
+    for (const pad of ['x'.repeat(40 - marker.length - 1), 'x'.repeat(40 - marker.length - 2)]) {
+      const cut = truncateToTokens(`${pad}😀😀😀 and more text after the budget`, 10);
+      assert.ok(cut.endsWith(marker), cut);
+      assert.doesNotMatch(cut, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, JSON.stringify(cut));
+      assert.ok(cut.length <= 40);
+    }
   });
 });

@@ -187,6 +187,15 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     assert.equal(text, 'The CLI installs');
   });
 
+  it('sends a lone surrogate (a reader\'s `\\ud800`) as U+FFFD, streamed or not: strict providers refuse the whole request over it', async () => {
+    fake.script([{ text: 'Fine.' }, { text: 'Fine too.' }]);
+    const messages = [{ role: 'user' as const, content: 'How do I \ud800 install 😀?' }];
+    for await (const batch of port.streamChat({ model: 'chat-model', messages, signal: new AbortController().signal })) void batch;
+    await port.chat({ model: 'chat-model', messages, tools: [] });
+    const sent = fake.requests.slice(-2).map((r) => r.body.messages[0]?.content);
+    assert.deepEqual(sent, ['How do I \uFFFD install 😀?', 'How do I \uFFFD install 😀?']);
+  });
+
   it("passes on the provider's finish reason, in the batch it came in", async () => {
     fake.script([{ text: 'Cut off in the mid', finishReason: 'length' }, { text: 'Whole.' }]);
     const reasons = async () => {
