@@ -76,6 +76,8 @@ export interface AnswerOptions {
   trace: Omit<AnswerTrace, 'question'>;
   /** The thread the exchange is kept in (the assistant routes). */
   thread?: ThreadRef | undefined;
+  /** The exchange of that thread this answer answers again: it and the exchanges after it leave the thread. */
+  replacing?: string | undefined;
   /** Close a completed answer with the `suggestions` block of its pages (the assistant routes). */
   suggestions?: boolean;
   /** Each search the model ran of its own, as it finished (the assistant routes stream it). */
@@ -236,6 +238,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
           sink.complete({
             trace: traceOf(options.trace, question.conversation.question),
             thread: options.thread,
+            replacing: options.replacing,
             answer: text,
             citations,
             mode: answerer.mode,

@@ -12,6 +12,8 @@ export interface CompletionRecord {
   trace: AnswerTrace;
   /** Where the exchange is kept; undefined on the stateless doors and when the thread store was out of reach. */
   thread: ThreadRef | undefined;
+  /** The thread's exchange this answer replaces (a regenerated answer). */
+  replacing?: string | undefined;
   /** The text as the reader got it, citation links included. */
   answer: string;
   citations: Citation[];
@@ -84,5 +86,6 @@ export function storedCompletionOf(c: CompletionRecord, at: number): StoredCompl
     unansweredReason: unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete'),
     category: categoryOf(c.citations),
     thread: c.thread,
+    replacing: c.replacing,
   };
 }

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
 import { LimitStoreUnavailableError } from '../../core/limits/index.js';
+import type { ThreadTranscript } from '../../core/threads/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { requireKey, authOf } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
@@ -35,6 +36,20 @@ const V1: Protocol = {
   }),
 };
 
+/**
+ * The exchange a `regenerate-message` request answers again: the one its `messageId` names (the
+ * assistant message id the stream gave), else the thread's last. The new answer replaces it and
+ * the exchanges after it, and the thread before it is the history (for a client that sends only
+ * the question). Undefined for a new thread or one with nothing to answer again.
+ */
+function regenerated(transcript: ThreadTranscript | undefined, messageId: string | undefined): { replacing: string; before: ThreadTranscript } | undefined {
+  const exchanges = transcript?.exchanges ?? [];
+  if (!transcript || exchanges.length === 0) return undefined;
+  const named = messageId ? exchanges.findIndex((x) => x.messageId === messageId) : -1;
+  const at = named >= 0 ? named : exchanges.length - 1;
+  return { replacing: exchanges[at]!.messageId, before: { ...transcript, exchanges: exchanges.slice(0, at) } };
+}
+
 /** What the assistant routes use. */
 export type AssistantRouterDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'answers' | 'config' | 'logger'>;
 
@@ -66,7 +81,9 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
 
     const thread = await openThread(answers, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
     const { threadId } = thread.ref;
-    const conversation = conversationOf(body.messages, thread.transcript);
+    // AI SDK 5's `regenerate` (v1 clients send no trigger).
+    const again = body.trigger === 'regenerate-message' ? regenerated(thread.transcript, typeof body.messageId === 'string' ? body.messageId : undefined) : undefined;
+    const conversation = conversationOf(body.messages, again?.before ?? thread.transcript);
     const prepared = await answers.prepare(
       {
         domain,
@@ -95,6 +112,7 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
         currentPath: body.currentPath ?? null,
       },
       thread: thread.record ? thread.ref : undefined,
+      replacing: again?.replacing,
       suggestions: true,
       onSearch: (call) => writer.retrieval(call),
     });

@@ -115,7 +115,17 @@ const messagesOf = <T extends v.GenericSchema<unknown, V2Message | V1Message>>(i
 
 /** The body rules of API.md; unknown fields (the AI SDKs add several) are allowed. */
 export const V2Body = v.pipe(
-  v.looseObject({ ...common, messages: messagesOf(v2Message) }),
+  v.looseObject({
+    ...common,
+    messages: messagesOf(v2Message),
+    trigger: v.pipe(
+      v.optional(v.string('must be a string')),
+      v.description(
+        'AI SDK 5 and later: `regenerate-message` answers a thread\'s exchange again (the one `messageId` names, else the last): the new answer replaces it, and the exchanges after it, in the thread.',
+      ),
+    ),
+    messageId: v.pipe(v.optional(v.string('must be a string')), v.description('With `trigger: regenerate-message`: the assistant message answered again.')),
+  }),
   // The example as sent; the schema's output adds the default `retrievalPageSize`.
   v.examples([{ fp: 'reader-1', retrievalPageSize: 5, messages: [{ id: 'm1', role: 'user' as const, parts: [{ type: 'text', text: 'How do I install the CLI?' }] }] }]),
 );

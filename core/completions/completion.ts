@@ -35,6 +35,8 @@ export interface StoredCompletion extends AnswerTrace {
   category: string | null;
   /** Where the exchange is kept; undefined on the stateless doors. */
   thread: ThreadRef | undefined;
+  /** The exchange of the thread this answer answers again (AI SDK `regenerate`); usually undefined. */
+  replacing?: string | undefined;
 }
 
 /** The thread exchange of a completion kept in a thread, field by field. */
@@ -51,7 +53,7 @@ export function threadAppendOf(c: StoredCompletion & { thread: ThreadRef }): Thr
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
   };
-  return { ref: c.thread, exchange };
+  return { ref: c.thread, exchange, replacing: c.replacing };
 }
 
 /** The analytics answer record of a completion. */

@@ -102,7 +102,25 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
   );
 
   /**
-   * Appends a batch in three statements whatever its size: the threads' rows (the first exchange
+   * Deletes the exchange `messageId` of a thread and every later one: a regenerated answer takes
+   * its place. Rare (a reader's regenerate): the thread's exchanges are read to find it.
+   */
+  const dropFrom = async (trx: Queries, ref: ThreadRef, messageId: string) => {
+    const rows = await trx
+      .selectFrom('thread_exchanges')
+      .select(['position', 'exchange_json'])
+      .where('org_id', '=', ref.orgId)
+      .where('thread_id', '=', ref.threadId)
+      .orderBy('position')
+      .execute();
+    const from = rows.find((r) => parseJson<ThreadExchange>(r.exchange_json).messageId === messageId);
+    if (!from) return;
+    await trx.deleteFrom('thread_exchanges').where('org_id', '=', ref.orgId).where('thread_id', '=', ref.threadId).where('position', '>=', from.position).execute();
+  };
+
+  /**
+   * Appends a batch in three statements whatever its size (and, for a regenerated answer, the
+   * deletion of the exchanges it replaces): the threads' rows (the first exchange
    * of a thread creates it, each later one renews its retention and locks the row), the threads'
    * last positions, then every exchange numbered on in the order given.
    */
@@ -122,6 +140,7 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
       await trx.executeQuery(upsertThreads(slice.length, values));
     }
     // Under the rows' locks no other writer appends to these threads: the positions stay free.
+    for (const { ref, replacing } of entries) if (replacing) await dropFrom(trx, ref, replacing);
     const last = new Map<string, number>();
     for (let i = 0; i < rows.length; i += WRITE_ROWS) {
       const slice = rows.slice(i, i + WRITE_ROWS);

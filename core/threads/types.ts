@@ -57,6 +57,8 @@ export interface ThreadStore {
 export interface ThreadAppend {
   ref: ThreadRef;
   exchange: ThreadExchange;
+  /** The exchange this one answers again (a regenerated answer): it and every later one leave the thread. */
+  replacing?: string | undefined;
 }
 
 export const DAY_MS = 86_400_000;

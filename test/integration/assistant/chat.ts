@@ -36,6 +36,7 @@ class Chat7 extends ai7.AbstractChat<ai7.UIMessage> {
 }
 
 export interface ChatMessageView {
+  id: string;
   role: string;
   text: string;
   sources: string[];
@@ -46,6 +47,8 @@ export interface ChatMessageView {
 
 export interface TestChat {
   send(text: string, body: Record<string, unknown>): Promise<void>;
+  /** The Chat's `regenerate`: the last answer, or the one `messageId` names, asked again. */
+  regenerate(body: Record<string, unknown>, messageId?: string): Promise<void>;
   messages(): ChatMessageView[];
   status(): string;
   errors: Error[];
@@ -58,8 +61,9 @@ function metadataField(meta: unknown, name: 'threadId' | 'threadKey'): string | 
   return typeof value === 'string' ? value : undefined;
 }
 
-function view(m: { role: string; parts: UiPart[]; metadata?: unknown }): ChatMessageView {
+function view(m: { id: string; role: string; parts: UiPart[]; metadata?: unknown }): ChatMessageView {
   return {
+    id: m.id,
     role: m.role,
     text: m.parts.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join(''),
     sources: m.parts.flatMap((p) => (p.type === 'source-url' && p.url ? [p.url] : [])),
@@ -86,6 +90,7 @@ export function testChat(client: V2Client, api: string, key: string): TestChat {
         : new Chat7({ ...common, transport: new ai7.DefaultChatTransport({ api, headers }) });
   return {
     send: (text, body) => chat.sendMessage({ text }, { body }),
+    regenerate: (body, messageId) => chat.regenerate({ body, ...(messageId ? { messageId } : {}) }),
     messages: () => chat.messages.map(view),
     status: () => chat.status,
     errors,

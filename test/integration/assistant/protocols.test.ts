@@ -165,6 +165,43 @@ describe('assistant streams read by the real AI SDK clients', () => {
     });
   }
 
+  it("v2: the Chat's regenerate answers again in place: the new answer replaces the old one (and those after it) in the thread", async () => {
+    let answers = 0;
+    world.model!.script(() => ({ text: `Answer number ${++answers} [1].` }));
+    const transcript = async (threadId: string) => {
+      const stored = await fetch(`${world.url}/v1/admin/threads/${threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+      return ((await stored.json()) as { exchanges: Array<{ question: string; answer: string }> }).exchanges.map((x) => [x.question, x.answer.slice(0, 15)]);
+    };
+    const chat = testChat('ai5', v2Url(), world.org.assistantKey);
+    await chat.send('How do I install the CLI?', { fp: 'reader-1' });
+    const { threadId, threadKey } = chat.finished[0]!;
+    const thread = { fp: 'reader-1', threadId, threadKey };
+    await chat.send('And on Windows?', thread);
+    await chat.regenerate(thread);
+    assert.deepEqual(chat.errors, []);
+    assert.deepEqual(await transcript(threadId!), [
+      ['How do I install the CLI?', 'Answer number 1'],
+      ['And on Windows?', 'Answer number 3'],
+    ]);
+
+    // A client that sends only the question (the widget's way) gets the thread before the replaced answer as history.
+    const before = world.model!.requests.length;
+    const res = await world.post('v2', { ...thread, trigger: 'regenerate-message', messages: [{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And on Windows?' }] }] });
+    await res.text();
+    const sent = world.model!.requests[before]!.body.messages;
+    assert.deepEqual(sent.slice(1).map((m) => [m.role, String(m.content).slice(0, 15)]), [
+      ['user', 'How do I instal'],
+      ['assistant', 'Answer number 1'],
+      ['user', 'And on Windows?'],
+    ]);
+
+    // Answering the first question again drops the exchanges after it: the Chat shows only that one now.
+    const firstAnswer = chat.messages().find((m) => m.role === 'assistant')!;
+    await chat.regenerate(thread, firstAnswer.id);
+    assert.deepEqual(await transcript(threadId!), [['How do I install the CLI?', 'Answer number 5']]);
+    assert.deepEqual(chat.messages().map((m) => m.role), ['user', 'assistant']);
+  });
+
   it('v1: a useChat-style client sends the tool invocation back in its history; the thread continues with its key', async () => {
     world.model!.script((req, i) => ({ text: i === 0 ? ANSWER : `Second answer after ${req.body.messages.length} messages [1].` }));
     const chat = v1Chat(`${world.url}/discovery/v1/assistant/${world.domainId}/message`, world.org.assistantKey);

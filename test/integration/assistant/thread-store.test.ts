@@ -89,6 +89,21 @@ forEachDialect('thread store', (database) => {
     );
   });
 
+  it('an append that replaces an exchange (a regenerated answer) drops it and every later one, in this thread only', async () => {
+    const store = createThreadStore(database(), { retentionDays: 30 });
+    const ref = { orgId: 'acme', threadId: 'regen', domainId: 'docs' };
+    const other = { ...ref, threadId: 'untouched' };
+    const q = (question: string) => ({ ...exchange(question), messageId: `msg_${question}` });
+    await store.appendAll([q('one'), q('two'), q('three')].map((x) => ({ ref, exchange: x })));
+    await store.append(other, q('two'));
+    await store.appendAll([{ ref, exchange: q('two again'), replacing: 'msg_two' }]);
+    assert.deepEqual((await store.load('acme', 'regen'))?.exchanges.map((x) => x.question), ['one', 'two again']);
+    // Replacing an exchange that is not there (already replaced) appends only.
+    await store.appendAll([{ ref, exchange: q('four'), replacing: 'msg_gone' }]);
+    assert.deepEqual((await store.load('acme', 'regen'))?.exchanges.map((x) => x.question), ['one', 'two again', 'four']);
+    assert.deepEqual((await store.load('acme', 'untouched'))?.exchanges.map((x) => x.question), ['two']);
+  });
+
   it('forgets a thread untouched for the retention period when it is read', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const store = createThreadStore(database(), { retentionDays: 30, now: () => now });
