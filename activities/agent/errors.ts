@@ -10,13 +10,23 @@ export function permanent(type: string, message: string): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
-/** A failure Temporal retries; `retryAfterMs` (from Retry-After) overrides the backoff. */
+/**
+ * The longest a provider's or forge's Retry-After delays the next attempt. A provider whose quota
+ * is spent may ask for a day; honoured, the job would stay active and silent for days (the retry
+ * policy's attempts, each a day apart). Capped, the attempts run out within the hour and the job
+ * fails saying why, and a follow-up tries again.
+ */
+export const MAX_RETRY_DELAY_MS = 5 * 60_000;
+
+/** A failure Temporal retries; `retryAfterMs` (from Retry-After) overrides the backoff, up to `MAX_RETRY_DELAY_MS`. */
 export function transient(type: string, message: string, retryAfterMs?: number): ApplicationFailure {
+  if (retryAfterMs === undefined) return ApplicationFailure.create({ type, message, nonRetryable: false });
+  const capped = retryAfterMs > MAX_RETRY_DELAY_MS;
   return ApplicationFailure.create({
     type,
-    message,
+    message: capped ? `${message} (asked to wait ${Math.round(retryAfterMs / 1000)} s; retried after ${MAX_RETRY_DELAY_MS / 1000} s)` : message,
     nonRetryable: false,
-    ...(retryAfterMs !== undefined ? { nextRetryDelay: retryAfterMs } : {}),
+    nextRetryDelay: Math.min(retryAfterMs, MAX_RETRY_DELAY_MS),
   });
 }
 

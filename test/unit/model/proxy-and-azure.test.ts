@@ -136,6 +136,8 @@ describe('model errors as Temporal failures (the one mapping the activities use)
       [new PermanentModelError('bad request', 400), 'ModelRequestInvalid', true, undefined],
       [new PermanentModelError('bad key', 401), 'BadCredentials', true, undefined],
       [new RateLimitedModelError('slow down', 429, 7000), 'ModelUnavailable', false, 7000],
+      // A provider whose quota is spent for the day does not hold the job for days: each wait is at most 5 minutes.
+      [new RateLimitedModelError('quota spent', 429, 86_400_000), 'ModelUnavailable', false, 300_000],
       [new TransientModelError('overloaded', 503), 'ModelUnavailable', false, undefined],
       [new Error('socket hang up'), 'ModelUnavailable', false, undefined],
     ];
