@@ -26,7 +26,9 @@ export function heartbeat(details: unknown): void {
  */
 export function keepAlive(heartbeatSeconds: number, details: () => unknown): () => void {
   if (!currentContext()) return () => undefined;
-  const timer = setInterval(() => heartbeat(details()), Math.max(100, (heartbeatSeconds * 1000) / 4));
+  // At least every second: the worker sends one each throttle interval (2 s), and its answer is how a
+  // cancellation (an archive) reaches a turn waiting on a long model call.
+  const timer = setInterval(() => heartbeat(details()), Math.max(100, Math.min(1000, (heartbeatSeconds * 1000) / 4)));
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -16,6 +16,13 @@ export interface WorkerOptions {
   tracing: Tracing;
 }
 
+/**
+ * How often a running activity's heartbeats reach Temporal at most. A cancellation (an archive
+ * stopping a turn) reaches the activity only in a heartbeat's answer; the SDK's own throttle is
+ * 80% of the heartbeat timeout, 48 s on the default 60 s, longer than the API waits for an archive.
+ */
+export const HEARTBEAT_THROTTLE = '2 seconds';
+
 export async function createWorker(o: WorkerOptions): Promise<Worker> {
   const { interceptors, sinks } = workerTelemetry(o.tracing);
   return Worker.create({
@@ -26,6 +33,8 @@ export async function createWorker(o: WorkerOptions): Promise<Worker> {
     workflowBundle: 'bundlePath' in o.workflows ? { codePath: o.workflows.bundlePath } : { code: o.workflows.code },
     maxConcurrentActivityTaskExecutions: o.maxActivities,
     shutdownGraceTime: o.shutdownGraceMs,
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+    defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     interceptors,
     sinks,
   });

@@ -24,6 +24,10 @@ const UPDATE_DEADLINE_MS = 15_000;
 const UNTAKEN_MESSAGE =
   'no worker took the message in time; Temporal keeps it and it may still run when a worker comes: retry with the same Idempotency-Key header so it runs once';
 
+/** An archive not done within UPDATE_DEADLINE_MS: its turn has not stopped yet, or no worker took it. */
+const UNFINISHED_ARCHIVE =
+  "the archive is under way but the job's turn has not stopped yet (or no worker has taken it): archive again shortly; archiving twice is harmless";
+
 /** What the agent job routes use. */
 export type AgentRouterDeps = Pick<ApiServices, 'tenants' | 'jobs' | 'events' | 'webhooks' | 'temporal' | 'limiter' | 'config' | 'logger'>;
 
@@ -105,7 +109,13 @@ export function agentRouter(services: AgentRouterDeps): Router {
   router.post('/job/:id/archive', async (ctx) => {
     const project = await projectOf(ctx);
     const found = await jobOf(ctx, project);
-    const record = found.open ? await update(() => archiveJobRun(services, found.record)) : found.record;
+    const record = found.open
+      ? await update(() => archiveJobRun(services, found.record)).catch((err: unknown) => {
+          // The archive waits for the turn to stop; a worker that is gone or busy is not the only reason it may be late.
+          if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw new UnavailableError('workflow engine', UNFINISHED_ARCHIVE, { cause: err });
+          throw err;
+        })
+      : found.record;
     ctx.body = toJobView(record);
   });
 

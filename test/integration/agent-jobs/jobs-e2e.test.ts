@@ -36,8 +36,8 @@ describe('agent jobs end to end (real worker, git, Temporal)', function () {
     repo = await createDocsRepo({ pages: 5, withNav: true, files: { '.quire/AGENTS.md': 'Quire house rule: say gadget, never widget.\n' } });
     services = await testServices({
       taskQueue: `jobs-${randomUUID()}`,
-      // A short heartbeat timeout: a turn stuck in a model call notices the archive within seconds.
-      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_AGENT_HEARTBEAT_SECONDS: '4' },
+      // The default heartbeat timeout (60 s): a turn stuck in a model call still notices an archive within seconds.
+      env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' },
     });
     ({ adminKey: admin } = await seedOrg(services, 'acme'));
     await services.tenants.addOrg('limited', { agentMessagesPerHour: 1 });
