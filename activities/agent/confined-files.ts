@@ -45,10 +45,12 @@ function textOf(bytes: Buffer, shown: string): string {
 }
 
 /**
- * Writes a file at a resolved path, creating its folders. The folders are checked again after they
+ * Writes a file at a resolved path, creating its folders; text with a NUL is refused. The folders are checked again after they
  * exist: a folder swapped for a link between the check and the write is refused, not followed.
  */
 export async function writeResolved(full: string, content: string, shown: string): Promise<void> {
+  // What the read side refuses as not text is not written either: a page with a NUL would be pushed unvalidated.
+  if (content.includes('\0')) throw new ToolError(`the content for ${shown} holds a NUL character; pages are UTF-8 text without NUL`);
   const dir = path.dirname(full);
   await fs.mkdir(dir, { recursive: true });
   if ((await fs.realpath(dir)) !== dir) throw new ToolError(`a folder of ${shown} changed while writing; try again`);

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isTodoStatus, MAX_TODO_CHARS, MAX_TODO_ID_CHARS, MAX_TODOS, type Todo } from '../../core/jobs/index.js';
+import { boundTitle, isTodoStatus, MAX_TODO_CHARS, MAX_TODO_ID_CHARS, MAX_TODOS, type Todo } from '../../core/jobs/index.js';
 import { readResolved, writeResolved } from './confined-files.js';
 import { requireInDocs, resolveToolPath, shownPath, ToolError, type DocsRoots } from './paths.js';
 import type { TurnBudget } from './turn-budget.js';
@@ -189,10 +189,11 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     return { todos, output: `plan saved: ${todos.length} item(s), ${done} completed` };
   },
   async finish(_ctx, args) {
-    const title = text(args, 'title').trim();
+    // Checked as the job will keep it: a title of control characters alone would be an empty pull request title.
+    const title = boundTitle(text(args, 'title'));
     const summary = text(args, 'summary', { optional: true }).trim();
-    if (title === '') throw new ToolError('title must not be empty');
-    return { finish: { title: title.slice(0, 200), summary }, output: 'turn finished' };
+    if (title === '') throw new ToolError('title must not be empty: one line of plain text');
+    return { finish: { title, summary }, output: 'turn finished' };
   },
 };
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkMdxGrammar,
@@ -12,12 +13,21 @@ import {
   type PageLink,
 } from '../../core/docs/index.js';
 import { readResolved } from './confined-files.js';
-import { resolveToolPath, type DocsRoots } from './paths.js';
+import { resolveToolPath, ToolError, type DocsRoots } from './paths.js';
 
-/** A docs file's text, read without following a link out of the workspace; undefined when it cannot be read. */
-async function readDocsFile(roots: DocsRoots, rel: string): Promise<string | undefined> {
+/**
+ * A changed page's text, read without following a link out of the workspace: undefined when it is
+ * gone (deleted, moved away), and what is wrong with it when it is there but cannot be read as text
+ * (a page of binary bytes is not skipped: it would be pushed unchecked).
+ */
+async function readChangedPage(roots: DocsRoots, rel: string): Promise<{ text: string } | { problem: string } | undefined> {
   const full = await resolveToolPath(roots, rel).catch(() => undefined);
-  return full === undefined ? undefined : readResolved(full, rel).catch(() => undefined);
+  if (full === undefined || !(await fs.lstat(full).then((s) => s.isFile(), () => false))) return undefined;
+  try {
+    return { text: await readResolved(full, rel) };
+  } catch (err) {
+    return { problem: err instanceof ToolError ? err.message : `${rel} could not be read` };
+  }
 }
 
 /** Internal links only: no scheme, no protocol-relative URLs, no pure anchors. */
@@ -89,9 +99,10 @@ export async function validateChanges(roots: DocsRoots, changed: string[]): Prom
   const errors: string[] = [];
   for (const rel of changed) {
     if (!PAGE_FILE.test(rel)) continue;
-    const text = await readDocsFile(roots, rel);
-    if (text === undefined) continue; // deleted
-    errors.push(...(await checkPage(roots, rel, text)));
+    const page = await readChangedPage(roots, rel);
+    if (page === undefined) continue;
+    if ('problem' in page) errors.push(page.problem);
+    else errors.push(...(await checkPage(roots, rel, page.text)));
   }
   if (changed.length > 0) errors.push(...(await checkNav(roots)));
   return firstProblems(errors);

@@ -49,9 +49,9 @@ export function printable(text: string): string {
   return text.replace(CONTROL, '');
 }
 
-/** The title as the job keeps it: printable, trimmed and cut to MAX_TITLE_CHARS. */
+/** The title as the job keeps it (its pull request's title): printable, on one line, trimmed and cut to MAX_TITLE_CHARS. */
 export function boundTitle(title: string): string {
-  return clip(printable(title).trim(), MAX_TITLE_CHARS);
+  return clip(printable(title).replace(/\s+/g, ' ').trim(), MAX_TITLE_CHARS);
 }
 
 /** The summary as the job keeps it: printable, trimmed and cut to MAX_SUMMARY_CHARS. */

@@ -113,6 +113,23 @@ describe('agent tools: files that are not UTF-8 text, and long folders', functio
     assert.match((await executeTool(ws, 'read_file', JSON.stringify({ path: 'a.md' }))).output, /one two/);
   });
 
+  it('refuses to write a NUL, by write_file or replace_text, as reading refuses it: the page is left as it was', async function () {
+    const ws = await workspace();
+    const write = await executeTool(ws, 'write_file', JSON.stringify({ path: 'broken.mdx', content: '# T\n\u0000\n[dead](/nowhere)\n' }));
+    assert.match(write.output, /^error: the content for broken\.mdx holds a NUL character/);
+    assert.equal(await fs.stat(path.join(ws.docsRoot, 'broken.mdx')).catch(() => undefined), undefined);
+    const edit = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'three', new_text: 'thr\u0000ee' }));
+    assert.match(edit.output, /^error: the content for a\.md holds a NUL character/);
+    assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), 'one two\none two\nthree\n');
+  });
+
+  it('finish keeps a one-line printable title, and refuses one of control characters alone', async function () {
+    const ws = await workspace();
+    assert.match((await executeTool(ws, 'finish', JSON.stringify({ title: '\u0007\u0008 ' }))).output, /^error: title must not be empty/);
+    const done = await executeTool(ws, 'finish', JSON.stringify({ title: 'Line one\nLine\ttwo\u0007', summary: 'ok' }));
+    assert.deepEqual('finish' in done ? done.finish : undefined, { title: 'Line one Line two', summary: 'ok' });
+  });
+
   it('search_text looks through text files past a folder of 600 images, and a folder that is not there is an error', async function () {
     const ws = await workspace();
     await fs.mkdir(path.join(ws.docsRoot, 'a-images'));

@@ -50,6 +50,14 @@ describe('agent validation', function () {
     assert.deepEqual(await validateChanges(climbing, ['a.md']), [`docs.json: navigation entry "../${path.basename(outside)}/page" points at a page that does not exist`]);
   });
 
+  it('reports a changed page that is not UTF-8 text instead of passing it unchecked; a page that is gone is skipped', async function () {
+    const d = await docs({ 'index.mdx': ok });
+    await fs.writeFile(path.join(d.root, 'binary.mdx'), Buffer.from('# T\n\0\n[dead](/nowhere)\n'));
+    assert.deepEqual(await validateChanges(d, ['binary.mdx', 'deleted.mdx']), [
+      'binary.mdx is not UTF-8 text (a binary file, or text in another encoding); these tools read and edit UTF-8 text only',
+    ]);
+  });
+
   it('reports broken frontmatter YAML with the line', async function () {
     const d = await docs({ 'a.md': '---\ntitle: ok\nbad: [unclosed\n---\n\n# A\n' });
     const [error] = await validateChanges(d, ['a.md']);
