@@ -16,7 +16,7 @@ import { TurnEvents } from './turn-events.js';
 import { commitMessage, pushedTurn, stopNote } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
-import { changedPaths, commitAndPush, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
+import { changedPaths, commitAndPush, isIgnored, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
 
 
 /** The model's last words to the user: the text of its last answer that had any. */
@@ -96,6 +96,7 @@ async function turn(
     root: ws.root,
     docsRoot: ws.docsRoot,
     validate: async () => validateChanges(ws, await docsChanges(ws)),
+    isIgnored: (file) => isIgnored(ws, file),
     budget: new TurnBudget({ maxFileBytes: agent.maxFileBytes, maxFilesPerTurn: agent.maxFilesPerTurn, maxTurnBytes: agent.maxTurnBytes }),
   };
   const state: LoopState = {

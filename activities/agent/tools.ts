@@ -10,9 +10,11 @@ const MAX_READ_CHARS = 60_000;
 const MAX_MATCHES = 100;
 const SEARCHABLE = /\.(mdx?|json|ya?ml|txt)$/i;
 
-/** What the loop needs besides the file system: validation of the current changes. */
+/** What the loop needs besides the file system: validation of the current changes, and git's ignore rules. */
 export interface ToolContext extends DocsRoots {
   validate(): Promise<string[]>;
+  /** True when the repository's ignore rules leave this file (a resolved path) out of commits. */
+  isIgnored(file: string): Promise<boolean>;
   /** What this turn may still change; shared by the main loop and its fix rounds. */
   budget: TurnBudget;
 }
@@ -84,6 +86,11 @@ async function walk(dir: string, shown: string, accept: (file: string) => boolea
   return { files, cut };
 }
 
+/** Refuses a path git would leave out of the commit: the model would report a change the branch never gets. */
+async function requireCommitted(ctx: ToolContext, full: string, shown: string): Promise<void> {
+  if (await ctx.isIgnored(full)) throw new ToolError(`${shown} is ignored by the repository (.gitignore): a file there is never committed; choose another path`);
+}
+
 /** Refuses a path that is not a regular file or a link (delete and move act on links themselves). */
 async function requireEntry(full: string, shown: string): Promise<void> {
   const stat = await fs.lstat(full).catch(() => undefined);
@@ -132,6 +139,7 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     const content = text(args, 'content');
     const full = await resolveToolPath(ctx, shown);
     await requireInDocs(ctx, full, shown);
+    await requireCommitted(ctx, full, shown);
     ctx.budget.admitWrite(full, Buffer.byteLength(content));
     await writeResolved(full, content, shown);
     return { output: `wrote ${shown} (${content.split('\n').length} lines)` };
@@ -172,6 +180,7 @@ const handlers: Record<string, (ctx: ToolContext, args: Args) => Promise<ToolOut
     await requireInDocs(ctx, dst, to);
     await requireEntry(src, from);
     if (await fs.lstat(dst).then(() => true, () => false)) throw new ToolError(`${to} already exists; delete it first or choose another name`);
+    await requireCommitted(ctx, dst, to);
     ctx.budget.admitChange(src, dst);
     await fs.mkdir(path.dirname(dst), { recursive: true });
     if ((await fs.realpath(path.dirname(dst))) !== path.dirname(dst)) throw new ToolError(`a folder of ${to} changed while moving; try again`);

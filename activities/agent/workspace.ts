@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { docsFolderIn, DocsFolderOutsideError, withoutCredentials } from '../../core/git/index.js';
+import { docsFolderIn, DocsFolderOutsideError, GitCommandError, withoutCredentials } from '../../core/git/index.js';
 import { printable } from '../../core/jobs/index.js';
 import type { Project } from '../../core/tenants/index.js';
 import { AGENT_ERROR, permanent } from './errors.js';
@@ -80,6 +80,22 @@ export async function prepareWorkspace(opts: {
     throw err instanceof DocsFolderOutsideError ? permanent(AGENT_ERROR.docsFolderOutside, err.message) : err;
   });
   return { root, docsRoot, docsPath, branch, branchExisted, git };
+}
+
+/**
+ * Whether git leaves `file` (a path in the workspace) out of every commit: a `.gitignore` or
+ * `info/exclude` pattern matches it. The tools refuse to write there: `git add -A` would skip the
+ * file, and the model would report a page the branch never gets.
+ */
+export async function isIgnored(ws: Pick<Workspace, 'git'>, file: string): Promise<boolean> {
+  try {
+    await ws.git(['check-ignore', '-q', '--', file]);
+    return true;
+  } catch (err) {
+    // Exit status 1: no pattern ignores it.
+    if (err instanceof GitCommandError && err.exitCode === 1) return false;
+    throw err;
+  }
 }
 
 /** Repository-relative paths with uncommitted changes (added, modified, deleted, renamed). */

@@ -16,12 +16,13 @@ export interface GitOptions {
   followRedirects?: boolean;
 }
 
-/** A git command that failed; `stderr` is scrubbed of credentials. */
+/** A git command that failed; `stderr` is scrubbed of credentials; `exitCode` when it exited (not stopped, not started). */
 export class GitCommandError extends Error {
   override name = 'GitCommandError';
   constructor(
     message: string,
     readonly stderr: string,
+    readonly exitCode?: number,
   ) {
     super(message);
   }
@@ -116,7 +117,7 @@ function execGit(cwd: string, args: string[], options: GitOptions): Promise<stri
       if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
       const stderr = Buffer.concat(err).toString('utf8') || `exited with ${code ?? killedBy}`;
       const detail = scrubSecrets(scrubCredentials(stderr, options.credentials)).trim();
-      reject(new GitCommandError(`git ${args[0]} failed: ${summary(detail)}`, detail));
+      reject(new GitCommandError(`git ${args[0]} failed: ${summary(detail)}`, detail, code ?? undefined));
     });
     // A git that exits before reading it all closes the pipe; its exit status says what went wrong.
     child.stdin.on('error', () => undefined);

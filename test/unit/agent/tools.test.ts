@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { resolveToolPath, ToolError } from '../../../activities/agent/paths.js';
 import { executeTool, type ToolContext } from '../../../activities/agent/tools.js';
+import { isIgnored } from '../../../activities/agent/workspace.js';
+import { runGit } from '../../../core/git/index.js';
 import { TurnBudget } from '../../../activities/agent/turn-budget.js';
 import { tempDir } from '../../support/services.js';
 
@@ -13,7 +15,7 @@ async function workspace(): Promise<ToolContext> {
   await fs.mkdir(docsRoot, { recursive: true });
   await fs.writeFile(path.join(docsRoot, 'a.md'), 'one two\none two\nthree\n');
   await fs.writeFile(path.join(root, 'outside-docs.md'), 'repo root file');
-  return { root, docsRoot, validate: async () => [], budget: new TurnBudget({ maxFileBytes: 1 << 20, maxFilesPerTurn: 100, maxTurnBytes: 1 << 24 }) };
+  return { root, docsRoot, validate: async () => [], isIgnored: async () => false, budget: new TurnBudget({ maxFileBytes: 1 << 20, maxFilesPerTurn: 100, maxTurnBytes: 1 << 24 }) };
 }
 
 describe('agent tools: path confinement', function () {
@@ -121,6 +123,26 @@ describe('agent tools: files that are not UTF-8 text, and long folders', functio
     const edit = await executeTool(ws, 'replace_text', JSON.stringify({ path: 'a.md', old_text: 'three', new_text: 'thr\u0000ee' }));
     assert.match(edit.output, /^error: the content for a\.md holds a NUL character/);
     assert.equal(await fs.readFile(path.join(ws.docsRoot, 'a.md'), 'utf8'), 'one two\none two\nthree\n');
+  });
+
+  it("refuses to write or move a page where the repository's ignore rules would leave it out of the commit", async function () {
+    const root = await tempDir('quire-ign-');
+    await runGit(root, ['init', '-q']);
+    await fs.writeFile(path.join(root, '.gitignore'), 'drafts/\n*.local.mdx\n!keep.local.mdx\n');
+    await fs.writeFile(path.join(root, 'a.mdx'), '# A\n');
+    const ws: ToolContext = {
+      ...(await workspace()),
+      root,
+      docsRoot: root,
+      isIgnored: (file) => isIgnored({ git: (args) => runGit(root, args) }, file),
+    };
+    const write = (p: string) => executeTool(ws, 'write_file', JSON.stringify({ path: p, content: '# Page\n' }));
+    assert.match((await write('drafts/guide.mdx')).output, /^error: drafts\/guide\.mdx is ignored by the repository \(\.gitignore\)/);
+    assert.match((await write('notes.local.mdx')).output, /^error: notes\.local\.mdx is ignored/);
+    assert.match((await write('keep.local.mdx')).output, /^wrote keep\.local\.mdx/, 'a negated pattern is not ignored');
+    const move = await executeTool(ws, 'move_file', JSON.stringify({ from: 'a.mdx', to: 'drafts/a.mdx' }));
+    assert.match(move.output, /^error: drafts\/a\.mdx is ignored/);
+    assert.equal(await fs.readFile(path.join(root, 'a.mdx'), 'utf8'), '# A\n');
   });
 
   it('finish keeps a one-line printable title, and refuses one of control characters alone', async function () {

@@ -13,5 +13,5 @@ export async function toolWorkspace(limits: Partial<WriteLimits> = {}): Promise<
   await fs.writeFile(path.join(docsRoot, 'a.md'), '# A\n');
   const outside = await tempDir('quire-outside-');
   const budget = new TurnBudget({ maxFileBytes: 1 << 20, maxFilesPerTurn: 100, maxTurnBytes: 1 << 24, ...limits });
-  return { root, docsRoot, outside, validate: async () => [], budget };
+  return { root, docsRoot, outside, validate: async () => [], isIgnored: async () => false, budget };
 }
