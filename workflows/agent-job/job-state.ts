@@ -43,7 +43,8 @@ export interface TurnReport {
 
 /** How a turn ended; `cancelled` only when an archive stopped it. */
 export type TurnOutcome =
-  | { kind: 'done'; prLink: string | null; report: TurnReport }
+  /** `opened`: the turn's pull request is a new one (the first, or one after the last was closed or merged). */
+  | { kind: 'done'; prLink: string | null; opened: boolean; report: TurnReport }
   | { kind: 'failed'; error: JobError }
   | { kind: 'cancelled' };
 
@@ -105,10 +106,10 @@ export function noteFilesChanged(state: JobState, files: string[]): JobState {
   return added.length === 0 ? state : { ...state, filesChanged: [...state.filesChanged, ...added] };
 }
 
-/** What the job says after a turn that finished: the pull request's title once one is open, the latest turn's before. */
-function reported(state: JobState, report: TurnReport): JobPatch {
+/** What the job says after a turn that finished: the title of its pull request when the turn opened one, else the open one's (the latest turn's before any). */
+function reported(state: JobState, report: TurnReport, opened: boolean): JobPatch {
   return {
-    title: state.job.prLink ? state.job.title : report.title,
+    title: state.job.prLink && !opened ? state.job.title : report.title,
     summary: boundSummary(report.summary),
     stopReason: report.stopReason,
     todos: report.todos ? boundTodos(report.todos) : state.job.todos,
@@ -124,7 +125,7 @@ export function endTurn(state: JobState, outcome: TurnOutcome, now: string): Job
       const ran = { turns: state.turn, filesChanged: changedState.filesChanged };
       return {
         ...changedState,
-        job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null, ...ran, ...reported(state, outcome.report) }, now),
+        job: changed(state.job, { status: idle ? 'completed' : 'active', prLink: outcome.prLink ?? state.job.prLink, error: null, ...ran, ...reported(state, outcome.report, outcome.opened) }, now),
       };
     }
     case 'failed':

@@ -16,7 +16,7 @@ export function turnStartedEvent(state: JobState, batch: MessageRef[], now: stri
 }
 
 /** After a turn: what it did, the pull request it opened or updated, and the job's status once it is idle. */
-export function turnEndedEvents(before: JobState, after: JobState, outcome: TurnOutcome, now: string): NewJobEvent[] {
+export function turnEndedEvents(after: JobState, outcome: TurnOutcome, now: string): NewJobEvent[] {
   const { job } = after;
   const turn = after.turn;
   if (outcome.kind === 'cancelled') return [];
@@ -33,7 +33,8 @@ export function turnEndedEvents(before: JobState, after: JobState, outcome: Turn
       }),
     );
     if (outcome.prLink) {
-      const type = before.job.prLink ? 'pull_request.updated' : 'pull_request.opened';
+      // Opened by this turn: the first, or a new one after a reviewer closed or merged the last.
+      const type = outcome.opened ? 'pull_request.opened' : 'pull_request.updated';
       events.push(event(job, `turn:${turn}:pull_request`, type, now, { turn, url: outcome.prLink, title: job.title }));
     }
   } else {

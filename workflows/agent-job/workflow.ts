@@ -70,7 +70,7 @@ async function runTurn(scope: CancellationScope, state: JobState, settings: JobS
       const result = await agent.runAgentTurn.executeWithOptions(turnOptions(settings, turn, batch), [turnInput]);
       const stopReason = isJobStopReason(result.stopReason) ? result.stopReason : null;
       const report = { changed: result.changed, title: result.title, summary: result.summary, stopReason, filesChanged: result.filesChanged, ...(result.todos ? { todos: result.todos } : {}) };
-      if (!result.changed) return { kind: 'done', prLink: null, report };
+      if (!result.changed) return { kind: 'done', prLink: null, opened: false, report };
       // The branch is pushed: an archive now waits for its pull request rather than leave one the job never names.
       const pr = await CancellationScope.nonCancellable(() =>
         forge.openOrUpdatePullRequest.executeWithOptions({ summary: `turn ${turn}: open or update the pull request` }, [
@@ -82,7 +82,7 @@ async function runTurn(scope: CancellationScope, state: JobState, settings: JobS
           },
         ]),
       );
-      return { kind: 'done', prLink: pr.url, report };
+      return { kind: 'done', prLink: pr.url, opened: pr.created, report };
     });
   } catch (err) {
     return isCancellation(err) ? { kind: 'cancelled' } : { kind: 'failed', error: jobErrorOf(err) };
@@ -159,9 +159,8 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
     // Archived meanwhile: the archive records the job, with the pull request the turn opened.
     state = isArchived(state) ? keepPullRequest(state, outcome, now()) : state;
     if (isArchived(state)) continue;
-    const before = state;
     state = endTurn(state, outcome, now());
-    await record(turnEndedEvents(before, state, outcome, now()));
+    await record(turnEndedEvents(state, outcome, now()));
   }
   await condition(allHandlersFinished);
   const failure = runFailure(state);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { newJobRecord } from '../../../api/agent/create-job.js';
 import * as transitions from '../../../workflows/agent-job/job-state.js';
 import type { JobState } from '../../../workflows/agent-job/job-state.js';
+import { turnEndedEvents } from '../../../workflows/agent-job/turn-events.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:01:00.000Z';
@@ -56,27 +57,41 @@ describe('agent job state transitions', () => {
   });
 
   it('ends a turn completed with its PR link, keeps the link when nothing changed, and stays active for a queued message', () => {
-    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', report: report() });
+    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', opened: true, report: report() });
     assert.equal(done.job.status, 'completed');
     assert.equal(done.job.prLink, 'http://pr/1');
-    const second = transitions.endTurn(transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state, { kind: 'done', prLink: null, report: report({ changed: false }) }, T1);
+    const second = transitions.endTurn(transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state, { kind: 'done', prLink: null, opened: false, report: report({ changed: false }) }, T1);
     assert.equal(second.job.prLink, 'http://pr/1');
     const queued = transitions.acceptMessage(transitions.beginTurn(done, T1).state, ref('m2'), T1);
-    assert.equal(transitions.endTurn(queued, { kind: 'done', prLink: 'http://pr/1', report: report() }, T1).job.status, 'active');
+    assert.equal(transitions.endTurn(queued, { kind: 'done', prLink: 'http://pr/1', opened: false, report: report() }, T1).job.status, 'active');
     assert.equal(transitions.endTurn(queued, { kind: 'failed', error: { code: 'x', message: 'y' } }, T1).job.status, 'active');
+  });
+
+  it('a turn that opens a new pull request (a reviewer closed or merged the last) takes its link and title, and says opened', () => {
+    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', opened: true, report: report() });
+    const again = transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state;
+    const updating = { kind: 'done', prLink: 'http://pr/1', opened: false, report: report({ title: 'Other' }) } as const;
+    const updated = transitions.endTurn(again, updating, T1);
+    assert.deepEqual([updated.job.prLink, updated.job.title], ['http://pr/1', 'Say gadget'], 'the open pull request keeps its title');
+    assert.ok(turnEndedEvents(updated, updating, T1).some((e) => e.type === 'pull_request.updated'));
+    const opening = { kind: 'done', prLink: 'http://pr/2', opened: true, report: report({ title: 'Second' }) } as const;
+    const reopened = transitions.endTurn(again, opening, T1);
+    assert.deepEqual([reopened.job.prLink, reopened.job.title], ['http://pr/2', 'Second']);
+    const events = turnEndedEvents(reopened, opening, T1);
+    assert.deepEqual(events.find((e) => e.type.startsWith('pull_request.'))?.type, 'pull_request.opened');
   });
 
   it('a finished turn says what it did: title, summary, turns, files, stop reason and plan', () => {
     const todos = [{ id: '1', content: 'Edit page 2', status: 'completed' as const }];
     const first = transitions.noteFilesChanged(transitions.beginTurn(fresh(), T1).state, ['page-2.mdx']);
-    const done = transitions.endTurn(first, { kind: 'done', prLink: 'http://pr/1', report: report({ stopReason: 'max_steps', todos }) }, T1);
+    const done = transitions.endTurn(first, { kind: 'done', prLink: 'http://pr/1', opened: true, report: report({ stopReason: 'max_steps', todos }) }, T1);
     assert.deepEqual(
       [done.job.title, done.job.summary, done.job.turns, done.job.filesChanged, done.job.stopReason, done.job.todos],
       ['Say gadget', 'Page 2 now says gadget.', 1, ['page-2.mdx'], 'max_steps', todos],
     );
     // A follow-up that changes nothing: its own summary and no stop reason; the PR's title and the plan stay.
     const again = transitions.beginTurn(transitions.acceptMessage(done, ref('m1'), T1), T1).state;
-    const quiet = transitions.endTurn(again, { kind: 'done', prLink: null, report: report({ changed: false, title: 'Other', summary: 'No files were changed. Already right.' }) }, T1);
+    const quiet = transitions.endTurn(again, { kind: 'done', prLink: null, opened: false, report: report({ changed: false, title: 'Other', summary: 'No files were changed. Already right.' }) }, T1);
     assert.deepEqual(
       [quiet.job.title, quiet.job.summary, quiet.job.turns, quiet.job.stopReason, quiet.job.todos],
       ['Say gadget', 'No files were changed. Already right.', 2, null, todos],
@@ -97,12 +112,12 @@ describe('agent job state transitions', () => {
 
   it('an archived job whose turn opened a pull request anyway names it; nothing else of the turn changes it', () => {
     const archived = transitions.archiveJob(transitions.beginTurn(fresh(), T1).state, T1);
-    const kept = transitions.keepPullRequest(archived, { kind: 'done', prLink: 'https://forge.test/pr/1', report: report() }, T1);
+    const kept = transitions.keepPullRequest(archived, { kind: 'done', prLink: 'https://forge.test/pr/1', opened: true, report: report() }, T1);
     assert.equal(kept.job.prLink, 'https://forge.test/pr/1');
     assert.equal(kept.job.status, 'archived');
     assert.equal(kept.job.revision, archived.job.revision + 1);
-    for (const outcome of [{ kind: 'done', prLink: null, report: report() }, { kind: 'cancelled' }] as const) assert.equal(transitions.keepPullRequest(archived, outcome, T1), archived);
-    assert.equal(transitions.keepPullRequest(kept, { kind: 'done', prLink: 'https://forge.test/pr/1', report: report() }, T1), kept);
+    for (const outcome of [{ kind: 'done', prLink: null, opened: false, report: report() }, { kind: 'cancelled' }] as const) assert.equal(transitions.keepPullRequest(archived, outcome, T1), archived);
+    assert.equal(transitions.keepPullRequest(kept, { kind: 'done', prLink: 'https://forge.test/pr/1', opened: true, report: report() }, T1), kept);
   });
 
   it('collects changed files across turns without repeats', () => {
@@ -112,7 +127,7 @@ describe('agent job state transitions', () => {
   });
 
   it('a new run starts from the job as loaded: its turn, and messages a turn took are not run again', () => {
-    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', report: report() });
+    const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', opened: true, report: report() });
     const next = transitions.startState({ job: done.job, turn: 1, handledMessageIds: ['m0'] }, [ref('m0'), ref('m1')]);
     assert.deepEqual(next.pending, [ref('m1')], 'the first message again is dropped');
     assert.deepEqual(next.seen, ['m0', 'm1']);
@@ -140,7 +155,7 @@ describe('agent job state transitions', () => {
     const error = { code: 'repository_not_found', message: 'no such repository' };
     const failed = afterFirstTurn({ kind: 'failed', error });
     assert.deepEqual(transitions.runFailure(failed), error);
-    assert.equal(transitions.runFailure(afterFirstTurn({ kind: 'done', prLink: null, report: report({ changed: false }) })), undefined);
+    assert.equal(transitions.runFailure(afterFirstTurn({ kind: 'done', prLink: null, opened: false, report: report({ changed: false }) })), undefined);
     assert.equal(transitions.runFailure(transitions.archiveJob(failed, T1)), undefined, 'an archived job is not a failed run');
     assert.equal(transitions.runFailure(transitions.acceptMessage(failed, ref('m1'), T1)), undefined);
   });
