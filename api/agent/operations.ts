@@ -3,7 +3,7 @@ import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
 import { JobEventSchema } from '../../core/jobs/job-event-schema.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
 import { jsonSchemaOf, type OperationSpec } from '../openapi/operation.js';
-import { CreateJobBody, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
+import { CreateJobBody, CreateJobHeaders, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
 
 const security = 'admin';
 /** A whole number up to 2147483647, the largest sequence number the database keeps. */
@@ -28,10 +28,10 @@ export const agentOperations: OperationSpec[] = [
     operationId: 'createAgentJob',
     summary: 'Start an agent job',
     security,
-    params: { path: ProjectParams },
+    params: { path: ProjectParams, header: CreateJobHeaders },
     body: CreateJobBody,
-    responses: { 201: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
+    responses: { 201: { description: 'The job, `active` (with an `Idempotency-Key` seen before: the job it made, as it is now)', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
+    errors: [...AUTHENTICATED_POST_ERRORS, 422, 429, 502],
   },
   {
     method: 'get',
@@ -70,7 +70,7 @@ export const agentOperations: OperationSpec[] = [
     params: { path: JobParams, header: MessageHeaders },
     body: MessageBody,
     responses: { 200: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 409, 429, 502],
+    errors: [...AUTHENTICATED_POST_ERRORS, 409, 422, 429, 502],
   },
   {
     method: 'post',

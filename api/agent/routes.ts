@@ -3,11 +3,11 @@ import Router from '@koa/router';
 import { ApplicationFailure, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { JOB_ARCHIVED } from '../../core/contracts/index.js';
 import { UnavailableError } from '../../core/errors.js';
-import { archiveJobRun, InvalidCursorError, sendJobMessage, toJobView } from '../../core/jobs/index.js';
+import { archiveJobRun, InvalidCursorError, jobIdForKey, sendJobMessage, toJobView } from '../../core/jobs/index.js';
 import { requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
-import { badRequest, conflict } from '../http-error.js';
+import { badRequest, conflict, HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { consumeAgentLimit } from './agent-limits.js';
@@ -27,6 +27,15 @@ const UNTAKEN_MESSAGE =
 /** An archive not done within UPDATE_DEADLINE_MS: its turn has not stopped yet, or no worker took it. */
 const UNFINISHED_ARCHIVE =
   "the archive is under way but the job's turn has not stopped yet (or no worker has taken it): archive again shortly; archiving twice is harmless";
+
+/**
+ * An Idempotency-Key names one request: used again with another prompt it is refused, rather
+ * than answered with the first request's job as if the new prompt had been taken.
+ */
+async function requireSamePrompt(store: AgentRouterDeps['jobs'], job: { projectId: string; id: string }, messageId: string, prompt: string): Promise<void> {
+  const [kept] = await store.getMessages(job.projectId, job.id, [messageId]);
+  if (kept && kept.prompt !== prompt) throw new HttpError(422, 'idempotency_key_reused', 'this Idempotency-Key was used with another prompt; use a new key for a new request');
+}
 
 /** What the agent job routes use. */
 export type AgentRouterDeps = Pick<ApiServices, 'tenants' | 'jobs' | 'events' | 'webhooks' | 'temporal' | 'limiter' | 'config' | 'logger'>;
@@ -55,11 +64,23 @@ export function agentRouter(services: AgentRouterDeps): Router {
     const { project, limits } = await projectAndLimits(ctx);
     const body = parseInput(CreateJobBody, ctx.request.body);
     const model = chooseModel(project, services.config, body.model);
+    const key = ctx.get('Idempotency-Key');
+    const jobId = IDEMPOTENCY_KEY.test(key) ? jobIdForKey(project.id, key) : undefined;
+    const made = jobId ? await store.get(project.id, jobId) : undefined;
+    if (made) {
+      // A retried create: the job the key made, as it is now; no limit spent, nothing started again.
+      await requireSamePrompt(store, made, `first:${made.id}`, body.prompt);
+      ctx.status = 201;
+      ctx.body = toJobView(made);
+      return;
+    }
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
     const job = await createJob(
       { temporal: services.temporal, store, config: services.config },
-      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false },
+      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
     );
+    // Two creates with one key at once: the one whose record was written first made the job.
+    if (jobId) await requireSamePrompt(store, job, `first:${job.id}`, body.prompt);
     ctx.status = 201;
     ctx.body = toJobView(job);
   });
@@ -96,6 +117,7 @@ export function agentRouter(services: AgentRouterDeps): Router {
     const message = { id: IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID(), prompt: body.prompt };
     // The prompt stays out of workflow history: the database keeps it, the update carries its id.
     await store.putMessage(project.id, found.record.id, message);
+    if (message.id.startsWith('key:')) await requireSamePrompt(store, found.record, message.id, body.prompt);
     // The open run takes it behind its turn, or the job's next run starts for it (a failed job resumes).
     ctx.body = toJobView(
       await update(() => sendJobMessage(services, found.record, message)).catch((err: unknown) => {

@@ -17,6 +17,8 @@ const prompt = v.pipe(
   v.minLength(1, 'prompt must not be empty'),
   // /\S/: the same whitespace String.prototype.trim removes.
   v.regex(/\S/, 'prompt must not be only whitespace'),
+  // Nor only invisible format characters (zero-width spaces, joiners, direction marks): nothing to act on either.
+  v.check((text) => /[^\s\p{Cf}]/u.test(text), 'prompt must not be only whitespace or invisible characters'),
   v.maxLength(100_000, 'prompt must be at most 100000 characters'),
   v.description('What to do; not only whitespace.'),
 );
@@ -60,7 +62,23 @@ export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export const MessageHeaders = v.object({
   'Idempotency-Key': v.optional(
-    v.pipe(v.string(), v.description('Names the message so a retried POST runs one turn. Honoured when it matches `^[A-Za-z0-9._:-]{8,128}$`, else ignored.')),
+    v.pipe(
+      v.string(),
+      v.description(
+        'Names the message so a retried POST runs one turn; the same key with another prompt is refused (422). Honoured when it matches `^[A-Za-z0-9._:-]{8,128}$`, else ignored.',
+      ),
+    ),
+  ),
+});
+
+export const CreateJobHeaders = v.object({
+  'Idempotency-Key': v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Names the job so a retried create makes one job: a repeat answers the job the key made, as it is now; the same key with another prompt is refused (422). Honoured when it matches `^[A-Za-z0-9._:-]{8,128}$`, else ignored.',
+      ),
+    ),
   ),
 });
 

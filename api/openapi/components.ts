@@ -81,7 +81,7 @@ export function jsonResponse(description: string, schema: Schema, headers: Recor
   return { description, headers: { ...COMMON_HEADERS, ...headers }, content: { 'application/json': { schema } } };
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
 
 const ERRORS: Record<ErrorStatus, () => Schema> = {
   400: () =>
@@ -95,6 +95,7 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
   409: () => errorResponse('The job is archived or has ended (`conflict`).'),
   413: () => errorResponse('Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`).'),
   415: () => errorResponse('A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`).'),
+  422: () => errorResponse('An `Idempotency-Key` used before with another prompt (`idempotency_key_reused`): choose a new key for a new request.'),
   429: () => errorResponse('A limit is spent (`rate_limited`).', { 'Retry-After': ref('Retry-After'), ...RATE_LIMIT_HEADERS }),
   500: () => errorResponse('A defect (`internal`); the message never shows internals.'),
   502: () =>

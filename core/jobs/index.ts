@@ -1,6 +1,6 @@
 export * from './job-record.js';
 export * from './job-report.js';
-export { newJobId, isJobId } from './job-id.js';
+export { newJobId, isJobId, jobIdForKey } from './job-id.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage, type JobRef } from './job-store.js';
 export { createJobStore, putJobRecord, deleteJob } from './database-job-store.js';
 export { parseJobRecord } from './job-schema.js';

@@ -32,6 +32,7 @@ describe('agent API errors', function () {
     await services.tenants.putProject({ id: 'small', orgId: 'limited', repository: '/srv/small.git', ...project });
     await services.tenants.putProject({ id: 'busy', orgId: 'acme', repository: '/srv/busy.git', ...project });
     await services.tenants.putProject({ id: 'fresh', orgId: 'acme', repository: '/srv/fresh.git', ...project });
+    await services.tenants.putProject({ id: 'keyed', orgId: 'acme', repository: '/srv/keyed.git', ...project });
     base = (await serve(createApp(services))).url;
   });
 
@@ -102,6 +103,8 @@ describe('agent API errors', function () {
       [{}, 'prompt'],
       [{ prompt: '' }, 'prompt'],
       [{ prompt: 42 }, 'prompt'],
+      // Zero-width spaces and a direction mark: nothing to act on.
+      [{ prompt: '\u200b\u200b\u200e' }, 'prompt'],
       [{ prompt: 'x', asDraft: 'yes' }, 'asDraft'],
       [{ prompt: 'x', model: 'not-allowed' }, 'model'],
       // A misspelt field is refused, not ignored: `draft` would have opened a pull request that is not a draft.
@@ -138,6 +141,34 @@ describe('agent API errors', function () {
     assert.equal(reply.body.code, 'unavailable');
     assert.match(reply.body.error, /Temporal keeps it and it may still run when a worker comes: retry with the same Idempotency-Key header so it runs once/);
     assert.ok(Number(reply.headers.get('retry-after')) >= 1);
+    // The key names that message: sent with another prompt it is refused at once, not taken as the first.
+    const reused = await call<{ code: string }>(url(`/docs/job/${job.id}/message`), 'POST', admin, { prompt: 'Something else entirely' }, { 'Idempotency-Key': 'follow-up-1' });
+    assert.equal(reused.status, 422);
+    assert.equal(reused.body.code, 'idempotency_key_reused');
+  });
+
+  it('an Idempotency-Key makes retried creates one job, concurrent ones too; the key with another prompt is 422', async () => {
+    const jobsOf = async () => (await call<{ jobs: JobView[] }>(url('/keyed/jobs?limit=100'), 'GET', admin)).body.jobs.map((j) => j.id);
+    const key = { 'Idempotency-Key': `create-${randomUUID()}` };
+    const body = { prompt: 'Write a page about keys' };
+    const first = await call<JobView>(url('/keyed/job'), 'POST', admin, body, key);
+    assert.equal(first.status, 201);
+    const again = await call<JobView>(url('/keyed/job'), 'POST', admin, body, key);
+    assert.equal(again.status, 201);
+    assert.deepEqual(again.body, first.body, 'the job the key made');
+    assert.equal(again.headers.get('ratelimit-remaining'), null, 'a repeat spends no limit');
+    const other = await call<{ code: string }>(url('/keyed/job'), 'POST', admin, { prompt: 'Something else' }, key);
+    assert.equal(other.status, 422);
+    assert.equal(other.body.code, 'idempotency_key_reused');
+
+    const racing = { 'Idempotency-Key': `create-${randomUUID()}` };
+    const [a, b] = await Promise.all([call<JobView>(url('/keyed/job'), 'POST', admin, body, racing), call<JobView>(url('/keyed/job'), 'POST', admin, body, racing)]);
+    assert.deepEqual([a.status, b.status], [201, 201]);
+    assert.equal(a.body.id, b.body.id);
+    assert.deepEqual((await jobsOf()).sort(), [first.body.id, a.body.id].sort());
+    // Without a key, each create is a job of its own.
+    const [c, d] = await Promise.all([call<JobView>(url('/keyed/job'), 'POST', admin, body), call<JobView>(url('/keyed/job'), 'POST', admin, body)]);
+    assert.notEqual(c.body.id, d.body.id);
   });
 
   it('415 for a body that is not JSON', async () => {
