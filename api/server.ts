@@ -1,7 +1,7 @@
 import { tracing } from './instrumentation.js';
 import { loadConfig } from '../core/config.js';
 import { rootReason } from '../core/errors.js';
-import { createLogger } from '../core/logger.js';
+import { createLogger, secretValuesOf } from '../core/logger.js';
 import { temporalTarget } from '../core/temporal/connection.js';
 import { runMain } from '../core/run-main.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
@@ -14,7 +14,7 @@ import { createHttpServer } from './http-server.js';
 /** API process: loads configuration, connects clients, listens; closes cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, 'quire-api');
+  const logger = createLogger(config.logLevel, 'quire-api', undefined, secretValuesOf(process.env));
   const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
   const metricsListener = await serveMetrics({ host: config.metrics.host, port: config.metrics.apiPort, registry: metrics.registry });
   const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'client' });

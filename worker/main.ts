@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { loadConfig } from '../core/config.js';
-import { createLogger } from '../core/logger.js';
+import { createLogger, secretValuesOf } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { openPlatform } from '../core/platform/index.js';
 import { checkReadiness, type Readiness } from '../core/platform/readiness.js';
@@ -37,7 +37,7 @@ const SCHEDULE_TO_START_BUCKETS = {
 /** Worker process: connects to Temporal, runs the prebuilt workflow bundle, drains on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, 'quire-worker');
+  const logger = createLogger(config.logLevel, 'quire-worker', undefined, secretValuesOf(process.env));
   // The SDK's worker metrics (task slots, poll latency, schedule-to-start) are served by its runtime on loopback, then appended to ours.
   const sdkMetrics = `127.0.0.1:${await freeLoopbackPort()}`;
   Runtime.install({

@@ -29,10 +29,16 @@ export interface ModelPort {
   close(): Promise<void>;
 }
 
-/** Classifies a failure unless the caller aborted, in which case the caller already knows why. */
-function rethrow(err: unknown, signal: AbortSignal | undefined): never {
+/**
+ * Classifies a failure unless the caller aborted, in which case the caller already knows why. The
+ * endpoint's key is masked in the message: some gateways quote the key they were sent in their
+ * error, and the message reaches the job's error, its events and the workflow's history.
+ */
+function rethrow(err: unknown, signal: AbortSignal | undefined, apiKey: string | undefined): never {
   if (signal?.aborted) throw err;
-  throw toModelError(err);
+  const failure = toModelError(err);
+  if (apiKey && failure.message.includes(apiKey)) failure.message = failure.message.replaceAll(apiKey, '[redacted]');
+  throw failure;
 }
 
 /**
@@ -59,7 +65,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
         }
       } catch (err) {
         markFailed(span, err);
-        rethrow(err, input.signal);
+        rethrow(err, input.signal, endpoint.apiKey);
       } finally {
         span.end();
       }
@@ -79,7 +85,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
           });
           return completion;
         } catch (err) {
-          rethrow(err, signal);
+          rethrow(err, signal, endpoint.apiKey);
         }
       }, SpanKind.CLIENT),
     embed: ({ model, texts, dimensions, inputType, base64, signal }) =>
@@ -99,7 +105,7 @@ export function createModelPort(endpoint: ModelEndpoint): ModelPort {
           if (res.usage) span.setAttribute('gen_ai.usage.input_tokens', res.usage.prompt_tokens);
           return [...res.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
         } catch (err) {
-          rethrow(err, signal);
+          rethrow(err, signal, endpoint.apiKey);
         }
       }, SpanKind.CLIENT),
     close: () => dispatcher.close(),

@@ -1,12 +1,12 @@
 /** No key, token or URL credential reaches a log line, whichever part of the line carries it. */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger, scrubSecrets } from '../../../core/logger.js';
+import { createLogger, scrubSecrets, secretValuesOf } from '../../../core/logger.js';
 import { newSecret } from '../../../core/tenants/keys.js';
 
-function capture() {
+function capture(secrets: string[] = []) {
   const lines: string[] = [];
-  const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
+  const logger = createLogger('info', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }), secrets);
   return { logger, lines };
 }
 
@@ -35,6 +35,28 @@ describe('log lines and secrets', () => {
     assert.equal(first!.turn, 2);
     assert.equal(first!.msg, 'retrying https://[redacted]github.com/acme/docs.git');
     assert.equal(second!.err, 'written with [redacted]');
+  });
+
+  it('masks the values of the configured secrets whatever their shape: keys, tokens and passwords named so, and URL passwords', () => {
+    const env = {
+      QUIRE_MODEL_API_KEY: 'gsk_GROQ.secret+key(01234)',
+      QDRANT_API_KEY: 'q-0123456789abcdef',
+      GITHUB_TOKEN_ACME: 'a1b2c3d4e5f6a7b8',
+      QUIRE_DATABASE_URL: 'postgres://quire:p%40ss-w0rd-long@db:5432/quire',
+      PORT: '3000',
+      QUIRE_MODEL: 'gpt-4o-mini-2024',
+      TOKEN_SHORT: 'abc',
+      QUIRE_AGENT_MAX_TOKENS: '100000000',
+      TEMPORAL_TLS_KEY: '/etc/quire/tls/client.key',
+    };
+    const secrets = secretValuesOf(env);
+    assert.deepEqual(secrets.sort(), ['a1b2c3d4e5f6a7b8', 'gsk_GROQ.secret+key(01234)', 'p%40ss-w0rd-long', 'p@ss-w0rd-long', 'q-0123456789abcdef'].sort());
+    const { logger, lines } = capture(secrets);
+    logger.warn({ err: new Error('the model endpoint answered 400: Incorrect API key provided: gsk_GROQ.secret+key(01234)'), qdrant: 'key q-0123456789abcdef refused' }, 'password p@ss-w0rd-long refused');
+    const text = lines.join('');
+    for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+    assert.match(text, /Incorrect API key provided: \[redacted\]/);
+    assert.match(text, /gpt-4o-mini-2024|"level"/, 'other values stay');
   });
 
   it("masks the task token of Temporal's activity lines, at the top of a line and one level down", () => {

@@ -120,6 +120,18 @@ describe('model port against an OpenAI-compatible endpoint (the scripted model s
     });
   });
 
+  it('masks the endpoint\'s key where the provider quotes it in its error (it would reach the job, its events and history)', async () => {
+    const key = 'gsk_QUOTEDKEY0123456789abcdef';
+    const quoting = await portFor(fake, { QUIRE_MODEL_API_KEY: key });
+    fake.script([{ error: { status: 401, message: `Incorrect API key provided: ${key}. Find yours at the console.` } }, { error: { status: 401, message: `Invalid key ${key}` } }]);
+    await assert.rejects(quoting.chat({ model: 'chat-model', messages: HI, tools: [] }), (e: unknown) => {
+      assert.ok(e instanceof PermanentModelError);
+      assert.equal(e.message, 'the model endpoint answered 401: Incorrect API key provided: [redacted]. Find yours at the console.');
+      return true;
+    });
+    await assert.rejects(streamText(quoting), (e: unknown) => e instanceof PermanentModelError && e.message === 'the model endpoint answered 401: Invalid key [redacted]');
+  });
+
   it('an endpoint that cannot be reached is transient, for every call', async () => {
     const closed = net.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
