@@ -44,7 +44,8 @@ async function main(): Promise<void> {
       logger.info('api stopping');
       server.close(() => resolve());
       server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 5000).unref();
+      // Answers still streaming finish within the grace; then their connections close (QUIRE_API_SHUTDOWN_GRACE_MS).
+      setTimeout(() => server.closeAllConnections(), config.http.shutdownGraceMs).unref();
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);

@@ -90,6 +90,7 @@ export const EnvSchema = v.strictObject({
   QUIRE_TRUST_PROXY: bool(false),
   QUIRE_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
   QUIRE_HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  QUIRE_API_SHUTDOWN_GRACE_MS: positiveInt(20_000, 3_600_000),
   QUIRE_STREAM_STALL_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
   QUIRE_METRICS_HOST: listenHost('127.0.0.1'),
   QUIRE_METRICS_PORT: listenerPort(9464),
@@ -253,6 +254,8 @@ export interface Config {
     requestTimeoutMs: number;
     /** A stream whose client has read nothing for this long is ended and its model request aborted. */
     streamStallTimeoutMs: number;
+    /** On SIGTERM, how long answers still streaming may go on before their connections are closed. */
+    shutdownGraceMs: number;
   };
   /** How long a console sign-in lasts (never past the admin key's own expiry). */
   console: { sessionHours: number };
@@ -493,6 +496,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       headersTimeoutMs: e.QUIRE_HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,
       streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
+      shutdownGraceMs: e.QUIRE_API_SHUTDOWN_GRACE_MS,
     },
     console: { sessionHours: e.QUIRE_CONSOLE_SESSION_HOURS },
     metrics: { host: e.QUIRE_METRICS_HOST, apiPort: e.QUIRE_METRICS_PORT, workerPort: e.QUIRE_WORKER_METRICS_PORT, orgLabel: e.QUIRE_METRICS_ORG_LABEL },

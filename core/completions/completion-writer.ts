@@ -7,6 +7,9 @@ import { writerEntry } from './writer-thread.js';
 
 const threadKey = (orgId: string, threadId: string) => `${orgId}\u0000${threadId}`;
 
+/** How long closing waits for the database to take what is left (it takes it in milliseconds when up). */
+const CLOSE_DRAIN_MS = 10_000;
+
 export interface CompletionWriterOptions extends Omit<WriterSettings, 'retryForMs'> {
   /** How long a write waits for a database that is unavailable (and a writer thread that keeps failing). */
   retryForMs?: number;
@@ -51,6 +54,8 @@ export class CompletionWriter {
   /** A new writer thread is due after a pause (the last one stopped unasked). */
   private restarting = false;
   private closing = false;
+  /** Closing gave up on the database: the thread was stopped, and no other takes its batches. */
+  private abandoned = false;
   /** When the writer thread started failing without acknowledging anything since. */
   private failingSince: number | undefined;
   private restartPause = 100;
@@ -89,10 +94,25 @@ export class CompletionWriter {
     return waiterOf(this.storedWaiters, seq);
   }
 
-  /** Drains: what is taken is written, then the writer thread closes its database and ends. */
-  async close(): Promise<void> {
+  /**
+   * Drains: what is taken is written, then the writer thread closes its database and ends. A
+   * database that does not take it within `drainMs` (down at shutdown) is not waited out for the
+   * writer's ten minutes: what is left is logged as lost and the thread stopped, so the process
+   * exits before its supervisor kills it anyway.
+   */
+  async close(drainMs = CLOSE_DRAIN_MS): Promise<void> {
     this.closing = true;
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)));
+    const drained = await Promise.race([this.flush().then(() => true), late]);
+    clearTimeout(timer);
+    if (!drained) {
+      const lost = this.taken.length + this.unacked.reduce((n, b) => n + b.completions.length, 0);
+      this.options.logger.error({ completions: lost }, 'answers not stored: the database did not take them before shutdown');
+      this.abandoned = true;
+      await this.worker?.terminate();
+      return;
+    }
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -175,7 +195,7 @@ export class CompletionWriter {
   private exited(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
-    if (this.unacked.length === 0) return;
+    if (this.unacked.length === 0 || this.abandoned) return;
     for (const batch of this.unacked) batch.replay = true;
     const now = Date.now();
     this.failingSince ??= now;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { createAnalyticsStore } from '../../../core/analytics/index.js';
 import { CompletionWriter, type StoredCompletion } from '../../../core/completions/index.js';
@@ -199,5 +200,27 @@ describe('the completion writer thread (postgres stopped mid-batch)', function (
     }
     await writer.settled('acme', 't1');
     assert.deepEqual(await questions(database, 't1'), ['before', 'during']);
+  });
+
+  it('closing while the database is down gives up after its drain bound, saying how many answers were lost, instead of waiting it out', async () => {
+    const { target } = await migrated('postgres');
+    const lines: string[] = [];
+    const capture = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
+    const writer = new CompletionWriter({ database: target, poolSize: 2, threadRetentionDays: 30, logger: capture, observe: () => undefined });
+    writer.take(completion('t2', 'before'));
+    await writer.flush();
+    const server = await sharedPostgres();
+    await server.stop();
+    try {
+      writer.take(completion('t2', 'lost'));
+      writer.take(completion('t3', 'lost too'));
+      // Without the bound this waits the writer's ten minutes for the database (past the suite's timeout).
+      await writer.close(500);
+    } finally {
+      await server.start();
+    }
+    const said = lines.map((l) => JSON.parse(l) as { msg: string; completions: number });
+    assert.deepEqual(said.map((l) => [l.msg, l.completions]), [['answers not stored: the database did not take them before shutdown', 2]]);
+    assert.equal(writer.thread, undefined, 'the thread is stopped, and no other started');
   });
 });
