@@ -22,7 +22,8 @@ export const healthOperations: OperationSpec[] = [
     path: '/readyz',
     operationId: 'readyz',
     summary: 'Every engine the API needs answers',
-    description: 'Under `QUIRE_RATE_LIMIT_ON_STORE_ERROR=open` a Redis outage is tolerated: 200 with `status: degraded` and the failing checks in `degraded`.',
+    description:
+      'A Temporal outage is tolerated (the assistant and reads of jobs still answer; a job create answers 503 with `Retry-After`), and so is a Redis outage under `QUIRE_RATE_LIMIT_ON_STORE_ERROR=open`: 200 with `status: degraded` and the failing checks in `degraded`. Any other engine down (the database, the document index, Redis under `closed`): 503.',
     responses: {
       200: {
         description: 'Ready',

@@ -1,6 +1,7 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import * as v from 'valibot';
 import { loadConfig } from '../core/config.js';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../core/contracts/index.js';
 import { createLogger } from '../core/logger.js';
@@ -16,11 +17,18 @@ import { Supervisor } from './supervisor.js';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** Polls the API's /readyz until every engine it needs answers. */
+/** A /readyz answer in which Temporal answered the API's probe. */
+const TEMPORAL_ANSWERS = v.object({ checks: v.object({ temporal: v.literal('ok') }) });
+
+/**
+ * Polls the API's /readyz until it is ready and Temporal answers it: /readyz tolerates Temporal
+ * down (degraded), but the example's indexing starts next, and a job created once the banner
+ * prints must be accepted.
+ */
 async function waitReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(async (r) => r.ok && v.is(TEMPORAL_ANSWERS, await r.json()), () => false);
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`the API did not become ready within ${timeoutMs / 1000}s (${url}/readyz)`);
     await new Promise((r) => setTimeout(r, 150));

@@ -26,19 +26,33 @@ async function probe(check: () => Promise<void>): Promise<string> {
   }
 }
 
-/**
- * Runs every probe at once (each given 2 s). With QUIRE_RATE_LIMIT_ON_STORE_ERROR=open a process is
- * built to serve through a Redis outage, so Redis down is `degraded`, not `down`: answering not
- * ready would have every instance taken out of rotation at once. The API's `/readyz` and the
- * worker's answer from this one check.
- */
-export async function checkReadiness(probes: Record<string, () => Promise<void>>, config: Pick<Config, 'rateLimitOnStoreError'>): Promise<Readiness> {
+async function check(probes: Record<string, () => Promise<void>>, tolerated: ReadonlySet<string>): Promise<Readiness> {
   const names = Object.keys(probes);
   const results = await Promise.all(names.map((n) => probe(probes[n]!)));
-  const tolerated = new Set(config.rateLimitOnStoreError === 'open' ? ['redis'] : []);
   return {
     checks: Object.fromEntries(names.map((n, i) => [n, results[i]!])),
     down: names.filter((n, i) => results[i] !== 'ok' && !tolerated.has(n)),
     degraded: names.filter((n, i) => results[i] !== 'ok' && tolerated.has(n)),
   };
+}
+
+/**
+ * With QUIRE_RATE_LIMIT_ON_STORE_ERROR=open a process is built to serve through a Redis outage, so
+ * Redis down is `degraded`, not `down`: answering not ready would have every instance taken out of
+ * rotation at once.
+ */
+const storeTolerated = (config: Pick<Config, 'rateLimitOnStoreError'>): string[] => (config.rateLimitOnStoreError === 'open' ? ['redis'] : []);
+
+/** Runs every probe at once (each given 2 s): the worker's readiness, which needs every engine, Temporal first. */
+export function checkReadiness(probes: Record<string, () => Promise<void>>, config: Pick<Config, 'rateLimitOnStoreError'>): Promise<Readiness> {
+  return check(probes, new Set(storeTolerated(config)));
+}
+
+/**
+ * The API's readiness: as the worker's, except that Temporal down is `degraded`. The API still
+ * serves the assistant and reads of jobs, and answers job creates itself (503 with Retry-After);
+ * answering not ready would take every API pod out of rotation during a Temporal outage.
+ */
+export function checkApiReadiness(probes: Record<string, () => Promise<void>>, config: Pick<Config, 'rateLimitOnStoreError'>): Promise<Readiness> {
+  return check(probes, new Set([...storeTolerated(config), 'temporal']));
 }

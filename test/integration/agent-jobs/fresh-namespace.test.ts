@@ -75,15 +75,16 @@ describe('a Temporal namespace not ready for Quire', function () {
     await worker.exited;
   });
 
-  it('a namespace that does not exist: /readyz says Temporal is not usable, and creates are refused with 502', async () => {
+  it('a namespace that does not exist: /readyz says Temporal is not usable (degraded), and creates are refused with 502', async () => {
     const modelEnv = { QUIRE_MODEL_BASE_URL: 'http://127.0.0.1:9/v1', QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' };
     const services = await testServices({ env: { ...modelEnv, TEMPORAL_NAMESPACE: `quire-missing-${randomUUID().slice(0, 8)}` } });
     const { adminKey } = await seedOrg(services);
     await services.tenants.putProject({ id: 'nowhere', orgId: 'acme', repository: 'https://example.com/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const base = (await serve(createApp(services))).url;
-    const ready = await call<{ code: string; checks: Record<string, string> }>(`${base}/readyz`, 'GET', null);
-    assert.equal(ready.status, 503);
-    assert.equal(ready.body.code, 'unavailable');
+    const ready = await call<{ status: string; degraded: string[]; checks: Record<string, string> }>(`${base}/readyz`, 'GET', null);
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.status, 'degraded');
+    assert.deepEqual(ready.body.degraded, ['temporal']);
     assert.match(ready.body.checks.temporal ?? '', /^down: .*NOT_FOUND/);
     assert.equal(ready.body.checks.database, 'ok');
     const refused = await call<{ code: string }>(`${base}/v2/agent/nowhere/job`, 'POST', adminKey, { prompt: 'Fix the typo' });

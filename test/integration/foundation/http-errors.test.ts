@@ -114,18 +114,29 @@ describe('HTTP errors through the real middleware', () => {
     assert.deepEqual(JSON.parse(text), { error: 'internal error', code: 'internal' });
   });
 
-  it('503 when Temporal cannot be reached, on a route and on /readyz', async () => {
+  it('503 on a route when Temporal cannot be reached; /readyz stays 200 with Temporal degraded, and is 503 once the database is down too', async () => {
     const config = loadConfig({ QUIRE_DATA_DIR: await tempDir(), TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, LOG_LEVEL: 'silent' });
     const services = await servicesOn(config);
     const { url: u } = await serve(createApp(services, [healthRouter, probeFeature]));
     const res = await fetch(u + '/start', { method: 'POST' });
     assert.equal(res.status, 503);
     assert.equal(((await res.json()) as { code: string }).code, 'unavailable');
+    // The API serves the assistant and reads without Temporal: a load balancer keeps it in rotation.
     const ready = await fetch(u + '/readyz');
-    assert.equal(ready.status, 503);
-    const body = (await ready.json()) as { checks: Record<string, string> };
+    assert.equal(ready.status, 200);
+    const body = (await ready.json()) as { status: string; degraded: string[]; checks: Record<string, string> };
+    assert.equal(body.status, 'degraded');
+    assert.deepEqual(body.degraded, ['temporal']);
     assert.match(body.checks.temporal ?? '', /^down/);
     assert.equal(body.checks.database, 'ok');
     assert.equal((await fetch(u + '/healthz')).status, 200);
+
+    await services.database.close();
+    const noDatabase = await fetch(u + '/readyz');
+    assert.equal(noDatabase.status, 503);
+    const refused = (await noDatabase.json()) as { error: string; code: string; checks: Record<string, string> };
+    assert.equal(refused.code, 'unavailable');
+    assert.equal(refused.error, 'not ready: database unavailable');
+    assert.match(refused.checks.database ?? '', /^down/);
   });
 });
