@@ -550,6 +550,19 @@ describe('observability and deployment files', function () {
       assert.ok(!YAML.stringify(plain).includes('temporal-tls'));
     });
 
+    it('writes a whole number from a values file as digits (never 1e+06), which the pods and the migration accept', async () => {
+      // YAML numbers reach the chart as float64; a fraction stays one.
+      const manifests = await template({ ...SHARED, config: { ...SHARED.config, QUIRE_AGENT_MAX_TOKENS: 1_000_000, QUIRE_ASSISTANT_PROMPT_TOKENS: 20_000, OTEL_TRACES_SAMPLER_ARG: 0.25 } });
+      const data = find(manifests, 'ConfigMap', 'quire').data ?? {};
+      assert.equal(data.QUIRE_AGENT_MAX_TOKENS, '1000000');
+      assert.equal(data.QUIRE_ASSISTANT_PROMPT_TOKENS, '20000');
+      assert.equal(data.OTEL_TRACES_SAMPLER_ARG, '0.25');
+      for (const [kind, name] of [['Deployment', 'quire-api'], ['Deployment', 'quire-worker'], ['Job', 'quire-migrate']] as const) {
+        const config = loadConfig(environmentOf(container(find(manifests, kind, name)), manifests, ['database-url']), '/app');
+        assert.equal(config.agent.maxTokens, 1_000_000, name);
+      }
+    });
+
     it('refuses a secret given as a plain value, without repeating it', async () => {
       const leaked = 'sk-not-a-real-key-3f9a';
       const out = await run(HELM, ['template', 'quire', CHART, '--set', `config.QUIRE_MODEL_API_KEY=${leaked}`]);

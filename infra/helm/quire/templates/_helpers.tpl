@@ -54,17 +54,22 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 {{- $secret := splitList " " (include "quire.secretVariables" .) -}}
 {{- $data := dict -}}
 {{- range $name, $value := .Values.config -}}
+{{- /* A values file's numbers are float64, which toString writes as 1e+06 from a million on: the configuration refuses that, so a whole one is written as an integer. */ -}}
+{{- $text := toString $value -}}
+{{- if and (kindIs "float64" $value) (eq $value (floor $value)) -}}
+{{- $text = toString (int64 $value) -}}
+{{- end -}}
 {{- if has $name $secret -}}
 {{- fail (printf "config.%s is a secret: give it through secrets (a Secret name and key), never as a value" $name) -}}
 {{- end -}}
-{{- if and (has $name (list "HTTPS_PROXY" "HTTP_PROXY" "https_proxy" "http_proxy")) (regexMatch "://[^/@]*:[^/@]*@" (toString $value)) -}}
+{{- if and (has $name (list "HTTPS_PROXY" "HTTP_PROXY" "https_proxy" "http_proxy")) (regexMatch "://[^/@]*:[^/@]*@" $text) -}}
 {{- fail (printf "config.%s holds a password: give the proxy's URL through secrets.httpsProxy or secrets.httpProxy (a Secret name and key)" $name) -}}
 {{- end -}}
 {{- if has $name (list "PORT" "HOST" "QUIRE_METRICS_HOST" "QUIRE_METRICS_PORT" "QUIRE_WORKER_METRICS_PORT") -}}
 {{- fail (printf "config.%s is set by the chart: use api.port and metrics.apiPort/workerPort" $name) -}}
 {{- end -}}
-{{- if ne (toString $value) "" -}}
-{{- $_ := set $data $name (toString $value) -}}
+{{- if ne $text "" -}}
+{{- $_ := set $data $name $text -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := set $data "HOST" "0.0.0.0" -}}
