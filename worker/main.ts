@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   Runtime.install({
     logger: temporalLogger(logger),
     telemetryOptions: {
-      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+      // Core's own lines (the retries of a Temporal outage, say) go to the JSON logger above, with its
+      // redaction; without `forward` the SDK writes them to stdout as coloured text.
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
       metrics: { prometheus: { bindAddress: sdkMetrics, histogramBucketOverrides: SCHEDULE_TO_START_BUCKETS } },
     },
   });

@@ -8,7 +8,10 @@ export const WORKER_MAIN = path.join(REPO_ROOT, 'dist', 'worker', 'main.js');
 
 export interface WorkerProcess {
   child: ChildProcess;
+  /** stdout and stderr, as they came. */
   output: () => string;
+  /** stdout alone: where the JSON log lines go. */
+  stdout: () => string;
   exited: Promise<unknown>;
 }
 
@@ -23,11 +26,15 @@ export function spawnBuilt(main: string, env: Record<string, string>, opts: { cw
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  let stdout = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+    stdout += d.toString();
+  });
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
   stopAtSuiteEnd(child, 'SIGKILL');
-  return { child, output: () => out, exited };
+  return { child, output: () => out, stdout: () => stdout, exited };
 }
 
 /** Starts a worker process (to kill it with SIGKILL, as a crash would). */
