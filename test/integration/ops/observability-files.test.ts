@@ -485,6 +485,7 @@ describe('observability and deployment files', function () {
         assert.deepEqual(envOf(c, 'REDIS_URL')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'redis-url', optional: true });
         assert.deepEqual(envOf(c, 'HTTPS_PROXY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'https-proxy', optional: true });
         assert.deepEqual(envOf(c, 'HTTP_PROXY')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'http-proxy', optional: true });
+        assert.deepEqual(envOf(c, 'OTEL_EXPORTER_OTLP_HEADERS')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'otlp-headers', optional: true });
       }
       // Forge tokens reach the worker only.
       assert.deepEqual(envOf(workerC, 'GITHUB_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'github-token', optional: false });
@@ -501,16 +502,36 @@ describe('observability and deployment files', function () {
       assert.match(noQdrant.stderr, /config\.QDRANT_URL is required/);
     });
 
-    it('refuses a proxy URL with a password in the ConfigMap, pointing to the Secret keys; one without a password stays a setting', async () => {
+    it('refuses credentials in any URL in config, naming the secrets value to use instead; a URL without them stays a setting', async () => {
       const shared = ['--set', 'secrets.existingSecret=quire', '--set', 'config.QDRANT_URL=http://qdrant:6333'];
-      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY']) {
-        const refused = await run(HELM, ['template', 'quire', CHART, ...shared, '--set', `config.${name}=http://proxy-user:hunter2@proxy:3128`]);
-        assert.notEqual(refused.code, 0, `rendered ${name} with a password`);
-        assert.match(refused.stderr, new RegExp(`config\\.${name} holds a password: give the proxy's URL through secrets\\.httpsProxy or secrets\\.httpProxy`));
-        assert.doesNotMatch(refused.stderr, /hunter2/);
+      const refusals: Array<[string, string, RegExp]> = [
+        ['REDIS_URL', 'redis://:hunter2@redis:6379', /give the whole URL through secrets\.redisUrl \(a Secret name and key\)/],
+        ['HTTPS_PROXY', 'http://proxy-user:hunter2@proxy:3128', /give the whole URL through secrets\.httpsProxy/],
+        ['http_proxy', 'http://proxy-user:hunter2@proxy:3128', /give the whole URL through secrets\.httpProxy/],
+        ['QDRANT_URL', 'https://quire:hunter2@qdrant:6333', /give the URL without them, and the credential through secrets\.qdrantApiKey \(QDRANT_API_KEY/],
+        ['QUIRE_MODEL_BASE_URL', 'https://quire:hunter2@llm.internal/v1', /the credential through secrets\.modelApiKey \(QUIRE_MODEL_API_KEY/],
+        ['OTEL_EXPORTER_OTLP_ENDPOINT', 'https://quire:hunter2@otel:4318', /the credential through secrets\.otlpHeaders \(OTEL_EXPORTER_OTLP_HEADERS/],
+        ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'https://hunter2@otel:4318/v1/traces', /the credential through secrets\.otlpHeaders/],
+        ['QUIRE_PUBLIC_URL', 'https://quire:hunter2@docs.acme.test', /give the URL without them/],
+      ];
+      for (const [name, url, instead] of refusals) {
+        const refused = await run(HELM, ['template', 'quire', CHART, ...shared, '--set', `config.${name}=${url}`]);
+        assert.notEqual(refused.code, 0, `rendered ${name} with credentials`);
+        assert.match(refused.stderr, new RegExp(`config\\.${name} holds credentials \\(user:password@\\): `));
+        assert.match(refused.stderr, instead, name);
+        assert.doesNotMatch(refused.stderr + refused.stdout, /hunter2/);
       }
-      const plain = await succeeds(HELM, ['template', 'quire', CHART, ...shared, '--set', 'config.HTTPS_PROXY=http://proxy:3128']);
-      assert.match(plain, /HTTPS_PROXY: "?http:\/\/proxy:3128"?/);
+      // A database URL is a secret whole, and the refusal names where it goes.
+      const database = await run(HELM, ['template', 'quire', CHART, ...shared, '--set', 'config.QUIRE_DATABASE_URL=postgres://quire:hunter2@db:5432/quire']);
+      assert.notEqual(database.code, 0);
+      assert.match(database.stderr, /config\.QUIRE_DATABASE_URL is a secret: give it through secrets\.databaseUrl/);
+      assert.doesNotMatch(database.stderr, /hunter2/);
+
+      const plain = await template({ ...SHARED, config: { ...SHARED.config, HTTPS_PROXY: 'http://proxy:3128', REDIS_URL: 'redis://redis:6379', QUIRE_PUBLIC_URL: 'https://docs.acme.test/a@b' } });
+      const data = find(plain, 'ConfigMap', 'quire').data ?? {};
+      assert.equal(data.HTTPS_PROXY, 'http://proxy:3128');
+      assert.equal(data.REDIS_URL, 'redis://redis:6379');
+      assert.equal(data.QUIRE_PUBLIC_URL, 'https://docs.acme.test/a@b', 'an @ past the host is no credential');
     });
 
     it("README's install renders pods whose environment passes Quire's own configuration check", async () => {

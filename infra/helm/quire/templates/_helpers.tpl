@@ -32,7 +32,25 @@ app.kubernetes.io/component: {{ index . 1 }}
 
 {{/* Secret variables that must never be written into `config` (they would land in a ConfigMap). */}}
 {{- define "quire.secretVariables" -}}
-QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY QUIRE_EMBEDDING_API_KEY QUIRE_OPERATOR_TOKEN GITHUB_TOKEN
+QUIRE_MODEL_API_KEY QUIRE_DATABASE_URL TEMPORAL_API_KEY QDRANT_API_KEY QUIRE_EMBEDDING_API_KEY QUIRE_OPERATOR_TOKEN GITHUB_TOKEN OTEL_EXPORTER_OTLP_HEADERS
+{{- end -}}
+
+{{/* Where the credentials of a URL-valued setting go instead: variables set from `secrets` entries. */}}
+{{- define "quire.credentialVariables" -}}
+# The whole URL.
+url:
+  REDIS_URL: REDIS_URL
+  HTTPS_PROXY: HTTPS_PROXY
+  https_proxy: HTTPS_PROXY
+  HTTP_PROXY: HTTP_PROXY
+  http_proxy: HTTP_PROXY
+# The credential, beside a URL without it.
+credential:
+  QDRANT_URL: QDRANT_API_KEY
+  QUIRE_MODEL_BASE_URL: QUIRE_MODEL_API_KEY
+  QUIRE_EMBEDDING_BASE_URL: QUIRE_EMBEDDING_API_KEY
+  OTEL_EXPORTER_OTLP_ENDPOINT: OTEL_EXPORTER_OTLP_HEADERS
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: OTEL_EXPORTER_OTLP_HEADERS
 {{- end -}}
 
 {{/*
@@ -52,6 +70,14 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 {{/* The non-secret environment as a map: `config` without its empty values, plus the ports. */}}
 {{- define "quire.configData" -}}
 {{- $secret := splitList " " (include "quire.secretVariables" .) -}}
+{{- $credentialVariables := include "quire.credentialVariables" . | fromYaml -}}
+{{- /* Each variable a `secrets` entry sets, and that entry, so that a refusal names the value to use. */ -}}
+{{- $secretOf := dict -}}
+{{- range $entry, $ref := .Values.secrets -}}
+{{- if kindIs "map" $ref -}}
+{{- $_ := set $secretOf $ref.env (printf "secrets.%s" $entry) -}}
+{{- end -}}
+{{- end -}}
 {{- $data := dict -}}
 {{- range $name, $value := .Values.config -}}
 {{- /* A values file's numbers are float64, which toString writes as 1e+06 from a million on: the configuration refuses that, so a whole one is written as an integer. */ -}}
@@ -60,10 +86,19 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 {{- $text = toString (int64 $value) -}}
 {{- end -}}
 {{- if has $name $secret -}}
-{{- fail (printf "config.%s is a secret: give it through secrets (a Secret name and key), never as a value" $name) -}}
+{{- fail (printf "config.%s is a secret: give it through %s (a Secret name and key), never as a value" $name (get $secretOf $name | default "secrets")) -}}
 {{- end -}}
-{{- if and (has $name (list "HTTPS_PROXY" "HTTP_PROXY" "https_proxy" "http_proxy")) (regexMatch "://[^/@]*:[^/@]*@" $text) -}}
-{{- fail (printf "config.%s holds a password: give the proxy's URL through secrets.httpsProxy or secrets.httpProxy (a Secret name and key)" $name) -}}
+{{- /* user:password@ (or a token as the user) of any URL: the ConfigMap and the migration Job are no place for it. */ -}}
+{{- if regexMatch "://[^/?#@\\s]+@" $text -}}
+{{- $url := get $credentialVariables.url $name -}}
+{{- $credential := get $credentialVariables.credential $name -}}
+{{- if $url -}}
+{{- fail (printf "config.%s holds credentials (user:password@): give the whole URL through %s (a Secret name and key)" $name (get $secretOf $url)) -}}
+{{- else if $credential -}}
+{{- fail (printf "config.%s holds credentials (user:password@): give the URL without them, and the credential through %s (%s, a Secret name and key)" $name (get $secretOf $credential) $credential) -}}
+{{- else -}}
+{{- fail (printf "config.%s holds credentials (user:password@): give the URL without them (config is written into a ConfigMap and the migration Job)" $name) -}}
+{{- end -}}
 {{- end -}}
 {{- if has $name (list "PORT" "HOST" "QUIRE_METRICS_HOST" "QUIRE_METRICS_PORT" "QUIRE_WORKER_METRICS_PORT") -}}
 {{- fail (printf "config.%s is set by the chart: use api.port and metrics.apiPort/workerPort" $name) -}}
@@ -102,7 +137,7 @@ document index is Qdrant; a pod's own SQLite file or index would be seen by no o
 
 {{/* The secrets every process reads. */}}
 {{- define "quire.secretEnv" -}}
-{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken .Values.secrets.redisUrl .Values.secrets.httpsProxy .Values.secrets.httpProxy -}}
+{{- range $ref := list .Values.secrets.modelApiKey .Values.secrets.databaseUrl .Values.secrets.temporalApiKey .Values.secrets.qdrantApiKey .Values.secrets.embeddingApiKey .Values.secrets.operatorToken .Values.secrets.redisUrl .Values.secrets.httpsProxy .Values.secrets.httpProxy .Values.secrets.otlpHeaders -}}
 {{- include "quire.secretRef" (list $ $ref) -}}
 {{- end -}}
 {{- end -}}
