@@ -1,6 +1,6 @@
 import { coverageGaps, type AnalyticsStore, type TimeRange } from '../../core/analytics/index.js';
 import { UsageError } from './context.js';
-import { defineCommand, str } from './flags.js';
+import { defineCommand, idAlone, str } from './flags.js';
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const TOP = 5;
@@ -52,6 +52,7 @@ export const analyticsCommand = defineCommand({
   opens: 'database',
   check([domainId, ...rest], values) {
     if (!domainId || rest.length > 0) throw new UsageError('quire analytics DOMAIN [--since 7d]');
+    idAlone('DOMAIN', domainId);
     parseSince(str(values, 'since') ?? '7d');
   },
   run: async ([domainId = ''], values, ctx) => {

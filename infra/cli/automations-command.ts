@@ -11,7 +11,7 @@ import {
 } from '../../core/automations/index.js';
 import { jobModel } from '../../core/jobs/index.js';
 import { UsageError, type CliContext } from './context.js';
-import { defineCommand, flag, str, type FlagValues } from './flags.js';
+import { defineCommand, flag, idAlone, str, type FlagValues } from './flags.js';
 
 const USAGE = `quire automations add PROJECT (--cron "0 9 * * MON" [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
   | quire automations list PROJECT | quire automations pause|resume|trigger|delete PROJECT ID`;
@@ -95,8 +95,7 @@ function checkCall([verb, projectId, id, ...rest]: string[], flags: FlagValues):
   if (verb !== 'add' && Object.values(flags).some((v) => v !== undefined)) throw new UsageError(`only automations add takes flags\n${USAGE}`);
   if (verb === 'list' && id) throw new UsageError(USAGE);
   if (!['add', 'list', 'pause', 'resume', 'trigger', 'delete'].includes(verb)) throw new UsageError(USAGE);
-  // Projects are named alone here (their ids are unique across organisations), not ORG/PROJECT as `quire projects` takes them.
-  if (projectId.includes('/')) throw new UsageError(`PROJECT is the project's id alone (such as '${projectId.split('/').pop() ?? ''}'), not ORG/PROJECT`);
+  idAlone('PROJECT', projectId);
 }
 
 async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext): Promise<number> {

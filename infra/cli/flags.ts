@@ -87,6 +87,14 @@ export function defineCommand<O extends Opens>(spec: CommandSpec<O>): DefinedCom
   return Object.assign(command, { spec });
 }
 
+/**
+ * Refuses ORG/ID where a command takes a project or domain by its id alone (ids are unique across
+ * organisations), though `quire projects list` and `quire domains list` print ORG/ID.
+ */
+export function idAlone(what: 'PROJECT' | 'DOMAIN', arg: string): void {
+  if (arg.includes('/')) throw new UsageError(`${what} is the ${what.toLowerCase()}'s id alone (such as '${arg.split('/').pop() ?? ''}'), not ORG/${what}`);
+}
+
 export const str = (values: FlagValues, flag: string): string | undefined => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
 export const list = (values: FlagValues, flag: string): string[] | undefined => (Array.isArray(values[flag]) ? (values[flag] as string[]) : undefined);
 export const flag = (values: FlagValues, name: string): boolean | undefined => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined);

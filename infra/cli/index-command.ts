@@ -8,7 +8,7 @@ import {
   type IndexDomainWorkflow,
 } from '../../core/contracts/index.js';
 import { UsageError, type CliContext } from './context.js';
-import { defineCommand } from './flags.js';
+import { defineCommand, idAlone } from './flags.js';
 import { embeddingProgress, readIndexProgress } from './index-progress.js';
 
 const POLL_MS = 300;
@@ -26,6 +26,7 @@ export const indexCommand = defineCommand({
   opens: 'platform',
   check([domainId, ...rest]) {
     if (!domainId || rest.length > 0) throw new UsageError('quire index DOMAIN');
+    idAlone('DOMAIN', domainId);
   },
   run: ([domainId], _values, ctx) => indexDomain(domainId ?? '', ctx),
 });

@@ -2,7 +2,7 @@ import { isOwnSetting } from '../../core/config.js';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
 import { newWebhook, toWebhookView, MAX_DELIVERIES } from '../../core/webhooks/index.js';
 import { UsageError } from './context.js';
-import { defineCommand, list, str, type FlagValues } from './flags.js';
+import { defineCommand, idAlone, list, str, type FlagValues } from './flags.js';
 
 const USAGE =
   'quire webhooks add PROJECT URL [--event TYPE]… [--secret-env VAR] | quire webhooks list [PROJECT] | quire webhooks remove PROJECT WEBHOOK_ID | quire webhooks deliveries PROJECT [--limit N]';
@@ -15,8 +15,7 @@ type WebhookCall =
 
 /** What `quire webhooks …` asks for, or a UsageError: needs nothing open. */
 function webhookCall([verb, projectId, target]: string[], flagValues: FlagValues): WebhookCall {
-  // Projects are named alone here (their ids are unique across organisations), not ORG/PROJECT as `quire projects` takes them.
-  if (projectId?.includes('/')) throw new UsageError(`PROJECT is the project's id alone (such as '${projectId.split('/').pop() ?? ''}'), not ORG/PROJECT`);
+  if (projectId !== undefined) idAlone('PROJECT', projectId);
   if (verb === 'add' && projectId && target) {
     if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) throw new UsageError(`URL must be an http(s) URL, got '${target}'`);
     if (new URL(target).username || new URL(target).password) throw new UsageError('URL must not hold credentials (user:password@): deliveries are signed (--secret-env)');

@@ -55,8 +55,14 @@ describe('every quire command: --help and the parser come from one definition', 
     for (const [name, args] of accepted) assert.doesNotThrow(() => parseFlags(COMMANDS[name]!.spec, args), `quire ${name} ${args.join(' ')}`);
   });
 
-  it('webhooks and automations take a project by its id alone, and say so when given ORG/PROJECT', async () => {
-    for (const args of [['webhooks', 'add', 'acme/docs', 'https://hooks.example.com/x'], ['automations', 'list', 'acme/docs']]) {
+  it('webhooks, automations, index and analytics take a project or domain by its id alone, and say so when given ORG/ID (as the lists print it)', async () => {
+    const calls: Array<[string[], RegExp]> = [
+      [['webhooks', 'add', 'acme/docs', 'https://hooks.example.com/x'], /PROJECT is the project's id alone \(such as 'docs'\), not ORG\/PROJECT/],
+      [['automations', 'list', 'acme/docs'], /PROJECT is the project's id alone \(such as 'docs'\), not ORG\/PROJECT/],
+      [['index', 'acme/docs'], /DOMAIN is the domain's id alone \(such as 'docs'\), not ORG\/DOMAIN/],
+      [['analytics', 'acme/docs', '--since', '7d'], /DOMAIN is the domain's id alone \(such as 'docs'\), not ORG\/DOMAIN/],
+    ];
+    for (const [args, message] of calls) {
       let printed = '';
       const write = process.stderr.write.bind(process.stderr);
       process.stderr.write = ((chunk: string) => ((printed += chunk), true)) as typeof process.stderr.write;
@@ -65,7 +71,7 @@ describe('every quire command: --help and the parser come from one definition', 
       } finally {
         process.stderr.write = write;
       }
-      assert.match(printed, /PROJECT is the project's id alone \(such as 'docs'\), not ORG\/PROJECT/);
+      assert.match(printed, message, args.join(' '));
     }
   });
 
