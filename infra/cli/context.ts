@@ -1,4 +1,8 @@
+import type { Database } from '../../core/db/index.js';
 import type { DatabasePlatform, Platform } from '../../core/platform/index.js';
+
+/** What `quire migrate` uses: the database as it finds it, not yet migrated, so that it can say what it applies. */
+export type SchemaContext = Pick<DatabasePlatform, 'config'> & { database: Database; out: NodeJS.WritableStream };
 
 /** What a command that needs only the database may use (see openDatabasePlatform), and where it prints. */
 export type DatabaseContext = Pick<DatabasePlatform, 'config' | 'database' | 'tenants' | 'webhooks' | 'automations' | 'analyticsStore' | 'jobs'> & {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config.js';
-import { UsageError, type CliContext, type DatabaseContext } from './context.js';
+import { UsageError, type CliContext, type DatabaseContext, type SchemaContext } from './context.js';
 
 /** One flag of a command: how parseArgs reads it and how --help shows it. */
 export interface FlagSpec {
@@ -14,9 +14,9 @@ export interface FlagSpec {
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
-/** What a command opens: only the database and its stores, or the whole platform (Temporal, Redis…). */
-export type Opens = 'database' | 'platform';
-export type ContextOf<O extends Opens> = O extends 'database' ? DatabaseContext : CliContext;
+/** What a command opens: the database unmigrated (migrate), the database migrated and its stores, or the whole platform (Temporal, Redis…). */
+export type Opens = 'schema' | 'database' | 'platform';
+export type ContextOf<O extends Opens> = O extends 'schema' ? SchemaContext : O extends 'database' ? DatabaseContext : CliContext;
 
 /** A command defined once: its usage lines and flags parse the arguments and print its --help. */
 export interface CommandSpec<O extends Opens = Opens> {

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '../../core/config.js';
-import { DatabaseUnavailableError, describeTarget } from '../../core/db/index.js';
+import { DatabaseUnavailableError, describeTarget, openDatabase } from '../../core/db/index.js';
 import { classifyTemporal } from '../../core/engine-errors.js';
 import { rootReason, UnavailableError } from '../../core/errors.js';
 import { createLogger, scrubSecrets } from '../../core/logger.js';
@@ -17,7 +17,7 @@ import { webhooks } from './webhook-commands.js';
 import { migrateCommand } from './migrate-command.js';
 
 /** Every `quire` command, each defined once (usage, flags, run): its --help and its parser come from that definition. */
-export const COMMANDS: Record<string, DefinedCommand<'database'> | DefinedCommand<'platform'>> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
+export const COMMANDS: Record<string, DefinedCommand<'schema'> | DefinedCommand<'database'> | DefinedCommand<'platform'>> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
 
 /** `quire --help`: every command's usage lines and flags, from their definitions. */
 function usage(): string {
@@ -55,6 +55,11 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     // The CLI serves no metrics: what it counts (a refused automation trigger) goes with its registry.
     const metrics = createMetrics({ orgLabel: false });
     const out = process.stdout;
+    if (spec.opens === 'schema') {
+      const database = openDatabase(config.database);
+      close = () => database.close();
+      return await spec.run(positionals, values, { config, database, out });
+    }
     if (spec.opens === 'database') {
       const unannounced = (reason: string) => void process.stderr.write(`quire ${name}: warning: ${scrubSecrets(reason)}\n`);
       const opened = await openDatabasePlatform(config, { metrics, logger: createLogger('silent', 'quire-cli'), unannounced });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { MIGRATIONS } from '../../../core/db/index.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 
 /** Runs the real CLI in a child process against a data directory. */
@@ -103,6 +104,20 @@ describe('quire projects|domains update and --help', function () {
     assert.equal(all.code, 0);
     for (const line of ['domains update ORG/DOMAIN', 'projects update ORG/PROJECT', 'keys create', 'orgs add ORG', 'index DOMAIN', 'automations add', 'webhooks add', 'analytics DOMAIN', 'migrate'])
       assert.ok(all.stdout.includes(line), `quire --help lists ${line}`);
+  });
+});
+
+describe('quire migrate', function () {
+  this.timeout(60_000);
+
+  it('on an empty database prints every step it applied; run again, that the schema is up to date', async () => {
+    const dir = await tempDir();
+    const first = await quire(dir, ['migrate']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, `applied: ${MIGRATIONS.map((m) => m.name).join(', ')}\n`);
+    const again = await quire(dir, ['migrate']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, 'the database schema is up to date\n');
   });
 });
 
