@@ -10,7 +10,7 @@ import {
   type AutomationView,
 } from '../../core/automations/index.js';
 import { jobModel } from '../../core/jobs/index.js';
-import { UsageError, type CliContext } from './context.js';
+import { knownProject, UsageError, type CliContext } from './context.js';
 import { defineCommand, flag, idAlone, str, type FlagValues } from './flags.js';
 
 const USAGE = `quire automations add PROJECT (--cron "0 9 * * MON" [--timezone ZONE] | --every 15m) --prompt TEXT [--model M] [--draft] [--paused] [--note TEXT]
@@ -114,6 +114,7 @@ async function runAutomations(args: string[], flags: FlagValues, ctx: CliContext
     case 'add':
       return await add(ctx, deps, projectId, args.slice(2), flags);
     case 'list':
+      await knownProject(ctx, projectId);
       for (const a of await listAutomations(deps, projectId)) ctx.out.write(describeLine(a) + '\n');
       return 0;
     case 'pause':

@@ -16,3 +16,12 @@ export type CliContext = DatabaseContext & Pick<Platform, 'limiter' | 'temporal'
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/**
+ * Refuses an id no project has (exit 1): listing a missing project's webhooks or automations would
+ * print nothing and succeed, as for a project that has none.
+ */
+export async function knownProject(ctx: Pick<DatabaseContext, 'tenants'>, projectId: string): Promise<void> {
+  if (!(await ctx.tenants.getProject(projectId)))
+    throw new Error(`unknown project '${projectId}'; quire projects list names every project, quire projects add ORG/PROJECT --repo … creates one`);
+}

@@ -6,7 +6,7 @@ import { createLogger, scrubSecrets } from '../../core/logger.js';
 import { openDatabasePlatform, openPlatform } from '../../core/platform/index.js';
 import { createMetrics } from '../../core/telemetry/index.js';
 import { temporalTarget } from '../../core/temporal/connection.js';
-import { UnknownTenantError, TenantConflictError, TenantExistsError } from '../../core/tenants/index.js';
+import { UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
 import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
 import { domains, keys, orgs, projects } from './tenant-commands.js';
@@ -82,7 +82,6 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env):
     else if (config && classifyTemporal(err)) message = temporalFailure(err, config);
     if (err instanceof UnknownTenantError && err.kind === 'organisation')
       message += `; create it first with: quire orgs add ${err.id}`;
-    if (err instanceof TenantExistsError) message += `; change it with: quire ${err.kind}s update ORG/${err.id} [flags]`;
     if (!(err instanceof UnknownTenantError || err instanceof TenantConflictError) && !(err instanceof Error)) message = 'unexpected error';
     process.stderr.write(`quire ${name}: error: ${scrubSecrets(message)}\n`);
     return 1;

@@ -12,6 +12,7 @@ import {
   type DomainPatch,
   type ForgeKind,
   type ProjectPatch,
+  TenantExistsError,
   TOKEN_FORGES,
 } from '../../core/tenants/index.js';
 
@@ -43,6 +44,22 @@ function checked<T>(schema: v.GenericSchema<unknown, unknown>, body: T, flagOf: 
 /** Only the flags given: what a PATCH (and `update`) changes. */
 function given<T extends object>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+}
+
+/**
+ * An add refused because its id is taken by a live project or domain: the message names the
+ * update that changes it, with the organisation that owns it (which need not be the one given).
+ */
+async function suggestingUpdate<T>(command: 'projects' | 'domains', id: string, owner: () => Promise<{ orgId: string } | undefined>, add: Promise<T>): Promise<T> {
+  try {
+    return await add;
+  } catch (err) {
+    if (!(err instanceof TenantExistsError)) throw err;
+    const existing = await owner();
+    // None: the id was a deleted one's, and the refusal already says to choose another.
+    if (!existing) throw err;
+    throw new Error(`${err.message}; change it with: quire ${command} update ${existing.orgId}/${id} [flags]`, { cause: err });
+  }
 }
 
 export const orgs = defineCommand({
@@ -134,7 +151,7 @@ export const projects = defineCommand({
       return 0;
     }
     const { forge } = call;
-    const project = await createProject(ctx.tenants, {
+    const project = await suggestingUpdate('projects', id, () => ctx.tenants.getProject(id), createProject(ctx.tenants, {
       id,
       orgId,
       repository: call.repository,
@@ -143,7 +160,7 @@ export const projects = defineCommand({
       forge,
       ...(patch.forgeTokenEnv ? { forgeTokenEnv: patch.forgeTokenEnv } : {}),
       allowedModels: patch.allowedModels ?? [],
-    });
+    }));
     line(ctx, `project ${project.orgId}/${project.id} ready`);
     return 0;
   },
@@ -219,7 +236,7 @@ export const domains = defineCommand({
       line(ctx, `domain ${domain.orgId}/${domain.id} updated`);
       return 0;
     }
-    const domain = await createDomain(ctx.tenants, {
+    const domain = await suggestingUpdate('domains', id, () => ctx.tenants.getDomain(id), createDomain(ctx.tenants, {
       id,
       orgId,
       source: call.source,
@@ -229,11 +246,23 @@ export const domains = defineCommand({
       includeHidden: patch.includeHidden ?? false,
       ...(patch.supportContact ? { supportContact: patch.supportContact } : {}),
       allowedOrigins: patch.allowedOrigins ?? [],
-    });
+    }));
     line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
     return 0;
   },
 });
+
+/**
+ * --expires as an instant: a bare date (2030-01-01) is the end of that day, UTC (the key
+ * authenticates through it); a date-time is taken as given.
+ */
+function expiryOf(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const start = new Date(`${value}T00:00:00Z`);
+  // Date rolls 2030-02-30 over to March: only a day that reads back the same is one.
+  if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) throw new UsageError(`--expires: '${value}' is not a date`);
+  return new Date(start.getTime() + 86_400_000).toISOString();
+}
 
 type KeyCall =
   | { verb: 'create'; orgId: string; kind: 'admin' | 'assistant'; expires: string | undefined }
@@ -247,9 +276,10 @@ function keyCall([verb, keyId]: string[], values: FlagValues): KeyCall {
     if (!orgId) throw new UsageError('--org ORG is required');
     const kind = str(values, 'kind');
     if (kind !== 'admin' && kind !== 'assistant') throw new UsageError('--kind must be admin or assistant');
-    const expires = str(values, 'expires');
+    const given = str(values, 'expires');
+    const expires = given === undefined ? undefined : expiryOf(given);
     checked(KeyCreateBody, { kind, ...(expires !== undefined ? { expiresAt: expires } : {}) }, { expiresAt: 'expires', kind: 'kind' });
-    if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date-time in the future');
+    if (expires !== undefined && !(Date.parse(expires) > Date.now())) throw new UsageError('--expires must be an ISO 8601 date or date-time in the future');
     return { verb, orgId, kind, expires };
   }
   if (verb === 'list') return { verb, orgId };
@@ -263,7 +293,7 @@ export const keys = defineCommand({
   flags: {
     org: { type: 'string', value: 'ORG', help: 'the organisation (required by create)' },
     kind: { type: 'string', value: 'admin|assistant', help: 'what the key may call (required by create)' },
-    expires: { type: 'string', value: 'DATE', help: 'ISO 8601 date-time after which the key stops working (create: never)' },
+    expires: { type: 'string', value: 'DATE', help: 'ISO 8601 date-time after which the key stops working, or a date: the end of that day, UTC (create: never)' },
   },
   opens: 'database',
   check: (positionals, values) => void keyCall(positionals, values),
@@ -276,6 +306,8 @@ export const keys = defineCommand({
       return 0;
     }
     if (call.verb === 'list') {
+      // An organisation that does not exist would list nothing, as one without keys does.
+      if (call.orgId !== undefined && !(await ctx.tenants.getOrg(call.orgId))) throw new Error(`unknown organisation '${call.orgId}'; quire orgs list names every one`);
       for (const k of await ctx.tenants.listKeys(call.orgId)) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
         line(ctx, [k.id, k.orgId, k.kind, k.hint, k.createdAt, state, k.lastUsedAt ? `last used ${k.lastUsedAt}` : 'never used'].join('\t'));

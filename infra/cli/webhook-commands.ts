@@ -1,7 +1,7 @@
 import { isOwnSetting } from '../../core/config.js';
 import { isJobEventType, JOB_EVENT_TYPES, type JobEventType } from '../../core/jobs/index.js';
 import { newWebhook, toWebhookView, MAX_DELIVERIES } from '../../core/webhooks/index.js';
-import { UsageError } from './context.js';
+import { knownProject, UsageError } from './context.js';
 import { defineCommand, idAlone, list, str, type FlagValues } from './flags.js';
 
 const USAGE =
@@ -55,7 +55,7 @@ export const webhooks = defineCommand({
     switch (call.verb) {
       case 'add': {
         const { projectId, events, envName } = call;
-        if (!(await ctx.tenants.getProject(projectId))) throw new UsageError(`unknown project '${projectId}'; create it first with: quire projects add ORG/${projectId} --repo …`);
+        await knownProject(ctx, projectId);
         const { hook: record, secret: generated } = newWebhook(projectId, call.url, events, envName);
         const hook = await store.put(record);
         line(`webhook ${hook.id} for ${projectId} → ${hook.url} (${events.length ? events.join(', ') : 'all events'})`);
@@ -66,6 +66,7 @@ export const webhooks = defineCommand({
         return 0;
       }
       case 'list':
+        if (call.projectId !== undefined) await knownProject(ctx, call.projectId);
         for (const h of (await store.list(call.projectId)).map(toWebhookView)) line([h.id, h.projectId, h.url, h.events.join(',') || 'all', h.secret].join('\t'));
         return 0;
       case 'remove':
@@ -74,6 +75,7 @@ export const webhooks = defineCommand({
         line(`removed ${call.webhookId}`);
         return 0;
       case 'deliveries':
+        await knownProject(ctx, call.projectId);
         for (const d of await store.deliveries(call.projectId, call.limit)) {
           line([d.updatedAt, d.deliveryId, d.event, d.status, d.statusCode ?? '-', `attempts=${d.attempts}`, d.lastError ?? ''].join('\t'));
         }

@@ -45,7 +45,7 @@ describe('quire projects|domains update and --help', function () {
 
     const again = await quire(dir, ['domains', 'add', 'acme/site', '--source', '/srv/other']);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /domain 'site' already exists; change it with: quire domains update ORG\/site/);
+    assert.match(again.stderr, /domain 'site' already exists; change it with: quire domains update acme\/site \[flags\]$/m);
     assert.equal((await reader.getDomain('site'))?.source, '/srv/site', 'the refused add changed nothing');
 
     const unknown = await quire(dir, ['domains', 'update', 'acme/nowhere', '--branch', 'x']);
@@ -66,7 +66,12 @@ describe('quire projects|domains update and --help', function () {
     assert.deepEqual(project?.allowedModels, ['m-a', 'm-b']);
     const again = await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/x.git']);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /quire projects update ORG\/docs/);
+    assert.match(again.stderr, /project 'docs' already exists; change it with: quire projects update acme\/docs \[flags\]$/m);
+    // The update named is the owner's, whichever organisation the add gave.
+    assert.equal((await quire(dir, ['orgs', 'add', 'globex'])).code, 0);
+    const elsewhere = await quire(dir, ['projects', 'add', 'globex/docs', '--repo', '/srv/x.git']);
+    assert.equal(elsewhere.code, 1);
+    assert.match(elsewhere.stderr, /change it with: quire projects update acme\/docs \[flags\]$/m);
     const gitlab = await quire(dir, ['projects', 'update', 'acme/docs', '--forge', 'gitlab']);
     assert.equal(gitlab.code, 1);
     assert.match(gitlab.stderr, /forgeTokenEnv: is required with forge 'gitlab'/);
@@ -84,6 +89,8 @@ describe('quire projects|domains update and --help', function () {
     // About 25 CLI processes, each opening the database.
     this.timeout(300_000);
     const dir = await tempDir();
+    // `keys list --org x` lists an organisation that exists.
+    assert.equal((await quire(dir, ['orgs', 'add', 'x'])).code, 0);
     const expected: Record<string, string[]> = {
       domains: ['--source', '--branch', '--docs-path', '--base-url', '--include-hidden', '--support', '--allowed-origin'],
       projects: ['--repo', '--branch', '--docs-path', '--forge', '--token-env', '--models'],
@@ -104,6 +111,46 @@ describe('quire projects|domains update and --help', function () {
     assert.equal(all.code, 0);
     for (const line of ['domains update ORG/DOMAIN', 'projects update ORG/PROJECT', 'keys create', 'orgs add ORG', 'index DOMAIN', 'automations add', 'webhooks add', 'analytics DOMAIN', 'migrate'])
       assert.ok(all.stdout.includes(line), `quire --help lists ${line}`);
+  });
+});
+
+describe('quire keys, webhooks: dates and unknown ids', function () {
+  this.timeout(120_000);
+
+  it('keys create --expires takes a bare date as the end of that day, UTC, and refuses a day that does not exist', async () => {
+    const dir = await tempDir();
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const created = await quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin', '--expires', '2030-01-01']);
+    assert.equal(created.code, 0, created.stderr);
+    const listed = await quire(dir, ['keys', 'list', '--org', 'acme']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /\texpires 2030-01-02T00:00:00\.000Z\t/);
+    const noDay = await quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin', '--expires', '2030-02-30']);
+    assert.equal(noDay.code, 2);
+    assert.match(noDay.stderr, /--expires: '2030-02-30' is not a date/);
+    const past = await quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin', '--expires', '2020-01-01']);
+    assert.equal(past.code, 2);
+    assert.match(past.stderr, /--expires must be an ISO 8601 date or date-time in the future/);
+  });
+
+  it('an unknown project or organisation is an error (exit 1), never an empty listing', async () => {
+    const dir = await tempDir();
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    for (const args of [['webhooks', 'list', 'nope'], ['webhooks', 'deliveries', 'nope'], ['webhooks', 'add', 'nope', 'https://hooks.example.com/x']]) {
+      const refused = await quire(dir, args);
+      assert.equal(refused.code, 1, args.join(' '));
+      assert.equal(refused.stdout, '');
+      assert.match(refused.stderr, new RegExp(`^quire webhooks: error: unknown project 'nope'; quire projects list names every project`), args.join(' '));
+    }
+    const keys = await quire(dir, ['keys', 'list', '--org', 'nope']);
+    assert.equal(keys.code, 1);
+    assert.match(keys.stderr, /^quire keys: error: unknown organisation 'nope'; quire orgs list names every one$/m);
+    // Known, with nothing in them: empty listings, exit 0.
+    assert.equal((await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/docs.git'])).code, 0);
+    for (const args of [['webhooks', 'list', 'docs'], ['webhooks', 'deliveries', 'docs'], ['keys', 'list', '--org', 'acme']]) {
+      const empty = await quire(dir, args);
+      assert.deepEqual([empty.code, empty.stdout], [0, ''], `${args.join(' ')}: ${empty.stderr}`);
+    }
   });
 });
 

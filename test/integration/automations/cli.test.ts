@@ -39,6 +39,8 @@ describe('automations through the CLI (same stores, same Temporal)', function ()
     await assert.rejects(run('add', 'docs', '--cron', '0 9 * *', '--prompt', 'x'), /--cron: cron: expected 5 fields/);
     await assert.rejects(run('add', 'docs', '--every', '5m', '--prompt', 'x', '--model', 'm-z'), /--model must be one of: m-a/);
     await assert.rejects(run('delete', 'docs', 'aut_unknown000000'), /unknown automation/);
+    // An unknown project is refused, not listed as empty.
+    await assert.rejects(run('list', 'nope'), /unknown project 'nope'; quire projects list names every project/);
 
     assert.equal((await run('delete', 'docs', id)).code, 0);
     await assert.rejects(services.temporal.schedule.getHandle(scheduleId).describe(), ScheduleNotFoundError);
