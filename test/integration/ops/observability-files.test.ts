@@ -420,6 +420,9 @@ describe('observability and deployment files', function () {
       assert.equal(workerC.livenessProbe?.httpGet.path, '/healthz');
       assert.equal(workerC.readinessProbe?.httpGet.path, '/readyz');
       assert.equal(probePort(workerC, workerC.readinessProbe), 9465);
+      // Each stopping process gets longer than its own grace (the API's 20 s for streams and 10 s to store what they left).
+      assert.equal((api.spec?.template?.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds, 40);
+      assert.equal((worker.spec?.template?.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds, 60);
 
       for (const [deployment, port] of [[api, '9464'], [worker, '9465']] as const) {
         const annotations = deployment.spec?.template?.metadata.annotations ?? {};
