@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'quire-api', undefined, secretValuesOf(process.env));
   const metrics = createMetrics({ orgLabel: config.metrics.orgLabel });
-  const metricsListener = await serveMetrics({ host: config.metrics.host, port: config.metrics.apiPort, registry: metrics.registry });
+  const metricsListener = await serveMetrics({ host: config.metrics.host, port: config.metrics.apiPort, portSetting: 'QUIRE_METRICS_PORT', registry: metrics.registry });
   const platform = await openPlatform(config, { logger, metrics, env: process.env, temporal: 'client' });
   // Beside the analytics purge: every replica runs it, each step a bounded delete.
   platform.analytics.start();

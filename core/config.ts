@@ -57,7 +57,8 @@ const url = v.pipe(
   v.check((s) => !URL.canParse(s) || /^https?:$/.test(new URL(s).protocol), 'must start with http:// or https://, such as http://host:port'),
   v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@): give the key in its own variable'),
 );
-const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, 'must be a proxy URL such as http://proxy.example:3128'));
+const PROXY_URL = 'must be a proxy URL such as http://proxy.example:3128';
+const proxyUrl = v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+/, PROXY_URL), v.check((s) => URL.canParse(s), PROXY_URL));
 const optionalSecret = v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 const hostPort = v.pipe(v.string(), v.regex(/^[^\s:]+:\d+$/, 'must be host:port'));
 
@@ -119,7 +120,13 @@ export const EnvSchema = v.strictObject({
   ),
   QUIRE_DATABASE_POOL_SIZE: positiveInt(10, 1000),
 
-  REDIS_URL: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'))),
+  REDIS_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'),
+      v.check((s) => URL.canParse(s), 'must be a URL that parses, such as redis://host:6379 (a port from 1 to 65535)'),
+    ),
+  ),
   QUIRE_RATE_LIMIT_ON_STORE_ERROR: v.optional(
     v.picklist(['open', 'closed'], 'must be open or closed'),
     'open',
@@ -210,7 +217,15 @@ export const EnvSchema = v.strictObject({
   QUIRE_AGENT_INSTRUCTIONS_MAX_CHARS: positiveInt(20_000, 200_000),
   QUIRE_INDEX_HEARTBEAT_SECONDS: positiveInt(60, 3600),
   QUIRE_EMBEDDING_BATCH_SIZE: optionalPositiveInt(2048),
-  QUIRE_GIT_AUTHOR_NAME: v.optional(v.string(), 'Quire Agent'),
+  QUIRE_GIT_AUTHOR_NAME: v.optional(
+    v.pipe(
+      v.string(),
+      // What git itself refuses at the first commit of every turn (each retry running the model again).
+      v.check((s) => !/[<>\n]/.test(s), 'must not contain <, > or a line break (git refuses them in a name)'),
+      v.check((s) => s.replace(/[\s.,:;<>"'\\]/g, '') !== '', 'must hold a letter or digit (git refuses a name of only spaces and punctuation)'),
+    ),
+    'Quire Agent',
+  ),
   QUIRE_GIT_AUTHOR_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'agent@quire.local'),
   QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS: positiveInt(60, 86_400),
   QUIRE_JOB_RETENTION_DAYS: positiveInt(90, 3650),
@@ -464,10 +479,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     crossProblems.push('TEMPORAL_TLS_CERT: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together');
   if (e.QUIRE_HTTP_HEADERS_TIMEOUT_MS > e.QUIRE_HTTP_REQUEST_TIMEOUT_MS)
     crossProblems.push('QUIRE_HTTP_HEADERS_TIMEOUT_MS: must not exceed QUIRE_HTTP_REQUEST_TIMEOUT_MS');
-  if (e.QUIRE_METRICS_PORT !== 0 && e.QUIRE_METRICS_PORT === e.QUIRE_WORKER_METRICS_PORT)
-    crossProblems.push('QUIRE_WORKER_METRICS_PORT: must differ from QUIRE_METRICS_PORT (the API and the worker each listen)');
-  if (e.QUIRE_METRICS_PORT === e.PORT) crossProblems.push('QUIRE_METRICS_PORT: must differ from PORT (the API listens on both)');
-  if (e.QUIRE_TEMPORAL_PORT === e.QUIRE_TEMPORAL_UI_PORT) crossProblems.push('QUIRE_TEMPORAL_UI_PORT: must differ from QUIRE_TEMPORAL_PORT (the embedded Temporal server listens on both)');
+  crossProblems.push(...portClashes(e));
   if (e.QUIRE_WEBHOOK_INITIAL_INTERVAL_MS > e.QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS * 1000)
     crossProblems.push('QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: must not exceed QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS (in milliseconds): a delivery\'s retries could never be scheduled');
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
@@ -575,6 +587,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
  */
 function embedderKind(e: Env): Config['embedder']['kind'] {
   return e.QUIRE_EMBEDDER ?? (e.QUIRE_EMBEDDING_MODEL ? 'openai' : 'local');
+}
+
+/**
+ * The ports Quire's processes listen on, each of which must be its own: the API's and its metrics',
+ * the worker's metrics', and on the embedded defaults the Temporal dev server's two and the local
+ * embedder's (`npm start` runs them all on one machine). 0 (any free port) clashes with nothing.
+ */
+function portClashes(e: Env): string[] {
+  const ports: Array<[string, number]> = [
+    ['PORT', e.PORT],
+    ['QUIRE_METRICS_PORT', e.QUIRE_METRICS_PORT],
+    ['QUIRE_WORKER_METRICS_PORT', e.QUIRE_WORKER_METRICS_PORT],
+    ['QUIRE_TEMPORAL_PORT', e.QUIRE_TEMPORAL_PORT],
+    ['QUIRE_TEMPORAL_UI_PORT', e.QUIRE_TEMPORAL_UI_PORT],
+    ['QUIRE_EMBEDDER_PORT', e.QUIRE_EMBEDDER_PORT],
+  ];
+  const problems: string[] = [];
+  ports.forEach(([name, port], i) => {
+    const first = ports.slice(0, i).find(([, other]) => other === port && port !== 0);
+    if (first) problems.push(`${name}: must differ from ${first[0]} (${port}): each is a port a Quire process listens on`);
+  });
+  return problems;
 }
 
 function embeddingProblems(e: Env): string[] {

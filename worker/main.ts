@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const metricsListener = await serveMetrics({
     host: config.metrics.host,
     port: config.metrics.workerPort,
+    portSetting: 'QUIRE_WORKER_METRICS_PORT',
     registry: metrics.registry,
     more: async () => (await fetch(`http://${sdkMetrics}/metrics`)).text(),
     readiness: async () => {

@@ -16,7 +16,15 @@ export type ReadinessAnswer = () => Promise<{ status: number; body: unknown }>;
  * answers 200 while the process serves, so a worker (which has no other port) can be probed;
  * `/readyz` answers what `readiness` says (200 while the process serves, without it).
  */
-export async function serveMetrics(options: { host: string; port: number; registry: Registry; more?: () => Promise<string>; readiness?: ReadinessAnswer }): Promise<MetricsListener> {
+export async function serveMetrics(options: {
+  host: string;
+  port: number;
+  /** The setting that chose the port, named when it cannot be had (QUIRE_METRICS_PORT, QUIRE_WORKER_METRICS_PORT). */
+  portSetting: string;
+  registry: Registry;
+  more?: () => Promise<string>;
+  readiness?: ReadinessAnswer;
+}): Promise<MetricsListener> {
   const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -41,7 +49,7 @@ export async function serveMetrics(options: { host: string; port: number; regist
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
-          ? new Error(`metrics port ${options.port} is already in use; set another or stop the other process`)
+          ? new Error(`metrics port ${options.port} is already in use (${options.portSetting}); choose a free one, or stop the process that holds it`)
           : new Error(`cannot listen for metrics on ${options.host}:${options.port} (QUIRE_METRICS_HOST): ${err.message}`, { cause: err }),
       ),
     );

@@ -64,7 +64,7 @@ describe('Prometheus scrapes the API and the worker', function () {
     const api = withDocIndex(services, observedDocIndex(docIndex, services.metrics.retrieval));
 
     const base = (await serve(createApp(api))).url;
-    const apiMetrics = await serveMetrics({ host: '127.0.0.1', port: 0, registry: services.metrics.registry });
+    const apiMetrics = await serveMetrics({ host: '127.0.0.1', port: 0, portSetting: 'QUIRE_METRICS_PORT', registry: services.metrics.registry });
     const workerMetricsPort = await freePort();
     const worker = spawnWorker({
       ...modelEnv,

@@ -117,8 +117,16 @@ describe('configuration', () => {
       [{ QUIRE_MODEL: ' ' }, /^QUIRE_MODEL: must not be only spaces/],
       [{ HOST: 'not a host' }, /^HOST: must be a host name or an IP address/],
       [{ QUIRE_OPERATOR_TOKEN: 'a' }, /^QUIRE_OPERATOR_TOKEN: must be at least 16 characters/],
-      [{ PORT: '9464' }, /^QUIRE_METRICS_PORT: must differ from PORT/],
+      [{ PORT: '9464' }, /^QUIRE_METRICS_PORT: must differ from PORT \(9464\)/],
       [{ QUIRE_TEMPORAL_UI_PORT: '7233' }, /^QUIRE_TEMPORAL_UI_PORT: must differ from QUIRE_TEMPORAL_PORT/],
+      [{ QUIRE_WORKER_METRICS_PORT: '3000' }, /^QUIRE_WORKER_METRICS_PORT: must differ from PORT \(3000\)/],
+      [{ QUIRE_METRICS_PORT: '7233' }, /^QUIRE_TEMPORAL_PORT: must differ from QUIRE_METRICS_PORT \(7233\)/],
+      [{ QUIRE_TEMPORAL_PORT: '3000' }, /^QUIRE_TEMPORAL_PORT: must differ from PORT/],
+      [{ QUIRE_EMBEDDER_PORT: '8233' }, /^QUIRE_EMBEDDER_PORT: must differ from QUIRE_TEMPORAL_UI_PORT/],
+      [{ REDIS_URL: 'redis://127.0.0.1:abc' }, /^REDIS_URL: must be a URL that parses/],
+      [{ HTTPS_PROXY: 'http://proxy:abc' }, /^HTTPS_PROXY: must be a proxy URL/],
+      [{ QUIRE_GIT_AUTHOR_NAME: '<>' }, /^QUIRE_GIT_AUTHOR_NAME: must not contain <, > or a line break/],
+      [{ QUIRE_GIT_AUTHOR_NAME: ' .; ' }, /^QUIRE_GIT_AUTHOR_NAME: must hold a letter or digit/],
       [{ QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: '5000', QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS: '1' }, /^QUIRE_WEBHOOK_INITIAL_INTERVAL_MS: must not exceed QUIRE_WEBHOOK_MAX_INTERVAL_SECONDS/],
       [{ QUIRE_WORKER_SHUTDOWN_GRACE_MS: '99999999999' }, /^QUIRE_WORKER_SHUTDOWN_GRACE_MS: must be at most 3600000/],
       [{ QUIRE_AGENT_MAX_SECONDS: '9000000000000000' }, /^QUIRE_AGENT_MAX_SECONDS: must be at most 86400/],
@@ -130,7 +138,21 @@ describe('configuration', () => {
       assert.ok(!found.some((p) => p.includes('pw@')), 'no credentials repeated');
     }
     // Each one's good spelling passes.
-    assert.deepEqual(problems({ QUIRE_MODEL: 'm', QUIRE_MODEL_BASE_URL: 'http://localhost:11434/v1', QUIRE_DATABASE_URL: 'postgres://u:pw@db:5432/quire', HOST: '0.0.0.0', QUIRE_OPERATOR_TOKEN: 'a'.repeat(16) }), []);
+    assert.deepEqual(
+      problems({
+        QUIRE_MODEL: 'm',
+        QUIRE_MODEL_BASE_URL: 'http://localhost:11434/v1',
+        QUIRE_DATABASE_URL: 'postgres://u:pw@db:5432/quire',
+        HOST: '0.0.0.0',
+        QUIRE_OPERATOR_TOKEN: 'a'.repeat(16),
+        REDIS_URL: 'redis://:pw@127.0.0.1:6379/0',
+        HTTPS_PROXY: 'http://proxy.example:3128',
+        QUIRE_GIT_AUTHOR_NAME: 'Docs Bot (Quire)',
+        QUIRE_METRICS_PORT: '0',
+        QUIRE_WORKER_METRICS_PORT: '0',
+      }),
+      [],
+    );
   });
 
   it('reads a variable of ours set to the empty string as unset, as an env file and compose give it', () => {
