@@ -1,4 +1,4 @@
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, sql, type Migration } from 'kysely';
 import { withFileLock } from '../store/file-lock.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
 import { DatabaseUnavailableError } from './errors.js';
@@ -27,6 +27,11 @@ export async function migrate(database: Database, options: { migrations?: readon
     },
   });
   const run = async () => {
+    const newer = await unknownSteps(database, steps);
+    if (newer.length > 0)
+      throw new Error(
+        `this database was migrated by a newer Quire (it records ${newer.join(', ')}, which this release does not know): run that release or a later one; going back to an earlier release is not supported`,
+      );
     const { error, results } = await migrator.migrateToLatest();
     // A database that cannot be reached stays that error, so every process reports it as such.
     if (error instanceof DatabaseUnavailableError) throw error;
@@ -37,6 +42,23 @@ export async function migrate(database: Database, options: { migrations?: readon
     return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
   };
   return options.sqliteFile ? withFileLock(`${options.sqliteFile}.migrate`, run) : run();
+}
+
+/**
+ * The steps the database records that `steps` does not name: a later release migrated it. Kysely
+ * would refuse them as "corrupted migrations"; the operator should hear which release to run. A
+ * database without the table yet (a new one) records none.
+ */
+async function unknownSteps(database: Database, steps: readonly QuireMigration[]): Promise<string[]> {
+  const known = new Set(steps.map((s) => s.name));
+  const recorded = await sql<{ name: string }>`select name from quire_migration`.execute(database.queries).then(
+    (r) => r.rows.map((row) => row.name),
+    async (err: unknown) => {
+      if (err instanceof DatabaseUnavailableError) throw err;
+      return [];
+    },
+  );
+  return recorded.filter((name) => !known.has(name));
 }
 
 /** The configured database, its schema brought up to date: what every process opens at start. */

@@ -46,6 +46,18 @@ for (const dialect of DIALECTS) {
       assert.equal(Number(count.rows[0]?.n), MIGRATIONS.length);
     });
 
+    it('refuses a database a newer release migrated, naming the step it does not know, and changes nothing', async function () {
+      const target = await freshTarget(dialect);
+      const options = target.dialect === 'sqlite' ? { sqliteFile: target.file } : {};
+      const database = openDatabase(target);
+      onSuiteEnd(() => database.close());
+      await migrate(database, { ...options, migrations: MIGRATIONS.slice(0, -1) });
+      await sql`insert into quire_migration (name, timestamp) values ('999-from-a-later-release', '2027-01-01T00:00:00.000Z')`.execute(database.queries);
+      await assert.rejects(migrate(database, options), /this database was migrated by a newer Quire \(it records 999-from-a-later-release, which this release does not know\): run that release or a later one/);
+      const count = await sql<{ n: number }>`select count(*) as n from quire_migration`.execute(database.queries);
+      assert.equal(Number(count.rows[0]?.n), MIGRATIONS.length, 'the step this release would have run is not run');
+    });
+
     it('lets several processes migrate at once: each step runs exactly once', async function () {
       const target = await freshTarget(dialect);
       const options = target.dialect === 'sqlite' ? { sqliteFile: target.file } : {};
