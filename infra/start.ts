@@ -58,7 +58,9 @@ async function main(): Promise<void> {
     process.once('SIGTERM', on);
   });
   const config = loadConfig();
-  await fs.mkdir(config.dataDir, { recursive: true });
+  await fs.mkdir(config.dataDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`QUIRE_DATA_DIR: cannot use ${config.dataDir} as the data folder (${err.code ?? err.message}): name a folder Quire may create and write`, { cause: err });
+  });
   const env: NodeJS.ProcessEnv = { ...process.env };
   const devServer = config.temporal.address
     ? undefined

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import net from 'node:net';
 import { freePort } from '../../support/redis.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
@@ -138,5 +140,12 @@ describe('README command one (npm start) on the embedded defaults', function () 
     const bad = start({ QUIRE_DATA_DIR: await tempDir(), PORT: 'http' });
     assert.equal(await bad.exit, 1);
     assert.match(bad.output(), /quire: error: invalid configuration:\n\s+PORT: must be a whole number/);
+
+    // A data folder that is a file: the setting is named, not only the system call that failed.
+    const file = path.join(await tempDir(), 'not-a-folder');
+    await fs.writeFile(file, '');
+    const notAFolder = start({ QUIRE_DATA_DIR: file, PORT: String(await freePort()) });
+    assert.equal(await notAFolder.exit, 1);
+    assert.match(notAFolder.output(), /quire: error: QUIRE_DATA_DIR: cannot use .*not-a-folder as the data folder \(EEXIST\)/);
   });
 });
