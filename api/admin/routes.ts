@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
+import { deleteProjectAutomations } from '../../core/automations/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -59,7 +60,7 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
 }
 
 /** What the admin routes use: keys and projects, and Temporal to start indexing. */
-export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config'>;
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations'>;
 
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
@@ -93,7 +94,10 @@ export function adminRouter(services: AdminRouterDeps): Router {
     ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch, locations);
   });
   router.delete('/projects/:projectId', async (ctx) => {
-    await deleteProject(tenants, org(ctx), ctx.params.projectId!);
+    const project = await getOrgProject(tenants, org(ctx), ctx.params.projectId!);
+    // Its schedules first: with Temporal down this fails (503) before anything is deleted, and a retry finishes it.
+    await deleteProjectAutomations(services, project.id);
+    await deleteProject(tenants, org(ctx), project.id);
     ctx.status = 204;
   });
 

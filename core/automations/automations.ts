@@ -5,6 +5,7 @@ import { newAutomationId, type AutomationRecord, type AutomationRun } from './au
 import { automationScheduleOptions, scheduleStateOf, type ScheduleState } from './automation-schedule.js';
 import type { StoredAutomation } from './automation-store.js';
 import type { AutomationDeps } from './start-automation-job.js';
+import { canonicalTimeZone } from './timing.js';
 
 /** An automation as the API and the CLI show it: the stored definition and the schedule's live state. */
 export interface AutomationView extends AutomationRecord, ScheduleState {
@@ -40,7 +41,7 @@ export async function createAutomation(deps: Deps, projectId: string, input: Aut
     projectId,
     cron: input.cron?.trim() ?? null,
     interval: input.interval?.trim() ?? null,
-    timezone: input.timezone ?? 'UTC',
+    timezone: canonicalTimeZone(input.timezone ?? 'UTC'),
     prompt: input.prompt,
     model: input.model ?? null,
     asDraft: input.asDraft ?? false,
@@ -78,6 +79,17 @@ export async function deleteAutomation(deps: Deps, projectId: string, id: string
   }
   await deps.automations.remove(projectId, id);
   return true;
+}
+
+/**
+ * Deletes every automation of a project, schedules first: a project deleted with its automations
+ * left would have them fire for nothing, unreachable through the API (the project answers 404), and
+ * start jobs again on a later project of the same id.
+ */
+export async function deleteProjectAutomations(deps: Deps, projectId: string): Promise<number> {
+  const stored = await deps.automations.list(projectId);
+  for (const { record } of stored) await deleteAutomation(deps, projectId, record.id);
+  return stored.length;
 }
 
 /** Pauses or resumes the schedule, with the operator's note (Temporal shows it beside the schedule). */

@@ -7,6 +7,7 @@ import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } fr
 import type { Project, TenantStore } from '../tenants/types.js';
 import type { AutomationRecord } from './automation-record.js';
 import type { AutomationStore } from './automation-store.js';
+import { deleteAutomation } from './automations.js';
 
 /** What starting an automation's job needs: the same clients the API's job create uses, plus the automations. */
 export interface AutomationDeps {
@@ -57,7 +58,11 @@ const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => (
  */
 export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRunInput, opts: { jobId?: string } = {}): Promise<AutomationStart> {
   const [stored, project] = await Promise.all([deps.automations.get(ref.projectId, ref.automationId), deps.tenants.getProject(ref.projectId)]);
-  if (!stored || !project) return skipped(AUTOMATION_SKIP.notFound, 'the automation or its project no longer exists');
+  if (!stored || !project) {
+    // A schedule left behind (its project deleted meanwhile) stops firing, rather than fire for nothing or for a later project of its id.
+    if (stored) await deleteAutomation(deps, ref.projectId, ref.automationId);
+    return skipped(AUTOMATION_SKIP.notFound, 'the automation or its project no longer exists');
+  }
   const { record, lastRun } = stored;
   const note = async (start: AutomationStart): Promise<AutomationStart> => {
     const at = new Date().toISOString();

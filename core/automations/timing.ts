@@ -78,6 +78,15 @@ export function intervalSeconds(text: string, minSeconds: number): { seconds: nu
   return { seconds };
 }
 
+/**
+ * The canonical name of a time zone the runtime knows: the runtime matches names case-insensitively
+ * and by alias (`europe/berlin`, `US/Eastern`), Temporal's server only as the tz database spells
+ * them, and refused the rest with an error the API could not tell from its own.
+ */
+export function canonicalTimeZone(name: string): string {
+  return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+}
+
 /** Whether the runtime knows this IANA time zone (Temporal's server reads the same tz database names). */
 export function isTimeZone(name: string): boolean {
   try {

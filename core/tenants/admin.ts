@@ -138,8 +138,9 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
 }
 
 /**
- * Deletes the project record. Its jobs, webhooks and automations are not deleted here: jobs go with
- * the job retention, and agent routes answer 404 for the project from now on. The id stays the
+ * Deletes the project record. Its jobs and webhooks are not deleted here: jobs go with the job
+ * retention, and agent routes answer 404 for the project from now on. Its automations (schedules
+ * in Temporal) the admin route deletes first (`deleteProjectAutomations`). The id stays the
  * organisation's (the store keeps it): no other organisation can take it and read what it kept.
  */
 export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
-import type { AutomationView } from '../../../core/automations/index.js';
+import { startAutomationJob, type AutomationView } from '../../../core/automations/index.js';
 import { type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
@@ -216,6 +216,30 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
     assert.equal((await call(url(`/manual/automations/${created.id}`), 'DELETE', admin)).status, 404);
     const after = await call<{ automations: AutomationView[] }>(url('/manual/automations'), 'GET', admin);
     assert.ok(!after.body.automations.some((a) => a.id === created.id));
+  });
+
+  it('keeps a time zone as the tz database spells it (Temporal refuses other spellings), and a deleted project takes its automations and schedules along', async () => {
+    const project = { repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local' as const, allowedModels: [] };
+    await services.tenants.putProject({ id: 'doomed', orgId: 'acme', ...project });
+    const zoned = await add('doomed', { cron: '0 9 * * *', timezone: 'europe/berlin', prompt: 'Morning check' });
+    assert.equal(zoned.timezone, 'Europe/Berlin');
+    assert.equal((await services.temporal.schedule.getHandle(zoned.scheduleId).describe()).spec.timezone, 'Europe/Berlin');
+    const deleted = await call(`${base}/v2/admin/projects/doomed`, 'DELETE', admin);
+    assert.equal(deleted.status, 204);
+    await assert.rejects(services.temporal.schedule.getHandle(zoned.scheduleId).describe(), ScheduleNotFoundError);
+    // A later project of the same id starts with no automation of the old one.
+    await services.tenants.putProject({ id: 'doomed', orgId: 'acme', ...project });
+    assert.deepEqual((await call<{ automations: AutomationView[] }>(url('/doomed/automations'), 'GET', admin)).body.automations, []);
+
+    // A schedule left behind all the same (its project deleted by other means) stops itself at its next firing.
+    await services.tenants.putProject({ id: 'orphaned', orgId: 'acme', ...project });
+    const orphan = await add('orphaned', { cron: '@daily', prompt: 'Nobody reads this' });
+    await services.tenants.deleteProject('orphaned');
+    const deps = { temporal: services.temporal, automations: services.automations, jobs: services.jobs, tenants: services.tenants, limiter: services.limiter, config: services.config };
+    const start = await startAutomationJob(deps, { projectId: 'orphaned', automationId: orphan.id });
+    assert.equal(start.kind, 'skipped');
+    await assert.rejects(services.temporal.schedule.getHandle(orphan.scheduleId).describe(), ScheduleNotFoundError);
+    assert.equal(await services.automations.get('orphaned', orphan.id), undefined);
   });
 
   it('refuses bad input with 400 naming the field, and keys or projects it may not use with 401, 403, 404', async () => {
