@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { AUTOMATION_SKIP, type AutomationRunInput, type AutomationSkipCode } from '../contracts/automation-run.js';
+import { engineClassifier } from '../engine-errors.js';
 import { createJob, jobModel, type JobRecord, type JobRequest, type JobStore } from '../jobs/index.js';
 import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
 import type { Project, TenantStore } from '../tenants/types.js';
@@ -49,6 +50,14 @@ function jobRequest(project: Project, model: string, automation: AutomationRecor
 }
 
 const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => ({ kind: 'skipped', code, reason });
+
+const classify = engineClassifier();
+
+/** Why a job could not be started, as its organisation may read it: an engine's own words stay in the worker's log. */
+function failureOf(err: unknown): string {
+  const known = classify(err);
+  return known?.expose ? known.message : 'an unexpected error (the worker\'s log says which)';
+}
 
 /**
  * Starts one ordinary agent job for an automation, through the same path as `POST …/job`: the
@@ -101,6 +110,10 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     await note(start);
     return start;
   }
-  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, opts.jobId));
+  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, opts.jobId)).catch(async (err: unknown) => {
+    // Said in the automation's last run (which otherwise still shows the run before), then thrown on: the run's retries try again.
+    await note(skipped(AUTOMATION_SKIP.startFailed, `the job could not be started: ${failureOf(err)}`)).catch(() => undefined);
+    throw err;
+  });
   return note({ kind: 'started', job, limit });
 }

@@ -22,6 +22,8 @@ export const AUTOMATION_SKIP = {
   modelNotAllowed: 'model_not_allowed',
   /** The project or the automation was deleted while the schedule still fired. */
   notFound: 'not_found',
+  /** The job could not be started (an engine failed): the firing is retried, and its last run says why meanwhile. */
+  startFailed: 'start_failed',
 } as const;
 export type AutomationSkipCode = (typeof AUTOMATION_SKIP)[keyof typeof AUTOMATION_SKIP];
 

@@ -242,6 +242,17 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
     assert.equal(await services.automations.get('orphaned', orphan.id), undefined);
   });
 
+  it('a firing whose job cannot be started says so in its last run, without the engine\'s own words, and fails for its retries', async () => {
+    const paused = await add('manual', { cron: '@daily', prompt: 'Start me', paused: true });
+    const failingJobs = { ...services.jobs, create: () => Promise.reject(new Error('disk full at /var/lib/quire')) };
+    const deps = { temporal: services.temporal, automations: services.automations, jobs: failingJobs, tenants: services.tenants, limiter: services.limiter, config: services.config };
+    await assert.rejects(startAutomationJob(deps, { projectId: 'manual', automationId: paused.id }), /disk full/);
+    const seen = await call<AutomationView>(url(`/manual/automations/${paused.id}`), 'GET', admin);
+    assert.equal(seen.body.lastRun?.skipped?.code, 'start_failed');
+    assert.match(seen.body.lastRun?.skipped?.reason ?? '', /^the job could not be started: an unexpected error/);
+    assert.doesNotMatch(JSON.stringify(seen.body), /disk full|var\/lib/);
+  });
+
   it('refuses bad input with 400 naming the field, and keys or projects it may not use with 401, 403, 404', async () => {
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ cron: '61 * * * *', prompt: 'x' }, 'cron'],
