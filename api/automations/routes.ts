@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { isGrpcServiceError } from '@temporalio/client';
 import {
   automationInputSchema,
+  automationJobId,
   createAutomation,
   deleteAutomation,
   getAutomation,
@@ -104,10 +105,13 @@ export function automationsRouter(services: AutomationsRouterDeps): Router {
   router.post('/:automationId/trigger', async (ctx) => {
     const project = await projectOf(ctx);
     const automationId = String(ctx.params.automationId);
-    if (!(await deps.automations.get(project.id, automationId))) throw notFound('automation');
+    const stored = await deps.automations.get(project.id, automationId);
+    if (!stored) throw notFound('automation');
     requireModel(services.config);
-    // The same start path as a firing, run here so the answer carries the job's id.
-    const start = await startAutomationJob(deps, { projectId: project.id, automationId });
+    // The same start path as a firing, run here so the answer carries the job's id. The job's id
+    // follows from the run before it: triggers at once (a double click, two replicas) start one job.
+    const jobId = automationJobId(`trigger:${automationId}:${stored.lastRun?.jobId ?? 'none'}`);
+    const start = await startAutomationJob(deps, { projectId: project.id, automationId }, { jobId });
     if (start.kind === 'skipped') {
       if (start.rateLimited) throw start.rateLimited;
       if (start.code === AUTOMATION_SKIP.notFound) throw notFound('automation');
