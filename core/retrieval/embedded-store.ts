@@ -9,7 +9,7 @@ import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, type RankedDoc } from './keyword-index.js';
-import { buildKeywordIndexes, queryTermsFor, rankPages, type KeywordIndexes, type RankedPage } from './page-ranking.js';
+import { buildKeywordIndexes, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
   applyChange,
@@ -255,6 +255,7 @@ export function searchLoaded(
     ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),
   });
   if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk, fusion);
+  ranked = titlesFirst(indexes, query.query, ranked, (page) => chunks[indexes.pageDocs.firstChunk[page]!]!.path, acceptChunk);
   const perPage = query.chunksPerPage ?? 1;
   return ranked
     .filter((r) => query.scoreThreshold === undefined || r.score >= query.scoreThreshold)

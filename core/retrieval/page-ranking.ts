@@ -12,13 +12,53 @@ export interface KeywordIndexes {
   pages: KeywordIndex;
   pageDocs: PageDocuments;
   typos: TypoCorrector;
+  /** Pages by their title's words (`titleKey`): a query that is a page's title names that page. */
+  titled: Map<string, number[]>;
+}
+
+/**
+ * A title's or a query's words as written, lower-cased, in order: "Webhooks" and "webhooks?" are
+ * one key, "Segment" and "Segments" two (stemmed terms would join a page and its plural's).
+ */
+function titleKey(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 }
 
 export function buildKeywordIndexes(chunks: readonly StoredChunk[]): KeywordIndexes {
   const pageDocs = pageDocuments(chunks);
   const chunkIndex = KeywordIndex.of(chunks.map((c) => c.terms));
   const pages = chunkIndex.grouped(pageDocs.pageOf, pageDocs.firstChunk.length, pageDocs.surplus);
-  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages) };
+  const titled = new Map<string, number[]>();
+  pageDocs.firstChunk.forEach((chunk, page) => {
+    const key = titleKey(chunks[chunk]!.title);
+    if (key) titled.set(key, [...(titled.get(key) ?? []), page]);
+  });
+  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages), titled };
+}
+
+/**
+ * Puts first the pages whose title is the query (a reader who types "Webhooks" or "Segment" wants
+ * that page, not the pages that say the word most), shallower paths before deeper ones (a legacy or
+ * versioned copy of a page sits deeper than the page). The rest keep their order. A titled page the
+ * ranking did not reach joins with its first chunk and the best score.
+ */
+export function titlesFirst(indexes: KeywordIndexes, query: string, ranked: RankedPage[], paths: (page: number) => string, accept: (chunk: number) => boolean): RankedPage[] {
+  const key = titleKey(query);
+  const named = (key ? indexes.titled.get(key) : undefined)?.filter((page) => accept(indexes.pageDocs.firstChunk[page]!));
+  if (!named?.length) return ranked;
+  const depth = (page: number) => paths(page).split('/').filter(Boolean).length;
+  const top = ranked[0]?.score ?? 1;
+  const place = (page: number) => {
+    const at = ranked.findIndex((r) => r.page === page);
+    return at < 0 ? ranked.length : at;
+  };
+  const first = named
+    .sort((a, b) => depth(a) - depth(b) || place(a) - place(b))
+    .map((page) => {
+      const found = ranked[place(page)];
+      return found ? { ...found, score: top } : { page, score: top, chunks: [{ index: indexes.pageDocs.firstChunk[page]!, score: 0 }] };
+    });
+  return [...first, ...ranked.filter((r) => !named.includes(r.page))];
 }
 
 export interface RankedPage {

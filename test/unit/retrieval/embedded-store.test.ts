@@ -39,6 +39,32 @@ describe('embedded store', () => {
     assert.equal(byId?.path, '/guides/config');
   });
 
+  it('a query that is a page\'s title puts that page first, the shallower of two of one title first; never a page the reader may not see', async () => {
+    const segmentWords = 'A segment groups users. Segments, segment rules, segment sizes and segment exports. '.repeat(4);
+    const ix = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(
+      ix,
+      'acme',
+      await docsFolder({
+        'concepts/segments.mdx': `---\ntitle: Segments\n---\n\n${segmentWords}\n`,
+        'api/segment-export.mdx': `---\ntitle: Export a segment\n---\n\n${segmentWords}\n`,
+        'integrations/segment.mdx': '---\ntitle: Segment\n---\n\nSend events to the Segment CDP.\n',
+        'legacy/v2/quickstart.mdx': '---\ntitle: Quickstart\n---\n\nThe quickstart of v2: quickstart steps, a quickstart project and quickstart keys.\n',
+        'quickstart.mdx': '---\ntitle: Quickstart\n---\n\nInstall and run.\n',
+        'staff/webhooks.mdx': '---\ntitle: Webhooks\ngroups: [staff]\n---\n\nInternal webhook notes.\n',
+        'guides/webhook-retries.mdx': '---\ntitle: Webhook retries\n---\n\nWebhooks retry. Webhooks back off. Webhooks give up.\n',
+      }),
+      { includeHidden: false },
+    );
+    const first = async (query: string, groups?: string[]) => (await ix.search('acme', { query, pageSize: 5, ...(groups ? { filter: { groups } } : {}) }))[0]?.path;
+    assert.equal(await first('Segment'), '/integrations/segment', 'its plural is another title');
+    assert.equal(await first('segment?'), '/integrations/segment');
+    assert.equal(await first('Segments'), '/concepts/segments');
+    assert.equal(await first('quickstart'), '/quickstart');
+    assert.equal(await first('Webhooks'), '/guides/webhook-retries', 'the staff page stays hidden from a reader outside the group');
+    assert.equal(await first('Webhooks', ['staff']), '/staff/webhooks');
+  });
+
   it('finds a Chinese or Japanese word inside a sentence written without spaces', async () => {
     const ix = new EmbeddedDocIndex(await tempDir());
     const site = {
