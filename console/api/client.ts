@@ -44,6 +44,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
+  /** Headers of this request beside the console's own (`Idempotency-Key`). */
+  headers?: Record<string, string>;
   /** A 401 here is an answer (sign-in), not a lost session. */
   quiet401?: boolean;
 }
@@ -59,7 +61,7 @@ export function withQuery(path: string, query: RequestOptions['query'] = {}): st
 /** Sends one request and answers its JSON body (undefined for 204). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;

@@ -33,7 +33,9 @@ export async function listJobs(projectId: string, status?: JobStatus): Promise<J
 
 export const getJob = (projectId: string, jobId: string) => request<Job>(jobPath(projectId, jobId));
 
-export const sendMessage = (projectId: string, jobId: string, prompt: string) => request<Job>(`${jobPath(projectId, jobId)}/message`, { method: 'POST', body: { prompt } });
+/** A follow-up message; `idempotencyKey` names it, so a retry that sends the same key runs one turn. */
+export const sendMessage = (projectId: string, jobId: string, prompt: string, idempotencyKey: string) =>
+  request<Job>(`${jobPath(projectId, jobId)}/message`, { method: 'POST', body: { prompt }, headers: { 'idempotency-key': idempotencyKey } });
 
 export const startJob = (projectId: string, prompt: string) => request<Job>(jobPath(projectId), { method: 'POST', body: { prompt } });
 

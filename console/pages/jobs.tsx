@@ -4,7 +4,7 @@ import { ApiError } from '../api/client.js';
 import { followEvents, getJob, listJobs, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
-import { clearDraft, readDraft, saveDraft } from '../data/drafts.js';
+import { clearDraft, readDraft, saveDraft, sendingKey } from '../data/drafts.js';
 import { eventTimes } from '../data/event-times.js';
 import { formatTime } from './conversations.js';
 
@@ -178,6 +178,16 @@ function describe(e: JobEvent): string {
   return '';
 }
 
+/**
+ * Why a follow-up was not taken. A 503 `unavailable` means no worker took it in time: it may still
+ * run, and sending it again is safe (the same key names it), which the API's own words leave to a developer.
+ */
+function followUpError(err: unknown): string {
+  if (!(err instanceof ApiError)) return messageOf(err);
+  if (err.status === 503 && err.code === 'unavailable') return 'The agent has not taken this message yet: it may be queued and still run. Sending it again is safe: it runs once.';
+  return err.fieldMessage('prompt') ?? err.message;
+}
+
 function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: string; onSent: () => void }) {
   const draft = `follow-up:${projectId}/${jobId}`;
   const [error, setError] = useState<string | null>(null);
@@ -194,12 +204,12 @@ function FollowUp({ projectId, jobId, onSent }: { projectId: string; jobId: stri
     }
     setBusy(true);
     try {
-      await sendMessage(projectId, jobId, field.value);
+      await sendMessage(projectId, jobId, field.value, sendingKey(draft));
       field.value = '';
       clearDraft(draft);
       onSent();
     } catch (err) {
-      setError(err instanceof ApiError ? (err.fieldMessage('prompt') ?? err.message) : messageOf(err));
+      setError(followUpError(err));
       field.focus();
     } finally {
       setBusy(false);

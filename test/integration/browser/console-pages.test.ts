@@ -57,9 +57,10 @@ describe('the console in a real browser', function () {
   /**
    * The console's own errors (uncaught, refused by the CSP). Chromium also logs
    * each 4xx answer as a failed load: the 401 the sign-in page expects, and
-   * the 404 of views and visitors on a server without them, which are not.
+   * the 404 of views and visitors on a server without them, which are not;
+   * and the 503 answers these tests make in the server's place.
    */
-  const pageErrors = () => tab.errors.filter((e) => !/Failed to load resource: the server responded with a status of 40[134]/.test(e));
+  const pageErrors = () => tab.errors.filter((e) => !/Failed to load resource: the server responded with a status of (40[134]|503)/.test(e));
 
   it('signs in with an admin key, refusing an assistant key beside the field, and keeps the key nowhere in the browser', async () => {
     const { page } = tab;
@@ -206,17 +207,42 @@ describe('the console in a real browser', function () {
     assert.ok(!Number.isNaN(Date.parse((await page.locator('.events li time').last().getAttribute('datetime')) ?? '')));
     await checkPage(page, 'job');
 
-    // A follow-up message starts the job's next turn, whose events arrive live.
-    await page.getByLabel('Follow-up message').fill('Mention revoking the old key first.');
+    // A follow-up message starts the job's next turn, whose events arrive live. The server takes the
+    // first send but its answer comes back as the 503 of a worker that did not take it in time: the
+    // page says sending again is safe, and the retry names the same message, which is stored once.
+    const jobId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    const keys: string[] = [];
+    let lose = true;
+    await page.route('**/message', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (!lose) return route.continue();
+      lose = false;
+      await route.fetch();
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'unavailable', error: 'no worker took the message in time; Temporal keeps it' }) });
+    });
+    const followUp = 'Mention revoking the old key first.';
+    await page.getByLabel('Follow-up message').fill(followUp);
+    await page.getByRole('button', { name: 'Send to the agent' }).click();
+    await page.locator('#follow-up-error', { hasText: 'Sending it again is safe' }).waitFor();
+    assert.doesNotMatch(await page.locator('#follow-up-error').innerText(), /Temporal/, "not the API's words for developers");
+    assert.equal(await page.getByLabel('Follow-up message').inputValue(), followUp, 'the message stays to send again');
     await page.getByRole('button', { name: 'Send to the agent' }).click();
     await page.locator('.events li', { hasText: 'turn.started' }).nth(1).waitFor({ timeout: 120_000 });
     assert.equal(await page.getByLabel('Follow-up message').inputValue(), '');
+    assert.equal(keys.length, 2);
+    assert.match(keys[0] ?? '', /^[A-Za-z0-9._:-]{8,128}$/, 'an Idempotency-Key the API honours');
+    assert.equal(keys[1], keys[0], 'the retry sends the same key');
+    const stored = await world.services.database.queries.selectFrom('job_messages').select('id').where('job_id', '=', jobId).where('prompt', '=', followUp).execute();
+    assert.equal(stored.length, 1, 'the message is stored once');
 
     // The session ends while a message is being written: sending asks for the key, and once signed in again the message is still there.
     await page.getByLabel('Follow-up message').fill('Also link the rotation guide.');
     await page.context().clearCookies();
     await page.getByRole('button', { name: 'Send to the agent' }).click();
     await page.getByText('Your session has ended. Sign in again.').waitFor();
+    assert.equal(keys.length, 3);
+    assert.notEqual(keys[2], keys[0], 'a new message, sent after the last one went through, has a key of its own');
+    await page.unroute('**/message');
     await page.getByLabel('Admin key').fill(world.org.adminKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Follow-up message').waitFor();
