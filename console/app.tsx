@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import Router, { route, type RouterOnChangeArgs } from 'preact-router';
 import { listDomains, type DomainSummary } from './api/admin.js';
-import { whenSignedOut } from './api/client.js';
-import { currentSession, signOut, type Session } from './api/session.js';
+import { whenCsrfRefused, whenSignedOut } from './api/client.js';
+import { currentSession, sessionAgain, signOut, type Session } from './api/session.js';
 import { clearDrafts } from './data/drafts.js';
 import { messageOf } from './components/async.js';
 import { DomainPicker } from './components/domain-picker.js';
@@ -30,14 +30,36 @@ type SessionState = { state: 'checking' } | { state: 'signed-out'; notice?: stri
 /** The console: sign-in until a session exists, then the shell with its pages. */
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'checking' });
+  const ended = () => setSession({ state: 'signed-out', notice: 'Your session has ended. Sign in again.' });
 
   useEffect(() => {
-    whenSignedOut(() => setSession({ state: 'signed-out', notice: 'Your session has ended. Sign in again.' }));
+    whenSignedOut(ended);
     currentSession().then(
       (s) => setSession(s ? { state: 'signed-in', session: s } : { state: 'signed-out' }),
       (err: unknown) => setSession({ state: 'failed', error: messageOf(err) }),
     );
   }, []);
+
+  // Tabs share the cookie. After another tab signed in again, this one takes the new token when the
+  // organisation is the same; else it starts over from the cookie (another organisation's console,
+  // or sign-in), so it never shows one organisation's name over another's data. It checks when a
+  // write is refused for its token, and when the person comes back to it (reads need no token).
+  const orgId = session.state === 'signed-in' ? session.session.organisation.id : null;
+  useEffect(() => {
+    if (!orgId) return undefined;
+    const rejoin = async () => {
+      const now = await sessionAgain(orgId);
+      if (now === 'other') location.reload();
+      if (now === 'none') ended();
+      return now === 'same';
+    };
+    whenCsrfRefused(rejoin);
+    const onReturn = () => {
+      if (document.visibilityState === 'visible') rejoin().catch(() => undefined);
+    };
+    document.addEventListener('visibilitychange', onReturn);
+    return () => document.removeEventListener('visibilitychange', onReturn);
+  }, [orgId]);
 
   if (session.state === 'checking') return <p role="status" class="boot">Loading the console…</p>;
   if (session.state === 'failed') return <p role="alert" class="boot error">{session.error}</p>;
@@ -46,7 +68,7 @@ export function App() {
     <Shell
       session={session.session}
       onSignOut={async () => {
-        await signOut().catch(() => undefined);
+        await signOut();
         clearDrafts();
         setSession({ state: 'signed-out', notice: 'You are signed out.' });
       }}
@@ -64,6 +86,11 @@ function Redirect({ to }: { path: string; to: string }) {
 
 function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Promise<void> }) {
   const [url, setUrl] = useState(location.pathname);
+  const [signOutError, setSignOutError] = useState<string | null>(null);
+  const signOutNow = () => {
+    setSignOutError(null);
+    onSignOut().catch((err: unknown) => setSignOutError(`You are still signed in: signing out failed (${messageOf(err)}). Try again.`));
+  };
   const [domains, setDomains] = useState<DomainSummary[] | null>(null);
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string | null>(null);
@@ -96,7 +123,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           {session.organisation.name || session.organisation.id}
         </span>
         {domains ? <DomainPicker domains={domains} value={domain} onChange={setDomain} /> : null}
-        <button type="button" class="link-button" onClick={() => void onSignOut()}>
+        <button type="button" class="link-button" onClick={signOutNow}>
           Sign out
         </button>
       </header>
@@ -112,6 +139,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        {signOutError ? <p role="alert" class="error">{signOutError}</p> : null}
         {domainError ? <p role="alert" class="error">{domainError}</p> : null}
         {/* The reports are the chosen domain's: until the list is in, a page would say "no domain", or ask the API for domain ''. */}
         {domains === null && !domainError ? (

@@ -29,6 +29,9 @@ export class ApiError extends Error {
 
 let csrfToken: string | null = null;
 let onSignedOut: () => void = () => undefined;
+let onCsrfRefused: () => Promise<boolean> = () => Promise.resolve(false);
+/** The renewal under way: requests refused together wait for one reading of the session. */
+let renewing: Promise<boolean> | undefined;
 
 /** The token the session answered; sent as `X-CSRF-Token` on every request that is not a GET. */
 export function setCsrfToken(token: string | null): void {
@@ -38,6 +41,15 @@ export function setCsrfToken(token: string | null): void {
 /** Called when a request finds the session gone (401), so the shell can show the sign-in page. */
 export function whenSignedOut(listener: () => void): void {
   onSignedOut = listener;
+}
+
+/**
+ * Called when a request is refused for its CSRF token (`403 csrf_failed`: another tab signed in
+ * again, and the shared cookie is that sign-in's). The listener answers whether this tab took the
+ * new session's token, and so may send the request once more.
+ */
+export function whenCsrfRefused(listener: () => Promise<boolean>): void {
+  onCsrfRefused = listener;
 }
 
 export interface RequestOptions {
@@ -58,8 +70,21 @@ export function withQuery(path: string, query: RequestOptions['query'] = {}): st
   return text ? `${path}?${text}` : path;
 }
 
-/** Sends one request and answers its JSON body (undefined for 204). */
+/** Sends one request and answers its JSON body (undefined for 204); once more after the session was renewed. */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await send<T>(path, options);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 403 && err.code === 'csrf_failed')) throw err;
+    renewing ??= onCsrfRefused()
+      .catch(() => false)
+      .finally(() => (renewing = undefined));
+    if (!(await renewing)) throw err;
+    return send<T>(path, options);
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';

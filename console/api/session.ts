@@ -7,16 +7,37 @@ export interface Session {
   expiresAt: string;
 }
 
-/** The session of this browser, or null when signed out; keeps the CSRF token in memory. */
-export async function currentSession(): Promise<Session | null> {
+/** The session the browser's cookie holds now, or null when it holds none. */
+async function readSession(): Promise<Session | null> {
   try {
-    const session = await request<Session>('/console/session', { quiet401: true });
-    setCsrfToken(session.csrfToken);
-    return session;
+    return await request<Session>('/console/session', { quiet401: true });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;
   }
+}
+
+/** The session of this browser, or null when signed out; keeps the CSRF token in memory. */
+export async function currentSession(): Promise<Session | null> {
+  const session = await readSession();
+  if (session) setCsrfToken(session.csrfToken);
+  return session;
+}
+
+/**
+ * The cookie is shared by every tab: another one that signed in since holds a new session. Reads it
+ * and answers whether it is still `orgId`'s (whose token this tab then takes), another
+ * organisation's, or none.
+ */
+export async function sessionAgain(orgId: string): Promise<'same' | 'other' | 'none'> {
+  const session = await readSession();
+  if (!session) {
+    setCsrfToken(null);
+    return 'none';
+  }
+  if (session.organisation.id !== orgId) return 'other';
+  setCsrfToken(session.csrfToken);
+  return 'same';
 }
 
 /** Exchanges an admin key for a session cookie; the key is sent once and kept nowhere. */
@@ -26,11 +47,15 @@ export async function signIn(key: string): Promise<Session> {
   return session;
 }
 
-/** Ends the session on the server. */
+/**
+ * Ends the session on the server; one already gone (401) is as good. Any other refusal (403, 503)
+ * throws and leaves the session as it was, token included: the person is still signed in.
+ */
 export async function signOut(): Promise<void> {
   try {
     await request<void>('/console/session', { method: 'DELETE', quiet401: true });
-  } finally {
-    setCsrfToken(null);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
   }
+  setCsrfToken(null);
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Page, Response, Route } from 'playwright-core';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { screenshot } from './artifacts.js';
+import { seedOrg } from '../../support/services.js';
 import { consoleWorld, seriousViolations, type ConsoleWorld } from './console-harness.js';
 
 const SUITE = 'console';
@@ -229,6 +230,8 @@ describe('the console in a real browser', function () {
     await page.getByRole('button', { name: 'Send to the agent' }).click();
     await page.locator('.events li', { hasText: 'turn.started' }).nth(1).waitFor({ timeout: 120_000 });
     assert.equal(await page.getByLabel('Follow-up message').inputValue(), '');
+    // Until the turn has ended the page reads the job as its events come, which would find the session gone below.
+    await page.locator('.events li code', { hasText: 'job.completed' }).nth(1).waitFor({ timeout: 120_000 });
     assert.equal(keys.length, 2);
     assert.match(keys[0] ?? '', /^[A-Za-z0-9._:-]{8,128}$/, 'an Idempotency-Key the API honours');
     assert.equal(keys[1], keys[0], 'the retry sends the same key');
@@ -285,6 +288,69 @@ describe('the console in a real browser', function () {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     assert.equal(await settings.getAttribute('aria-current'), 'page');
+  });
+
+  it('stays signed in, and says so, when the server refuses to sign out', async () => {
+    const { page } = tab;
+    await page.goto(`${world.url}/console/overview`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const refuse = (route: Route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'unavailable', error: 'the database is unavailable or busy; retry shortly' }) })
+        : route.continue();
+    await page.route('**/console/session', refuse);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You are still signed in' }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to the Quire console' }).count(), 0);
+    assert.equal(await page.getByLabel('Organisation').innerText(), world.org.orgId);
+    await screenshot(page, SUITE, 'sign-out-refused');
+    await page.unroute('**/console/session', refuse);
+
+    // The session and its token were kept: signing out again goes through at the first try.
+    const answers: number[] = [];
+    const watch = (response: Response) => void (response.request().method() === 'DELETE' && answers.push(response.status()));
+    page.on('response', watch);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    page.off('response', watch);
+    assert.deepEqual(answers, [204]);
+    await page.getByLabel('Admin key').fill(world.org.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  });
+
+  it('follows another tab that signs in again: the same organisation goes on, another takes this tab over', async () => {
+    const { page } = tab;
+    const globex = await seedOrg(world.services, 'globex');
+    const other = await tab.context.newPage();
+    await other.goto(`${world.url}/console`);
+    /** Signs in from the other tab, as its sign-in page does: the shared cookie becomes that session's. */
+    const signInThere = async (key: string) => assert.equal(await other.evaluate(async (k) => (await fetch('/console/session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: k }) })).status, key), 201);
+    const createKey = () => page.getByRole('button', { name: 'Create the key' }).click();
+    const keyCount = async (orgId: string) => (await world.services.tenants.listKeys(orgId)).length;
+    // Moving within the console, not loading it again: this tab keeps the token it read at sign-in.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Keys' }).click();
+
+    // The same organisation: this tab takes the new session's token and the key is made.
+    await signInThere(world.org.adminKey);
+    const before = await keyCount(world.org.orgId);
+    await createKey();
+    await page.locator('#new-secret').waitFor();
+    assert.equal(await keyCount(world.org.orgId), before + 1);
+
+    // Another organisation: the request is not sent again, and this tab becomes that organisation's console.
+    await signInThere(globex.adminKey);
+    await createKey();
+    await page.getByLabel('Organisation').filter({ hasText: 'globex' }).waitFor();
+    assert.equal(await keyCount('globex'), 2, 'the seeded keys only');
+    assert.equal(await keyCount(world.org.orgId), before + 1);
+
+    // Coming back to a tab whose organisation was signed in to elsewhere (reads need no token) does the same.
+    await signInThere(world.org.adminKey);
+    await page.evaluate(`document.dispatchEvent(new Event('visibilitychange'))`);
+    await page.getByLabel('Organisation').filter({ hasText: world.org.orgId }).waitFor();
+    await other.close();
   });
 
   it('signs out: the session ends on the server and the console asks for the key again', async () => {
