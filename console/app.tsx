@@ -1,3 +1,4 @@
+import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import Router, { route, type RouterOnChangeArgs } from 'preact-router';
 import { listDomains, type DomainSummary } from './api/admin.js';
@@ -6,6 +7,7 @@ import { currentSession, sessionAgain, signOut, type Session } from './api/sessi
 import { clearDrafts } from './data/drafts.js';
 import { messageOf } from './components/async.js';
 import { DomainPicker } from './components/domain-picker.js';
+import { NoDomain } from './components/no-domain.js';
 import { ConversationsPage } from './pages/conversations.js';
 import { GapsPage } from './pages/gaps.js';
 import { JobPage, JobsPage } from './pages/jobs.js';
@@ -99,6 +101,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
     listDomains().then(
       (list) => {
         setDomains(list);
+        setDomainError(null);
         // The chosen domain stays while it exists; one deleted in Settings gives way to the first.
         setDomain((d) => (list.some((x) => x.id === d) ? d : list[0]?.id || ''));
       },
@@ -106,11 +109,16 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
     );
   useEffect(() => void loadDomains(), []);
 
-  // Leaving Settings, where domains are added and deleted, the picker reads the list again.
+  // The picker reads the list again on leaving Settings, where domains are added and deleted, and on
+  // every move while the list is missing (a server that was down at load may be back).
   const onRoute = (e: RouterOnChangeArgs) => {
-    if (e.previous?.startsWith('/console/settings') && !e.url.startsWith('/console/settings')) void loadDomains();
+    const leftSettings = e.previous?.startsWith('/console/settings') && !e.url.startsWith('/console/settings');
+    if (e.previous && (leftSettings || domains === null)) void loadDomains();
     setUrl(e.url);
   };
+
+  /** A report of the chosen domain; without one, a page saying why, rather than a report on domain '' claiming it is empty. */
+  const report = (title: string, page: VNode<{ path: string }>) => (domain ? page : <NoDomain path={page.props.path} title={title} listed={domains !== null} />);
 
   return (
     <div class="shell">
@@ -140,18 +148,27 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
       </nav>
       <main id="main" tabIndex={-1}>
         {signOutError ? <p role="alert" class="error">{signOutError}</p> : null}
-        {domainError ? <p role="alert" class="error">{domainError}</p> : null}
-        {/* The reports are the chosen domain's: until the list is in, a page would say "no domain", or ask the API for domain ''. */}
+        {domainError ? (
+          <div class="load-error">
+            <p role="alert" class="error">
+              Your domains could not be read: {domainError}
+            </p>
+            <button type="button" class="secondary" onClick={() => void loadDomains()}>
+              Retry
+            </button>
+          </div>
+        ) : null}
+        {/* Until the list is in, a report would say it could not be read. */}
         {domains === null && !domainError ? (
           <p class="loading" aria-busy="true">
             Loading your domains…
           </p>
         ) : (
         <Router onChange={onRoute}>
-          <OverviewPage path="/console/overview" domain={domain} />
-          <ConversationsPage path="/console/conversations" domain={domain} />
-          <ThreadPage path="/console/conversations/:threadId" domain={domain} />
-          <GapsPage path="/console/gaps" domain={domain} />
+          {report('Overview', <OverviewPage path="/console/overview" domain={domain} />)}
+          {report('Conversations', <ConversationsPage path="/console/conversations" domain={domain} />)}
+          {report('Thread', <ThreadPage path="/console/conversations/:threadId" domain={domain} />)}
+          {report('Gaps', <GapsPage path="/console/gaps" domain={domain} />)}
           <JobsPage path="/console/jobs" />
           <JobPage path="/console/jobs/:projectId/:jobId" />
           <SettingsPage path="/console/settings/:rest*" />

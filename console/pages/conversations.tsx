@@ -29,7 +29,6 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
   const query = listingQuery(period, filter);
   useEffect(() => history.replaceState(history.state, '', `${location.pathname}${query}`), [query]);
   const [loaded] = useLoad(async () => {
-    if (!domain) return { conversations: [], feedback: [] };
     const [conversations, feedback] = await Promise.all([analytics.conversations(domain, period, 1000), analytics.feedback(domain, period)]);
     return { conversations, feedback };
   }, [domain, period.dateFrom, period.dateTo]);

@@ -12,7 +12,6 @@ import type { Gap } from '../data/shapes.js';
 export function GapsPage({ domain }: { path?: string; domain: string }) {
   const [period, setPeriod] = useState(lastDays(30));
   const [loaded] = useLoad(async () => {
-    if (!domain) return { gaps: [], projects: [] };
     const [gaps, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
     return { gaps: gaps.gaps, projects };
   }, [domain, period.dateFrom, period.dateTo]);

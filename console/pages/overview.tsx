@@ -10,7 +10,6 @@ import { answersByDay, daysBetween, feedbackPerDay, topSearches, traffic } from 
 export function OverviewPage({ domain }: { path?: string; domain: string }) {
   const [period, setPeriod] = useState(lastDays(14));
   const [loaded] = useLoad(async () => {
-    if (!domain) return null;
     const [stats, feedback, searches, views, visitors] = await Promise.all([
       analytics.callerStats(domain, period),
       analytics.feedback(domain, period),
@@ -37,25 +36,21 @@ export function OverviewPage({ domain }: { path?: string; domain: string }) {
     <Page title="Overview">
       <PeriodPicker period={period} onChange={setPeriod} />
       <Show loaded={loaded}>
-        {(report) =>
-          report ? (
-            <>
-              <p class="summary" data-total-questions={report.total}>
-                {report.total} question{report.total === 1 ? '' : 's'} in this period.
-              </p>
-              <div class="charts">
-                <ChartFigure title="Questions per day" kind="line" data={report.questions} />
-                <ChartFigure title="Answered and unanswered" kind="bar" stacked data={report.answered} />
-                <ChartFigure title="Thumbs up and down" kind="bar" data={report.ratings} />
-                <ChartFigure title="Top searches" kind="bar" horizontal data={report.searches} />
-                <ChartFigure title="Page views" kind={report.views?.byDay ? 'line' : 'bar'} horizontal={!report.views?.byDay} data={report.views} />
-                <ChartFigure title="Visitors" kind={report.visitors?.byDay ? 'line' : 'bar'} horizontal={!report.visitors?.byDay} data={report.visitors} />
-              </div>
-            </>
-          ) : (
-            <p>Choose a domain to see its analytics.</p>
-          )
-        }
+        {(report) => (
+          <>
+            <p class="summary" data-total-questions={report.total}>
+              {report.total} question{report.total === 1 ? '' : 's'} in this period.
+            </p>
+            <div class="charts">
+              <ChartFigure title="Questions per day" kind="line" data={report.questions} />
+              <ChartFigure title="Answered and unanswered" kind="bar" stacked data={report.answered} />
+              <ChartFigure title="Thumbs up and down" kind="bar" data={report.ratings} />
+              <ChartFigure title="Top searches" kind="bar" horizontal data={report.searches} />
+              <ChartFigure title="Page views" kind={report.views?.byDay ? 'line' : 'bar'} horizontal={!report.views?.byDay} data={report.views} />
+              <ChartFigure title="Visitors" kind={report.visitors?.byDay ? 'line' : 'bar'} horizontal={!report.visitors?.byDay} data={report.visitors} />
+            </div>
+          </>
+        )}
       </Show>
     </Page>
   );

@@ -290,6 +290,47 @@ describe('the console in a real browser', function () {
     assert.equal(await settings.getAttribute('aria-current'), 'page');
   });
 
+  it('says when the domains cannot be read, claims no empty report, and reads them again on Retry or on the next page', async () => {
+    const { page } = tab;
+    let down = true;
+    const domains = (route: Route) =>
+      down ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'unavailable', error: 'the database is unavailable or busy; retry shortly' }) }) : route.continue();
+    await page.route('**/v2/admin/domains', domains);
+    const undomained: string[] = [];
+    const watch = (request: { url(): string }) => void (/\/analytics\/\//.test(request.url()) && undomained.push(request.url()));
+    page.on('request', watch);
+    try {
+      const failed = page.getByRole('alert').filter({ hasText: 'Your domains could not be read' });
+      await page.goto(`${world.url}/console/gaps`);
+      await page.getByRole('heading', { name: 'Gaps', level: 1 }).waitFor();
+      await failed.waitFor();
+      await page.getByText('This report needs your list of domains, which could not be read.').waitFor();
+      assert.equal(await page.getByText('No gaps in this period').count(), 0, 'no empty report claimed');
+      assert.equal(await page.getByLabel('Domain').count(), 0);
+      await checkPage(page, 'domains-unreadable');
+
+      // Back: the next page the reader opens reads the list again.
+      down = false;
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Conversations' }).click();
+      await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
+      assert.equal(await failed.count(), 0);
+
+      // Or Retry, where the reader is.
+      down = true;
+      await page.reload();
+      await failed.waitFor();
+      assert.equal(await page.getByText('No conversations match').count(), 0, 'no empty report claimed');
+      down = false;
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
+      assert.equal(await page.getByLabel('Domain').inputValue(), 'docs');
+      assert.deepEqual(undomained, [], 'no report asked for domain ""');
+    } finally {
+      page.off('request', watch);
+      await page.unroute('**/v2/admin/domains', domains);
+    }
+  });
+
   it('stays signed in, and says so, when the server refuses to sign out', async () => {
     const { page } = tab;
     await page.goto(`${world.url}/console/overview`);
@@ -345,6 +386,10 @@ describe('the console in a real browser', function () {
     await page.getByLabel('Organisation').filter({ hasText: 'globex' }).waitFor();
     assert.equal(await keyCount('globex'), 2, 'the seeded keys only');
     assert.equal(await keyCount(world.org.orgId), before + 1);
+    // An organisation without a domain: its reports say to add one, rather than report on none.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await page.locator('main').getByRole('link', { name: 'add one in Settings' }).waitFor();
+    assert.equal(await page.locator('[data-total-questions]').count(), 0);
 
     // Coming back to a tab whose organisation was signed in to elsewhere (reads need no token) does the same.
     await signInThere(world.org.adminKey);
