@@ -7,8 +7,14 @@ export type { Period };
 
 const base = (domain: string) => `/v1/analytics/${encodeURIComponent(domain)}`;
 
+/** The first `max` items of a listing, and whether it holds more than that. */
+export interface Listing<T> {
+  items: T[];
+  more: boolean;
+}
+
 /** Follows `nextCursor` until `max` items are read or the listing ends. */
-async function collect<T, R extends { nextCursor: string | null; hasMore: boolean }>(fetchPage: (cursor: string | undefined) => Promise<R>, items: (r: R) => T[], max: number): Promise<T[]> {
+async function collect<T, R extends { nextCursor: string | null; hasMore: boolean }>(fetchPage: (cursor: string | undefined) => Promise<R>, items: (r: R) => T[], max: number): Promise<Listing<T>> {
   const out: T[] = [];
   let cursor: string | undefined;
   do {
@@ -16,10 +22,10 @@ async function collect<T, R extends { nextCursor: string | null; hasMore: boolea
     out.push(...items(page));
     cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor && out.length < max);
-  return out.slice(0, max);
+  return { items: out.slice(0, max), more: out.length > max || cursor !== undefined };
 }
 
-export function conversations(domain: string, period: Period, max = 2000): Promise<Conversation[]> {
+export function conversations(domain: string, period: Period, max = 2000): Promise<Listing<Conversation>> {
   return collect(
     (cursor) => request<ConversationsResponse>(`${base(domain)}/assistant`, { query: { ...periodQuery(period), limit: 1000, cursor } }),
     (r) => r.conversations,
@@ -27,7 +33,7 @@ export function conversations(domain: string, period: Period, max = 2000): Promi
   );
 }
 
-export function feedback(domain: string, period: Period, max = 1000): Promise<Feedback[]> {
+export function feedback(domain: string, period: Period, max = 1000): Promise<Listing<Feedback>> {
   return collect(
     (cursor) => request<FeedbackResponse>(`${base(domain)}/feedback`, { query: { ...periodQuery(period), limit: 100, cursor } }),
     (r) => r.feedback,
@@ -71,8 +77,9 @@ export async function thread(domain: string, threadId: string): Promise<ThreadRe
   return normalizeThread(await request<unknown>(`${base(domain)}/assistant/threads/${encodeURIComponent(threadId)}`));
 }
 
-export function gaps(domain: string, period: Period): Promise<GapsResponse> {
-  return request<GapsResponse>(`${base(domain)}/gaps`, { query: { ...periodQuery(period), limit: 50 } });
+/** A page of the period's gaps, largest first; `cursor` is the `nextCursor` of the page before. */
+export function gaps(domain: string, period: Period, cursor?: string): Promise<GapsResponse> {
+  return request<GapsResponse>(`${base(domain)}/gaps`, { query: { ...periodQuery(period), limit: 50, cursor } });
 }
 
 /** Starts an agent job on `projectId` prefilled from the gap (found in `period`, as listed); answers its id. */

@@ -27,8 +27,15 @@ export interface JobEvent {
 
 const jobPath = (projectId: string, jobId?: string) => `/v2/agent/${encodeURIComponent(projectId)}/job${jobId ? `/${encodeURIComponent(jobId)}` : ''}`;
 
-export async function listJobs(projectId: string, status?: JobStatus): Promise<Job[]> {
-  return (await request<{ jobs: Job[] }>(`/v2/agent/${encodeURIComponent(projectId)}/jobs`, { query: { limit: 50, status } })).jobs;
+/** One page of a project's jobs, newest first, and where the next (older) one starts. */
+export interface JobsPage {
+  jobs: Job[];
+  nextCursor: string | null;
+}
+
+/** A project's newest jobs, or the page after `cursor` (the `nextCursor` of the page before). */
+export function listJobs(projectId: string, cursor?: string): Promise<JobsPage> {
+  return request<JobsPage>(`/v2/agent/${encodeURIComponent(projectId)}/jobs`, { query: { limit: 50, cursor } });
 }
 
 export const getJob = (projectId: string, jobId: string) => request<Job>(jobPath(projectId, jobId));

@@ -10,6 +10,9 @@ const RATING_TEXT = { up: 'Thumbs up', down: 'Thumbs down' } as const;
 
 const FILTERS: readonly FeedbackFilter[] = ['all', 'up', 'down', 'none'];
 
+/** The most the page reads of a period, of conversations and of ratings alike; it says when a period holds more. */
+const READ_AT_MOST = 1000;
+
 /** The listing's period and filter as the URL holds them (`?from&to&feedback`), or the defaults. */
 function listingOf(search: string): { period: Period; filter: FeedbackFilter } {
   const q = new URLSearchParams(search);
@@ -29,7 +32,7 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
   const query = listingQuery(period, filter);
   useEffect(() => history.replaceState(history.state, '', `${location.pathname}${query}`), [query]);
   const [loaded] = useLoad(async () => {
-    const [conversations, feedback] = await Promise.all([analytics.conversations(domain, period, 1000), analytics.feedback(domain, period)]);
+    const [conversations, feedback] = await Promise.all([analytics.conversations(domain, period, READ_AT_MOST), analytics.feedback(domain, period, READ_AT_MOST)]);
     return { conversations, feedback };
   }, [domain, period.dateFrom, period.dateTo]);
 
@@ -49,26 +52,42 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
       </div>
       <Show loaded={loaded}>
         {({ conversations, feedback }) => {
-          const rows = conversationRows(conversations, feedback, filter);
-          if (rows.length === 0) return <p class="empty">No conversations match.</p>;
+          const rows = conversationRows(conversations.items, feedback.items, filter);
+          const most = READ_AT_MOST.toLocaleString('en-GB');
           return (
-            <ul class="list conversations" aria-label="Conversations">
-              {rows.map((row) => (
-                <li key={row.id} class="card">
-                  <p class="question">
-                    {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}${query}`}>{row.query}</a> : row.query}
-                  </p>
-                  <p class="meta">
-                    <time dateTime={row.timestamp}>{formatTime(row.timestamp)}</time>
-                    <span class={`badge ${row.resolution}`}>{row.resolution === 'answered' ? 'Answered' : 'Unanswered'}</span>
-                    {row.rating ? <span class={`badge ${row.rating}`}>{RATING_TEXT[row.rating]}</span> : null}
-                    <span>
-                      {row.sources.length} source{row.sources.length === 1 ? '' : 's'}
-                    </span>
-                  </p>
-                </li>
-              ))}
-            </ul>
+            <>
+              {conversations.more ? (
+                <p class="hint" data-limited="conversations">
+                  Showing the newest {most} conversations of this period; choose a shorter period to see older ones.
+                </p>
+              ) : null}
+              {feedback.more ? (
+                <p class="hint" data-limited="feedback">
+                  Ratings are read up to the newest {most} of this period, so an older answer may show as not rated; choose a shorter period to see its rating.
+                </p>
+              ) : null}
+              {rows.length === 0 ? (
+                <p class="empty">No conversations match.</p>
+              ) : (
+                <ul class="list conversations" aria-label="Conversations">
+                  {rows.map((row) => (
+                    <li key={row.id} class="card">
+                      <p class="question">
+                        {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}${query}`}>{row.query}</a> : row.query}
+                      </p>
+                      <p class="meta">
+                        <time dateTime={row.timestamp}>{formatTime(row.timestamp)}</time>
+                        <span class={`badge ${row.resolution}`}>{row.resolution === 'answered' ? 'Answered' : 'Unanswered'}</span>
+                        {row.rating ? <span class={`badge ${row.rating}`}>{RATING_TEXT[row.rating]}</span> : null}
+                        <span>
+                          {row.sources.length} source{row.sources.length === 1 ? '' : 's'}
+                        </span>
+                      </p>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
           );
         }}
       </Show>

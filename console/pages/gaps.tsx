@@ -4,35 +4,48 @@ import { listProjects, type ProjectSummary } from '../api/admin.js';
 import * as analytics from '../api/analytics.js';
 import { ApiError } from '../api/client.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
+import { LoadMore } from '../components/load-more.js';
 import { Page } from '../components/page.js';
 import { lastDays, PeriodPicker } from '../components/period.js';
-import type { Gap } from '../data/shapes.js';
+import type { Gap, GapsResponse } from '../data/shapes.js';
 
 /** Questions the docs could not answer, grouped by topic; each can become an agent job. */
 export function GapsPage({ domain }: { path?: string; domain: string }) {
   const [period, setPeriod] = useState(lastDays(30));
   const [loaded] = useLoad(async () => {
-    const [gaps, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
-    return { gaps: gaps.gaps, projects };
+    const [first, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
+    return { first, projects };
   }, [domain, period.dateFrom, period.dateTo]);
 
   return (
     <Page title="Gaps">
       <PeriodPicker period={period} onChange={setPeriod} />
-      <Show loaded={loaded}>
-        {({ gaps, projects }) =>
-          gaps.length === 0 ? (
-            <p class="empty">No gaps in this period: the docs answered every question.</p>
-          ) : (
-            <ul class="list gaps" aria-label="Gaps">
-              {gaps.map((gap) => (
-                <GapCard key={gap.id} gap={gap} domain={domain} period={period} projects={projects} />
-              ))}
-            </ul>
-          )
-        }
-      </Show>
+      <Show loaded={loaded}>{({ first, projects }) => <GapList first={first} domain={domain} period={period} projects={projects} />}</Show>
     </Page>
+  );
+}
+
+/** The period's gaps, largest first, a page at a time (Show mounts it afresh for each period read). */
+function GapList({ first, domain, period, projects }: { first: GapsResponse; domain: string; period: analytics.Period; projects: ProjectSummary[] }) {
+  const [gaps, setGaps] = useState(first.gaps);
+  const [cursor, setCursor] = useState(first.hasMore ? first.nextCursor : null);
+  const loadMore = async () => {
+    if (!cursor) return;
+    const page = await analytics.gaps(domain, period, cursor);
+    // Pages are read by offset: questions asked meanwhile can shift a gap onto the next page as well.
+    setGaps((read) => [...read, ...page.gaps.filter((g) => !read.some((r) => r.id === g.id))]);
+    setCursor(page.hasMore ? page.nextCursor : null);
+  };
+  if (gaps.length === 0) return <p class="empty">No gaps in this period: the docs answered every question.</p>;
+  return (
+    <>
+      <ul class="list gaps" aria-label="Gaps">
+        {gaps.map((gap) => (
+          <GapCard key={gap.id} gap={gap} domain={domain} period={period} projects={projects} />
+        ))}
+      </ul>
+      {cursor ? <LoadMore label="Load more gaps" load={loadMore} /> : null}
+    </>
   );
 }
 

@@ -19,13 +19,13 @@ export function OverviewPage({ domain }: { path?: string; domain: string }) {
     ]);
     const days = daysBetween(new Date(`${period.dateFrom}T00:00:00Z`), new Date(`${period.dateTo}T00:00:00Z`));
     // A server without daily counts: count the answers listed.
-    const conversations = stats.days ? [] : await analytics.conversations(domain, period);
+    const conversations = stats.days ? [] : (await analytics.conversations(domain, period)).items;
     const answers = answersByDay(conversations, stats, days);
     return {
       total: stats.total,
       questions: answers.questions,
       answered: answers.answered,
-      ratings: feedbackPerDay(feedback, days),
+      ratings: feedbackPerDay(feedback.items, days),
       searches: topSearches(searches.searches),
       views: traffic(views, 'views', days),
       visitors: traffic(visitors, 'visitors', days),

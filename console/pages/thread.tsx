@@ -12,8 +12,8 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
     const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
     // The listing's answers carry what the thread's messages may not: their sources, and whether each was answered.
     const bare = !thread.conversations;
-    const known = bare ? (await analytics.conversations(domain, period, 1000)).filter((c) => c.threadId === threadId) : [];
-    return threadTurns(thread, feedback, known);
+    const known = bare ? (await analytics.conversations(domain, period, 1000)).items.filter((c) => c.threadId === threadId) : [];
+    return threadTurns(thread, feedback.items, known);
   }, [domain, threadId]);
 
   return (
