@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { automations, projects, webhooks, type Automation } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, FormError, formValues, TextField, useFocusOnAppear, useSubmission } from './form.js';
+import { ConfirmButton, CopyButton, FormError, formValues, TextField, useFocusOnAppear, useSubmission } from './form.js';
 
 /** The project a section is about; the first one to begin with. */
 function ProjectChoice({ id, value, onChange }: { id: string; value: string; onChange: (projectId: string) => void }) {
@@ -32,6 +32,9 @@ function ProjectChoice({ id, value, onChange }: { id: string; value: string; onC
     </Show>
   );
 }
+
+/** An automation's prompt as its name in a button: its first whole words. */
+const shortened = (prompt: string) => (prompt.length > 40 ? `${prompt.slice(0, 40).replace(/\s+\S*$/, '')}…` : prompt);
 
 /** Automations: recurring agent jobs of a project, paused, resumed, added and removed. */
 export function AutomationsSection() {
@@ -97,9 +100,12 @@ function AutomationCard({ projectId, automation, onChanged }: { projectId: strin
             Pause
           </button>
         )}
-        <button type="button" class="secondary" onClick={() => void act(() => automations.remove(projectId, automation.id))()}>
-          Delete
-        </button>
+        <ConfirmButton
+          label="Delete"
+          name={`Delete the automation ${shortened(automation.prompt)}`}
+          confirm={`Delete the automation “${shortened(automation.prompt)}” now`}
+          onConfirm={() => void act(() => automations.remove(projectId, automation.id))()}
+        />
       </div>
       {error ? (
         <p role="alert" class="error">
@@ -175,9 +181,7 @@ function ProjectWebhooks({ projectId }: { projectId: string }) {
                     <span>{w.events.length > 0 ? w.events.join(', ') : 'all events'}</span>
                     <span>signed with {w.secret === 'stored' ? 'a generated secret' : `the worker's ${w.secret.slice('env:'.length)}`}</span>
                   </p>
-                  <button type="button" class="secondary" onClick={() => void remove(w.id)} aria-label={`Remove the webhook to ${w.url}`}>
-                    Remove
-                  </button>
+                  <ConfirmButton label="Remove" name={`Remove the webhook to ${w.url}`} confirm={`Remove the webhook to ${w.url} now`} onConfirm={() => void remove(w.id)} />
                 </li>
               ))}
             </ul>

@@ -129,3 +129,31 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     </button>
   );
 }
+
+/**
+ * The button of an action that cannot be undone (revoke, delete, remove), in two steps: the first
+ * press asks, naming what goes, and takes the focus to that question; "Keep it" steps back.
+ */
+export function ConfirmButton({ label, name, confirm, onConfirm }: { label: string; name: string; confirm: string; onConfirm: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  if (confirming) return <Confirm confirm={confirm} onConfirm={onConfirm} onKeep={() => setConfirming(false)} />;
+  return (
+    <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-label={name}>
+      {label}
+    </button>
+  );
+}
+
+function Confirm({ confirm, onConfirm, onKeep }: { confirm: string; onConfirm: () => void; onKeep: () => void }) {
+  const button = useFocusOnAppear<HTMLButtonElement>();
+  return (
+    <span class="actions">
+      <button ref={button} type="button" class="danger" onClick={onConfirm}>
+        {confirm}
+      </button>
+      <button type="button" class="secondary" onClick={onKeep}>
+        Keep it
+      </button>
+    </span>
+  );
+}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { keys, type Key } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, Field, FormError, useFocusOnAppear, useSubmission } from './form.js';
+import { ConfirmButton, CopyButton, Field, FormError, useFocusOnAppear, useSubmission } from './form.js';
 
 /** Keys: a new key's secret shown once, the list (masked), and revoking. */
 export function KeysSection() {
@@ -65,7 +65,6 @@ function NewSecret({ created, onDone }: { created: Key & { secret: string }; onD
 }
 
 function KeyRow({ item, onRevoked }: { item: Key; onRevoked: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const revoke = async () => {
     setError(null);
@@ -91,19 +90,8 @@ function KeyRow({ item, onRevoked }: { item: Key; onRevoked: () => void }) {
           <span class="badge failed">Revoked {formatTime(item.revokedAt)}</span>
         ) : expired ? (
           <span class="badge failed">Expired</span>
-        ) : confirming ? (
-          <span class="actions">
-            <button type="button" class="danger" onClick={() => void revoke()}>
-              Revoke {item.prefix} now
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </span>
         ) : (
-          <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${item.prefix}`}>
-            Revoke
-          </button>
+          <ConfirmButton label="Revoke" name={`Revoke ${item.prefix}`} confirm={`Revoke ${item.prefix} now`} onConfirm={() => void revoke()} />
         )}
         {error ? (
           <p role="alert" class="error">

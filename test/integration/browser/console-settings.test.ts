@@ -259,9 +259,44 @@ describe('console Settings in a real browser', function () {
     await screenshot(page, 'console', 'settings-webhooks-created');
     assert.deepEqual(await seriousViolations(page), []);
 
-    await page.click('button[aria-label="Remove the webhook to https://hooks.acme.example/quire"]');
+    // Removing asks first, naming the webhook, with the focus on that question; Keep it steps back.
+    const remove = page.getByRole('button', { name: 'Remove the webhook to https://hooks.acme.example/quire', exact: true });
+    const confirm = page.getByRole('button', { name: 'Remove the webhook to https://hooks.acme.example/quire now' });
+    await remove.click();
+    await page.locator('button.danger:focus', { hasText: 'now' }).waitFor({ timeout: 5_000 });
+    await screenshot(page, 'console', 'settings-webhooks-confirm-remove');
+    assert.equal((await services.webhooks.list('handbook')).length, 1, 'nothing removed at the first press');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await remove.click();
+    await confirm.click();
     await page.locator('text=No webhook in handbook.').waitFor();
     assert.deepEqual(await services.webhooks.list('handbook'), []);
+  });
+
+  it('adds an automation, and deletes it only when asked a second time', async () => {
+    const page = await signIn();
+    await openSection(page, 'Automations');
+    await page.locator('text=No automation in handbook.').waitFor();
+    const prompt = 'Check the links of every page and fix the broken ones';
+    await page.fill('#new-automation-prompt', prompt);
+    await page.fill('#new-automation-interval', '1d');
+    await page.click('text=Add the automation');
+    const card = page.locator('li.card', { hasText: prompt });
+    await card.waitFor();
+    const listed = async () => {
+      const res = await fetch(`${url}/v2/agent/handbook/automations`, { headers: { authorization: `Bearer ${acme.adminKey}` } });
+      return ((await res.json()) as { automations: unknown[] }).automations.length;
+    };
+    assert.equal(await listed(), 1);
+
+    await card.getByRole('button', { name: 'Delete the automation Check the links of every page and fix…', exact: true }).click();
+    const confirm = card.getByRole('button', { name: 'Delete the automation “Check the links of every page and fix…” now' });
+    await card.locator('button.danger:focus').waitFor({ timeout: 5_000 });
+    assert.equal(await listed(), 1, 'nothing deleted at the first press');
+    assert.deepEqual(await seriousViolations(page), []);
+    await confirm.click();
+    await page.locator('text=No automation in handbook.').waitFor();
+    assert.equal(await listed(), 0);
   });
 
   it('edits a project, refusing a bad value beside its field', async () => {
