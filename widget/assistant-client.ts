@@ -1,3 +1,4 @@
+import { retryWhen } from './retry-after.js';
 import type { ThreadStorage } from './thread-storage.js';
 import { readUiMessageStream, type StreamHandlers } from './ui-stream.js';
 
@@ -14,7 +15,7 @@ export type AnswerHandlers = Omit<StreamHandlers, 'thread'>;
 
 /** A request that failed before its stream began: the API's JSON error, said for a reader. */
 function failureMessage(status: number, body: unknown, retryAfter: string | null): string {
-  if (status === 429) return `Too many questions right now; please try again${retryAfter ? ` in ${retryAfter} s` : ' later'}.`;
+  if (status === 429) return `Too many questions right now; please try again ${retryWhen(retryAfter)}.`;
   const error = typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
   return error ? `The assistant could not answer: ${error}` : `The assistant could not answer (HTTP ${status}).`;
 }

@@ -252,6 +252,24 @@ describe('the widget in a real browser', function () {
     await screenshot(tab.page, 'widget', 'other-origin-refused');
   });
 
+  it('tells a reader who asked too often when to ask again, in words rather than seconds', async () => {
+    // An organisation allowing one question a day from an address: the second is refused, at the latest, until the day ends (UTC).
+    await world.services.tenants.addOrg('sparing', { assistantPerIpPerDay: 1 });
+    const key = await world.services.tenants.createKey('sparing', 'assistant');
+    await world.services.tenants.putDomain({ id: 'sparing-docs', orgId: 'sparing', source: '.', docsPath: '', baseUrl: DOCS, includeHidden: false });
+    await world.docIndex.applyChanges('sparing-docs', { upserts: SITE, removals: [] });
+    site.put('/sparing.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Sparing</title></head><body><h1>Sparing</h1><script src="${world.url}/widget.js" data-domain="sparing-docs" data-key="${key.secret}" async></script></body></html>`);
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.goto(`${site.origin}/sparing.html`);
+    await openWidget(page);
+    await ask(page, 'How do I install the CLI?', 1);
+    const refused = await ask(page, 'And on Windows?', 2);
+    const said = (await refused.locator('.error').textContent()) ?? '';
+    await screenshot(page, 'widget', 'too-many-questions');
+    assert.match(said, /^Too many questions right now; please try again (in \d+ (second|minute)s?|after \d{1,2}[:.]\d{2}( [AP]M)?( tomorrow)?)\.$/, said);
+  });
+
   // Depends on the answer path's one-source-per-page change (another branch): today's search result repeats a page per passage, and its text cites with bare [n].
   it("a page reading the stream as Mintlify's embed example does: each cited page once, and every citation link opens that page", async () => {
     tab = await watchedPage();
