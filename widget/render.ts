@@ -28,9 +28,9 @@ function absolute(path: string, base: LinkBase): string {
 }
 
 /**
- * A suggestion, source or answer link the reader may follow (http(s) or
- * relative), honouring `data-docs-url`: site-relative paths, and links on the
- * domain's site, go to the docs site it names.
+ * A suggestion, source or answer link the reader may follow (http(s), mailto
+ * or relative), honouring `data-docs-url`: site-relative paths, and links on
+ * the domain's site, go to the docs site it names.
  */
 export function linkTarget(path: string, base: LinkBase): string | undefined {
   if (!isSafeLink(path)) return undefined;
@@ -154,8 +154,8 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
 
 /**
  * The answer's Markdown as HTML that runs nothing (raw HTML shown as text,
- * only http(s) or relative links), its citations numbered and linked to the
- * cited pages, and its `suggestions` block turned into a list of links.
+ * only http(s), mailto or relative links), its citations numbered and linked
+ * to the cited pages, and its `suggestions` block turned into a list of links.
  */
 export function answerRenderer(): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
   const md = safeMarkdown();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answerRenderer } from '../../../widget/render.js';
+import { answerRenderer, linkTarget } from '../../../widget/render.js';
 import { AnswerSources, siteOf } from '../../../widget/sources.js';
 
 const BASE = 'https://docs.example.com';
@@ -48,6 +48,15 @@ describe('widget citations', () => {
     assert.match(html, /&lt;img src=x/);
     assert.doesNotMatch(html, /href="javascript/);
     assert.match(html, /<nav class="suggestions"[^>]*><ul><li><a href="https:\/\/docs\.example\.com\/guides\/install"/);
+  });
+
+  it('links no suggestion, citation or source a browser would read as javascript:, and lets mailto through', () => {
+    const sources = new AnswerSources();
+    sources.addSource({ id: 'src_1', url: '\x01javascript:alert(1)', title: 'Trap' });
+    const text = 'It says so [1].\n\n```suggestions\n(Trap)[java\tscript:alert(1)]\n(Other trap)[\x01javascript:alert(2)]\n(Install)[/guides/install]\n(Write to us)[mailto:help@example.com]\n```';
+    const { html } = render(text, sources, ON_SITE);
+    assert.deepEqual([...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]), [`${BASE}/guides/install`, 'mailto:help@example.com']);
+    assert.equal(linkTarget('java\nscript:alert(1)', ON_SITE), undefined, 'a source listed under the answer');
   });
 
   it('sends every link on the domain (relative, suggested, cited) to data-docs-url, and leaves other sites alone', () => {
