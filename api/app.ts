@@ -60,7 +60,10 @@ function requireJson(ctx: Context, next: Next) {
 
 /** Builds the Koa app from its services; never listens (the entry point or a test does). */
 export function createApp(services: ApiServices, features: Feature[] = FEATURES): Koa {
-  const app = new Koa({ proxy: services.config.trustProxy });
+  // Only the entries the trusted proxies appended (the right-hand end of X-Forwarded-For) are
+  // believed: the left-hand ones are whatever the client sent, and would pick its own address
+  // for the per-IP limits.
+  const app = new Koa({ proxy: services.config.trustProxy, maxIpsCount: services.config.trustedProxyHops });
   const log = services.logger;
   app.silent = true;
   app.use(requestId);

@@ -89,6 +89,7 @@ export const EnvSchema = v.strictObject({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   QUIRE_BODY_LIMIT: bytes('1mb', 100 * 1024 ** 2),
   QUIRE_TRUST_PROXY: bool(false),
+  QUIRE_TRUSTED_PROXY_HOPS: positiveInt(1, 16),
   QUIRE_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 600_000),
   QUIRE_HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
   QUIRE_API_SHUTDOWN_GRACE_MS: positiveInt(20_000, 3_600_000),
@@ -262,6 +263,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** Behind `trustProxy`: the proxies in front of Quire, whose `X-Forwarded-For` entries (from the right) are believed. */
+  trustedProxyHops: number;
   http: {
     /** A client must send its request headers within this time (slowloris). */
     headersTimeoutMs: number;
@@ -504,6 +507,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.QUIRE_BODY_LIMIT,
     trustProxy: e.QUIRE_TRUST_PROXY,
+    trustedProxyHops: e.QUIRE_TRUSTED_PROXY_HOPS,
     http: {
       headersTimeoutMs: e.QUIRE_HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.QUIRE_HTTP_REQUEST_TIMEOUT_MS,

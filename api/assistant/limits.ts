@@ -12,6 +12,7 @@ export function assistantLimits(who: { keyId: string; orgId: string; ip: string 
   return [
     { name: 'assistant-key', subject: who.keyId, window: 'month', points: limits?.assistantPerKeyPerMonth ?? ASSISTANT_DEFAULT_LIMIT },
     { name: 'assistant-org', subject: who.orgId, window: 'hour', points: limits?.assistantPerOrgPerHour ?? ASSISTANT_DEFAULT_LIMIT },
-    { name: 'assistant-ip', subject: who.ip, window: 'day', points: limits?.assistantPerIpPerDay ?? ASSISTANT_DEFAULT_LIMIT },
+    // Per organisation: its limit on its own readers, whom other organisations' traffic from one address (an office, a NAT) does not spend.
+    { name: 'assistant-ip', subject: `${who.orgId}:${who.ip}`, window: 'day', points: limits?.assistantPerIpPerDay ?? ASSISTANT_DEFAULT_LIMIT },
   ];
 }

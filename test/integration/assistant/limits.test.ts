@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../../core/logger.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
-import { assistantWorld, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
+import { assistantWorld, SITE, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
 
 const body = () => ({ fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
 
@@ -77,6 +77,38 @@ describe('assistant rate limits', () => {
     assert.equal(refused.status, 429);
     assert.match(((await refused.json()) as { error: string }).error, /assistant-ip/);
     assert.equal(await statusOf(await w.post('v2', body(), from('198.51.100.9'))), 200);
+    await w.close();
+  });
+
+  it('believes only the address the trusted proxy appended: a client that writes its own X-Forwarded-For entries is still counted as itself', async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerIpPerDay: 2 }, env: { QUIRE_TRUST_PROXY: 'true' } });
+    // What the client sent, then the address the proxy saw, as nginx's $proxy_add_x_forwarded_for and load balancers append it.
+    const spoofed = (own: string) => ({ headers: { 'x-forwarded-for': `${own}, 203.0.113.7` } });
+    assert.equal(await statusOf(await w.post('v2', body(), spoofed('198.51.100.1'))), 200);
+    assert.equal(await statusOf(await w.post('v2', body(), spoofed('198.51.100.2'))), 200);
+    const refused = await w.post('v2', body(), spoofed('198.51.100.3'));
+    assert.equal(refused.status, 429);
+    await refused.arrayBuffer();
+    await w.close();
+
+    // Two proxies in front (QUIRE_TRUSTED_PROXY_HOPS=2): the entry the outer one appended is the client's.
+    const two = await limitedWorld({ orgLimits: { assistantPerIpPerDay: 1 }, env: { QUIRE_TRUST_PROXY: 'true', QUIRE_TRUSTED_PROXY_HOPS: '2' } });
+    const via = (own: string, client: string) => ({ headers: { 'x-forwarded-for': `${own}, ${client}, 10.0.0.5` } });
+    assert.equal(await statusOf(await two.post('v2', body(), via('1.1.1.1', '203.0.113.7'))), 200);
+    assert.equal(await statusOf(await two.post('v2', body(), via('2.2.2.2', '203.0.113.7'))), 429);
+    assert.equal(await statusOf(await two.post('v2', body(), via('2.2.2.2', '203.0.113.8'))), 200);
+    await two.close();
+  });
+
+  it("the per-IP limit is each organisation's own: another organisation's readers at the same address do not spend it", async () => {
+    const w = await limitedWorld({ orgLimits: { assistantPerIpPerDay: 1 } });
+    await w.services.tenants.addOrg('globex', { assistantPerIpPerDay: 1 });
+    const globexKey = (await w.services.tenants.createKey('globex', 'assistant')).secret;
+    await w.services.tenants.putDomain({ id: 'globex-docs', orgId: 'globex', source: '.', docsPath: '', baseUrl: 'https://docs.globex.example', includeHidden: false });
+    await w.docIndex.applyChanges('globex-docs', { upserts: SITE, removals: [] });
+    assert.equal(await statusOf(await w.post('v2', body())), 200);
+    assert.equal(await statusOf(await w.post('v2', body())), 429);
+    assert.equal(await statusOf(await w.post('v2', body(), { key: globexKey, domain: 'globex-docs' })), 200);
     await w.close();
   });
 
