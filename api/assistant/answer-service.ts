@@ -31,6 +31,12 @@ import { blockSeparator, suggestionsBlock } from './suggestions.js';
  */
 const THREAD_SETTLE_WAIT_MS = 5_000;
 
+/**
+ * How long an answer's stream waits for its exchange to be committed before it ends regardless.
+ * Milliseconds when the database is up; bounded so an outage delays the end of a stream, not holds it.
+ */
+const STREAM_END_WAIT_MS = 2_000;
+
 /** Resolves with `settled`, or rejects as the database being unavailable once `ms` have passed. */
 async function settledWithin(settled: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -103,6 +109,12 @@ export interface AnswerService {
   answer(prepared: PreparedAnswer, options: AnswerOptions): AnswerRun;
   /** A thread with every exchange answered so far. */
   loadThread(orgId: string, threadId: string): Promise<ThreadTranscript | undefined>;
+  /**
+   * Resolves once the thread's exchanges this process took are committed, or after
+   * `STREAM_END_WAIT_MS` (a database down or busy). The assistant routes end an answer's stream
+   * only then: the reader's next request, on whichever replica, finds the exchange.
+   */
+  committed(orgId: string, threadId: string): Promise<void>;
 }
 
 export interface AnswerServiceDeps {
@@ -250,6 +262,10 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         }
       }
       return { deltas: deltas(), usage: () => run.usage() };
+    },
+
+    committed(orgId, threadId) {
+      return settledWithin(sink.settled(orgId, threadId), STREAM_END_WAIT_MS).catch(() => undefined);
     },
 
     async loadThread(orgId, threadId) {

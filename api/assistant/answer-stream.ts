@@ -12,8 +12,8 @@ export interface AnswerJob {
   logger: Logger;
   /** For the logs. */
   threadId: string;
-  /** Ends the response (the stream's last byte). */
-  end(): void;
+  /** Ends the response (the stream's last byte), once what must come first has. */
+  end(): void | Promise<void>;
   /** How long the client may read nothing while the stream is full before it is given up. */
   stallTimeoutMs: number;
   /** The client read nothing for `stallTimeoutMs`: cut the connection and abort the model request. */
@@ -61,13 +61,13 @@ export async function runAnswer(job: AnswerJob): Promise<void> {
       logger.warn({ err, threadId: job.threadId }, 'assistant answer failed mid-stream');
       writer.error(publicFailure(err));
     }
-    return job.end();
+    return await job.end();
   }
-  if (signal.aborted) return job.end();
+  if (signal.aborted) return await job.end();
   writer.inOneWrite(() => {
     writer.endText();
     writer.sources(job.citations);
     writer.finish(job.run.usage());
   });
-  job.end();
+  await job.end();
 }

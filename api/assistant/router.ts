@@ -146,7 +146,10 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
       signal: controller.signal,
       logger,
       threadId,
-      end: () => {
+      end: async () => {
+        // The exchange is committed first: a follow-up or a rating the reader sends the moment the
+        // stream ends, through another API replica, finds it (and appends after it, not before).
+        if (thread.record && !res.closed) await answers.committed(orgId, threadId);
         res.end();
         if (res.closed) return;
         // The last bytes too must be read in bounded time, or the connection would stay open for ever.

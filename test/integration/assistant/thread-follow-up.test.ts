@@ -1,9 +1,23 @@
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
+import { createThreadStore } from '../../../core/threads/index.js';
 import { assistantWorld, userMessage } from './harness.js';
 
 describe('a follow-up whose thread is not stored yet', function () {
   this.timeout(60_000);
+
+  it('finds the answer stored once its stream has ended: another API replica reading the database at that moment has it', async () => {
+    const world = await assistantWorld();
+    // The store as another replica reads it: the database alone, with no wait on this process's writer.
+    const elsewhere = createThreadStore(world.services.database, { retentionDays: 30 });
+    for (let i = 0; i < 5; i++) {
+      const res = await world.post('v2', { fp: 'reader', messages: [userMessage(`How do I install the CLI, take ${i}?`)] });
+      await res.text();
+      const stored = await elsewhere.load(world.org.orgId, res.headers.get('x-thread-id') ?? '');
+      assert.deepEqual(stored?.exchanges.map((e) => e.question), [`How do I install the CLI, take ${i}?`]);
+    }
+    await world.close();
+  });
 
   it('is answered within seconds from the client’s messages while the database cannot commit, not held open; the first exchange is stored once it can', async () => {
     const world = await assistantWorld();
