@@ -45,49 +45,56 @@ function waitIn(waiters: Set<Waiter>, jobId: string, afterSeq: number, options: 
 
 /**
  * With Redis: a writer publishes on the job's channel after commit; each process holds one
- * subscriber connection, subscribed to the channels of the jobs its streams wait on.
+ * subscriber connection, subscribed to the channels of the jobs its streams wait on. Channels are
+ * subscribed only on a ready connection, all of them again on each `ready` (a subscription sent
+ * while connecting was refused, or lost with its connection, and nothing said so), and every waiter
+ * is woken then to read the log for what it missed. While the connection is not ready, waiters
+ * look at the log every `WAKEUP_POLL_MS`, as the poller does.
  */
 export function redisJobWakeups(redis: Redis): JobWakeups {
   const waiters = new Set<Waiter>();
   const subscribed = new Set<string>();
-  let subscriber: Redis | undefined;
   const channel = (jobId: string) => `quire:job-events:${jobId}`;
   const jobOf = (name: string) => name.slice('quire:job-events:'.length);
+  // Its own connection: a subscribed connection runs no other command.
+  const subscriber = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, autoResubscribe: false });
+  const ready = () => subscriber.status === 'ready';
 
-  const listen = (): Redis => {
-    if (subscriber) return subscriber;
-    // Its own connection (a subscribed connection runs no other command), queueing until connected and resubscribing after a reconnect.
-    const s = redis.duplicate({ enableOfflineQueue: true });
-    s.on('error', () => undefined);
-    s.on('message', (name: string) => {
-      const jobId = jobOf(name);
-      for (const w of waiters) if (w.jobId === jobId) w.wake();
-    });
-    subscriber = s;
-    return s;
+  const subscribe = (jobId: string) => {
+    subscribed.add(jobId);
+    subscriber.subscribe(channel(jobId)).catch(() => subscribed.delete(jobId));
   };
-
   const sync = (jobId: string) => {
     const wanted = [...waiters].some((w) => w.jobId === jobId);
     if (wanted && !subscribed.has(jobId)) {
-      subscribed.add(jobId);
-      void listen().subscribe(channel(jobId)).catch(() => undefined);
+      if (ready()) subscribe(jobId);
     } else if (!wanted && subscribed.has(jobId)) {
       subscribed.delete(jobId);
-      void listen().unsubscribe(channel(jobId)).catch(() => undefined);
+      if (ready()) void subscriber.unsubscribe(channel(jobId)).catch(() => undefined);
     }
   };
+
+  subscriber.on('error', () => undefined);
+  subscriber.on('message', (name: string) => {
+    const jobId = jobOf(name);
+    for (const w of waiters) if (w.jobId === jobId) w.wake();
+  });
+  subscriber.on('close', () => subscribed.clear());
+  subscriber.on('ready', () => {
+    for (const jobId of new Set([...waiters].map((w) => w.jobId))) subscribe(jobId);
+    for (const w of [...waiters]) w.wake();
+  });
+  subscriber.connect().catch(() => undefined);
 
   return {
     async notify(jobId) {
       // A wake-up that cannot be sent is only latency: readers look again after their timeout.
       await redis.publish(channel(jobId), '').catch(() => undefined);
     },
-    wait: (jobId, afterSeq, options) => waitIn(waiters, jobId, afterSeq, options, sync),
+    wait: (jobId, afterSeq, options) => waitIn(waiters, jobId, afterSeq, ready() ? options : { ...options, timeoutMs: Math.min(options.timeoutMs, WAKEUP_POLL_MS) }, sync),
     async close() {
       for (const w of [...waiters]) w.wake();
-      subscriber?.disconnect();
-      subscriber = undefined;
+      subscriber.disconnect();
     },
   };
 }

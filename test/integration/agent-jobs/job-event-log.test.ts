@@ -89,5 +89,15 @@ forEachDialect('job event log', (database) => {
       aborted.abort();
       assert.equal(await cut, false, 'an aborted wait ends');
     });
+
+    it(`a new process's first waiters, forty at once while it still connects, are each woken through ${name}`, async () => {
+      const writer = createJobEventLog(database(), await open());
+      const reader = createJobEventLog(database(), await open());
+      const jobs = Array.from({ length: 40 }, (_, i) => `job_many_${name.length}_${i}`);
+      // Longer than any test may take: only a wake-up (or a look at the log) ends these waits with true.
+      const waiting = jobs.map((jobId) => reader.waitForEvents(jobId, 0, { timeoutMs: 600_000 }));
+      for (const jobId of jobs) await writer.append(event(jobId, 'k1'));
+      assert.deepEqual(await Promise.all(waiting), jobs.map(() => true));
+    });
   }
 });
