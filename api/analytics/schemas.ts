@@ -6,15 +6,34 @@ import * as v from 'valibot';
  * (`analytics.openapi.json`); fields Mintlify does not have are Quire's, marked so.
  */
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 const QUIRE = 'Quire’s own (not in Mintlify’s API).';
+
+/**
+ * Whether every part of an ISO date is in its range: `Date.parse` takes February 30th, June 31st
+ * and 24:00 and moves them into the next day or month, a period the caller did not ask for.
+ */
+export function isCalendarDate(text: string): boolean {
+  const [, year, month, day, hour = '0', minute = '0', second = '0', offsetHours = '0', offsetMinutes = '0'] = ISO_DATE.exec(text) ?? [];
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return (
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60 &&
+    Number(second) < 60 &&
+    Number(offsetHours) < 24 &&
+    Number(offsetMinutes) < 60
+  );
+}
 
 const date = (description: string) =>
   v.optional(
     v.pipe(
       v.string(),
       v.regex(ISO_DATE, 'must be a date in ISO 8601 or YYYY-MM-DD format'),
-      v.check((s) => !Number.isNaN(Date.parse(s)), 'must be a valid date'),
+      v.check(isCalendarDate, 'must be a date that exists (month 01–12, a day of that month, time before 24:00)'),
       v.description(description),
       v.examples(['2026-01-01']),
     ),

@@ -148,7 +148,9 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   });
 
   it('refuses a bad period, limit or cursor with 400, and another organisation’s domain with 404', async () => {
-    for (const [query, field] of [['?dateFrom=yesterday', 'dateFrom'], ['?dateFrom=2026-06-02&dateTo=2026-06-01', 'dateFrom'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?cursor=not-a-cursor', 'cursor'], [`?cursor=${Buffer.from(JSON.stringify([1, 'a\u0000'])).toString('base64url')}`, 'cursor']]) {
+    for (const [query, field] of [['?dateFrom=yesterday', 'dateFrom'], ['?dateFrom=2026-06-02&dateTo=2026-06-01', 'dateFrom'],
+      // Days and times that do not exist: Date.parse would move them into the next day or month.
+      ['?dateFrom=2026-02-30', 'dateFrom'], ['?dateTo=2026-06-31', 'dateTo'], ['?dateFrom=2026-06-01T24:00Z', 'dateFrom'], ['?dateTo=2026-06-01T10:60:00Z', 'dateTo'], ['?dateFrom=2026-06-01T10:00:00%2B24:00', 'dateFrom'], ['?limit=0', 'limit'], ['?limit=1001', 'limit'], ['?cursor=not-a-cursor', 'cursor'], [`?cursor=${Buffer.from(JSON.stringify([1, 'a\u0000'])).toString('base64url')}`, 'cursor']]) {
       const res = await admin(`/v1/analytics/docs/assistant${query}`);
       assert.equal(res.status, 400, query);
       const body = (await res.json()) as { error: string; code: string; details: Array<{ path: string; message: string }> };
@@ -157,6 +159,7 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
       assert.equal(typeof body.error, 'string');
       assert.deepEqual([...new Set(body.details.map((d) => d.path))], [field], query);
     }
+    assert.equal((await admin('/v1/analytics/docs/assistant?dateFrom=2028-02-29&dateTo=2028-03-01T23:59:59.999%2B01:00')).status, 200, 'a leap day and an offset are dates');
     for (const route of ['/v1/analytics/docs/views?limit=251', '/v1/analytics/docs/visitors?offset=-1', '/v1/analytics/docs/searches?limit=101', '/v1/analytics/docs/feedback?source=email', '/v1/analytics/docs/feedback/by-page?status=open']) {
       assert.equal((await admin(route)).status, 400, route);
     }
