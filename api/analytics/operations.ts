@@ -98,7 +98,7 @@ export const analyticsOperations: OperationSpec[] = [
   }),
   get('/v1/analytics/{domain}/gaps', 'analyticsGaps', 'Coverage gaps: unanswered and poorly rated questions grouped by topic', { path: DomainParams, query: GapsQuery }, GapsSchema, {
     description:
-      'Two questions share a topic when at least 40% of their combined terms (words, stop words removed, endings cut) are common; each connected group is a gap. Largest first.',
+      'Two questions share a topic when their common terms (words, English stop words removed, endings cut, two-letter acronyms such as CI kept) hold at least 40% of their combined weight; a term weighs less the more of the period’s questions have it (past half of them), so function words of any language do not make a topic. Each connected group (questions linked directly or through others) is a gap. Largest first.',
     extensions: {},
   }),
   {

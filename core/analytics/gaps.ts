@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { questionTerms } from './question-terms.js';
 import type { AnswerSource, GapQuestion } from './types.js';
 
-/** Two questions are on one topic when this share of their combined terms is common (Jaccard similarity). */
+/** Two questions are on one topic when this share of their combined terms' weight is common (weighted Jaccard). */
 export const SAME_TOPIC = 0.4;
 const SAMPLE_QUESTIONS = 10;
 const NEAREST_PAGES = 3;
@@ -21,11 +21,40 @@ export interface CoverageGap {
   lastAskedAt: number;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let common = 0;
-  for (const t of a) if (b.has(t)) common += 1;
-  const union = a.size + b.size - common;
-  return union === 0 ? 0 : common / union;
+/**
+ * Each term's weight in a period: 1 while at most about half its questions have it, falling
+ * towards 0 as nearly all do, so the function words of any language and verbs every question
+ * uses ("add", "set up") do not decide a topic. Counted against one question more than there are,
+ * so the terms of a period of two like questions still weigh.
+ */
+function termWeights(sets: Array<Set<string>>): Map<string, number> {
+  const questionsWith = new Map<string, number>();
+  for (const set of sets) for (const term of set) questionsWith.set(term, (questionsWith.get(term) ?? 0) + 1);
+  const n = sets.length + 1;
+  return new Map([...questionsWith].map(([term, k]) => [term, Math.min(1, 2 * (1 - k / n))]));
+}
+
+/** Groups of the questions linked, directly or through others, by a similarity of at least SAME_TOPIC, in question order. */
+function connectedGroups(sets: Array<Set<string>>, weights: Map<string, number>): number[][] {
+  const weight = (term: string) => weights.get(term) ?? 0;
+  const totals = sets.map((set) => [...set].reduce((sum, term) => sum + weight(term), 0));
+  const root = sets.map((_, i) => i);
+  const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i]!)));
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      let common = 0;
+      for (const term of sets[i]!) if (sets[j]!.has(term)) common += weight(term);
+      const union = totals[i]! + totals[j]! - common;
+      if (union > 0 && common / union >= SAME_TOPIC) root[find(j)] = find(i);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < sets.length; i++) {
+    const group = groups.get(find(i));
+    if (group) group.push(i);
+    else groups.set(find(i), [i]);
+  }
+  return [...groups.values()];
 }
 
 function suggestionFor(topic: string[], pages: AnswerSource[], sample: string): string {
@@ -38,25 +67,20 @@ function suggestionFor(topic: string[], pages: AnswerSource[], sample: string): 
 
 /**
  * Groups unanswered and poorly rated questions into coverage gaps. Every
- * question is reduced to its terms (see `questionTerms`). Taken oldest first,
- * a question joins the first gap whose first question shares at least
- * `SAME_TOPIC` of their combined terms (Jaccard), else it starts a new gap.
- * A gap's topic is its most frequent terms, its pages the sources its answers
- * cited most. Deterministic: the same questions always give the same gaps, in
- * the same order (largest first).
+ * question is reduced to its terms (see `questionTerms`), each term weighed by
+ * how few of the period's questions have it (`termWeights`). Two questions
+ * whose common terms hold at least `SAME_TOPIC` of their combined weight are
+ * linked, and each connected group is a gap. A gap's topic is its most frequent
+ * terms (by weight), its pages the sources its answers cited most.
+ * Deterministic and independent of the input's order: the same questions
+ * always give the same gaps, in the same order (largest first).
  */
 export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
   const questions = [...input].sort((a, b) => a.record.at - b.record.at || (a.record.id < b.record.id ? -1 : 1));
   const terms = questions.map((q) => questionTerms(q.record.question));
   const sets = terms.map((t) => new Set(t.map((x) => x.stem)));
-  // Each gap is led by its first question; comparing with the leader, not with any member, keeps
-  // topics from chaining into one (a~b, b~c, c~d would otherwise join a and d).
-  const groups: number[][] = [];
-  sets.forEach((set, i) => {
-    const home = groups.find((members) => jaccard(sets[members[0]!]!, set) >= SAME_TOPIC);
-    if (home) home.push(i);
-    else groups.push([i]);
-  });
+  const weights = termWeights(sets);
+  const groups = connectedGroups(sets, weights);
 
   const gaps = groups.map((members): CoverageGap => {
     const stemCount = new Map<string, number>();
@@ -72,7 +96,8 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
         pageCount.set(source.path, { source: seen?.source ?? { title: source.title, url: source.url.split('#')[0] ?? source.url, path: source.path }, n: (seen?.n ?? 0) + 1 });
       }
     }
-    const stems = [...stemCount.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOPIC_TERMS).map(([s]) => s);
+    const weighed = (stem: string) => (stemCount.get(stem) ?? 0) * (weights.get(stem) ?? 0);
+    const stems = [...stemCount.keys()].sort((a, b) => weighed(b) - weighed(a) || (a < b ? -1 : 1)).slice(0, TOPIC_TERMS);
     const topic = stems.map((s) => wordOf.get(s) ?? s);
     const pages = [...pageCount.values()].sort((a, b) => b.n - a.n || (a.source.path < b.source.path ? -1 : 1)).slice(0, NEAREST_PAGES).map((p) => p.source);
     const newestFirst = [...members].reverse();

@@ -1,7 +1,9 @@
 /**
  * The terms of a question for grouping: lower-cased words of three letters or
- * more, common words removed, plural and verb endings cut, so "Rotating API
- * keys" and "how do I rotate an api key" give the same terms.
+ * more (and two-letter acronyms such as CI or UI), common English words
+ * removed, plural and verb endings cut, so "Rotating API keys" and "how do I
+ * rotate an api key" give the same terms. Function words of other languages
+ * stay: the grouping weighs down any term most questions of a period share.
  */
 
 const STOPWORDS = new Set(
@@ -31,12 +33,16 @@ export interface QuestionTerm {
   word: string;
 }
 
+/** Two capitals, or a capital and a digit, as written: a name (CI, UI, S3), where other short words are mostly grammar. */
+const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]$/u;
+
 export function questionTerms(question: string): QuestionTerm[] {
-  const words = question.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  const written = question.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
   const seen = new Set<string>();
   const terms: QuestionTerm[] = [];
-  for (const word of words) {
-    if (word.length < 3 || STOPWORDS.has(word)) continue;
+  for (const original of written) {
+    const word = original.toLowerCase();
+    if ((word.length < 3 && !ACRONYM.test(original)) || STOPWORDS.has(word)) continue;
     const s = stem(word);
     if (seen.has(s)) continue;
     seen.add(s);

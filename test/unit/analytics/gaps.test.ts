@@ -46,11 +46,32 @@ describe('coverage gaps', () => {
     assert.match(sla?.suggestion ?? '', /^Add a page about /);
   });
 
-  it('does not chain topics: a question joins a gap by its resemblance to the gap’s first question', () => {
-    // Keys ~ keys-and-webhooks ~ webhook secrets, but keys and webhook secrets share nothing.
-    const gaps = coverageGaps([q('How do I rotate my API key?'), q('API key for webhook signing'), q('webhook signing secret')]);
-    assert.deepEqual(gaps.map((g) => g.questions.length), [2, 1]);
-    assert.deepEqual(gaps[1]?.questions, ['webhook signing secret']);
+  it('links questions into connected groups whatever order they came in', () => {
+    // "webhook retries signing secret" links the other two; asked first or last, it makes one gap.
+    const asked = ['webhook retries', 'webhook retries signing secret', 'signing secret rotation'];
+    const bridgeLast = coverageGaps([asked[0]!, asked[2]!, asked[1]!].map((text) => q(text)));
+    const bridgeFirst = coverageGaps([asked[1]!, asked[0]!, asked[2]!].map((text) => q(text)));
+    for (const gaps of [bridgeLast, bridgeFirst]) assert.deepEqual(gaps.map((g) => [...g.questions].sort()), [[...asked].sort()]);
+  });
+
+  it('keeps short acronyms as terms: "set up CI" and "set up SSO" are two topics', () => {
+    assert.deepEqual(questionTerms('How do I configure CI/CD on S3? I tried').map((t) => t.stem), ['configur', 'ci', 'cd', 's3', 'tri']);
+    const gaps = coverageGaps(['How do I set up SSO?', 'How do I set up CI?', 'How do I set up a VPN?', 'How do I set up DNS?'].map((text) => q(text)));
+    assert.deepEqual(gaps.map((g) => g.count), [1, 1, 1, 1]);
+  });
+
+  it('does not group by the words most questions of the period share: function words of any language, generic verbs', () => {
+    for (const asked of [
+      ['Wie rotiere ich den API-Schlüssel?', 'Wie lösche ich den Account?', 'Wie ändere ich den Benutzernamen?'],
+      ['Comment est-ce que je change le mot de passe ?', 'Comment est-ce que je supprime le compte ?'],
+      ['¿Cómo puedo cambiar la contraseña de la cuenta?', '¿Cómo puedo borrar la cuenta de facturación?'],
+      ['How do I add a custom domain?', 'How do I add a custom font?', 'How do I add a custom logo?'],
+    ]) {
+      assert.deepEqual(coverageGaps(asked.map((text) => q(text))).map((g) => g.count), asked.map(() => 1), asked[0]);
+    }
+    // The topic's words are the ones that tell it apart, not the ones every question has.
+    const [german] = coverageGaps([q('Wie rotiere ich den API-Schlüssel?'), q('Wie rotiere ich den API-Schlüssel sicher?'), q('Wie lösche ich den Account?')]);
+    assert.deepEqual(german?.topic.slice(0, 2).sort(), ['api-schlüssel', 'rotiere']);
   });
 
   it('is deterministic: the same questions in another order give the same gaps and ids', () => {
