@@ -11,12 +11,18 @@ import { parseInput } from '../validation.js';
 import { gapPrompt } from './gap-prompt.js';
 import { recorderOf } from './recorder-of.js';
 import { encodeOffset, offsetCursor, reportRange, slice } from './report-query.js';
-import { GapJobBody, GapsQuery } from './schemas.js';
+import { GapJobBody, GapsQuery, type GapView } from './schemas.js';
 
 /** Questions considered per report, newest first: enough for a period's topics, bounded in cost (clustering is quadratic). */
 const MAX_QUESTIONS = 2000;
 
 export type GapRoutesDeps = Pick<ApiServices, 'tenants' | 'analytics' | 'jobs' | 'temporal' | 'limiter' | 'config'>;
+
+/** A gap as the listing shows it: the schema's fields, not the ids it also answers to. */
+function gapView(gap: CoverageGap, jobs: GapView['jobs']): GapView {
+  const { id, topic, count, unanswered, notHelpful, questions, pages, suggestion, lastAskedAt } = gap;
+  return { id, topic, count, unanswered, notHelpful, questions, pages, suggestion, lastAskedAt: new Date(lastAskedAt).toISOString(), jobs };
+}
 
 /** Coverage gaps (admin key) and the agent job that fills one. */
 export function gapRoutes(router: Router, services: GapRoutesDeps): void {
@@ -38,10 +44,11 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const started = await store.gapJobs(domain.id);
     const views = await Promise.all(
       page.map(async (gap) => {
-        const own = started.filter((j) => j.gapId === gap.id);
+        // A job is recorded under the gap's id of the day; any of the gap's questions' ids finds it.
+        const own = started.filter((j) => gap.aliases.includes(j.gapId));
         const records = await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)));
         const jobViews = records.flatMap((r) => (r ? [{ projectId: r.projectId, ...toJobView(r) }] : [])).map((j) => ({ jobId: j.id, projectId: j.projectId, status: j.status, prLink: j.prLink }));
-        return { ...gap, lastAskedAt: new Date(gap.lastAskedAt).toISOString(), jobs: jobViews };
+        return gapView(gap, jobViews);
       }),
     );
     ctx.body = { gaps: views, nextCursor: more ? encodeOffset(offset + q.limit) : null, hasMore: more };
@@ -55,7 +62,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const project = await tenants.getProject(body.projectId);
     if (!project || project.orgId !== orgId) throw notFound(`project '${body.projectId}'`);
     const gapId = String(ctx.params.gapId ?? '');
-    const gap = (await gapsOf(domain.id, range)).find((g) => g.id === gapId);
+    const gap = (await gapsOf(domain.id, range)).find((g) => g.aliases.includes(gapId));
     if (!gap) throw notFound(`gap '${gapId.slice(0, 64)}'`);
     const model = chooseModel(project, config, undefined);
     const org = await tenants.getOrg(orgId);

@@ -226,7 +226,10 @@ export const ViewsSchema = v.object({ totals: totals('page views'), views: pathT
 export const VisitorsSchema = v.object({ totals: totals('visitors'), visitors: pathTraffic('Visitors'), hasMore: v.boolean(), days: perDay(traffic) });
 
 export const GapSchema = v.object({
-  id: v.pipe(v.string(), v.description('Derived from the topic’s terms; stable while the topic is.')),
+  id: v.pipe(
+    v.string(),
+    v.description('Derived from the gap’s earliest question: new questions joining the gap keep it. When gaps merge, the ids of each remain valid for the job endpoint.'),
+  ),
   topic: v.array(v.string()),
   count,
   unanswered: count,
@@ -240,6 +243,7 @@ export const GapSchema = v.object({
 export const GapsSchema = v.object({ gaps: v.array(GapSchema), ...page });
 export const GapJobSchema = v.object({ gapId: v.string(), projectId: v.string(), jobId: v.string() });
 
+export type GapView = v.InferOutput<typeof GapSchema>;
 export type Conversation = v.InferOutput<typeof ConversationSchema>;
 export type ThreadResponse = v.InferOutput<typeof ThreadSchema>;
 export type ThreadMessage = v.InferOutput<typeof ThreadMessageSchema>;

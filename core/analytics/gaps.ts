@@ -9,8 +9,13 @@ const NEAREST_PAGES = 3;
 const TOPIC_TERMS = 3;
 
 export interface CoverageGap {
-  /** Derived from the topic's terms: the same topic keeps its id from one report to the next. */
+  /** Its earliest question's `gapIdOf`: questions joining the gap, and the topic words they bring, do not change it. */
   id: string;
+  /**
+   * `gapIdOf` each of its questions, its own id first: the ids the gap answers to. An id given out
+   * before two gaps merged still finds the merged gap, and a job started on it stays with its questions.
+   */
+  aliases: string[];
   topic: string[];
   count: number;
   unanswered: number;
@@ -19,6 +24,11 @@ export interface CoverageGap {
   pages: AnswerSource[];
   suggestion: string;
   lastAskedAt: number;
+}
+
+/** The id of a gap whose earliest question is the answer `answerId`. */
+export function gapIdOf(answerId: string): string {
+  return `gap_${createHash('sha256').update(answerId).digest('hex').slice(0, 16)}`;
 }
 
 /**
@@ -102,10 +112,11 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
     const pages = [...pageCount.values()].sort((a, b) => b.n - a.n || (a.source.path < b.source.path ? -1 : 1)).slice(0, NEAREST_PAGES).map((p) => p.source);
     const newestFirst = [...members].reverse();
     const texts = [...new Set(newestFirst.map((i) => questions[i]!.record.question))];
-    const id = `gap_${createHash('sha256').update([...stems].sort().join(' ') || texts[0] || '').digest('hex').slice(0, 16)}`;
+    const aliases = members.map((i) => gapIdOf(questions[i]!.record.id));
     const notHelpful = members.filter((i) => questions[i]!.notHelpful).length;
     return {
-      id,
+      id: aliases[0]!,
+      aliases,
       topic,
       count: members.length,
       unanswered: members.filter((i) => questions[i]!.record.resolution === 'unanswered').length,

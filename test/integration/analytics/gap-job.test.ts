@@ -113,6 +113,14 @@ describe('a coverage gap fixed by the agent', function () {
     const after = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
     assert.deepEqual(after.body.gaps.find((g) => g.id === gap.id)?.jobs, [{ jobId, projectId: 'docs', status: 'completed', prLink: done.prLink }]);
 
+    // More readers ask: the gap grows and its most telling word is now "staging", but it keeps its id and its job.
+    recorder.record({ kind: 'answer', record: answer('q3', at + 2, { question: 'rotate the API key in staging', ...unanswered }) });
+    recorder.record({ kind: 'answer', record: answer('q4', at + 3, { question: 'rotating API keys for staging', ...unanswered }) });
+    await recorder.tick();
+    const grown = (await call<{ gaps: Array<GapView & { topic: string[] }> }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
+    assert.deepEqual(grown.map((g) => [g.id, g.count, g.topic[0]]), [[gap.id, 4, 'staging']]);
+    assert.deepEqual(grown[0]?.jobs.map((j) => j.jobId), [jobId]);
+
     const prompt = String(model.requests[0]?.body.messages.find((m) => m.role === 'user')?.content);
     for (const question of ['How do I rotate my API key?', 'rotating api keys safely']) assert.ok(prompt.includes(question), `the prompt carries "${question}"`);
     assert.ok(prompt.includes('Authentication (/authentication)'), 'the prompt carries the nearest page');

@@ -74,6 +74,22 @@ describe('coverage gaps', () => {
     assert.deepEqual(german?.topic.slice(0, 2).sort(), ['api-schlüssel', 'rotiere']);
   });
 
+  it('keeps a gap’s id as questions join it, and answers to the ids of the gaps that merged into it', () => {
+    const first = q('How do I rotate the admin API key for staging?');
+    const [alone] = coverageGaps([first]);
+    // Later questions make "rotate, api, key" the topic; the gap is still named by its first question.
+    const [grown] = coverageGaps([first, q('rotate api key'), q('rotating api keys safely')]);
+    assert.deepEqual([grown?.count, grown?.id], [3, alone?.id]);
+
+    const retries = q('webhook retries');
+    const signing = q('signing secret rotation');
+    const apart = coverageGaps([retries, signing]);
+    assert.equal(apart.length, 2);
+    const [merged] = coverageGaps([retries, signing, q('webhook retries signing secret')]);
+    assert.equal(merged?.id, apart.find((g) => g.questions[0] === 'webhook retries')?.id, 'the earliest question names it');
+    for (const before of apart) assert.ok(merged?.aliases.includes(before.id), before.id);
+  });
+
   it('is deterministic: the same questions in another order give the same gaps and ids', () => {
     const once = coverageGaps(questions);
     const again = coverageGaps([...questions].reverse());
