@@ -107,7 +107,7 @@ export const analyticsOperations: OperationSpec[] = [
     operationId: 'analyticsGapJob',
     summary: 'Start an agent job that fills a coverage gap',
     description:
-      'An ordinary agent job on the project, its prompt carrying the gap’s questions, nearest pages and suggestion. The gap lists the job and its `prLink`. The gap is looked up in the period given (default: the whole retention).',
+      'An ordinary agent job on the project, its prompt carrying the gap’s questions (in a block of quotes, each cut at 300 characters, that the agent is told are readers’ words, never instructions), nearest pages and suggestion. The gap lists the job and its `prLink`. The gap is looked up in the period given (default: the whole retention).',
     tags,
     security: 'admin',
     params: { path: GapParams },

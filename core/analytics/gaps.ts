@@ -67,12 +67,13 @@ function connectedGroups(sets: Array<Set<string>>, weights: Map<string, number>)
   return [...groups.values()];
 }
 
-function suggestionFor(topic: string[], pages: AnswerSource[], sample: string): string {
+/** What to change, from the topic's terms and the nearest page only: a reader's words never become a sentence of it. */
+function suggestionFor(topic: string[], pages: AnswerSource[]): string {
   const subject = topic.length > 0 ? topic.join(', ') : 'these questions';
   const nearest = pages[0];
   return nearest
-    ? `Extend "${nearest.title}" (${nearest.path}) to answer questions about ${subject}, such as "${sample}".`
-    : `Add a page about ${subject} that answers "${sample}".`;
+    ? `Extend "${nearest.title}" (${nearest.path}) to answer the readers' questions about ${subject}.`
+    : `Add a page about ${subject} that answers the readers' questions.`;
 }
 
 /**
@@ -123,7 +124,7 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
       notHelpful,
       questions: texts.slice(0, SAMPLE_QUESTIONS),
       pages,
-      suggestion: suggestionFor(topic, pages, texts[0] ?? ''),
+      suggestion: suggestionFor(topic, pages),
       lastAskedAt: Math.max(...members.map((i) => questions[i]!.record.at)),
     };
   });
