@@ -1,11 +1,13 @@
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
-import { createJob, toJobView } from '../../core/jobs/index.js';
+import { createJob, jobIdForKey, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import { consumeAgentLimit } from '../agent/agent-limits.js';
 import { chooseModel } from '../agent/choose-model.js';
+import { IDEMPOTENCY_KEY } from '../agent/schemas.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
-import { notFound } from '../http-error.js';
+import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { gapPrompt } from './gap-prompt.js';
@@ -65,14 +67,39 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const gap = (await gapsOf(domain.id, range)).find((g) => g.aliases.includes(gapId));
     if (!gap) throw notFound(`gap '${gapId.slice(0, 64)}'`);
     const model = chooseModel(project, config, undefined);
+    const started = await store.gapJobs(domain.id);
+    const own = started.filter((j) => gap.aliases.includes(j.gapId));
+    const key = ctx.get('Idempotency-Key');
+    // Without a key, the id of the job that follows the gap's newest: two clicks at once name the same
+    // job, and make it once. A key names its own (the space keeps it apart from the agent create route's).
+    const jobId = jobIdForKey(project.id, IDEMPOTENCY_KEY.test(key) ? `gap ${domain.id} ${key}` : `gap ${domain.id} ${gap.id} after ${own.at(-1)?.jobId ?? 'none'}`);
+    const keptFor = started.find((j) => j.jobId === jobId);
+    if (keptFor && !gap.aliases.includes(keptFor.gapId)) throw new HttpError(422, 'idempotency_key_reused', 'this Idempotency-Key was used for another gap; use a new key for a new request');
+    const made = await jobs.get(project.id, jobId);
+    if (made) {
+      // A retried request: the job it made, as it is now; no limit spent, nothing started again.
+      await store.putGapJob({ domainId: domain.id, gapId: gap.id, projectId: project.id, jobId, at: recorder.now() });
+      answer(ctx, 201, gap, made);
+      return;
+    }
+    const active = (await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)))).find((r) => r?.status === 'active');
+    if (active) {
+      answer(ctx, 200, gap, active);
+      return;
+    }
     const org = await tenants.getOrg(orgId);
     setRateLimitHeaders(ctx, await consumeAgentLimit(services, org?.limits, project.id, 'create'));
     const job = await createJob(
       { temporal: services.temporal, store: jobs, config },
-      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false },
+      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
     );
     await store.putGapJob({ domainId: domain.id, gapId: gap.id, projectId: project.id, jobId: job.id, at: recorder.now() });
-    ctx.status = 201;
-    ctx.body = { gapId: gap.id, projectId: project.id, jobId: job.id };
+    answer(ctx, 201, gap, job);
   });
+}
+
+/** The job of a gap: 201 when this request (or the one it retries) started it, 200 when it was already running. */
+function answer(ctx: Context, status: 200 | 201, gap: CoverageGap, job: JobRecord): void {
+  ctx.status = status;
+  ctx.body = { gapId: gap.id, projectId: job.projectId, jobId: job.id };
 }

@@ -118,6 +118,17 @@ export const PageViewBody = v.object({
   path: v.pipe(id(500), v.regex(/^\/[^?#\s]*$/, 'must be a page path starting with /, without query or fragment'), v.description('`location.pathname` of the page viewed.')),
 });
 
+export const GapJobHeaders = v.object({
+  'Idempotency-Key': v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Names the request so a retry makes one job: a repeat answers the job the key made, as it is now; the same key for another gap is refused (422). Honoured when it matches `^[A-Za-z0-9._:-]{8,128}$`, else ignored.',
+      ),
+    ),
+  ),
+});
+
 export const GapJobBody = v.object({
   projectId: id(128),
   ...period,

@@ -15,6 +15,7 @@ import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import type { JobView } from '../../../core/jobs/index.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
+import { conforms } from '../../support/openapi-conforms.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
 import { answer } from '../../unit/analytics/answer-fixture.js';
@@ -77,6 +78,59 @@ describe('a coverage gap fixed by the agent', function () {
 
     const unknown = await call(`${base}/v1/analytics/docs/gaps/gap_0000/job`, 'POST', adminKey, { projectId: 'docs' });
     assert.equal(unknown.status, 404);
+  });
+
+  it('starts one job for a double click, a retry with the same Idempotency-Key, or a click while the gap’s job is active', async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The model holds every job's first turn: the jobs stay active until the test lets them go.
+    const model = await startFakeModel(async () => {
+      await held;
+      return { text: 'Nothing to change.' };
+    });
+    const { recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
+    try {
+      const at = Date.now() - 60_000;
+      const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
+      recorder.record({ kind: 'answer', record: answer('k1', at, { question: 'How do I rotate my API key?', ...unanswered }) });
+      recorder.record({ kind: 'answer', record: answer('k2', at + 1, { question: 'rotating api keys safely', ...unanswered }) });
+      recorder.record({ kind: 'answer', record: answer('d1', at + 2, { question: 'Is there a dark theme?', ...unanswered }) });
+      await recorder.tick();
+      const [keys, dark] = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
+      assert.ok(keys && dark);
+      const start = (gapId: string, headers: Record<string, string> = {}) =>
+        fetch(`${base}/v1/analytics/docs/gaps/${gapId}/job`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ projectId: 'docs' }),
+        });
+      const jobOf = async (res: Response) => [res.status, ((await res.json()) as { jobId: string }).jobId] as const;
+
+      // A double click: both requests answer one job.
+      const clicks = await Promise.all([start(keys.id), start(keys.id)].map(async (res) => jobOf(await res)));
+      const jobId = clicks[0]![1];
+      assert.deepEqual(clicks.map(([, id]) => id), [jobId, jobId]);
+      assert.ok(clicks.every(([status]) => status === 200 || status === 201), JSON.stringify(clicks));
+      const later = await start(keys.id);
+      await conforms('/v1/analytics/{domain}/gaps/{gapId}/job', 'post', later.clone());
+      assert.deepEqual(await jobOf(later), [200, jobId], 'the gap’s active job, not a new one');
+
+      // With a key: the retry answers the job the first attempt started; the key is refused on another gap.
+      const key = { 'Idempotency-Key': 'gap-retry-0001' };
+      const first = await jobOf(await start(dark.id, key));
+      assert.equal(first[0], 201);
+      assert.deepEqual(await jobOf(await start(dark.id, key)), first);
+      const reused = await start(keys.id, key);
+      assert.equal(reused.status, 422);
+      assert.equal(((await reused.json()) as { code: string }).code, 'idempotency_key_reused');
+
+      const listed = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
+      assert.deepEqual(listed.map((g) => g.jobs.map((j) => j.jobId)), [[jobId], [first[1]]]);
+      const projectJobs = await call<{ jobs: unknown[] }>(`${base}/v2/agent/docs/jobs?limit=100`, 'GET', adminKey);
+      assert.equal(projectJobs.body.jobs.length, 2);
+    } finally {
+      release();
+    }
   });
 
   it('completes the gap\'s job with a pull request: the gap shows the job completed with the same prLink', async () => {
