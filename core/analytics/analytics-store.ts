@@ -190,21 +190,17 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
         for (let i = 0; i < searches.length; i += WRITE_CHUNK) {
           await trx
             .insertInto('searches')
-            .values(searches.slice(i, i + WRITE_CHUNK).map((r) => ({ domain_id: r.domainId, id: r.id, at: r.at, query: r.query, hits: r.hits, caller: r.caller, clicks: 0 })))
+            .values(searches.slice(i, i + WRITE_CHUNK).map((r) => ({ domain_id: r.domainId, id: r.id, at: r.at, query: r.query, hits: r.hits, caller: r.caller })))
             .onConflict((oc) => oc.columns(['domain_id', 'id']).doNothing())
             .execute();
         }
-        // Clicks after the searches of the same batch; a click on an unknown search is ignored.
-        for (const r of clicks) {
-          const found = await trx
-            .updateTable('searches')
-            .set({ clicks: sql<number>`clicks + 1` })
-            .where('domain_id', '=', r.domainId)
-            .where('id', '=', r.searchId)
-            .executeTakeFirst();
-          if (!found.numUpdatedRows) continue;
-          const search = await trx.selectFrom('searches').select('query').where('domain_id', '=', r.domainId).where('id', '=', r.searchId).executeTakeFirstOrThrow();
-          await trx.insertInto('clicks').values({ domain_id: r.domainId, search_id: r.searchId, query: search.query, path: r.path, at: r.at }).execute();
+        // Each click as it came, whether its search is written yet or not (another replica may write
+        // it later): reports join clicks to their searches, so one whose search never comes is never counted.
+        for (let i = 0; i < clicks.length; i += WRITE_CHUNK) {
+          await trx
+            .insertInto('clicks')
+            .values(clicks.slice(i, i + WRITE_CHUNK).map((r) => ({ domain_id: r.domainId, search_id: r.searchId, path: r.path, at: r.at })))
+            .execute();
         }
       });
     },
@@ -289,45 +285,43 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
 
     async searchStats(domainId, range): Promise<SearchStat[]> {
       const rows = await db
-        .selectFrom('searches')
+        .selectFrom('searches as s')
         .select([
-          'query',
+          's.query',
           sql<number>`count(*)`.as('searches'),
-          sql<number>`avg(hits)`.as('averageHits'),
-          sql<number>`sum(case when clicks > 0 then 1 else 0 end)`.as('clickedSearches'),
-          sql<number>`max(at)`.as('lastSearchedAt'),
+          sql<number>`avg(s.hits)`.as('averageHits'),
+          sql<number>`sum(case when exists (select 1 from clicks c where c.domain_id = s.domain_id and c.search_id = s.id) then 1 else 0 end)`.as('clickedSearches'),
+          sql<number>`max(s.at)`.as('lastSearchedAt'),
         ])
-        .where('domain_id', '=', domainId)
-        .where('at', '>=', range.from)
-        .where('at', '<=', range.to)
-        .groupBy('query')
+        .where('s.domain_id', '=', domainId)
+        .where('s.at', '>=', range.from)
+        .where('s.at', '<=', range.to)
+        .groupBy('s.query')
         .execute();
-      const stats = await Promise.all(
-        rows.map(async (row): Promise<SearchStat> => {
-          const clickedSearches = num(row.clickedSearches);
-          const top =
-            clickedSearches > 0
-              ? await db
-                  .selectFrom('clicks')
-                  .select(['path', sql<number>`count(*)`.as('n')])
-                  .where('domain_id', '=', domainId)
-                  .where('query', '=', row.query)
-                  .where('at', '>=', range.from)
-                  .where('at', '<=', range.to)
-                  .groupBy('path')
-                  .orderBy('n', 'desc')
-                  .orderBy('path')
-                  .limit(1)
-                  .executeTakeFirst()
-              : undefined;
-          return {
-            query: row.query,
-            searches: num(row.searches),
-            averageHits: num(row.averageHits),
-            clickedSearches,
-            topClickedPage: top?.path ?? null,
-            lastSearchedAt: num(row.lastSearchedAt),
-          };
+      // The clicks on the period's searches, per query and page: each query's most clicked page.
+      const clicked = await db
+        .selectFrom('clicks as c')
+        .innerJoin('searches as s', (join) => join.onRef('s.domain_id', '=', 'c.domain_id').onRef('s.id', '=', 'c.search_id'))
+        .select(['s.query', 'c.path', sql<number>`count(*)`.as('n')])
+        .where('s.domain_id', '=', domainId)
+        .where('s.at', '>=', range.from)
+        .where('s.at', '<=', range.to)
+        .groupBy(['s.query', 'c.path'])
+        .execute();
+      const top = new Map<string, { path: string; n: number }>();
+      for (const row of clicked) {
+        const best = top.get(row.query);
+        const n = num(row.n);
+        if (!best || n > best.n || (n === best.n && row.path < best.path)) top.set(row.query, { path: row.path, n });
+      }
+      const stats = rows.map(
+        (row): SearchStat => ({
+          query: row.query,
+          searches: num(row.searches),
+          averageHits: num(row.averageHits),
+          clickedSearches: num(row.clickedSearches),
+          topClickedPage: top.get(row.query)?.path ?? null,
+          lastSearchedAt: num(row.lastSearchedAt),
         }),
       );
       // Most searched first, then by query (sorted here: the two engines collate text differently).

@@ -192,7 +192,7 @@ export interface GapJob {
 }
 
 export interface AnalyticsStore {
-  /** Writes a batch of recorded events in one transaction (clicks of unknown searches are ignored). */
+  /** Writes a batch of recorded events in one transaction; a click is kept before its search is written, and counted once it is. */
   write(events: AnalyticsEvent[]): Promise<void>;
   /** Stores a rating, replacing an earlier one of the same message. */
   putFeedback(feedback: FeedbackRecord): Promise<void>;

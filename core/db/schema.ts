@@ -156,13 +156,11 @@ export interface SearchesTable {
   query: string;
   hits: number;
   caller: string;
-  clicks: number;
 }
 
 export interface ClicksTable {
   domain_id: string;
   search_id: string;
-  query: string;
   path: string;
   at: number;
 }

@@ -94,6 +94,14 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     ]);
   });
 
+  it('counts a click written before its search, as when another replica’s batch came first', async () => {
+    await store.write([{ kind: 'click', record: { domainId: 'docs', searchId: 'early', path: '/guides/install', at: T0 + 400 } }]);
+    await store.write([{ kind: 'search', record: { id: 'early', domainId: 'docs', at: T0, query: 'install', hits: 3, caller: 'browser' } }]);
+    assert.deepEqual(await store.searchStats('docs', { from: T0 - DAY, to: T0 + DAY }), [
+      { query: 'install', searches: 1, averageHits: 3, clickedSearches: 1, topClickedPage: '/guides/install', lastSearchedAt: T0 },
+    ]);
+  });
+
   it('stores a click on the longest search a client may send (2,000 characters of 3-byte text), and reports it', async () => {
     // Text that does not compress (PostgreSQL compresses a long index entry before it measures it).
     const query = Array.from({ length: 2000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('');
