@@ -12,7 +12,7 @@ import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { gapPrompt } from './gap-prompt.js';
 import { recorderOf } from './recorder-of.js';
-import { encodeOffset, offsetCursor, reportRange, slice } from './report-query.js';
+import { encodeReportCursor, reportCursor, reportRange, slice } from './report-query.js';
 import { GapJobBody, GapsQuery, type GapView } from './schemas.js';
 
 /** Questions considered per report, newest first: enough for a period's topics, bounded in cost (clustering is quadratic). */
@@ -40,8 +40,10 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
   router.get('/v1/analytics/:domain/gaps', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
     const q = parseInput(GapsQuery, ctx.query, 'query');
-    const offset = offsetCursor(q.cursor);
-    const gaps = await gapsOf(domain.id, reportRange(q, recorder.now(), days));
+    const after = reportCursor(q.cursor);
+    const range = after ?? reportRange(q, recorder.now(), days);
+    const offset = after?.offset ?? 0;
+    const gaps = await gapsOf(domain.id, range);
     const { items: page, more } = slice(gaps, offset, q.limit);
     const started = await store.gapJobs(domain.id);
     const views = await Promise.all(
@@ -53,7 +55,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
         return gapView(gap, jobViews);
       }),
     );
-    ctx.body = { gaps: views, nextCursor: more ? encodeOffset(offset + q.limit) : null, hasMore: more };
+    ctx.body = { gaps: views, nextCursor: more ? encodeReportCursor({ from: range.from, to: range.to, offset: offset + q.limit }) : null, hasMore: more };
   });
 
   router.post('/v1/analytics/:domain/gaps/:gapId/job', auth, async (ctx) => {

@@ -27,16 +27,32 @@ export function listCursor(cursor: string | undefined): ListCursor | undefined {
   }
 }
 
-/** An offset cursor, for the aggregated listings (searches, gaps). */
-export function offsetCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^o:(\d{1,9})$/.exec(text);
-  if (!match) throw badRequest('invalid query: cursor: cursor is not one this API returned', [{ path: 'cursor', message: 'cursor is not one this API returned' }]);
-  return Number(match[1]);
+/** A later page of an aggregated listing (searches, gaps): the first page's period, and the rows before it. */
+export interface ReportCursor extends TimeRange {
+  offset: number;
 }
 
-export const encodeOffset = (offset: number): string => Buffer.from(`o:${offset}`).toString('base64url');
+const invalidCursor = () => badRequest('invalid query: cursor: cursor is not one this API returned', [{ path: 'cursor', message: 'cursor is not one this API returned' }]);
+
+/**
+ * An aggregated listing's cursor. It keeps the first page's period: counted again over a period that
+ * grows with every search or question, the rows move, and a later page would repeat or skip some.
+ */
+export function reportCursor(cursor: string | undefined): ReportCursor | undefined {
+  if (cursor === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((n) => Number.isSafeInteger(n))) throw invalidCursor();
+  const [from, to, offset] = parsed as [number, number, number];
+  if (offset < 0) throw invalidCursor();
+  return { from, to, offset };
+}
+
+export const encodeReportCursor = (cursor: ReportCursor): string => Buffer.from(JSON.stringify([cursor.from, cursor.to, cursor.offset])).toString('base64url');
 
 /** One page of an aggregated listing, by offset. */
 export function slice<T>(items: T[], offset: number, limit: number): { items: T[]; more: boolean } {

@@ -6,7 +6,7 @@ import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { recorderOf } from './recorder-of.js';
-import { encodeOffset, listCursor, offsetCursor, reportRange, slice } from './report-query.js';
+import { encodeReportCursor, listCursor, reportCursor, reportRange, slice } from './report-query.js';
 import { answerAsThread, callerStatsView, conversationView, feedbackView, searchView, threadView, trafficPage } from './report-views.js';
 import { ConversationsQuery, FeedbackByPageQuery, FeedbackQuery, PeriodQuery, SearchesQuery, TrafficQuery } from './schemas.js';
 
@@ -63,13 +63,15 @@ export function reportRoutes(router: Router, services: ReportRoutesDeps, threads
   router.get('/v1/analytics/:domain/searches', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
     const q = parseInput(SearchesQuery, ctx.query, 'query');
-    const offset = offsetCursor(q.cursor);
-    const stats = await store.searchStats(domain.id, rangeOf(q));
+    const after = reportCursor(q.cursor);
+    const range = after ?? rangeOf(q);
+    const offset = after?.offset ?? 0;
+    const stats = await store.searchStats(domain.id, range);
     const { items, more } = slice(stats, offset, q.limit);
     ctx.body = {
       searches: items.map(searchView),
       totalSearches: stats.reduce((n, s) => n + s.searches, 0),
-      nextCursor: more ? encodeOffset(offset + q.limit) : null,
+      nextCursor: more ? encodeReportCursor({ from: range.from, to: range.to, offset: offset + q.limit }) : null,
       hasMore: more,
     };
   });

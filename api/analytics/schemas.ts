@@ -89,13 +89,21 @@ export const PeriodQuery = v.object(period);
 export const ConversationsQuery = v.object({ ...period, limit: limitParam(1000, 100), cursor });
 export const FeedbackQuery = v.object({ ...period, source, status, limit: limitParam(100, 50), cursor });
 export const FeedbackByPageQuery = v.object({ ...period, limit: limitParam(100, 10), source, status });
-export const SearchesQuery = v.object({ ...period, limit: limitParam(100, 50), cursor });
+/** The cursor of a listing counted over the period: it keeps the first page's period, so what arrives meanwhile moves no row. */
+const frozenCursor = v.optional(
+  v.pipe(
+    v.string(),
+    v.maxLength(512),
+    v.description('Pagination cursor: the `nextCursor` of the previous page. It keeps the first page’s period (`dateFrom`, `dateTo` and the default end, now): what is recorded later does not move rows between pages.'),
+  ),
+);
+export const SearchesQuery = v.object({ ...period, limit: limitParam(100, 50), cursor: frozenCursor });
 export const TrafficQuery = v.object({
   ...period,
   limit: limitParam(250, 50),
   offset: wholeNumber('offset', 0, 1_000_000_000, 0, 'Rows to skip: increment by `limit` while `hasMore` is true.'),
 });
-export const GapsQuery = v.object({ ...period, limit: limitParam(100, 20), cursor });
+export const GapsQuery = v.object({ ...period, limit: limitParam(100, 20), cursor: frozenCursor });
 
 const id = (max: number) => v.pipe(v.string('is required and must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
@@ -197,7 +205,7 @@ export const CallerStatsSchema = v.object({
 export const SearchesSchema = v.object({
   searches: v.array(
     v.object({
-      searchQuery: v.string(),
+      searchQuery: v.pipe(v.string(), v.description('The term, as most readers wrote it: spellings that differ only in case or spacing are one term.')),
       hits: v.pipe(count, v.description('Times this term was searched.')),
       ctr: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('Share of its searches with a reported click on a result.')),
       topClickedPage: v.nullable(v.string()),

@@ -53,6 +53,19 @@ function cursorBounds(q: ListQuery): { upper: number; tieAt: number; tieId: stri
   return { upper: Math.min(q.to, q.after.at), tieAt: q.after.at, tieId: q.after.id };
 }
 
+/** The searches of one query: each spelling's count, the sums, and clicks per page. */
+interface QueryTally {
+  spellings: Array<{ query: string; n: number }>;
+  searches: number;
+  hits: number;
+  clickedSearches: number;
+  lastSearchedAt: number;
+  pages: Map<string, number>;
+}
+
+/** A search query as readers mean it: case and spacing do not make another query. */
+const queryKey = (query: string) => query.toLowerCase().replace(/\s+/g, ' ').trim();
+
 const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
 /**
@@ -284,12 +297,13 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
     },
 
     async searchStats(domainId, range): Promise<SearchStat[]> {
+      // Per spelling here, per query (`queryKey`) below: the engines lower-case text differently (SQLite only ASCII).
       const rows = await db
         .selectFrom('searches as s')
         .select([
           's.query',
           sql<number>`count(*)`.as('searches'),
-          sql<number>`avg(s.hits)`.as('averageHits'),
+          sql<number>`sum(s.hits)`.as('hits'),
           sql<number>`sum(case when exists (select 1 from clicks c where c.domain_id = s.domain_id and c.search_id = s.id) then 1 else 0 end)`.as('clickedSearches'),
           sql<number>`max(s.at)`.as('lastSearchedAt'),
         ])
@@ -298,7 +312,7 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
         .where('s.at', '<=', range.to)
         .groupBy('s.query')
         .execute();
-      // The clicks on the period's searches, per query and page: each query's most clicked page.
+      // The clicks on the period's searches, per spelling and page.
       const clicked = await db
         .selectFrom('clicks as c')
         .innerJoin('searches as s', (join) => join.onRef('s.domain_id', '=', 'c.domain_id').onRef('s.id', '=', 'c.search_id'))
@@ -308,20 +322,34 @@ export function createAnalyticsStore(database: Database): AnalyticsStore {
         .where('s.at', '<=', range.to)
         .groupBy(['s.query', 'c.path'])
         .execute();
-      const top = new Map<string, { path: string; n: number }>();
-      for (const row of clicked) {
-        const best = top.get(row.query);
-        const n = num(row.n);
-        if (!best || n > best.n || (n === best.n && row.path < best.path)) top.set(row.query, { path: row.path, n });
+      const queries = new Map<string, QueryTally>();
+      const queryOf = (spelling: string) => {
+        const key = queryKey(spelling);
+        const seen = queries.get(key) ?? { spellings: [], searches: 0, hits: 0, clickedSearches: 0, lastSearchedAt: 0, pages: new Map<string, number>() };
+        queries.set(key, seen);
+        return seen;
+      };
+      for (const row of rows) {
+        const q = queryOf(row.query);
+        q.spellings.push({ query: row.query, n: num(row.searches) });
+        q.searches += num(row.searches);
+        q.hits += num(row.hits);
+        q.clickedSearches += num(row.clickedSearches);
+        q.lastSearchedAt = Math.max(q.lastSearchedAt, num(row.lastSearchedAt));
       }
-      const stats = rows.map(
-        (row): SearchStat => ({
-          query: row.query,
-          searches: num(row.searches),
-          averageHits: num(row.averageHits),
-          clickedSearches: num(row.clickedSearches),
-          topClickedPage: top.get(row.query)?.path ?? null,
-          lastSearchedAt: num(row.lastSearchedAt),
+      for (const row of clicked) {
+        const pages = queryOf(row.query).pages;
+        pages.set(row.path, (pages.get(row.path) ?? 0) + num(row.n));
+      }
+      const stats = [...queries.values()].map(
+        (q): SearchStat => ({
+          // Shown as most readers wrote it.
+          query: q.spellings.sort((a, b) => b.n - a.n || byText(a.query, b.query))[0]?.query ?? '',
+          searches: q.searches,
+          averageHits: q.searches === 0 ? 0 : q.hits / q.searches,
+          clickedSearches: q.clickedSearches,
+          topClickedPage: [...q.pages].sort((a, b) => b[1] - a[1] || byText(a[0], b[0]))[0]?.[0] ?? null,
+          lastSearchedAt: q.lastSearchedAt,
         }),
       );
       // Most searched first, then by query (sorted here: the two engines collate text differently).

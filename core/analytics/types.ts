@@ -160,6 +160,7 @@ export interface CategoryStat {
   unanswered: number;
 }
 
+/** One query of the period: its spellings that differ only in case and spacing together, shown as the most searched one. */
 export interface SearchStat {
   query: string;
   searches: number;
@@ -212,7 +213,7 @@ export interface AnalyticsStore {
   callerStats(domainId: string, range: TimeRange): Promise<CallerStat[]>;
   /** Answers per category, most asked first. */
   categoryStats(domainId: string, range: TimeRange): Promise<CategoryStat[]>;
-  /** Per query, most searched first. */
+  /** Per query (case and spacing aside), most searched first. */
   searchStats(domainId: string, range: TimeRange): Promise<SearchStat[]>;
   listFeedback(domainId: string, query: ListQuery): Promise<ListPage<FeedbackView>>;
   /** The ratings of one thread's answers. */

@@ -8,6 +8,7 @@ import { AnalyticsRecorder } from '../../../core/analytics/index.js';
 import { createLogger } from '../../../core/logger.js';
 import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from '../assistant/harness.js';
 import { conforms } from '../../support/openapi-conforms.js';
+import { answer } from '../../unit/analytics/answer-fixture.js';
 
 const PAGE = 'http://pages.example.test:8080';
 const HOUR = 3_600_000;
@@ -411,6 +412,48 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
     });
     assert.equal(job.status, 404);
     await conforms('/v1/analytics/{domain}/gaps/{gapId}/job', 'post', job);
+  });
+
+  it('counts a search term however it is cased or spaced, and pages searches and gaps over the first page’s period', async () => {
+    const search = async (query: string) =>
+      (
+        await fetch(`${world.url}/discovery/v1/search/docs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${world.org.assistantKey}`, origin: PAGE },
+          body: JSON.stringify({ query }),
+        })
+      ).json();
+    for (const query of ['Webhook retries', 'webhook retries', 'WEBHOOK  retries', 'webhook retries']) await search(query);
+    await recorded();
+    type Searches = { searches: Array<{ searchQuery: string; hits: number }>; nextCursor: string | null };
+    const all = await json<Searches>(await admin('/v1/analytics/docs/searches'));
+    assert.deepEqual(all.searches.filter((s) => /webhook/i.test(s.searchQuery)).map((s) => [s.searchQuery, s.hits]), [['webhook retries', 4]], 'one row, as most wrote it');
+    type Gaps = { gaps: Array<{ id: string; count: number }>; nextCursor: string | null };
+    const allGaps = await json<Gaps>(await admin('/v1/analytics/docs/gaps'));
+    assert.ok(allGaps.gaps.length >= 2);
+
+    // The first pages; then readers search and ask more, each enough to head its listing.
+    const firstSearches = await json<Searches>(await admin('/v1/analytics/docs/searches?limit=1'));
+    const firstGaps = await json<Gaps>(await admin('/v1/analytics/docs/gaps?limit=1'));
+    now += 1000;
+    for (let i = 0; i < 6; i++) await search('billing export');
+    const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
+    for (const id of ['late1', 'late2', 'late3']) recorder.record({ kind: 'answer', record: answer(id, now, { question: 'How do I export invoices to CSV?', ...unanswered }) });
+    await recorded();
+
+    const rest = async <T extends { nextCursor: string | null }>(route: string, page: T, rows: (p: T) => unknown[]) => {
+      const seen = [...rows(page)];
+      for (let cursor = page.nextCursor; cursor; ) {
+        const next = await json<T>(await admin(`${route}?limit=1&cursor=${cursor}`));
+        seen.push(...rows(next));
+        cursor = next.nextCursor;
+      }
+      return seen;
+    };
+    const searches = (p: Searches) => p.searches.map((s) => [s.searchQuery, s.hits]);
+    assert.deepEqual(await rest('/v1/analytics/docs/searches', firstSearches, searches), searches(all), 'no row repeated, skipped or added');
+    const gaps = (p: Gaps) => p.gaps.map((g) => [g.id, g.count]);
+    assert.deepEqual(await rest('/v1/analytics/docs/gaps', firstGaps, gaps), gaps(allGaps));
   });
 
   it('deletes what is past the retention on the next purge', async () => {

@@ -94,6 +94,16 @@ export function analyticsStoreContract(open: () => Promise<AnalyticsStore>): voi
     ]);
   });
 
+  it('counts a query however it is cased or spaced as one, shown as most readers wrote it', async () => {
+    const search = (id: string, query: string, hits: number) => ({ kind: 'search' as const, record: { id, domainId: 'docs', at: T0, query, hits, caller: 'browser' as const } });
+    await store.write([search('i1', 'Install', 2), search('i2', 'install', 4), search('i3', ' INSTALL  cli', 0), search('i4', 'install', 6), search('i5', 'install cli', 0)]);
+    await store.write([{ kind: 'click', record: { domainId: 'docs', searchId: 'i1', path: '/guides/install', at: T0 + 1 } }]);
+    assert.deepEqual(await store.searchStats('docs', { from: T0, to: T0 + DAY }), [
+      { query: 'install', searches: 3, averageHits: 4, clickedSearches: 1, topClickedPage: '/guides/install', lastSearchedAt: T0 },
+      { query: ' INSTALL  cli', searches: 2, averageHits: 0, clickedSearches: 0, topClickedPage: null, lastSearchedAt: T0 },
+    ]);
+  });
+
   it('counts a click written before its search, as when another replica’s batch came first', async () => {
     await store.write([{ kind: 'click', record: { domainId: 'docs', searchId: 'early', path: '/guides/install', at: T0 + 400 } }]);
     await store.write([{ kind: 'search', record: { id: 'early', domainId: 'docs', at: T0, query: 'install', hits: 3, caller: 'browser' } }]);
