@@ -62,17 +62,26 @@ export function pageViewStore(database: Database) {
         seen.n += 1;
         counts.set(key, seen);
       }
-      for (const row of counts.values()) {
+      // In one order (by key), so two API replicas' batches lock the rows they share in the same
+      // order: in arrival order they could deadlock on PostgreSQL.
+      const keyOf = (r: { domain_id: string; day: number; path: string; traffic: string }) => [r.domain_id, String(r.day).padStart(12, '0'), r.path, r.traffic].join('\u0000');
+      for (const row of [...counts.values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0))) {
         await trx
           .insertInto('page_view_days')
           .values(row)
           .onConflict((oc) => oc.columns(['domain_id', 'day', 'path', 'traffic']).doUpdateSet({ n: sql<number>`page_view_days.n + ${row.n}` }))
           .execute();
       }
-      for (let i = 0; i < views.length; i += WRITE_CHUNK) {
+      const visitors = views
+        .map((v) => ({ domain_id: v.domainId, day: dayOf(v.at), path: v.path, traffic: v.traffic, visitor: v.visitor }))
+        .sort((a, b) => {
+          const [x, y] = [`${keyOf(a)}\u0000${a.visitor}`, `${keyOf(b)}\u0000${b.visitor}`];
+          return x < y ? -1 : x > y ? 1 : 0;
+        });
+      for (let i = 0; i < visitors.length; i += WRITE_CHUNK) {
         await trx
           .insertInto('page_visitors')
-          .values(views.slice(i, i + WRITE_CHUNK).map((v) => ({ domain_id: v.domainId, day: dayOf(v.at), path: v.path, traffic: v.traffic, visitor: v.visitor })))
+          .values(visitors.slice(i, i + WRITE_CHUNK))
           .onConflict((oc) => oc.columns(['domain_id', 'day', 'path', 'traffic', 'visitor']).doNothing())
           .execute();
       }
