@@ -62,7 +62,34 @@ export function cronProblem(expression: string): string | undefined {
       if (problem) return `${field.name}: ${problem}`;
     }
   }
-  return undefined;
+  return neverFires(fields[2]!, fields[3]!);
+}
+
+/** The days of February, March… a day of month must fit in one of (29: leap years have it). */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The values a checked field's items name. */
+function valuesOf(part: string, field: CronField): number[] {
+  const values: number[] = [];
+  for (const item of part.split(',')) {
+    const [range = '', step = '1'] = item.split('/');
+    const [from = '', to] = range.split('-');
+    const low = range === '*' ? field.min : valueOf(from, field)!;
+    const high = range === '*' ? field.max : to === undefined ? (item.includes('/') ? field.max : low) : valueOf(to, field)!;
+    for (let v = low; v <= high; v += Number(step)) values.push(v);
+  }
+  return values;
+}
+
+/**
+ * An expression whose days of month fall in none of its months (`0 0 30 2 *`, `0 0 31 4,6 *`):
+ * accepted by the engine, it would never fire, and its automation never say why.
+ */
+function neverFires(days: string, months: string): string | undefined {
+  const first = Math.min(...valuesOf(days, FIELDS[2]!));
+  const inMonths = valuesOf(months, FIELDS[3]!);
+  if (inMonths.some((month) => first <= MONTH_DAYS[month - 1]!)) return undefined;
+  return `day of month ${first} falls in none of its months: the schedule would never fire`;
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

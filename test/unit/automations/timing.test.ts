@@ -5,7 +5,7 @@ import { isJobId } from '../../../core/jobs/index.js';
 
 describe('automation timing', () => {
   it('takes five-field cron expressions with ranges, steps, lists and names, and the @ shorthands', () => {
-    for (const ok of ['0 9 * * MON', '*/15 * * * *', '0 9-17/2 * * mon-fri', '30 2 1,15 JAN,jul *', '0 0 * * 7', '@daily', '@Hourly', ' 5 4 * * * ']) {
+    for (const ok of ['0 9 * * MON', '*/15 * * * *', '0 9-17/2 * * mon-fri', '30 2 1,15 JAN,jul *', '0 0 * * 7', '@daily', '@Hourly', ' 5 4 * * * ', '0 0 29 2 *', '0 0 31 4,5 *', '0 0 30-31 2-3 *', '0 0 31 */2 *']) {
       assert.equal(cronProblem(ok), undefined, ok);
     }
   });
@@ -22,6 +22,10 @@ describe('automation timing', () => {
       ['*/0 * * * *', /step/],
       ['5-1 * * * *', /backwards/],
       ['@fortnightly', /unknown shorthand/],
+      // Accepted by the engine, and never fired.
+      ['0 0 30 2 *', /^day of month 30 falls in none of its months: the schedule would never fire/],
+      ['0 0 31 4,6,9,11 *', /^day of month 31 falls in none of its months/],
+      ['0 0 30-31 FEB *', /^day of month 30 falls in none/],
       ['', /expected 5 fields/],
     ];
     for (const [expression, rule] of cases) assert.match(cronProblem(expression) ?? '(accepted)', rule, expression);
