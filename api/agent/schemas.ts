@@ -18,7 +18,8 @@ const prompt = v.pipe(
   // /\S/: the same whitespace String.prototype.trim removes.
   v.regex(/\S/, 'prompt must not be only whitespace'),
   // Nor only invisible format characters (zero-width spaces, joiners, direction marks): nothing to act on either.
-  v.check((text) => /[^\s\p{Cf}]/u.test(text), 'prompt must not be only whitespace or invisible characters'),
+  // (Whitespace alone is the rule above's: one problem per prompt.)
+  v.check((text) => !/\S/.test(text) || /[^\s\p{Cf}]/u.test(text), 'prompt must not be only whitespace or invisible characters'),
   v.maxLength(100_000, 'prompt must be at most 100000 characters'),
   v.description('What to do; not only whitespace.'),
 );
