@@ -5,7 +5,7 @@ import { compareOldestFirst, type AutomationStore, type StoredAutomation } from 
 function storedOf(row: { record_json: string; last_run_json: string | null }): StoredAutomation | undefined {
   const record = parseAutomationJson(row.record_json);
   if (!record) return undefined;
-  return { record, lastRun: row.last_run_json === null ? null : (parseAutomationRunJson(row.last_run_json) ?? null) };
+  return { record, lastRun: row.last_run_json === null ? null : (parseAutomationRunJson(row.last_run_json) ?? null), runVersion: row.last_run_json };
 }
 
 /** Automations in the database, written by the API, the CLI and the worker. */
@@ -37,6 +37,17 @@ export function createAutomationStore(database: Database): AutomationStore {
 
     async noteRun(projectId, id, run) {
       await db.updateTable('automations').set({ last_run_json: json(run) }).where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+
+    async claimRun(projectId, id, runVersion, run) {
+      const result = await db
+        .updateTable('automations')
+        .set({ last_run_json: json(run) })
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .where('last_run_json', runVersion === null ? 'is' : '=', runVersion)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

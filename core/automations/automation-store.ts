@@ -4,6 +4,8 @@ import type { AutomationRecord, AutomationRun } from './automation-record.js';
 export interface StoredAutomation {
   record: AutomationRecord;
   lastRun: AutomationRun | null;
+  /** The latest run as stored (opaque): `claimRun` writes only over this one. */
+  runVersion: string | null;
 }
 
 /**
@@ -17,6 +19,11 @@ export interface AutomationStore {
   list(projectId: string): Promise<StoredAutomation[]>;
   remove(projectId: string, id: string): Promise<void>;
   noteRun(projectId: string, id: string, run: AutomationRun): Promise<void>;
+  /**
+   * Notes `run` only if the latest run is still the one read (`runVersion`): of two starts that
+   * read the same run (a firing and a trigger at once), one claims the next run. False: another did.
+   */
+  claimRun(projectId: string, id: string, runVersion: string | null, run: AutomationRun): Promise<boolean>;
 }
 
 /** Oldest first, ties by id, so listings are stable. */

@@ -55,7 +55,7 @@ export async function createAutomation(deps: Deps, projectId: string, input: Aut
     await deps.automations.remove(projectId, record.id).catch(() => undefined);
     throw err;
   }
-  return viewOf(deps, { record, lastRun: null });
+  return viewOf(deps, { record, lastRun: null, runVersion: null });
 }
 
 export async function listAutomations(deps: Deps, projectId: string): Promise<AutomationView[]> {

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { AUTOMATION_SKIP, type AutomationRunInput, type AutomationSkipCode } from '../contracts/automation-run.js';
 import { engineClassifier } from '../engine-errors.js';
-import { createJob, jobModel, type JobRecord, type JobRequest, type JobStore } from '../jobs/index.js';
+import { createJob, jobModel, newJobId, type JobRecord, type JobRequest, type JobStore } from '../jobs/index.js';
 import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
 import type { Project, TenantStore } from '../tenants/types.js';
 import type { AutomationRecord } from './automation-record.js';
@@ -51,6 +51,9 @@ function jobRequest(project: Project, model: string, automation: AutomationRecor
 
 const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => ({ kind: 'skipped', code, reason });
 
+/** How long a run claimed by a start whose job is not stored yet counts as starting (then as a start that died). */
+const CLAIM_WINDOW_MS = 10 * 60_000;
+
 const classify = engineClassifier();
 
 /** Why a job could not be started, as its organisation may read it: an engine's own words stay in the worker's log. */
@@ -93,12 +96,24 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     return note({ kind: 'started', job, limit: undefined });
   }
 
-  const previous = lastRun?.jobId ? await deps.jobs.get(record.projectId, lastRun.jobId) : undefined;
+  // The run before, unless it is this one's own claim (a retried attempt).
+  const before = lastRun?.jobId && lastRun.jobId !== opts.jobId ? lastRun : undefined;
+  const previous = before?.jobId ? await deps.jobs.get(record.projectId, before.jobId) : undefined;
   if (previous?.status === 'active') {
     return note(skipped(AUTOMATION_SKIP.overlap, `the previous job ${previous.id} is still running`));
   }
+  // Claimed moments ago by another start whose job is not stored yet: that start is creating it (its record is the claim's, left as it is).
+  if (before && !previous && !before.skipped && Date.now() - Date.parse(before.at) < CLAIM_WINDOW_MS) {
+    return skipped(AUTOMATION_SKIP.overlap, `another start of this automation is starting job ${before.jobId}`);
+  }
   const model = jobModel(project, deps.config, record.model ?? undefined);
   if ('refused' in model) return note(skipped(AUTOMATION_SKIP.modelNotAllowed, `model '${record.model ?? ''}' ${model.refused}`));
+
+  // The next run is this start's only if no other (a firing and a trigger at once) claimed it since the run before was read.
+  const jobId = opts.jobId ?? newJobId();
+  if (!(await deps.automations.claimRun(record.projectId, record.id, stored.runVersion, { at: new Date().toISOString(), jobId, skipped: null }))) {
+    return skipped(AUTOMATION_SKIP.overlap, 'another start of this automation took this run');
+  }
 
   let limit: LimitState;
   try {
@@ -110,7 +125,7 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     await note(start);
     return start;
   }
-  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, opts.jobId)).catch(async (err: unknown) => {
+  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId)).catch(async (err: unknown) => {
     // Said in the automation's last run (which otherwise still shows the run before), then thrown on: the run's retries try again.
     await note(skipped(AUTOMATION_SKIP.startFailed, `the job could not be started: ${failureOf(err)}`)).catch(() => undefined);
     throw err;

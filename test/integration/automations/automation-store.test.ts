@@ -34,6 +34,22 @@ forEachDialect('automation store', (database) => {
     assert.equal(await store.get('elsewhere', earlier.id), undefined, 'another project does not see it');
   });
 
+  it('claims the next run only over the run it read: of two claims from one read, one wins', async () => {
+    const store = createAutomationStore(database());
+    const automation = record('docs', '2026-01-01T00:00:00.000Z');
+    await store.create(automation);
+    const read = await store.get('docs', automation.id);
+    assert.equal(read?.runVersion, null);
+    const run = (jobId: string) => ({ at: '2026-01-05T09:00:00.000Z', jobId, skipped: null });
+    const claims = await Promise.all([store.claimRun('docs', automation.id, null, run('job_aaaaaaaaaaaaaaaaaaaa')), store.claimRun('docs', automation.id, null, run('job_bbbbbbbbbbbbbbbbbbbb'))]);
+    assert.deepEqual(claims.filter(Boolean).length, 1);
+    const after = await store.get('docs', automation.id);
+    assert.equal(after?.lastRun?.jobId, claims[0] ? 'job_aaaaaaaaaaaaaaaaaaaa' : 'job_bbbbbbbbbbbbbbbbbbbb');
+    // Over the run it read, the next claim wins; over a stale one, it loses.
+    assert.equal(await store.claimRun('docs', automation.id, after!.runVersion, run('job_cccccccccccccccccccc')), true);
+    assert.equal(await store.claimRun('docs', automation.id, after!.runVersion, run('job_dddddddddddddddddddd')), false);
+  });
+
   it('lists the same order whatever order the rows were written in: ties of time by id', async () => {
     const store = createAutomationStore(database());
     const at = '2026-03-01T00:00:00.000Z';

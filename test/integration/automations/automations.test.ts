@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
-import { startAutomationJob, type AutomationView } from '../../../core/automations/index.js';
+import { automationJobId, startAutomationJob, type AutomationView } from '../../../core/automations/index.js';
 import { type JobView } from '../../../core/jobs/index.js';
 import { startFakeModel, type FakeModelServer } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
@@ -245,6 +245,29 @@ describe('automations on Temporal Schedules (real worker, git, Temporal)', funct
     assert.equal(start.kind, 'skipped');
     await assert.rejects(services.temporal.schedule.getHandle(orphan.scheduleId).describe(), ScheduleNotFoundError);
     assert.equal(await services.automations.get('orphaned', orphan.id), undefined);
+  });
+
+  it('a firing and a trigger at once start one job: the start that claims the run first makes it', async () => {
+    const created = await add('manual', { cron: '@daily', prompt: 'Say gadget on page 1', paused: true });
+    const deps = { temporal: services.temporal, automations: services.automations, jobs: services.jobs, tenants: services.tenants, limiter: services.limiter, config: services.config };
+    let release = () => {};
+    gate = new Promise((resolve) => (release = resolve));
+    try {
+      const before = (await jobsOf('manual')).length;
+      const [fired, triggered] = await Promise.all([
+        startAutomationJob(deps, { projectId: 'manual', automationId: created.id }, { jobId: automationJobId(`run-${created.id}`) }),
+        call<{ jobId?: string; error?: string }>(url(`/manual/automations/${created.id}/trigger`), 'POST', admin),
+      ]);
+      const started = [fired.kind === 'started' ? fired.job.id : undefined, triggered.status === 202 ? triggered.body.jobId : undefined].filter(Boolean);
+      assert.equal(started.length, 1, `exactly one of the two started a job: ${fired.kind}, ${triggered.status} ${JSON.stringify(triggered.body)}`);
+      assert.equal((await jobsOf('manual')).length, before + 1);
+      const view = await call<AutomationView>(url(`/manual/automations/${created.id}`), 'GET', admin);
+      assert.equal(view.body.lastRun?.jobId, started[0], 'the last run names the job that was made');
+      release();
+      await pollJob(base, admin, 'manual', started[0]!, settled, 60_000);
+    } finally {
+      release();
+    }
   });
 
   it('a firing whose job cannot be started says so in its last run, without the engine\'s own words, and fails for its retries', async () => {
