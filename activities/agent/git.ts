@@ -14,6 +14,8 @@ export interface GitAuth {
   credentials?: GitCredentials;
   /** False: an HTTP redirect fails the command (private targets refused). */
   followRedirects?: boolean;
+  /** The repository host's checked addresses, which git connects to (private targets refused; see core/git). */
+  pin?: string;
 }
 
 function credentialsOf(auth: GitAuth): GitCredentials | undefined {
@@ -36,6 +38,7 @@ export function runGit(cwd: string, args: string[], auth: GitAuth, input?: strin
     ...(input !== undefined ? { input } : {}),
     ...(signal ? { signal } : {}),
     ...(auth.followRedirects === false ? { followRedirects: false } : {}),
+    ...(auth.pin ? { pin: auth.pin } : {}),
   });
 }
 

@@ -46,10 +46,14 @@ export function forgeToken(services: ForgeTokenDeps, project: Project): string |
 
 export type GitAuthDeps = Pick<ActivityServices, 'secrets' | 'config'>;
 
-export function gitAuthFor(services: GitAuthDeps, project: Project): GitAuth {
+/**
+ * The agent's git identity and credentials for `project`. `pin`: where private targets are refused,
+ * the addresses the repository's host was checked at (`checkTarget`), which git then connects to;
+ * git also follows no redirect there: the host checked is the one it talks to.
+ */
+export function gitAuthFor(services: GitAuthDeps, project: Project, pin?: string): GitAuth {
   const token = forgeToken(services, project);
   const { authorName, authorEmail } = services.config.agent;
-  // Where private targets are refused, git follows no redirect: the host checked is the one it talks to.
-  const redirects = services.config.allowPrivateTargets ? {} : { followRedirects: false };
-  return token ? { authorName, authorEmail, token, ...redirects } : { authorName, authorEmail, ...redirects };
+  const guard = services.config.allowPrivateTargets ? {} : { followRedirects: false, ...(pin ? { pin } : {}) };
+  return token ? { authorName, authorEmail, token, ...guard } : { authorName, authorEmail, ...guard };
 }

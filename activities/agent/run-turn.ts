@@ -1,4 +1,4 @@
-import { privateTargetProblem } from '../../core/http/index.js';
+import { checkTarget } from '../../core/http/index.js';
 import { boundSummary, boundTitle, boundTodos, printable, readJobPreamble } from '../../core/jobs/index.js';
 import type { ChatMessage, ModelPort } from '../../core/model/index.js';
 import type { ActivityServices } from '../services.js';
@@ -80,9 +80,9 @@ async function turn(
   const { agent } = services.config;
   const started = Date.now();
   const project = await loadProject(services, input.projectId);
-  const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(project.repository);
-  if (refused) throw permanent(AGENT_ERROR.forgeMisconfigured, `the repository of project ${project.id} ${refused}`);
-  const auth = gitAuthFor(services, project);
+  const target = services.config.allowPrivateTargets ? {} : await checkTarget(project.repository);
+  if (target.problem) throw permanent(AGENT_ERROR.forgeMisconfigured, `the repository of project ${project.id} ${target.problem}`);
+  const auth = gitAuthFor(services, project, target.pin);
   const ws = await prepareWorkspace({ dataDir: services.config.dataDir, jobId: input.jobId, branch: input.branch, project, auth });
   const pushed = await pushedTurn(ws, input);
   if (pushed) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { privateTargetProblem } from '../../core/http/index.js';
+import { checkTarget } from '../../core/http/index.js';
 import { scrubSecrets } from '../../core/logger.js';
 import {
   checkedOutCommit,
@@ -37,15 +37,16 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
   return {
     async prepareDomainIndex(input: IndexDomainInput): Promise<PreparedDomain> {
       const domain = await domainOf(input.domainId);
-      const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(domain.source);
-      if (refused) throw ApplicationFailure.nonRetryable(`the docs source of '${domain.id}' ${refused}`, 'PrivateTargetRefused');
+      const target = services.config.allowPrivateTargets ? {} : await checkTarget(domain.source);
+      if (target.problem) throw ApplicationFailure.nonRetryable(`the docs source of '${domain.id}' ${target.problem}`, 'PrivateTargetRefused');
       let docsRoot: string;
       try {
         // Each domain its own checkout: another domain's run on the same repository never moves it mid-run.
         const cacheDir = path.join(services.config.dataDir, 'sources', domain.id);
         const signal = activitySignal();
-        const redirects = services.config.allowPrivateTargets ? {} : { followRedirects: false };
-        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...redirects });
+        // Where private targets are refused, git follows no redirect and connects to the addresses checked.
+        const guard = services.config.allowPrivateTargets ? {} : { followRedirects: false, ...(target.pin ? { pin: target.pin } : {}) };
+        docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...guard });
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
         throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { fetch } from 'undici';
 import { WEBHOOK_GONE, webhookDeliveryId, type WebhookEventRef } from '../../core/contracts/index.js';
-import { privateTargetProblem, proxyDispatcher } from '../../core/http/index.js';
+import { PrivateTargetError, privateTargetProblem, targetDispatcher } from '../../core/http/index.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody, type Webhook, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { activityAttempt } from '../activity-context.js';
 import type { ActivityServices } from '../services.js';
@@ -36,15 +36,16 @@ export type WebhookActivityDeps = Pick<ActivityServices, 'webhooks' | 'events' |
 
 /**
  * POSTs one job event to one webhook, signed; throws (Temporal retries with backoff) until the receiver answers 2xx.
- * Deliveries leave through the same dispatcher as model requests, so workers that reach the internet only
- * through an egress proxy (HTTP(S)_PROXY, NO_PROXY) still deliver; undici's own `fetch` takes its dispatcher
+ * Deliveries honour an egress proxy (HTTP(S)_PROXY, NO_PROXY) as model requests do; without one, where
+ * private targets are refused, each connection's own lookup refuses a private address (a name that
+ * passed the check before the request cannot rebind to one). undici's own `fetch` takes its dispatcher
  * with matching types, where Node's global one describes its bundled undici.
  */
 export function createWebhookActivities(services: WebhookActivityDeps) {
   const store = services.webhooks;
   const events = services.events;
   const { timeoutMs } = services.config.webhooks;
-  const dispatcher = proxyDispatcher(services.config.proxy);
+  const dispatcher = targetDispatcher(services.config.proxy, services.config.allowPrivateTargets);
 
   return {
     async deliverWebhookEvent(input: DeliveryInput): Promise<void> {
@@ -80,14 +81,15 @@ export function createWebhookActivities(services: WebhookActivityDeps) {
         services.metrics.webhooks.delivered('failed');
         throw new Error(lastError);
       }
-      // Checked at each delivery too: the name may resolve elsewhere now, and the setting may have changed.
-      const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(hook.url);
-      if (refused) {
-        const lastError = `refused: the receiver ${refused}`;
+      const refuse = async (why: string) => {
+        const lastError = `refused: the receiver ${why}`;
         await note({ status: 'failed', lastError });
         services.metrics.webhooks.delivered('failed');
-        throw ApplicationFailure.nonRetryable(lastError, WEBHOOK_TARGET_REFUSED);
-      }
+        return ApplicationFailure.nonRetryable(lastError, WEBHOOK_TARGET_REFUSED);
+      };
+      // Checked at each delivery too: the name may resolve elsewhere now, and the setting may have changed.
+      const refused = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(hook.url);
+      if (refused) throw await refuse(refused);
       const body = JSON.stringify({ id: deliveryId, ...event });
       let status: number;
       try {
@@ -109,6 +111,8 @@ export function createWebhookActivities(services: WebhookActivityDeps) {
         status = response.status;
         await response.body?.cancel();
       } catch (err) {
+        // The name answered a private address when connecting (a rebinding DNS): refused as above.
+        if (err instanceof Error && err.cause instanceof PrivateTargetError) throw await refuse(err.cause.reason);
         const lastError = describe(err);
         await note({ status: 'failed', lastError });
         services.metrics.webhooks.delivered('failed');

@@ -14,6 +14,11 @@ export interface GitOptions {
   signal?: AbortSignal;
   /** False: an HTTP redirect is an error (a host checked as public could send git on to a private one). */
   followRedirects?: boolean;
+  /**
+   * curl's `HOST:PORT:ADDRESS[,ADDRESS]` (`http.curloptResolve`): git connects to the addresses a
+   * check found, and resolves nothing itself (a rebinding DNS cannot answer otherwise in between).
+   */
+  pin?: string;
 }
 
 /** A git command that failed; `stderr` is scrubbed of credentials; `exitCode` when it exited (not stopped, not started). */
@@ -59,6 +64,7 @@ export function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
   const settings: Array<[string, string]> = [];
   if (options.credentials) settings.push(['http.extraHeader', `Authorization: ${basicHeader(options.credentials)}`]);
   if (options.followRedirects === false) settings.push(['http.followRedirects', 'false']);
+  if (options.pin) settings.push(['http.curloptResolve', options.pin]);
   if (settings.length > 0) {
     env.GIT_CONFIG_COUNT = String(settings.length);
     settings.forEach(([key, value], i) => {

@@ -1,3 +1,3 @@
-export { proxyDispatcher } from './proxy-dispatcher.js';
+export { proxyDispatcher, targetDispatcher } from './proxy-dispatcher.js';
 export { retryAfterMs } from './retry-after.js';
-export { hostOf, isPrivateAddress, privateTargetProblem } from './private-targets.js';
+export { checkTarget, hostOf, isPrivateAddress, PrivateTargetError, privateTargetProblem, publicOnlyLookup, type CheckedTarget, type Resolver } from './private-targets.js';

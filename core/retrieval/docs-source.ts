@@ -23,14 +23,14 @@ async function isGitSource(source: string): Promise<boolean> {
  * checkout a run of another could move under it. Credentials in the source
  * URL travel in the fetch's environment only, never on argv or in the clone's
  * git config. `signal` ends a fetch under way (the run cancelled or timed out);
- * `followRedirects: false` makes a redirect an error (private targets refused).
+ * `followRedirects: false` makes a redirect an error and `pin` connects to checked addresses (private targets refused).
  */
 export async function checkoutDocs(
   source: string,
   branch: string | undefined,
   docsPath: string,
   cacheDir: string,
-  opts: Pick<GitOptions, 'signal' | 'followRedirects'> = {},
+  opts: Pick<GitOptions, 'signal' | 'followRedirects' | 'pin'> = {},
 ): Promise<string> {
   const { signal } = opts;
   let root = source;

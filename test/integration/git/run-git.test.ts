@@ -124,6 +124,18 @@ describe('git runner (real git)', () => {
     assert.ok(elsewhere.urls.length > 0, 'followed when allowed');
   });
 
+  it('connects to the pinned addresses of a host, resolving nothing itself', async () => {
+    const remote = await recordingRemote();
+    const port = new URL(remote.url).port;
+    // A name no resolver knows: git reaches the remote only through the pin.
+    const url = `http://docs.pinned.invalid:${port}/acme/docs.git`;
+    await assert.rejects(runGit(await tempDir(), ['ls-remote', url], { pin: `docs.pinned.invalid:${port}:127.0.0.1` }), GitCommandError);
+    assert.ok(remote.urls.some((u) => u.startsWith('/acme/docs.git/info/refs')), 'git asked the pinned address');
+    const heard = remote.urls.length;
+    await assert.rejects(runGit(await tempDir(), ['ls-remote', url]), (e: unknown) => e instanceof GitCommandError && /resolve host/i.test(e.stderr));
+    assert.equal(remote.urls.length, heard, 'without the pin the name resolves nowhere');
+  });
+
   it('splits credentials off https URLs only', () => {
     assert.deepEqual(withoutCredentials('https://x-access-token:t%40k@github.com/a/b.git'), {
       url: 'https://github.com/a/b.git',
