@@ -6,6 +6,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -21,6 +22,11 @@ import {
 
 /** Delivery ids remembered against repeated signals; bounds the continue-as-new input. */
 export const MAX_HANDLED_IDS = 1000;
+/**
+ * Runs from before this patch kept retrying the head event when Temporal suggested a new run: a
+ * worker upgraded under such a run replays it so, and cancels attempts only from where it goes on.
+ */
+const CANCEL_ON_CONTINUE_AS_NEW = 'webhook-delivery-cancel-on-continue-as-new';
 /** A webhook with nothing to send for this long lets its workflow end; the next event starts a new one. */
 const IDLE_MS = 60 * 60 * 1000;
 
@@ -72,7 +78,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     // suggests a new run, this one stops trying and continues as new with the event still at the head.
     const attempt = new CancellationScope();
     let settled = false;
-    void condition(() => settled || workflowInfo().continueAsNewSuggested).then(() => settled || attempt.cancel());
+    if (patched(CANCEL_ON_CONTINUE_AS_NEW)) void condition(() => settled || workflowInfo().continueAsNewSuggested).then(() => settled || attempt.cancel());
     try {
       const summary = `${ref.type} ${ref.jobId}#${ref.seq}`;
       const scheduleToCloseTimeout = Math.max(1000, giveUpMs - (Date.now() - since));
