@@ -6,6 +6,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -51,6 +52,13 @@ const forge = proxyActivities<AgentActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 8, nonRetryableErrorTypes: [...AGENT_NON_RETRYABLE] },
 });
+
+/**
+ * A run lists the status of the job it loaded even when it records nothing: a message or an
+ * archive sent from a stale read starts a run with the status that read saw. Runs from before the
+ * patch listed only what they recorded.
+ */
+const LIST_LOADED_STATUS = 'agent-job-list-loaded-status';
 
 /** The job's turn bounds, and a summary operators read in the Temporal UI. */
 function turnOptions(settings: JobSettings, turn: number, batch: MessageRef[]): ActivityOptions {
@@ -141,6 +149,10 @@ export async function agentJobWorkflow(input: AgentJobInput): Promise<JobRecord>
   });
 
   await loading;
+  if (patched(LIST_LOADED_STATUS)) {
+    shown ??= workflowInfo().typedSearchAttributes.get(JOB_STATUS) as JobStatus | undefined;
+    await record();
+  }
   for (;;) {
     // An update that started this run (or came meanwhile) is accepted before the run can end.
     await condition(() => state.pending.length > 0 || isArchived(state) || allHandlersFinished());

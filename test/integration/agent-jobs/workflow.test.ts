@@ -16,7 +16,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { createActivities } from '../../../activities/index.js';
 import { jobRunOptions, jobSettings, newJobRecord, runInput } from '../../../api/agent/create-job.js';
 import type { AgentTurnInput, AgentTurnResult, PullRequestInput } from '../../../activities/agent/index.js';
-import { AGENT_JOB_WORKFLOW, JOB_ARCHIVED, messageRef, type AgentJobWorkflow, type JobMessage } from '../../../core/contracts/index.js';
+import { AGENT_JOB_WORKFLOW, JOB_ARCHIVED, JOB_STATUS, messageRef, type AgentJobWorkflow, type JobMessage } from '../../../core/contracts/index.js';
 import { archiveJobRun, sendJobMessage, type JobRecord, type JobRunDeps } from '../../../core/jobs/index.js';
 import { testServices } from '../../support/services.js';
 import { startWorker } from '../../support/temporal.js';
@@ -230,5 +230,21 @@ describe('agent job workflow (stand-in agent activities)', function () {
     assert.equal((await archiveJobRun(deps, done)).status, 'archived', 'idempotent');
     assert.equal((await latestRun(job.id).result()).status, 'archived');
     assert.equal(turns.length, 1);
+  });
+
+  it("a run started from a stale read of the job shows the job's own status in the list, not the one it was started with", async () => {
+    const status = async (jobId: string) => (await latestRun(jobId).describe()).typedSearchAttributes.get(JOB_STATUS);
+    const { job, handle } = await create();
+    const done = await handle.result();
+    assert.equal((await archiveJobRun(deps, done)).status, 'archived');
+    await latestRun(job.id).result();
+    // A follow-up that read the job before the archive: the run it starts is refused, and lists the job archived.
+    await assert.rejects(send(done, 'stale', 'read before the archive'), (err: unknown) => err instanceof WorkflowUpdateFailedError);
+    await latestRun(job.id).result();
+    assert.equal(await status(job.id), 'archived');
+    // An archive sent again with the record read before the first: its run lists the job archived too.
+    assert.equal((await archiveJobRun(deps, done)).status, 'archived');
+    await latestRun(job.id).result();
+    assert.equal(await status(job.id), 'archived');
   });
 });
