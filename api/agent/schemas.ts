@@ -115,7 +115,7 @@ export const JobViewSchema = v.object({
     ),
   ),
   turns: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Turns that have ended (finished or failed); a running one is not counted.')),
-  filesChanged: v.pipe(v.array(v.string()), v.description('Docs-relative paths changed across the job’s turns, in the order first changed.')),
+  filesChanged: v.pipe(v.array(v.string()), v.description('Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file).')),
   stopReason: v.pipe(
     v.nullable(v.picklist(JOB_STOP_REASONS)),
     v.description(

@@ -11,6 +11,12 @@ import { boundSummary, boundTodos, type JobStopReason, type Todo } from '../../c
 export const MAX_SEEN_IDS = 1000;
 /** Messages quoted in the pull-request description. */
 export const MAX_HANDLED = 50;
+/**
+ * The most changed files a job lists (its record, its events, its pull request's description):
+ * with paths of at most 512 bytes the list stays well inside Temporal's 2 MB per payload, which
+ * the record crosses in every run. The pull request itself shows every file.
+ */
+export const MAX_LISTED_FILES = 1_000;
 
 export interface JobState {
   job: JobRecord;
@@ -100,9 +106,10 @@ export function beginTurn(state: JobState, now: string): { state: JobState; batc
   return { state: { ...state, job, pending: [], turn: state.turn + 1, handled }, batch };
 }
 
-/** Files the running turn pushed, for this and later pull-request descriptions. */
+/** Files the running turn pushed, for this and later pull-request descriptions: the first `MAX_LISTED_FILES`. */
 export function noteFilesChanged(state: JobState, files: string[]): JobState {
-  const added = files.filter((f) => !state.filesChanged.includes(f));
+  const room = MAX_LISTED_FILES - state.filesChanged.length;
+  const added = room > 0 ? files.filter((f) => !state.filesChanged.includes(f)).slice(0, room) : [];
   return added.length === 0 ? state : { ...state, filesChanged: [...state.filesChanged, ...added] };
 }
 

@@ -126,6 +126,14 @@ describe('agent job state transitions', () => {
     assert.equal(transitions.noteFilesChanged(state, ['a.mdx']), state);
   });
 
+  it('lists at most MAX_LISTED_FILES changed files, the first ones changed, so the record stays a small payload', () => {
+    const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => `guides/page-${from + i}.mdx`);
+    const full = transitions.noteFilesChanged(transitions.noteFilesChanged(fresh(), many(0, 600)), many(400, 600));
+    assert.equal(full.filesChanged.length, transitions.MAX_LISTED_FILES);
+    assert.deepEqual(full.filesChanged.slice(-2), many(998, 2));
+    assert.equal(transitions.noteFilesChanged(full, many(2000, 5)), full);
+  });
+
   it('a new run starts from the job as loaded: its turn, and messages a turn took are not run again', () => {
     const done = afterFirstTurn({ kind: 'done', prLink: 'http://pr/1', opened: true, report: report() });
     const next = transitions.startState({ job: done.job, turn: 1, handledMessageIds: ['m0'] }, [ref('m0'), ref('m1')]);

@@ -47,6 +47,8 @@ describe('configuration', () => {
     const defaults = loadConfig({});
     assert.deepEqual([defaults.agent.maxFileBytes, defaults.agent.maxFilesPerTurn, defaults.agent.maxTurnBytes], [1024 * 1024, 200, 10 * 1024 * 1024]);
     assert.throws(() => loadConfig({ QUIRE_AGENT_MAX_FILE_BYTES: '0' }), /QUIRE_AGENT_MAX_FILE_BYTES: must be at least 1 byte/);
+    // A turn's changed files cross Temporal in its result: beyond 1,000 they could pass its 2 MB payload limit.
+    assert.throws(() => loadConfig({ QUIRE_AGENT_MAX_FILES_PER_TURN: '1001' }), /QUIRE_AGENT_MAX_FILES_PER_TURN: must be at most 1000/);
   });
 
   it('reads the assistant rewrite and search settings, on by default, within their bounds', () => {
