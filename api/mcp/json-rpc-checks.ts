@@ -1,9 +1,11 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
 /**
  * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
  * answer would be wrong in JSON-RPC's terms: a batch where the protocol has none (or an empty
- * one), a JSON value that is not a JSON-RPC message (the transport calls it a parse error), and a
- * `tools/call` whose params are not a call (the SDK answers -32603, an internal error, with its
- * validator's dump).
+ * one), JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
+ * error, though the JSON parsed), and a `tools/call` whose params are not a call (the SDK answers
+ * -32603, an internal error, with its validator's dump).
  */
 
 /** The first MCP protocol version without JSON-RPC batches. */
@@ -44,9 +46,19 @@ function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether a JSON value is a JSON-RPC 2.0 message at all: a request or notification (a method), or a response. */
-function isMessage(m: Record<string, unknown>): boolean {
-  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
+const NOT_A_MESSAGE =
+  'a JSON-RPC 2.0 message has "jsonrpc": "2.0" and either a "method" (a request or notification) or a "result" or "error" (a response)';
+
+/**
+ * Why a JSON value is not an MCP message, or undefined when it is one. What the transport itself
+ * checks (its message schema) decides; the reasons name what clients most often get wrong.
+ */
+function messageProblem(m: unknown): string | undefined {
+  if (!isObject(m) || m.jsonrpc !== '2.0' || !(typeof m.method === 'string' || 'result' in m || 'error' in m)) return NOT_A_MESSAGE;
+  if ('id' in m && idOf(m) === null) return 'id must be a string or an integer (MCP allows no null id)';
+  if ('params' in m && !isObject(m.params)) return 'params must be an object when present';
+  if (!JSONRPCMessageSchema.safeParse(m).success) return `the message does not have the shape MCP gives a ${'method' in m ? ('id' in m ? 'request' : 'notification') : 'response'}`;
+  return undefined;
 }
 
 /**
@@ -59,19 +71,18 @@ export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefine
     if ((protocolVersion ?? VERSION_WITHOUT_HEADER) >= FIRST_WITHOUT_BATCHES) {
       return refuse(400, null, INVALID_REQUEST, `Invalid Request: MCP ${FIRST_WITHOUT_BATCHES} and later have no JSON-RPC batches; send one message per POST`);
     }
+    // The transport refuses a whole batch for one broken message, so the refusal names which.
+    for (const [i, message] of body.entries()) {
+      const problem = messageProblem(message);
+      if (problem) return refuse(400, null, INVALID_REQUEST, `Invalid Request: message ${i + 1} of the batch: ${problem}`);
+    }
     return undefined;
   }
-  if (!isObject(body) || !isMessage(body)) {
-    return refuse(
-      400,
-      isObject(body) ? idOf(body) : null,
-      INVALID_REQUEST,
-      'Invalid Request: a JSON-RPC 2.0 message has "jsonrpc": "2.0" and either a "method" (a request or notification) or a "result" or "error" (a response)',
-    );
-  }
+  const problem = messageProblem(body);
+  if (problem || !isObject(body)) return refuse(400, isObject(body) ? idOf(body) : null, INVALID_REQUEST, `Invalid Request: ${problem ?? NOT_A_MESSAGE}`);
   if (body.method === 'tools/call' && 'id' in body) {
-    const problem = toolCallProblem(body.params);
-    if (problem) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${problem}`);
+    const callProblem = toolCallProblem(body.params);
+    if (callProblem) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${callProblem}`);
   }
   return undefined;
 }

@@ -68,7 +68,7 @@ export const mcpOperations: OperationSpec[] = [
       200: { description: 'The JSON-RPC response(s) to the request(s) in the body.', headers: RATE_LIMIT_HEADERS, body: JsonRpcBody },
       202: { description: 'The body held only notifications or responses: nothing to answer.' },
       400: transportOrApiError(
-        'The body is not JSON (-32700), not a JSON-RPC message, an empty batch, or a batch under protocol 2025-06-18 and later (-32600).',
+        'The body is not JSON (-32700); not an MCP message (an id that is not a string or integer, params that are not an object), alone or in a batch, an empty batch, or a batch under protocol 2025-06-18 and later (-32600).',
       ),
       401: apiError('No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`).'),
       403: apiError('An admin key: this endpoint takes an assistant key.'),

@@ -208,6 +208,34 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     assert.ok(ok.body.result, JSON.stringify(ok.body));
   });
 
+  it('answers JSON that is no MCP message (an id that is null, fractional, true or an object; params that are not an object) with -32600, not a parse error', async () => {
+    const request = (fields: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'tools/list', ...fields });
+    // The error's id is the request's when it can be read, else null, as JSON-RPC says.
+    for (const [body, reason, id] of [
+      [request({ id: null }), /id must be a string or an integer/, null],
+      [request({ id: 1.5 }), /id must be a string or an integer/, null],
+      [request({ id: true }), /id must be a string or an integer/, null],
+      [request({ id: { n: 1 } }), /id must be a string or an integer/, null],
+      [request({ id: 4, params: 5 }), /params must be an object/, 4],
+      [{ jsonrpc: '2.0', id: 'p', method: 'ping', params: null }, /params must be an object/, 'p'],
+      [{ jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: 5 } }, /^Invalid Request/, 4],
+      [[request({ id: 1 }), request({ id: null })], /message 2 of the batch: id must be a string or an integer/, null],
+    ] as const) {
+      const { status, body: answer } = await rawMcp(world, body, '2025-03-26');
+      assert.equal(status, 400, JSON.stringify(body));
+      assert.equal(answer.error?.code, -32600, JSON.stringify(answer));
+      assert.equal(answer.id, id);
+      assert.match(answer.error?.message ?? '', reason);
+    }
+    // Every id MCP allows is answered with itself.
+    for (const id of ['abc', '', 0, -5, 1e3]) {
+      const { status, body } = await rawMcp(world, request({ id }));
+      assert.equal(status, 200);
+      assert.equal(body.id, id);
+      assert.ok(body.result, JSON.stringify(body));
+    }
+  });
+
   it('refuses JSON-RPC batches under protocol 2025-06-18 and later, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
     const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
     for (const version of ['2025-06-18', '2025-11-25']) {
