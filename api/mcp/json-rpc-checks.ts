@@ -1,11 +1,12 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
  * answer would be wrong in JSON-RPC's terms: a batch where the protocol has none (or an empty
  * one), JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
- * error, though the JSON parsed), and a `tools/call` whose params are not a call (the SDK answers
- * -32603, an internal error, with its validator's dump).
+ * error, though the JSON parsed), and a request whose params do not fit its method, such as a
+ * `tools/call` that is not a call (the SDK answers -32603, an internal error, with its validator's
+ * dump).
  */
 
 /** The first MCP protocol version without JSON-RPC batches. */
@@ -46,6 +47,22 @@ function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
+/** The SDK's schemas of the requests the docs server answers: what its handlers parse a request with before they run. */
+const REQUEST_SCHEMAS = new Map<string, { safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+/** Why a request's params do not fit its method, as the SDK's schema finds it, on one line; undefined when they fit. */
+function paramsProblem(method: string, request: Record<string, unknown>): string | undefined {
+  const result = REQUEST_SCHEMAS.get(method)?.safeParse(request);
+  if (!result || result.success) return undefined;
+  const issue = result.error?.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || 'params'}: ${issue.message}` : 'params do not fit the method';
+}
+
 const NOT_A_MESSAGE =
   'a JSON-RPC 2.0 message has "jsonrpc": "2.0" and either a "method" (a request or notification) or a "result" or "error" (a response)';
 
@@ -80,9 +97,10 @@ export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefine
   }
   const problem = messageProblem(body);
   if (problem || !isObject(body)) return refuse(400, isObject(body) ? idOf(body) : null, INVALID_REQUEST, `Invalid Request: ${problem ?? NOT_A_MESSAGE}`);
-  if (body.method === 'tools/call' && 'id' in body) {
-    const callProblem = toolCallProblem(body.params);
-    if (callProblem) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${callProblem}`);
+  const { method } = body;
+  if (typeof method === 'string' && 'id' in body) {
+    const wrong = (method === 'tools/call' ? toolCallProblem(body.params) : undefined) ?? paramsProblem(method, body);
+    if (wrong) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${wrong}`);
   }
   return undefined;
 }

@@ -56,7 +56,8 @@ export const mcpOperations: OperationSpec[] = [
       '(MCP clients send both). Tools: `search` (passages with title, absolute URL and text), `get_page` ' +
       '(a page as Markdown, by path or URL) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
       "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; a " +
-      '`tools/call` whose params are not a call is answered with JSON-RPC\'s invalid params (-32602). JSON-RPC batches are ' +
+      'request whose params do not fit its method (`initialize`, `tools/list`, a `tools/call` that is not a call) is answered with ' +
+      'JSON-RPC\'s invalid params (-32602) naming the field. JSON-RPC batches are ' +
       'refused under `MCP-Protocol-Version` 2025-06-18 and later (which have none), answered under 2025-03-26 or no header. Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +
       'search endpoints do); `ask` spends the three assistant limits.',

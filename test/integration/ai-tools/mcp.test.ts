@@ -236,6 +236,23 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     }
   });
 
+  it('answers an initialize or tools/list whose params do not fit the method with -32602 and the field, not an internal error', async () => {
+    const clientInfo = { name: 't', version: '1' };
+    for (const [method, params, reason] of [
+      ['initialize', undefined, /^Invalid params: params: /],
+      ['initialize', { capabilities: {}, clientInfo }, /^Invalid params: params\.protocolVersion: /],
+      ['initialize', { protocolVersion: 20250618, capabilities: {}, clientInfo }, /^Invalid params: params\.protocolVersion: /],
+      ['initialize', { protocolVersion: '2025-06-18', capabilities: {} }, /^Invalid params: params\.clientInfo: /],
+      ['tools/list', { cursor: 5 }, /^Invalid params: params\.cursor: /],
+    ] as const) {
+      const { status, body } = await rawMcp(world, { jsonrpc: '2.0', id: 'x', method, params });
+      assert.equal(status, 200);
+      assert.deepEqual([body.id, body.error?.code], ['x', -32602], JSON.stringify(body));
+      assert.match(body.error?.message ?? '', reason);
+      assert.doesNotMatch(body.error?.message ?? '', /\n/, 'one line, not the validator\'s dump');
+    }
+  });
+
   it('refuses JSON-RPC batches under protocol 2025-06-18 and later, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
     const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
     for (const version of ['2025-06-18', '2025-11-25']) {
