@@ -1,4 +1,12 @@
-import { CallToolRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
@@ -31,7 +39,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 /** The message's id when it is one JSON-RPC allows, else null (as for a message whose id cannot be read). */
 function idOf(message: Record<string, unknown>): JsonRpcId {
   const { id } = message;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }
 
 function refuse(status: JsonRpcRefusal['status'], id: JsonRpcId, code: number, message: string): JsonRpcRefusal {
@@ -47,20 +55,31 @@ function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
+/** One of the SDK's schemas, as far as these checks read it. */
+interface SdkSchema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
 /** The SDK's schemas of the requests the docs server answers: what its handlers parse a request with before they run. */
-const REQUEST_SCHEMAS = new Map<string, { safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }>([
+const REQUEST_SCHEMAS = new Map<string, SdkSchema>([
   ['initialize', InitializeRequestSchema],
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['tools/call', CallToolRequestSchema],
 ]);
 
-/** Why a request's params do not fit its method, as the SDK's schema finds it, on one line; undefined when they fit. */
-function paramsProblem(method: string, request: Record<string, unknown>): string | undefined {
-  const result = REQUEST_SCHEMAS.get(method)?.safeParse(request);
-  if (!result || result.success) return undefined;
+/** Why `value` does not fit `schema`, on one line (the first field, not the validator's dump); undefined when it fits. */
+function schemaProblem(schema: SdkSchema, value: unknown): string | undefined {
+  const result = schema.safeParse(value);
+  if (result.success) return undefined;
   const issue = result.error?.issues[0];
-  return issue ? `${issue.path.map(String).join('.') || 'params'}: ${issue.message}` : 'params do not fit the method';
+  return issue ? `${issue.path.map(String).join('.') || 'the message'}: ${issue.message}` : 'the message does not fit';
+}
+
+/** Why a request's params do not fit its method, as the SDK's schema finds it; undefined when they fit. */
+function paramsProblem(method: string, request: Record<string, unknown>): string | undefined {
+  const schema = REQUEST_SCHEMAS.get(method);
+  return schema && schemaProblem(schema, request);
 }
 
 const NOT_A_MESSAGE =
@@ -72,10 +91,12 @@ const NOT_A_MESSAGE =
  */
 function messageProblem(m: unknown): string | undefined {
   if (!isObject(m) || m.jsonrpc !== '2.0' || !(typeof m.method === 'string' || 'result' in m || 'error' in m)) return NOT_A_MESSAGE;
-  if ('id' in m && idOf(m) === null) return 'id must be a string or an integer (MCP allows no null id)';
+  if ('id' in m && idOf(m) === null) return 'id must be a string or an integer of at most 2^53 - 1 (MCP allows no null id)';
   if ('params' in m && !isObject(m.params)) return 'params must be an object when present';
-  if (!JSONRPCMessageSchema.safeParse(m).success) return `the message does not have the shape MCP gives a ${'method' in m ? ('id' in m ? 'request' : 'notification') : 'response'}`;
-  return undefined;
+  if (JSONRPCMessageSchema.safeParse(m).success) return undefined;
+  // A request or notification is read against its own schema, which names the field; a response, against all.
+  if (typeof m.method !== 'string') return schemaProblem(JSONRPCMessageSchema, m);
+  return schemaProblem('id' in m ? JSONRPCRequestSchema : JSONRPCNotificationSchema, m);
 }
 
 /**

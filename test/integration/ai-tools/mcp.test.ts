@@ -218,7 +218,8 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
       [request({ id: { n: 1 } }), /id must be a string or an integer/, null],
       [request({ id: 4, params: 5 }), /params must be an object/, 4],
       [{ jsonrpc: '2.0', id: 'p', method: 'ping', params: null }, /params must be an object/, 'p'],
-      [{ jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: 5 } }, /^Invalid Request/, 4],
+      [request({ id: 2 ** 53 }), /id must be a string or an integer/, null],
+      [{ jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: 5 } }, /^Invalid Request: params\._meta: /, 4],
       [[request({ id: 1 }), request({ id: null })], /message 2 of the batch: id must be a string or an integer/, null],
     ] as const) {
       const { status, body: answer } = await rawMcp(world, body, '2025-03-26');
