@@ -16,12 +16,14 @@ export function pageUrl(baseUrl: string, path: string): string {
 
 /**
  * A page path from what a caller gives: a path (`/guides/webhooks`) or a full
- * URL of the site (`https://docs.example.com/guides/webhooks#verify`).
+ * URL of the site (`https://docs.example.com/guides/webhooks#verify`);
+ * undefined for a URL of another site, whose path says nothing of this one.
  */
-export function pagePathFrom(baseUrl: string, given: string): string {
+export function pagePathFrom(baseUrl: string, given: string): string | undefined {
   if (!/^https?:\/\//i.test(given)) return given;
   const url = new URL(given);
   const site = new URL(baseUrl);
+  if (url.host !== site.host) return undefined;
   const prefix = site.pathname.replace(/\/+$/, '');
   const path = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
   return decodeURIComponent(path) || '/';

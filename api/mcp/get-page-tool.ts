@@ -39,12 +39,13 @@ export const getPageTool: DocsTool = {
   async run(args, ctx) {
     const { path: given, groups } = parse(args);
     const domain = requireDomain(ctx);
-    let path: string;
+    let path: string | undefined;
     try {
       path = pagePathFrom(domain.baseUrl, given);
     } catch {
       throw new ToolFailure(`'${given}' is neither a page path nor a URL.`);
     }
+    if (path === undefined) throw new ToolFailure(`'${given}' is not a page of ${domain.baseUrl}: pass a page path ("/guides/webhooks") or a URL of that site.`);
     await ctx.consume('search');
     const page = await ctx.docIndex.getPage(domain.id, path, groups);
     if (!page) throw new ToolFailure(`No page at '${path}'. Use search to find page paths (the path field of each result).`);

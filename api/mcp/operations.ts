@@ -54,7 +54,7 @@ export const mcpOperations: OperationSpec[] = [
       'The Model Context Protocol over Streamable HTTP (protocol 2025-03-26 and later), stateless: no `Mcp-Session-Id`, every POST is ' +
       'answered on its own, with `application/json`. `Accept` must list both `application/json` and `text/event-stream` ' +
       '(MCP clients send both). Tools: `search` (passages with title, absolute URL and text), `get_page` ' +
-      '(a page as Markdown, by path or URL) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
+      '(a page as Markdown, by path or by URL on the domain\'s site) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
       "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; a " +
       'request whose params do not fit its method (`initialize`, `tools/list`, a `tools/call` that is not a call) is answered with ' +
       'JSON-RPC\'s invalid params (-32602) naming the field. JSON-RPC batches are ' +

@@ -100,6 +100,11 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     assert.equal(restricted.isError, true);
     const member = await client.callTool({ name: 'get_page', arguments: { path: '/enterprise/sso', groups: ['enterprise'] } });
     assert.equal(member.isError, undefined);
+    // A URL of another site is not read as this site's page of the same path.
+    const elsewhere = await client.callTool({ name: 'get_page', arguments: { path: 'https://github.com/skylark/guides/webhooks' } });
+    assert.equal(elsewhere.isError, true);
+    assert.match(textOf(elsewhere), /^'https:\/\/github\.com\/skylark\/guides\/webhooks' is not a page of https:\/\/docs\.skylark\.dev/);
+    assert.equal(textOf(await client.callTool({ name: 'get_page', arguments: { path: 'http://DOCS.skylark.dev/guides/webhooks' } })), byPath);
   });
 
   it('ask answers from the docs with linked citations (extractive without a model)', async () => {

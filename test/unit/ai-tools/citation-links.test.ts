@@ -51,5 +51,7 @@ describe('citation links', () => {
     assert.equal(pagePathFrom('https://docs.example.com/', 'https://docs.example.com/guides/webhooks#verify'), '/guides/webhooks');
     assert.equal(pagePathFrom('https://example.com/docs/', 'https://example.com/docs/guides/web%20hooks?x=1'), '/guides/web hooks');
     assert.equal(pagePathFrom('https://example.com/docs', 'https://example.com/docs'), '/docs');
+    assert.equal(pagePathFrom('https://docs.example.com', 'http://DOCS.example.com/guides/webhooks'), '/guides/webhooks');
+    assert.equal(pagePathFrom('https://docs.example.com', 'https://github.com/example/guides/webhooks'), undefined);
   });
 });
