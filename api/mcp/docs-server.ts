@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LimitStoreUnavailableError, RateLimitedError } from '../../core/limits/index.js';
 import type { Logger } from '../../core/logger.js';
 import { ModelFailedError } from '../assistant/index.js';
@@ -12,6 +12,21 @@ import { toolError, ToolFailure, type DocsTool, type ToolContext } from './tool.
 export const DOCS_TOOLS: DocsTool[] = [searchTool, getPageTool, askTool];
 
 const SERVER_INFO = { name: 'quire-docs', version: '0.1.0' };
+
+/**
+ * A JSON-RPC error answered with its reason alone: the SDK answers any error's `code` and
+ * `message`, and its `McpError` writes "MCP error <code>: " into the message, which clients
+ * then prefix again with their own.
+ */
+class JsonRpcError extends Error {
+  override name = 'JsonRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** What the calling model reads when a tool fails: the reason, never internals. */
 function failureText(err: unknown, logger: Logger): string {
@@ -47,7 +62,7 @@ export function docsMcpServer(ctx: Omit<ToolContext, 'signal'>, logger: Logger, 
     const tool = tools.find((t) => t.definition.name === request.params.name);
     if (!tool) {
       const names = tools.map((t) => t.definition.name).join(', ');
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; the tools are ${names}.`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; the tools are ${names}.`);
     }
     try {
       return await tool.run(request.params.arguments ?? {}, { ...ctx, signal: extra.signal });

@@ -153,6 +153,10 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     assert.equal(missing.isError, true);
     assert.match(textOf(missing), /No page at '\/no\/such\/page'/);
     await assert.rejects(client.callTool({ name: 'delete_everything', arguments: {} }), /Unknown tool 'delete_everything'/);
+    // The code is the error's code field; the message is the reason alone, which clients show after their own prefix.
+    const unknown = await rawMcp(world, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_everything', arguments: {} } });
+    assert.equal(unknown.body.error?.code, -32602);
+    assert.equal(unknown.body.error?.message, "Unknown tool 'delete_everything'; the tools are search, get_page, ask.");
   });
 
   it('answers an unknown domain and another organisation\'s domain with the same tool error', async () => {
