@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_SOURCES, numberedCitations } from '../assistant/index.js';
+import { AnswerCutShortError, MAX_SOURCES, numberedCitations } from '../assistant/index.js';
 import { FILTER_SCHEMA, type FilterArgument } from './filter-schema.js';
 import { argumentsOf } from './tool-arguments.js';
 import { requireDomain, type DocsTool } from './tool.js';
@@ -30,6 +30,11 @@ const definition = {
     type: 'object' as const,
     properties: {
       answer: { type: 'string', description: 'The answer in Markdown; [n] markers are links to citation n.' },
+      cutShort: {
+        type: 'string',
+        enum: ['length', 'content_filter'],
+        description: 'Present when the model stopped before the answer was whole: at its output limit, or by its provider\'s content filter. The answer is the text so far.',
+      },
       mode: { type: 'string', enum: ['model', 'extractive'], description: 'extractive: no language model, quoted passages.' },
       citations: {
         type: 'array',
@@ -60,13 +65,21 @@ export const askTool: DocsTool = {
       trace: { id: `mcp_${randomUUID()}`, orgId: ctx.orgId, domainId: domain.id, threadId: null, surface: 'mcp', caller: ctx.caller, fp: null, currentPath: null },
     });
     let text = '';
-    for await (const delta of run.deltas) text += delta;
+    let cutShort: AnswerCutShortError | undefined;
+    try {
+      for await (const delta of run.deltas) text += delta;
+    } catch (err) {
+      // An answer the model cut short is still an answer: its text, saying it is cut short. With no text it is a failure.
+      if (!(err instanceof AnswerCutShortError) || !text.trim()) throw err;
+      cutShort = err;
+    }
     const linked = text.trim();
     const citations = numberedCitations(prepared.citations);
     const sources = citations.map((c) => `[${c.index}] [${c.title}](${c.url})`).join('\n');
+    const notice = cutShort ? `\n\n_${cutShort.message}_` : '';
     return {
-      content: [{ type: 'text', text: sources ? `${linked}\n\nSources:\n${sources}` : linked }],
-      structuredContent: { answer: linked, mode: ctx.answers.mode, citations },
+      content: [{ type: 'text', text: `${linked}${notice}${sources ? `\n\nSources:\n${sources}` : ''}` }],
+      structuredContent: { answer: linked, mode: ctx.answers.mode, citations, ...(cutShort ? { cutShort: cutShort.finishReason } : {}) },
     };
   },
 };

@@ -141,6 +141,24 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     assert.equal(modelWorld.model?.requests.length, 1);
   });
 
+  it('ask keeps an answer the model cut short, saying so; one cut before any text is a tool error', async () => {
+    const cutWorld = await aiToolsWorld({
+      features: [mcpRouter],
+      script: [{ text: 'Verify the signature with [1] and', finishReason: 'length' }, { text: '', finishReason: 'content_filter' }],
+    });
+    onSuiteEnd(cutWorld.close);
+    const { client } = await connect(cutWorld);
+    const cut = await client.callTool({ name: 'ask', arguments: { question: 'How do I verify webhook signatures?' } });
+    assert.equal(cut.isError, undefined);
+    const answer = cut.structuredContent as { answer: string; cutShort?: string; citations: Array<{ url: string }> };
+    assert.equal(answer.answer, `Verify the signature with [[1]](${answer.citations[0]?.url}) and`);
+    assert.equal(answer.cutShort, 'length');
+    assert.match(textOf(cut), /and\n\n_The answer was cut off: the language model reached its output limit\._\n\nSources:\n\[1\] /);
+    const withheld = await client.callTool({ name: 'ask', arguments: { question: 'And the secret?' } });
+    assert.equal(withheld.isError, true);
+    assert.match(textOf(withheld), /content filter/);
+  });
+
   it('reports bad arguments, unknown pages and tools as errors the model can read', async () => {
     const { client } = await connect(world);
     const empty = await client.callTool({ name: 'search', arguments: { query: '   ' } });
