@@ -43,6 +43,13 @@ function alreadyExists(err: unknown): boolean {
   return err instanceof Error && 'status' in err && err.status === 409;
 }
 
+/** A point as this store writes it: named vectors (sparse terms, the dense page vector) and its payload. */
+interface QdrantPoint {
+  id: string;
+  vector: Record<string, number[] | { indices: number[]; values: number[] }>;
+  payload: Record<string, unknown>;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -207,33 +214,45 @@ export class QdrantDocIndex implements WritableDocIndex {
 
   async applyChanges(domainId: string, changes: PageChanges): Promise<void> {
     await this.ensureCollection();
-    const replaced = [...changes.removals, ...changes.upserts.map((p) => p.path)];
-    if (replaced.length > 0) {
-      await this.client.delete(this.collection, {
-        wait: true,
-        filter: { must: [{ key: 'domain', match: { value: domainId } }, { key: 'path', match: { any: replaced } }] },
-      });
+    const domain = { key: 'domain', match: { value: domainId } };
+    if (changes.removals.length > 0) {
+      await this.client.delete(this.collection, { wait: true, filter: { must: [domain, { key: 'path', match: { any: changes.removals } }] } });
     }
+    if (changes.upserts.length === 0) return;
     // Vectors arrive with the chunks (indexing embeds them through the vector cache); this store only keeps them.
-    // Chunks first, page records last: a page's record holds the hash that tells the next run the page is
-    // indexed, so an upsert that fails part way leaves pages without records (indexed again), never a record
-    // over missing chunks (skipped for good).
-    const chunks = changes.upserts.flatMap((p) => p.chunks);
-    const points = [
-      ...chunks.map(({ vector, ...chunk }: IndexedChunk, i) => ({
+    // New chunks first, then the old chunks of those pages, then the page records: a page's record holds the hash
+    // that tells the next run the page is indexed, so a write that fails part way leaves the page searchable in
+    // its old words with its old hash (indexed again), never gone, nor a record over missing chunks (skipped for good).
+    // Each chunk carries its page's hash, which is how its page's old chunks are told from the new; its id is its
+    // place in its page, so writing a page again (a retried batch) overwrites the chunks an attempt left.
+    const chunks = changes.upserts.flatMap((page) => page.chunks.map((chunk, i) => ({ chunk, i, hash: page.hash })));
+    await this.upsertPoints(
+      chunks.map(({ chunk: { vector, ...chunk }, i, hash }: { chunk: IndexedChunk; i: number; hash: string }) => ({
         id: pointId(domainId, chunk.path, 'chunk', String(i), chunk.anchor),
         vector: {
           [SPARSE]: sparseVector(chunkTerms(chunk), true),
           ...(vector ? { [DENSE]: vector } : {}),
         },
-        payload: { ...chunk, domain: domainId, kind: 'chunk' },
+        payload: { ...chunk, hash, domain: domainId, kind: 'chunk' },
       })),
-      ...changes.upserts.map(({ chunks: _c, ...page }) => ({
+    );
+    await this.client.delete(this.collection, {
+      wait: true,
+      filter: {
+        must: [domain, { key: 'kind', match: { value: 'chunk' } }, { key: 'path', match: { any: changes.upserts.map((p) => p.path) } }],
+        must_not: [{ key: 'hash', match: { any: changes.upserts.map((p) => p.hash) } }],
+      },
+    });
+    await this.upsertPoints(
+      changes.upserts.map(({ chunks: _c, ...page }) => ({
         id: pointId(domainId, page.path, 'page'),
         vector: {},
         payload: { ...page, domain: domainId, kind: 'page' },
       })),
-    ];
+    );
+  }
+
+  private async upsertPoints(points: QdrantPoint[]): Promise<void> {
     for (let i = 0; i < points.length; i += UPSERT_BATCH) {
       await this.client.upsert(this.collection, { wait: true, points: points.slice(i, i + UPSERT_BATCH) });
     }

@@ -119,8 +119,8 @@ export interface FakeQdrantOptions {
   version?: string;
   /** Holds the answers to "collection exists?" until this many have been asked, as if they all raced. */
   existsBarrier?: number;
-  /** Answers the nth points upsert (1 for the first) with Qdrant's 500, storing none of its points, when this says so. */
-  failUpsert?: (n: number) => boolean;
+  /** Answers the nth points upsert (1 for the first) with Qdrant's 500, storing none of its points, when this says so of it and its points. */
+  failUpsert?: (n: number, points: unknown[]) => boolean;
 }
 
 export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<FakeQdrant> {
@@ -146,7 +146,7 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
     if (method === 'PUT' && rest === '/index') return [200, { operation_id: 1, status: 'completed' }];
     if (method === 'PUT' && rest === '/points') {
       upserts++;
-      if (opts.failUpsert?.(upserts)) return [500, { status: { error: 'Service internal error: the update could not be applied' } }];
+      if (opts.failUpsert?.(upserts, list(body.points))) return [500, { status: { error: 'Service internal error: the update could not be applied' } }];
       for (const p of list(body.points)) {
         if (!isObj(p)) continue;
         const id = typeof p.id === 'number' ? p.id : String(p.id);

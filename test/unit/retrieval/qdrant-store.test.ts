@@ -94,6 +94,39 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     assert.equal(chunks.length, 300);
   });
 
+  it('keeps an edited page searchable in its old words when Qdrant fails to take the new ones, and drops its old sections once it does', async () => {
+    // Qdrant fails to take the edit's chunks, then (once they are in) its page record.
+    let refuse: 'chunks' | 'record' | undefined;
+    const refused = (point: { payload?: { kind?: string; hash?: string; content?: string } }) =>
+      refuse === 'chunks' ? point.payload?.content?.includes('monthly') === true : refuse === 'record' && point.payload?.kind === 'page' && point.payload.hash === 'new';
+    const qdrant = await startFakeQdrant({ failUpsert: (_n, points) => (points as Array<Parameters<typeof refused>[0]>).some(refused) });
+    onSuiteEnd(qdrant.close);
+    const ix = new QdrantDocIndex({ url: qdrant.url, apiKey: undefined, collection: 'c' });
+    const chunk = (path: string, anchor: string, content: string) => ({ path, anchor, title: 'Guide', breadcrumb: ['Guide'], content, headings: '', groups: [] });
+    const page = (path: string, hash: string, chunks: ReturnType<typeof chunk>[]) => ({ path, title: 'Guide', hash, content: '', groups: [], chunks });
+    await ix.applyChanges('docs', {
+      upserts: [page('/guide', 'old', [chunk('/guide', '', 'Rotate the signing key yearly.'), chunk('/guide', 'legacy', 'The legacy endpoint answers XML.')])],
+      removals: [],
+    });
+
+    const edited = page('/guide', 'new', [chunk('/guide', '', 'Rotate the signing key monthly.')]);
+    refuse = 'chunks';
+    await assert.rejects(ix.applyChanges('docs', { upserts: [edited], removals: [] }));
+    const during = await ix.search('docs', { query: 'signing key', pageSize: 5 });
+    assert.match(during[0]?.content ?? '', /yearly/, 'the page is still found');
+    refuse = 'record';
+    await assert.rejects(ix.applyChanges('docs', { upserts: [edited], removals: [] }));
+    assert.equal((await ix.pageHashes('docs')).get('/guide'), 'old', 'the next run writes it again');
+
+    refuse = undefined;
+    // That run's batch holds another page first: the edit's chunks are the same points, not written twice.
+    await ix.applyChanges('docs', { upserts: [page('/other', 'other', [chunk('/other', '', 'Unrelated.')]), edited], removals: [] });
+    const after = await ix.search('docs', { query: 'signing key', pageSize: 5, chunksPerPage: 3 });
+    assert.deepEqual(after.map((h) => h.content), ['Rotate the signing key monthly.']);
+    assert.deepEqual(await ix.search('docs', { query: 'legacy XML', pageSize: 5 }), [], 'a section the edit removed is gone');
+    assert.equal((await ix.pageHashes('docs')).get('/guide'), 'new');
+  });
+
   it('adds a dense vector and fuses both by RRF when an embedding model is configured', async () => {
     const qdrant = await startFakeQdrant();
     onSuiteEnd(qdrant.close);
