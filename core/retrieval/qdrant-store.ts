@@ -43,6 +43,11 @@ function alreadyExists(err: unknown): boolean {
   return err instanceof Error && 'status' in err && err.status === 409;
 }
 
+/** Qdrant answers 404 Not Found to a request on a collection that does not exist. */
+function collectionMissing(err: unknown): boolean {
+  return err instanceof Error && 'status' in err && err.status === 404;
+}
+
 /** A point as this store writes it: named vectors (sparse terms, the dense page vector) and its payload. */
 interface QdrantPoint {
   id: string;
@@ -199,10 +204,33 @@ export class QdrantDocIndex implements WritableDocIndex {
 
   /** Derived from the page hashes, so every replica agrees without a counter to keep. */
   async generation(domainId: string): Promise<string> {
-    return generationOf(await this.pageHashes(domainId));
+    return generationOf(await this.storedHashes(domainId));
   }
 
-  async pageHashes(domainId: string): Promise<Map<string, string>> {
+  pageHashes(domainId: string): Promise<Map<string, string>> {
+    return this.remakingCollection(() => this.storedHashes(domainId));
+  }
+
+  applyChanges(domainId: string, changes: PageChanges): Promise<void> {
+    return this.remakingCollection(() => this.writeChanges(domainId, changes));
+  }
+
+  /**
+   * Runs an indexing call; when the collection is gone since this process made sure of it (deleted by
+   * hand, Qdrant's storage reset), it is made again and the call run once more, so the next index run
+   * rebuilds it. Searches never make it: they are refused (502) until an index run has.
+   */
+  private async remakingCollection<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!collectionMissing(err)) throw err;
+      this.ready = undefined;
+      return call();
+    }
+  }
+
+  private async storedHashes(domainId: string): Promise<Map<string, string>> {
     const hashes = new Map<string, string>();
     for (const payload of await this.scrollPages(domainId, ['path', 'hash'])) {
       const path = str(payload.path);
@@ -212,7 +240,7 @@ export class QdrantDocIndex implements WritableDocIndex {
     return hashes;
   }
 
-  async applyChanges(domainId: string, changes: PageChanges): Promise<void> {
+  private async writeChanges(domainId: string, changes: PageChanges): Promise<void> {
     await this.ensureCollection();
     const domain = { key: 'domain', match: { value: domainId } };
     if (changes.removals.length > 0) {

@@ -94,6 +94,17 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
     assert.equal(chunks.length, 300);
   });
 
+  it('a collection deleted while the worker runs is made again by the next index, which writes every page', async () => {
+    const qdrant = await startFakeQdrant();
+    onSuiteEnd(qdrant.close);
+    const ix = new QdrantDocIndex({ url: qdrant.url, apiKey: undefined, collection: 'c' });
+    await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    qdrant.collections.clear();
+    const again = await indexDocs(ix, 'skylark', EXAMPLE_DOCS, { includeHidden: false });
+    assert.deepEqual([again.added, again.unchanged, again.pages], [20, 0, 20]);
+    assert.equal((await ix.search('skylark', { query: 'verify webhook signatures', pageSize: 3 }))[0]?.path, '/guides/webhooks');
+  });
+
   it('keeps an edited page searchable in its old words when Qdrant fails to take the new ones, and drops its old sections once it does', async () => {
     // Qdrant fails to take the edit's chunks, then (once they are in) its page record.
     let refuse: 'chunks' | 'record' | undefined;
