@@ -137,7 +137,13 @@ function addPage(site: SiteNavigation, ref: string, title: string | undefined, s
   site.refs.push(ref);
   const key = normalisePagePath(ref);
   const existing = site.pages.get(key);
-  if (existing && rank(existing) >= rank(scope)) return;
+  if (existing && rank(existing) > rank(scope)) return;
+  if (existing && rank(existing) === rank(scope)) {
+    // One page in two versions (or languages) is in both: it carries none, as a page of every version does.
+    if (existing.version !== scope.version) delete existing.version;
+    if (existing.language !== scope.language) delete existing.language;
+    return;
+  }
   site.pages.set(key, {
     ...(title ? { title } : {}),
     sections: scope.sections,

@@ -162,3 +162,35 @@ describe('which pages are searchable (Mintlify rules)', () => {
     assert.equal(everything.pages, 19);
   });
 });
+
+describe('a page the navigation lists in several versions or languages', () => {
+  it('is found by a reader of each of them, and keeps the one it has when listed under one', async () => {
+    const dir = await tempDir();
+    const group = (pages: string[]) => [{ group: 'Start', pages }];
+    await fs.writeFile(
+      path.join(dir, 'docs.json'),
+      JSON.stringify({
+        navigation: {
+          languages: [
+            { language: 'en', versions: [{ version: 'v1', groups: group(['intro', 'v1/api']) }, { version: 'v2', groups: group(['intro', 'v2/api']) }] },
+            { language: 'fr', versions: [{ version: 'v2', groups: group(['intro']) }] },
+          ],
+        },
+      }),
+    );
+    await fs.mkdir(path.join(dir, 'v1'));
+    await fs.mkdir(path.join(dir, 'v2'));
+    await fs.writeFile(path.join(dir, 'intro.mdx'), '# Introduction\n\nInstall the relay agent.\n');
+    await fs.writeFile(path.join(dir, 'v1/api.mdx'), '# API v1\n\nThe relay agent speaks XML.\n');
+    await fs.writeFile(path.join(dir, 'v2/api.mdx'), '# API v2\n\nThe relay agent speaks JSON.\n');
+    const index = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(index, 'versions', dir, { includeHidden: false });
+    const found = async (filter: { version?: string; language?: string }) =>
+      (await index.search('versions', { query: 'relay agent', pageSize: 5, filter })).map((h) => h.path).sort();
+    assert.deepEqual(await found({ version: 'v1' }), ['/intro', '/v1/api']);
+    assert.deepEqual(await found({ version: 'v2' }), ['/intro', '/v2/api']);
+    assert.deepEqual(await found({ version: 'v2', language: 'fr' }), ['/intro']);
+    const nav = await site(dir);
+    assert.deepEqual([nav.pages.get('/v1/api')?.version, nav.pages.get('/v1/api')?.language], ['v1', 'en']);
+  });
+});
