@@ -120,7 +120,7 @@ async function main(): Promise<void> {
       if (config.seedFile) await applySeedFile(config.seedFile, platform.tenants, platform.webhooks);
       created = config.seedFile ? undefined : await ensureExample(platform.tenants, config.dataDir);
       // The assistant answers from the index: build the example domain's now, in the background.
-      if (created) await step(platform.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue)));
+      if (created) await step(platform.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue)));
     } finally {
       await platform.close();
     }

@@ -2,6 +2,7 @@ import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { IndexingActivities } from '../activities/indexing/index.js';
 import {
   indexProgressQuery,
+  reindexSignal,
   INDEXING_ERROR,
   type IndexDomainResult,
   type IndexDomainWorkflowInput,
@@ -33,14 +34,45 @@ const pageActivities = (heartbeatSeconds: number) =>
 /**
  * Indexes a domain's docs: check out the source, index the page files in
  * batches (unchanged pages are skipped by hash), then drop pages whose files
- * are gone. History holds counts and positions only, whatever the site's size.
+ * are gone. A re-index asked for after the checkout (a start that joined this
+ * run) is another pass over a fresh checkout, so what was pushed meanwhile is
+ * indexed before the run completes. History holds counts and positions only,
+ * whatever the site's size.
  */
 export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Promise<IndexDomainResult> {
   const started = Date.now();
   const progress: IndexProgress = { phase: 'checkout', done: 0, total: 0, embedded: 0 };
+  let requests = 0;
   setHandler(indexProgressQuery, () => progress);
+  setHandler(reindexSignal, () => void requests++);
 
-  const prepared = await prepareDomainIndex({ domainId: input.domainId });
+  let result: IndexDomainResult | undefined;
+  for (;;) {
+    const seen = requests;
+    const pass = await indexPass(input.domainId, progress);
+    result = result ? followingPass(result, pass) : pass;
+    if (requests === seen) break;
+    Object.assign(progress, { phase: 'checkout', done: 0, total: 0, embedded: 0 });
+  }
+  return { ...result, seconds: Math.round((Date.now() - started) / 100) / 10 };
+}
+
+/** A run's result after another pass: what that pass found, with the pages every pass wrote counted. */
+function followingPass(before: IndexDomainResult, pass: IndexDomainResult): IndexDomainResult {
+  return {
+    ...pass,
+    added: before.added + pass.added,
+    updated: before.updated + pass.updated,
+    removed: before.removed + pass.removed,
+    chunks: before.chunks + pass.chunks,
+    vectors: before.vectors + pass.vectors,
+    cachedVectors: before.cachedVectors + pass.cachedVectors,
+  };
+}
+
+/** One checkout of the source, indexed whole. */
+async function indexPass(domainId: string, progress: IndexProgress): Promise<IndexDomainResult> {
+  const prepared = await prepareDomainIndex({ domainId });
   // Histories of runs started before the setting existed lack it: they keep the old minute.
   const { indexDomainPages } = pageActivities(prepared.heartbeatSeconds ?? 60);
   progress.phase = 'indexing';
@@ -52,7 +84,7 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
   let brokenCount = 0;
   for (let i = 0; i < total; i += PAGES_PER_BATCH) {
     const pages = prepared.files ? { files: prepared.files.slice(i, i + PAGES_PER_BATCH) } : { first: i, count: PAGES_PER_BATCH };
-    const batch = await indexDomainPages({ domainId: input.domainId, docsRoot: prepared.docsRoot, ...pages, includeHidden: prepared.includeHidden });
+    const batch = await indexDomainPages({ domainId, docsRoot: prepared.docsRoot, ...pages, includeHidden: prepared.includeHidden });
     totals.added += batch.added;
     totals.updated += batch.updated;
     totals.unchanged += batch.unchanged;
@@ -66,10 +98,10 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
     progress.embedded += batch.vectors ?? 0;
   }
   progress.phase = 'cleanup';
-  const deleted = await removeDeletedDomainPages({ domainId: input.domainId, docsRoot: prepared.docsRoot });
+  const deleted = await removeDeletedDomainPages({ domainId, docsRoot: prepared.docsRoot });
   progress.phase = 'done';
   return {
-    domainId: input.domainId,
+    domainId,
     ...(prepared.commit ? { commit: prepared.commit } : {}),
     pages: totals.added + totals.updated + totals.unchanged,
     added: totals.added,
@@ -79,7 +111,7 @@ export async function indexDomainWorkflow(input: IndexDomainWorkflowInput): Prom
     chunks: totals.chunks,
     vectors: totals.vectors,
     cachedVectors: totals.cachedVectors,
-    seconds: Math.round((Date.now() - started) / 100) / 10,
+    seconds: 0,
     broken,
     brokenCount,
   };

@@ -133,7 +133,7 @@ export const adminOperations: OperationSpec[] = [
     method: 'post',
     path: '/v2/admin/domains/{domainId}/index',
     operationId: 'adminIndexDomain',
-    summary: 'Start re-indexing the domain (a run in progress is joined)',
+    summary: 'Start re-indexing the domain (a run in progress is joined, and indexes again what changed since it began)',
     security,
     params: { path: DomainParams },
     responses: { 202: { description: 'The indexing run', body: IndexStatus } },

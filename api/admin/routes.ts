@@ -122,8 +122,8 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.post('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
-    // A run in progress is joined, not doubled (the workflow id is the domain's).
-    await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, services.config.temporal.taskQueue));
+    // A run in progress is joined, not doubled (the workflow id is the domain's), and runs again for what changed since it began.
+    await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, services.config.temporal.taskQueue));
     ctx.body = await indexStatus(services.temporal, domain.id);
     ctx.status = 202;
   });

@@ -45,7 +45,7 @@ export const searchOperations: OperationSpec[] = [
     method: 'post',
     path: '/v1/admin/domains/{domain}/index',
     operationId: 'startIndexing',
-    summary: 'Index the domain’s docs now (or join the run already going)',
+    summary: 'Index the domain’s docs now (or join the run already going, which then indexes again what changed since it began)',
     security: 'admin',
     params: { path: KeyDomainParams },
     responses: { 202: { description: 'The indexing run', body: IndexRunSchema } },

@@ -66,9 +66,9 @@ export function searchRouter(services: SearchRouterDeps): Router {
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const started = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, config.temporal.taskQueue));
+    const started = await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, config.temporal.taskQueue));
     ctx.status = 202;
-    ctx.body = { workflowId: started.workflowId, runId: started.firstExecutionRunId };
+    ctx.body = { workflowId: started.workflowId, runId: started.signaledRunId };
   });
 
   router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {

@@ -3,9 +3,9 @@
  * result, the progress query and the failure type. Imports only
  * `@temporalio/common` (through `define.ts`) and types.
  */
-import type { WorkflowStartOptions } from '@temporalio/client';
+import type { WithWorkflowArgs, WorkflowSignalWithStartOptions } from '@temporalio/client';
 import type { BrokenPage } from '../retrieval/index-docs.js';
-import { defineQuery } from './define.js';
+import { defineQuery, defineSignal } from './define.js';
 import { DOMAIN_ID } from './search-attributes.js';
 
 export const INDEX_DOMAIN_WORKFLOW = 'indexDomainWorkflow';
@@ -62,15 +62,23 @@ export function indexWorkflowId(domainId: string): string {
 }
 
 /**
- * How every starter (the API, `quire index`, `npm start`) starts a domain's indexing: the run
- * already going is joined (USE_EXISTING), a new run follows a closed one (ALLOW_DUPLICATE).
+ * What every start of a domain's indexing sends: a run under way counts it, and once done runs
+ * again when one came after it checked out the docs, so a change pushed meanwhile is indexed.
  */
-export function indexDomainStartOptions(domainId: string, taskQueue: string): WorkflowStartOptions<IndexDomainWorkflow> {
+export const reindexSignal = defineSignal('reindex');
+
+/**
+ * How every starter (the API, `quire index`, `npm start`) starts a domain's indexing, with
+ * `signalWithStart`: the run already going is joined and told (`reindexSignal`), a new run follows
+ * a closed one (ALLOW_DUPLICATE).
+ */
+export function indexDomainStartOptions(domainId: string, taskQueue: string): WithWorkflowArgs<IndexDomainWorkflow, WorkflowSignalWithStartOptions> {
   return {
     taskQueue,
     workflowId: indexWorkflowId(domainId),
     args: [{ domainId }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
+    signal: reindexSignal,
+    signalArgs: [],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: [{ key: DOMAIN_ID, value: domainId }],
     // What the Temporal UI's list says of the run, beside its id.

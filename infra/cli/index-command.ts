@@ -35,8 +35,8 @@ async function indexDomain(domainId: string, ctx: CliContext): Promise<number> {
   const domain = await ctx.tenants.getDomain(domainId);
   if (!domain) throw new Error(`unknown domain '${domainId}'; create it first with: quire domains add ORG/${domainId} --source URL_OR_PATH`);
 
-  const handle = await ctx.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
-  ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.firstExecutionRunId})\n`);
+  const handle = await ctx.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, ctx.config.temporal.taskQueue));
+  ctx.out.write(`indexing ${domain.id} (workflow ${handle.workflowId}, run ${handle.signaledRunId})\n`);
   // Without a terminal (logs, CI) the bar prints a line every few seconds instead of redrawing.
   const bar = new SingleBar({
     stream: ctx.out,

@@ -80,8 +80,8 @@ export interface FakeModelServer {
   embeddingDelayMsPerInput: number;
   /** Every text the embeddings endpoint answered with a vector, in order, repeats included. */
   embeddedTexts: string[];
-  /** Called when an embeddings request arrives, before it is answered. */
-  onEmbeddingRequest: ((n: number, inputs: string[]) => void) | undefined;
+  /** Called when an embeddings request arrives, before it is answered; a promise it returns holds the answer until it settles. */
+  onEmbeddingRequest: ((n: number, inputs: string[]) => void | Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -186,7 +186,7 @@ export async function startFakeModel(
     if (path.endsWith('/embeddings')) {
       const inputs = (Array.isArray(body.input) ? body.input : [body.input ?? '']).map(String);
       const n = embeddingRequests++;
-      state.onEmbeddingRequest?.(n, inputs);
+      await state.onEmbeddingRequest?.(n, inputs);
       const failure = state.failEmbeddingRequest?.(n);
       if (failure) {
         writeError(res, failure);

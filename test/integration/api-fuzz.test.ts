@@ -101,7 +101,7 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
       baseUrl: 'https://docs.example.com',
       includeHidden: false,
     });
-    const indexing = await services.temporal.workflow.start<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions('fuzz-docs', taskQueue));
+    const indexing = await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions('fuzz-docs', taskQueue));
     await indexing.result();
 
     const { url } = await serve(createApp(services), services.config.http);
