@@ -36,3 +36,54 @@ export function inlineText(markdown: string, isMdx: boolean): string {
   }
   return out.trim();
 }
+
+const FENCE_LINE = /^\s*(`{3,}|~{3,})/;
+
+/**
+ * Lines of Markdown without their HTML comments (`<!-- … -->`, which the site never shows: authors'
+ * notes), fenced and inline code left alone. A comment over several lines leaves them empty, so
+ * every line keeps its number.
+ */
+export function withoutHtmlComments(lines: string[]): string[] {
+  if (!lines.some((line) => line.includes('<!--'))) return lines;
+  let fence: string | undefined;
+  let inComment = false;
+  return lines.map((line) => {
+    if (!inComment) {
+      const marker = FENCE_LINE.exec(line)?.[1];
+      if (fence) {
+        if (marker && marker[0] === fence[0] && marker.length >= fence.length && !line.trim().slice(marker.length).trim()) fence = undefined;
+        return line;
+      }
+      if (marker) {
+        fence = marker;
+        return line;
+      }
+    }
+    let out = '';
+    let at = 0;
+    while (at < line.length) {
+      if (inComment) {
+        const end = line.indexOf('-->', at);
+        if (end < 0) return out;
+        inComment = false;
+        at = end + 3;
+        continue;
+      }
+      const ticks = /^`+/.exec(line.slice(at))?.[0];
+      const close = ticks ? line.indexOf(ticks, at + ticks.length) : -1;
+      if (ticks && close >= 0) {
+        // An inline code span: shown as written.
+        out += line.slice(at, close + ticks.length);
+        at = close + ticks.length;
+      } else if (line.startsWith('<!--', at)) {
+        inComment = true;
+        at += 4;
+      } else {
+        out += ticks ?? line[at];
+        at += ticks?.length ?? 1;
+      }
+    }
+    return out;
+  });
+}

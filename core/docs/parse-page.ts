@@ -1,6 +1,6 @@
 import { readFrontmatter, type Frontmatter, type PageHead, type PageProblem } from './frontmatter.js';
 import { stripInlineMdx, unpairedInlineTag } from './jsx-tag.js';
-import { inlineText, markdownBlocks, markdownTokens } from './markdown.js';
+import { inlineText, markdownBlocks, markdownTokens, withoutHtmlComments } from './markdown.js';
 import { MdxFlowError, scanMdxFlow, type MarkdownRun, type Segment } from './mdx-flow.js';
 
 /** A top-level block of a page: what chunking cuts at and packs together. */
@@ -76,7 +76,7 @@ function syntaxError(problem: PageProblem): PageSyntaxError {
 
 /** The top-level blocks of a Markdown run: headings apart, other blocks as their source lines. */
 function runBlocks(run: MarkdownRun, isMdx: boolean): PageBlock[] {
-  const { lines } = run;
+  const lines = withoutHtmlComments(run.lines);
   const blocks: PageBlock[] = [];
   const tokens = markdownBlocks(lines.join('\n'), isMdx);
   for (let i = 0; i < tokens.length; i++) {
@@ -103,7 +103,7 @@ function runBlocks(run: MarkdownRun, isMdx: boolean): PageBlock[] {
 function segmentText(segment: Segment, isMdx: boolean): string {
   if (segment.kind === 'code') return segment.text.trim();
   if (segment.kind === 'markdown') {
-    const text = segment.lines.join('\n');
+    const text = withoutHtmlComments(segment.lines).join('\n');
     const problem = unpairedInlineTag(text);
     if (problem) throw new MdxFlowError(problem, segment.line);
     return stripInlineMdx(text).trim();

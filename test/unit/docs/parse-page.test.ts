@@ -58,6 +58,39 @@ describe('docs module: reading a page', () => {
     assert.deepEqual(page.links(), [{ url: '/next', line: 19 }]);
   });
 
+  it('leaves out HTML comments, which the site never shows, but not code that holds one', () => {
+    const source = [
+      '<!-- internal: the enterprise discount is 40% -->',
+      '',
+      'Plans start at 10 USD.<!-- check with sales -->',
+      '',
+      '<!--',
+      '',
+      'roadmap: dark mode in May',
+      '',
+      '-->',
+      '',
+      '<Note>',
+      'Billed monthly. <!-- or yearly? -->',
+      '</Note>',
+      '',
+      '```html',
+      '<!-- keep this: it is the example -->',
+      '```',
+      '',
+      'Write `<!-- x -->` to hide a line.',
+    ].join('\n');
+    for (const file of ['pricing.md', 'pricing.mdx']) {
+      const texts = parsePage(file, source).blocks.map((b) => b.text);
+      const shown = texts.filter((t) => !t.startsWith('```') && !t.startsWith('Write'));
+      assert.ok(shown.every((t) => !/<!--|-->|discount|sales|roadmap|yearly/.test(t)), `${file}: ${JSON.stringify(texts)}`);
+      assert.ok(texts.some((t) => t.includes('Plans start at 10 USD.')), file);
+      assert.ok(texts.some((t) => t.includes('Billed monthly.')), file);
+      assert.ok(texts.includes('```html\n<!-- keep this: it is the example -->\n```'), `${file}: ${JSON.stringify(texts)}`);
+      assert.ok(texts.includes('Write `<!-- x -->` to hide a line.'), file);
+    }
+  });
+
   it('reports an unclosed or mismatched component with its file line; Markdown files have no components', () => {
     assert.throws(() => parsePage('a.mdx', '---\ntitle: A\n---\n\n<Note>\n\ntext\n'), syntaxError(5, /closing tag for <Note>/));
     assert.throws(() => parsePage('a.mdx', '<Tabs>\n<Tab>\n</Tabs>\n'), syntaxError(3, /closing tag for <Tab>/));
