@@ -61,9 +61,21 @@ export function chunkPage(page: ChunkablePage, options: ChunkOptions = DEFAULT_C
   return sections.flatMap((section) => packSection(page, section, options));
 }
 
+/** The delimiter row under a table's header: `| --- | :-: |`. */
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s/;
+
 function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
   if (code) return [{ text, atomic: true }];
   if (text.length <= maxChars) return [{ text, atomic: false }];
+  const lines = text.split('\n');
+  // A long table or list (an error-code reference, a list of flags) is cut between its lines: a
+  // sentence's full stop inside a row would cut the row, and a list may have none at all. Each
+  // piece of a table keeps its header, so a row is read under its column names.
+  if (lines.length > 1 && (TABLE_RULE.test(lines[1]!) || LIST_ITEM.test(lines[0]!))) {
+    const header = TABLE_RULE.test(lines[1]!) ? lines.slice(0, 2) : [];
+    return splitLines(lines.slice(header.length), header, maxChars);
+  }
   // Long prose is cut between sentences.
   const pieces: Block[] = [];
   let current = '';
@@ -75,6 +87,24 @@ function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
     current = current ? `${current} ${sentence}` : sentence;
   }
   if (current) pieces.push({ text: current, atomic: false });
+  return pieces;
+}
+
+function splitLines(lines: string[], header: string[], maxChars: number): Block[] {
+  const pieces: Block[] = [];
+  const room = maxChars - header.join('\n').length;
+  let current: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    if (current.length > 0 && size + line.length + 1 > room) {
+      pieces.push({ text: [...header, ...current].join('\n'), atomic: false });
+      current = [];
+      size = 0;
+    }
+    current.push(line);
+    size += line.length + 1;
+  }
+  if (current.length > 0) pieces.push({ text: [...header, ...current].join('\n'), atomic: false });
   return pieces;
 }
 

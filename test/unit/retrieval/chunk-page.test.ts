@@ -44,6 +44,20 @@ describe('chunkPage', () => {
     assert.ok(chunks[1]!.content.includes(lastOfFirst));
   });
 
+  it('cuts a long table or list between its lines, each piece of a table under its header', () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `| E${1000 + i} | The request was refused for reason number ${i}. |`);
+    const items = Array.from({ length: 400 }, (_, i) => `- flag-${i}: turns feature ${i} on`);
+    for (const isMdx of [true, false]) {
+      const chunks = chunksOf(`## Error codes\n\n| Code | Meaning |\n| --- | --- |\n${rows.join('\n')}\n\n## Flags\n\n${items.join('\n')}\n`, undefined, isMdx);
+      assert.ok(chunks.length > 10, `${chunks.length} chunks`);
+      assert.ok(chunks.every((c) => c.content.length <= 1500 + '## Error codes\n\n'.length), chunks.map((c) => c.content.length).join(','));
+      const table = chunks.filter((c) => c.anchor === 'error-codes');
+      assert.ok(table.every((c) => c.content.startsWith('## Error codes\n\n| Code | Meaning |\n| --- | --- |\n|')), table[1]?.content.slice(0, 80));
+      assert.equal(table.flatMap((c) => c.content.split('\n').filter((l) => /^\| E\d+/.test(l))).length, 400, 'every row once (overlap aside)');
+      assert.ok(chunks.some((c) => c.anchor === 'flags' && c.content.includes('- flag-399: turns feature 399 on')));
+    }
+  });
+
   it('keeps the text of MDX components and drops their markup, imports and expressions', () => {
     const source = [
       "import { Tip } from '/snippets/tip.mdx'",
