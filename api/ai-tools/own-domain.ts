@@ -1,5 +1,7 @@
 import type { Domain, TenantStore } from '../../core/tenants/index.js';
 
+export { pageUrl } from '../assistant/citations.js';
+
 /**
  * The caller's organisation's domain, or undefined: another organisation's
  * domain is answered exactly like a missing one, so its existence never shows.
@@ -7,11 +9,6 @@ import type { Domain, TenantStore } from '../../core/tenants/index.js';
 export async function findOwnDomain(tenants: TenantStore, orgId: string, domainId: string): Promise<Domain | undefined> {
   const domain = await tenants.getDomain(domainId);
   return domain && domain.orgId === orgId ? domain : undefined;
-}
-
-/** The public URL of a page: the domain's site and the page path. */
-export function pageUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
 /**

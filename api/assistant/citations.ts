@@ -12,12 +12,19 @@ export const MAX_SOURCES = 5;
  */
 export const RELATIVE_SCORE_FLOOR = 0.35;
 
-/** The public URL of a passage: the domain's site + page path + heading anchor. */
+/**
+ * The public URL of a page: the domain's site and the page path, each segment percent-encoded, so
+ * a page whose file is named with a space (or `(`, `%`…) still makes a link that works in Markdown.
+ */
+export function pageUrl(baseUrl: string, path: string): string {
+  const segments = (path.startsWith('/') ? path : `/${path}`).split('/');
+  return `${baseUrl.replace(/\/+$/, '')}${segments.map((s) => encodeURIComponent(s)).join('/')}`;
+}
+
+/** The public URL of a passage: its page's URL and the heading anchor. */
 export function passageUrl(baseUrl: string, hit: Pick<SearchHit, 'path' | 'metadata'>): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  const pagePath = hit.path.startsWith('/') ? hit.path : `/${hit.path}`;
   const anchor = hit.metadata.anchor ? `#${hit.metadata.anchor}` : '';
-  return `${base}${pagePath}${anchor}`;
+  return `${pageUrl(baseUrl, hit.path)}${anchor}`;
 }
 
 /**

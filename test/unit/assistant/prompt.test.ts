@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { citationsFor, MAX_SOURCES, passageUrl, relevantHits } from '../../../api/assistant/citations.js';
 import { conversationOf, retrievalQuery } from '../../../api/assistant/conversation.js';
+import { pagePathFrom } from '../../../api/ai-tools/index.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import { estimateTokens, truncateToTokens } from '../../../api/assistant/token-budget.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
@@ -17,6 +18,9 @@ describe('assistant prompt', () => {
   it('cites pages with absolute URLs (base + path + anchor of the best section) and numbered ids', () => {
     assert.equal(passageUrl('https://docs.example.com/', hit(1)), 'https://docs.example.com/page-1#part-1');
     assert.equal(passageUrl('https://docs.example.com', hit(2)), 'https://docs.example.com/page-2');
+    // A file named with a space or in another script still makes a link that works in Markdown.
+    assert.equal(passageUrl('https://docs.example.com/docs', { ...hit(2), path: '/Sub Folder/über (beta)' }), 'https://docs.example.com/docs/Sub%20Folder/%C3%BCber%20(beta)');
+    assert.equal(pagePathFrom('https://docs.example.com/docs', passageUrl('https://docs.example.com/docs', { ...hit(2), path: '/Sub Folder/100%' })), '/Sub Folder/100%');
     const further = { ...hit(1), metadata: { ...hit(1).metadata, anchor: 'later' } };
     const c = citationsFor('https://docs.example.com', [hit(1), further, hit(2)]);
     assert.deepEqual(c, [
