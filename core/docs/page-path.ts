@@ -7,9 +7,13 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git', 'snippets', '_snippets']);
 /** Files at the docs root that are about the repository, not pages of the site. */
 const NOT_PAGES = new Set(['readme.md', 'agents.md', 'claude.md', 'contributing.md', 'changelog.md', 'license.md']);
 
-/** `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx`, `guides/index.md` or `/`. */
+/**
+ * `/guides/quickstart` from `guides/quickstart/`, `/guides/quickstart.mdx`, `guides/index.md` or `/`.
+ * In Unicode's composed form (NFC): a file named on macOS (decomposed, `e` + U+0301) is the page
+ * `docs.json` lists composed (`é`), and a reader's URL finds it in either form.
+ */
 export function normalisePagePath(raw: string): string {
-  const trimmed = raw.trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
+  const trimmed = raw.normalize('NFC').trim().replace(/[?#].*$/, '').replace(/\.(mdx?|markdown)$/i, '');
   const parts = trimmed.split('/').filter((p) => p.length > 0 && p !== '.');
   if (parts[parts.length - 1] === 'index') parts.pop();
   return `/${parts.join('/')}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listPageFiles } from '../../../core/docs/index.js';
+import { listPageFiles, normalisePagePath, pagePathOf, parseNavigation } from '../../../core/docs/index.js';
 import { tempDir } from '../../support/services.js';
 
 describe("a docs folder's page files", () => {
@@ -13,5 +13,13 @@ describe("a docs folder's page files", () => {
       await fs.writeFile(path.join(root, file), `# ${file}\n`);
     }
     assert.deepEqual(await listPageFiles(root), ['a.mdx', 'guide.mdx', 'index.mdx', 'ref/index.mdx', 'solo/index.md']);
+  });
+
+  it('names a page the same whichever Unicode form its file name and its navigation entry are in', () => {
+    // A file named on macOS is decomposed ('e' and a combining acute); docs.json is usually typed composed.
+    const file = 'guides/cafe\u0301.mdx';
+    const nav = parseNavigation('docs.json', JSON.stringify({ navigation: { groups: [{ group: 'Guides', pages: ['guides/caf\u00e9'] }] } }));
+    assert.ok(nav.pages.has(pagePathOf(file)), [...nav.pages.keys()].join(', '));
+    assert.equal(normalisePagePath('/guides/cafe\u0301'), normalisePagePath('/guides/caf\u00e9'));
   });
 });
