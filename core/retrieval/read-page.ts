@@ -63,7 +63,9 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
   const path = pagePathOf(source.file);
   const nav = options.navigation?.pages.get(path);
   const head = readFrontmatter(source.text);
-  if (!head.problem && !searchability(head.frontmatter, options.navigation, nav, options.scope).searchable) return undefined;
+  // Frontmatter can only keep a page out: one whose frontmatter cannot be read is out when the navigation alone
+  // leaves it out (it leaves the index), and broken otherwise (it keeps its last good version).
+  if (!searchability(head.problem ? {} : head.frontmatter, options.navigation, nav, options.scope).searchable) return undefined;
   const { frontmatter, body, blocks } = parsePage(source.file, source.text, head);
   const firstHeading = blocks.find((b) => b.kind === 'heading' && b.depth === 1);
   const title =

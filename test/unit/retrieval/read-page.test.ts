@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listPageFiles, PageSyntaxError, parsePage, readNavigation } from '../../../core/docs/index.js';
+import { listPageFiles, PageSyntaxError, parseNavigation, parsePage, readNavigation } from '../../../core/docs/index.js';
 import { pagePathOf, readPage } from '../../../core/retrieval/read-page.js';
 import { tempDir } from '../../support/services.js';
 
@@ -34,6 +34,15 @@ describe('page reader', () => {
     const hidden = { file: 'secret.md', text: '---\nhidden: true\n---\nBody.\n' };
     assert.equal(readPage(hidden, nav), undefined);
     assert.equal(readPage(hidden, { ...nav, scope: 'everything' })?.path, '/secret');
+  });
+
+  it('leaves out a page whose frontmatter cannot be read when the navigation leaves it out, and reports it broken when listed', () => {
+    const navigation = parseNavigation('docs.json', JSON.stringify({ navigation: { groups: [{ group: 'Guides', pages: ['listed'] }] } }));
+    const opts = { navigation, scope: 'site' as const };
+    const badFrontmatter = '---\ntitle: Foo: bar\n---\nBody.\n';
+    // Dropped from the navigation and broken in one commit: out of search, not kept as its last good version.
+    assert.equal(readPage({ file: 'unlisted.mdx', text: badFrontmatter }, opts), undefined);
+    assert.throws(() => readPage({ file: 'listed.mdx', text: badFrontmatter }, opts), PageSyntaxError);
   });
 
   it('drops a noindex page on its frontmatter alone, before its body is parsed', () => {
