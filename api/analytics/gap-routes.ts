@@ -20,6 +20,13 @@ const MAX_QUESTIONS = 2000;
 
 export type GapRoutesDeps = Pick<ApiServices, 'tenants' | 'analytics' | 'jobs' | 'temporal' | 'limiter' | 'config'>;
 
+/**
+ * The id a gap's job is kept under: its newest question's. Any of the gap's questions' ids finds
+ * the job, and questions leave a period oldest first, so the newest keeps the job with its gap the
+ * longest (in a shorter period too, and once the gap's earliest question, its id, has aged out).
+ */
+const jobGapId = (gap: CoverageGap): string => gap.aliases.at(-1) ?? gap.id;
+
 /** A gap as the listing shows it: the schema's fields, not the ids it also answers to. */
 function gapView(gap: CoverageGap, jobs: GapView['jobs']): GapView {
   const { id, topic, count, unanswered, notHelpful, questions, pages, suggestion, lastAskedAt } = gap;
@@ -48,7 +55,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const started = await store.gapJobs(domain.id);
     const views = await Promise.all(
       page.map(async (gap) => {
-        // A job is recorded under the gap's id of the day; any of the gap's questions' ids finds it.
+        // A job is kept under one of the gap's questions' ids (see jobGapId); any of them finds it.
         const own = started.filter((j) => gap.aliases.includes(j.gapId));
         const records = await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)));
         const jobViews = records.flatMap((r) => (r ? [{ projectId: r.projectId, ...toJobView(r) }] : [])).map((j) => ({ jobId: j.id, projectId: j.projectId, status: j.status, prLink: j.prLink }));
@@ -80,7 +87,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const made = await jobs.get(project.id, jobId);
     if (made) {
       // A retried request: the job it made, as it is now; no limit spent, nothing started again.
-      await store.putGapJob({ domainId: domain.id, gapId: gap.id, projectId: project.id, jobId, at: recorder.now() });
+      await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId, at: recorder.now() });
       answer(ctx, 201, gap, made);
       return;
     }
@@ -95,7 +102,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
       { temporal: services.temporal, store: jobs, config },
       { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
     );
-    await store.putGapJob({ domainId: domain.id, gapId: gap.id, projectId: project.id, jobId: job.id, at: recorder.now() });
+    await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId: job.id, at: recorder.now() });
     answer(ctx, 201, gap, job);
   });
 }

@@ -126,6 +126,18 @@ describe('a coverage gap fixed by the agent', function () {
 
       const listed = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
       assert.deepEqual(listed.map((g) => g.jobs.map((j) => j.jobId)), [[jobId], [first[1]]]);
+      // A period without the gap's earliest question (its id then) still shows its job, and a click there answers it.
+      const since = new Date(at + 1).toISOString();
+      const shorter = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps?dateFrom=${since}`, 'GET', adminKey)).body.gaps;
+      const keysLater = shorter.find((g) => g.questions.includes('rotating api keys safely'));
+      assert.ok(keysLater && keysLater.id !== keys.id);
+      assert.deepEqual(keysLater.jobs.map((j) => j.jobId), [jobId]);
+      const clickLater = await fetch(`${base}/v1/analytics/docs/gaps/${keysLater.id}/job`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: 'docs', dateFrom: since }),
+      });
+      assert.deepEqual(await jobOf(clickLater), [200, jobId], 'the gap’s active job, not a new one');
       const projectJobs = await call<{ jobs: unknown[] }>(`${base}/v2/agent/docs/jobs?limit=100`, 'GET', adminKey);
       assert.equal(projectJobs.body.jobs.length, 2);
     } finally {
