@@ -42,10 +42,10 @@ const FENCE_LINE = /^\s*(`{3,}|~{3,})/;
 /**
  * Lines of Markdown without their HTML comments (`<!-- … -->`, which the site never shows: authors'
  * notes), fenced and inline code left alone. A comment over several lines leaves them empty, so
- * every line keeps its number.
+ * every line keeps its number. `open` and `close` name another kind of comment (MDX's `{/* … *\/}`).
  */
-export function withoutHtmlComments(lines: string[]): string[] {
-  if (!lines.some((line) => line.includes('<!--'))) return lines;
+export function withoutHtmlComments(lines: string[], open = '<!--', close = '-->'): string[] {
+  if (!lines.some((line) => line.includes(open))) return lines;
   let fence: string | undefined;
   let inComment = false;
   return lines.map((line) => {
@@ -64,21 +64,21 @@ export function withoutHtmlComments(lines: string[]): string[] {
     let at = 0;
     while (at < line.length) {
       if (inComment) {
-        const end = line.indexOf('-->', at);
+        const end = line.indexOf(close, at);
         if (end < 0) return out;
         inComment = false;
-        at = end + 3;
+        at = end + close.length;
         continue;
       }
       const ticks = /^`+/.exec(line.slice(at))?.[0];
-      const close = ticks ? line.indexOf(ticks, at + ticks.length) : -1;
-      if (ticks && close >= 0) {
+      const codeEnd = ticks ? line.indexOf(ticks, at + ticks.length) : -1;
+      if (ticks && codeEnd >= 0) {
         // An inline code span: shown as written.
-        out += line.slice(at, close + ticks.length);
-        at = close + ticks.length;
-      } else if (line.startsWith('<!--', at)) {
+        out += line.slice(at, codeEnd + ticks.length);
+        at = codeEnd + ticks.length;
+      } else if (line.startsWith(open, at)) {
         inComment = true;
-        at += 4;
+        at += open.length;
       } else {
         out += ticks ?? line[at];
         at += ticks?.length ?? 1;
@@ -86,4 +86,10 @@ export function withoutHtmlComments(lines: string[]): string[] {
     }
     return out;
   });
+}
+
+/** A page's Markdown as readers and AI tools get it whole: without its authors' comments (HTML's, and in MDX `{/* … *\/}`). */
+export function withoutComments(markdown: string, isMdx: boolean): string {
+  const lines = withoutHtmlComments(markdown.split('\n'));
+  return (isMdx ? withoutHtmlComments(lines, '{/*', '*/}') : lines).join('\n');
 }

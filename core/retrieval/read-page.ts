@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  isMdxFile,
   listField,
   pagePathOf,
   parsePage,
@@ -10,6 +11,7 @@ import {
   type NavEntry,
   type PageHead,
   type SiteNavigation,
+  withoutComments,
 } from '../docs/index.js';
 import { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 import type { IndexedPage } from './indexed.js';
@@ -91,7 +93,8 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
     ...(description ? { description } : {}),
     ...(nav?.sections.length ? { sections: nav.sections } : {}),
     hash: pageHash(source, options),
-    content: body.replace(/^\s*\n/, ''),
+    // Whole, as get_page and llms-full.txt serve it: without the authors' comments the site never shows.
+    content: withoutComments(body, isMdxFile(source.file)).replace(/^\s*\n/, ''),
     chunks,
     ...markers,
   };

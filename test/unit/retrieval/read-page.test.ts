@@ -45,6 +45,19 @@ describe('page reader', () => {
     assert.throws(() => readPage({ file: 'listed.mdx', text: badFrontmatter }, opts), PageSyntaxError);
   });
 
+  it("serves a page whole without its authors' comments, code left as written", () => {
+    const opts = { navigation: undefined, scope: 'site' as const };
+    const md = readPage({ file: 'pricing.md', text: '# Pricing\n\nPlans start at $10.<!-- internal: discount is 40% -->\n\n<!--\nTODO legal review\n-->\n```html\n<!-- kept: an example -->\n```\n' }, opts);
+    assert.ok(md);
+    assert.doesNotMatch(md.content, /internal|TODO legal/);
+    assert.match(md.content, /Plans start at \$10\.\n/);
+    assert.match(md.content, /<!-- kept: an example -->/);
+    const mdx = readPage({ file: 'plans.mdx', text: '# Plans\n\n{/* draft: pricing changes in May */}\nPlans start at $10. `{/* inline code */}`\n' }, opts);
+    assert.ok(mdx);
+    assert.doesNotMatch(mdx.content, /draft: pricing/);
+    assert.match(mdx.content, /`\{\/\* inline code \*\/\}`/);
+  });
+
   it('drops a noindex page on its frontmatter alone, before its body is parsed', () => {
     const opts = { navigation: undefined, scope: 'site' as const };
     // The body is broken MDX: reading it would throw, so returning undefined shows it was never parsed.
