@@ -7,6 +7,8 @@ import { badRequest, notFound } from './http-error.js';
 export interface AuthState {
   key: ApiKeyRecord;
   orgId: string;
+  /** Whether the credential the request came with still holds (its key not revoked or expired, its console session not ended): asked again by long-lived streams. */
+  inForce(): Promise<boolean>;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -38,7 +40,8 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
       const signedIn = await consoleSessionOf(tenants, ctx);
       if (!signedIn) throw new UnauthorizedError('the console session has ended; sign in again');
       requireCsrfToken(ctx, signedIn.session);
-      ctx.state.auth = { key: signedIn.session.key, orgId: signedIn.session.orgId } satisfies AuthState;
+      const inForce = async () => (await tenants.findConsoleSession(signedIn.token)) !== undefined;
+      ctx.state.auth = { key: signedIn.session.key, orgId: signedIn.session.orgId, inForce } satisfies AuthState;
       return next();
     }
     const match = BEARER.exec(header);
@@ -48,7 +51,9 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
     if (key.kind !== kind) {
       throw new ForbiddenError(kind === 'admin' ? 'this endpoint needs an admin key (quire_…)' : 'this endpoint needs an assistant key (quire_dsc_…)');
     }
-    ctx.state.auth = { key, orgId: key.orgId } satisfies AuthState;
+    const secret = match[1];
+    const inForce = async () => (await tenants.authenticate(secret)) !== undefined;
+    ctx.state.auth = { key, orgId: key.orgId, inForce } satisfies AuthState;
     await next();
   };
 }

@@ -21,6 +21,8 @@ export interface JobEventSource {
   events: JobEventLog;
   /** The job's status now; undefined when the job is gone. Read only while no event is waiting. */
   status(): Promise<JobStatus | undefined>;
+  /** Whether the caller's credential still holds (AuthState.inForce); asked before each wait's events go out. */
+  inForce(): Promise<boolean>;
 }
 
 export interface JobEventStreamOptions {
@@ -106,6 +108,8 @@ async function pump(out: Writable, source: JobEventSource, o: JobEventStreamOpti
     return clientKeepsUp(out, o.stallTimeoutMs);
   };
   while (!signal.aborted) {
+    // A key revoked or a session signed out while the stream was open ends it before anything more is sent.
+    if (!(await source.inForce())) return true;
     const events = await source.events.after(o.jobId, seq);
     for (const event of events) {
       if (!(await write(format(event)))) return false;

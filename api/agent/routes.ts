@@ -4,7 +4,7 @@ import { ApplicationFailure, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeout
 import { JOB_ARCHIVED } from '../../core/contracts/index.js';
 import { UnavailableError } from '../../core/errors.js';
 import { archiveJobRun, InvalidCursorError, jobIdForKey, sendJobMessage, toJobView } from '../../core/jobs/index.js';
-import { requireKey } from '../auth.js';
+import { authOf, requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, HttpError } from '../http-error.js';
@@ -102,7 +102,7 @@ export function agentRouter(services: AgentRouterDeps): Router {
     const lastEventId = lastEventIdOf(ctx);
     streamJobEvents(
       ctx,
-      { events, status: async () => (await readJob(store, project.id, jobId))?.record.status },
+      { events, status: async () => (await readJob(store, project.id, jobId))?.record.status, inForce: authOf(ctx).inForce },
       { jobId, lastEventId, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger },
     );
   });

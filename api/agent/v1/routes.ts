@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { requireKey } from '../../auth.js';
+import { authOf, requireKey } from '../../auth.js';
 import { setRateLimitHeaders } from '../../error-middleware.js';
 import { badRequest } from '../../http-error.js';
 import type { ApiServices } from '../../services.js';
@@ -59,7 +59,7 @@ export function agentV1Router(services: AgentV1RouterDeps): Router {
     ctx.set({ 'X-Session-Id': job.id, 'X-Branch-Name': job.branch, 'X-Message-Id': messageId });
     streamJobEvents(
       ctx,
-      { events, status: async () => (await readJob(store, project.id, job.id))?.record.status },
+      { events, status: async () => (await readJob(store, project.id, job.id))?.record.status, inForce: authOf(ctx).inForce },
       { jobId: job.id, lastEventId: 0, stallTimeoutMs: services.config.http.streamStallTimeoutMs, logger: services.logger, format: runFrame },
     );
   };

@@ -29,7 +29,7 @@ describe('job event stream: ends at the closing event', function () {
     app.use(async (ctx) => {
       // A heartbeat longer than the test's timeout: a stream that waits for one fails the test.
       const status = async () => (await jobs.get('docs', job.id))?.status;
-      streamJobEvents(ctx, { events, status }, { jobId: job.id, lastEventId: 0, stallTimeoutMs: 10_000, logger: createLogger('silent', 'test'), heartbeatMs: 600_000 });
+      streamJobEvents(ctx, { events, status, inForce: async () => true }, { jobId: job.id, lastEventId: 0, stallTimeoutMs: 10_000, logger: createLogger('silent', 'test'), heartbeatMs: 600_000 });
     });
     const { url } = await serve(app);
     const reply = await fetch(url);
