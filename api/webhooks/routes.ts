@@ -35,7 +35,8 @@ export function webhooksRouter(services: WebhooksRouterDeps): Router {
     const body = parseInput(WebhookCreateBody, ctx.request.body);
     const problem = services.config.allowPrivateTargets ? undefined : await privateTargetProblem(body.url);
     if (problem) throw badRequest(`url ${problem}`, [{ path: 'url', message: problem }]);
-    const variable = services.config.orgScopedVariables && body.secretEnv ? orgVariableProblem(project.orgId, body.secretEnv) : undefined;
+    const variable =
+      services.config.orgScopedVariables && body.secretEnv ? orgVariableProblem(project.orgId, body.secretEnv, (await tenants.listOrgs()).map((org) => org.id)) : undefined;
     if (variable) throw badRequest(`secretEnv ${variable}`, [{ path: 'secretEnv', message: variable }]);
     const { hook, secret } = newWebhook(project.id, body.url, body.events, body.secretEnv);
     ctx.body = { ...toWebhookView(await webhooks.put(hook)), signingSecret: secret ?? null };

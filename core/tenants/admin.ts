@@ -100,9 +100,9 @@ export interface AdminRules {
 }
 
 /** Refuses a variable name another organisation's could be (TenantInputError); an unchanged one stays, whoever set it. */
-function checkVariable(field: string, orgId: string, name: string | null | undefined, rule: AdminRules, stored?: string): void {
+async function checkVariable(tenants: TenantStore, field: string, orgId: string, name: string | null | undefined, rule: AdminRules, stored?: string): Promise<void> {
   if (!rule.orgScopedVariables || name === undefined || name === null || name === stored) return;
-  const problem = orgVariableProblem(orgId, name);
+  const problem = orgVariableProblem(orgId, name, (await tenants.listOrgs()).map((org) => org.id));
   if (problem) throw new TenantInputError(field, problem);
 }
 
@@ -118,7 +118,7 @@ export async function createProject(tenants: TenantStore, input: ProjectInput, r
   checkForge(input);
   refuseMask('repository', input.repository);
   await checkLocation('repository', input.repository, rule);
-  checkVariable('forgeTokenEnv', input.orgId, input.forgeTokenEnv, rule);
+  await checkVariable(tenants, 'forgeTokenEnv', input.orgId, input.forgeTokenEnv, rule);
   return projectView(await tenants.addProject(input));
 }
 
@@ -127,7 +127,7 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
     const stored = (await ownedProject(tenants, orgId, id)).repository;
     await checkLocation('repository', restoreCredentials(patch.repository, stored) ?? patch.repository, rule, stored);
   }
-  if (rule.orgScopedVariables && patch.forgeTokenEnv) checkVariable('forgeTokenEnv', orgId, patch.forgeTokenEnv, rule, (await ownedProject(tenants, orgId, id)).forgeTokenEnv);
+  if (rule.orgScopedVariables && patch.forgeTokenEnv) await checkVariable(tenants, 'forgeTokenEnv', orgId, patch.forgeTokenEnv, rule, (await ownedProject(tenants, orgId, id)).forgeTokenEnv);
   const updated = await tenants.updateProject(id, orgId, (stored) => {
     const current = inputOfProject(stored);
     const next = applyPatch(current, { ...patch, repository: keepCredentials('repository', patch.repository, current.repository) });

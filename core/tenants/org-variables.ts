@@ -9,10 +9,15 @@ export function orgVariablePrefix(orgId: string): string {
   return `${orgId.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-/** Why the organisation may not name the variable, or undefined when it may. */
-export function orgVariableProblem(orgId: string, name: string): string | undefined {
+/**
+ * Why the organisation may not name the variable, or undefined when it may. `orgIds` are the
+ * organisations there are: a name with the prefix of one whose id begins with this one's
+ * (`ACME_DOCS_TOKEN`, `acme-docs`'s, for `acme`) is that one's, not this one's.
+ */
+export function orgVariableProblem(orgId: string, name: string, orgIds: readonly string[]): string | undefined {
   const prefix = orgVariablePrefix(orgId);
-  return name.startsWith(prefix) && name.length > prefix.length
+  const theirs = orgIds.some((other) => orgVariablePrefix(other).length > prefix.length && name.startsWith(orgVariablePrefix(other)));
+  return name.startsWith(prefix) && name.length > prefix.length && !theirs
     ? undefined
-    : `must be one of this organisation's variables on the worker, whose names start with ${prefix} (QUIRE_ORG_SCOPED_VARIABLES)`;
+    : `must be one of this organisation's variables on the worker, whose names start with ${prefix} and not with the prefix of another organisation whose id begins with ${orgId}- (QUIRE_ORG_SCOPED_VARIABLES)`;
 }

@@ -6,14 +6,17 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../../core/config.js';
 import { orgVariableProblem } from '../../../core/tenants/org-variables.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
-import { twoOrgApi } from '../../support/services.js';
+import { seedOrg, twoOrgApi } from '../../support/services.js';
 
 describe("an organisation's variables on a shared worker", function () {
   this.timeout(60_000);
 
   it('are those starting with its id in capitals; the setting is on with PostgreSQL, off on the embedded defaults', () => {
-    assert.equal(orgVariableProblem('acme-docs', 'ACME_DOCS_GITHUB_TOKEN'), undefined);
-    for (const name of ['GITHUB_TOKEN', 'GLOBEX_HOOK_SECRET', 'ACME_DOCS_', 'ACMEDOCS_TOKEN']) assert.match(orgVariableProblem('acme-docs', name) ?? '', /start with ACME_DOCS_/, name);
+    const orgs = ['acme', 'acme-docs', 'globex'];
+    assert.equal(orgVariableProblem('acme-docs', 'ACME_DOCS_GITHUB_TOKEN', orgs), undefined);
+    for (const name of ['GITHUB_TOKEN', 'GLOBEX_HOOK_SECRET', 'ACME_DOCS_', 'ACMEDOCS_TOKEN']) assert.match(orgVariableProblem('acme-docs', name, orgs) ?? '', /start with ACME_DOCS_/, name);
+    assert.equal(orgVariableProblem('acme', 'ACME_GITHUB_TOKEN', orgs), undefined);
+    assert.match(orgVariableProblem('acme', 'ACME_DOCS_GITHUB_TOKEN', orgs) ?? '', /start with ACME_ and not with the prefix of another organisation/);
     assert.equal(loadConfig({}).orgScopedVariables, false);
     assert.equal(loadConfig({ QUIRE_DATABASE_URL: 'postgres://db.example:5432/quire' }).orgScopedVariables, true);
     assert.equal(loadConfig({ QUIRE_DATABASE_URL: 'postgres://db.example:5432/quire', QUIRE_ORG_SCOPED_VARIABLES: 'false' }).orgScopedVariables, false);
@@ -31,5 +34,19 @@ describe("an organisation's variables on a shared worker", function () {
     await services.tenants.putProject({ id: 'operator-set', orgId: 'acme', repository: 'https://github.com/acme/docs.git', branch: 'main', docsPath: '', forge: 'github', forgeTokenEnv: 'GITHUB_TOKEN', allowedModels: [] });
     assert.equal((await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { forgeTokenEnv: 'GITHUB_TOKEN', branch: 'next' })).status, 200);
     await expectError(await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { forgeTokenEnv: 'GLOBEX_GITHUB_TOKEN' }), 400, 'invalid_request', 'forgeTokenEnv');
+  });
+
+  it("refuses the variables of an organisation whose id begins with the caller's (ACME_DOCS_… is acme-docs', not acme's)", async () => {
+    const { services, url, acme } = await twoOrgApi({ withTemporal: false, env: { QUIRE_ORG_SCOPED_VARIABLES: 'true' } });
+    const docs = await seedOrg(services, 'acme-docs');
+    const call = bearerCaller(() => url);
+    const project = { repository: 'https://github.com/acme/docs.git', forge: 'github' };
+    await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'borrowed', forgeTokenEnv: 'ACME_DOCS_GITHUB_TOKEN' }), 400, 'invalid_request', 'forgeTokenEnv');
+    assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'own', forgeTokenEnv: 'ACME_GITHUB_TOKEN' })).status, 201);
+    await expectError(await call('PATCH', '/v2/admin/projects/own', acme.adminKey, { forgeTokenEnv: 'ACME_DOCS_GITHUB_TOKEN' }), 400, 'invalid_request', 'forgeTokenEnv');
+    await expectError(await call('POST', '/v2/agent/own/webhooks', acme.adminKey, { url: 'https://hooks.acme.test/q', secretEnv: 'ACME_DOCS_HOOK_SECRET' }), 400, 'invalid_request', 'secretEnv');
+    // Its own, to the organisation they belong to.
+    assert.equal((await call('POST', '/v2/admin/projects', docs.adminKey, { ...project, id: 'docs-own', forgeTokenEnv: 'ACME_DOCS_GITHUB_TOKEN' })).status, 201);
+    assert.equal((await call('POST', '/v2/agent/docs-own/webhooks', docs.adminKey, { url: 'https://hooks.acme.test/q', secretEnv: 'ACME_DOCS_HOOK_SECRET' })).status, 201);
   });
 });
