@@ -96,7 +96,7 @@ export const ProjectView = v.object({
   repository: v.pipe(
     v.string(),
     v.description(
-      'Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
+      'Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
     ),
   ),
   branch: v.string(),
@@ -114,7 +114,7 @@ export const DomainView = v.object({
   source: v.pipe(
     v.string(),
     v.description(
-      'Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
+      'Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones.',
     ),
   ),
   branch: v.optional(v.string()),

@@ -11,7 +11,7 @@ import {
   UnknownTenantError,
 } from './types.js';
 import { privateTargetProblem } from '../http/index.js';
-import { locationProblem } from './locations.js';
+import { locationProblem, takenLocationProblem } from './locations.js';
 import { orgVariableProblem } from './org-variables.js';
 import { maskCredentials, MASK, restoreCredentials } from './url-credentials.js';
 
@@ -106,10 +106,19 @@ async function checkVariable(tenants: TenantStore, field: string, orgId: string,
   if (problem) throw new TenantInputError(field, problem);
 }
 
+/** Where the projects and domains of organisations other than `orgId` are. */
+async function othersLocations(tenants: TenantStore, orgId: string): Promise<string[]> {
+  const [projects, domains] = await Promise.all([tenants.listProjects(), tenants.listDomains()]);
+  return [...projects.filter((p) => p.orgId !== orgId).map((p) => p.repository), ...domains.filter((d) => d.orgId !== orgId).map((d) => d.source)];
+}
+
 /** Refuses a location the caller may not name (TenantInputError); an unchanged one stays, whoever set it. */
-async function checkLocation(field: string, value: string | null | undefined, rule: AdminRules, stored?: string): Promise<void> {
+async function checkLocation(tenants: TenantStore, orgId: string, field: string, value: string | null | undefined, rule: AdminRules, stored?: string): Promise<void> {
   if (rule.localPaths === undefined || value === undefined || value === null || value === stored) return;
-  const problem = (await locationProblem(value, rule.localPaths)) ?? (rule.allowPrivateTargets === false ? await privateTargetProblem(value) : undefined);
+  const problem =
+    (await locationProblem(value, rule.localPaths)) ??
+    (rule.allowPrivateTargets === false ? await privateTargetProblem(value) : undefined) ??
+    (await takenLocationProblem(value, () => othersLocations(tenants, orgId)));
   if (problem) throw new TenantInputError(field, problem);
 }
 
@@ -117,7 +126,7 @@ async function checkLocation(field: string, value: string | null | undefined, ru
 export async function createProject(tenants: TenantStore, input: ProjectInput, rule: AdminRules = {}): Promise<Project> {
   checkForge(input);
   refuseMask('repository', input.repository);
-  await checkLocation('repository', input.repository, rule);
+  await checkLocation(tenants, input.orgId, 'repository', input.repository, rule);
   await checkVariable(tenants, 'forgeTokenEnv', input.orgId, input.forgeTokenEnv, rule);
   return projectView(await tenants.addProject(input));
 }
@@ -125,7 +134,7 @@ export async function createProject(tenants: TenantStore, input: ProjectInput, r
 export async function updateProject(tenants: TenantStore, orgId: string, id: string, patch: ProjectPatch, rule: AdminRules = {}): Promise<Project> {
   if (rule.localPaths !== undefined && patch.repository) {
     const stored = (await ownedProject(tenants, orgId, id)).repository;
-    await checkLocation('repository', restoreCredentials(patch.repository, stored) ?? patch.repository, rule, stored);
+    await checkLocation(tenants, orgId, 'repository', restoreCredentials(patch.repository, stored) ?? patch.repository, rule, stored);
   }
   if (rule.orgScopedVariables && patch.forgeTokenEnv) await checkVariable(tenants, 'forgeTokenEnv', orgId, patch.forgeTokenEnv, rule, (await ownedProject(tenants, orgId, id)).forgeTokenEnv);
   const updated = await tenants.updateProject(id, orgId, (stored) => {
@@ -161,14 +170,14 @@ export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promi
 /** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
 export async function createDomain(tenants: TenantStore, input: DomainInput, rule: AdminRules = {}): Promise<Domain> {
   refuseMask('source', input.source);
-  await checkLocation('source', input.source, rule);
+  await checkLocation(tenants, input.orgId, 'source', input.source, rule);
   return domainView(await tenants.addDomain(input));
 }
 
 export async function updateDomain(tenants: TenantStore, orgId: string, id: string, patch: DomainPatch, rule: AdminRules = {}): Promise<Domain> {
   if (rule.localPaths !== undefined && patch.source) {
     const stored = (await ownedDomain(tenants, orgId, id)).source;
-    await checkLocation('source', restoreCredentials(patch.source, stored) ?? patch.source, rule, stored);
+    await checkLocation(tenants, orgId, 'source', restoreCredentials(patch.source, stored) ?? patch.source, rule, stored);
   }
   const updated = await tenants.updateDomain(id, orgId, (stored) => {
     const current = inputOfDomain(stored);

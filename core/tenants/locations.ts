@@ -46,3 +46,24 @@ export async function locationProblem(location: string, roots: readonly string[]
   if (real !== undefined && !within(await Promise.all(roots.map((r) => fs.realpath(r).catch(() => r))), real)) return refusal;
   return undefined;
 }
+
+/**
+ * Why an organisation's admin may not name `location` beside `taken` (where other organisations'
+ * projects and domains are), or undefined: a folder on this machine that one of them reads, or a
+ * folder inside or around one, would let this organisation index, clone or push to theirs.
+ */
+export async function takenLocationProblem(location: string, taken: () => Promise<readonly string[]>): Promise<string | undefined> {
+  const local = localPathOf(location);
+  if (local === undefined) return undefined;
+  const real = (folder: string) => fs.realpath(folder).catch(() => folder);
+  const mine = await real(local);
+  for (const other of await taken()) {
+    const theirs = localPathOf(other);
+    if (theirs === undefined) continue;
+    const folder = await real(theirs);
+    if (within([folder], mine) || within([mine], folder)) {
+      return "is a folder that another organisation's project or domain reads (or a folder inside or around one): give a folder of this organisation's own";
+    }
+  }
+  return undefined;
+}

@@ -59,20 +59,20 @@ describe('admin API', function () {
     it('refuses a taken id with 409, even when another organisation holds it', async () => {
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' })).status, 201);
       await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
-      await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken', repository: '/repos/globex-taken.git' }), 409, 'conflict');
     });
 
     it("keeps a deleted project's id for its organisation: another organisation is refused it with 409, the same one takes it again", async () => {
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/projects/retired', acme.adminKey)).status, 204);
-      const refused = await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'retired' });
+      const refused = await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'retired', repository: '/repos/globex-retired.git' });
       assert.equal(refused.status, 409);
       assert.match(((await refused.json()) as { error: string }).error, /id 'retired' is taken .*choose another id/);
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/domains/no-such', acme.adminKey)).status, 404);
       assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'retired-site' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/domains/retired-site', acme.adminKey)).status, 204);
-      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site', source: '/repos/globex-retired' }), 409, 'conflict');
     });
 
     it("refuses a repository or source on this server outside the operator's folders, and a git remote helper, with 400 naming the field; keeps one the operator set", async () => {
@@ -88,6 +88,21 @@ describe('admin API', function () {
       await expectError(await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { repository: '/srv/operator/other.git' }), 400, 'invalid_request', 'repository');
       res = await call('PATCH', '/v2/admin/projects/operator-set', acme.adminKey, { repository: '/repos/moved.git' });
       assert.equal(res.status, 200);
+    });
+
+    it("refuses a folder of this server that another organisation's project or domain reads, or one inside or around it", async () => {
+      // The operator set globex's repository and docs under the folder admins may name.
+      await services.tenants.putProject({ ...project, id: 'globex-repo', orgId: 'globex', repository: '/repos/globex/docs.git', forge: 'local' });
+      await services.tenants.putDomain({ id: 'globex-site', orgId: 'globex', source: '/repos/globex-site', docsPath: '', baseUrl: 'https://docs.globex.test', includeHidden: false });
+      for (const repository of ['/repos/globex/docs.git', '/repos/globex/docs.git/', '/repos/globex', '/repos/globex-site/docs', '/repos']) {
+        await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'borrowed', repository }), 400, 'invalid_request', 'repository');
+        await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'borrowed-site', source: repository }), 400, 'invalid_request', 'source');
+      }
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'beside', repository: '/repos/globex-other.git' })).status, 201);
+      await expectError(await call('PATCH', '/v2/admin/projects/beside', acme.adminKey, { repository: '/repos/globex/docs.git' }), 400, 'invalid_request', 'repository');
+      // Its own organisation names it.
+      assert.equal((await call('PATCH', '/v2/admin/projects/globex-repo', globex.adminKey, { repository: '/repos/globex/docs.git', branch: 'next' })).status, 200);
+      assert.equal((await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'globex-more', source: '/repos/globex/docs.git' })).status, 201);
     });
 
     it('answers another organisation’s project and unknown ids 404', async () => {
@@ -205,7 +220,7 @@ describe('admin API', function () {
 
     it('refuses a taken id, hides other organisations’ domains and unknown ids, and names bad fields', async () => {
       await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'acme-private' });
-      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'acme-private' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'acme-private', source: '/repos/globex-private' }), 409, 'conflict');
       for (const suffix of ['', '/index']) {
         await expectError(await call('GET', `/v2/admin/domains/acme-private${suffix}`, globex.adminKey), 404, 'not_found');
         await expectError(await call('GET', `/v2/admin/domains/no-such${suffix}`, acme.adminKey), 404, 'not_found');
