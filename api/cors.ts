@@ -97,8 +97,10 @@ export function browserCors(options: CorsOptions): Middleware {
 
 /**
  * The origins of the domain named by the route's `:domain` parameter. An
- * unknown domain allows any origin: the request then gets its 404 readable,
- * and a preflight never tells which domains exist. A domain that lists its
+ * unknown domain allows any origin: the request then gets its 404 readable.
+ * A domain that lists its origins refuses another origin at the preflight,
+ * which tells that it exists; its `llms.txt`, public by design, tells as much
+ * to anyone. A domain that lists its
  * origins also allows the API's own (`publicUrl`'s, and the one the request
  * was addressed to): pages Quire serves itself, such as the widget demo,
  * keep working when a domain is restricted.
