@@ -15,6 +15,11 @@ export interface JobRetentionOptions {
   jobs: JobStore;
   /** The webhook delivery log; named by the one method used, since core/webhooks imports this folder. */
   deliveries: { purgeDeliveries(before: string): Promise<number> };
+  /**
+   * The assistant's threads (`QUIRE_THREAD_RETENTION_DAYS`), swept on this timer: the thread store
+   * sweeps otherwise only as answers are written, so a quiet deployment would keep them for good.
+   */
+  threads: { sweep(now: number): Promise<number> };
   logger: Logger;
   /** `QUIRE_JOB_RETENTION_DAYS`. */
   retentionDays: number;
@@ -52,7 +57,7 @@ const IDLE_ARCHIVE_SLICE = 100;
  * jobs still take follow-ups, so they are never purged. A job archived
  * longer ago than the retention goes with its messages and its events; the
  * webhook delivery log keeps each delivery as long, counted from its last
- * attempt. Every API replica runs it: each step is a bounded delete, so
+ * attempt. The same round sweeps the assistant's threads past their retention. Every API replica runs it: each step is a bounded delete, so
  * replicas purging at once cost little and agree on the result.
  */
 export class JobRetention {
@@ -111,6 +116,9 @@ export class JobRetention {
     });
     await this.purge().catch((err: unknown) => {
       this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'job retention purge failed');
+    });
+    await this.options.threads.sweep(now).catch((err: unknown) => {
+      this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'thread retention sweep failed');
     });
   }
 

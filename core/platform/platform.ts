@@ -149,10 +149,12 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     closers.push(() => analytics.stop());
     const client = temporal.client;
     const events = createJobEventLog(database, wakeups);
+    const threads = createThreadStore(database, { retentionDays: config.retention.threadDays });
     const jobRetention = new JobRetention({
       database,
       jobs,
       deliveries: webhooks,
+      threads,
       logger,
       retentionDays: config.retention.jobDays,
       // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
@@ -183,7 +185,7 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       ...stores,
       events,
       // Read once this process's answers to the thread are committed; written by the completion writer.
-      threads: settledThreads(createThreadStore(database, { retentionDays: config.retention.threadDays }), completions),
+      threads: settledThreads(threads, completions),
       analytics,
       completions,
       pulls: new PullStore(database),

@@ -25,6 +25,7 @@ import {
 } from '../../../core/jobs/index.js';
 import { newJobRecord } from '../../../api/agent/create-job.js';
 import { createLogger } from '../../../core/logger.js';
+import { createThreadStore } from '../../../core/threads/index.js';
 import { createWebhookStore, webhookId, type WebhookStore } from '../../../core/webhooks/index.js';
 import { forEachDialect, testDatabase } from '../../support/databases.js';
 import { seedOrg, serve, testServices } from '../../support/services.js';
@@ -87,11 +88,13 @@ async function present(stores: Stores, record: JobRecord): Promise<boolean[]> {
 
 /** Idle archive left out: these tests are about deletion (its own test below archives through a worker). */
 const noIdleArchive = { days: 30, archive: async () => undefined };
+/** No thread is past its retention: these tests are about jobs (the timer's test below sweeps threads). */
+const noThreads = { sweep: async () => 0 };
 /** No workflow was stopped from outside: these tests are about deletion (stopped-run.test.ts fails stranded jobs). */
 const noStranded = (stores: Pick<Stores, 'events'>) => ({ events: stores.events, afterMs: 60_000, stoppedRun: async () => undefined });
 
 const retention = (stores: Stores, now = () => NOW) =>
-  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now });
+  new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, threads: noThreads, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now });
 
 /** Jobs and events on `database`; webhook deliveries in their own store (core/webhooks). */
 async function storesOn(database: Database): Promise<Stores> {
@@ -119,6 +122,7 @@ forEachDialect('job retention', (database) => {
       database: stores.database,
       jobs: stores.jobs,
       deliveries: stores.hooks,
+      threads: noThreads,
       logger: silent,
       retentionDays: DAYS,
       idleArchive: {
@@ -215,9 +219,32 @@ describe('job retention: the timer', () => {
     const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
     // The real store, its disk gone when retention reads it.
     const broken: JobStore = { ...stores.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
-    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, logger, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).tick();
+    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, threads: noThreads, logger, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).tick();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
     assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
+  });
+
+  it('sweeps threads past QUIRE_THREAD_RETENTION_DAYS on the same hourly timer, with no answer written since', async () => {
+    const database = await testDatabase('sqlite');
+    const stores = await storesOn(database);
+    let now: number;
+    const threads = createThreadStore(database, { retentionDays: 30, now: () => new Date(now) });
+    const at = (days: number) => new Date(NOW - days * DAY).toISOString();
+    const exchange = (days: number) => ({ messageId: 'msg_1', question: 'q', answer: 'a', sources: [], fp: 'anonymous', mode: 'model' as const, outcome: 'complete' as const, startedAt: at(days), finishedAt: at(days) });
+    // Written long ago, each as of its own time, by a process that has answered nothing since.
+    now = NOW - 31 * DAY;
+    await threads.append({ orgId: 'acme', threadId: 'stale', domainId: 'docs' }, exchange(31));
+    now = NOW - 29 * DAY;
+    await threads.append({ orgId: 'acme', threadId: 'recent', domainId: 'docs' }, exchange(29));
+    now = NOW;
+    const timer = new JobRetention({ database, jobs: stores.jobs, deliveries: stores.hooks, threads, logger: silent, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => now });
+    await timer.tick();
+    const left = async () => (await database.queries.selectFrom('threads').select('thread_id').execute()).map((t) => t.thread_id);
+    assert.deepEqual(await left(), ['recent']);
+    assert.deepEqual(await database.queries.selectFrom('thread_exchanges').select('thread_id').execute(), [{ thread_id: 'recent' }]);
+    now += 2 * DAY;
+    await timer.tick();
+    assert.deepEqual(await left(), [], 'the next hourly round takes the thread that has aged out since');
   });
 });
 
@@ -237,7 +264,7 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const get = (id: string) => call<JobView>(`${base}/v2/agent/docs/job/${id}`, 'GET', adminKey);
     assert.equal((await get(expired.id)).status, 200);
 
-    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, logger: silent, retentionDays: services.config.retention.jobDays, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).purge();
+    await new JobRetention({ database: stores.database, jobs: stores.jobs, deliveries: stores.hooks, threads: noThreads, logger: silent, retentionDays: services.config.retention.jobDays, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).purge();
 
     assert.equal((await get(expired.id)).status, 404);
     assert.equal((await call(`${base}/v2/agent/docs/job/${expired.id}/events`, 'GET', adminKey)).status, 404);
@@ -267,6 +294,7 @@ describe('idle archive (real worker, Temporal dev server)', function () {
       database: stores.database,
       jobs: stores.jobs,
       deliveries: stores.hooks,
+      threads: noThreads,
       logger: silent,
       retentionDays: services.config.retention.jobDays,
       idleArchive: {

@@ -22,6 +22,7 @@ function strandedSweep(services: Awaited<ReturnType<typeof testServices>>, minut
     database: services.database,
     jobs: services.jobs,
     deliveries: services.webhooks,
+    threads: { sweep: async () => 0 },
     logger: createLogger('silent', 'test'),
     retentionDays: services.config.retention.jobDays,
     idleArchive: { days: services.config.retention.jobIdleArchiveDays, archive: async () => undefined },
