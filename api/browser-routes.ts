@@ -26,6 +26,7 @@ export const BROWSER_ENDPOINTS: readonly BrowserEndpoint[] = [
   { path: '/discovery/v2/assistant/:domain/message', what: 'v2 assistant message', origins: 'domain', methods: ['POST'] },
   { path: '/discovery/v1/assistant/:domain/message', what: 'v1 assistant message', origins: 'domain', methods: ['POST'] },
   { path: '/discovery/v1/assistant/:domain/feedback', what: 'assistant feedback', origins: 'domain', methods: ['POST'] },
+  { path: '/discovery/v1/assistant/:domain/threads/:threadId', what: 'thread erasure', origins: 'domain', methods: ['DELETE'], allowHeaders: ['X-Thread-Key'] },
   // The search id is readable so the page can report a click on a result.
   { path: '/discovery/v1/search/:domain', what: 'search', origins: 'domain', methods: ['POST'], exposeHeaders: ['X-Search-Id'] },
   { path: '/discovery/v1/search/:domain/click', what: 'search click', origins: 'domain', methods: ['POST'] },

@@ -13,7 +13,7 @@ export type FeedbackRoutesDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'anal
 
 /**
  * The endpoints a docs front-end calls (assistant key, CORS): a rating of an
- * answer, and a click on a search result. A rating is taken only from the
+ * answer, a reader's erasure of their thread, and a click on a search result. A rating is taken only from the
  * holder of the thread (its key), stored at once (it is rare and a reader
  * expects it kept); a click goes through the recorder like a search.
  */
@@ -40,6 +40,20 @@ export function feedbackRoutes(router: Router, services: FeedbackRoutesDeps, thr
       comment: body.comment ?? null,
       at: recorder.now(),
     });
+    ctx.status = 204;
+  });
+
+  // A reader's right to have their conversation removed: the key that holds the thread erases it, now, not at its retention.
+  router.delete('/discovery/v1/assistant/:domain/threads/:threadId', auth, async (ctx) => {
+    const { key, orgId } = authOf(ctx);
+    const domain = await ownDomain(tenants, ctx);
+    const threadId = String(ctx.params.threadId ?? '');
+    const org = await tenants.getOrg(orgId);
+    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
+    const thread = threadId.length <= 128 ? await threads.load(orgId, threadId) : undefined;
+    // Not the holder, or not this domain's thread: the same 404 as an unknown one.
+    if (!thread || thread.domainId !== domain.id || !threadKeyMatches(thread.keyHash, ctx.get('X-Thread-Key'))) throw notFound(`thread '${threadId.slice(0, 128)}'`);
+    await threads.erase({ orgId, domainId: domain.id, threadId });
     ctx.status = 204;
   });
 

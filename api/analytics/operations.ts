@@ -85,6 +85,19 @@ export const analyticsOperations: OperationSpec[] = [
     ThreadSchema,
     { description: 'Mintlify’s `AssistantThreadResponse`. An answer of a stateless door (OpenAI-compatible, MCP), looked up by its conversation `id`, is a thread of its own two messages.' },
   ),
+  {
+    method: 'delete',
+    path: '/v1/analytics/{domain}/assistant/threads/{threadId}',
+    operationId: 'analyticsEraseThread',
+    summary: 'Erase one assistant conversation now: the thread, its answers and ratings',
+    description:
+      'Quire’s. For a reader who asks to have their conversation removed: the thread and its exchanges, and the answers and ratings analytics recorded of it, go at once (the daily counts, which name no one, stay). Takes a thread id.',
+    tags,
+    security: 'admin',
+    params: { path: ThreadParams },
+    responses: { 204: { description: 'Erased.' } },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
   get('/v1/analytics/{domain}/assistant/caller-stats', 'analyticsCallerStats', 'Assistant questions per caller type, and per day', { path: DomainParams, query: PeriodQuery }, CallerStatsSchema),
   get('/v1/analytics/{domain}/searches', 'analyticsSearches', 'Search terms, most searched first', { path: DomainParams, query: SearchesQuery }, SearchesSchema),
   get('/v1/analytics/{domain}/feedback', 'analyticsFeedback', 'Ratings of answers, newest first', { path: DomainParams, query: FeedbackQuery }, FeedbackSchema),
@@ -131,6 +144,22 @@ export const analyticsOperations: OperationSpec[] = [
     body: FeedbackBody,
     ...feedbackErrors,
     responses: { 204: { description: 'Rating stored.', headers: { ...RATE_LIMIT_HEADERS, ...CORS_RESPONSE_HEADERS } }, ...feedbackErrors.responses },
+  },
+  {
+    method: 'delete',
+    path: '/discovery/v1/assistant/{domain}/threads/{threadId}',
+    operationId: 'assistantEraseThread',
+    summary: 'Erase the reader’s own thread now (its holder, by its key)',
+    description:
+      'The thread and its exchanges, and the answers and ratings analytics recorded of it, are deleted at once rather than at their retention. Only the holder of the thread (its key, in `X-Thread-Key`) may; a wrong key is 404, like an unknown thread. Counts against the assistant’s limits.',
+    tags: ['analytics', 'browser'],
+    security: 'assistant',
+    params: {
+      path: v.object({ ...DomainParams.entries, threadId: v.pipe(v.string(), v.minLength(1), v.description('The thread’s id (the stream’s `X-Thread-Id`).')) }),
+      header: v.object({ ...OriginHeader.entries, 'X-Thread-Key': v.pipe(v.string(), v.description('The thread’s key, as the stream’s `X-Thread-Key` gave it.')) }),
+    },
+    ...feedbackErrors,
+    responses: { 204: { description: 'Erased.', headers: { ...RATE_LIMIT_HEADERS, ...CORS_RESPONSE_HEADERS } }, ...feedbackErrors.responses },
   },
   {
     method: 'post',

@@ -60,6 +60,14 @@ export function reportRoutes(router: Router, services: ReportRoutesDeps, threads
     throw notFound(`thread '${id.slice(0, 128)}'`);
   });
 
+  // An admin's way to remove one conversation at a reader's request (the reader may have lost the thread's key).
+  router.delete('/v1/analytics/:domain/assistant/threads/:threadId', auth, async (ctx) => {
+    const domain = await ownDomain(tenants, ctx);
+    const threadId = String(ctx.params.threadId ?? '');
+    if (threadId.length > 128 || !(await threads.erase({ orgId: authOf(ctx).orgId, domainId: domain.id, threadId }))) throw notFound(`thread '${threadId.slice(0, 128)}'`);
+    ctx.status = 204;
+  });
+
   router.get('/v1/analytics/:domain/searches', auth, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
     const q = parseInput(SearchesQuery, ctx.query, 'query');

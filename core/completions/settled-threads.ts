@@ -6,12 +6,17 @@ import type { CompletionWriter } from './completion-writer.js';
  * for it are committed, so every reader (the assistant continuing a thread, a rating, the admin
  * views) finds an answer's exchange once the answer has ended, as when the writes ran here.
  */
-export function settledThreads(threads: SweepingThreadStore, completions: Pick<CompletionWriter, 'settled'>): SweepingThreadStore {
+export function settledThreads(threads: SweepingThreadStore, completions: Pick<CompletionWriter, 'settled' | 'flush'>): SweepingThreadStore {
   return {
     ...threads,
     load: async (orgId, threadId) => {
       await completions.settled(orgId, threadId);
       return threads.load(orgId, threadId);
+    },
+    // After what this process took is written (its answer records too), so nothing of the thread comes back after it.
+    erase: async (ref) => {
+      await completions.flush();
+      return threads.erase(ref);
     },
   };
 }

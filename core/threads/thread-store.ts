@@ -204,6 +204,22 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
       sweepNowAndThen();
     },
 
+    async erase(ref): Promise<boolean> {
+      return database.transaction(async (trx) => {
+        const thread = await trx.selectFrom('threads').select('domain_id').where('org_id', '=', ref.orgId).where('thread_id', '=', ref.threadId).executeTakeFirst();
+        // Another domain's thread of the organisation is not this domain's to erase.
+        const own = thread?.domain_id === ref.domainId;
+        if (own) {
+          await trx.deleteFrom('thread_exchanges').where('org_id', '=', ref.orgId).where('thread_id', '=', ref.threadId).execute();
+          await trx.deleteFrom('threads').where('org_id', '=', ref.orgId).where('thread_id', '=', ref.threadId).execute();
+        }
+        // Analytics keep a conversation longer than the thread (QUIRE_ANALYTICS_RETENTION_DAYS): it goes too.
+        const answers = await trx.deleteFrom('answers').where('domain_id', '=', ref.domainId).where('thread_id', '=', ref.threadId).executeTakeFirst();
+        const ratings = await trx.deleteFrom('feedback').where('domain_id', '=', ref.domainId).where('thread_id', '=', ref.threadId).executeTakeFirst();
+        return own || Number(answers.numDeletedRows) + Number(ratings.numDeletedRows) > 0;
+      });
+    },
+
     sweep,
   };
 }

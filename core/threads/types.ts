@@ -51,6 +51,12 @@ export interface ThreadStore {
   append(ref: ThreadRef, exchange: ThreadExchange): Promise<void>;
   /** Appends several exchanges in order, as one write where the store has transactions. */
   appendAll(entries: ThreadAppend[]): Promise<void>;
+  /**
+   * Removes the domain's thread of this organisation at once, on request: its exchanges and what
+   * analytics recorded of it (answers, ratings); the daily counts, which name no one, stay.
+   * False when there was none of it.
+   */
+  erase(ref: Omit<ThreadRef, 'keyHash'>): Promise<boolean>;
 }
 
 /** One exchange to append to its thread. */

@@ -133,4 +133,31 @@ forEachDialect('thread store', (database) => {
     const exchanges = await database().queries.selectFrom('thread_exchanges').select('thread_id').execute();
     assert.deepEqual(exchanges.map((e) => e.thread_id), ['fresh']);
   });
+
+  it('erases a thread on request, with what analytics kept of it; daily counts and other threads stay', async () => {
+    const db = database();
+    const store = createThreadStore(db, { retentionDays: 30 });
+    const mine = { orgId: 'acme', threadId: 'mine', domainId: 'docs' };
+    await store.append(mine, exchange('my question'));
+    await store.append({ ...mine, threadId: 'theirs' }, exchange('their question'));
+    const answer = (id: string, threadId: string) => ({ domain_id: 'docs', id, at: Date.now(), thread_id: threadId, caller: 'browser', surface: 'assistant', resolution: 'answered', category: null, answer_json: '{}' });
+    await db.queries.insertInto('answers').values([answer('msg_1', 'mine'), answer('msg_2', 'theirs')]).execute();
+    await db.queries.insertInto('feedback').values([
+      { domain_id: 'docs', message_id: 'msg_1', thread_id: 'mine', at: Date.now(), helpful: 0, comment: 'my words' },
+      { domain_id: 'docs', message_id: 'msg_2', thread_id: 'theirs', at: Date.now(), helpful: 1, comment: null },
+    ]).execute();
+    await db.queries.insertInto('answer_days').values({ domain_id: 'docs', day: 0, caller: 'browser', surface: 'assistant', category: '', resolution: 'answered', n: 2 }).execute();
+
+    assert.equal(await store.erase({ ...mine, domainId: 'elsewhere' }), false, 'another domain names none of it');
+    assert.ok(await store.load('acme', 'mine'));
+    assert.equal(await store.erase(mine), true);
+    assert.equal(await store.load('acme', 'mine'), undefined);
+    assert.equal(await store.erase(mine), false, 'erased once');
+    const left = async (table: 'thread_exchanges' | 'answers' | 'feedback') => (await db.queries.selectFrom(table).select('thread_id').execute()).map((r) => r.thread_id);
+    assert.deepEqual(await left('thread_exchanges'), ['theirs']);
+    assert.deepEqual(await left('answers'), ['theirs']);
+    assert.deepEqual(await left('feedback'), ['theirs']);
+    assert.deepEqual((await db.queries.selectFrom('answer_days').select('n').execute()).map((r) => Number(r.n)), [2], 'a count names no one');
+    assert.deepEqual((await store.load('acme', 'theirs'))?.exchanges.map((x) => x.question), ['their question']);
+  });
 });
