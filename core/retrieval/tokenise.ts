@@ -5,7 +5,8 @@
  * form finds the chunk.
  */
 
-const WORD = /[\p{L}\p{N}]+(?:[_\-.:/][\p{L}\p{N}]+)*/gu;
+// Marks belong to the word they follow: decomposed `é` (e + U+0301), Devanagari vowel signs.
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[_\-.:/][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
 const SEPARATOR = /[_\-.:/]+/;
 // Splits lowerUpper and ACRONYMWord humps: `retrievalPageSize`, `HTTPServer`, `v2Api`.
 const HUMPS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
@@ -103,7 +104,11 @@ export function tokenise(text: string): string[] {
     let cached = WORD_CACHE.get(raw);
     if (!cached) {
       if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
-      cached = CJK.test(raw) ? cjkTerms(raw) : wordTerms(raw);
+      cached = [];
+      // One form whatever the text was written in: composed (`é`, not `e` + U+0301) and with
+      // full-width Latin and half-width katakana as their usual forms (`ＡＰＩ` is `API`, `ｷｰ` is `キー`).
+      const folded = raw.normalize('NFKC');
+      for (const word of folded === raw ? [raw] : (folded.match(WORD) ?? [])) cached.push(...(CJK.test(word) ? cjkTerms(word) : wordTerms(word)));
       WORD_CACHE.set(raw, cached);
     }
     for (const term of cached) terms.push(term);

@@ -39,6 +39,17 @@ describe('tokenise', () => {
     assert.deepEqual(tokenise('名'), ['名']);
   });
 
+  it('reads text in any Unicode form as its composed, compatibility-folded form', () => {
+    // Decomposed (e + U+0301, as text copied from macOS can be): one word, the same term as composed.
+    assert.deepEqual(tokenise('cle\u0301 nu\u0301mero'), tokenise('clé número'));
+    assert.deepEqual(tokenise('\u1100\u1175'), tokenise('기'));
+    // Full-width Latin and half-width katakana, as a Japanese input method types them.
+    assert.deepEqual(tokenise('ＡＰＩキー'), tokenise('APIキー'));
+    assert.deepEqual(tokenise('ｷｰ'), tokenise('キー'));
+    // Marks that are part of a letter in scripts without precomposed forms stay inside the word.
+    assert.deepEqual(tokenise('हिन्दी दस्तावेज़'), ['हिन्दी', 'दस्तावेज़']);
+  });
+
   it('gives stable 32-bit term ids', () => {
     assert.equal(termId('queue'), termId('queue'));
     assert.notEqual(termId('queue'), termId('queues'));
