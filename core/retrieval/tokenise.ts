@@ -88,6 +88,22 @@ function cjkTerms(raw: string): string[] {
   return terms;
 }
 
+/** Accents on Latin and Greek letters, which readers often leave out; marks of other scripts make letters of their own (`が`, Devanagari vowels). */
+const ACCENTS = /(?<=[\p{Script=Latin}\p{Script=Greek}])[\u0300-\u036f]+/gu;
+
+/**
+ * One form of a word whatever it was written in: composed, full-width Latin and half-width
+ * katakana as their usual forms (`ＡＰＩ` is `API`, `ｷｰ` is `キー`), and as a reader types it
+ * who leaves out accents: `é` is `e`, `ß` is `ss`, `İ` and `ı` are `i`, `ё` is `е`.
+ */
+function fold(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .replace(ACCENTS, '')
+    .normalize('NFC')
+    .replace(/[ßẞıёЁ]/g, (c) => ({ ß: 'ss', ẞ: 'SS', ı: 'i', ё: 'е', Ё: 'Е' })[c] ?? c);
+}
+
 /**
  * Words repeat (a docs site has a few thousand distinct ones), and splitting
  * and stemming one costs more than a lookup: indexing spent a quarter of its
@@ -105,9 +121,7 @@ export function tokenise(text: string): string[] {
     if (!cached) {
       if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
       cached = [];
-      // One form whatever the text was written in: composed (`é`, not `e` + U+0301) and with
-      // full-width Latin and half-width katakana as their usual forms (`ＡＰＩ` is `API`, `ｷｰ` is `キー`).
-      const folded = raw.normalize('NFKC');
+      const folded = fold(raw);
       for (const word of folded === raw ? [raw] : (folded.match(WORD) ?? [])) cached.push(...(CJK.test(word) ? cjkTerms(word) : wordTerms(word)));
       WORD_CACHE.set(raw, cached);
     }
