@@ -15,6 +15,7 @@ import {
 } from '../docs/index.js';
 import { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 import type { IndexedPage } from './indexed.js';
+import { TOKENISER_REVISION } from './tokenise.js';
 
 export { pagePathOf };
 
@@ -47,6 +48,8 @@ export function pageHash(source: SourceFile, options: ReadPageOptions): string {
         options.navigation?.file ?? null,
         options.navigation?.indexing ?? null,
         options.scope,
+        // Stored terms derive from the tokeniser: one that cuts words otherwise rewrites every page.
+        TOKENISER_REVISION,
         // Vectors derive from the model: a new model (or none) rewrites every page. Keyword-only hashes stay as they were.
         ...(options.vectors ? [options.vectors] : []),
       ]),

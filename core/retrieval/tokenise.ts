@@ -5,6 +5,13 @@
  * form finds the chunk.
  */
 
+/**
+ * Raised whenever a change cuts some text into other terms. Page hashes include it, so the next
+ * index run re-reads every page and the terms stored with it (embedded snapshot, Qdrant sparse
+ * vectors) are this tokeniser's, not an older one's that its queries would no longer meet.
+ */
+export const TOKENISER_REVISION = 2;
+
 // Marks belong to the word they follow: decomposed `é` (e + U+0301), Devanagari vowel signs.
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[_\-.:/][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
 const SEPARATOR = /[_\-.:/]+/;
