@@ -6,7 +6,17 @@
  */
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
-const SENTENCE_END = /(?<=[.!?])["')\]]*\s+(?=["'(*_`]?[\p{Lu}\p{N}])/u;
+/**
+ * After `.`, `!`, `?` or Arabic `؟` and a space, before a capital, a digit or a letter of a script
+ * without case (Arabic, Hebrew, Korean): not inside `e.g. this`. After Chinese and Japanese `。！？`,
+ * written without a space, and any closing quote or bracket.
+ */
+const SENTENCE_END = /(?<=[.!?؟])["')\]]*\s+(?=["'(*_`]?[\p{Lu}\p{N}\p{Lo}])|(?<=[。！？][」』）]*)(?![」』）])\s*/u;
+const ENDED = /[.!?؟。！？][」』）]*$/u;
+/** Chinese and Japanese characters: two of them say about as much as a word of a spaced language. */
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+/** Runs cut into overlapping pairs to be compared, as search does: Korean words take particles (`키를`). */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]{2,}/gu;
 const MAX_SENTENCE_CHARS = 320;
 const MIN_SENTENCE_WORDS = 4;
 
@@ -52,16 +62,31 @@ export function sentencesOf(markdown: string): string[] {
     for (const part of line.split(SENTENCE_END)) {
       const sentence = clean(part);
       // A sentence ending in a colon introduces what was left out (a code block, a table).
-      if (sentence.split(' ').length < MIN_SENTENCE_WORDS || sentence.length > MAX_SENTENCE_CHARS || sentence.endsWith(':')) continue;
-      sentences.push(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`);
+      if (wordsOf(sentence) < MIN_SENTENCE_WORDS || sentence.length > MAX_SENTENCE_CHARS || /[:：]$/.test(sentence)) continue;
+      sentences.push(ENDED.test(sentence) ? sentence : `${sentence}.`);
     }
   }
   return sentences;
 }
 
-/** Lower-cased words of three letters or more: what a question and a sentence are compared by. */
+/** Words between spaces, a Chinese or Japanese pair of characters counting as one. */
+function wordsOf(sentence: string): number {
+  return sentence.split(' ').length + (sentence.match(CJK_CHAR)?.length ?? 0) / 2;
+}
+
+/**
+ * Lower-cased words of three letters or more, and each pair of neighbouring Chinese, Japanese or
+ * Korean characters (a sentence without spaces is otherwise one word): what a question and a
+ * sentence are compared by.
+ */
 export function termsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+  const lower = text.toLowerCase();
+  const terms = new Set(lower.match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+  for (const run of lower.match(CJK_RUN) ?? []) {
+    const chars = [...run];
+    for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i]! + chars[i + 1]!);
+  }
+  return terms;
 }
 
 /**

@@ -60,6 +60,32 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /createHmac/);
   });
 
+  it('cuts sentences written without spaces or capitals: at 。！？, and at Arabic and Hebrew full stops and ؟', () => {
+    assert.deepEqual(sentencesOf('キーは作成した直後に一度だけ表示されます。安全な場所に保存してください！無効化は取り消せません'), [
+      'キーは作成した直後に一度だけ表示されます。',
+      '安全な場所に保存してください！',
+      '無効化は取り消せません.',
+    ]);
+    assert.deepEqual(sentencesOf('افتح الإعدادات في لوحة التحكم. هل يظهر المفتاح مرة واحدة فقط؟ لا يمكن التراجع عن الإلغاء أبدًا.'), [
+      'افتح الإعدادات في لوحة التحكم.',
+      'هل يظهر المفتاح مرة واحدة فقط؟',
+      'لا يمكن التراجع عن الإلغاء أبدًا.',
+    ]);
+  });
+
+  it('quotes the sentence of a Chinese, Japanese or Korean page that shares words with the question', async () => {
+    const ja = await answerText('APIキーをローテーションするには？', [
+      page('/ja/api-keys', 'APIキー', 'キーはプロジェクトごとに発行されます。無効化は取り消せません。キーをローテーションするときは、新しいキーを作成してから環境変数を更新します。'),
+    ]);
+    assert.match(ja, /キーをローテーションするときは、新しいキーを作成してから環境変数を更新します。 \[1\]/);
+    assert.doesNotMatch(ja, /無効化/);
+    const ko = await answerText('API 키 교체 방법', [
+      page('/ko/api-keys', 'API 키', '폐기는 되돌릴 수 없습니다. 키는 프로젝트별로 발급됩니다. 키를 교체하려면 먼저 새 키를 만든 다음 환경 변수를 바꿉니다.'),
+    ]);
+    assert.match(ko, /키를 교체하려면 먼저 새 키를 만든 다음 환경 변수를 바꿉니다\. \[1\]/);
+    assert.doesNotMatch(ko, /발급/);
+  });
+
   it('names a page it cannot quote, rather than quoting its code', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /See also \*\*Calling the \\\*API\\\*\*\* \[1\]\./);
