@@ -36,13 +36,26 @@ export interface QuestionTerm {
 /** Two capitals, or a capital and a digit, as written: a name (CI, UI, S3), where other short words are mostly grammar. */
 const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]$/u;
 
+/**
+ * Chinese and Japanese, written without spaces, and Korean, whose words take particles (`서명을`):
+ * a run of them is its overlapping pairs of characters, as search cuts it, so two questions meet
+ * on a word inside their sentences.
+ */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu;
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
+
+function pairs(run: string): string {
+  const chars = [...run];
+  return chars.length === 1 ? run : chars.slice(1).map((c, i) => chars[i]! + c).join(' ');
+}
+
 export function questionTerms(question: string): QuestionTerm[] {
-  const written = question.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  const written = question.replace(CJK_RUN, (run) => ` ${pairs(run)} `).match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
   const seen = new Set<string>();
   const terms: QuestionTerm[] = [];
   for (const original of written) {
     const word = original.toLowerCase();
-    if ((word.length < 3 && !ACRONYM.test(original)) || STOPWORDS.has(word)) continue;
+    if ((word.length < 3 && !ACRONYM.test(original) && !CJK.test(original)) || STOPWORDS.has(word)) continue;
     const s = stem(word);
     if (seen.has(s)) continue;
     seen.add(s);

@@ -74,6 +74,12 @@ describe('coverage gaps', () => {
     assert.deepEqual(german?.topic.slice(0, 2).sort(), ['api-schlüssel', 'rotiere']);
   });
 
+  it('groups Chinese, Japanese and Korean questions by the words inside them, written without spaces or with particles', () => {
+    const asked = ['APIキーをローテーションするには？', 'APIキーのローテーション方法', 'ダークモードはありますか', '如何轮换API密钥？', 'API密钥如何轮换', '웹훅 서명을 검증하는 방법', '웹훅 서명 검증 방법'];
+    const grouped = coverageGaps(asked.map((text) => q(text))).map((g) => [...g.questions].sort().join(' | '));
+    assert.deepEqual(grouped.sort(), [[0, 1], [2], [3, 4], [5, 6]].map((ids) => ids.map((i) => asked[i]!).sort().join(' | ')).sort());
+  });
+
   it('keeps a gap’s id as questions join it, and answers to the ids of the gaps that merged into it', () => {
     const first = q('How do I rotate the admin API key for staging?');
     const [alone] = coverageGaps([first]);
