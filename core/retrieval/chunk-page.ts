@@ -76,15 +76,16 @@ function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
     const header = TABLE_RULE.test(lines[1]!) ? lines.slice(0, 2) : [];
     return splitLines(lines.slice(header.length), header, maxChars);
   }
-  // Long prose is cut between sentences.
+  // Long prose is cut between sentences: after a full stop and a space, or after Chinese and
+  // Japanese 。！？, which no space follows (so none is put back there).
   const pieces: Block[] = [];
   let current = '';
-  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+  for (const sentence of text.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
     if (current && current.length + sentence.length + 1 > maxChars) {
       pieces.push({ text: current, atomic: false });
       current = '';
     }
-    current = current ? `${current} ${sentence}` : sentence;
+    current = current ? `${current}${/[。！？]$/.test(current) ? '' : ' '}${sentence}` : sentence;
   }
   if (current) pieces.push({ text: current, atomic: false });
   return pieces;

@@ -44,6 +44,15 @@ describe('chunkPage', () => {
     assert.ok(chunks[1]!.content.includes(lastOfFirst));
   });
 
+  it('cuts long Chinese or Japanese prose after its 。！？, which no space follows, and joins it back without one', () => {
+    const paragraph = Array.from({ length: 40 }, (_, i) => `キュー${i}の設定は管理画面から変更できます。`).join('');
+    const chunks = chunksOf(`## 設定\n\n${paragraph}\n`, { maxChars: 400, overlapChars: 200 });
+    assert.ok(chunks.length >= 3, `${chunks.length} chunks`);
+    for (const c of chunks) assert.ok(c.content.length <= 400 + 200, `chunk of ${c.content.length}`);
+    for (const c of chunks) assert.doesNotMatch(c.content, /。 /);
+    assert.ok(chunks.some((c) => c.content.includes('キュー39の設定は管理画面から変更できます。')));
+  });
+
   it('cuts a long table or list between its lines, each piece of a table under its header', () => {
     const rows = Array.from({ length: 400 }, (_, i) => `| E${1000 + i} | The request was refused for reason number ${i}. |`);
     const items = Array.from({ length: 400 }, (_, i) => `- flag-${i}: turns feature ${i} on`);
