@@ -4,6 +4,7 @@
  * history and the memo, so each is bounded here, once, for every writer.
  * Pure types and functions only: the workflow sandbox imports this file.
  */
+import { withoutCutSurrogate } from '../unicode.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
@@ -34,8 +35,9 @@ export function isTodoStatus(value: unknown): value is TodoStatus {
   return typeof value === 'string' && (TODO_STATUSES as readonly string[]).includes(value);
 }
 
+/** `text` in at most `max` UTF-16 units, cut with an ellipsis, never inside a character (PostgreSQL refuses a lone surrogate). */
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${withoutCutSurrogate(text.slice(0, max - 1))}…` : text;
 }
 
 /** Characters of a turn's title kept on the job (its pull request's title). */

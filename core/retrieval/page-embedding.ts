@@ -1,3 +1,4 @@
+import { withoutCutSurrogate } from '../unicode.js';
 import type { IndexedPage } from './indexed.js';
 
 /**
@@ -45,5 +46,6 @@ export function pageEmbeddingText(page: Pick<IndexedPage, 'title' | 'chunks'>): 
   const head = [page.title, first?.headings ?? '', sections.length ? `Sections: ${sections.join('; ')}` : ''].filter(Boolean).join('\n');
   const body = embeddingProse(page.chunks.map((c) => c.content).join('\n\n'));
   const text = `${head}\n\n${body}`;
-  return text.length <= PAGE_TEXT_CHARS ? text : text.slice(0, PAGE_TEXT_CHARS);
+  // Never inside a character: a lone surrogate makes a strict embeddings provider refuse the whole request.
+  return text.length <= PAGE_TEXT_CHARS ? text : withoutCutSurrogate(text.slice(0, PAGE_TEXT_CHARS));
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
+import { LONE_SURROGATE } from '../../../core/unicode.js';
 import { boundSummary, boundTodos, isJobId, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, newJobId, parseJobRecord, publicRepository, toJobView, type JobRecord } from '../../../core/jobs/index.js';
 import { chooseModel } from '../../../api/agent/choose-model.js';
 import { loadConfig } from '../../../core/config.js';
@@ -75,6 +76,9 @@ describe('agent job record', () => {
 
   it('bounds the summary and the todo list that travel through workflow history', () => {
     assert.equal(boundSummary(`  ${'s'.repeat(MAX_SUMMARY_CHARS + 50)}  `).length, MAX_SUMMARY_CHARS);
+    // Cut between characters: PostgreSQL refuses a lone surrogate in the job's record.
+    const emoji = boundSummary('😀'.repeat(MAX_SUMMARY_CHARS));
+    assert.ok(!new RegExp(LONE_SURROGATE).test(emoji) && emoji.endsWith('😀…') && emoji.length <= MAX_SUMMARY_CHARS);
     const many = Array.from({ length: MAX_TODOS + 5 }, (_, i) => ({ id: String(i), content: 'c'.repeat(MAX_TODO_CHARS + 10), status: 'pending' as const }));
     const bounded = boundTodos(many);
     assert.equal(bounded.length, MAX_TODOS);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { embeddingProse, PAGE_TEXT_CHARS, pageEmbeddingText } from '../../../core/retrieval/page-embedding.js';
+import { LONE_SURROGATE } from '../../../core/unicode.js';
 import { readPage } from '../../../core/retrieval/read-page.js';
 
 describe('page embedding text', () => {
@@ -49,5 +50,13 @@ describe('page embedding text', () => {
     assert.match(text, /\n\nBefore you start\.\nStep 0\nDo part 0 of the setup\.\nStep 1\n/);
     assert.doesNotMatch(text, /run-step|```|## /);
     assert.equal(text.length, PAGE_TEXT_CHARS);
+  });
+
+  it('cuts a page at its budget between characters, never inside an emoji', () => {
+    const page = readPage({ file: 'moods.mdx', text: `# Moods\n\n${'😀'.repeat(PAGE_TEXT_CHARS)}\n` }, { navigation: undefined, scope: 'site' });
+    assert.ok(page);
+    const text = pageEmbeddingText(page);
+    assert.ok(text.length <= PAGE_TEXT_CHARS);
+    assert.doesNotMatch(text, new RegExp(LONE_SURROGATE), 'no surrogate left without its pair');
   });
 });
