@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { createApp } from '../../../api/app.js';
 import { consoleRouter } from '../../../api/console/index.js';
 import { FEATURES } from '../../../api/features.js';
@@ -17,7 +15,6 @@ import { SITE } from '../assistant/site.js';
 import { userMessage } from '../assistant/harness.js';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
 
 export const UNCITED = 'The documentation does not say.';
 export const GAP_PAGE = '# Rotating API keys\n\nCreate a new key, deploy it, then revoke the old one.\n';
@@ -106,12 +103,4 @@ export async function consoleWorld(): Promise<ConsoleWorld> {
   };
 }
 
-/** axe-core run in the page (evaluated through the DevTools protocol, so the page's CSP does not block it): its serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const source = await fs.readFile(AXE_SOURCE, 'utf8');
-  await page.evaluate(source);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) })))`,
-  )) as Array<{ id: string; impact: string | null; help: string; targets: string[] }>;
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
-}
+export { seriousViolations } from './axe.js';

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.js';
+import { screenshot } from './artifacts.js';
+import { startPageServer, type PageServer } from './page-server.js';
+import { widgetFeatures } from './widget-features.js';
+import { watchedPage, type WatchedPage } from '../../support/browser.js';
+import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
+import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
+
+const LONG_URL = `https://example.com/${'a'.repeat(300)}`;
+
+/**
+ * The scripted model: a question with "hold" waits until the test lets it
+ * answer (the widget mid-answer), "fail" is a provider error, "wide" an
+ * answer with a long unbroken URL and code line, and any other one sentence
+ * citing the first passage.
+ */
+function scripted(held: { release: Array<() => void> }) {
+  return async (req: RecordedRequest): Promise<Reply> => {
+    const question = String(req.body.messages.at(-1)?.content ?? '');
+    if (/hold/i.test(question)) await new Promise<void>((resolve) => held.release.push(resolve));
+    if (/fail/i.test(question)) return { error: { status: 400, message: 'bad request' } };
+    if (/wide/i.test(question)) return { text: `See ${LONG_URL} and run \`${'x'.repeat(200)}\` [1].\n\n\`\`\`\n${'y'.repeat(200)}\n\`\`\`` };
+    return { text: 'Installation explains this [1].' };
+  };
+}
+
+/**
+ * The widget as readers who use a keyboard, a screen reader, zoom, a small
+ * screen or a right-to-left language meet it, in headless Chromium over the
+ * real assistant route and the scripted model.
+ */
+describe('the widget for every reader', function () {
+  this.timeout(180_000);
+  const held = { release: [] as Array<() => void> };
+  let world: AssistantWorld;
+  let site: PageServer;
+  let tab: WatchedPage;
+  afterEach(() => tab.close());
+
+  before(async function () {
+    world = await assistantWorld({ script: scripted(held), features: await widgetFeatures() });
+    site = await startPageServer();
+    const tag = (domain: string, key: string) => `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${key}" async></script>`;
+    const page = (attrs: string, body: string) =>
+      `<!doctype html><html ${attrs}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1>${body}</main></body></html>`;
+    site.put('/widget.html', page('lang="en"', `<p>A page of the docs. <a href="#top">Top</a></p>${tag('docs', world.org.assistantKey)}`));
+    site.put('/rtl.html', page('lang="ar" dir="rtl"', `<p>صفحة من التوثيق.</p>${tag('docs', world.org.assistantKey)}`));
+    await world.services.tenants.addOrg('sparing', { assistantPerIpPerDay: 1 });
+    const sparing = await world.services.tenants.createKey('sparing', 'assistant');
+    await world.services.tenants.putDomain({ id: 'sparing-docs', orgId: 'sparing', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
+    await world.docIndex.applyChanges('sparing-docs', { upserts: SITE, removals: [] });
+    site.put('/sparing.html', page('lang="en"', tag('sparing-docs', sparing.secret)));
+  });
+  after(() => world.close());
+
+  /** Evaluates `expression` against the widget's shadow root (as `root`); a string: this file is compiled without the DOM library. */
+  const inWidget = (page: Page, expression: string) => page.evaluate(`(() => { const root = document.getElementById('quire-widget').shadowRoot; return ${expression}; })()`);
+  const busy = (page: Page) => inWidget(page, `root.querySelector('.log').getAttribute('aria-busy')`);
+
+  async function open(page: Page, path = '/widget.html') {
+    await page.goto(`${site.origin}${path}`);
+    await page.locator('#quire-widget button.launcher').click();
+    await page.locator('#quire-question').waitFor({ state: 'visible' });
+  }
+
+  /** Asks in the widget and waits until the n-th answer has finished. */
+  async function ask(page: Page, question: string, n: number) {
+    await page.fill('#quire-question', question);
+    await page.keyboard.press('Enter');
+    const answer = page.locator('#quire-widget .answer').nth(n - 1);
+    await answer.waitFor();
+    await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+    return answer;
+  }
+
+  it('axe finds no serious or critical violation closed, open, mid-answer, answered, failed or rate-limited', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.goto(`${site.origin}/widget.html`);
+    await page.locator('#quire-widget button.launcher').waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'closed');
+    await page.locator('#quire-widget button.launcher').click();
+    assert.deepEqual(await seriousViolations(page), [], 'open');
+    await page.fill('#quire-question', 'Please hold: how do I install the CLI?');
+    await page.keyboard.press('Enter');
+    while (held.release.length === 0) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await busy(page), 'true');
+    assert.deepEqual(await seriousViolations(page), [], 'mid-answer');
+    held.release.splice(0).forEach((go) => go());
+    await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+    await page.locator('#quire-widget .sources a').first().waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'answered, with sources');
+    await ask(page, 'This one will fail', 2);
+    await page.locator('#quire-widget .error').waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'an error');
+    await screenshot(page, 'widget-access', 'error');
+    await tab.close();
+
+    tab = await watchedPage();
+    await open(tab.page, '/sparing.html');
+    await ask(tab.page, 'How do I install the CLI?', 1);
+    const refused = await ask(tab.page, 'And on Windows?', 2);
+    assert.match((await refused.locator('.error').textContent()) ?? '', /^Too many questions/);
+    assert.deepEqual(await seriousViolations(tab.page), [], 'rate-limited');
+  });
+});
