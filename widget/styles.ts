@@ -20,7 +20,7 @@ header button:hover { background: #f3f4f6; }
 .resumed { margin: 0; padding: 6px 10px; border-radius: 8px; background: #fff8c5; color: #3b2300; font-size: 13px; }
 header .new { border: 1px solid #d0d7de; }
 .cite { font-size: 12px; text-decoration: none; margin-left: 1px; }
-.question { align-self: flex-end; max-width: 85%; background: #0f62fe; color: #fff; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; }
+.question { align-self: flex-end; max-width: 85%; background: #0f62fe; color: #fff; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .answer { max-width: 100%; background: #f6f8fa; padding: 8px 12px; border-radius: 12px; overflow-wrap: anywhere; }
 .answer p { margin: .4em 0; }
 .answer pre { overflow-x: auto; background: #fff; border: 1px solid #d0d7de; padding: 8px; border-radius: 6px; }

@@ -105,4 +105,22 @@ describe('the widget for every reader', function () {
     assert.match((await refused.locator('.error').textContent()) ?? '', /^Too many questions/);
     assert.deepEqual(await seriousViolations(tab.page), [], 'rate-limited');
   });
+
+  it('wraps a long unbroken question, link or code inside its bubble on a 320 px wide screen: nothing to scroll sideways', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.setViewportSize({ width: 320, height: 640 });
+    await open(page);
+    await ask(page, `Why is this wide? ${LONG_URL}`, 1);
+    await screenshot(page, 'widget-access', 'narrow-long-strings');
+    const sizes = (await inWidget(
+      page,
+      `(() => { const box = (el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right });
+        return { log: box(root.querySelector('.log')), question: box(root.querySelector('.question')), answer: box(root.querySelector('.answer')), page: document.documentElement.scrollWidth }; })()`,
+    )) as Record<'log' | 'question' | 'answer', { scroll: number; client: number; right: number }> & { page: number };
+    assert.ok(sizes.question.scroll <= sizes.question.client, `the question stays in its bubble: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.answer.scroll <= sizes.answer.client, `the answer stays in its bubble: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.log.scroll <= sizes.log.client, `the conversation does not scroll sideways: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.page <= 320, `nor does the page: ${JSON.stringify(sizes)}`);
+  });
 });
