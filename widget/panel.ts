@@ -35,7 +35,8 @@ export function mountWidget(options: WidgetOptions): void {
   const heading = el('h2', { id: 'quire-title' }, options.title);
   const reset = el('button', { type: 'button', class: 'new' }, 'New conversation');
   const close = el('button', { type: 'button', 'aria-label': 'Close' }, '✕');
-  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite' });
+  // Focusable, so a keyboard can scroll a long answer that has no link to stop on.
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
   const empty = el('p', { class: 'empty' }, 'Ask a question about the documentation.');
   const resumed = el('p', { class: 'resumed', role: 'status' }, RESUMED);
   const form = el('form');

@@ -192,7 +192,8 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, bas
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, i, opts, mdEnv, self) => {
     const token = tokens[i];
-    if (!token || token.info.trim() !== 'suggestions') return fence ? fence(tokens, i, opts, mdEnv, self) : '';
+    // A code block scrolls sideways rather than wrap: it takes focus, so the keyboard can scroll it too.
+    if (!token || token.info.trim() !== 'suggestions') return (fence ? fence(tokens, i, opts, mdEnv, self) : '').replace(/^<pre>/, '<pre tabindex="0">');
     const links = token.content
       .split('\n')
       .map((line) => SUGGESTION.exec(line.trim()))

@@ -14,13 +14,15 @@ const LONG_URL = `https://example.com/${'a'.repeat(300)}`;
  * The scripted model: a question with "hold" waits until the test lets it
  * answer (the widget mid-answer), "fail" is a provider error, "wide" an
  * answer with a long unbroken URL and code line, and any other one sentence
- * citing the first passage.
+ * citing the first passage; "plain" is a long answer with no link in it
+ * and a wide code block.
  */
 function scripted(held: { release: Array<() => void> }) {
   return async (req: RecordedRequest): Promise<Reply> => {
     const question = String(req.body.messages.at(-1)?.content ?? '');
     if (/hold/i.test(question)) await new Promise<void>((resolve) => held.release.push(resolve));
     if (/fail/i.test(question)) return { error: { status: 400, message: 'bad request' } };
+    if (/plain/i.test(question)) return { text: `${Array.from({ length: 40 }, (_, i) => `Step ${i + 1}.`).join('\n\n')}\n\n\`\`\`\n${'z'.repeat(200)}\n\`\`\`` };
     if (/wide/i.test(question)) return { text: `See ${LONG_URL} and run \`${'x'.repeat(200)}\` [1].\n\n\`\`\`\n${'y'.repeat(200)}\n\`\`\`` };
     return { text: 'Installation explains this [1].' };
   };
@@ -92,6 +94,9 @@ describe('the widget for every reader', function () {
     await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
     await page.locator('#quire-widget .sources a').first().waitFor();
     assert.deepEqual(await seriousViolations(page), [], 'answered, with sources');
+    await page.locator('#quire-widget button', { hasText: 'New conversation' }).click();
+    await ask(page, 'The plain long version, please', 1);
+    assert.deepEqual(await seriousViolations(page), [], 'a long answer and code to scroll, with no link in them');
     await ask(page, 'This one will fail', 2);
     await page.locator('#quire-widget .error').waitFor();
     assert.deepEqual(await seriousViolations(page), [], 'an error');
