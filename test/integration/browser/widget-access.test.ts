@@ -128,4 +128,31 @@ describe('the widget for every reader', function () {
     assert.ok(sizes.log.scroll <= sizes.log.client, `the conversation does not scroll sideways: ${JSON.stringify(sizes)}`);
     assert.ok(sizes.page <= 320, `nor does the page: ${JSON.stringify(sizes)}`);
   });
+
+  it('from the keyboard: the launcher opens it into the question box, Enter sends, Shift+Enter breaks the line, Escape closes back to the launcher', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.goto(`${site.origin}/widget.html`);
+    await page.locator('#quire-widget button.launcher').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await inWidget(page, `root.activeElement?.id`), 'quire-question');
+    await page.keyboard.type('How do I install');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('the CLI?');
+    assert.equal(await page.locator('#quire-question').inputValue(), 'How do I install\nthe CLI?');
+    await page.keyboard.press('Enter');
+    await page.locator('#quire-widget .answer .sources a').first().waitFor();
+    assert.equal(await page.locator('#quire-widget .question').textContent(), 'How do I install\nthe CLI?');
+    const tabOrder: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      await page.keyboard.press('Tab');
+      tabOrder.push(String(await inWidget(page, `(() => { const a = root.activeElement; return a ? a.getAttribute('aria-label') ?? a.textContent : document.activeElement === document.body ? '(the browser)' : 'page: ' + document.activeElement.textContent; })()`)));
+    }
+    // The panel is a dialog that leaves the page usable (not modal): past Send, Tab goes on, round to the page and the widget.
+    assert.deepEqual(tabOrder, ['Send', '(the browser)', 'page: Top', 'Ask AI', 'New conversation', 'Close', 'Conversation']);
+    await page.keyboard.press('Escape');
+    assert.equal(await inWidget(page, `root.activeElement?.className`), 'launcher');
+    assert.ok(await page.locator('#quire-panel').isHidden());
+    assert.equal(await page.locator('#quire-widget button.launcher').getAttribute('aria-expanded'), 'false');
+  });
 });
