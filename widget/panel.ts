@@ -64,8 +64,10 @@ export function mountWidget(options: WidgetOptions): void {
   };
   launcher.addEventListener('click', () => setOpen(panel.hidden));
   close.addEventListener('click', () => setOpen(false));
+  // Enter or Escape while an input method composes a word (Japanese, Chinese, Korean…) is the input method's: it confirms or cancels the word.
+  const composing = (event: KeyboardEvent) => event.isComposing || event.keyCode === 229;
   panel.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') setOpen(false);
+    if (event.key === 'Escape' && !composing(event)) setOpen(false);
   });
   reset.addEventListener('click', () => {
     options.threads.clear();
@@ -73,7 +75,7 @@ export function mountWidget(options: WidgetOptions): void {
     input.focus();
   });
   input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
+    if (event.key === 'Enter' && !event.shiftKey && !composing(event)) {
       event.preventDefault();
       form.requestSubmit();
     }

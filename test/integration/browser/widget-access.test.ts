@@ -155,4 +155,27 @@ describe('the widget for every reader', function () {
     assert.ok(await page.locator('#quire-panel').isHidden());
     assert.equal(await page.locator('#quire-widget button.launcher').getAttribute('aria-expanded'), 'false');
   });
+
+  it('leaves the Enter that confirms an input method\'s word to the input method: the question is not sent half-typed', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    await page.fill('#quire-question', 'インストール');
+    // The keydown a browser sends for the Enter that ends a composition (Japanese, Chinese, Korean input methods).
+    const handled = await inWidget(
+      page,
+      `(() => { const input = root.getElementById('quire-question');
+        const enter = new KeyboardEvent('keydown', { key: 'Enter', keyCode: 229, isComposing: true, bubbles: true, cancelable: true, composed: true });
+        const escape = new KeyboardEvent('keydown', { key: 'Escape', isComposing: true, bubbles: true, cancelable: true, composed: true });
+        input.dispatchEvent(enter); input.dispatchEvent(escape);
+        return { enter: enter.defaultPrevented, escape: escape.defaultPrevented }; })()`,
+    );
+    assert.deepEqual(handled, { enter: false, escape: false });
+    assert.equal(await page.locator('#quire-widget .question').count(), 0, 'nothing was sent');
+    assert.equal(await page.locator('#quire-question').inputValue(), 'インストール');
+    assert.ok(await page.locator('#quire-panel').isVisible(), 'Escape cancelled the composition, not the panel');
+    await page.keyboard.press('Enter');
+    await page.locator('#quire-widget .question').waitFor();
+    assert.equal(await page.locator('#quire-widget .question').textContent(), 'インストール');
+  });
 });
