@@ -64,7 +64,7 @@ function citationNumber(env: CitationEnv, key: string): number {
   return env.cited.length;
 }
 
-/** `[n]`, a link to the cited page. */
+/** `[n]`, a link to the cited page, named for it: a screen reader's list of links says more than "[1]". */
 function marker(TokenOf: TokenClass, source: Source, n: number, href: string): Token[] {
   const open = new TokenOf('link_open', 'a', 1);
   open.attrs = [
@@ -72,6 +72,7 @@ function marker(TokenOf: TokenClass, source: Source, n: number, href: string): T
     ['class', 'cite'],
     ['target', '_blank'],
     ['title', source.title],
+    ['aria-label', `[${n}] ${source.title}`],
   ];
   const text = new TokenOf('text', '', 0);
   text.content = `[${n}]`;

@@ -178,4 +178,16 @@ describe('the widget for every reader', function () {
     await page.locator('#quire-widget .question').waitFor();
     assert.equal(await page.locator('#quire-widget .question').textContent(), 'インストール');
   });
+
+  it('names each citation and source link for the page it opens, as a screen reader lists them', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    const reply = await ask(page, 'How do I install the CLI?', 1);
+    await reply.locator('.sources a').first().waitFor();
+    const tree = await reply.ariaSnapshot();
+    assert.match(tree, /link "\[1\] Installation"/, tree);
+    assert.doesNotMatch(tree, /link "\[1\]"/, `no link is only a number: ${tree}`);
+    assert.match(tree, /list "Sources":\s+- listitem:\s+- link "Installation"/, tree);
+  });
 });
