@@ -22,7 +22,8 @@ const RESUMED = 'Resumed your earlier conversation: the assistant remembers what
  * Mounts the launcher button and the chat panel in a shadow root of their
  * own. Keyboard: the launcher toggles the panel, focus goes to the question
  * box, Enter sends (Shift+Enter for a new line), Escape closes and returns
- * focus to the launcher.
+ * focus to the launcher. While an answer comes, focus stays where the reader
+ * puts it.
  */
 export function mountWidget(options: WidgetOptions): void {
   const host = el('div', { id: 'quire-widget' });
@@ -123,6 +124,8 @@ export function mountWidget(options: WidgetOptions): void {
     const repaint = () => {
       frame ||= requestAnimationFrame(paint);
     };
+    // Send is disabled while the answer comes: focus on it would be lost to the page, so it moves to the question box.
+    if (shadow.activeElement === send) input.focus();
     send.disabled = true;
     log.setAttribute('aria-busy', 'true');
     ask(options, question, {
@@ -150,7 +153,6 @@ export function mountWidget(options: WidgetOptions): void {
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;
         log.removeAttribute('aria-busy');
-        input.focus();
       });
   });
 }

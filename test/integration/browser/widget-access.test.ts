@@ -190,4 +190,32 @@ describe('the widget for every reader', function () {
     assert.doesNotMatch(tree, /link "\[1\]"/, `no link is only a number: ${tree}`);
     assert.match(tree, /list "Sources":\s+- listitem:\s+- link "Installation"/, tree);
   });
+
+  it('keeps focus where the reader puts it while an answer streams: not lost when Send is pressed, not taken back when it ends', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    const active = () => inWidget(page, `(() => { const a = root.activeElement; return a ? a.id || a.textContent : document.activeElement === document.body ? '(nothing)' : 'page: ' + document.activeElement.textContent; })()`);
+    const answered = () => page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+    const waitHeld = async () => {
+      while (held.release.length === 0) await new Promise((r) => setTimeout(r, 20));
+    };
+    await page.locator('#quire-question').fill('Hold on: how do I install the CLI?');
+    await page.keyboard.press('Tab');
+    assert.equal(await active(), 'Send');
+    await page.keyboard.press('Enter');
+    await waitHeld();
+    assert.equal(await active(), 'quire-question', 'Send, disabled while the answer comes, hands focus to the question box');
+    held.release.splice(0).forEach((go) => go());
+    await answered();
+
+    await page.locator('#quire-question').fill('Hold on: and on Windows?');
+    await page.keyboard.press('Enter');
+    await waitHeld();
+    // The reader goes back to the page while the answer comes.
+    await page.locator('main a').focus();
+    held.release.splice(0).forEach((go) => go());
+    await answered();
+    assert.equal(await active(), 'page: Top', 'the finished answer does not pull focus back into the widget');
+  });
 });
