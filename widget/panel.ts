@@ -42,7 +42,8 @@ export function mountWidget(options: WidgetOptions): void {
   const resumed = el('p', { class: 'resumed', role: 'status' }, RESUMED);
   const form = el('form');
   const label = el('label', { class: 'sr', for: 'quire-question' }, 'Your question');
-  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off' });
+  // Questions and answers take their own text's direction (Arabic on an English page, English on a Hebrew one).
+  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off', dir: 'auto' });
   const send = el('button', { type: 'submit' }, 'Send');
   header.append(heading, reset, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
@@ -88,7 +89,7 @@ export function mountWidget(options: WidgetOptions): void {
     if (!question || send.disabled) return;
     input.value = '';
     empty.remove();
-    const asked = el('div', { class: 'question' }, question);
+    const asked = el('div', { class: 'question', dir: 'auto' }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text' });
     const list = el('ol', { class: 'sources', 'aria-label': 'Sources' });

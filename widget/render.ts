@@ -6,6 +6,8 @@ const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
 /** `[3]`: a citation of the server that numbers passages, or the text of a link the server made of one. */
 const MARKER = /\[(\d{1,3})\]/g;
 const MARKER_TEXT = /^\s*\[?\d{1,3}\]?\s*$/;
+/** The blocks whose text direction the browser finds from their first letters (`dir="auto"`). */
+const BLOCKS = new Set(['paragraph_open', 'heading_open', 'list_item_open', 'blockquote_open', 'th_open', 'td_open']);
 
 /**
  * Where the answer's links go. `docsUrl` is the page's `data-docs-url`;
@@ -189,6 +191,10 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, bas
       // Images first: the links they become are resolved and cited like the others.
       if (block.type === 'inline' && block.children) block.children = cite(state.Token, imagesAsLinks(state.Token, block.children), env);
     }
+  });
+  // Each block takes its own text's direction, so an answer in Arabic reads right to left on an English page, and English left to right on an Arabic one.
+  md.core.ruler.push('quire_direction', (state) => {
+    for (const token of state.tokens) if (BLOCKS.has(token.type)) token.attrSet('dir', 'auto');
   });
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, i, opts, mdEnv, self) => {

@@ -20,15 +20,15 @@ header button:hover { background: #f3f4f6; }
 .empty { color: #59636e; }
 .resumed { margin: 0; padding: 6px 10px; border-radius: 8px; background: #fff8c5; color: #3b2300; font-size: 13px; }
 header .new { border: 1px solid #d0d7de; }
-.cite { font-size: 12px; text-decoration: none; margin-left: 1px; }
+.cite { font-size: 12px; text-decoration: none; margin-inline-start: 1px; }
 .question { align-self: flex-end; max-width: 85%; background: #0f62fe; color: #fff; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .answer { max-width: 100%; background: #f6f8fa; padding: 8px 12px; border-radius: 12px; overflow-wrap: anywhere; }
 .answer p { margin: .4em 0; }
-.answer pre { overflow-x: auto; background: #fff; border: 1px solid #d0d7de; padding: 8px; border-radius: 6px; }
-.answer code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
-.answer blockquote { margin: .4em 0; padding-left: 10px; border-left: 3px solid #d0d7de; color: #424a53; }
+.answer pre { direction: ltr; text-align: left; overflow-x: auto; background: #fff; border: 1px solid #d0d7de; padding: 8px; border-radius: 6px; }
+.answer code { direction: ltr; unicode-bidi: isolate; font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
+.answer blockquote { margin: .4em 0; padding-inline-start: 10px; border-inline-start: 3px solid #d0d7de; color: #424a53; }
 .answer a { color: #0550ae; }
-.sources, .suggestions ul { margin: 6px 0 0; padding-left: 22px; font-size: 13px; }
+.sources, .suggestions ul { margin: 6px 0 0; padding-inline-start: 22px; font-size: 13px; }
 .sources li::marker { content: "[" counter(list-item) "] "; }
 .sources-title { margin: 8px 0 0; font-size: 12px; font-weight: 600; color: #59636e; text-transform: uppercase; }
 .suggestions ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }

@@ -15,7 +15,8 @@ const LONG_URL = `https://example.com/${'a'.repeat(300)}`;
  * answer (the widget mid-answer), "fail" is a provider error, "wide" an
  * answer with a long unbroken URL and code line, and any other one sentence
  * citing the first passage; "plain" is a long answer with no link in it
- * and a wide code block.
+ * and a wide code block; "code" one with a short one; a question in
+ * Arabic is answered in Arabic.
  */
 function scripted(held: { release: Array<() => void> }) {
   return async (req: RecordedRequest): Promise<Reply> => {
@@ -23,6 +24,8 @@ function scripted(held: { release: Array<() => void> }) {
     if (/hold/i.test(question)) await new Promise<void>((resolve) => held.release.push(resolve));
     if (/fail/i.test(question)) return { error: { status: 400, message: 'bad request' } };
     if (/plain/i.test(question)) return { text: `${Array.from({ length: 40 }, (_, i) => `Step ${i + 1}.`).join('\n\n')}\n\n\`\`\`\n${'z'.repeat(200)}\n\`\`\`` };
+    if (/[\u0600-\u06ff]/.test(question)) return { text: 'التثبيت مشروح في هذه الصفحة [1].' };
+    if (/code/i.test(question)) return { text: 'Run this [1]:\n\n```\nquire init --site=docs;\n```' };
     if (/wide/i.test(question)) return { text: `See ${LONG_URL} and run \`${'x'.repeat(200)}\` [1].\n\n\`\`\`\n${'y'.repeat(200)}\n\`\`\`` };
     return { text: 'Installation explains this [1].' };
   };
@@ -217,5 +220,29 @@ describe('the widget for every reader', function () {
     held.release.splice(0).forEach((go) => go());
     await answered();
     assert.equal(await active(), 'page: Top', 'the finished answer does not pull focus back into the widget');
+  });
+
+  it('sets each question and answer paragraph in its own text\'s direction, and code left to right, whatever the page\'s direction', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    const direction = (selector: string, at = page) => inWidget(at, `getComputedStyle([...root.querySelectorAll('${selector}')].at(-1)).direction`);
+    await open(page, '/rtl.html');
+    await ask(page, 'Show me the code to install', 1);
+    await screenshot(page, 'widget-access', 'rtl-page-english');
+    assert.equal(await direction('.question'), 'ltr', 'an English question on an Arabic page');
+    assert.equal(await direction('.answer-text p'), 'ltr', 'an English answer on an Arabic page');
+    assert.equal(await direction('.answer-text pre'), 'ltr', 'code');
+    await tab.close();
+
+    tab = await watchedPage();
+    await open(tab.page);
+    await tab.page.locator('#quire-question').fill('كيف أثبت الأداة؟');
+    assert.equal(await direction('#quire-question', tab.page), 'rtl', 'typing Arabic on an English page');
+    await tab.page.keyboard.press('Enter');
+    await tab.page.locator('#quire-widget .answer-text p').waitFor();
+    await tab.page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+    await screenshot(tab.page, 'widget-access', 'ltr-page-arabic');
+    assert.equal(await direction('.question', tab.page), 'rtl', 'an Arabic question on an English page');
+    assert.equal(await direction('.answer-text p', tab.page), 'rtl', 'an Arabic answer on an English page');
   });
 });
