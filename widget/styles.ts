@@ -12,6 +12,8 @@ export const STYLES = `
   height: min(600px, calc(100vh - 120px)); display: flex; flex-direction: column; background: #fff;
   border: 1px solid #d0d7de; border-radius: 12px; box-shadow: 0 12px 32px rgba(0,0,0,.2); overflow: hidden; }
 .panel[hidden] { display: none; }
+/* A short screen (a phone held sideways, a page zoomed to 200% or more): the panel takes its height, and the launcher it covers goes (Close and Escape remain). */
+@media (max-height: 420px) { .panel { top: 8px; bottom: 8px; height: auto; } .launcher[aria-expanded="true"] { display: none; } }
 header { display: flex; align-items: center; gap: 8px; padding: 10px 12px; border-bottom: 1px solid #d0d7de; }
 header h2 { flex: 1; margin: 0; font-size: 15px; }
 header button { border: 0; background: none; cursor: pointer; padding: 4px 8px; border-radius: 6px; color: #1f2328; font: inherit; }

@@ -245,4 +245,34 @@ describe('the widget for every reader', function () {
     assert.equal(await direction('.question', tab.page), 'rtl', 'an Arabic question on an English page');
     assert.equal(await direction('.answer-text p', tab.page), 'rtl', 'an Arabic answer on an English page');
   });
+
+  it('fits a short screen, as at 200% and 400% zoom: the question box whole and a few lines of the conversation in view', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    await ask(page, 'How do I install the CLI?', 1);
+    // 1280×720 at 200%, 1280×1024 at 400%, a phone held sideways.
+    for (const [width, height] of [[640, 360], [320, 256], [568, 320]] as const) {
+      await page.setViewportSize({ width, height });
+      await screenshot(page, 'widget-access', `viewport-${width}x${height}`);
+      const box = (await inWidget(
+        page,
+        `(() => { const rect = (s) => { const r = root.querySelector(s).getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height }; };
+          return { panel: rect('.panel'), header: rect('header'), log: rect('.log'), form: rect('form'), line: parseFloat(getComputedStyle(root.querySelector('.answer')).lineHeight) }; })()`,
+      )) as Record<'panel' | 'header' | 'log' | 'form', { top: number; bottom: number; left: number; right: number; height: number }> & { line: number };
+      const at = `${width}×${height}: ${JSON.stringify(box)}`;
+      assert.ok(box.panel.top >= 0 && box.panel.bottom <= height && box.panel.left >= 0 && box.panel.right <= width, `the panel is on screen, ${at}`);
+      assert.ok(box.header.top >= box.panel.top && box.form.bottom <= box.panel.bottom, `its header and question box are whole, ${at}`);
+      assert.ok(box.log.height >= 4 * box.line, `four lines of the conversation show, ${at}`);
+      // A launcher the panel covers would take focus out of sight (WCAG 2.4.11).
+      const covered = await inWidget(
+        page,
+        `(() => { const l = root.querySelector('.launcher'); const r = l.getBoundingClientRect(); return r.width > 0 && root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== l; })()`,
+      );
+      assert.ok(!covered, `no control the keyboard reaches sits hidden under the panel, ${at}`);
+    }
+    await page.keyboard.press('Escape');
+    assert.equal(await inWidget(page, `root.activeElement?.className`), 'launcher');
+    assert.ok(await page.locator('#quire-widget button.launcher').isVisible());
+  });
 });
