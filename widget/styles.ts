@@ -6,8 +6,11 @@ export const STYLES = `
 .launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; border: 0; border-radius: 999px;
   padding: 12px 18px; background: #0f62fe; color: #fff; font: 600 14px system-ui, sans-serif; cursor: pointer;
   box-shadow: 0 4px 14px rgba(0,0,0,.25); }
-.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible { outline: 3px solid #ffb000; outline-offset: 2px; }
-.log:focus-visible { outline: 3px solid #ffb000; outline-offset: -3px; }
+/* The focus ring: 3:1 or more on the panel's white and the answer's grey (amber was 1.8:1). On the page, where the
+   launcher's ring may meet any colour, a white band inside it keeps it seen. */
+.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible { outline: 3px solid #0550ae; outline-offset: 2px; }
+.launcher:focus-visible { box-shadow: 0 0 0 2px #fff, 0 4px 14px rgba(0,0,0,.25); }
+.log:focus-visible { outline: 3px solid #0550ae; outline-offset: -3px; }
 .panel { position: fixed; right: 20px; bottom: 80px; z-index: 2147483000; width: min(420px, calc(100vw - 40px));
   height: min(600px, calc(100vh - 120px)); display: flex; flex-direction: column; background: #fff;
   border: 1px solid #d0d7de; border-radius: 12px; box-shadow: 0 12px 32px rgba(0,0,0,.2); overflow: hidden; }

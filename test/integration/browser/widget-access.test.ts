@@ -10,6 +10,19 @@ import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server
 
 const LONG_URL = `https://example.com/${'a'.repeat(300)}`;
 
+/** WCAG's contrast ratio of two `rgb(…)` colours, as getComputedStyle gives them. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r = 0, g = 0, bl = 0] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
+
 /**
  * The scripted model: a question with "hold" waits until the test lets it
  * answer (the widget mid-answer), "fail" is a provider error, "wide" an
@@ -274,5 +287,32 @@ describe('the widget for every reader', function () {
     await page.keyboard.press('Escape');
     assert.equal(await inWidget(page, `root.activeElement?.className`), 'launcher');
     assert.ok(await page.locator('#quire-widget button.launcher').isVisible());
+  });
+
+  it('shows keyboard focus on every control with a ring of at least 3:1 against what surrounds it', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    await ask(page, 'Show me the code to install', 1);
+    await page.locator('#quire-widget .sources a').first().waitFor();
+    await page.locator('#quire-widget button.launcher').focus();
+    const rings: Array<{ what: string; style: string; width: number; color: string; behind: string }> = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const ring = (await inWidget(
+        page,
+        `(() => { const a = root.activeElement; if (!a) return null; const s = getComputedStyle(a);
+          // What the ring is drawn on: the nearest box behind it with a colour (the page's white at the last).
+          let behind = 'rgb(255, 255, 255)';
+          for (let n = s.outlineOffset.startsWith('-') ? a : a.parentElement; n && n !== root; n = n.parentElement) { const c = getComputedStyle(n).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)') { behind = c; break; } }
+          return { what: a.getAttribute('aria-label') || a.id || a.className || a.tagName, style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor, behind }; })()`,
+      )) as (typeof rings)[number] | null;
+      if (ring) rings.push(ring);
+    }
+    assert.ok(rings.length >= 8, JSON.stringify(rings));
+    for (const ring of rings) {
+      assert.ok(ring.style !== 'none' && ring.width >= 2, `a ring on ${ring.what}: ${JSON.stringify(ring)}`);
+      assert.ok(contrast(ring.color, ring.behind) >= 3, `${ring.what}: ${ring.color} on ${ring.behind} is ${contrast(ring.color, ring.behind).toFixed(2)}:1`);
+    }
   });
 });
