@@ -36,8 +36,11 @@ export function mountWidget(options: WidgetOptions): void {
   const heading = el('h2', { id: 'quire-title' }, options.title);
   const reset = el('button', { type: 'button', class: 'new' }, 'New conversation');
   const close = el('button', { type: 'button', 'aria-label': 'Close' }, '✕');
-  // Focusable, so a keyboard can scroll a long answer that has no link to stop on.
-  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
+  // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
+  // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
+  // others each token); the announcer below says each answer once, complete.
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: '0' });
+  const announcer = el('p', { class: 'sr', role: 'status' });
   const empty = el('p', { class: 'empty' }, 'Ask a question about the documentation.');
   const resumed = el('p', { class: 'resumed', role: 'status' }, RESUMED);
   const form = el('form');
@@ -50,7 +53,7 @@ export function mountWidget(options: WidgetOptions): void {
   const resumedThread = options.threads.load()?.threadId;
   log.append(...(resumedThread ? [resumed] : [empty]));
   form.append(label, input, send);
-  panel.append(header, log, form);
+  panel.append(header, log, announcer, form);
   root.append(launcher, panel);
   shadow.append(style, root);
   document.body.append(host);
@@ -74,6 +77,7 @@ export function mountWidget(options: WidgetOptions): void {
   reset.addEventListener('click', () => {
     options.threads.clear();
     log.replaceChildren(empty);
+    announcer.textContent = '';
     input.focus();
   });
   input.addEventListener('keydown', (event) => {
@@ -89,6 +93,8 @@ export function mountWidget(options: WidgetOptions): void {
     if (!question || send.disabled) return;
     input.value = '';
     empty.remove();
+    // The last answer said leaves the announcer, not to be read twice when the reader browses the panel.
+    announcer.textContent = '';
     const asked = el('div', { class: 'question', dir: 'auto' }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text' });
@@ -150,6 +156,7 @@ export function mountWidget(options: WidgetOptions): void {
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
+        announcer.textContent = body.textContent;
         // The server had forgotten the saved thread (expired), and the answer started a new one.
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;

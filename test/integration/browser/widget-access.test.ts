@@ -315,4 +315,34 @@ describe('the widget for every reader', function () {
       assert.ok(contrast(ring.color, ring.behind) >= 3, `${ring.what}: ${ring.color} on ${ring.behind} is ${contrast(ring.color, ring.behind).toFixed(2)}:1`);
     }
   });
+
+  it('gives a screen reader each answer once, whole, when it is complete: not every token, nor nothing', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    // Tokens a little apart, so the answer is painted in several frames, as a real model's is.
+    world.model!.chunkDelayMs = 30;
+    try {
+      // Every change that leaves a live region with something to say, batched as the browser hands them to assistive technology, and whether it was busy.
+      await inWidget(
+        page,
+        `(() => { window.spoken = [];
+          const live = (node) => { for (let n = node.nodeType === 1 ? node : node.parentElement; n && n !== root; n = n.parentElement) {
+            const politeness = n.getAttribute('aria-live'); if (politeness) return politeness !== 'off' ? n : null;
+            if (['log', 'status', 'alert'].includes(n.getAttribute('role'))) return n; } return null; };
+          new MutationObserver((records) => { const regions = new Set(records.map((r) => live(r.target)).filter(Boolean));
+            for (const region of regions) if (region.textContent) window.spoken.push({ busy: region.closest('[aria-busy=true]') !== null, text: region.textContent }); })
+            .observe(root, { childList: true, characterData: true, subtree: true }); })()`,
+      );
+      for (const [n, question] of ['How do I install the CLI?', 'And how are webhooks signed?'].entries()) {
+        const reply = await ask(page, question, n + 1);
+        const text = (await reply.locator('.answer-text').textContent()) ?? '';
+        const spoken = (await page.evaluate('window.spoken.splice(0)')) as Array<{ busy: boolean; text: string }>;
+        // Not through a region marked busy: some screen readers (NVDA) never read what changed while it was, others read each change.
+        assert.deepEqual(spoken, [{ busy: false, text }], `answer ${n + 1} reaches a live region once, whole`);
+      }
+    } finally {
+      world.model!.chunkDelayMs = 0;
+    }
+  });
 });
