@@ -26,7 +26,7 @@ function start(script: HTMLScriptElement): void {
       api,
       domain,
       assistantKey,
-      title: script.dataset.title ?? 'Ask AI',
+      title: script.dataset.title,
       docsUrl: script.dataset.docsUrl,
       threads: new ThreadStorage(`quire-widget:${api}:${domain}`),
     });

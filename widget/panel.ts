@@ -4,7 +4,8 @@ import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
 
 export interface WidgetOptions extends AssistantClientOptions {
-  title: string;
+  /** `data-title`; unset: "Ask AI". */
+  title: string | undefined;
   /** The docs site links go to (`data-docs-url`); unset: the domain's base URL, as its search hits show it. */
   docsUrl: string | undefined;
 }
@@ -15,6 +16,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+/**
+ * The widget's own words are English, marked so: on a page in another language a screen reader says them as
+ * English. The reader's question and its answer, and a title the page gives, keep the page's language.
+ */
+const EN = { lang: 'en' };
 
 const RESUMED = 'Resumed your earlier conversation: the assistant remembers what you asked. Choose “New conversation” to start afresh.';
 
@@ -30,24 +37,26 @@ export function mountWidget(options: WidgetOptions): void {
   const shadow = host.attachShadow({ mode: 'open' });
   const style = el('style', {}, STYLES);
   const root = el('div', { class: 'root' });
-  const launcher = el('button', { class: 'launcher', type: 'button', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': 'quire-panel' }, options.title);
+  const title = options.title ?? 'Ask AI';
+  const titleLang = options.title === undefined ? EN : {};
+  const launcher = el('button', { class: 'launcher', type: 'button', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': 'quire-panel', ...titleLang }, title);
   const panel = el('section', { class: 'panel', id: 'quire-panel', role: 'dialog', 'aria-labelledby': 'quire-title', hidden: '' });
   const header = el('header');
-  const heading = el('h2', { id: 'quire-title' }, options.title);
-  const reset = el('button', { type: 'button', class: 'new' }, 'New conversation');
-  const close = el('button', { type: 'button', 'aria-label': 'Close' }, '✕');
+  const heading = el('h2', { id: 'quire-title', ...titleLang }, title);
+  const reset = el('button', { type: 'button', class: 'new', ...EN }, 'New conversation');
+  const close = el('button', { type: 'button', 'aria-label': 'Close', ...EN }, '✕');
   // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
   // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
   // others each token); the announcer below says each answer once, complete.
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: '0' });
   const announcer = el('p', { class: 'sr', role: 'status' });
-  const empty = el('p', { class: 'empty' }, 'Ask a question about the documentation.');
-  const resumed = el('p', { class: 'resumed', role: 'status' }, RESUMED);
+  const empty = el('p', { class: 'empty', ...EN }, 'Ask a question about the documentation.');
+  const resumed = el('p', { class: 'resumed', role: 'status', ...EN }, RESUMED);
   const form = el('form');
-  const label = el('label', { class: 'sr', for: 'quire-question' }, 'Your question');
+  const label = el('label', { class: 'sr', for: 'quire-question', ...EN }, 'Your question');
   // Questions and answers take their own text's direction (Arabic on an English page, English on a Hebrew one).
   const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off', dir: 'auto' });
-  const send = el('button', { type: 'submit' }, 'Send');
+  const send = el('button', { type: 'submit', ...EN }, 'Send');
   header.append(heading, reset, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
   const resumedThread = options.threads.load()?.threadId;
@@ -125,7 +134,7 @@ export function mountWidget(options: WidgetOptions): void {
         return [item];
       });
       list.replaceChildren(...items);
-      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true' }, 'Sources'), list);
+      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true', ...EN }, 'Sources'), list);
       anchor();
     };
     const repaint = () => {
@@ -150,9 +159,9 @@ export function mountWidget(options: WidgetOptions): void {
         sources.addSource({ id, url, title });
         repaint();
       },
-      error: (message) => answer.append(el('p', { class: 'error', role: 'alert' }, message)),
+      error: (message) => answer.append(el('p', { class: 'error', role: 'alert', ...EN }, message)),
     })
-      .catch(() => answer.append(el('p', { class: 'error', role: 'alert' }, 'The assistant could not be reached.')))
+      .catch(() => answer.append(el('p', { class: 'error', role: 'alert', ...EN }, 'The assistant could not be reached.')))
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
