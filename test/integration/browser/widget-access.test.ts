@@ -367,4 +367,12 @@ describe('the widget for every reader', function () {
     await ask(page, 'This will fail', 2);
     assert.equal(await lang('.error'), 'en');
   });
+
+  it('draws the question box\'s edge at 3:1 or more against the panel, so the reader sees where to type', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    const edge = (await inWidget(page, `[getComputedStyle(root.querySelector('textarea')).borderTopColor, getComputedStyle(root.querySelector('.panel')).backgroundColor]`)) as [string, string];
+    assert.ok(contrast(...edge) >= 3, `the question box's edge, ${edge[0]} on ${edge[1]}: ${contrast(...edge).toFixed(2)}:1`);
+  });
 });
