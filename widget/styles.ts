@@ -43,5 +43,7 @@ form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid #d0d7d
 textarea { flex: 1; resize: none; font: inherit; padding: 8px; border: 1px solid #6e7781; border-radius: 8px; }
 form button { border: 0; border-radius: 8px; padding: 0 14px; background: #0f62fe; color: #fff; font: 600 14px system-ui, sans-serif; cursor: pointer; }
 form button:disabled { opacity: .5; cursor: default; }
+/* Forced colours (Windows contrast themes) take fills away: a border keeps the filled buttons buttons. */
+@media (forced-colors: active) { .launcher, form button { border: 1px solid ButtonText; } }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -375,4 +375,13 @@ describe('the widget for every reader', function () {
     const edge = (await inWidget(page, `[getComputedStyle(root.querySelector('textarea')).borderTopColor, getComputedStyle(root.querySelector('.panel')).backgroundColor]`)) as [string, string];
     assert.ok(contrast(...edge) >= 3, `the question box's edge, ${edge[0]} on ${edge[1]}: ${contrast(...edge).toFixed(2)}:1`);
   });
+
+  it('gives the launcher and Send an edge where the system\'s forced colours (Windows contrast themes) take their fill away', async () => {
+    tab = await watchedPage();
+    await tab.page.emulateMedia({ forcedColors: 'active' });
+    await open(tab.page);
+    await screenshot(tab.page, 'widget-access', 'forced-colors');
+    const borders = (await inWidget(tab.page, `['.launcher', 'form button'].map((s) => { const c = getComputedStyle(root.querySelector(s)); return s + ' ' + c.borderTopStyle + ' ' + c.borderTopWidth; })`)) as string[];
+    for (const border of borders) assert.doesNotMatch(border, / (none|hidden) | 0px$/, border);
+  });
 });
