@@ -47,7 +47,7 @@ export function mountWidget(options: WidgetOptions): void {
   const close = el('button', { type: 'button', 'aria-label': 'Close', ...EN }, '✕');
   // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
   // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
-  // others each token); the announcer below says each answer once, complete.
+  // others each token); the announcer below says each answer, and its error, once, complete.
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: '0' });
   const announcer = el('p', { class: 'sr', role: 'status' });
   const empty = el('p', { class: 'empty', ...EN }, 'Ask a question about the documentation.');
@@ -159,13 +159,15 @@ export function mountWidget(options: WidgetOptions): void {
         sources.addSource({ id, url, title });
         repaint();
       },
-      error: (message) => answer.append(el('p', { class: 'error', role: 'alert', ...EN }, message)),
+      error: (message) => answer.append(el('p', { class: 'error', ...EN }, message)),
     })
-      .catch(() => answer.append(el('p', { class: 'error', role: 'alert', ...EN }, 'The assistant could not be reached.')))
+      .catch(() => answer.append(el('p', { class: 'error', ...EN }, 'The assistant could not be reached.')))
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
-        announcer.textContent = body.textContent;
+        // An error is said with the answer, not as an alert from inside the busy log, which NVDA would not read.
+        // As it reads on screen (innerText): the words of two blocks, two suggested pages, kept apart.
+        announcer.textContent = [body, ...answer.querySelectorAll<HTMLElement>('.error')].map((node) => node.innerText).filter(Boolean).join('\n');
         // The server had forgotten the saved thread (expired), and the answer started a new one.
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;

@@ -317,7 +317,7 @@ describe('the widget for every reader', function () {
     }
   });
 
-  it('gives a screen reader each answer once, whole, when it is complete: not every token, nor nothing', async () => {
+  it('gives a screen reader each answer or error once, whole, when it is complete: not every token, nor nothing', async () => {
     tab = await watchedPage();
     const { page } = tab;
     await open(page);
@@ -331,17 +331,25 @@ describe('the widget for every reader', function () {
           const live = (node) => { for (let n = node.nodeType === 1 ? node : node.parentElement; n && n !== root; n = n.parentElement) {
             const politeness = n.getAttribute('aria-live'); if (politeness) return politeness !== 'off' ? n : null;
             if (['log', 'status', 'alert'].includes(n.getAttribute('role'))) return n; } return null; };
-          new MutationObserver((records) => { const regions = new Set(records.map((r) => live(r.target)).filter(Boolean));
+          // A region is touched where a node changes, and where a node that is a region of its own (an alert) arrives.
+          new MutationObserver((records) => { const regions = new Set(records.flatMap((r) => [r.target, ...r.addedNodes].map(live)).filter(Boolean));
             for (const region of regions) if (region.textContent) window.spoken.push({ busy: region.closest('[aria-busy=true]') !== null, text: region.textContent }); })
             .observe(root, { childList: true, characterData: true, subtree: true }); })()`,
       );
-      for (const [n, question] of ['How do I install the CLI?', 'And how are webhooks signed?'].entries()) {
+      for (const [n, question] of ['How do I install the CLI?', 'And how are webhooks signed, and how do I install on Windows?'].entries()) {
         const reply = await ask(page, question, n + 1);
-        const text = (await reply.locator('.answer-text').textContent()) ?? '';
+        // As it reads on screen: words of separate blocks (two suggested pages) apart.
+        const text = await reply.locator('.answer-text').innerText();
         const spoken = (await page.evaluate('window.spoken.splice(0)')) as Array<{ busy: boolean; text: string }>;
         // Not through a region marked busy: some screen readers (NVDA) never read what changed while it was, others read each change.
         assert.deepEqual(spoken, [{ busy: false, text }], `answer ${n + 1} reaches a live region once, whole`);
       }
+      // An error is said too, as the answer would be: once, and not from inside the busy conversation.
+      const failed = await ask(page, 'This will fail', 3);
+      const error = (await failed.locator('.error').textContent()) ?? '';
+      assert.match(error, /error/);
+      const spoken = (await page.evaluate('window.spoken.splice(0)')) as Array<{ busy: boolean; text: string }>;
+      assert.deepEqual(spoken, [{ busy: false, text: error }], 'the error reaches a live region once');
     } finally {
       world.model!.chunkDelayMs = 0;
     }
