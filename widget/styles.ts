@@ -34,6 +34,8 @@ header .new { border: 1px solid #d0d7de; }
 .answer blockquote { margin: .4em 0; padding-inline-start: 10px; border-inline-start: 3px solid #d0d7de; color: #424a53; }
 .answer a { color: #0550ae; }
 .sources, .suggestions ul { margin: 6px 0 0; padding-inline-start: 22px; font-size: 13px; }
+/* Stacked links 24px or more apart (WCAG 2.2 target size): one line of small text is less. */
+.sources li + li { margin-top: 6px; }
 .sources li::marker { content: "[" counter(list-item) "] "; }
 .sources-title { margin: 8px 0 0; font-size: 12px; font-weight: 600; color: #59636e; text-transform: uppercase; }
 .suggestions ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
