@@ -20,6 +20,23 @@ function failureMessage(status: number, body: unknown, retryAfter: string | null
   return error ? `The assistant could not answer: ${error}` : `The assistant could not answer (HTTP ${status}).`;
 }
 
+/**
+ * Erases the saved thread on the server (its exchanges, and what analytics kept of them) and forgets
+ * it here. True once it is gone, or was already (404: expired, or erased before); false when the
+ * server could not be reached or refused, and the thread is kept.
+ */
+export async function eraseThread(options: AssistantClientOptions): Promise<boolean> {
+  const thread = options.threads.load();
+  if (!thread) return true;
+  const res = await fetch(`${options.api}/discovery/v1/assistant/${encodeURIComponent(options.domain)}/threads/${encodeURIComponent(thread.threadId)}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${options.assistantKey}`, 'X-Thread-Key': thread.threadKey },
+  }).catch(() => undefined);
+  if (!res || (res.status !== 204 && res.status !== 404)) return false;
+  options.threads.clear();
+  return true;
+}
+
 let counter = 0;
 
 /**

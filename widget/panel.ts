@@ -1,4 +1,4 @@
-import { ask, type AssistantClientOptions } from './assistant-client.js';
+import { ask, eraseThread, type AssistantClientOptions } from './assistant-client.js';
 import { answerRenderer, linkTarget, type LinkBase } from './render.js';
 import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
@@ -44,6 +44,8 @@ export function mountWidget(options: WidgetOptions): void {
   const header = el('header');
   const heading = el('h2', { id: 'quire-title', ...titleLang }, title);
   const reset = el('button', { type: 'button', class: 'new', ...EN }, 'New conversation');
+  // Shown while a conversation is kept: the reader may have it erased on the server, not only forgotten here.
+  const erase = el('button', { type: 'button', class: 'new', ...EN }, 'Delete conversation');
   const close = el('button', { type: 'button', 'aria-label': 'Close', ...EN }, '✕');
   // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
   // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
@@ -57,7 +59,7 @@ export function mountWidget(options: WidgetOptions): void {
   // Questions and answers take their own text's direction (Arabic on an English page, English on a Hebrew one).
   const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off', dir: 'auto' });
   const send = el('button', { type: 'submit', ...EN }, 'Send');
-  header.append(heading, reset, close);
+  header.append(heading, reset, erase, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
   const resumedThread = options.threads.load()?.threadId;
   log.append(...(resumedThread ? [resumed] : [empty]));
@@ -67,6 +69,8 @@ export function mountWidget(options: WidgetOptions): void {
   shadow.append(style, root);
   document.body.append(host);
 
+  const showErase = () => (erase.hidden = !options.threads.load());
+  showErase();
   const render = answerRenderer();
   // The domain's site is learned from the first search hits: site-relative links resolve against it.
   const base: LinkBase = { docsUrl: options.docsUrl, site: undefined };
@@ -87,7 +91,22 @@ export function mountWidget(options: WidgetOptions): void {
     options.threads.clear();
     log.replaceChildren(empty);
     announcer.textContent = '';
+    showErase();
     input.focus();
+  });
+  erase.addEventListener('click', () => {
+    if (erase.disabled) return;
+    erase.disabled = true;
+    void eraseThread(options).then((gone) => {
+      erase.disabled = false;
+      // Said in the log, where a sighted reader looks, and by the status region to a screen reader.
+      const outcome = gone ? 'Your conversation was deleted.' : 'The conversation could not be deleted; please try again.';
+      if (gone) log.replaceChildren(el('p', { class: 'resumed', ...EN }, outcome));
+      else log.append(el('p', { class: 'error', ...EN }, outcome));
+      announcer.textContent = outcome;
+      showErase();
+      if (gone) input.focus();
+    });
   });
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !composing(event)) {
@@ -143,6 +162,8 @@ export function mountWidget(options: WidgetOptions): void {
     // Send is disabled while the answer comes: focus on it would be lost to the page, so it moves to the question box.
     if (shadow.activeElement === send) input.focus();
     send.disabled = true;
+    // Not while an answer comes: the exchange it writes would outlive the erasure.
+    erase.disabled = true;
     log.setAttribute('aria-busy', 'true');
     ask(options, question, {
       hits: (hits) => {
@@ -171,6 +192,8 @@ export function mountWidget(options: WidgetOptions): void {
         // The server had forgotten the saved thread (expired), and the answer started a new one.
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;
+        erase.disabled = false;
+        showErase();
         log.removeAttribute('aria-busy');
       });
   });

@@ -161,12 +161,12 @@ describe('the widget for every reader', function () {
     await page.locator('#quire-widget .answer .sources a').first().waitFor();
     assert.equal(await page.locator('#quire-widget .question').textContent(), 'How do I install\nthe CLI?');
     const tabOrder: string[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
       tabOrder.push(String(await inWidget(page, `(() => { const a = root.activeElement; return a ? a.getAttribute('aria-label') ?? a.textContent : document.activeElement === document.body ? '(the browser)' : 'page: ' + document.activeElement.textContent; })()`)));
     }
     // The panel is a dialog that leaves the page usable (not modal): past Send, Tab goes on, round to the page and the widget.
-    assert.deepEqual(tabOrder, ['Send', '(the browser)', 'page: Top', 'Ask AI', 'New conversation', 'Close', 'Conversation']);
+    assert.deepEqual(tabOrder, ['Send', '(the browser)', 'page: Top', 'Ask AI', 'New conversation', 'Delete conversation', 'Close', 'Conversation']);
     await page.keyboard.press('Escape');
     assert.equal(await inWidget(page, `root.activeElement?.className`), 'launcher');
     assert.ok(await page.locator('#quire-panel').isHidden());

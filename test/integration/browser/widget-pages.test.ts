@@ -202,6 +202,27 @@ describe('the widget in a real browser', function () {
     assert.deepEqual(tab.errors, []);
   });
 
+  it('deletes the conversation on the server at the reader\'s request, and says so', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.goto(`${site.origin}/widget.html`);
+    await openWidget(page);
+    const erase = page.locator('#quire-widget button', { hasText: 'Delete conversation' });
+    assert.ok(await erase.isHidden(), 'nothing to delete before a question');
+    await ask(page, 'How do I install the CLI?', 1);
+    const saved = await savedThread(page);
+    assert.ok(saved);
+    assert.equal(await exchanges(saved.threadId), 1);
+    await erase.click();
+    await page.locator('#quire-widget .resumed', { hasText: 'Your conversation was deleted.' }).waitFor();
+    assert.equal(await page.locator('#quire-widget [role=status].sr').textContent(), 'Your conversation was deleted.');
+    assert.equal(await savedThread(page), undefined);
+    assert.ok(await erase.isHidden());
+    const gone = await fetch(`${world.url}/v1/admin/threads/${saved.threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
+    assert.equal(gone.status, 404, 'erased on the server, not only forgotten in the browser');
+    assert.deepEqual(tab.errors, []);
+  });
+
   it('opens a long answer at its beginning, not its end', async () => {
     tab = await watchedPage();
     const { page } = tab;
