@@ -2,7 +2,8 @@
 export const STYLES = `
 :host { all: initial; }
 * { box-sizing: border-box; }
-.root { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; }
+/* Light whatever the page's color-scheme: a dark page would otherwise turn the question box alone dark. */
+.root { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; color-scheme: light; }
 .launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; border: 0; border-radius: 999px;
   padding: 12px 18px; background: #0f62fe; color: #fff; font: 600 14px system-ui, sans-serif; cursor: pointer;
   box-shadow: 0 4px 14px rgba(0,0,0,.25); }

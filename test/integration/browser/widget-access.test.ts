@@ -384,6 +384,19 @@ describe('the widget for every reader', function () {
     assert.ok(contrast(...edge) >= 3, `the question box's edge, ${edge[0]} on ${edge[1]}: ${contrast(...edge).toFixed(2)}:1`);
   });
 
+  it('stays one light panel on a page that asks for dark controls (color-scheme: dark)', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${site.origin}/widget.html`);
+    await page.evaluate(`document.head.append(Object.assign(document.createElement('meta'), { name: 'color-scheme', content: 'dark' }))`);
+    await page.locator('#quire-widget button.launcher').click();
+    const colours = (await inWidget(page, `[getComputedStyle(root.querySelector('textarea')).backgroundColor, getComputedStyle(root.querySelector('textarea')).color, getComputedStyle(root.querySelector('.panel')).backgroundColor]`)) as string[];
+    const [box, text, panel] = colours as [string, string, string];
+    assert.equal(box, panel, 'the question box as light as the panel around it');
+    assert.ok(contrast(text, box) >= 4.5, `its text, ${text} on ${box}`);
+  });
+
   it('gives the launcher and Send an edge where the system\'s forced colours (Windows contrast themes) take their fill away', async () => {
     tab = await watchedPage();
     await tab.page.emulateMedia({ forcedColors: 'active' });
