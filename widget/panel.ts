@@ -121,8 +121,9 @@ export function mountWidget(options: WidgetOptions): void {
     if (!question || send.disabled) return;
     input.value = '';
     empty.remove();
-    // The last answer said leaves the announcer, not to be read twice when the reader browses the panel.
-    announcer.textContent = '';
+    // The last answer said leaves the announcer, not to be read twice when the reader browses the panel; a screen
+    // reader hears that the question was taken, rather than silence until the answer is whole.
+    announcer.replaceChildren(el('span', EN, 'Answering…'));
     const asked = el('div', { class: 'question', dir: 'auto' }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text' });

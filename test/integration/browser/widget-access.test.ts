@@ -342,14 +342,14 @@ describe('the widget for every reader', function () {
         const text = await reply.locator('.answer-text').innerText();
         const spoken = (await page.evaluate('window.spoken.splice(0)')) as Array<{ busy: boolean; text: string }>;
         // Not through a region marked busy: some screen readers (NVDA) never read what changed while it was, others read each change.
-        assert.deepEqual(spoken, [{ busy: false, text }], `answer ${n + 1} reaches a live region once, whole`);
+        assert.deepEqual(spoken, [{ busy: false, text: 'Answering…' }, { busy: false, text }], `answer ${n + 1} reaches a live region once, whole, after word that it is coming`);
       }
       // An error is said too, as the answer would be: once, and not from inside the busy conversation.
       const failed = await ask(page, 'This will fail', 3);
       const error = (await failed.locator('.error').textContent()) ?? '';
       assert.match(error, /error/);
       const spoken = (await page.evaluate('window.spoken.splice(0)')) as Array<{ busy: boolean; text: string }>;
-      assert.deepEqual(spoken, [{ busy: false, text: error }], 'the error reaches a live region once');
+      assert.deepEqual(spoken, [{ busy: false, text: 'Answering…' }, { busy: false, text: error }], 'the error reaches a live region once');
     } finally {
       world.model!.chunkDelayMs = 0;
     }
