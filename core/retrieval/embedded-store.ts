@@ -4,7 +4,7 @@ import path from 'node:path';
 import { withFileLock } from '../store/file-lock.js';
 import { cosine } from './embeddings.js';
 import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
-import { matchesFilter, visibleTo } from './filter.js';
+import { canonicalFilter, matchesFilter, visibleTo } from './filter.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { byPath, listingOf } from './page-listing.js';
@@ -246,7 +246,8 @@ export function searchLoaded(
   fusion: Fusion = FUSION,
 ): SearchHit[] {
   const chunks = snapshot.chunks;
-  const acceptChunk = (i: number) => matchesFilter(chunks[i]!, query.filter);
+  const filter = canonicalFilter(query.filter);
+  const acceptChunk = (i: number) => matchesFilter(chunks[i]!, filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
   const boostChunk = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
   const terms = queryTermsFor(indexes, query.query);

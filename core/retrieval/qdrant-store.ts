@@ -3,7 +3,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Config } from '../config.js';
 import { QueryEmbedder, type RetrievalMode } from './query-embedder.js';
 import { inSpan, SpanKind } from '../telemetry/index.js';
-import { visibleTo } from './filter.js';
+import { canonicalFilter, visibleTo } from './filter.js';
 import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { chunkTerms } from './keyword-index.js';
 import { byPath, generationOf, listingOf } from './page-listing.js';
@@ -116,7 +116,7 @@ export class QdrantDocIndex implements WritableDocIndex {
    */
   async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
     await this.ensureCollection();
-    const filter = qdrantFilter(domainId, 'chunk', query.filter);
+    const filter = qdrantFilter(domainId, 'chunk', canonicalFilter(query.filter));
     const sparse = sparseVector(new Map(tokenise(query.query).map((t) => [t, 1])), false);
     if (sparse.indices.length === 0) return [];
     // The current page's boost may lift a page one place or two, so one more page is asked for than shown.

@@ -15,6 +15,7 @@ import {
 } from '../docs/index.js';
 import { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 import type { IndexedPage } from './indexed.js';
+import { canonicalLanguage } from './filter.js';
 import { TOKENISER_REVISION } from './tokenise.js';
 
 export { pagePathOf };
@@ -34,6 +35,13 @@ export interface ReadPageOptions {
   vectors?: string | undefined;
 }
 
+/**
+ * Raised whenever reading a page changes what is stored of it beyond its terms (its markers, such as
+ * the language's case; its text, such as the comments left out): page hashes include it, so the next
+ * index run re-reads every page.
+ */
+const READER_REVISION = 1;
+
 /** Everything a page's chunks (and whether it is indexed at all) derive from, so an unchanged hash means nothing to redo. */
 export function pageHash(source: SourceFile, options: ReadPageOptions): string {
   const entry = options.navigation?.pages.get(pagePathOf(source.file));
@@ -50,6 +58,8 @@ export function pageHash(source: SourceFile, options: ReadPageOptions): string {
         options.scope,
         // Stored terms derive from the tokeniser: one that cuts words otherwise rewrites every page.
         TOKENISER_REVISION,
+        // And what else is stored of a page (its markers, its text) from this reader: a change to it does too.
+        READER_REVISION,
         // Vectors derive from the model: a new model (or none) rewrites every page. Keyword-only hashes stay as they were.
         ...(options.vectors ? [options.vectors] : []),
       ]),
@@ -105,7 +115,9 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
 
 function markersOf(frontmatter: PageHead['frontmatter'], nav: NavEntry | undefined) {
   const version = stringField(frontmatter, 'version') ?? nav?.version;
-  const language = stringField(frontmatter, 'language') ?? stringField(frontmatter, 'lang') ?? nav?.language;
+  const written = stringField(frontmatter, 'language') ?? stringField(frontmatter, 'lang') ?? nav?.language;
+  // In canonical case, as filters are compared: `pt-br` in one place and `pt-BR` in another are one language.
+  const language = written ? canonicalLanguage(written) : undefined;
   const tag = stringField(frontmatter, 'tag');
   return {
     groups: listField(frontmatter, 'groups'),

@@ -81,7 +81,8 @@ describe('embedded store', () => {
 
   it('filters on version, language, tag and groups, and boosts the current page', async () => {
     const ix = new EmbeddedDocIndex(await tempDir());
-    await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
+    const portuguese = { 'pt/retries.md': '---\ntitle: Novas tentativas\nlanguage: pt-BR\n---\n\nNovas tentativas usam backoff exponencial.\n' };
+    await indexDocs(ix, 'acme', await docsFolder({ ...SITE, ...portuguese }), { includeHidden: false });
     const paths = async (filter: object, extra: object = {}) =>
       (await ix.search('acme', { query: 'backoff retries', pageSize: 10, filter, ...extra })).map((h) => h.path);
     assert.ok(!(await paths({})).includes('/admin'), 'group-restricted page hidden without groups');
@@ -90,6 +91,9 @@ describe('embedded store', () => {
     assert.ok(!(await paths({ version: 'v2' })).includes('/v1/retries'));
     assert.ok((await paths({ version: 'v1' })).includes('/v1/retries'));
     assert.ok(!(await paths({ language: 'en' })).includes('/fr/retries'));
+    // Language tags are case-insensitive: a client's pt-br, PT-BR or pt_BR finds the pages written pt-BR.
+    for (const language of ['pt-BR', 'pt-br', 'PT-BR', 'pt_BR']) assert.ok((await paths({ language })).includes('/pt/retries'), language);
+    assert.ok(!(await paths({ language: 'fr' })).includes('/pt/retries'));
     const frScore = async (extra: object) =>
       (await ix.search('acme', { query: 'backoff retries', pageSize: 10, ...extra })).find((h) => h.path === '/fr/retries')?.metadata.score ?? 0;
     assert.ok((await frScore({ currentPath: '/fr/retries' })) > (await frScore({})));

@@ -48,6 +48,11 @@ describe('Qdrant store (against the fake Qdrant server)', () => {
       { key: 'kind', match: { value: 'chunk' } },
       { should: [{ is_empty: { key: 'version' } }, { key: 'version', match: { value: 'v2' } }] },
     ]);
+    // A language tag is matched in its canonical case, the case pages are stored in.
+    qdrant.requests.length = 0;
+    await ix.search('skylark', { query: 'quickstart', pageSize: 3, filter: { language: 'pt_br' } });
+    const byLanguage = qdrant.requests.find((r) => r.path === '/collections/docs/points/query/groups')?.body as { filter: { must: unknown[] } };
+    assert.deepEqual(byLanguage.filter.must[2], { should: [{ is_empty: { key: 'language' } }, { key: 'language', match: { value: 'pt-BR' } }] });
     const v1 = await ix.search('skylark', { query: 'quickstart', pageSize: 10, filter: { version: 'v1' } });
     assert.ok(v1.every((h) => h.metadata.version !== 'v2'));
     assert.equal((await ix.search('skylark', { query: 'Okta', pageSize: 5 })).length, 0, 'group-restricted without groups');
