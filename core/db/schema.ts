@@ -8,6 +8,8 @@ export interface OrgsTable {
   created_at: string;
   /** Per-organisation overrides of the default limits (JSON), or null. */
   limits_json: string | null;
+  /** Set when its deletion began (keys revoked, sessions ended); the record goes once its projects and domains have. */
+  deleting_since: string | null;
 }
 
 export interface ProjectsTable {
@@ -235,9 +237,9 @@ export interface PageVisitorsTable {
   visitor: string;
 }
 
-/** The id of a deleted project or domain, kept for the organisation that had it (see migration 009). */
+/** The id of a deleted organisation, project or domain, kept for the organisation that had it (see migrations 009, 011). */
 export interface RetiredIdsTable {
-  kind: 'project' | 'domain';
+  kind: 'organisation' | 'project' | 'domain';
   id: string;
   org_id: string;
   retired_at: string;

@@ -23,6 +23,9 @@ export function cachedTenantStore(store: TenantStore, cache: TenantCache, logger
   const cached: TenantStore = {
     ...store,
     addOrg: change(store.addOrg),
+    // Revoking the organisation's keys is announced as revoking one key is: every process forgets them at once.
+    beginOrgDeletion: change(store.beginOrgDeletion),
+    finishOrgDeletion: change(store.finishOrgDeletion),
     putProject: change(store.putProject),
     addProject: change(store.addProject),
     updateProject: change(store.updateProject),

@@ -1,6 +1,6 @@
 import type { Database, Queries } from '../db/index.js';
 import { fromBool, json, parseJson, bool } from '../db/index.js';
-import type { DomainsTable, OrgsTable, ProjectsTable } from '../db/schema.js';
+import type { DomainsTable, OrgsTable, ProjectsTable, RetiredIdsTable } from '../db/schema.js';
 import { consoleSessionQueries } from './console-sessions.js';
 import { keyOf } from './key-rows.js';
 import { authenticateSecret } from './authenticate.js';
@@ -11,6 +11,7 @@ import {
   type DomainInput,
   type ForgeKind,
   type Organisation,
+  type OrgDeletionBegun,
   type OrgLimits,
   type Project,
   type ProjectInput,
@@ -24,6 +25,7 @@ const orgOf = (row: OrgsTable): Organisation => ({
   id: row.id,
   createdAt: row.created_at,
   ...(row.limits_json ? { limits: parseJson<OrgLimits>(row.limits_json) } : {}),
+  ...(row.deleting_since ? { deletingSince: row.deleting_since } : {}),
 });
 
 const projectOf = (row: ProjectsTable): Project => ({
@@ -81,10 +83,19 @@ const domainRow = (d: Domain): DomainsTable => ({
 });
 
 
-async function requireOrg(trx: Queries, orgId: string): Promise<void> {
-  const found = await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst();
+/**
+ * The organisation something is added to exists and is not being deleted. Held until the transaction
+ * ends (a share lock on PostgreSQL; SQLite's write transaction is one at a time): a deletion that
+ * begins meanwhile waits, so nothing is added to an organisation after its deletion began.
+ */
+async function requireOrg(trx: Queries, dialect: Database['dialect'], orgId: string): Promise<void> {
+  const select = trx.selectFrom('orgs').select(['id', 'deleting_since']).where('id', '=', orgId);
+  const found = await (dialect === 'postgres' ? select.forShare() : select).executeTakeFirst();
   if (!found) throw new UnknownTenantError('organisation', orgId);
+  if (found.deleting_since) throw new TenantConflictError(deletingMessage(orgId));
 }
+
+const deletingMessage = (orgId: string) => `organisation '${orgId}' is being deleted: repeat its delete to finish it`;
 
 /**
  * Organisations, projects, domains and keys in the system of record. Every read is a query; the
@@ -95,7 +106,7 @@ const adminInForce = (k: { kind: string; revoked_at: string | null; expires_at: 
   k.kind === 'admin' && !k.revoked_at && !(k.expires_at && Date.parse(k.expires_at) <= now.getTime());
 
 /** Keeps a deleted project's or domain's id for its organisation (migration 009 says why). */
-async function retire(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
+async function retire(trx: Queries, kind: RetiredIdsTable['kind'], id: string, orgId: string): Promise<void> {
   const row = { kind, id, org_id: orgId, retired_at: new Date().toISOString() };
   await trx
     .insertInto('retired_ids')
@@ -171,14 +182,52 @@ async function deleteRetiring(database: Database, t: Pick<TenantTable<never, nev
   });
 }
 
+/** See TenantStore.beginOrgDeletion: keys, sessions and the mark in one transaction. */
+async function beginOrgDeletion(database: Database, id: string): Promise<OrgDeletionBegun> {
+  return database.transaction(async (trx) => {
+    const now = new Date().toISOString();
+    // Written first, so the row is held (PostgreSQL) until the keys are revoked: a key created meanwhile waits and is refused.
+    const marked = await trx
+      .updateTable('orgs')
+      .set((eb) => ({ deleting_since: eb.fn.coalesce('deleting_since', eb.val(now)) }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) === 0) throw new UnknownTenantError('organisation', id);
+    const revoked = await trx.updateTable('api_keys').set({ revoked_at: now }).where('org_id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const ended = await trx.deleteFrom('console_sessions').where('org_id', '=', id).executeTakeFirst();
+    return { revokedKeys: Number(revoked.numUpdatedRows), endedSessions: Number(ended.numDeletedRows) };
+  });
+}
+
+/** See TenantStore.finishOrgDeletion: the record, its keys and the retired id in one transaction. */
+async function finishOrgDeletion(database: Database, id: string): Promise<void> {
+  await database.transaction(async (trx) => {
+    const select = trx.selectFrom('orgs').select('deleting_since').where('id', '=', id);
+    const org = await (database.dialect === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
+    if (!org) throw new UnknownTenantError('organisation', id);
+    if (!org.deleting_since) throw new TenantConflictError(`organisation '${id}' is not being deleted`);
+    const projects = await trx.selectFrom('projects').select('id').where('org_id', '=', id).execute();
+    const domains = await trx.selectFrom('domains').select('id').where('org_id', '=', id).execute();
+    if (projects.length + domains.length > 0)
+      throw new TenantConflictError(`organisation '${id}' still has ${[...projects.map((p) => `project ${p.id}`), ...domains.map((d) => `domain ${d.id}`)].join(', ')}`);
+    await trx.deleteFrom('console_sessions').where('org_id', '=', id).execute();
+    await trx.deleteFrom('api_keys').where('org_id', '=', id).execute();
+    await trx.deleteFrom('orgs').where('id', '=', id).execute();
+    await retire(trx, 'organisation', id, id);
+  });
+}
+
 export function createTenantStore(database: Database): TenantStore {
   const q = database.queries;
   const store: TenantStore = {
     addOrg: (id, limits) =>
       database.transaction(async (trx) => {
         const existing = await trx.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
+        if (existing?.deleting_since) throw new TenantConflictError(deletingMessage(id));
+        if (!existing && (await trx.selectFrom('retired_ids').select('id').where('kind', '=', 'organisation').where('id', '=', id).executeTakeFirst()))
+          throw new TenantConflictError(`organisation id '${id}' was deleted and stays retired (what is kept under it ages out by retention, and no new organisation may read it): choose another id`);
         const org = existing ? { ...orgOf(existing), ...(limits ? { limits } : {}) } : newOrg(id, limits);
-        const row = { id, created_at: org.createdAt, limits_json: org.limits ? json(org.limits) : null };
+        const row = { id, created_at: org.createdAt, limits_json: org.limits ? json(org.limits) : null, deleting_since: null };
         await trx.insertInto('orgs').values(row).onConflict((c) => c.column('id').doUpdateSet({ limits_json: row.limits_json })).execute();
         return org;
       }),
@@ -187,10 +236,12 @@ export function createTenantStore(database: Database): TenantStore {
       return row && orgOf(row);
     },
     listOrgs: async () => (await q.selectFrom('orgs').selectAll().orderBy('id').execute()).map(orgOf),
+    beginOrgDeletion: (id) => beginOrgDeletion(database, id),
+    finishOrgDeletion: (id) => finishOrgDeletion(database, id),
 
     putProject: (input: ProjectInput) =>
       database.transaction(async (trx) => {
-        await requireOrg(trx, input.orgId);
+        await requireOrg(trx, database.dialect, input.orgId);
         const existing = await trx.selectFrom('projects').selectAll().where('id', '=', input.id).executeTakeFirst();
         if (!existing) await refuseRetiredElsewhere(trx, 'project', input.id, input.orgId);
         const project = mergeProject(input, existing && projectOf(existing));
@@ -201,7 +252,7 @@ export function createTenantStore(database: Database): TenantStore {
     updateProject: (id, orgId, change) => lockedUpdate(database, PROJECTS, id, orgId, change),
     addProject: (input: ProjectInput) =>
       database.transaction(async (trx) => {
-        await requireOrg(trx, input.orgId);
+        await requireOrg(trx, database.dialect, input.orgId);
         const existing = await trx.selectFrom('projects').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('project', input.id);
         await refuseRetiredElsewhere(trx, 'project', input.id, input.orgId);
@@ -224,7 +275,7 @@ export function createTenantStore(database: Database): TenantStore {
 
     putDomain: (input: DomainInput) =>
       database.transaction(async (trx) => {
-        await requireOrg(trx, input.orgId);
+        await requireOrg(trx, database.dialect, input.orgId);
         const existing = await trx.selectFrom('domains').selectAll().where('id', '=', input.id).executeTakeFirst();
         if (!existing) await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
         const domain = mergeDomain(input, existing && domainOf(existing));
@@ -235,7 +286,7 @@ export function createTenantStore(database: Database): TenantStore {
     updateDomain: (id, orgId, change) => lockedUpdate(database, DOMAINS, id, orgId, change),
     addDomain: (input: DomainInput) =>
       database.transaction(async (trx) => {
-        await requireOrg(trx, input.orgId);
+        await requireOrg(trx, database.dialect, input.orgId);
         const existing = await trx.selectFrom('domains').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('domain', input.id);
         await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
@@ -258,7 +309,7 @@ export function createTenantStore(database: Database): TenantStore {
 
     createKey: (orgId, kind, expiresAt) =>
       database.transaction(async (trx) => {
-        await requireOrg(trx, orgId);
+        await requireOrg(trx, database.dialect, orgId);
         const created = newKey(orgId, kind);
         const record: ApiKeyRecord = { ...created.record, ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}) };
         await trx

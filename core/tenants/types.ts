@@ -13,6 +13,14 @@ export interface Organisation {
   id: string;
   createdAt: string;
   limits?: OrgLimits;
+  /** Set while it is being deleted: its keys are revoked, its sessions ended; projects or domains are left to delete. */
+  deletingSince?: string;
+}
+
+/** What the first step of deleting an organisation did. */
+export interface OrgDeletionBegun {
+  revokedKeys: number;
+  endedSessions: number;
 }
 
 export type ForgeKind = 'local' | 'github' | 'gitlab';
@@ -89,6 +97,17 @@ export interface TenantStore {
   addOrg(id: string, limits?: OrgLimits): Promise<Organisation>;
   getOrg(id: string): Promise<Organisation | undefined>;
   listOrgs(): Promise<Organisation[]>;
+  /**
+   * Begins deleting an organisation, in one transaction: revokes its keys, ends its console sessions
+   * and marks it deleting, so nothing more can be added to it. Repeating it on a deleting one is
+   * harmless. UnknownTenantError for none (or one already deleted).
+   */
+  beginOrgDeletion(id: string): Promise<OrgDeletionBegun>;
+  /**
+   * Ends it once no project or domain is left (TenantConflictError naming them otherwise): deletes
+   * its record and its keys, and retires its id, so no organisation can be created with it again.
+   */
+  finishOrgDeletion(id: string): Promise<void>;
   putProject(input: ProjectInput): Promise<Project>;
   /**
    * Changes the organisation's project `id` (UnknownTenantError for none, or another's) to what

@@ -194,6 +194,50 @@ forEachDialect('tenant store', (database) => {
       await store.revokeKey(key.record.id);
       assert.equal(await store.findConsoleSession(token), undefined, 'revoking the key ends its sessions');
     });
+
+    it('deletes an organisation: its keys and sessions in the first step, nothing added after it, its record and id last', async () => {
+      const store = await open();
+      await store.addOrg('acme');
+      await store.addOrg('globex');
+      const admin = await store.createKey('acme', 'admin');
+      const assistant = await store.createKey('acme', 'assistant');
+      const revokedBefore = await store.createKey('acme', 'assistant');
+      await store.revokeKey(revokedBefore.record.id);
+      const { token } = await store.openConsoleSession(admin.record, 3_600_000);
+      const project: ProjectInput = { id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] };
+      const domain = { id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://d.test', includeHidden: false };
+      await store.addProject(project);
+      await store.addDomain(domain);
+      const globexKey = await store.createKey('globex', 'admin');
+
+      assert.deepEqual(await store.beginOrgDeletion('acme'), { revokedKeys: 2, endedSessions: 1 });
+      assert.equal(await store.authenticate(admin.secret), undefined);
+      assert.equal(await store.authenticate(assistant.secret), undefined);
+      assert.equal(await store.findConsoleSession(token), undefined);
+      assert.ok((await store.getOrg('acme'))?.deletingSince, 'marked deleting');
+      assert.equal((await store.authenticate(globexKey.secret))?.orgId, 'globex', "another organisation's keys stay");
+      // Nothing more can be added to it, and it cannot be re-created half-way.
+      await assert.rejects(store.createKey('acme', 'admin'), /organisation 'acme' is being deleted/);
+      await assert.rejects(store.addProject({ ...project, id: 'more' }), /being deleted/);
+      await assert.rejects(store.putDomain({ ...domain, id: 'more-docs' }), /being deleted/);
+      await assert.rejects(store.addOrg('acme'), /being deleted/);
+      assert.deepEqual(await store.beginOrgDeletion('acme'), { revokedKeys: 0, endedSessions: 0 }, 'a repeat finds nothing more to revoke');
+      await assert.rejects(store.finishOrgDeletion('acme'), /still has project docs, domain acme-docs/);
+      await assert.rejects(store.finishOrgDeletion('globex'), /not being deleted/);
+
+      await store.deleteProject('docs');
+      await store.deleteDomain('acme-docs');
+      await store.finishOrgDeletion('acme');
+      assert.equal(await store.getOrg('acme'), undefined);
+      assert.deepEqual(await store.listKeys('acme'), []);
+      assert.deepEqual((await store.listOrgs()).map((o) => o.id), ['globex']);
+      await assert.rejects(store.beginOrgDeletion('acme'), (e: unknown) => e instanceof UnknownTenantError && e.kind === 'organisation');
+      await assert.rejects(store.addOrg('acme'), /organisation id 'acme' was deleted and stays retired/);
+      assert.equal(await store.getOrg('acme'), undefined, 'the refused add created nothing');
+      // What acme's project and domain kept stays theirs: another organisation may not take the ids.
+      await assert.rejects(store.addProject({ ...project, orgId: 'globex' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'project');
+      await assert.rejects(store.addDomain({ ...domain, orgId: 'globex' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'domain');
+    });
 });
 
 /** The environment that points a process at the test's database: its data directory, and PostgreSQL's URL when the test runs there. */
