@@ -2,13 +2,12 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
-import { deleteProjectAutomations } from '../../core/automations/index.js';
+import { deleteProjectAndAutomations } from '../../core/deletion/index.js';
 import {
   createDomain,
   createOrgKey,
   createProject,
   deleteDomain,
-  deleteProject,
   getOrgDomain,
   getOrgProject,
   listOrgDomains,
@@ -94,10 +93,8 @@ export function adminRouter(services: AdminRouterDeps): Router {
     ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch, locations);
   });
   router.delete('/projects/:projectId', async (ctx) => {
-    const project = await getOrgProject(tenants, org(ctx), ctx.params.projectId!);
     // Its schedules first: with Temporal down this fails (503) before anything is deleted, and a retry finishes it.
-    await deleteProjectAutomations(services, project.id);
-    await deleteProject(tenants, org(ctx), project.id);
+    await deleteProjectAndAutomations(services, org(ctx), ctx.params.projectId!);
     ctx.status = 204;
   });
 

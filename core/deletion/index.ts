@@ -1,0 +1,1 @@
+export { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
