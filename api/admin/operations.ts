@@ -10,6 +10,7 @@ import {
   KeyCreated,
   KeyView,
   OrgCreateBody,
+  OrgDeleted,
   OrgView,
   ProjectCreateBody,
   ProjectPatchBody,
@@ -21,6 +22,7 @@ const segment = (description: string) => v.pipe(v.string(), v.minLength(1), v.de
 const ProjectParams = v.object({ projectId: segment('A project of the key’s organisation.') });
 const DomainParams = v.object({ domainId: segment('A domain of the key’s organisation.') });
 const KeyParams = v.object({ keyId: segment('A key of the organisation (`key_…`).') });
+const OrgParams = v.object({ orgId: segment('An organisation.') });
 const noContent: ResponseSpec = { description: 'Done.' };
 const taken: ResponseSpec = {
   description: "The id is taken, by this organisation or another, or was another organisation's, deleted (`conflict`).",
@@ -199,5 +201,23 @@ export const adminOperations: OperationSpec[] = [
     body: OrgCreateBody,
     responses: { 201: { description: 'The organisation, created', body: OrgView }, 200: { description: 'The organisation, its limits set', body: OrgView } },
     errors: [400, 401, 404, 413, 415, 500, 503],
+  },
+  {
+    method: 'delete',
+    path: '/v2/operator/orgs/{orgId}',
+    operationId: 'operatorDeleteOrg',
+    summary: 'Delete an organisation: its keys and console sessions at once, then its domains and projects as their own deletes do; its id is retired (operator token)',
+    security: 'operator',
+    params: { path: OrgParams },
+    responses: {
+      200: { description: 'Deleted; what this request revoked, ended and deleted', body: OrgDeleted },
+      503: {
+        description:
+          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted). Repeat the request after `Retry-After` to finish.',
+        content: ERROR_CONTENT,
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+      },
+    },
+    errors: [401, 404, 500],
   },
 ];

@@ -1,6 +1,9 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { deleteOrganisation, OrgDeletionIncompleteError } from '../../core/deletion/index.js';
+import { engineClassifier } from '../../core/engine-errors.js';
+import { EngineTimeoutError, UnavailableError } from '../../core/errors.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -24,8 +27,18 @@ function requireOperator(token: string | undefined) {
   };
 }
 
-/** What the operator routes use: the organisations, and the operator token from the configuration. */
-export type OperatorRouterDeps = Pick<ApiServices, 'tenants' | 'config'>;
+/** What the operator routes use: the organisations, the operator token, and Temporal and the automations to delete an organisation's schedules. */
+export type OperatorRouterDeps = Pick<ApiServices, 'tenants' | 'config' | 'temporal' | 'automations'>;
+
+/**
+ * A deletion that could not finish is a 503 with Retry-After whatever stopped it (Temporal down, a
+ * project added as it began): the request is safe to repeat, and the message says what is left.
+ */
+function unfinished(err: OrgDeletionIncompleteError): UnavailableError {
+  const classified = engineClassifier()(err.cause);
+  const engine = classified instanceof UnavailableError || classified instanceof EngineTimeoutError ? classified.engine : 'database';
+  return new UnavailableError(engine, err.message, { cause: err });
+}
 
 /** Organisations and their limits, for the operator of the deployment only. */
 export function operatorRouter(services: OperatorRouterDeps): Router {
@@ -39,6 +52,13 @@ export function operatorRouter(services: OperatorRouterDeps): Router {
     const existed = await services.tenants.getOrg(body.id);
     ctx.body = await services.tenants.addOrg(body.id, body.limits);
     ctx.status = existed ? 200 : 201;
+  });
+  router.delete('/orgs/:orgId', async (ctx) => {
+    try {
+      ctx.body = await deleteOrganisation(services, ctx.params.orgId!);
+    } catch (err) {
+      throw err instanceof OrgDeletionIncompleteError ? unfinished(err) : err;
+    }
   });
   return router;
 }

@@ -143,6 +143,15 @@ export const OrgView = v.object({
   id: v.string(),
   createdAt: instant,
   limits: v.optional(Limits),
+  deletingSince: v.optional(v.pipe(instant, v.description('Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.'))),
+});
+
+export const OrgDeleted = v.object({
+  id: v.string(),
+  revokedKeys: v.pipe(v.number(), v.integer(), v.description('Keys in force that this request revoked (0 when an earlier, unfinished delete did).')),
+  endedSessions: v.pipe(v.number(), v.integer(), v.description('Console sessions this request ended.')),
+  projects: v.pipe(v.array(v.string()), v.description('Projects this request deleted, each as its own delete does (automations and their schedules first).')),
+  domains: v.pipe(v.array(v.string()), v.description('Domains this request deleted, each as its own delete does.')),
 });
 
 const count = v.pipe(v.number(), v.integer());

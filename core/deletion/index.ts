@@ -1,1 +1,2 @@
 export { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
+export { deleteOrganisation, OrgDeletionIncompleteError, type OrgDeletion } from './delete-organisation.js';

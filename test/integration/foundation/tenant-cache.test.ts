@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Platform } from '../../../core/platform/index.js';
+import { deleteOrganisation } from '../../../core/deletion/index.js';
 import { createTenantStore } from '../../../core/tenants/index.js';
 import { databaseEnv, DIALECTS, freshTarget, type TestDialect } from '../../support/databases.js';
 import { sharedRedis } from '../../support/redis.js';
@@ -60,6 +61,24 @@ describe(`tenant cache across processes (${dialect})`, function () {
     await eventually('the changed domain reads new in B', async () => (await b.tenants.getDomain('site'))?.baseUrl === 'https://new.test');
     await a.tenants.addOrg('acme', { agentCreatesPerHour: 1 });
     await eventually('the changed limits read new in B', async () => (await b.tenants.getOrg('acme'))?.limits?.agentCreatesPerHour === 1);
+  });
+
+  it('with Redis: an organisation deleted in one process has its keys refused in the other at once', async () => {
+    const { a, b } = await twoProcesses(dialect, { redis: true, ttlMsOfB: 60_000 });
+    const key = await seed(a);
+    const unannounced = createTenantStore(a.database);
+    let probe = 0;
+    await eventually('B keeps what it reads, once subscribed to the announcements', async () => {
+      const before = await b.tenants.getProject('docs');
+      await unannounced.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: `probe-${++probe}`, docsPath: '', forge: 'local', allowedModels: [] });
+      return (await b.tenants.getProject('docs'))?.branch === before?.branch;
+    });
+    assert.equal((await b.tenants.authenticate(key.secret))?.id, key.record.id, 'B holds the key it read');
+
+    // The project has no automation: deleting it asks nothing of Temporal.
+    await deleteOrganisation(a, 'acme');
+    await eventually('the deleted organisation’s key is refused in B', async () => (await b.tenants.authenticate(key.secret)) === undefined);
+    await eventually('its project and the organisation are gone in B', async () => (await b.tenants.getProject('docs')) === undefined && (await b.tenants.getOrg('acme')) === undefined);
   });
 
   it('a process sees its own changes at once, whatever its TTL', async () => {

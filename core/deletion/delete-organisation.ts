@@ -1,0 +1,57 @@
+import { deleteDomain, type OrgDeletionBegun } from '../tenants/index.js';
+import { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
+
+/** What deleting an organisation did; everything listed is gone. */
+export interface OrgDeletion extends OrgDeletionBegun {
+  id: string;
+  projects: string[];
+  domains: string[];
+}
+
+/**
+ * An organisation whose deletion began and could not finish: its keys are revoked and its sessions
+ * ended, and the projects and domains listed are left. Deleting it again carries on from there.
+ */
+export class OrgDeletionIncompleteError extends Error {
+  override name = 'OrgDeletionIncompleteError';
+  constructor(
+    readonly orgId: string,
+    readonly left: { projects: string[]; domains: string[] },
+    options: { cause: unknown },
+  ) {
+    const what = [...left.projects.map((id) => `project ${id}`), ...left.domains.map((id) => `domain ${id}`)];
+    super(
+      `organisation '${orgId}' is partly deleted: its keys are revoked and its console sessions ended, but ${what.length > 0 ? what.join(', ') : 'its record'} could not be deleted yet; delete it again to finish`,
+      options,
+    );
+  }
+}
+
+/**
+ * Deletes an organisation: first, in one transaction, its keys are revoked, its console sessions
+ * ended and it is marked deleting; then each domain and project goes through its own delete (a
+ * project's automations and schedules first); last its record goes and its id is retired. A step
+ * that fails (Temporal down) leaves the rest for a repeat (OrgDeletionIncompleteError says what).
+ */
+export async function deleteOrganisation(deps: ProjectDeletionDeps, orgId: string): Promise<OrgDeletion> {
+  const begun = await deps.tenants.beginOrgDeletion(orgId);
+  const [projects, domains] = await Promise.all([deps.tenants.listProjects(orgId), deps.tenants.listDomains(orgId)]);
+  const done: OrgDeletion = { id: orgId, ...begun, projects: [], domains: [] };
+  const left: OrgDeletionIncompleteError['left'] = { projects: [], domains: [] };
+  let firstFailure: unknown;
+  const attempt = async (step: () => Promise<void>, onDone: () => void, onLeft: () => void) => {
+    try {
+      await step();
+      onDone();
+    } catch (err) {
+      firstFailure ??= err;
+      onLeft();
+    }
+  };
+  // Domains need only the database: with Temporal down they still go, and only projects with automations are left.
+  for (const { id } of domains) await attempt(() => deleteDomain(deps.tenants, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
+  for (const { id } of projects) await attempt(() => deleteProjectAndAutomations(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
+  if (firstFailure === undefined) await attempt(() => deps.tenants.finishOrgDeletion(orgId), () => undefined, () => undefined);
+  if (firstFailure !== undefined) throw new OrgDeletionIncompleteError(orgId, left, { cause: firstFailure });
+  return done;
+}

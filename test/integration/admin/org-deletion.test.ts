@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
+import { createAutomation } from '../../../core/automations/index.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { bearerCaller, expectError } from '../../support/json-calls.js';
+import { freePort } from '../../support/redis.js';
+import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices, type SeededOrg } from '../../support/services.js';
+import { temporalEnv } from '../../support/temporal.js';
+
+const OPERATOR_TOKEN = 'operator-test-token-0123456789';
+
+interface Deleted {
+  id: string;
+  revokedKeys: number;
+  endedSessions: number;
+  projects: string[];
+  domains: string[];
+}
+
+/** An organisation with keys, a signed-in console, a project and a domain. */
+async function populatedOrg(services: ApiServices, url: string, orgId: string): Promise<SeededOrg & { cookie: string }> {
+  const org = await seedOrg(services, orgId);
+  await services.tenants.putProject({ id: `${orgId}-docs`, orgId, repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+  await services.tenants.putDomain({ id: `${orgId}-site`, orgId, source: '/srv/site', docsPath: '', baseUrl: 'https://docs.test', includeHidden: false });
+  const signIn = await fetch(`${url}/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: org.adminKey }) });
+  assert.equal(signIn.status, 201);
+  return { ...org, cookie: signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '' };
+}
+
+describe('deleting an organisation (operator API)', function () {
+  this.timeout(120_000);
+  let url = '';
+  let services: ApiServices;
+  const call = bearerCaller(() => url);
+  const deleteOrg = (id: string, token = OPERATOR_TOKEN) => call('DELETE', `/v2/operator/orgs/${id}`, token);
+
+  before(async () => {
+    services = await testServices({ env: { QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN }, taskQueue: `org-deletion-${process.pid}` });
+    ({ url } = await serve(createApp(services)));
+  });
+
+  it('revokes every credential, deletes its projects (with their schedules) and domains, and retires its id', async () => {
+    const umbrella = await populatedOrg(services, url, 'umbrella');
+    const other = await seedOrg(services, 'bystander');
+    const automation = await createAutomation(services, 'umbrella-docs', { prompt: 'Check the links', cron: '@yearly', paused: true });
+
+    await expectError(await deleteOrg('umbrella', umbrella.adminKey), 401, 'unauthorized');
+    assert.ok(await services.tenants.getOrg('umbrella'), "an organisation's own key deletes nothing");
+
+    const res = await deleteOrg('umbrella');
+    assert.equal(res.status, 200);
+    await conforms('/v2/operator/orgs/{orgId}', 'delete', res.clone());
+    assert.deepEqual(await res.json(), { id: 'umbrella', revokedKeys: 2, endedSessions: 1, projects: ['umbrella-docs'], domains: ['umbrella-site'] } satisfies Deleted);
+
+    // Every kind of its credentials is refused: the admin key, the assistant key, the console's cookie.
+    await expectError(await call('GET', '/v2/admin/projects', umbrella.adminKey), 401, 'unauthorized');
+    await expectError(await call('GET', '/v2/admin/projects', umbrella.assistantKey), 401, 'unauthorized');
+    await expectError(await fetch(`${url}/console/session`, { headers: { Cookie: umbrella.cookie } }), 401, 'not_signed_in');
+    assert.equal((await call('GET', '/v2/admin/projects', other.adminKey)).status, 200, "another organisation's keys still work");
+
+    await assert.rejects(services.temporal.schedule.getHandle(automation.scheduleId).describe(), ScheduleNotFoundError);
+    assert.deepEqual(await services.automations.list('umbrella-docs'), []);
+    assert.equal(await services.tenants.getProject('umbrella-docs'), undefined);
+    assert.equal(await services.tenants.getDomain('umbrella-site'), undefined);
+
+    // Gone: a repeat and an unknown id are 404, and the id cannot be taken again, nor its projects' and domains' ids.
+    await expectError(await deleteOrg('umbrella'), 404, 'not_found');
+    await expectError(await deleteOrg('never-was'), 404, 'not_found');
+    await expectError(await call('POST', '/v2/operator/orgs', OPERATOR_TOKEN, { id: 'umbrella' }), 409, 'conflict');
+    const listed = (await (await call('GET', '/v2/operator/orgs', OPERATOR_TOKEN)).json()) as { orgs: Array<{ id: string }> };
+    assert.ok(!listed.orgs.some((o) => o.id === 'umbrella'));
+    await expectError(await call('POST', '/v2/admin/projects', other.adminKey, { id: 'umbrella-docs', repository: 'https://git.test/d.git' }), 409, 'conflict');
+    await expectError(await call('POST', '/v2/admin/domains', other.adminKey, { id: 'umbrella-site', source: 'https://git.test/d.git', baseUrl: 'https://d.test' }), 409, 'conflict');
+  });
+
+  it('deletes an organisation with nothing under it; without the operator token it is 401', async () => {
+    await services.tenants.addOrg('empty-org');
+    await expectError(await call('DELETE', '/v2/operator/orgs/empty-org', 'not-the-token'), 401, 'unauthorized');
+    await expectError(await fetch(`${url}/v2/operator/orgs/empty-org`, { method: 'DELETE' }), 401, 'unauthorized');
+    const res = await deleteOrg('empty-org');
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { id: 'empty-org', revokedKeys: 0, endedSessions: 0, projects: [], domains: [] } satisfies Deleted);
+  });
+
+  it('with Temporal down: revokes the keys at once, answers 503 with Retry-After naming what is left, and a repeat finishes it', async () => {
+    const dataDir = await tempDir();
+    const env = { QUIRE_DATA_DIR: dataDir, QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN, QUIRE_TENANT_CACHE_TTL_MS: '0' };
+    // Nothing listens on this port: every call to Temporal fails to connect.
+    const down = await servicesOn(await testConfig({ ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }));
+    const downUrl = (await serve(createApp(down))).url;
+    const acme = await populatedOrg(down, downUrl, 'acme');
+    // Stored as creating it left it; its schedule cannot be reached while Temporal is down.
+    await down.automations.create({ id: 'auto-1', projectId: 'acme-docs', cron: '@yearly', interval: null, timezone: 'UTC', prompt: 'Check', model: null, asDraft: false, createdAt: new Date().toISOString() });
+
+    const res = await fetch(`${downUrl}/v2/operator/orgs/acme`, { method: 'DELETE', headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    assert.equal(res.status, 503);
+    assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    await conforms('/v2/operator/orgs/{orgId}', 'delete', res.clone());
+    const body = (await res.json()) as { code: string; error: string };
+    assert.equal(body.code, 'unavailable');
+    assert.match(body.error, /organisation 'acme' is partly deleted: its keys are revoked and its console sessions ended, but project acme-docs could not be deleted yet; delete it again/);
+
+    // Its credentials are refused already; its domain, which needs no Temporal, is gone; the listing says it is unfinished.
+    const downCall = bearerCaller(() => downUrl);
+    await expectError(await downCall('GET', '/v2/admin/projects', acme.adminKey), 401, 'unauthorized');
+    await expectError(await fetch(`${downUrl}/console/session`, { headers: { Cookie: acme.cookie } }), 401, 'not_signed_in');
+    assert.equal(await down.tenants.getDomain('acme-site'), undefined);
+    assert.ok(await down.tenants.getProject('acme-docs'));
+    const listed = (await (await downCall('GET', '/v2/operator/orgs', OPERATOR_TOKEN)).json()) as { orgs: Array<{ id: string; deletingSince?: string }> };
+    assert.ok(listed.orgs.find((o) => o.id === 'acme')?.deletingSince);
+    await expectError(await downCall('POST', '/v2/operator/orgs', OPERATOR_TOKEN, { id: 'acme' }), 409, 'conflict');
+
+    // Temporal back (another API process on the same database): the same request finishes it.
+    const up = await servicesOn(await testConfig({ ...env, TEMPORAL_ADDRESS: (await temporalEnv()).address }));
+    const upUrl = (await serve(createApp(up))).url;
+    const again = await fetch(`${upUrl}/v2/operator/orgs/acme`, { method: 'DELETE', headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), { id: 'acme', revokedKeys: 0, endedSessions: 0, projects: ['acme-docs'], domains: [] } satisfies Deleted);
+    assert.equal(await up.tenants.getOrg('acme'), undefined);
+    assert.deepEqual(await up.automations.list('acme-docs'), []);
+  });
+});
