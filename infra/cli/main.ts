@@ -9,7 +9,7 @@ import { temporalTarget } from '../../core/temporal/connection.js';
 import { UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
 import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
-import { domains, keys, orgs, projects } from './tenant-commands.js';
+import { domains, keys, orgDelete, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
 import { automations } from './automations-command.js';
@@ -18,6 +18,9 @@ import { migrateCommand } from './migrate-command.js';
 
 /** Every `quire` command, each defined once (usage, flags, run): its --help and its parser come from that definition. */
 export const COMMANDS: Record<string, DefinedCommand<'schema'> | DefinedCommand<'database'> | DefinedCommand<'platform'>> = { migrate: migrateCommand, orgs, projects, domains, keys, index: indexCommand, automations, webhooks, analytics: analyticsCommand };
+
+/** Verbs that open more than the rest of their command (`orgs delete` needs Temporal), defined as commands of their own. */
+const VERBS: Record<string, Record<string, DefinedCommand<'platform'>>> = { orgs: { delete: orgDelete } };
 
 /** `quire --help`: every command's usage lines and flags, from their definitions. */
 function usage(): string {
@@ -34,7 +37,7 @@ function usage(): string {
 /** Runs one CLI invocation and returns the exit code; errors are one line on stderr. */
 export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [name, ...args] = argv;
-  const command = name ? COMMANDS[name] : undefined;
+  const command = name ? (VERBS[name]?.[args[0] ?? ''] ?? COMMANDS[name]) : undefined;
   if (!command) {
     const help = name === 'help' || name === '--help' || name === '-h';
     (help ? process.stdout : process.stderr).write(`${name && !help ? `quire: unknown command '${name}'\n` : ''}${usage()}\n`);

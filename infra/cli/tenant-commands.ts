@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { DomainPatchBody, KeyCreateBody, ProjectPatchBody } from '../../api/admin/schemas.js';
+import { deleteOrganisation, OrgDeletionIncompleteError } from '../../core/deletion/index.js';
+import { rootReason } from '../../core/errors.js';
 import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
 import {
@@ -14,6 +16,7 @@ import {
   type ProjectPatch,
   TenantExistsError,
   TOKEN_FORGES,
+  UnknownTenantError,
 } from '../../core/tenants/index.js';
 
 const FORGES: readonly ForgeKind[] = ['local', 'github', 'gitlab'];
@@ -62,13 +65,15 @@ async function suggestingUpdate<T>(command: 'projects' | 'domains', id: string, 
   }
 }
 
+const ORGS_USAGE = 'quire orgs add ORG | quire orgs list | quire orgs delete ORG';
+
 export const orgs = defineCommand({
-  summary: 'Organisations: the tenants that own projects, domains and keys.',
-  usage: ['add ORG', 'list'],
+  summary: 'Organisations: the tenants that own projects, domains and keys. `delete` takes everything under one away (see README).',
+  usage: ['add ORG', 'list', 'delete ORG'],
   flags: {},
   opens: 'database',
   check([verb, id]) {
-    if (!(verb === 'add' && id) && verb !== 'list') throw new UsageError('quire orgs add ORG | quire orgs list');
+    if (!(verb === 'add' && id) && verb !== 'list') throw new UsageError(ORGS_USAGE);
   },
   async run([verb, id = ''], _values, ctx) {
     if (verb === 'add') {
@@ -76,8 +81,38 @@ export const orgs = defineCommand({
       line(ctx, `organisation ${org.id} ready`);
       return 0;
     }
-    for (const org of await ctx.tenants.listOrgs()) line(ctx, org.id);
+    for (const org of await ctx.tenants.listOrgs())
+      line(ctx, org.deletingSince ? `${org.id}\tpartly deleted since ${org.deletingSince}: quire orgs delete ${org.id} finishes it` : org.id);
     return 0;
+  },
+});
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * `quire orgs delete ORG`: its own command, as it opens Temporal (its projects' schedules) where
+ * `add` and `list` open only the database.
+ */
+export const orgDelete = defineCommand({
+  summary: 'Deletes an organisation: its keys and console sessions at once, then its domains and projects (automations and schedules first); its id is retired.',
+  usage: ['delete ORG'],
+  flags: {},
+  opens: 'platform',
+  check([verb, id]) {
+    if (verb !== 'delete' || !id) throw new UsageError(ORGS_USAGE);
+  },
+  async run([, id = ''], _values, ctx) {
+    try {
+      const done = await deleteOrganisation(ctx, id);
+      line(ctx, `deleted organisation ${done.id}: ${count(done.revokedKeys, 'key')} revoked, ${count(done.endedSessions, 'console session')} ended`);
+      line(ctx, `projects deleted: ${done.projects.join(', ') || 'none'}; domains deleted: ${done.domains.join(', ') || 'none'}`);
+      return 0;
+    } catch (err) {
+      if (err instanceof UnknownTenantError && err.kind === 'organisation')
+        throw new Error(`unknown organisation '${id}' (deleted already, or never created); quire orgs list names every one`, { cause: err });
+      if (!(err instanceof OrgDeletionIncompleteError)) throw err;
+      throw new Error(`${err.message} (${rootReason(err)})`, { cause: err });
+    }
   },
 });
 

@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { createAutomation } from '../../../core/automations/index.js';
 import { MIGRATIONS } from '../../../core/db/index.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
+import { temporalEnv } from '../../support/temporal.js';
 
 /** Runs the real CLI in a child process against a data directory. */
 function quire(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -111,6 +114,46 @@ describe('quire projects|domains update and --help', function () {
     assert.equal(all.code, 0);
     for (const line of ['domains update ORG/DOMAIN', 'projects update ORG/PROJECT', 'keys create', 'orgs add ORG', 'index DOMAIN', 'automations add', 'webhooks add', 'analytics DOMAIN', 'migrate'])
       assert.ok(all.stdout.includes(line), `quire --help lists ${line}`);
+  });
+});
+
+describe('quire orgs delete', function () {
+  this.timeout(180_000);
+
+  it("deletes an organisation, its keys, projects (with their schedules) and domains, and retires its id; says what is wrong otherwise", async () => {
+    const dir = await tempDir();
+    const temporal = { TEMPORAL_ADDRESS: (await temporalEnv()).address };
+    const reader = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir, QUIRE_TENANT_CACHE_TTL_MS: '0', ...temporal }));
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const key = await quire(dir, ['keys', 'create', '--org', 'acme', '--kind', 'admin']);
+    const secret = key.stdout.trim().split('\n').at(-1)!;
+    assert.equal((await quire(dir, ['projects', 'add', 'acme/docs', '--repo', '/srv/docs.git'])).code, 0);
+    assert.equal((await quire(dir, ['domains', 'add', 'acme/site', '--source', '/srv/site'])).code, 0);
+    const automation = await createAutomation(reader, 'docs', { prompt: 'Check the links', cron: '@yearly', paused: true });
+
+    // Temporal out of reach: refused before anything changes, and said so.
+    const unreachable = await quire(dir, ['orgs', 'delete', 'acme'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, /^quire orgs: error: cannot reach Temporal at 127\.0\.0\.1:1/);
+    assert.equal((await reader.tenants.authenticate(secret))?.orgId, 'acme', 'nothing was deleted');
+
+    const deleted = await quire(dir, ['orgs', 'delete', 'acme'], temporal);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.match(deleted.stdout, /^deleted organisation acme: 1 key revoked, 0 console sessions ended$/m);
+    assert.match(deleted.stdout, /^projects deleted: docs; domains deleted: site$/m);
+    assert.equal(await reader.tenants.authenticate(secret), undefined);
+    assert.equal(await reader.tenants.getOrg('acme'), undefined);
+    await assert.rejects(reader.temporal.schedule.getHandle(automation.scheduleId).describe(), ScheduleNotFoundError);
+
+    const again = await quire(dir, ['orgs', 'delete', 'acme'], temporal);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /unknown organisation 'acme' \(deleted already, or never created\)/);
+    const retaken = await quire(dir, ['orgs', 'add', 'acme']);
+    assert.equal(retaken.code, 1);
+    assert.match(retaken.stderr, /organisation id 'acme' was deleted and stays retired/);
+    assert.equal((await quire(dir, ['orgs', 'delete'])).code, 2);
+    assert.match((await quire(dir, ['orgs', '--help'])).stdout, /quire orgs delete ORG/);
+    assert.match((await quire(dir, ['--help'])).stdout, /orgs delete ORG/);
   });
 });
 
