@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import * as v from 'valibot';
 import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
-import type { TenantStore } from './types.js';
+import { TenantConflictError, type TenantStore } from './types.js';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { webhookId, type WebhookStore } from '../webhooks/index.js';
 
@@ -101,7 +101,13 @@ export async function readSeedFile(file: string): Promise<v.InferOutput<typeof S
 export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<void> {
   const seed = await readSeedFile(file);
   for (const org of seed.organisations) {
-    await tenants.addOrg(org.id, org.limits);
+    try {
+      await tenants.addOrg(org.id, org.limits);
+    } catch (err) {
+      // A deleted (or half-deleted) organisation the file still declares: say where, and what to do.
+      if (err instanceof TenantConflictError) throw new SeedFileError(`seed file ${file}: organisations: ${org.id}: ${err.message}; remove it from the file`);
+      throw err;
+    }
     for (const p of org.projects) {
       await tenants.putProject({
         id: p.id,

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
+import { deleteOrganisation } from '../../../core/deletion/index.js';
+import { applySeedFile, SeedFileError } from '../../../core/tenants/seed-file.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
 import { freePort } from '../../support/redis.js';
@@ -120,5 +124,17 @@ describe('deleting an organisation (operator API)', function () {
     assert.deepEqual(await again.json(), { id: 'acme', revokedKeys: 0, endedSessions: 0, projects: ['acme-docs'], domains: [] } satisfies Deleted);
     assert.equal(await up.tenants.getOrg('acme'), undefined);
     assert.deepEqual(await up.automations.list('acme-docs'), []);
+  });
+
+  it('a seed file that still declares a deleted organisation is refused at start-up, naming the file and the organisation', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'seed.yaml');
+    await fs.writeFile(file, 'organisations:\n  - id: leaving\n');
+    await applySeedFile(file, services.tenants);
+    await deleteOrganisation(services, 'leaving');
+    await assert.rejects(
+      applySeedFile(file, services.tenants),
+      (e: unknown) => e instanceof SeedFileError && e.message.includes(`seed file ${file}: organisations: leaving: organisation id 'leaving' was deleted`) && /remove it from the file$/.test(e.message),
+    );
   });
 });
