@@ -1,4 +1,4 @@
-import { deleteDomain, type OrgDeletionBegun } from '../tenants/index.js';
+import { deleteDomain, UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
 import { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
 
 /** What deleting an organisation did; everything listed is gone. */
@@ -44,6 +44,8 @@ export async function deleteOrganisation(deps: ProjectDeletionDeps, orgId: strin
       await step();
       onDone();
     } catch (err) {
+      // Gone already: a deletion of the same organisation running at once took it.
+      if (err instanceof UnknownTenantError) return;
       firstFailure ??= err;
       onLeft();
     }

@@ -154,7 +154,8 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
  */
 export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {
   await ownedProject(tenants, orgId, id);
-  await tenants.deleteProject(id);
+  // Deleted meanwhile (two deletes at once): the second is told it is unknown, as it would be a moment later.
+  if (!(await tenants.deleteProject(id))) throw new UnknownTenantError('project', id);
 }
 
 async function ownedDomain(tenants: TenantStore, orgId: string, id: string): Promise<Domain> {
@@ -193,7 +194,7 @@ export async function updateDomain(tenants: TenantStore, orgId: string, id: stri
  */
 export async function deleteDomain(tenants: TenantStore, orgId: string, id: string): Promise<void> {
   await ownedDomain(tenants, orgId, id);
-  await tenants.deleteDomain(id);
+  if (!(await tenants.deleteDomain(id))) throw new UnknownTenantError('domain', id);
 }
 
 /** What a listing shows of a key: never its hash, only the first characters of its secret. */

@@ -5,10 +5,12 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
-import { deleteOrganisation } from '../../../core/deletion/index.js';
+import { deleteOrganisation, OrgDeletionIncompleteError } from '../../../core/deletion/index.js';
+import { UnknownTenantError } from '../../../core/tenants/index.js';
 import { applySeedFile, SeedFileError } from '../../../core/tenants/seed-file.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
+import { databaseEnv, DIALECTS, freshTarget } from '../../support/databases.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices, type SeededOrg } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
@@ -137,4 +139,24 @@ describe('deleting an organisation (operator API)', function () {
       (e: unknown) => e instanceof SeedFileError && e.message.includes(`seed file ${file}: organisations: leaving: organisation id 'leaving' was deleted`) && /remove it from the file$/.test(e.message),
     );
   });
+
+  for (const dialect of DIALECTS)
+    it(`two deletions of one organisation at once (${dialect}): together they delete everything, and neither reports a failure`, async () => {
+      const both = await servicesOn(await testConfig({ ...databaseEnv(await freshTarget(dialect)), TEMPORAL_ADDRESS: (await temporalEnv()).address }));
+      await seedOrg(both, 'twice');
+      const ids = ['one', 'two', 'three'];
+      for (const id of ids) {
+        await both.tenants.putProject({ id: `p-${id}`, orgId: 'twice', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+        await both.tenants.putDomain({ id: `d-${id}`, orgId: 'twice', source: '/srv/site', docsPath: '', baseUrl: 'https://docs.test', includeHidden: false });
+      }
+      const results = await Promise.allSettled([deleteOrganisation(both, 'twice'), deleteOrganisation(both, 'twice')]);
+      for (const r of results)
+        if (r.status === 'rejected') assert.ok(r.reason instanceof UnknownTenantError && !(r.reason instanceof OrgDeletionIncompleteError), `only "already gone": ${String(r.reason)}`);
+      const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      assert.ok(done.length > 0);
+      assert.deepEqual(done.flatMap((d) => d.projects).sort(), ids.map((id) => `p-${id}`).sort());
+      assert.deepEqual(done.flatMap((d) => d.domains).sort(), ids.map((id) => `d-${id}`).sort());
+      assert.equal(done.reduce((n, d) => n + d.revokedKeys, 0), 2, 'each key revoked once');
+      assert.equal(await both.tenants.getOrg('twice'), undefined);
+    });
 });
