@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
@@ -65,9 +66,18 @@ interface Taken {
   remaining: number;
 }
 
+/**
+ * Runs a memory count outside the async context of the request that asks for it (bound here, as
+ * the module loads). A count new in memory sets its expiry timer, and a timer keeps the context it
+ * was set in (the request's log fields and trace span, and through them its whole context,
+ * request and response) until it fires: an hour or a day, for every address or key counted.
+ */
+const outsideRequests = AsyncResource.bind(<T>(count: () => T): T => count());
+
 /** Consumes a point; a refusal is a result, any other failure (the store) is thrown. */
 function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
-  return from.consume(key, 1).then(
+  const taking = from instanceof RateLimiterMemory ? outsideRequests(() => from.consume(key, 1)) : from.consume(key, 1);
+  return taking.then(
     (res): Taken => ({ from, key, refused: false, remaining: res.remainingPoints }),
     (err: unknown): Taken => {
       if (err instanceof RateLimiterRes) return { from, key, refused: true, remaining: 0 };
@@ -77,7 +87,8 @@ function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
 }
 
 async function giveBack(spent: Taken[]): Promise<void> {
-  await Promise.allSettled(spent.map((t) => t.from.reward(t.key, 1)));
+  // A point given back to a count that has just expired starts a new one, with its own timer.
+  await Promise.allSettled(spent.map((t) => (t.from instanceof RateLimiterMemory ? outsideRequests(() => t.from.reward(t.key, 1)) : t.from.reward(t.key, 1))));
 }
 
 interface MemoryCounter {

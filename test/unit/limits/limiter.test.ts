@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Redis } from 'ioredis';
 import { Limiter, LimitStoreUnavailableError, RateLimitedError, type LimitCheck } from '../../../core/limits/index.js';
 import { WindowClock, windowOf } from '../../../core/limits/windows.js';
@@ -136,5 +139,32 @@ describe('limiter month windows in memory', () => {
       values.map((v) => [v.labels.limit, v.value]).sort(),
       [['ip', 2], ['project', 1]],
     );
+  });
+});
+
+describe('limiter memory and the requests it counts', () => {
+  it('an hour or day count kept in memory does not keep the request that started it', async () => {
+    // The request's async context (its log fields, its trace) holds the whole request; a count's
+    // expiry timer set inside it would keep the request, its body and its response for the window.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const requests = new AsyncLocalStorage<{ body: Uint8Array }>();
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
+    const kept: Array<WeakRef<object>> = [];
+    const request = async (i: number) => {
+      const started = { body: new Uint8Array(100_000) };
+      kept.push(new WeakRef(started));
+      await requests.run(started, () =>
+        limiter.consume([
+          { name: 'assistant-ip', subject: `10.0.0.${i}`, points: 3, window: 'day' },
+          { name: 'assistant-org', subject: 'acme', points: 1000, window: 'hour' },
+        ]),
+      );
+    };
+    for (let i = 0; i < 50; i++) await request(i);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.equal(kept.filter((ref) => ref.deref() !== undefined).length, 0, 'requests kept after they ended');
+    assert.equal(limiter['memories'].size, 2, 'the counts themselves are kept');
   });
 });
