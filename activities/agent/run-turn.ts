@@ -16,7 +16,7 @@ import { TurnEvents } from './turn-events.js';
 import { commitMessage, pushedTurn, stopNote } from './turn-commit.js';
 import type { AgentStopReason, AgentTurnInput, AgentTurnResult } from './types.js';
 import { validateChanges } from './validate.js';
-import { changedPaths, commitAndPush, isIgnored, prepareWorkspace, toDocsRelative, type Workspace } from './workspace.js';
+import { changedPaths, commitAndPush, isIgnored, prepareWorkspace, sweepWorkspaces, toDocsRelative, type Workspace } from './workspace.js';
 
 
 /** The model's last words to the user: the text of its last answer that had any. */
@@ -84,6 +84,8 @@ async function turn(
   if (target.problem) throw permanent(AGENT_ERROR.forgeMisconfigured, `the repository of project ${project.id} ${target.problem}`);
   const auth = gitAuthFor(services, project, target.pin);
   const ws = await prepareWorkspace({ dataDir: services.config.dataDir, jobId: input.jobId, branch: input.branch, project, auth });
+  // The checkouts of jobs long idle (archived by now) go, or every job's would stay on disk for good.
+  await sweepWorkspaces(services.config.dataDir, services.config.retention.jobIdleArchiveDays);
   const pushed = await pushedTurn(ws, input);
   if (pushed) {
     services.logger.info({ jobId: input.jobId, turn: input.turn, commitSha: pushed.commitSha }, 'agent turn was already pushed by an earlier attempt');

@@ -20,9 +20,33 @@ export interface Workspace {
   git(args: string[], input?: string): Promise<string>;
 }
 
+const DAY_MS = 86_400_000;
+
 function jobDir(dataDir: string, jobId: string): string {
   // Job ids are opaque; keep only a safe file name so an id can never point outside workspaces/.
   return path.join(dataDir, 'workspaces', jobId.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/** Marks a checkout as used now: `sweepWorkspaces` goes by it. */
+async function markUsed(root: string): Promise<void> {
+  const now = new Date();
+  await fs.utimes(root, now, now).catch(() => undefined);
+}
+
+/**
+ * Removes the checkouts no turn has used for `idleDays` (the idle archive's days): by then their
+ * jobs are archived and take no more turns, and one that does take a turn clones again. Each turn
+ * marks its own checkout as used when it begins. A checkout that cannot be read or removed now is
+ * left for the next sweep.
+ */
+export async function sweepWorkspaces(dataDir: string, idleDays: number, now = Date.now()): Promise<void> {
+  const dir = path.join(dataDir, 'workspaces');
+  const names = await fs.readdir(dir).catch(() => []);
+  for (const name of names) {
+    const root = path.join(dir, name);
+    const used = await fs.stat(root).then((s) => s.mtimeMs, () => now);
+    if (now - used > idleDays * DAY_MS) await fs.rm(root, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -49,6 +73,7 @@ export async function prepareWorkspace(opts: {
   const auth = remote.credentials && !opts.auth.token ? { ...opts.auth, credentials: remote.credentials } : opts.auth;
   const root = jobDir(opts.dataDir, opts.jobId);
   const git = (args: string[], input?: string) => runGit(root, args, auth, input);
+  await markUsed(root);
   if (!(await exists(path.join(root, '.git')))) {
     await fs.rm(root, { recursive: true, force: true });
     await fs.mkdir(root, { recursive: true });

@@ -84,4 +84,20 @@ describe('agent engine: a turn against a real repository', function () {
     const second = await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job4', ['noop again'], 2)));
     assert.equal(second.changed, false, 'the stray file from a crashed turn is not committed');
   });
+
+  it('a turn removes the checkouts of jobs idle past the idle archive, and only those', async function () {
+    const f = await engineFixture({ script: [{ text: 'nothing to do' }] });
+    for (const [jobId, turn] of [['job5', 1], ['job6', 1]] as const) {
+      await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput(jobId, ['noop'], turn)));
+      f.model.script([{ text: 'nothing to do' }]);
+    }
+    const workspaces = path.join(f.services.config.dataDir, 'workspaces');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const idleDays = f.services.config.retention.jobIdleArchiveDays;
+    // job5 was last used past the idle archive (its job is archived by now); job6 a day ago.
+    await fs.utimes(path.join(workspaces, 'job5'), daysAgo(idleDays + 1), daysAgo(idleDays + 1));
+    await fs.utimes(path.join(workspaces, 'job6'), daysAgo(1), daysAgo(1));
+    await f.inActivity(async () => f.activities.runAgentTurn(await f.turnInput('job7', ['noop'])));
+    assert.deepEqual((await fs.readdir(workspaces)).sort(), ['job6', 'job7']);
+  });
 });
