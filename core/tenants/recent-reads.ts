@@ -1,3 +1,13 @@
+import { AsyncResource } from 'node:async_hooks';
+
+/**
+ * Runs `make` outside the async context of the request that calls (bound here, as the module
+ * loads). A promise keeps the context it was made in (a request's log fields and trace span, and
+ * through them its whole context, request and response) for as long as it is kept: an answer kept
+ * for a TTL, or until the least recently used goes, must not keep its request.
+ */
+const outsideRequests = AsyncResource.bind(<T>(make: () => T): T => make());
+
 /**
  * A bounded memory of one kind of tenant read (keys, projects, domains or organisations): each
  * answer is kept for `ttlMs` from the moment its read started, the least recently used goes first
@@ -29,7 +39,9 @@ export class RecentReads<V> {
       this.entries.set(id, kept);
       return kept.value;
     }
-    const entry = { value: load(), expiresAt: now + this.options.ttlMs };
+    // Read in the request's context (its query is traced and logged with it); kept outside it.
+    const loading = load();
+    const entry = { value: outsideRequests(() => loading.then((found) => found)), expiresAt: now + this.options.ttlMs };
     this.entries.delete(id);
     this.entries.set(id, entry);
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
@@ -43,7 +55,7 @@ export class RecentReads<V> {
   /** Replaces a kept answer (one this process changed, such as a key's last use); nothing when none is kept. */
   replace(id: string, value: V): void {
     const kept = this.entries.get(id);
-    if (kept) kept.value = Promise.resolve(value);
+    if (kept) kept.value = outsideRequests(() => Promise.resolve(value));
   }
 
   forget(): void {

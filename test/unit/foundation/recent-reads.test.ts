@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { RecentReads } from '../../../core/tenants/recent-reads.js';
 
 /** Reads counted per id, answering `found` for the ids it knows. */
@@ -80,5 +83,27 @@ describe('recent tenant reads', () => {
     await off.read('a', db.load('a'));
     assert.equal(off.size, 0);
     assert.equal(db.reads.length, 5);
+  });
+
+  it('keep an answer, not the request that read it or last replaced it', async () => {
+    // A promise keeps the async context it was made in: for a request, its log fields and trace,
+    // and through them the whole request, its body and its response.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const requests = new AsyncLocalStorage<{ body: Uint8Array }>();
+    const cache = new RecentReads<string>({ ttlMs: 60_000, maxEntries: 100 });
+    const kept: Array<WeakRef<object>> = [];
+    const request = async (work: () => Promise<unknown>) => {
+      const started = { body: new Uint8Array(100_000) };
+      kept.push(new WeakRef(started));
+      await requests.run(started, work);
+    };
+    for (let i = 0; i < 20; i++) await request(() => cache.read(`key_${i}`, async () => `record ${i}`));
+    for (let i = 0; i < 20; i++) await request(async () => cache.replace(`key_${i}`, `record ${i}, used`));
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.equal(cache.size, 20);
+    assert.equal(await cache.read('key_3', async () => 'read again'), 'record 3, used');
+    assert.equal(kept.filter((ref) => ref.deref() !== undefined).length, 0, 'requests kept by the answers they read');
   });
 });
