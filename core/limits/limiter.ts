@@ -62,6 +62,8 @@ function subjectOf(name: string): LimitSubject {
 interface Taken {
   from: RateLimiterAbstract;
   key: string;
+  /** How long a count new in memory is kept: until its window ends. */
+  options: { customDuration?: number };
   refused: boolean;
   remaining: number;
 }
@@ -75,12 +77,12 @@ interface Taken {
 const outsideRequests = AsyncResource.bind(<T>(count: () => T): T => count());
 
 /** Consumes a point; a refusal is a result, any other failure (the store) is thrown. */
-function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
-  const taking = from instanceof RateLimiterMemory ? outsideRequests(() => from.consume(key, 1)) : from.consume(key, 1);
+function counted(from: RateLimiterAbstract, key: string, options: Taken['options'] = {}): Promise<Taken> {
+  const taking = from instanceof RateLimiterMemory ? outsideRequests(() => from.consume(key, 1, options)) : from.consume(key, 1);
   return taking.then(
-    (res): Taken => ({ from, key, refused: false, remaining: res.remainingPoints }),
+    (res): Taken => ({ from, key, options, refused: false, remaining: res.remainingPoints }),
     (err: unknown): Taken => {
-      if (err instanceof RateLimiterRes) return { from, key, refused: true, remaining: 0 };
+      if (err instanceof RateLimiterRes) return { from, key, options, refused: true, remaining: 0 };
       throw err;
     },
   );
@@ -88,7 +90,16 @@ function counted(from: RateLimiterAbstract, key: string): Promise<Taken> {
 
 async function giveBack(spent: Taken[]): Promise<void> {
   // A point given back to a count that has just expired starts a new one, with its own timer.
-  await Promise.allSettled(spent.map((t) => (t.from instanceof RateLimiterMemory ? outsideRequests(() => t.from.reward(t.key, 1)) : t.from.reward(t.key, 1))));
+  await Promise.allSettled(spent.map((t) => (t.from instanceof RateLimiterMemory ? outsideRequests(() => t.from.reward(t.key, 1, t.options)) : t.from.reward(t.key, 1))));
+}
+
+/**
+ * A count new in memory is kept until its window ends, not a whole window from its first point:
+ * its key names the window, so it is never asked for again after that, and each address counted
+ * in a day window would otherwise stay for up to two days. Month counts never expire by timer.
+ */
+function untilWindowEnds(w: WindowSpan): Taken['options'] {
+  return w.memorySeconds > 0 ? { customDuration: Math.max(1, Math.min(w.reset, w.memorySeconds)) } : {};
 }
 
 interface MemoryCounter {
@@ -147,7 +158,7 @@ export class Limiter {
   /** Takes one point from Redis, or from memory when there is no Redis or it fails under the 'open' policy. */
   private take(check: LimitCheck, w: WindowSpan, key: string): Promise<Taken> {
     const redis = this.options.redis;
-    return redis ? this.takeFromStore(check, w, key, redis) : counted(this.memoryFor(check, w), key);
+    return redis ? this.takeFromStore(check, w, key, redis) : counted(this.memoryFor(check, w), key, untilWindowEnds(w));
   }
 
   private async takeFromStore(check: LimitCheck, w: WindowSpan, key: string, redis: Redis): Promise<Taken> {
@@ -157,7 +168,7 @@ export class Limiter {
       return taken;
     } catch (err) {
       this.storeFailed(err);
-      return counted(this.memoryFor(check, w), key);
+      return counted(this.memoryFor(check, w), key, untilWindowEnds(w));
     }
   }
 

@@ -167,4 +167,22 @@ describe('limiter memory and the requests it counts', () => {
     assert.equal(kept.filter((ref) => ref.deref() !== undefined).length, 0, 'requests kept after they ended');
     assert.equal(limiter['memories'].size, 2, 'the counts themselves are kept');
   });
+
+  it('an hour or day count in memory expires when its window ends, not a whole window after its first point', async () => {
+    // Its key names the window: past the window's end it is never asked for again, and an address
+    // counted late in a day would otherwise stay in memory well into the next one.
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
+    const now = Date.now();
+    await limiter.consume([
+      { name: 'assistant-ip', subject: '10.0.0.1', points: 3, window: 'day' },
+      { name: 'assistant-org', subject: 'acme', points: 1000, window: 'hour' },
+    ]);
+    const expiries = [...limiter['memories'].values()].flatMap((m) => {
+      const storage = (m.limiter as unknown as { _memoryStorage: { _storage: Map<string, { expiresAt: number }> } })._memoryStorage._storage;
+      return [...storage.values()].map((record) => record.expiresAt);
+    });
+    assert.equal(expiries.length, 2);
+    const ends = [3_600_000, 86_400_000].map((window) => (Math.floor(now / window) + 1) * window);
+    for (const expiry of expiries) assert.ok(ends.some((end) => Math.abs(expiry - end) <= 2_000), `expires at ${new Date(expiry).toISOString()}, not at its window's end`);
+  });
 });
