@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
-import { widgetFeatures } from './widget-features.js';
+import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
@@ -74,25 +74,13 @@ describe('the widget for every reader', function () {
   });
   after(() => world.close());
 
-  /** Evaluates `expression` against the widget's shadow root (as `root`); a string: this file is compiled without the DOM library. */
-  const inWidget = (page: Page, expression: string) => page.evaluate(`(() => { const root = document.getElementById('quire-widget').shadowRoot; return ${expression}; })()`);
   const busy = (page: Page) => inWidget(page, `root.querySelector('.log').getAttribute('aria-busy')`);
 
   async function open(page: Page, path = '/widget.html') {
     await page.goto(`${site.origin}${path}`);
-    await page.locator('#quire-widget button.launcher').click();
-    await page.locator('#quire-question').waitFor({ state: 'visible' });
+    await openWidget(page);
   }
 
-  /** Asks in the widget and waits until the n-th answer has finished. */
-  async function ask(page: Page, question: string, n: number) {
-    await page.fill('#quire-question', question);
-    await page.keyboard.press('Enter');
-    const answer = page.locator('#quire-widget .answer').nth(n - 1);
-    await answer.waitFor();
-    await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
-    return answer;
-  }
 
   it('axe finds no serious or critical violation closed, open, mid-answer, answered, failed or rate-limited', async () => {
     tab = await watchedPage();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { analyticsRouter } from '../../../api/analytics/index.js';
 import type { Feature } from '../../../api/services.js';
 import { widgetRouter } from '../../../api/widget/index.js';
@@ -15,4 +16,23 @@ export async function widgetFeatures(): Promise<Feature[]> {
   const bundlePath = path.join(await tempDir('quire-widget-'), 'widget.js');
   await buildWidget(bundlePath, REPO_ROOT);
   return [analyticsRouter, (s) => widgetRouter(s, { bundlePath })];
+}
+
+/** Evaluates `expression` against the widget's shadow root (as `root`); a string: the tests are compiled without the DOM library. */
+export const inWidget = (page: Page, expression: string) => page.evaluate(`(() => { const root = document.getElementById('quire-widget').shadowRoot; return ${expression}; })()`);
+
+/** Opens the widget's panel from its launcher, once the question box shows. */
+export async function openWidget(page: Page): Promise<void> {
+  await page.locator('#quire-widget button.launcher').click();
+  await page.locator('#quire-question').waitFor({ state: 'visible' });
+}
+
+/** Asks in the widget and waits until the n-th answer has finished. */
+export async function ask(page: Page, question: string, n: number) {
+  await page.fill('#quire-question', question);
+  await page.keyboard.press('Enter');
+  const answer = page.locator('#quire-widget .answer').nth(n - 1);
+  await answer.waitFor();
+  await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
+  return answer;
 }

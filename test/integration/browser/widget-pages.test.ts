@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { widgetFeatures } from './widget-features.js';
+import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest } from '../../fakes/chat-completions-server.js';
@@ -80,24 +80,8 @@ describe('the widget in a real browser', function () {
   });
   after(() => world.close());
 
-  /** Evaluates `expression` against the widget's shadow root (as `root`); a string: this file is compiled without the DOM library. */
-  const inWidget = (page: Page, expression: string) => page.evaluate(`(() => { const root = document.getElementById('quire-widget').shadowRoot; return ${expression}; })()`);
 
-  async function openWidget(page: Page) {
-    const launcher = page.locator('#quire-widget button.launcher');
-    await launcher.click();
-    await page.locator('#quire-question').waitFor({ state: 'visible' });
-  }
 
-  /** Asks in the widget and waits until the n-th answer has finished. */
-  async function ask(page: Page, question: string, n: number) {
-    await page.fill('#quire-question', question);
-    await page.keyboard.press('Enter');
-    const answer = page.locator('#quire-widget .answer').nth(n - 1);
-    await answer.waitFor();
-    await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
-    return answer;
-  }
 
   const savedThread = async (page: Page) => {
     const saved = await page.evaluate(`Object.entries(localStorage).find(([k]) => k.startsWith('quire-widget:'))?.[1] ?? null`);

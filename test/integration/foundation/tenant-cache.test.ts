@@ -23,6 +23,19 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 5_00
   }
 }
 
+/**
+ * Waits until B keeps what it reads (it has subscribed to the announcements): writes straight to the
+ * database (`unannounced`) announce nothing, so B answers the same until it reads again.
+ */
+async function keptByB(b: Platform, unannounced: ReturnType<typeof createTenantStore>): Promise<void> {
+  let probe = 0;
+  await eventually('B keeps what it reads, once subscribed to the announcements', async () => {
+    const before = await b.tenants.getProject('docs');
+    await unannounced.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: `probe-${++probe}`, docsPath: '', forge: 'local', allowedModels: [] });
+    return (await b.tenants.getProject('docs'))?.branch === before?.branch;
+  });
+}
+
 async function seed(a: Platform) {
   await a.tenants.addOrg('acme', { agentCreatesPerHour: 5 });
   await a.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
@@ -40,12 +53,7 @@ describe(`tenant cache across processes (${dialect})`, function () {
     const key = await seed(a);
     // Writes straight to the database announce nothing: B answers them only once it reads again.
     const unannounced = createTenantStore(a.database);
-    let probe = 0;
-    await eventually('B keeps what it reads, once subscribed to the announcements', async () => {
-      const before = await b.tenants.getProject('docs');
-      await unannounced.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: `probe-${++probe}`, docsPath: '', forge: 'local', allowedModels: [] });
-      return (await b.tenants.getProject('docs'))?.branch === before?.branch;
-    });
+    await keptByB(b, unannounced);
     assert.equal((await b.tenants.authenticate(key.secret))?.id, key.record.id);
     assert.equal((await b.tenants.getOrg('acme'))?.limits?.agentCreatesPerHour, 5);
     assert.equal((await b.tenants.getDomain('site'))?.baseUrl, 'https://d.test');
@@ -67,12 +75,7 @@ describe(`tenant cache across processes (${dialect})`, function () {
     const { a, b } = await twoProcesses(dialect, { redis: true, ttlMsOfB: 60_000 });
     const key = await seed(a);
     const unannounced = createTenantStore(a.database);
-    let probe = 0;
-    await eventually('B keeps what it reads, once subscribed to the announcements', async () => {
-      const before = await b.tenants.getProject('docs');
-      await unannounced.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: `probe-${++probe}`, docsPath: '', forge: 'local', allowedModels: [] });
-      return (await b.tenants.getProject('docs'))?.branch === before?.branch;
-    });
+    await keptByB(b, unannounced);
     assert.equal((await b.tenants.authenticate(key.secret))?.id, key.record.id, 'B holds the key it read');
 
     // The project has no automation: deleting it asks nothing of Temporal.
