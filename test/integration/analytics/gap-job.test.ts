@@ -28,6 +28,19 @@ interface GapView {
   jobs: Array<{ jobId: string; projectId: string; status: string; prLink: string | null }>;
 }
 
+/**
+ * Three unanswered questions a minute ago: two on rotating API keys (one gap), one on a dark theme
+ * (another). Resolves with the first question's time; the others follow it by a millisecond each.
+ */
+async function twoGaps(recorder: AnalyticsRecorder): Promise<number> {
+  const at = Date.now() - 60_000;
+  const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
+  const questions = ['How do I rotate my API key?', 'rotating api keys safely', 'Is there a dark theme?'];
+  questions.forEach((question, i) => recorder.record({ kind: 'answer', record: answer(`q${i + 1}`, at + i, { question, ...unanswered }) }));
+  await recorder.tick();
+  return at;
+}
+
 describe('a coverage gap fixed by the agent', function () {
   this.timeout(60_000);
 
@@ -52,12 +65,7 @@ describe('a coverage gap fixed by the agent', function () {
   it('with no model configured, refuses the job with 503 model_not_configured and lists none', async () => {
     const { recorder, adminKey, base } = await gapSetup();
 
-    const at = Date.now() - 60_000;
-    const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
-    recorder.record({ kind: 'answer', record: answer('q1', at, { question: 'How do I rotate my API key?', ...unanswered }) });
-    recorder.record({ kind: 'answer', record: answer('q2', at + 1, { question: 'rotating api keys safely', ...unanswered }) });
-    recorder.record({ kind: 'answer', record: answer('q3', at + 2, { question: 'Is there a dark theme?', ...unanswered }) });
-    await recorder.tick();
+    await twoGaps(recorder);
 
     const listed = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
     assert.equal(listed.status, 200);
@@ -90,12 +98,7 @@ describe('a coverage gap fixed by the agent', function () {
     });
     const { recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
     try {
-      const at = Date.now() - 60_000;
-      const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
-      recorder.record({ kind: 'answer', record: answer('k1', at, { question: 'How do I rotate my API key?', ...unanswered }) });
-      recorder.record({ kind: 'answer', record: answer('k2', at + 1, { question: 'rotating api keys safely', ...unanswered }) });
-      recorder.record({ kind: 'answer', record: answer('d1', at + 2, { question: 'Is there a dark theme?', ...unanswered }) });
-      await recorder.tick();
+      const at = await twoGaps(recorder);
       const [keys, dark] = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
       assert.ok(keys && dark);
       const start = (gapId: string, headers: Record<string, string> = {}) =>
