@@ -31,12 +31,14 @@ interface GapView {
 /**
  * Three unanswered questions a minute ago: two on rotating API keys (one gap), one on a dark theme
  * (another). Resolves with the first question's time; the others follow it by a millisecond each.
+ * Answer ids begin with `prefix`: a gap's id, and the id of the job it starts, derive from them, and
+ * the tests share one Temporal server, so each test names its own.
  */
-async function twoGaps(recorder: AnalyticsRecorder): Promise<number> {
+async function twoGaps(recorder: AnalyticsRecorder, prefix: string): Promise<number> {
   const at = Date.now() - 60_000;
   const unanswered = { resolution: 'unanswered' as const, unansweredReason: 'no_passages' as const, sources: [] };
   const questions = ['How do I rotate my API key?', 'rotating api keys safely', 'Is there a dark theme?'];
-  questions.forEach((question, i) => recorder.record({ kind: 'answer', record: answer(`q${i + 1}`, at + i, { question, ...unanswered }) }));
+  questions.forEach((question, i) => recorder.record({ kind: 'answer', record: answer(`${prefix}${i + 1}`, at + i, { question, ...unanswered }) }));
   await recorder.tick();
   return at;
 }
@@ -65,7 +67,7 @@ describe('a coverage gap fixed by the agent', function () {
   it('with no model configured, refuses the job with 503 model_not_configured and lists none', async () => {
     const { recorder, adminKey, base } = await gapSetup();
 
-    await twoGaps(recorder);
+    await twoGaps(recorder, 'none');
 
     const listed = await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey);
     assert.equal(listed.status, 200);
@@ -98,7 +100,7 @@ describe('a coverage gap fixed by the agent', function () {
     });
     const { recorder, adminKey, base } = await gapSetup({ QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' });
     try {
-      const at = await twoGaps(recorder);
+      const at = await twoGaps(recorder, 'click');
       const [keys, dark] = (await call<{ gaps: GapView[] }>(`${base}/v1/analytics/docs/gaps`, 'GET', adminKey)).body.gaps;
       assert.ok(keys && dark);
       const start = (gapId: string, headers: Record<string, string> = {}) =>
