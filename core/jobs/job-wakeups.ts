@@ -150,8 +150,14 @@ export async function waitForEvents(log: Pick<JobEventLog, 'after'>, wakeups: Jo
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     const left = deadline - Date.now();
+    // The caller's signal stops this round's wait through a listener removed when the round ends:
+    // `AbortSignal.any` would leave an entry on the caller's signal per round (about 100 bytes), and
+    // an event stream's signal lives for the whole stream.
     const stop = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const onAbort = () => stop.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) stop.abort();
+    const { signal } = stop;
     // Waiting starts before the read, so a write between the two still wakes this reader.
     const woken = left > 0 && !signal.aborted ? wakeups.wait(jobId, afterSeq, { timeoutMs: left, signal }) : undefined;
     try {
@@ -159,6 +165,7 @@ export async function waitForEvents(log: Pick<JobEventLog, 'after'>, wakeups: Jo
       if (!woken) return false;
       await woken;
     } finally {
+      options.signal?.removeEventListener('abort', onAbort);
       stop.abort();
     }
   }
