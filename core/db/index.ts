@@ -7,3 +7,4 @@ export type { QueryObserver } from './instrumented-dialect.js';
 export type * from './schema.js';
 export { json, parseJson, bool, fromBool } from './values.js';
 export { compiledShapes, type Slot } from './compiled-shapes.js';
+export { takeLease } from './lease.js';

@@ -251,6 +251,13 @@ export interface VisitorSaltsTable {
   salt: string;
 }
 
+/** A periodic chore of the whole deployment, held by one process until `expires_at` (ISO 8601). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Schema {
   orgs: OrgsTable;
   projects: ProjectsTable;
@@ -277,4 +284,5 @@ export interface Schema {
   visitor_salts: VisitorSaltsTable;
   console_sessions: ConsoleSessionsTable;
   retired_ids: RetiredIdsTable;
+  leases: LeasesTable;
 }

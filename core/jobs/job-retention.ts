@@ -1,4 +1,6 @@
-import type { Database } from '../db/index.js';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { takeLease, type Database } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { deleteJob } from './database-job-store.js';
 import { PURGE_SLICE } from './job-events.js';
@@ -38,6 +40,8 @@ export interface JobRetentionOptions {
   purgeIntervalMs?: number;
   /** The clock, injectable so retention is tested without waiting. */
   now?: () => number;
+  /** Names this process as the holder of the rounds' leases (default: host, process id and a random suffix). */
+  holder?: string;
 }
 
 /** What one purge deleted. */
@@ -57,8 +61,10 @@ const IDLE_ARCHIVE_SLICE = 100;
  * jobs still take follow-ups, so they are never purged. A job archived
  * longer ago than the retention goes with its messages and its events; the
  * webhook delivery log keeps each delivery as long, counted from its last
- * attempt. The same round sweeps the assistant's threads past their retention. Every API replica runs it: each step is a bounded delete, so
- * replicas purging at once cost little and agree on the result.
+ * attempt. The same round sweeps the assistant's threads past their retention. Every API replica
+ * runs the timer, and each round is done by one of them: the replica whose round comes first takes
+ * the round's lease in the database (the `leases` table) for the round's interval, and the others
+ * skip it until that time is up. A replica that stops holds the lease no longer than that.
  */
 export class JobRetention {
   private lastPurge = Number.NEGATIVE_INFINITY;
@@ -68,9 +74,11 @@ export class JobRetention {
   /** Set by `stop`: a sweep under way ends after the job it is at, not after its whole slice. */
   private stopping = false;
   readonly now: () => number;
+  private readonly holder: string;
 
   constructor(private readonly options: JobRetentionOptions) {
     this.now = options.now ?? Date.now;
+    this.holder = options.holder ?? `${os.hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   }
 
   /** Checks on a timer until `stop`; the timer never keeps the process alive. */
@@ -103,14 +111,19 @@ export class JobRetention {
   private async round(): Promise<void> {
     const now = this.now();
     // More often than the purge: a job shown active after its run was stopped misleads its users.
-    if (now - this.lastStrandedCheck >= (this.options.stranded.intervalMs ?? 300_000)) {
+    const strandedEvery = this.options.stranded.intervalMs ?? 300_000;
+    if (now - this.lastStrandedCheck >= strandedEvery) {
       this.lastStrandedCheck = now;
-      await this.failStranded().catch((err: unknown) => {
-        this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stranded job check failed');
-      });
+      if (await this.lease('stranded-jobs', strandedEvery, now)) {
+        await this.failStranded().catch((err: unknown) => {
+          this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stranded job check failed');
+        });
+      }
     }
-    if (now - this.lastPurge < (this.options.purgeIntervalMs ?? 3_600_000)) return;
+    const purgeEvery = this.options.purgeIntervalMs ?? 3_600_000;
+    if (now - this.lastPurge < purgeEvery) return;
     this.lastPurge = now;
+    if (!(await this.lease('job-retention', purgeEvery, now))) return;
     await this.archiveIdle().catch((err: unknown) => {
       this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'idle job archive failed');
     });
@@ -120,6 +133,16 @@ export class JobRetention {
     await this.options.threads.sweep(now).catch((err: unknown) => {
       this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'thread retention sweep failed');
     });
+  }
+
+  /** Whether this process does the round `name` now; a database that cannot say means no (the next round asks again). */
+  private async lease(name: string, ttlMs: number, now: number): Promise<boolean> {
+    try {
+      return await takeLease(this.options.database, name, this.holder, ttlMs, now);
+    } catch (err) {
+      this.options.logger.warn({ err: err instanceof Error ? err.message : String(err), lease: name }, 'retention round skipped: its lease could not be read');
+      return false;
+    }
   }
 
   /** Fails the active jobs whose workflow run was stopped from outside, as of the clock; returns how many. */

@@ -9,9 +9,10 @@ import { clicksByTime } from './008-clicks-by-time.js';
 import { retiredIds } from './009-retired-ids.js';
 import { clicksBySearch } from './010-clicks-by-search.js';
 import { orgDeletion } from './011-org-deletion.js';
+import { leases } from './012-leases.js';
 import type { QuireMigration } from './migration.js';
 
 export type { Dialect, QuireMigration } from './migration.js';
 
 /** The schema's steps, in the order they run. Append; never reorder or edit one that shipped. */
-export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion];
+export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion, leases];

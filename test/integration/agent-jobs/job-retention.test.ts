@@ -199,6 +199,46 @@ forEachDialect('job retention', (database) => {
   });
 });
 
+forEachDialect('job retention: replicas', (database) => {
+  it('does each round on one replica: the first to its round takes the lease, the others skip until its time is up', async () => {
+    const stores = await storesOn(database());
+    let now = NOW;
+    const done: string[] = [];
+    const replica = (name: string) =>
+      new JobRetention({
+        database: stores.database,
+        jobs: stores.jobs,
+        deliveries: stores.hooks,
+        threads: { sweep: async () => (done.push(`${name} sweeps threads`), 0) },
+        logger: silent,
+        retentionDays: DAYS,
+        idleArchive: noIdleArchive,
+        stranded: { ...noStranded(stores), stoppedRun: async () => void done.push(`${name} checks stranded jobs`) },
+        now: () => now,
+      });
+    const [a, b] = [replica('a'), replica('b')];
+    await seed(stores, { ...job('active', 1), id: newJobId(), updatedAt: daysAgo(1) });
+    const checked = () => stores.database.queries.selectFrom('leases').select(['name', 'holder', 'expires_at']).orderBy('name').execute();
+    // Both replicas' timers fire at the same moment.
+    await Promise.all([a.tick(), b.tick()]);
+    const sweeps = () => done.filter((x) => x.endsWith('sweeps threads'));
+    assert.equal(sweeps().length, 1, `one replica swept: ${done.join(', ')}`);
+    assert.equal(done.filter((x) => x.endsWith('checks stranded jobs')).length, 1, `one replica checked: ${done.join(', ')}`);
+    assert.deepEqual((await checked()).map((l) => l.name), ['job-retention', 'stranded-jobs']);
+    const first = sweeps()[0]!.startsWith('a') ? 'a' : 'b';
+    // An hour on, the holder's round renews its lease; the other replica, a minute later, finds it held.
+    now += 60 * 60_000;
+    await (first === 'a' ? a : b).tick();
+    now += 60_000;
+    await (first === 'a' ? b : a).tick();
+    assert.deepEqual(sweeps(), [`${first} sweeps threads`, `${first} sweeps threads`]);
+    // The holder stops: once its time is up, the other replica takes the rounds.
+    now += 60 * 60_000;
+    await (first === 'a' ? b : a).tick();
+    assert.deepEqual(sweeps(), [`${first} sweeps threads`, `${first} sweeps threads`, `${first === 'a' ? 'b' : 'a'} sweeps threads`]);
+  });
+});
+
 describe('job retention: the timer', () => {
   it('purges once per interval by its clock, and logs a failing store instead of throwing', async () => {
     const stores = await storesOn(await testDatabase('sqlite'));
@@ -217,9 +257,10 @@ describe('job retention: the timer', () => {
 
     const lines: string[] = [];
     const logger = createLogger('error', 'test', new Writable({ write: (chunk: Buffer, _e, done) => void (lines.push(chunk.toString()), done()) }));
-    // The real store, its disk gone when retention reads it.
-    const broken: JobStore = { ...stores.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
-    await new JobRetention({ database: stores.database, jobs: broken, deliveries: stores.hooks, threads: noThreads, logger, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).tick();
+    // The real store, its disk gone when retention reads it (a database of its own: the timer above holds this one's round).
+    const other = await storesOn(await testDatabase('sqlite'));
+    const broken: JobStore = { ...other.jobs, archivedBefore: () => Promise.reject(new Error('disk gone')) };
+    await new JobRetention({ database: other.database, jobs: broken, deliveries: stores.hooks, threads: noThreads, logger, retentionDays: DAYS, idleArchive: noIdleArchive, stranded: noStranded(stores), now: () => NOW }).tick();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; err: string });
     assert.deepEqual(logged.map((l) => [l.msg, l.err]), [['job retention purge failed', 'disk gone']]);
   });
