@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { scrubSecrets } from '../logger.js';
 import { inSpan } from '../telemetry/index.js';
 import { basicHeader, scrubCredentials, type GitCredentials } from './credentials.js';
@@ -81,6 +82,20 @@ export function runGit(cwd: string, args: string[], options: GitOptions = {}): P
   return inSpan(`git ${args[0] ?? ''}`, { 'git.command': args[0] ?? '' }, () => execGit(cwd, args, options));
 }
 
+/**
+ * util-linux's `setpriv`, where there is one (every Debian, the image's included): git runs under
+ * it with a parent-death signal, so a process that is killed outright (SIGKILL, the OOM killer)
+ * takes its git commands with it. Their own process group (below) keeps them out of a signal sent
+ * to ours; without this, a killed worker's clone or push ran on, orphaned, in a workspace the next
+ * worker's turn was about to use. Its transport helpers end once git's end of their pipes closes.
+ */
+const SETPRIV = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((file) => fs.existsSync(file)) : undefined;
+
+/** The command line that runs `git args` (under `setpriv` when there is one). */
+function gitCommand(args: string[]): [string, string[]] {
+  return SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', 'git', ...args]] : ['git', args];
+}
+
 /** The most output a command may give (a diff, a listing): past it, the command fails. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -90,7 +105,8 @@ function execGit(cwd: string, args: string[], options: GitOptions): Promise<stri
     if (signal?.aborted) return reject(stopped(args, signal));
     // In a process group of its own, so a stop ends the transport helpers git starts too (git-remote-https, ssh):
     // killing git alone leaves them waiting on the network.
-    const child = spawn('git', args, { cwd, env: gitEnvironment(options), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [command, argv] = gitCommand(args);
+    const child = spawn(command, argv, { cwd, env: gitEnvironment(options), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -77,6 +78,31 @@ describe('git runner (real git)', () => {
     await assert.rejects(agentListing, /git ls-remote was stopped/);
     for (let i = 0; (await helpers()) > 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await helpers(), 0);
+  });
+
+  it('takes its git commands with it when its process is killed outright (SIGKILL)', async () => {
+    // A git host that takes the connection and then says nothing: the command waits until stopped.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/acme/docs.git`;
+    /** git processes (not their transport helpers) whose command line names the host. */
+    const gits = async () => {
+      const pids = (await fs.readdir('/proc')).filter((pid) => /^\d+$/.test(pid));
+      const commands = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+      return commands.filter((cmd) => cmd.startsWith('git\u0000') && cmd.includes(url)).length;
+    };
+    // A process (as a worker is) running the command, then killed with no chance to stop it.
+    const script = `require('tsx/cjs'); require(${JSON.stringify(path.resolve(__dirname, '../../../core/git/run-git.ts'))}).runGit(${JSON.stringify(await tempDir())}, ['ls-remote', ${JSON.stringify(url)}]).catch(() => undefined);`;
+    const worker = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    while ((await gits()) < 1) await new Promise((r) => setTimeout(r, 20));
+    worker.kill('SIGKILL');
+    for (let i = 0; (await gits()) > 0 && i < 250; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await gits(), 0, 'the killed process left its git running');
   });
 
   it("keeps a domain's or project's docs folder inside its repository: no '..', no link leading out", async () => {
