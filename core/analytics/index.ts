@@ -6,3 +6,4 @@ export { questionTerms, stem } from './question-terms.js';
 export { decodeListCursor, encodeListCursor, InvalidAnalyticsCursorError } from './cursor.js';
 export { VisitorHasher } from './visitor-hash.js';
 export { dayOf } from './page-views.js';
+export { READER_QUOTES_BEGIN, READER_QUOTES_END, readerQuoteBlock, withoutReaderQuotes } from './reader-quotes.js';

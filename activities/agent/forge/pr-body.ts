@@ -1,3 +1,4 @@
+import { withoutReaderQuotes } from '../../../core/analytics/index.js';
 import { stopNote } from '../turn-commit.js';
 import type { PullRequestRequest } from '../types.js';
 
@@ -9,7 +10,9 @@ export function turnMarker(jobId: string, turn: number): string {
 /** Characters of each prompt quoted: a forge caps a description (GitHub at 65,536 characters) and prompts may be 100,000. */
 const QUOTED_PROMPT_CHARS = 1000;
 
-function quote(prompt: string): string {
+/** A request as a Markdown quote, cut to QUOTED_PROMPT_CHARS, without the readers' questions a gap's job quotes to the agent. */
+function quote(request: string): string {
+  const prompt = withoutReaderQuotes(request);
   const cut = prompt.length > QUOTED_PROMPT_CHARS ? `${prompt.slice(0, QUOTED_PROMPT_CHARS)} […]` : prompt;
   return cut.split('\n').map((l) => `> ${l}`).join('\n');
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { pullRequestBody } from '../../../activities/agent/forge/pr-body.js';
 import type { PullRequestRequest } from '../../../activities/agent/index.js';
+import { gapPrompt } from '../../../api/analytics/gap-prompt.js';
 
 const input: PullRequestRequest = {
   jobId: 'job_1', projectId: 'docs', branch: 'quire/job_1', turn: 1, title: 'T', summary: 'Did things.',
@@ -46,5 +47,19 @@ describe('pull-request description', function () {
     assert.match(body, /> Prompt 49 x+ \[…\]/, 'the latest request is quoted');
     assert.doesNotMatch(body, /> Prompt 0 /);
     assert.match(body, /- `guides\/section-199\/a-rather-long-page-name-199\.mdx`\n- … and 4800 more/);
+  });
+
+  it("leaves a coverage gap's reader questions out of the quoted request, saying how many there were", function () {
+    const gap = {
+      id: 'gap_1', count: 2, topic: ['rotate', 'key'], pages: [], suggestion: 'Add a page about rotating keys.',
+      questions: ['How do I rotate the key of jane.doe@example.com?', 'rotate key for account 4411'],
+    } as unknown as Parameters<typeof gapPrompt>[0];
+    const prompt = gapPrompt(gap, { id: 'docs', baseUrl: 'https://docs.example.com' });
+    assert.match(prompt, /jane\.doe@example\.com/, 'the agent reads the questions');
+    const body = pullRequestBody({ ...input, prompts: [prompt, 'Also mention the CLI'] });
+    assert.doesNotMatch(body, /jane\.doe|4411/);
+    assert.match(body, /> \[2 reader questions, quoted to the agent, left out here\]/);
+    assert.match(body, /> Fill coverage gap gap_1 of docs/);
+    assert.match(body, /> Also mention the CLI/);
   });
 });
