@@ -80,7 +80,7 @@ function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
   // Japanese 。！？, which no space follows (so none is put back there).
   const pieces: Block[] = [];
   let current = '';
-  for (const sentence of text.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
+  for (const sentence of text.split(/(?<=[.!?])\s+|(?<=[。！？])/).flatMap((s) => cutSentence(s, maxChars))) {
     if (current && current.length + sentence.length + 1 > maxChars) {
       pieces.push({ text: current, atomic: false });
       current = '';
@@ -88,6 +88,45 @@ function splitBlock(code: boolean, text: string, maxChars: number): Block[] {
     current = current ? `${current}${/[。！？]$/.test(current) ? '' : ' '}${sentence}` : sentence;
   }
   if (current) pieces.push({ text: current, atomic: false });
+  return pieces;
+}
+
+/**
+ * A sentence longer than a chunk (prose with no full stop, a pasted log line, Chinese or Japanese
+ * with no 。) cut between words, or where there is no space, every `maxChars` characters (never
+ * inside a surrogate pair). Whole, it was one chunk of any length: longer than any embedder reads,
+ * and a prompt's whole budget for one passage.
+ */
+function cutSentence(sentence: string, maxChars: number): string[] {
+  if (sentence.length <= maxChars) return [sentence];
+  const pieces: string[] = [];
+  let current = '';
+  for (const word of sentence.split(/\s+/)) {
+    for (const part of cutWord(word, maxChars)) {
+      if (current && current.length + part.length + 1 > maxChars) {
+        pieces.push(current);
+        current = '';
+      }
+      current = current ? `${current} ${part}` : part;
+    }
+  }
+  if (current) pieces.push(current);
+  return pieces;
+}
+
+/** A word of more than `maxChars` UTF-16 units in pieces of at most that many, each whole characters. */
+function cutWord(word: string, maxChars: number): string[] {
+  if (word.length <= maxChars) return [word];
+  const pieces: string[] = [];
+  let current = '';
+  for (const char of word) {
+    if (current.length + char.length > maxChars) {
+      pieces.push(current);
+      current = '';
+    }
+    current += char;
+  }
+  if (current) pieces.push(current);
   return pieces;
 }
 

@@ -37,10 +37,10 @@ export interface ReadPageOptions {
 
 /**
  * Raised whenever reading a page changes what is stored of it beyond its terms (its markers, such as
- * the language's case; its text, such as the comments left out): page hashes include it, so the next
- * index run re-reads every page.
+ * the language's case; its text, such as the comments left out; its chunks, such as a sentence
+ * longer than a chunk now cut): page hashes include it, so the next index run re-reads every page.
  */
-const READER_REVISION = 1;
+const READER_REVISION = 2;
 
 /** Everything a page's chunks (and whether it is indexed at all) derive from, so an unchanged hash means nothing to redo. */
 export function pageHash(source: SourceFile, options: ReadPageOptions): string {

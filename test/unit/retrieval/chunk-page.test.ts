@@ -53,6 +53,21 @@ describe('chunkPage', () => {
     assert.ok(chunks.some((c) => c.content.includes('キュー39の設定は管理画面から変更できます。')));
   });
 
+  it('cuts a sentence longer than a chunk between words, or between characters where there is no space', () => {
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`);
+    const emoji = '😀'.repeat(500);
+    const chinese = Array.from({ length: 300 }, (_, i) => `队列${i}`).join('');
+    for (const [label, text] of [['unpunctuated prose', words.join(' ')], ['one long word of emoji', emoji], ['Chinese with no 。', chinese]] as const) {
+      const chunks = chunksOf(`## Long\n\n${text}\n`, { maxChars: 400, overlapChars: 200 });
+      assert.ok(chunks.length >= 3, `${label}: ${chunks.length} chunks`);
+      for (const c of chunks) assert.ok(c.content.length <= 400 + 200, `${label}: a chunk of ${c.content.length}`);
+      assert.ok(chunks.every((c) => !/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/.test(c.content.replace(/^## Long\n\n/, ''))), `${label}: a surrogate pair was cut`);
+      const joined = chunks.map((c) => c.content.replace(/^## Long\n\n/, '')).join(' ');
+      if (label === 'unpunctuated prose') for (const w of words) assert.ok(new RegExp(`\\b${w}\\b`).test(joined), `${w} is kept whole`);
+      else assert.equal(joined.replace(/\s/g, '').length >= text.length, true, `${label}: every character kept`);
+    }
+  });
+
   it('cuts a long table or list between its lines, each piece of a table under its header', () => {
     const rows = Array.from({ length: 400 }, (_, i) => `| E${1000 + i} | The request was refused for reason number ${i}. |`);
     const items = Array.from({ length: 400 }, (_, i) => `- flag-${i}: turns feature ${i} on`);
