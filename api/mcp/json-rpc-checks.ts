@@ -17,8 +17,11 @@ import {
  * dump).
  */
 
-/** The first MCP protocol version without JSON-RPC batches. */
-const FIRST_WITHOUT_BATCHES = '2025-06-18';
+/**
+ * The one MCP protocol version with JSON-RPC batches: 2025-03-26 added them and 2025-06-18 removed
+ * them (each revision's changelog says so); 2024-11-05 and before had none.
+ */
+const VERSION_WITH_BATCHES = '2025-03-26';
 /** What a client that sends no `MCP-Protocol-Version` header is taken to speak, as the spec says. */
 const VERSION_WITHOUT_HEADER = '2025-03-26';
 
@@ -106,8 +109,15 @@ function messageProblem(m: unknown): string | undefined {
 export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefined): JsonRpcRefusal | undefined {
   if (Array.isArray(body)) {
     if (body.length === 0) return refuse(400, null, INVALID_REQUEST, 'Invalid Request: the batch is empty');
-    if ((protocolVersion ?? VERSION_WITHOUT_HEADER) >= FIRST_WITHOUT_BATCHES) {
-      return refuse(400, null, INVALID_REQUEST, `Invalid Request: MCP ${FIRST_WITHOUT_BATCHES} and later have no JSON-RPC batches; send one message per POST`);
+    const version = protocolVersion ?? VERSION_WITHOUT_HEADER;
+    if (version !== VERSION_WITH_BATCHES) {
+      // A batch is not a request these versions define, hence JSON-RPC's invalid request.
+      return refuse(
+        400,
+        null,
+        INVALID_REQUEST,
+        `Invalid Request: MCP ${version.slice(0, 40)} has no JSON-RPC batches (only ${VERSION_WITH_BATCHES} has them); send one message per POST`,
+      );
     }
     // The transport refuses a whole batch for one broken message, so the refusal names which.
     for (const [i, message] of body.entries()) {

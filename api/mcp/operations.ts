@@ -57,8 +57,9 @@ export const mcpOperations: OperationSpec[] = [
       '(a page as Markdown, by path or by URL on the domain\'s site) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
       "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; a " +
       'request whose params do not fit its method (`initialize`, `tools/list`, a `tools/call` that is not a call) is answered with ' +
-      'JSON-RPC\'s invalid params (-32602) naming the field. JSON-RPC batches are ' +
-      'refused under `MCP-Protocol-Version` 2025-06-18 and later (which have none), answered under 2025-03-26 or no header. Only ' +
+      'JSON-RPC\'s invalid params (-32602) naming the field. JSON-RPC batches are answered only under `MCP-Protocol-Version` ' +
+      '2025-03-26 or no header (the one version with batches); under any other version (2024-11-05 had none, 2025-06-18 removed them) ' +
+      'they are refused as invalid requests (-32600). Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +
       'search endpoints do); `ask` spends the three assistant limits.',
     tags: ['ai-tools'],
@@ -69,7 +70,7 @@ export const mcpOperations: OperationSpec[] = [
       200: { description: 'The JSON-RPC response(s) to the request(s) in the body.', headers: RATE_LIMIT_HEADERS, body: JsonRpcBody },
       202: { description: 'The body held only notifications or responses: nothing to answer.' },
       400: transportOrApiError(
-        'The body is not JSON (-32700); not an MCP message (an id that is not a string or integer, params that are not an object), alone or in a batch, an empty batch, or a batch under protocol 2025-06-18 and later (-32600).',
+        'The body is not JSON (-32700); not an MCP message (an id that is not a string or integer, params that are not an object), alone or in a batch, an empty batch, or a batch under any protocol version but 2025-03-26 (-32600).',
       ),
       401: apiError('No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`).'),
       403: apiError('An admin key: this endpoint takes an assistant key.'),

@@ -31,15 +31,15 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => {
   return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 };
 
-/** One JSON-RPC body POSTed as an MCP client would, under `version` (the `MCP-Protocol-Version` header). */
-async function rawMcp(world: World, body: unknown, version = '2025-06-18') {
+/** One JSON-RPC body POSTed as an MCP client would, under `version` (the `MCP-Protocol-Version` header; null: none). */
+async function rawMcp(world: World, body: unknown, version: string | null = '2025-06-18') {
   const res = await fetch(`${world.url}/mcp/skylark`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${world.org.assistantKey}`,
-      'mcp-protocol-version': version,
+      ...(version === null ? {} : { 'mcp-protocol-version': version }),
     },
     body: JSON.stringify(body),
   });
@@ -281,18 +281,21 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     }
   });
 
-  it('refuses JSON-RPC batches under protocol 2025-06-18 and later, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
+  it('answers JSON-RPC batches only under protocol 2025-03-26 (or no header), refusing them under every other version, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
     const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-    for (const version of ['2025-06-18', '2025-11-25']) {
+    // 2024-11-05 (and the 2024-10-07 draft) came before batches; 2025-06-18 removed them.
+    for (const version of ['2024-10-07', '2024-11-05', '2025-06-18', '2025-11-25']) {
       const { status, body } = await rawMcp(world, [list(1), list(2)], version);
-      assert.equal(status, 400);
-      assert.equal(body.error?.code, -32600);
-      assert.match(body.error?.message ?? '', /no JSON-RPC batches; send one message per POST/);
+      assert.equal(status, 400, version);
+      assert.deepEqual([body.id, body.error?.code], [null, -32600], version);
+      assert.equal(body.error?.message, `Invalid Request: MCP ${version} has no JSON-RPC batches (only 2025-03-26 has them); send one message per POST`);
     }
-    // Protocol 2025-03-26 had batches: both requests are answered.
-    const older = await rawMcp(world, [list(1), list(2)], '2025-03-26');
-    assert.equal(older.status, 200);
-    assert.deepEqual((older.body as unknown as Array<{ id: number }>).map((r) => r.id), [1, 2]);
+    // Protocol 2025-03-26 had batches, and is what a client without the header speaks: both requests are answered.
+    for (const version of ['2025-03-26', null]) {
+      const older = await rawMcp(world, [list(1), list(2)], version);
+      assert.equal(older.status, 200, String(version));
+      assert.deepEqual((older.body as unknown as Array<{ id: number }>).map((r) => r.id), [1, 2]);
+    }
     for (const body of [[], { hello: 'world' }, { jsonrpc: '1.0', id: 3, method: 'tools/list' }]) {
       const refused = await rawMcp(world, body, '2025-03-26');
       assert.equal(refused.status, 400, JSON.stringify(body));
