@@ -6,15 +6,17 @@ import {
   JSONRPCRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  type JSONRPCErrorResponse,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
  * answer would be wrong in JSON-RPC's terms: a batch where the protocol has none (or an empty
- * one), JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
- * error, though the JSON parsed), and a request whose params do not fit its method, such as a
- * `tools/call` that is not a call (the SDK answers -32603, an internal error, with its validator's
- * dump).
+ * one), and JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
+ * error, though the JSON parsed). And what the server answers wrongly of one request: params that
+ * do not fit its method, such as a `tools/call` that is not a call (the SDK answers -32603, an
+ * internal error, with its validator's dump).
  */
 
 /**
@@ -32,8 +34,8 @@ export const INVALID_PARAMS = -32602;
 type JsonRpcId = string | number | null;
 
 export interface JsonRpcRefusal {
-  /** 400 for a body the endpoint cannot take; 200 for a request answered with an error, as JSON-RPC answers it. */
-  status: 200 | 400;
+  /** A body the endpoint cannot take. */
+  status: 400;
   body: { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string } };
 }
 
@@ -80,7 +82,7 @@ function schemaProblem(schema: SdkSchema, value: unknown): string | undefined {
 }
 
 /** Why a request's params do not fit its method, as the SDK's schema finds it; undefined when they fit. */
-function paramsProblem(method: string, request: Record<string, unknown>): string | undefined {
+function paramsProblem(method: string, request: JSONRPCRequest): string | undefined {
   const schema = REQUEST_SCHEMAS.get(method);
   return schema && schemaProblem(schema, request);
 }
@@ -128,10 +130,15 @@ export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefine
   }
   const problem = messageProblem(body);
   if (problem || !isObject(body)) return refuse(400, isObject(body) ? idOf(body) : null, INVALID_REQUEST, `Invalid Request: ${problem ?? NOT_A_MESSAGE}`);
-  const { method } = body;
-  if (typeof method === 'string' && 'id' in body) {
-    const wrong = (method === 'tools/call' ? toolCallProblem(body.params) : undefined) ?? paramsProblem(method, body);
-    if (wrong) return refuse(200, idOf(body), INVALID_PARAMS, `Invalid params: ${wrong}`);
-  }
   return undefined;
+}
+
+/**
+ * JSON-RPC's invalid params (-32602) for a request whose params do not fit its method, naming the
+ * field; undefined when they fit. Checked per request as the transport hands each on (see
+ * `request-guard.ts`), so a request in a batch is answered as it is alone.
+ */
+export function invalidParams(request: JSONRPCRequest): JSONRPCErrorResponse | undefined {
+  const wrong = (request.method === 'tools/call' ? toolCallProblem(request.params) : undefined) ?? paramsProblem(request.method, request);
+  return wrong === undefined ? undefined : { jsonrpc: '2.0', id: request.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${wrong}` } };
 }

@@ -57,7 +57,7 @@ export const mcpOperations: OperationSpec[] = [
       '(a page as Markdown, by path or by URL on the domain\'s site) and `ask` (a cited answer from the assistant). Failures inside MCP (an unknown or ' +
       "another organisation's domain, bad arguments, a missing page, a spent limit) are tool results with `isError: true`; a " +
       'request whose params do not fit its method (`initialize`, `tools/list`, a `tools/call` that is not a call) is answered with ' +
-      'JSON-RPC\'s invalid params (-32602) naming the field. JSON-RPC batches are answered only under `MCP-Protocol-Version` ' +
+      'JSON-RPC\'s invalid params (-32602) naming the field, alone or in a batch. JSON-RPC batches are answered only under `MCP-Protocol-Version` ' +
       '2025-03-26 or no header (the one version with batches); under any other version (2024-11-05 had none, 2025-06-18 removed them) ' +
       'they are refused as invalid requests (-32600). Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +

@@ -11,6 +11,7 @@ import { HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
 import { jsonRpcRefusal } from './json-rpc-checks.js';
+import { guardRequests } from './request-guard.js';
 import type { ToolContext } from './tool.js';
 
 /** What the MCP server uses. */
@@ -74,6 +75,7 @@ export function mcpRouter(services: McpRouterDeps): Router {
       void server.close().catch((err: unknown) => logger.warn({ err }, 'MCP server did not close cleanly'));
     });
     await server.connect(transport);
+    guardRequests(transport, logger);
     ctx.respond = false;
     try {
       await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);

@@ -281,6 +281,25 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     }
   });
 
+  it('answers each request of a batch (protocol 2025-03-26) as it answers it alone: params that do not fit are -32602 there too', async () => {
+    const clientInfo = { name: 't', version: '1' };
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: 'webhooks' } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call' },
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 5 } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'delete_everything', arguments: {} } },
+      { jsonrpc: '2.0', id: 6, method: 'ping', params: { protocolVersion: 20250618, clientInfo } },
+      { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+    ];
+    const alone = [];
+    for (const request of requests) alone.push((await rawMcp(world, request, '2025-03-26')).body);
+    const batch = await rawMcp(world, requests, '2025-03-26');
+    assert.equal(batch.status, 200);
+    assert.deepEqual(batch.body, alone);
+    assert.deepEqual(alone.map((a) => a.error?.code), [-32602, -32602, -32602, -32602, -32602, undefined, undefined]);
+  });
+
   it('answers JSON-RPC batches only under protocol 2025-03-26 (or no header), refusing them under every other version, and an empty batch or a value that is not a JSON-RPC message, with -32600', async () => {
     const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
     // 2024-11-05 (and the 2024-10-07 draft) came before batches; 2025-06-18 removed them.
