@@ -66,7 +66,7 @@ export interface FakeModelServer {
   chunksWritten: number;
   /** Requests whose client went away before the reply finished. */
   aborted: number;
-  /** Emits 'aborted' each time a client goes away before its reply finished. */
+  /** Emits 'aborted' each time a client goes away before its reply finished, and 'finished' each time a streamed reply ends whole. */
   events: EventEmitter;
   /** Replace the script for the next requests. */
   script(next: Script): void;
@@ -325,6 +325,7 @@ export async function startFakeModel(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } })}\n\n`,
     );
     res.end('data: [DONE]\n\n');
+    state.events.emit('finished');
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

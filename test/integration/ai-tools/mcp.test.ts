@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -157,6 +158,31 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     const withheld = await client.callTool({ name: 'ask', arguments: { question: 'And the secret?' } });
     assert.equal(withheld.isError, true);
     assert.match(textOf(withheld), /content filter/);
+  });
+
+  it('ask stops its model request when the client closes the HTTP request (stateless: the connection is the request)', async () => {
+    const words = 'Check the signature header. '.repeat(100);
+    let arrived!: () => void;
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    const slowWorld = await aiToolsWorld({
+      features: [mcpRouter],
+      script: () => {
+        arrived();
+        return { text: words };
+      },
+    });
+    onSuiteEnd(slowWorld.close);
+    const model = slowWorld.model!;
+    model.chunkDelayMs = 5;
+    const { client } = await connect(slowWorld);
+    const call = client.callTool({ name: 'ask', arguments: { question: 'How do I verify webhook signatures?' } }).catch((e: unknown) => e);
+    await asked;
+    const ended = Promise.race([once(model.events, 'aborted').then(() => 'abandoned'), once(model.events, 'finished').then(() => 'streamed whole')]);
+    // The SDK's client aborts its POSTs on close; the server sees the connection close.
+    await client.close();
+    assert.equal(await ended, 'abandoned');
+    assert.ok(model.chunksWritten < words.split(' ').length, `${model.chunksWritten} chunks written`);
+    await call;
   });
 
   it('reports bad arguments, unknown pages and tools as errors the model can read', async () => {
