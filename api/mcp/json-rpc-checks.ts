@@ -30,6 +30,11 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
 /** JSON-RPC's own error codes. */
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
+/**
+ * The answer to a request its client cancelled, where one must be written: JSON-RPC and MCP name
+ * no code for it, so it is the one the Language Server Protocol gives (`RequestCancelled`).
+ */
+export const REQUEST_CANCELLED = -32800;
 
 type JsonRpcId = string | number | null;
 

@@ -59,7 +59,8 @@ export const mcpOperations: OperationSpec[] = [
       'request whose params do not fit its method (`initialize`, `tools/list`, a `tools/call` that is not a call) is answered with ' +
       'JSON-RPC\'s invalid params (-32602) naming the field, alone or in a batch. JSON-RPC batches are answered only under `MCP-Protocol-Version` ' +
       '2025-03-26 or no header (the one version with batches); under any other version (2024-11-05 had none, 2025-06-18 removed them) ' +
-      'they are refused as invalid requests (-32600). Only ' +
+      'they are refused as invalid requests (-32600). A request is cancelled by closing its HTTP request (an `ask` stops its model request); ' +
+      'a `notifications/cancelled` cancels only a request of the same batch, which is then answered -32800. Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +
       'search endpoints do); `ask` spends the three assistant limits.',
     tags: ['ai-tools'],

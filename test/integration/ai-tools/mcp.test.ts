@@ -185,6 +185,28 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     await call;
   });
 
+  it('ask cancelled by a notifications/cancelled in its own batch (protocol 2025-03-26) is answered at once and never asks the model', async () => {
+    const cancelWorld = await aiToolsWorld({ features: [mcpRouter], script: [{ text: 'Never asked.' }] });
+    onSuiteEnd(cancelWorld.close);
+    const ask = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { question: 'How do I verify webhook signatures?' } } };
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user stopped' } };
+    const { status, body } = await rawMcp(cancelWorld as World, [ask, list, cancel], '2025-03-26');
+    assert.equal(status, 200);
+    const [cancelled, listed] = body as unknown as Array<{ id: number; result?: unknown; error?: { code: number; message: string } }>;
+    assert.deepEqual([cancelled?.id, cancelled?.error?.code], [1, -32800], JSON.stringify(cancelled));
+    assert.match(cancelled?.error?.message ?? '', /^Request cancelled: the user stopped$/);
+    assert.ok(listed?.result);
+    assert.equal(cancelWorld.model?.requests.length, 0);
+    // A notification for a request of another POST has nothing here to cancel: it is taken (202), as any notification.
+    const elsewhere = await fetch(`${cancelWorld.url}/mcp/skylark`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${cancelWorld.org.assistantKey}` },
+      body: JSON.stringify(cancel),
+    });
+    assert.equal(elsewhere.status, 202);
+  });
+
   it('reports bad arguments, unknown pages and tools as errors the model can read', async () => {
     const { client } = await connect(world);
     const empty = await client.callTool({ name: 'search', arguments: { query: '   ' } });
