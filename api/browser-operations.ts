@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { BROWSER_ENDPOINTS, type BrowserEndpoint } from './browser-routes.js';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from './cors.js';
-import { ERROR_CONTENT } from './openapi/components.js';
-import type { OperationSpec, ResponseSpec } from './openapi/operation.js';
+import type { OperationSpec } from './openapi/operation.js';
 import { CORS_RESPONSE_HEADERS, DomainIdParams, OriginHeader } from './openapi/parameters.js';
 
 /** The path in OpenAPI's syntax: `:domain` becomes `{domain}`. */
@@ -14,8 +13,6 @@ const PreflightHeaders = v.object({
   'Access-Control-Request-Headers': v.optional(v.string()),
 });
 
-const refusedOrigin: ResponseSpec = { description: "The origin is not in the domain's `allowedOrigins` (`forbidden`); no CORS header.", content: ERROR_CONTENT };
-
 function preflight(endpoint: BrowserEndpoint): OperationSpec {
   const methods = [...new Set([...endpoint.methods, 'OPTIONS'])].join(', ');
   const allowHeaders =
@@ -24,10 +21,9 @@ function preflight(endpoint: BrowserEndpoint): OperationSpec {
       : `Always \`${[...CORS_ALLOW_HEADERS, ...(endpoint.allowHeaders ?? [])].join(', ')}\`.`;
   const names = [...endpoint.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => name ?? '');
   const path = v.object(Object.fromEntries(names.map((name) => [name, name === 'domain' ? DomainIdParams.entries.domain : v.string()])));
-  const refusals: Record<number, ResponseSpec> = endpoint.origins === 'domain' ? { 403: refusedOrigin } : {};
   const origins =
     endpoint.origins === 'domain'
-      ? 'With an `Origin` the domain allows (any, when it lists none): 204 and the CORS headers. With another origin: 403 and no CORS header.'
+      ? "With any `Origin`: 204 and the CORS headers, for every domain alike, so a preflight tells nothing of a domain's `allowedOrigins`; the request that follows from an origin the domain does not list is refused with 403 and no CORS header."
       : 'With any `Origin`: 204 and the CORS headers.';
   return {
     method: 'options',
@@ -52,7 +48,6 @@ function preflight(endpoint: BrowserEndpoint): OperationSpec {
           'Access-Control-Max-Age': { description: `Always \`${CORS_MAX_AGE_SECONDS}\` (seconds).`, schema: { type: 'integer' } },
         },
       },
-      ...refusals,
     },
   };
 }

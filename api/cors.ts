@@ -21,8 +21,7 @@ export const CORS_MAX_AGE_SECONDS = 600;
 
 /**
  * The origins allowed for this request, or undefined when any origin is.
- * Runs before authentication (a preflight carries no key), so it must not
- * depend on who is calling.
+ * Runs before authentication, so it must not depend on who is calling.
  */
 export type OriginPolicy = (ctx: Context) => Promise<readonly string[] | undefined>;
 
@@ -58,25 +57,24 @@ function varyOnOrigin(ctx: Context): void {
 }
 
 /**
- * CORS for an endpoint meant for browsers on other origins. A preflight from
- * an allowed origin is answered 204 with what the clients need; a request
- * from an allowed origin gets `Access-Control-Allow-Origin` before anything
- * else runs, so its errors and 429s are readable too. A disallowed origin is
- * refused with 403 at the preflight and on the request, without any CORS
- * header. Requests without an
- * `Origin` (servers, curl) are left alone.
+ * CORS for an endpoint meant for browsers on other origins. A preflight is
+ * answered 204 with what the clients need, whatever the origin and the domain,
+ * so it tells nothing of a domain's origins; a request from an allowed origin
+ * gets `Access-Control-Allow-Origin` before anything else runs, so its errors
+ * and 429s are readable too. A request from a disallowed origin is refused
+ * with 403, without any CORS header, before it spends anything. Requests
+ * without an `Origin` (servers, curl) are left alone.
  */
 export function browserCors(options: CorsOptions): Middleware {
   const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
   const exposed = [...CORS_EXPOSE_HEADERS, ...(options.exposeHeaders ?? [])].join(', ');
   const withOrigin = async (ctx: Context, next: Next, origin: string): Promise<void> => {
     const preflight = ctx.method === 'OPTIONS' && Boolean(ctx.get('Access-Control-Request-Method'));
-    const allowed = await options.policy(ctx);
-    if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
-      throw new HttpError(403, 'forbidden', `origin ${origin} is not allowed to call this endpoint`);
-    }
-    ctx.set('Access-Control-Allow-Origin', origin);
     if (preflight) {
+      // Answered alike for every origin and domain, without reading the domain: a preflight carries
+      // no key, so its answer must not tell an unknown domain from one that lists its origins. The
+      // request that follows from an origin the domain does not list is refused below.
+      ctx.set('Access-Control-Allow-Origin', origin);
       ctx.set('Access-Control-Allow-Methods', methods);
       ctx.set('Access-Control-Allow-Headers', allowedHeaders(ctx, options.allowHeaders));
       if (options.allowHeaders === 'requested') ctx.vary('Access-Control-Request-Headers');
@@ -84,6 +82,11 @@ export function browserCors(options: CorsOptions): Middleware {
       ctx.status = 204;
       return;
     }
+    const allowed = await options.policy(ctx);
+    if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
+      throw new HttpError(403, 'forbidden', `origin ${origin} is not allowed to call this endpoint`);
+    }
+    ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
   };
@@ -96,11 +99,9 @@ export function browserCors(options: CorsOptions): Middleware {
 }
 
 /**
- * The origins of the domain named by the route's `:domain` parameter. An
- * unknown domain allows any origin: the request then gets its 404 readable.
- * A domain that lists its origins refuses another origin at the preflight,
- * which tells that it exists; its `llms.txt`, public by design, tells as much
- * to anyone. A domain that lists its
+ * The origins of the domain named by the route's `:domain` parameter, read
+ * for requests (never for preflights). An unknown domain allows any origin:
+ * the request then gets its 404 readable. A domain that lists its
  * origins also allows the API's own (`publicUrl`'s, and the one the request
  * was addressed to): pages Quire serves itself, such as the widget demo,
  * keep working when a domain is restricted.

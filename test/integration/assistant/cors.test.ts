@@ -79,28 +79,41 @@ describe('CORS on the browser endpoints', () => {
     assert.equal(noKey.headers.get('access-control-allow-origin'), OTHER);
   });
 
-  it('refuses an origin the domain does not list, at the preflight and on the request, with no CORS header', async () => {
+  it('refuses an origin the domain does not list on the request, with no CORS header', async () => {
     const allowed = await preflight('/discovery/v2/assistant/portal/message', PAGE);
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-origin'), PAGE);
-    const refused = await preflight('/discovery/v2/assistant/portal/message', OTHER);
-    assert.equal(refused.status, 403);
-    assert.equal(refused.headers.get('access-control-allow-origin'), null);
     const request = await ask('portal', OTHER);
     assert.equal(request.status, 403);
     assert.equal(request.headers.get('access-control-allow-origin'), null);
     assert.deepEqual(((await request.json()) as { code: string }).code, 'forbidden');
   });
 
+  it('answers the preflight of an origin a domain does not list as it answers an unknown domain\'s, on every browser endpoint', async () => {
+    /** Status, headers and body, but for the headers that differ per request. */
+    const seen = async (res: Response) => ({
+      status: res.status,
+      headers: [...res.headers].filter(([name]) => !['date', 'x-request-id', 'keep-alive', 'connection'].includes(name)),
+      body: await res.text(),
+    });
+    const routes = ['/discovery/v2/assistant/{d}/message', '/discovery/v1/search/{d}', '/discovery/v1/assistant/{d}/threads/t1', '/mcp/{d}', '/discovery/v1/openai/{d}/chat/completions'];
+    for (const route of routes) {
+      const restricted = await seen(await preflight(route.replace('{d}', 'portal'), OTHER));
+      const unknown = await seen(await preflight(route.replace('{d}', 'no-such-domain'), OTHER));
+      assert.deepEqual(restricted, unknown, route);
+      assert.equal(restricted.status, 204, route);
+    }
+  });
+
   it("allows the API's own origin for a domain that restricts its origins: the public URL's and the host addressed", async () => {
     for (const own of [new URL(world.url).origin, new URL(world.services.config.publicUrl).origin]) {
-      const res = await preflight('/discovery/v2/assistant/portal/message', own);
-      assert.equal(res.status, 204, own);
+      const res = await ask('portal', own, { key: '' });
+      assert.equal(res.status, 401, own);
       assert.equal(res.headers.get('access-control-allow-origin'), own);
     }
     // The same host on another port is another origin.
     const port = Number(new URL(world.url).port);
-    assert.equal((await preflight('/discovery/v2/assistant/portal/message', `http://127.0.0.1:${port + 1}`)).status, 403);
+    assert.equal((await ask('portal', `http://127.0.0.1:${port + 1}`)).status, 403);
   });
 
   it('leaves requests without an Origin alone, and answers no CORS at all on admin endpoints', async () => {
