@@ -14,7 +14,9 @@ import {
   appendChange,
   applyChange,
   compactSnapshot,
+  dropSnapshot,
   fileStamp,
+  MISSING_STAMP,
   loadSnapshot,
   type LoadedSnapshot,
   type Snapshot,
@@ -147,7 +149,9 @@ export class EmbeddedDocIndex implements WritableDocIndex {
       return cached;
     }
     const loaded = { ...(await loadSnapshot(file)), keyword: undefined, checkedAt: now, notified };
-    this.domains.set(domainId, loaded);
+    // A domain without files (never indexed, or dropped by another process) is not kept: its memory goes.
+    if (stamp === MISSING_STAMP) this.domains.delete(domainId);
+    else this.domains.set(domainId, loaded);
     return loaded;
   }
 
@@ -218,6 +222,21 @@ export class EmbeddedDocIndex implements WritableDocIndex {
       const stamp = await fileStamp(file);
       this.domains.set(domainId, { stamp, snapshot, keyword: undefined, baseBytes, journalBytes, journalEntries, checkedAt: performance.now(), notified });
     });
+  }
+
+  async dropDomain(domainId: string): Promise<void> {
+    const file = this.fileOf(domainId);
+    // Under the writers' lock: a write under way ends first, and none can append to a file removed meanwhile.
+    await withFileLock(file, async () => {
+      await dropSnapshot(file);
+      this.forgetDomain(domainId);
+    });
+    await fs.rm(`${file}.lock`, { force: true });
+  }
+
+  forgetDomain(domainId: string): void {
+    this.domains.delete(domainId);
+    this.looking.delete(domainId);
   }
 
   async ping(): Promise<void> {

@@ -3,6 +3,7 @@ export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarker
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
 export { observedDocIndex } from './observed-doc-index.js';
+export { announcedDrops } from './announced-drops.js';
 export { embedTexts, type ChunkEmbedding, type EmbeddedTexts } from './embed-texts.js';
 export { embedderId, modelEmbedder, type Embedder, type EmbedKind } from './embeddings.js';
 export { QueryEmbedder, type QueryVector, type RetrievalMode } from './query-embedder.js';

@@ -53,6 +53,13 @@ export interface DocIndexWriter {
   pageHashes(domainId: string): Promise<Map<string, string>>;
   /** Applies one batch of changes; readers see all of it or none of it. */
   applyChanges(domainId: string, changes: PageChanges): Promise<void>;
+  /**
+   * Removes everything the store holds for the domain (its files or its points) and what this
+   * process keeps of it in memory; a domain never indexed, or dropped already, is no error.
+   */
+  dropDomain(domainId: string): Promise<void>;
+  /** Forgets what this process keeps of the domain in memory, leaving the store alone (another process dropped it). */
+  forgetDomain(domainId: string): void;
 }
 
 export type WritableDocIndex = DocIndex & DocIndexWriter;

@@ -280,6 +280,18 @@ export class QdrantDocIndex implements WritableDocIndex {
     );
   }
 
+  /** Deletes every point of the domain (chunks and pages); a collection that is not there holds none. */
+  async dropDomain(domainId: string): Promise<void> {
+    try {
+      await this.client.delete(this.collection, { wait: true, filter: { must: [{ key: 'domain', match: { value: domainId } }] } });
+    } catch (err) {
+      if (!collectionMissing(err)) throw err;
+    }
+  }
+
+  /** Nothing of a domain is kept in this process: every read asks Qdrant. */
+  forgetDomain(): void {}
+
   private async upsertPoints(points: QdrantPoint[]): Promise<void> {
     for (let i = 0; i < points.length; i += UPSERT_BATCH) {
       await this.client.upsert(this.collection, { wait: true, points: points.slice(i, i + UPSERT_BATCH) });

@@ -52,6 +52,9 @@ async function statStamp(file: string): Promise<string> {
   }
 }
 
+/** The stamp of a domain with neither file. */
+export const MISSING_STAMP = 'missing+missing';
+
 /** Identity of a domain's files: changes whenever a writer (this process or another) replaces the base or appends. */
 export async function fileStamp(file: string): Promise<string> {
   // Every search asks: the two stats run side by side so a search waits for one.
@@ -150,4 +153,10 @@ export async function compactSnapshot(file: string, snapshot: Snapshot): Promise
 /** Replaces a domain's snapshot atomically (compact JSON: pretty-printing would double a large index). */
 export async function writeSnapshot(file: string, snapshot: Snapshot): Promise<void> {
   await writeJsonAtomic(file, snapshot);
+}
+
+/** Removes a domain's base file and journal (the caller holds the writers' lock). */
+export async function dropSnapshot(file: string): Promise<void> {
+  await fs.rm(file, { force: true });
+  await fs.rm(journalOf(file), { force: true });
 }
