@@ -15,6 +15,26 @@ export interface TenantCacheOptions {
   /** With Redis, changes made by other processes are heard at once. */
   redis: Redis | undefined;
   logger: Logger;
+  /**
+   * Told when another process announces that it dropped a domain's index (`indexDropped`), so this
+   * process forgets what it keeps of it in memory. With it, the process listens even with `ttlMs` 0.
+   */
+  onIndexDropped?: (domainId: string) => void;
+}
+
+/** An announcement: the sender's id, then, when it dropped a domain's index, that domain's id. */
+const INDEX_DROPPED = ' index-dropped ';
+const announcement = (self: string, domainId?: string) => (domainId === undefined ? self : `${self}${INDEX_DROPPED}${encodeURIComponent(domainId)}`);
+
+function parseAnnouncement(message: string): { from: string; indexDropped?: string } {
+  const at = message.indexOf(INDEX_DROPPED);
+  if (at < 0) return { from: message };
+  try {
+    return { from: message.slice(0, at), indexDropped: decodeURIComponent(message.slice(at + INDEX_DROPPED.length)) };
+  } catch {
+    // Not one of ours: forgetting every read is all it can mean.
+    return { from: message.slice(0, at) };
+  }
 }
 
 /**
@@ -31,6 +51,11 @@ export interface TenantCache {
   orgs: RecentReads<Organisation>;
   /** Called after a change has committed: forgets every answer here and announces it to the other processes. */
   changed(): Promise<void>;
+  /**
+   * Called once a domain's index is dropped from its store: announced like a change, on the same
+   * channel, so every other process forgets the domain's index it keeps in memory (`onIndexDropped`).
+   */
+  indexDropped(domainId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,22 +67,25 @@ export function openTenantCache(options: TenantCacheOptions): TenantCache {
   const orgs = new RecentReads<Organisation>(limits);
   const all = [keys, projects, domains, orgs];
   const forget = () => all.forEach((reads) => reads.forget());
-  const listening = options.redis && options.ttlMs > 0 ? listen(options.redis, all, options.logger) : undefined;
+  const listening =
+    options.redis && (options.ttlMs > 0 || options.onIndexDropped) ? listen(options.redis, all, options.logger, options.onIndexDropped) : undefined;
+  const announce = async (domainId?: string) => {
+    forget();
+    if (!options.redis) return;
+    // A change that cannot be announced is seen elsewhere after the TTL (and not at all sooner by
+    // processes that lost Redis too: they keep nothing while they cannot hear it).
+    await options.redis.publish(TENANT_CHANGES_CHANNEL, announcement(listening?.self ?? '', domainId)).catch((err: unknown) => {
+      options.logger.warn({ err }, 'could not announce a tenant change through Redis; other processes see it within QUIRE_TENANT_CACHE_TTL_MS');
+    });
+  };
 
   return {
     keys,
     projects,
     domains,
     orgs,
-    async changed() {
-      forget();
-      if (!options.redis) return;
-      // A change that cannot be announced is seen elsewhere after the TTL (and not at all sooner by
-      // processes that lost Redis too: they keep nothing while they cannot hear it).
-      await options.redis.publish(TENANT_CHANGES_CHANNEL, listening?.self ?? '').catch((err: unknown) => {
-        options.logger.warn({ err }, 'could not announce a tenant change through Redis; other processes see it within QUIRE_TENANT_CACHE_TTL_MS');
-      });
-    },
+    changed: () => announce(),
+    indexDropped: (domainId) => announce(domainId),
     async close() {
       listening?.close();
       forget();
@@ -70,13 +98,16 @@ export function openTenantCache(options: TenantCacheOptions): TenantCache {
  * until the subscription is confirmed, and from the moment the connection drops until it is
  * confirmed again, so no announcement can be missed while answers are kept.
  */
-function listen(redis: Redis, all: Array<RecentReads<unknown>>, logger: Logger): { self: string; close(): void } {
+function listen(redis: Redis, all: Array<RecentReads<unknown>>, logger: Logger, onIndexDropped: ((domainId: string) => void) | undefined): { self: string; close(): void } {
   const self = randomUUID();
   all.forEach((reads) => reads.suspend());
   const subscriber = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, autoResubscribe: false });
   subscriber.on('error', () => undefined);
-  subscriber.on('message', (_channel: string, from: string) => {
-    if (from !== self) all.forEach((reads) => reads.forget());
+  subscriber.on('message', (_channel: string, message: string) => {
+    const { from, indexDropped } = parseAnnouncement(message);
+    if (from === self) return;
+    all.forEach((reads) => reads.forget());
+    if (indexDropped !== undefined) onIndexDropped?.(indexDropped);
   });
   subscriber.on('close', () => all.forEach((reads) => reads.suspend()));
   subscriber.on('ready', () => {
