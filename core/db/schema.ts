@@ -243,6 +243,8 @@ export interface RetiredIdsTable {
   id: string;
   org_id: string;
   retired_at: string;
+  /** A domain's: set while its index is being removed (migration 012), null once it is gone. */
+  clearing_since: string | null;
 }
 
 /** The current day's salt for visitor hashes; earlier ones are deleted. */

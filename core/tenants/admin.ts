@@ -188,9 +188,9 @@ export async function updateDomain(tenants: TenantStore, orgId: string, id: stri
 }
 
 /**
- * Deletes the domain record: its routes answer 404 from now on. Its indexed chunks and analytics
- * stay where they are (the organisation creating the id again finds them; re-indexing replaces
- * them); no other organisation can take the id.
+ * Deletes the domain record: its routes answer 404 from now on, and its id is marked clearing until
+ * its index is removed (core/deletion's deleteDomainAndIndex does both). Its analytics stay (the
+ * organisation creating the id again finds them); no other organisation can take the id.
  */
 export async function deleteDomain(tenants: TenantStore, orgId: string, id: string): Promise<void> {
   await ownedDomain(tenants, orgId, id);

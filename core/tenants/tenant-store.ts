@@ -107,12 +107,20 @@ const adminInForce = (k: { kind: string; revoked_at: string | null; expires_at: 
 
 /** Keeps a deleted project's or domain's id for its organisation (migration 009 says why). */
 async function retire(trx: Queries, kind: RetiredIdsTable['kind'], id: string, orgId: string): Promise<void> {
-  const row = { kind, id, org_id: orgId, retired_at: new Date().toISOString() };
+  const at = new Date().toISOString();
+  // A domain's index is removed after its record (migration 012): marked until it is.
+  const row = { kind, id, org_id: orgId, retired_at: at, clearing_since: kind === 'domain' ? at : null };
   await trx
     .insertInto('retired_ids')
     .values(row)
-    .onConflict((c) => c.columns(['kind', 'id']).doUpdateSet({ org_id: row.org_id, retired_at: row.retired_at }))
+    .onConflict((c) => c.columns(['kind', 'id']).doUpdateSet({ org_id: row.org_id, retired_at: row.retired_at, clearing_since: row.clearing_since }))
     .execute();
+}
+
+/** Refuses a domain id whose index is still being removed: created again now, it would not start empty. */
+async function refuseClearing(trx: Queries, id: string): Promise<void> {
+  const clearing = await trx.selectFrom('retired_ids').select('clearing_since').where('kind', '=', 'domain').where('id', '=', id).executeTakeFirst();
+  if (clearing?.clearing_since) throw new TenantConflictError(`domain '${id}' is being deleted (its index is not removed yet): repeat its delete to finish it`);
 }
 
 /**
@@ -172,12 +180,21 @@ async function lockedUpdate<R extends { id: string; orgId: string }, I>(
   });
 }
 
-/** Deletes the record `id`, keeping its id for its organisation (`retire`); false when there was none. */
-async function deleteRetiring(database: Database, t: Pick<TenantTable<never, never>, 'table' | 'kind'>, id: string): Promise<boolean> {
+/**
+ * Deletes the record `id`, keeping its id for its organisation (`retire`), and runs `alsoDelete` in
+ * the same transaction (what goes with it); false when there was none.
+ */
+async function deleteRetiring(
+  database: Database,
+  t: Pick<TenantTable<never, never>, 'table' | 'kind'>,
+  id: string,
+  alsoDelete?: (trx: Queries) => Promise<void>,
+): Promise<boolean> {
   return database.transaction(async (trx) => {
     const row = await trx.deleteFrom(t.table).where('id', '=', id).returning('org_id').executeTakeFirst();
     if (!row) return false;
     await retire(trx, t.kind, id, row.org_id);
+    await alsoDelete?.(trx);
     return true;
   });
 }
@@ -208,8 +225,11 @@ async function finishOrgDeletion(database: Database, id: string): Promise<void> 
     if (!org.deleting_since) throw new TenantConflictError(`organisation '${id}' is not being deleted`);
     const projects = await trx.selectFrom('projects').select('id').where('org_id', '=', id).execute();
     const domains = await trx.selectFrom('domains').select('id').where('org_id', '=', id).execute();
-    if (projects.length + domains.length > 0)
-      throw new TenantConflictError(`organisation '${id}' still has ${[...projects.map((p) => `project ${p.id}`), ...domains.map((d) => `domain ${d.id}`)].join(', ')}`);
+    const clearing = await trx.selectFrom('retired_ids').select('id').where('kind', '=', 'domain').where('org_id', '=', id).where('clearing_since', 'is not', null).execute();
+    if (projects.length + domains.length + clearing.length > 0)
+      throw new TenantConflictError(
+        `organisation '${id}' still has ${[...projects.map((p) => `project ${p.id}`), ...domains.map((d) => `domain ${d.id}`), ...clearing.map((d) => `the index of domain ${d.id}`)].join(', ')}`,
+      );
     await trx.deleteFrom('console_sessions').where('org_id', '=', id).execute();
     await trx.deleteFrom('api_keys').where('org_id', '=', id).execute();
     await trx.deleteFrom('orgs').where('id', '=', id).execute();
@@ -262,7 +282,7 @@ export function createTenantStore(database: Database): TenantStore {
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('project', input.id);
         return project;
       }),
-    deleteProject: (id) => deleteRetiring(database, PROJECTS, id),
+    deleteProject: (id, alsoDelete) => deleteRetiring(database, PROJECTS, id, alsoDelete),
     getProject: async (id) => {
       const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
       return row && projectOf(row);
@@ -278,6 +298,7 @@ export function createTenantStore(database: Database): TenantStore {
         await requireOrg(trx, database.dialect, input.orgId);
         const existing = await trx.selectFrom('domains').selectAll().where('id', '=', input.id).executeTakeFirst();
         if (!existing) await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
+        if (!existing) await refuseClearing(trx, input.id);
         const domain = mergeDomain(input, existing && domainOf(existing));
         const { id: _id, ...change } = domainRow(domain);
         await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doUpdateSet(change)).execute();
@@ -290,6 +311,7 @@ export function createTenantStore(database: Database): TenantStore {
         const existing = await trx.selectFrom('domains').select('id').where('id', '=', input.id).executeTakeFirst();
         if (existing) throw new TenantExistsError('domain', input.id);
         await refuseRetiredElsewhere(trx, 'domain', input.id, input.orgId);
+        await refuseClearing(trx, input.id);
         const domain = mergeDomain(input, undefined);
         // Two creates of one id at once both find none on PostgreSQL: the second insert does nothing, and is told so.
         const inserted = await trx.insertInto('domains').values(domainRow(domain)).onConflict((c) => c.column('id').doNothing()).executeTakeFirst();
@@ -297,6 +319,21 @@ export function createTenantStore(database: Database): TenantStore {
         return domain;
       }),
     deleteDomain: (id) => deleteRetiring(database, DOMAINS, id),
+    clearingDomains: async (orgId) =>
+      (
+        await q
+          .selectFrom('retired_ids')
+          .select('id')
+          .where('kind', '=', 'domain')
+          .where('org_id', '=', orgId)
+          .where('clearing_since', 'is not', null)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.id),
+    domainCleared: async (id) => {
+      const cleared = await q.updateTable('retired_ids').set({ clearing_since: null }).where('kind', '=', 'domain').where('id', '=', id).where('clearing_since', 'is not', null).executeTakeFirst();
+      return Number(cleared.numUpdatedRows) > 0;
+    },
     getDomain: async (id) => {
       const row = await q.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
       return row && domainOf(row);

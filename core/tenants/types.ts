@@ -1,3 +1,4 @@
+import type { Queries } from '../db/index.js';
 export type KeyKind = 'admin' | 'assistant';
 
 /** Per-organisation overrides of the API.md limits; absent fields use the defaults. */
@@ -117,8 +118,8 @@ export interface TenantStore {
   updateProject(id: string, orgId: string, change: (current: Project) => ProjectInput): Promise<Project>;
   /** Like putProject, but refuses an id that exists (TenantExistsError). */
   addProject(input: ProjectInput): Promise<Project>;
-  /** False when there was no such project. */
-  deleteProject(id: string): Promise<boolean>;
+  /** False when there was no such project. `alsoDelete` runs in the same transaction: what goes with the record. */
+  deleteProject(id: string, alsoDelete?: (trx: Queries) => Promise<void>): Promise<boolean>;
   getProject(id: string): Promise<Project | undefined>;
   listProjects(orgId?: string): Promise<Project[]>;
   putDomain(input: DomainInput): Promise<Domain>;
@@ -130,8 +131,15 @@ export interface TenantStore {
   updateDomain(id: string, orgId: string, change: (current: Domain) => DomainInput): Promise<Domain>;
   /** Like putDomain, but refuses an id that exists (TenantExistsError). */
   addDomain(input: DomainInput): Promise<Domain>;
-  /** False when there was no such domain. */
+  /**
+   * False when there was no such domain. Its id is retired marked as clearing: the index is removed
+   * after the record (see deleteDomainAndIndex), and until `domainCleared` the id cannot be created again.
+   */
   deleteDomain(id: string): Promise<boolean>;
+  /** The organisation's deleted domains whose index is not removed yet. */
+  clearingDomains(orgId: string): Promise<string[]>;
+  /** The deleted domain's index is gone: its id may be created again by its organisation. False when it was not clearing. */
+  domainCleared(id: string): Promise<boolean>;
   getDomain(id: string): Promise<Domain | undefined>;
   listDomains(orgId?: string): Promise<Domain[]>;
   /** Creates a key; the secret is returned once and never stored. */

@@ -88,6 +88,13 @@ forEachDialect('tenant store', (database) => {
       await assert.rejects(store.addDomain({ ...domain, orgId: 'globex' }), (e: unknown) => e instanceof TenantExistsError && e.kind === 'domain');
       await assert.rejects(store.putDomain({ ...domain, orgId: 'globex' }), TenantExistsError);
       assert.equal(await store.getProject('shared'), undefined);
+      // Until its index is removed, not even acme may create the domain again: it would not start empty.
+      assert.deepEqual(await store.clearingDomains('acme'), ['shared-docs']);
+      await assert.rejects(store.addDomain(domain), /domain 'shared-docs' is being deleted \(its index is not removed yet\)/);
+      await assert.rejects(store.putDomain(domain), /is being deleted/);
+      assert.equal(await store.domainCleared('shared-docs'), true);
+      assert.equal(await store.domainCleared('shared-docs'), false, 'cleared once');
+      assert.deepEqual(await store.clearingDomains('acme'), []);
       // Acme takes its ids again, and may delete them again.
       assert.equal((await store.addProject(project)).orgId, 'acme');
       assert.equal((await store.addDomain(domain)).orgId, 'acme');
@@ -227,6 +234,8 @@ forEachDialect('tenant store', (database) => {
 
       await store.deleteProject('docs');
       await store.deleteDomain('acme-docs');
+      await assert.rejects(store.finishOrgDeletion('acme'), /still has the index of domain acme-docs/);
+      await store.domainCleared('acme-docs');
       await store.finishOrgDeletion('acme');
       assert.equal(await store.getOrg('acme'), undefined);
       assert.deepEqual(await store.listKeys('acme'), []);
