@@ -8,6 +8,7 @@ import {
   indexFiles,
   listPageFiles,
   removeDeletedPages,
+  type WritableDocIndex,
 } from '../../core/retrieval/index.js';
 import { ModelError } from '../../core/model/index.js';
 import { activitySignal, keepAlive } from '../activity-context.js';
@@ -33,6 +34,23 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
     if (!domain) throw ApplicationFailure.nonRetryable(`unknown domain '${domainId}'`, INDEXING_ERROR.unknownDomain);
     return domain;
   }
+
+  /**
+   * The index as a run writes it: each write first makes sure the domain still exists, so a batch
+   * that had not yet heard its run was stopped (the domain deleted) does not write its index again.
+   */
+  const writerOf = (domainId: string): WritableDocIndex =>
+    new Proxy(docIndex, {
+      get: (target, name) => {
+        if (name === 'applyChanges')
+          return async (...args: Parameters<WritableDocIndex['applyChanges']>) => {
+            await domainOf(domainId);
+            return target.applyChanges(...args);
+          };
+        const value: unknown = Reflect.get(target, name);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
 
   return {
     async prepareDomainIndex(input: IndexDomainInput): Promise<PreparedDomain> {
@@ -72,7 +90,7 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       const signal = activitySignal();
       try {
         const files = input.files ?? (await listPageFiles(input.docsRoot)).slice(input.first ?? 0, (input.first ?? 0) + (input.count ?? 0));
-        const summary = await indexFiles(docIndex, input.domainId, input.docsRoot, files, {
+        const summary = await indexFiles(writerOf(input.domainId), input.domainId, input.docsRoot, files, {
           includeHidden: input.includeHidden,
           embedding: chunkEmbedding && { ...chunkEmbedding, ...(signal ? { signal } : {}) },
           onProgress: (done) => (progress.pages = done),
@@ -90,7 +108,7 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
     },
 
     async removeDeletedDomainPages(input: { domainId: string; docsRoot: string }): Promise<number> {
-      return removeDeletedPages(docIndex, input.domainId, input.docsRoot);
+      return removeDeletedPages(writerOf(input.domainId), input.domainId, input.docsRoot);
     },
   };
 }

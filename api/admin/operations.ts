@@ -125,10 +125,19 @@ export const adminOperations: OperationSpec[] = [
     method: 'delete',
     path: '/v2/admin/domains/{domainId}',
     operationId: 'adminDeleteDomain',
-    summary: 'Delete a domain; its indexed pages and analytics stay until an index of the same id replaces them',
+    summary: 'Delete a domain and its index (its pages, its checkout, its index run); its analytics and threads stay until their retention',
+    description:
+      "Removes the domain's record, stops its index run in Temporal, deletes its index (the embedded files, or its points in Qdrant) and its checkout, and every API process and the worker forget what they keep of it in memory. Created again with the same id, the domain starts empty. When Temporal or Qdrant cannot be reached the record is gone already, the answer is `503` with `Retry-After`, the id cannot be created again (`409`) and the same `DELETE`, repeated, finishes it.",
     security,
     params: { path: DomainParams },
-    responses: { 204: noContent },
+    responses: {
+      204: noContent,
+      503: {
+        description: 'Partly deleted (`unavailable`): the record is gone, its index is not yet. Repeat the request after `Retry-After` to finish.',
+        content: ERROR_CONTENT,
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+      },
+    },
     errors: AUTHENTICATED_GET_ERRORS,
   },
   {
@@ -206,14 +215,14 @@ export const adminOperations: OperationSpec[] = [
     method: 'delete',
     path: '/v2/operator/orgs/{orgId}',
     operationId: 'operatorDeleteOrg',
-    summary: 'Delete an organisation: its keys and console sessions at once, then its domains and projects as their own deletes do; its id is retired (operator token)',
+    summary: 'Delete an organisation: its keys and console sessions at once, then its domains (with their indexes) and projects as their own deletes do; its id is retired (operator token)',
     security: 'operator',
     params: { path: OrgParams },
     responses: {
       200: { description: 'Deleted; what this request revoked, ended and deleted', body: OrgDeleted },
       503: {
         description:
-          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted). Repeat the request after `Retry-After` to finish.',
+          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted or their index runs stopped, Qdrant down while their points were deleted). Repeat the request after `Retry-After` to finish.',
         content: ERROR_CONTENT,
         headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
       },

@@ -2,12 +2,11 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
-import { deleteProjectAndAutomations } from '../../core/deletion/index.js';
+import { deleteDomainAndIndex, deleteProjectAndAutomations } from '../../core/deletion/index.js';
 import {
   createDomain,
   createOrgKey,
   createProject,
-  deleteDomain,
   getOrgDomain,
   getOrgProject,
   listOrgDomains,
@@ -58,8 +57,8 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
   };
 }
 
-/** What the admin routes use: keys and projects, and Temporal to start indexing. */
-export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations'>;
+/** What the admin routes use: keys and projects, Temporal to start indexing, and the index a domain's delete drops. */
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'docIndex'>;
 
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
@@ -114,7 +113,8 @@ export function adminRouter(services: AdminRouterDeps): Router {
     ctx.body = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
   });
   router.delete('/domains/:domainId', async (ctx) => {
-    await deleteDomain(tenants, org(ctx), ctx.params.domainId!);
+    // The record, then its index run, index and checkout: with Temporal or Qdrant down this fails (503) and a retry finishes it.
+    await deleteDomainAndIndex(services, org(ctx), ctx.params.domainId!);
     ctx.status = 204;
   });
   router.post('/domains/:domainId/index', async (ctx) => {

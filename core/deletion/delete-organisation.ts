@@ -1,5 +1,9 @@
-import { deleteDomain, UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
+import { UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
+import { clearDomainIndex, deleteDomainAndIndex, type DomainDeletionDeps } from './delete-domain.js';
 import { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
+
+/** What deleting an organisation touches: its projects' and its domains'. */
+export type OrgDeletionDeps = ProjectDeletionDeps & DomainDeletionDeps;
 
 /** What deleting an organisation did; everything listed is gone. */
 export interface OrgDeletion extends OrgDeletionBegun {
@@ -30,12 +34,13 @@ export class OrgDeletionIncompleteError extends Error {
 /**
  * Deletes an organisation: first, in one transaction, its keys are revoked, its console sessions
  * ended and it is marked deleting; then each domain and project goes through its own delete (a
- * project's automations and schedules first); last its record goes and its id is retired. A step
+ * domain's index with it, a project's automations and schedules first); last its record goes and
+ * its id is retired. A step
  * that fails (Temporal down) leaves the rest for a repeat (OrgDeletionIncompleteError says what).
  */
-export async function deleteOrganisation(deps: ProjectDeletionDeps, orgId: string): Promise<OrgDeletion> {
+export async function deleteOrganisation(deps: OrgDeletionDeps, orgId: string): Promise<OrgDeletion> {
   const begun = await deps.tenants.beginOrgDeletion(orgId);
-  const [projects, domains] = await Promise.all([deps.tenants.listProjects(orgId), deps.tenants.listDomains(orgId)]);
+  const [projects, domains, clearing] = await Promise.all([deps.tenants.listProjects(orgId), deps.tenants.listDomains(orgId), deps.tenants.clearingDomains(orgId)]);
   const done: OrgDeletion = { id: orgId, ...begun, projects: [], domains: [] };
   const left: OrgDeletionIncompleteError['left'] = { projects: [], domains: [] };
   let firstFailure: unknown;
@@ -50,8 +55,11 @@ export async function deleteOrganisation(deps: ProjectDeletionDeps, orgId: strin
       onLeft();
     }
   };
-  // Domains need only the database: with Temporal down they still go, and only projects with automations are left.
-  for (const { id } of domains) await attempt(() => deleteDomain(deps.tenants, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
+  // A domain's record goes first; its index after (Temporal stops its run): with Temporal down the record
+  // still goes, and the domain is left until a repeat has removed its index.
+  for (const { id } of domains) await attempt(() => deleteDomainAndIndex(deps, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
+  // Those an earlier attempt deleted without removing their index.
+  for (const id of clearing) await attempt(() => clearDomainIndex(deps, id), () => done.domains.push(id), () => left.domains.push(id));
   for (const { id } of projects) await attempt(() => deleteProjectAndAutomations(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
   if (firstFailure === undefined) await attempt(() => deps.tenants.finishOrgDeletion(orgId), () => undefined, () => undefined);
   if (firstFailure !== undefined) throw new OrgDeletionIncompleteError(orgId, left, { cause: firstFailure });

@@ -12,7 +12,7 @@ import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
 import { createModelPort, meteredModelPort } from '../model/index.js';
 import { connectRedis } from '../redis.js';
-import { createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type WritableDocIndex } from '../retrieval/index.js';
+import { announcedDrops, createVectorCache, modelEmbedder, observedDocIndex, openDocIndex, type WritableDocIndex } from '../retrieval/index.js';
 import type { QuireMetrics, TemporalMetrics } from '../telemetry/index.js';
 import { temporalTarget, tlsOptions } from '../temporal/connection.js';
 import { temporalClientInterceptors } from '../temporal/client-interceptors.js';
@@ -125,8 +125,8 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
     if (model.configured) closers.push(() => model.port.close());
     const embeddings = openEmbeddings(config, database, metrics);
     if (embeddings.configured) closers.push(() => embeddings.port.close());
-    const docIndex = observedDocIndex(openDocIndex(config, embeddings.configured ? embeddings.embedder : undefined), metrics.retrieval);
-    closers.push(() => docIndex.close());
+    const observedIndex = observedDocIndex(openDocIndex(config, embeddings.configured ? embeddings.embedder : undefined), metrics.retrieval);
+    closers.push(() => observedIndex.close());
     // Redis pub/sub wakes the event streams when the deployment has Redis; else one poller per process.
     const wakeups = openJobWakeups(database, redisClient(redis));
     closers.push(() => wakeups.close());
@@ -139,8 +139,11 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       maxEntries: TENANT_CACHE_ENTRIES,
       redis: redisClient(redis),
       logger,
+      // A domain deleted elsewhere: its index leaves this process's memory too (the worker's as well).
+      onIndexDropped: (domainId) => observedIndex.forgetDomain(domainId),
     });
     closers.push(() => tenantCache.close());
+    const docIndex = announcedDrops(observedIndex, (domainId) => tenantCache.indexDropped(domainId));
 
     const stores = databaseStores(database, tenantCache, logger);
     const { jobs, webhooks, analyticsStore } = stores;

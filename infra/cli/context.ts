@@ -10,7 +10,7 @@ export type DatabaseContext = Pick<DatabasePlatform, 'config' | 'database' | 'te
 };
 
 /** What a command that also starts workflows or spends rate limits may use: the CLI process's platform. */
-export type CliContext = DatabaseContext & Pick<Platform, 'limiter' | 'temporal'>;
+export type CliContext = DatabaseContext & Pick<Platform, 'limiter' | 'temporal' | 'docIndex'>;
 
 /** A mistake in how the command was called: usage goes to stderr, exit code 2. */
 export class UsageError extends Error {

@@ -121,6 +121,8 @@ export interface FakeQdrantOptions {
   existsBarrier?: number;
   /** Answers the nth points upsert (1 for the first) with Qdrant's 500, storing none of its points, when this says so of it and its points. */
   failUpsert?: (n: number, points: unknown[]) => boolean;
+  /** The port to listen on (a free one by default): a server started again where one was, as after an outage. */
+  port?: number;
 }
 
 export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<FakeQdrant> {
@@ -219,7 +221,7 @@ export async function startFakeQdrant(opts: FakeQdrantOptions = {}): Promise<Fak
       answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('fake Qdrant: no TCP address');
   return {

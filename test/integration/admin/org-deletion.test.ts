@@ -106,9 +106,9 @@ describe('deleting an organisation (operator API)', function () {
     await conforms('/v2/operator/orgs/{orgId}', 'delete', res.clone());
     const body = (await res.json()) as { code: string; error: string };
     assert.equal(body.code, 'unavailable');
-    assert.match(body.error, /organisation 'acme' is partly deleted: its keys are revoked and its console sessions ended, but project acme-docs could not be deleted yet; delete it again/);
+    assert.match(body.error, /organisation 'acme' is partly deleted: its keys are revoked and its console sessions ended, but project acme-docs, domain acme-site could not be deleted yet; delete it again/);
 
-    // Its credentials are refused already; its domain, which needs no Temporal, is gone; the listing says it is unfinished.
+    // Its credentials are refused already; its domain's record is gone (its index waits for Temporal to stop its run); the listing says it is unfinished.
     const downCall = bearerCaller(() => downUrl);
     await expectError(await downCall('GET', '/v2/admin/projects', acme.adminKey), 401, 'unauthorized');
     await expectError(await fetch(`${downUrl}/console/session`, { headers: { Cookie: acme.cookie } }), 401, 'not_signed_in');
@@ -123,7 +123,7 @@ describe('deleting an organisation (operator API)', function () {
     const upUrl = (await serve(createApp(up))).url;
     const again = await fetch(`${upUrl}/v2/operator/orgs/acme`, { method: 'DELETE', headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
     assert.equal(again.status, 200);
-    assert.deepEqual(await again.json(), { id: 'acme', revokedKeys: 0, endedSessions: 0, projects: ['acme-docs'], domains: [] } satisfies Deleted);
+    assert.deepEqual(await again.json(), { id: 'acme', revokedKeys: 0, endedSessions: 0, projects: ['acme-docs'], domains: ['acme-site'] } satisfies Deleted);
     assert.equal(await up.tenants.getOrg('acme'), undefined);
     assert.deepEqual(await up.automations.list('acme-docs'), []);
   });

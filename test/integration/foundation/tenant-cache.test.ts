@@ -6,12 +6,14 @@ import { createTenantStore } from '../../../core/tenants/index.js';
 import { databaseEnv, DIALECTS, freshTarget, type TestDialect } from '../../support/databases.js';
 import { sharedRedis } from '../../support/redis.js';
 import { testConfig, testPlatform } from '../../support/services.js';
+import { temporalEnv } from '../../support/temporal.js';
 
 /** Two platforms on one database, as two API processes open it: `a` changes tenants, `b` reads them. */
 async function twoProcesses(dialect: TestDialect, env: { redis: boolean; ttlMsOfB: number }): Promise<{ a: Platform; b: Platform }> {
   const target = databaseEnv(await freshTarget(dialect));
   const redis: Record<string, string> = env.redis ? { REDIS_URL: (await sharedRedis()).url } : {};
-  const a = await testPlatform(await testConfig({ ...target, ...redis }));
+  // A deletes organisations: a domain's delete stops its index run in Temporal.
+  const a = await testPlatform(await testConfig({ ...target, ...redis, TEMPORAL_ADDRESS: (await temporalEnv()).address }));
   const b = await testPlatform(await testConfig({ ...target, ...redis, QUIRE_TENANT_CACHE_TTL_MS: String(env.ttlMsOfB) }));
   return { a, b };
 }
