@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
-import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { deleteDomainAndIndex, deleteProjectAndAutomations } from '../../core/deletion/index.js';
 import {
   createDomain,
@@ -20,7 +19,7 @@ import {
   updateProject,
 } from '../../core/tenants/index.js';
 import { authOf, requireKey } from '../auth.js';
-import { readIndexRun } from '../index-run.js';
+import { readIndexRun, startIndexRun } from '../index-run.js';
 import { badRequest, conflict, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -119,8 +118,7 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.post('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
-    // A run in progress is joined, not doubled (the workflow id is the domain's), and runs again for what changed since it began.
-    await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, services.config.temporal.taskQueue));
+    await startIndexRun(services.temporal, services.config.temporal.taskQueue, domain.id);
     ctx.body = await indexStatus(services.temporal, domain.id);
     ctx.status = 202;
   });

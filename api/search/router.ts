@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { recordAiView } from '../analytics/ai-views.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
-import { readIndexRun } from '../index-run.js';
+import { readIndexRun, startIndexRun } from '../index-run.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import type * as v from 'valibot';
@@ -66,9 +65,8 @@ export function searchRouter(services: SearchRouterDeps): Router {
 
   router.post('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
-    const started = await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domain.id, config.temporal.taskQueue));
     ctx.status = 202;
-    ctx.body = { workflowId: started.workflowId, runId: started.signaledRunId };
+    ctx.body = await startIndexRun(services.temporal, config.temporal.taskQueue, domain.id);
   });
 
   router.get('/v1/admin/domains/:domain/index', adminKey, async (ctx) => {
