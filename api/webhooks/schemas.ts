@@ -1,6 +1,6 @@
-import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
+import { secretVariableName } from '../../core/tenants/index.js';
 
 /** Shapes of the webhook routes; the OpenAPI document follows them. */
 
@@ -25,13 +25,7 @@ export const WebhookCreateBody = v.strictObject({
     v.description('The event types to send; empty or absent: all of them.'),
   ),
   secretEnv: v.pipe(
-    v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as QUIRE_HOOK_SECRET'),
-        v.check((name) => !isOwnSetting(name), "names one of Quire's own settings, never handed to a project or webhook"),
-      ),
-    ),
+    v.optional(secretVariableName),
     v.description(
       "Sign with the secret in the worker’s variable of this name instead of a generated one. On a shared service (`QUIRE_ORG_SCOPED_VARIABLES`) one of the organisation's own: starting with its id in capitals (`ACME_` for `acme`).",
     ),

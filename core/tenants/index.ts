@@ -2,5 +2,6 @@ export * from './types.js';
 export { kindOfSecret, ADMIN_PREFIX, ASSISTANT_PREFIX, TENANT_ID } from './keys.js';
 export { createTenantStore } from './tenant-store.js';
 export * from './admin.js';
+export { secretVariableName } from './secret-variable.js';
 export { cachedTenantStore } from './cached-tenant-store.js';
 export { openTenantCache, TENANT_CHANGES_CHANNEL, type TenantCache } from './tenant-cache.js';
