@@ -114,7 +114,7 @@ export const adminOperations: OperationSpec[] = [
     method: 'patch',
     path: '/v2/admin/domains/{domainId}',
     operationId: 'adminUpdateDomain',
-    summary: 'Change the fields named; the others keep their value (null removes `branch`, `supportContact`, `allowedOrigins`)',
+    summary: 'Change the fields named; the others keep their value (null removes `branch`, `supportContact`, `allowedOrigins`, `pushSecretEnv`)',
     security,
     params: { path: DomainParams },
     body: DomainPatchBody,

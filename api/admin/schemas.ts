@@ -1,7 +1,7 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { docsPathProblem } from '../../core/git/index.js';
-import { TENANT_ID } from '../../core/tenants/index.js';
+import { secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
 
 /** Request and response shapes of the admin and operator routes, which the routes validate with and operations.ts documents. */
 
@@ -24,6 +24,12 @@ const envName = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name such as GITHUB_TOKEN'),
   v.check((name) => !isOwnSetting(name), "names one of Quire's own settings, never handed to a project or webhook"),
+);
+const pushSecretEnv = v.pipe(
+  secretVariableName,
+  v.description(
+    "Name of the API's variable holding the secret that pushes to the domain's hook (`POST /v2/hooks/domains/{domainId}/push`) are signed with; never the secret. On a shared service (`QUIRE_ORG_SCOPED_VARIABLES`) one of the organisation's own: starting with its id in capitals (`ACME_` for `acme`). Absent: the hook answers 404.",
+  ),
 );
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));
 const origins = v.pipe(v.array(webUrl), v.maxLength(100, 'must list at most 100 origins'));
@@ -59,6 +65,7 @@ export const DomainCreateBody = v.strictObject({
   includeHidden: v.optional(v.boolean(), false),
   supportContact: v.optional(text(500)),
   allowedOrigins: v.optional(origins),
+  pushSecretEnv: v.optional(pushSecretEnv),
 });
 
 export const DomainPatchBody = v.strictObject({
@@ -69,6 +76,7 @@ export const DomainPatchBody = v.strictObject({
   includeHidden: v.optional(v.boolean()),
   supportContact: v.optional(v.nullable(text(500))),
   allowedOrigins: v.optional(v.nullable(origins)),
+  pushSecretEnv: v.optional(v.nullable(pushSecretEnv)),
 });
 
 export const KeyCreateBody = v.strictObject({
@@ -123,6 +131,7 @@ export const DomainView = v.object({
   includeHidden: v.boolean(),
   supportContact: v.optional(v.string()),
   allowedOrigins: v.pipe(v.optional(v.array(v.string())), v.description('Absent: any origin.')),
+  pushSecretEnv: v.pipe(v.optional(v.string()), v.description("Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes.")),
   createdAt: instant,
   updatedAt: instant,
 });

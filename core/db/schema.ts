@@ -36,6 +36,8 @@ export interface DomainsTable {
   support_contact: string | null;
   /** JSON array of origins, or null for any origin. */
   allowed_origins_json: string | null;
+  /** Name of the API's variable holding the push-hook secret; null: the domain takes no pushes. */
+  push_secret_env: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -172,6 +172,7 @@ export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promi
 export async function createDomain(tenants: TenantStore, input: DomainInput, rule: AdminRules = {}): Promise<Domain> {
   refuseMask('source', input.source);
   await checkLocation(tenants, input.orgId, 'source', input.source, rule);
+  await checkVariable(tenants, 'pushSecretEnv', input.orgId, input.pushSecretEnv, rule);
   return domainView(await tenants.addDomain(input));
 }
 
@@ -180,6 +181,7 @@ export async function updateDomain(tenants: TenantStore, orgId: string, id: stri
     const stored = (await ownedDomain(tenants, orgId, id)).source;
     await checkLocation(tenants, orgId, 'source', restoreCredentials(patch.source, stored) ?? patch.source, rule, stored);
   }
+  if (rule.orgScopedVariables && patch.pushSecretEnv) await checkVariable(tenants, 'pushSecretEnv', orgId, patch.pushSecretEnv, rule, (await ownedDomain(tenants, orgId, id)).pushSecretEnv);
   const updated = await tenants.updateDomain(id, orgId, (stored) => {
     const current = inputOfDomain(stored);
     return applyPatch(current, { ...patch, source: keepCredentials('source', patch.source, current.source) });

@@ -1,8 +1,8 @@
-import { isOwnSetting } from '../config.js';
 import fs from 'node:fs/promises';
 import * as v from 'valibot';
 import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
+import { secretVariableName } from './secret-variable.js';
 import { TenantConflictError, type TenantStore } from './types.js';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { webhookId, type WebhookStore } from '../webhooks/index.js';
@@ -17,7 +17,7 @@ const ProjectSeed = v.strictObject({
   docsPath: v.optional(v.string(), ''),
   forge: v.optional(v.picklist(['local', 'github', 'gitlab']), 'local'),
   /** Name of the environment variable with the forge token; the token never goes in the file. */
-  tokenEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'), v.check((n) => !isOwnSetting(n), "names one of Quire's own settings, never handed to a project or webhook"))),
+  tokenEnv: v.optional(secretVariableName),
   allowedModels: v.optional(v.array(v.pipe(v.string(), v.minLength(1))), []),
   /** Where the project's job events are POSTed; each signed with the secret in the named variable. */
   webhooks: v.optional(
@@ -29,7 +29,7 @@ const ProjectSeed = v.strictObject({
           v.regex(/^https?:/i, 'must be an http(s) URL'),
           v.check((s) => !URL.canParse(s) || (!new URL(s).username && !new URL(s).password), 'must not hold credentials (user:password@)'),
         ),
-        secretEnv: v.pipe(v.string(), v.regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name'), v.check((n) => !isOwnSetting(n), "names one of Quire's own settings, never handed to a project or webhook")),
+        secretEnv: secretVariableName,
         events: v.optional(v.array(v.picklist(JOB_EVENT_TYPES)), []),
       }),
     ),
@@ -50,6 +50,8 @@ const DomainSeed = v.strictObject({
     v.array(v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http(s) URL'))),
     [],
   ),
+  /** The API's variable holding the secret of the domain's push hook; absent: the domain takes no pushes. */
+  pushSecretEnv: v.optional(secretVariableName),
 });
 
 export const SeedSchema = v.strictObject({
@@ -135,6 +137,7 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
         includeHidden: d.includeHidden,
         ...(d.supportContact ? { supportContact: d.supportContact } : {}),
         allowedOrigins: d.allowedOrigins,
+        ...(d.pushSecretEnv ? { pushSecretEnv: d.pushSecretEnv } : {}),
       });
     }
   }

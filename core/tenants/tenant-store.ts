@@ -64,6 +64,7 @@ const domainOf = (row: DomainsTable): Domain => ({
   includeHidden: fromBool(row.include_hidden),
   ...(row.support_contact ? { supportContact: row.support_contact } : {}),
   ...(row.allowed_origins_json ? { allowedOrigins: parseJson<string[]>(row.allowed_origins_json) } : {}),
+  ...(row.push_secret_env ? { pushSecretEnv: row.push_secret_env } : {}),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -78,6 +79,7 @@ const domainRow = (d: Domain): DomainsTable => ({
   include_hidden: bool(d.includeHidden),
   support_contact: d.supportContact ?? null,
   allowed_origins_json: d.allowedOrigins?.length ? json(d.allowedOrigins) : null,
+  push_secret_env: d.pushSecretEnv ?? null,
   created_at: d.createdAt,
   updated_at: d.updatedAt,
 });

@@ -60,6 +60,11 @@ export interface Domain {
    * browser endpoints; absent or empty: any origin.
    */
   allowedOrigins?: string[];
+  /**
+   * Name of the API's environment variable holding the secret that signs pushes to the domain's
+   * push hook; never the secret itself. Absent: the hook answers 404.
+   */
+  pushSecretEnv?: string;
   createdAt: string;
   updatedAt: string;
 }

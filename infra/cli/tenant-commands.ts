@@ -209,6 +209,7 @@ const domainFlags: Record<string, FlagSpec> = {
   'include-hidden': { type: 'boolean', help: 'index pages marked hidden too' },
   support: { type: 'string', value: 'CONTACT', help: 'where the assistant sends readers it cannot help' },
   'allowed-origin': { type: 'string', multiple: true, value: 'URL', help: 'web origin whose pages may call the browser endpoints (none: any origin)' },
+  'push-secret-env': { type: 'string', value: 'VAR', help: "the API's variable holding the secret of the domain's push hook (none: no push hook)" },
 };
 
 const DOMAIN_FLAGS: Record<string, string> = {
@@ -219,6 +220,7 @@ const DOMAIN_FLAGS: Record<string, string> = {
   includeHidden: 'include-hidden',
   supportContact: 'support',
   allowedOrigins: 'allowed-origin',
+  pushSecretEnv: 'push-secret-env',
 };
 
 function domainPatch(values: FlagValues): DomainPatch {
@@ -232,6 +234,7 @@ function domainPatch(values: FlagValues): DomainPatch {
     includeHidden: flag(values, 'include-hidden'),
     supportContact: str(values, 'support'),
     allowedOrigins: origins,
+    pushSecretEnv: str(values, 'push-secret-env'),
   }), DOMAIN_FLAGS);
 }
 
@@ -281,6 +284,7 @@ export const domains = defineCommand({
       includeHidden: patch.includeHidden ?? false,
       ...(patch.supportContact ? { supportContact: patch.supportContact } : {}),
       allowedOrigins: patch.allowedOrigins ?? [],
+      ...(patch.pushSecretEnv ? { pushSecretEnv: patch.pushSecretEnv } : {}),
     }));
     line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
     return 0;

@@ -11,9 +11,10 @@ import { clicksBySearch } from './010-clicks-by-search.js';
 import { orgDeletion } from './011-org-deletion.js';
 import { leases } from './012-leases.js';
 import { indexClearing } from './013-index-clearing.js';
+import { domainPushSecret } from './014-domain-push-secret.js';
 import type { QuireMigration } from './migration.js';
 
 export type { Dialect, QuireMigration } from './migration.js';
 
 /** The schema's steps, in the order they run. Append; never reorder or edit one that shipped. */
-export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion, leases, indexClearing];
+export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion, leases, indexClearing, domainPushSecret];
