@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { PLAIN_TEXT_JSON_PATH } from './analytics/page-view-routes.js';
+import { RAW_BODY_PATH } from './hooks/paths.js';
 import { browserRoutes } from './browser-routes.js';
 import { engineClassifier } from '../core/engine-errors.js';
 import { answerErrorsUnder, errorMiddleware, toQuireError } from './error-middleware.js';
@@ -78,20 +79,24 @@ export function createApp(services: ApiServices, features: Feature[] = FEATURES)
   app.use(refuseNulInUrl);
   app.use(browserRoutes(services).routes());
   app.use(requireJson);
-  app.use(
+  const bodyParser = (includeUnparsed: boolean) =>
     koaBody({
       json: true,
       jsonStrict: true,
       multipart: false,
       urlencoded: false,
       text: false,
+      includeUnparsed,
       jsonLimit: services.config.bodyLimitBytes,
       // A body that cannot be read (a gzip body that is not gzip, a client gone mid-body) is the request's fault.
       onError: (err) => {
         throw toQuireError(err).status < 500 ? err : badRequest('request body could not be read: check its Content-Encoding');
       },
-    }),
-  );
+    });
+  // The push hooks check a signature over the body as sent (`ctx.request.rawBody`); no other route keeps a second copy of its body.
+  const parseBody = bodyParser(false);
+  const parseBodyKeepingRaw = bodyParser(true);
+  app.use((ctx, next) => (RAW_BODY_PATH.test(ctx.path) ? parseBodyKeepingRaw(ctx, next) : parseBody(ctx, next)));
   app.use(refuseNulInBody);
   for (const feature of features) {
     const router = feature(services);
