@@ -5,6 +5,7 @@ import { agentV1Router } from './agent/v1/index.js';
 import { automationsRouter } from './automations/index.js';
 import { consoleRouter } from './console/index.js';
 import { healthRouter } from './health.js';
+import { pushHookRouter } from './hooks/index.js';
 import { openApiRouter } from './openapi/index.js';
 import { pullsRouter } from './pulls/index.js';
 import { assistantRouter } from './assistant/index.js';
@@ -30,6 +31,7 @@ export const FEATURES: Feature[] = [
   analyticsRouter,
   pullsRouter,
   searchRouter,
+  pushHookRouter,
   mcpRouter,
   openAiCompatRouter,
   llmsRouter,

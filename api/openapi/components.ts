@@ -13,7 +13,7 @@ export const components: Record<string, Record<string, Schema>> = {
         code: {
           type: 'string',
           description:
-            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, model_not_configured, model_failed, workflow_engine_refused, search_engine_refused, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
+            'A stable machine code: invalid_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, invalid_signature (a push hook’s delivery), internal, unavailable, model_not_configured, model_failed, workflow_engine_refused, search_engine_refused, timeout; for the console: invalid_key, admin_key_required, not_signed_in, csrf_failed, console_not_built.',
         },
         details: {
           type: 'array',

@@ -10,6 +10,7 @@ import { browserOperations } from '../../browser-operations.js';
 import { widgetOperations } from '../../widget/operations.js';
 import { consoleOperations } from '../../console/operations.js';
 import { healthOperations } from '../../health-operations.js';
+import { hooksOperations } from '../../hooks/operations.js';
 import { llmsOperations } from '../../llms/operations.js';
 import { mcpOperations } from '../../mcp/operations.js';
 import { openAiCompatOperations } from '../../openai-compat/operations.js';
@@ -29,6 +30,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...browserOperations,
   ...widgetOperations,
   ...searchOperations,
+  ...hooksOperations,
   ...threadsOperations,
   ...pullsOperations,
   ...mcpOperations,

@@ -1,0 +1,1 @@
+export { pushHookRouter } from './push-router.js';
