@@ -49,4 +49,25 @@ describe("an organisation's variables on a shared worker", function () {
     assert.equal((await call('POST', '/v2/admin/projects', docs.adminKey, { ...project, id: 'docs-own', forgeTokenEnv: 'ACME_DOCS_GITHUB_TOKEN' })).status, 201);
     assert.equal((await call('POST', '/v2/agent/docs-own/webhooks', docs.adminKey, { url: 'https://hooks.acme.test/q', secretEnv: 'ACME_DOCS_HOOK_SECRET' })).status, 201);
   });
+
+  it("refuses another organisation's variable for a domain's push secret, on create and on change, with 400 naming the field; keeps one the operator set", async () => {
+    const { services, url, acme } = await twoOrgApi({ withTemporal: false, env: { QUIRE_ORG_SCOPED_VARIABLES: 'true' } });
+    await seedOrg(services, 'acme-docs');
+    const call = bearerCaller(() => url);
+    const domain = { source: 'https://github.com/acme/site.git', baseUrl: 'https://docs.acme.test' };
+    for (const pushSecretEnv of ['GLOBEX_PUSH_SECRET', 'ACME_DOCS_PUSH_SECRET', 'PUSH_SECRET'])
+      await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'pushed', pushSecretEnv }), 400, 'invalid_request', 'pushSecretEnv');
+    // The webhook secret's rule on the name itself: capitals, and never one of Quire's own settings.
+    for (const pushSecretEnv of ['acme_push_secret', 'QUIRE_OPERATOR_TOKEN'])
+      await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'pushed', pushSecretEnv }), 400, 'invalid_request', 'pushSecretEnv');
+    const created = await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'pushed', pushSecretEnv: 'ACME_PUSH_SECRET' });
+    assert.equal(created.status, 201);
+    assert.equal(((await created.json()) as { pushSecretEnv?: string }).pushSecretEnv, 'ACME_PUSH_SECRET');
+    await expectError(await call('PATCH', '/v2/admin/domains/pushed', acme.adminKey, { pushSecretEnv: 'GLOBEX_PUSH_SECRET' }), 400, 'invalid_request', 'pushSecretEnv');
+    assert.equal((await call('PATCH', '/v2/admin/domains/pushed', acme.adminKey, { pushSecretEnv: null })).status, 200);
+    assert.equal(((await (await call('GET', '/v2/admin/domains/pushed', acme.adminKey)).json()) as { pushSecretEnv?: string }).pushSecretEnv, undefined);
+    // Set by the operator: a change of other fields keeps it.
+    await services.tenants.putDomain({ id: 'operator-pushed', orgId: 'acme', source: domain.source, docsPath: '', baseUrl: domain.baseUrl, includeHidden: false, pushSecretEnv: 'DOCS_PUSH_SECRET' });
+    assert.equal((await call('PATCH', '/v2/admin/domains/operator-pushed', acme.adminKey, { pushSecretEnv: 'DOCS_PUSH_SECRET', branch: 'next' })).status, 200);
+  });
 });
