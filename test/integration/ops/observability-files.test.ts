@@ -469,7 +469,7 @@ describe('observability and deployment files', function () {
         config: SHARED.config,
         worker: { replicas: 3 },
         api: { port: 8080 },
-        secrets: { existingSecret: 'quire-prod', databaseUrl: { secretName: 'quire-db', key: 'url' }, workerEnv: [{ env: 'GITHUB_TOKEN', key: 'github-token' }] },
+        secrets: { existingSecret: 'quire-prod', databaseUrl: { secretName: 'quire-db', key: 'url' }, workerEnv: [{ env: 'GITHUB_TOKEN', key: 'github-token' }], apiEnv: [{ env: 'ACME_PUSH_SECRET', key: 'acme-push-secret' }] },
       });
       const api = container(find(manifests, 'Deployment', 'quire-api'));
       const worker = find(manifests, 'Deployment', 'quire-worker');
@@ -493,6 +493,9 @@ describe('observability and deployment files', function () {
       // Forge tokens reach the worker only.
       assert.deepEqual(envOf(workerC, 'GITHUB_TOKEN')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'github-token', optional: false });
       assert.equal(envOf(api, 'GITHUB_TOKEN'), undefined);
+      // Push-hook secrets reach the API only: it checks the deliveries.
+      assert.deepEqual(envOf(api, 'ACME_PUSH_SECRET')?.valueFrom?.secretKeyRef, { name: 'quire-prod', key: 'acme-push-secret', optional: false });
+      assert.equal(envOf(workerC, 'ACME_PUSH_SECRET'), undefined);
       assertNoLiteralSecrets(manifests);
     });
 
