@@ -1,6 +1,7 @@
 import { retryWhen } from './retry-after.js';
 import type { ThreadStorage } from './thread-storage.js';
 import { readUiMessageStream, type StreamHandlers } from './ui-stream.js';
+import type { WidgetWords } from './words.js';
 
 export interface AssistantClientOptions {
   /** Base URL of the Quire API. */
@@ -9,15 +10,17 @@ export interface AssistantClientOptions {
   /** The public assistant key (`quire_dsc_…`). */
   assistantKey: string;
   threads: ThreadStorage;
+  /** The widget's language, for a failure said before the answer's stream begins. */
+  words: WidgetWords;
 }
 
 export type AnswerHandlers = Omit<StreamHandlers, 'thread'>;
 
 /** A request that failed before its stream began: the API's JSON error, said for a reader. */
-function failureMessage(status: number, body: unknown, retryAfter: string | null): string {
-  if (status === 429) return `Too many questions right now; please try again ${retryWhen(retryAfter)}.`;
+function failureMessage(words: WidgetWords, status: number, body: unknown, retryAfter: string | null): string {
+  if (status === 429) return words.tooMany(retryWhen(retryAfter, words));
   const error = typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
-  return error ? `The assistant could not answer: ${error}` : `The assistant could not answer (HTTP ${status}).`;
+  return error ? words.couldNotAnswer(error) : words.httpFailure(status);
 }
 
 /**
@@ -67,7 +70,7 @@ export async function ask(options: AssistantClientOptions, question: string, on:
     }
     if (!res.ok || !res.body) {
       const error: unknown = await res.json().catch(() => undefined);
-      on.error(failureMessage(res.status, error, res.headers.get('Retry-After')));
+      on.error(failureMessage(options.words, res.status, error, res.headers.get('Retry-After')));
       return;
     }
     await readUiMessageStream(res.body, {

@@ -11,6 +11,7 @@
 import { mountWidget } from './panel.js';
 import { reportPageViews } from './page-views.js';
 import { ThreadStorage } from './thread-storage.js';
+import { ENGLISH } from './words.js';
 
 function start(script: HTMLScriptElement): void {
   const domain = script.dataset.domain;
@@ -29,6 +30,7 @@ function start(script: HTMLScriptElement): void {
       title: script.dataset.title,
       docsUrl: script.dataset.docsUrl,
       threads: new ThreadStorage(`quire-widget:${api}:${domain}`),
+      words: ENGLISH,
     });
   if (document.body) mount();
   else document.addEventListener('DOMContentLoaded', mount, { once: true });

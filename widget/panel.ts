@@ -23,8 +23,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
  */
 const EN = { lang: 'en' };
 
-const RESUMED = 'Resumed your earlier conversation: the assistant remembers what you asked. Choose “New conversation” to start afresh.';
-
 /**
  * Mounts the launcher button and the chat panel in a shadow root of their
  * own. Keyboard: the launcher toggles the panel, focus goes to the question
@@ -37,28 +35,29 @@ export function mountWidget(options: WidgetOptions): void {
   const shadow = host.attachShadow({ mode: 'open' });
   const style = el('style', {}, STYLES);
   const root = el('div', { class: 'root' });
-  const title = options.title ?? 'Ask AI';
+  const { words } = options;
+  const title = options.title ?? words.title;
   const titleLang = options.title === undefined ? EN : {};
   const launcher = el('button', { class: 'launcher', type: 'button', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': 'quire-panel', ...titleLang }, title);
   const panel = el('section', { class: 'panel', id: 'quire-panel', role: 'dialog', 'aria-labelledby': 'quire-title', hidden: '' });
   const header = el('header');
   const heading = el('h2', { id: 'quire-title', ...titleLang }, title);
-  const reset = el('button', { type: 'button', class: 'new', ...EN }, 'New conversation');
+  const reset = el('button', { type: 'button', class: 'new', ...EN }, words.newConversation);
   // Shown while a conversation is kept: the reader may have it erased on the server, not only forgotten here.
-  const erase = el('button', { type: 'button', class: 'new', ...EN }, 'Delete conversation');
-  const close = el('button', { type: 'button', 'aria-label': 'Close', ...EN }, '✕');
+  const erase = el('button', { type: 'button', class: 'new', ...EN }, words.deleteConversation);
+  const close = el('button', { type: 'button', 'aria-label': words.close, ...EN }, '✕');
   // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
   // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
   // others each token); the announcer below says each answer, and its error, once, complete.
-  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: '0' });
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': words.conversation, tabindex: '0' });
   const announcer = el('p', { class: 'sr', role: 'status' });
-  const empty = el('p', { class: 'empty', ...EN }, 'Ask a question about the documentation.');
-  const resumed = el('p', { class: 'resumed', role: 'status', ...EN }, RESUMED);
+  const empty = el('p', { class: 'empty', ...EN }, words.empty);
+  const resumed = el('p', { class: 'resumed', role: 'status', ...EN }, words.resumed);
   const form = el('form');
-  const label = el('label', { class: 'sr', for: 'quire-question', ...EN }, 'Your question');
+  const label = el('label', { class: 'sr', for: 'quire-question', ...EN }, words.question);
   // Questions and answers take their own text's direction (Arabic on an English page, English on a Hebrew one).
-  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: 'Ask a question…', autocomplete: 'off', dir: 'auto' });
-  const send = el('button', { type: 'submit', ...EN }, 'Send');
+  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: words.placeholder, autocomplete: 'off', dir: 'auto' });
+  const send = el('button', { type: 'submit', ...EN }, words.send);
   header.append(heading, reset, erase, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
   const resumedThread = options.threads.load()?.threadId;
@@ -71,7 +70,7 @@ export function mountWidget(options: WidgetOptions): void {
 
   const showErase = () => (erase.hidden = !options.threads.load());
   showErase();
-  const render = answerRenderer();
+  const render = answerRenderer(words);
   // The domain's site is learned from the first search hits: site-relative links resolve against it.
   const base: LinkBase = { docsUrl: options.docsUrl, site: undefined };
   const setOpen = (open: boolean) => {
@@ -100,7 +99,7 @@ export function mountWidget(options: WidgetOptions): void {
     void eraseThread(options).then((gone) => {
       erase.disabled = false;
       // Said in the log, where a sighted reader looks, and by the status region to a screen reader.
-      const outcome = gone ? 'Your conversation was deleted.' : 'The conversation could not be deleted; please try again.';
+      const outcome = gone ? words.deleted : words.notDeleted;
       if (gone) log.replaceChildren(el('p', { class: 'resumed', ...EN }, outcome));
       else log.append(el('p', { class: 'error', ...EN }, outcome));
       announcer.textContent = outcome;
@@ -123,11 +122,11 @@ export function mountWidget(options: WidgetOptions): void {
     empty.remove();
     // The last answer said leaves the announcer, not to be read twice when the reader browses the panel; a screen
     // reader hears that the question was taken, rather than silence until the answer is whole.
-    announcer.replaceChildren(el('span', EN, 'Answering…'));
+    announcer.replaceChildren(el('span', EN, words.answering));
     const asked = el('div', { class: 'question', dir: 'auto' }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text' });
-    const list = el('ol', { class: 'sources', 'aria-label': 'Sources' });
+    const list = el('ol', { class: 'sources', 'aria-label': words.sources });
     answer.append(body);
     log.append(asked, answer);
     // The answer is read from its beginning: as it grows the question rises to the top of the log, and no further.
@@ -154,7 +153,7 @@ export function mountWidget(options: WidgetOptions): void {
         return [item];
       });
       list.replaceChildren(...items);
-      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true', ...EN }, 'Sources'), list);
+      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true', ...EN }, words.sources), list);
       anchor();
     };
     const repaint = () => {
@@ -181,9 +180,9 @@ export function mountWidget(options: WidgetOptions): void {
         sources.addSource({ id, url, title });
         repaint();
       },
-      error: (message) => answer.append(el('p', { class: 'error', ...EN }, message)),
+      error: (message) => answer.append(el('p', { class: 'error', ...EN }, message ?? words.incomplete)),
     })
-      .catch(() => answer.append(el('p', { class: 'error', ...EN }, 'The assistant could not be reached.')))
+      .catch(() => answer.append(el('p', { class: 'error', ...EN }, words.unreachable)))
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();

@@ -1,6 +1,7 @@
 import type { StateCore, Token } from 'markdown-it';
 import { isSafeLink, safeMarkdown } from '../core/markdown/safe-markdown.js';
 import type { AnswerSources, Source } from './sources.js';
+import type { WidgetWords } from './words.js';
 
 const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
 /** `[3]`: a citation of the server that numbers passages, or the text of a link the server made of one. */
@@ -120,14 +121,14 @@ function linkEnd(children: Token[], open: number): number {
  * renders, from the docs page, and a prompt injection could plant a tracking
  * pixel that way. An image inside a link leaves only its text.
  */
-function imagesAsLinks(TokenOf: TokenClass, children: Token[]): Token[] {
+function imagesAsLinks(TokenOf: TokenClass, children: Token[], words: WidgetWords): Token[] {
   let depth = 0;
   return children.flatMap((token) => {
     if (token.type === 'link_open') depth++;
     if (token.type === 'link_close') depth--;
     if (token.type !== 'image') return [token];
     const text = new TokenOf('text', '', 0);
-    text.content = (token.children ?? []).map((t) => t.content).join('') || 'image';
+    text.content = (token.children ?? []).map((t) => t.content).join('') || words.image;
     if (depth > 0) return [text];
     const open = new TokenOf('link_open', 'a', 1);
     open.attrs = [['href', token.attrGet('src') ?? '']];
@@ -181,7 +182,7 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
  * citations numbered and linked to the cited pages, and its `suggestions`
  * block turned into a list of links.
  */
-export function answerRenderer(): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
+export function answerRenderer(words: WidgetWords): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
   const md = safeMarkdown();
   // What the render under way cites from; rendering is synchronous, so one at a time.
   let env: CitationEnv | undefined;
@@ -189,7 +190,7 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, bas
     if (!env) return;
     for (const block of state.tokens) {
       // Images first: the links they become are resolved and cited like the others.
-      if (block.type === 'inline' && block.children) block.children = cite(state.Token, imagesAsLinks(state.Token, block.children), env);
+      if (block.type === 'inline' && block.children) block.children = cite(state.Token, imagesAsLinks(state.Token, block.children, words), env);
     }
   });
   // Each block takes its own text's direction, so an answer in Arabic reads right to left on an English page, and English left to right on an Arabic one.
@@ -209,7 +210,7 @@ export function answerRenderer(): (markdown: string, sources: AnswerSources, bas
         if (!m?.[1] || !href) return [];
         return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${md.utils.escapeHtml(m[1])}</a></li>`];
       });
-    return links.length > 0 ? `<nav class="suggestions" aria-label="Related pages"><ul>${links.join('')}</ul></nav>` : '';
+    return links.length > 0 ? `<nav class="suggestions" aria-label="${md.utils.escapeHtml(words.relatedPages)}"><ul>${links.join('')}</ul></nav>` : '';
   };
   return (markdown, sources, base) => {
     const current: CitationEnv = { sources, base, cited: [] };

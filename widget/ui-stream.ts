@@ -12,7 +12,8 @@ export interface StreamHandlers {
   hits(hits: SearchHit[]): void;
   text(delta: string): void;
   source(id: string, url: string, title: string): void;
-  error(message: string): void;
+  /** An error part; undefined when it says no more than that the answer could not be completed. */
+  error(message: string | undefined): void;
 }
 
 const SEARCH_TOOL = 'search';
@@ -51,7 +52,7 @@ function dispatcher(on: StreamHandlers): (chunk: unknown) => void {
       const url = stringOf(chunk, 'url');
       if (url) on.source(stringOf(chunk, 'sourceId') ?? url, url, stringOf(chunk, 'title') ?? url);
     }
-    if (type === 'error') on.error(stringOf(chunk, 'errorText') ?? 'The answer could not be completed.');
+    if (type === 'error') on.error(stringOf(chunk, 'errorText'));
   };
 }
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { retryWhen } from '../../../widget/retry-after.js';
+import { retryWhen as retryWhenIn } from '../../../widget/retry-after.js';
+import { ENGLISH } from '../../../widget/words.js';
+
+const retryWhen = (retryAfter: string | null, now: Date) => retryWhenIn(retryAfter, ENGLISH, now);
 
 /** 10 March 2026 at `hour`:00 on the reader's clock, whatever the test machine's time zone. */
 const at = (hour: number) => new Date(2026, 2, 10, hour, 0, 0);
@@ -18,7 +21,7 @@ describe("widget: when a reader who asked too often may ask again", () => {
     assert.match(later, /^after (13|01)[:.]33/);
     assert.doesNotMatch(later, /16418|tomorrow/);
     assert.match(retryWhen('7200', at(23)), /^after (01|1)[:.]00.* tomorrow$/);
-    assert.match(retryWhen(String(3 * 24 * 3600), at(9)), /^after .*13.*, 09[:.]00/);
+    assert.match(retryWhen(String(3 * 24 * 3600), at(9)), /^after .*13.* 09[:.]00/);
   });
 
   it('reads an HTTP date too, and says "later" when the header names no time', () => {
