@@ -4,14 +4,16 @@
  *   <script src="https://quire.example.com/widget.js" data-domain="DOMAIN" data-key="quire_dsc_…" async></script>
  *
  * optional `data-title` (launcher and panel title), `data-api` (the API's base
- * URL; default: where the script came from) and `data-docs-url` (the docs site
- * for relative links; default: the domain's base URL, as its search hits show it).
+ * URL; default: where the script came from), `data-docs-url` (the docs site
+ * for relative links; default: the domain's base URL, as its search hits show it)
+ * and `data-language` (a BCP 47 tag for the widget's own words; default: the
+ * page's `<html lang>`, else English).
  * It reports each page view with one beacon (page-views.ts).
  */
 import { mountWidget } from './panel.js';
 import { reportPageViews } from './page-views.js';
 import { ThreadStorage } from './thread-storage.js';
-import { ENGLISH } from './words.js';
+import { chooseWords } from './words.js';
 
 function start(script: HTMLScriptElement): void {
   const domain = script.dataset.domain;
@@ -30,7 +32,9 @@ function start(script: HTMLScriptElement): void {
       title: script.dataset.title,
       docsUrl: script.dataset.docsUrl,
       threads: new ThreadStorage(`quire-widget:${api}:${domain}`),
-      words: ENGLISH,
+      // The widget speaks the language `data-language` names, else the page's, else English.
+      words: chooseWords(script.dataset.language, document.documentElement.lang),
+      pageLang: document.documentElement.lang,
     });
   if (document.body) mount();
   else document.addEventListener('DOMContentLoaded', mount, { once: true });

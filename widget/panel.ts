@@ -4,8 +4,10 @@ import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
 
 export interface WidgetOptions extends AssistantClientOptions {
-  /** `data-title`; unset: "Ask AI". */
+  /** `data-title`; unset: "Ask AI", in the widget's language. */
   title: string | undefined;
+  /** The page's `<html lang>` ("" when it has none): the language of the reader's question, its answer and `data-title`. */
+  pageLang: string;
   /** The docs site links go to (`data-docs-url`); unset: the domain's base URL, as its search hits show it. */
   docsUrl: string | undefined;
 }
@@ -17,11 +19,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return node;
 }
 
-/**
- * The widget's own words are English, marked so: on a page in another language a screen reader says them as
- * English. The reader's question and its answer, and a title the page gives, keep the page's language.
- */
-const EN = { lang: 'en' };
 
 /**
  * Mounts the launcher button and the chat panel in a shadow root of their
@@ -34,30 +31,33 @@ export function mountWidget(options: WidgetOptions): void {
   const host = el('div', { id: 'quire-widget' });
   const shadow = host.attachShadow({ mode: 'open' });
   const style = el('style', {}, STYLES);
-  const root = el('div', { class: 'root' });
   const { words } = options;
+  // The widget's own words are in its language, marked so on its root: a screen reader says them in that
+  // language's voice. The reader's question and its answer, and a title the page gives, keep the page's language.
+  const root = el('div', { class: 'root', lang: words.lang });
+  const readerLang: Record<string, string> = options.pageLang.toLowerCase() === words.lang.toLowerCase() ? {} : { lang: options.pageLang };
   const title = options.title ?? words.title;
-  const titleLang = options.title === undefined ? EN : {};
+  const titleLang = options.title === undefined ? {} : readerLang;
   const launcher = el('button', { class: 'launcher', type: 'button', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': 'quire-panel', ...titleLang }, title);
   const panel = el('section', { class: 'panel', id: 'quire-panel', role: 'dialog', 'aria-labelledby': 'quire-title', hidden: '' });
   const header = el('header');
   const heading = el('h2', { id: 'quire-title', ...titleLang }, title);
-  const reset = el('button', { type: 'button', class: 'new', ...EN }, words.newConversation);
+  const reset = el('button', { type: 'button', class: 'new' }, words.newConversation);
   // Shown while a conversation is kept: the reader may have it erased on the server, not only forgotten here.
-  const erase = el('button', { type: 'button', class: 'new', ...EN }, words.deleteConversation);
-  const close = el('button', { type: 'button', 'aria-label': words.close, ...EN }, '✕');
+  const erase = el('button', { type: 'button', class: 'new' }, words.deleteConversation);
+  const close = el('button', { type: 'button', 'aria-label': words.close }, '✕');
   // Focusable, so a keyboard can scroll a long answer that has no link to stop on. Not live: an answer is painted
   // token by token, and `aria-busy` does not hold that back alike in every screen reader (NVDA then says nothing,
   // others each token); the announcer below says each answer, and its error, once, complete.
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': words.conversation, tabindex: '0' });
   const announcer = el('p', { class: 'sr', role: 'status' });
-  const empty = el('p', { class: 'empty', ...EN }, words.empty);
-  const resumed = el('p', { class: 'resumed', role: 'status', ...EN }, words.resumed);
+  const empty = el('p', { class: 'empty' }, words.empty);
+  const resumed = el('p', { class: 'resumed', role: 'status' }, words.resumed);
   const form = el('form');
-  const label = el('label', { class: 'sr', for: 'quire-question', ...EN }, words.question);
+  const label = el('label', { class: 'sr', for: 'quire-question' }, words.question);
   // Questions and answers take their own text's direction (Arabic on an English page, English on a Hebrew one).
-  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: words.placeholder, autocomplete: 'off', dir: 'auto' });
-  const send = el('button', { type: 'submit', ...EN }, words.send);
+  const input = el('textarea', { id: 'quire-question', rows: '2', placeholder: words.placeholder, autocomplete: 'off', dir: 'auto', ...readerLang });
+  const send = el('button', { type: 'submit' }, words.send);
   header.append(heading, reset, erase, close);
   // A saved thread goes on where it stopped; the reader is told so, and may start afresh.
   const resumedThread = options.threads.load()?.threadId;
@@ -100,8 +100,8 @@ export function mountWidget(options: WidgetOptions): void {
       erase.disabled = false;
       // Said in the log, where a sighted reader looks, and by the status region to a screen reader.
       const outcome = gone ? words.deleted : words.notDeleted;
-      if (gone) log.replaceChildren(el('p', { class: 'resumed', ...EN }, outcome));
-      else log.append(el('p', { class: 'error', ...EN }, outcome));
+      if (gone) log.replaceChildren(el('p', { class: 'resumed' }, outcome));
+      else log.append(el('p', { class: 'error' }, outcome));
       announcer.textContent = outcome;
       showErase();
       if (gone) input.focus();
@@ -122,10 +122,10 @@ export function mountWidget(options: WidgetOptions): void {
     empty.remove();
     // The last answer said leaves the announcer, not to be read twice when the reader browses the panel; a screen
     // reader hears that the question was taken, rather than silence until the answer is whole.
-    announcer.replaceChildren(el('span', EN, words.answering));
-    const asked = el('div', { class: 'question', dir: 'auto' }, question);
+    announcer.textContent = words.answering;
+    const asked = el('div', { class: 'question', dir: 'auto', ...readerLang }, question);
     const answer = el('div', { class: 'answer' });
-    const body = el('div', { class: 'answer-text' });
+    const body = el('div', { class: 'answer-text', ...readerLang });
     const list = el('ol', { class: 'sources', 'aria-label': words.sources });
     answer.append(body);
     log.append(asked, answer);
@@ -149,11 +149,11 @@ export function mountWidget(options: WidgetOptions): void {
         const href = linkTarget(source.url, base);
         if (!href) return [];
         const item = el('li');
-        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, source.title));
+        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer', ...readerLang }, source.title));
         return [item];
       });
       list.replaceChildren(...items);
-      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true', ...EN }, words.sources), list);
+      if (items.length > 0 && !list.isConnected) answer.append(el('p', { class: 'sources-title', 'aria-hidden': 'true' }, words.sources), list);
       anchor();
     };
     const repaint = () => {
@@ -180,15 +180,17 @@ export function mountWidget(options: WidgetOptions): void {
         sources.addSource({ id, url, title });
         repaint();
       },
-      error: (message) => answer.append(el('p', { class: 'error', ...EN }, message ?? words.incomplete)),
+      error: (message) => answer.append(el('p', { class: 'error' }, message ?? words.incomplete)),
     })
-      .catch(() => answer.append(el('p', { class: 'error', ...EN }, words.unreachable)))
+      .catch(() => answer.append(el('p', { class: 'error' }, words.unreachable)))
       .finally(() => {
         if (frame) cancelAnimationFrame(frame);
         paint();
         // An error is said with the answer, not as an alert from inside the busy log, which NVDA would not read.
         // As it reads on screen (innerText): the words of two blocks, two suggested pages, kept apart.
-        announcer.textContent = [body, ...answer.querySelectorAll<HTMLElement>('.error')].map((node) => node.innerText).filter(Boolean).join('\n');
+        // The answer's words in the page's language, the widget's errors in its own.
+        const said = [body, ...answer.querySelectorAll<HTMLElement>('.error')].filter((node) => node.innerText);
+        announcer.replaceChildren(...said.flatMap((node, i) => [...(i > 0 ? ['\n'] : []), el('span', node === body ? readerLang : {}, node.innerText)]));
         // The server had forgotten the saved thread (expired), and the answer started a new one.
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;

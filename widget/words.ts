@@ -1,3 +1,5 @@
+import { TRANSLATIONS } from './translations.js';
+
 /** The widget's own words in one language: its controls, its status messages and its errors. */
 export interface WidgetWords {
   /** The BCP 47 tag they are written in: the widget's `lang`, and the locale its numbers and times are formatted in. */
@@ -65,3 +67,21 @@ export const ENGLISH: WidgetWords = {
   after: (moment) => `after ${moment}`,
   tomorrow: (clock) => `${clock} tomorrow`,
 };
+
+const LANGUAGES = new Map<string, WidgetWords>([['en', ENGLISH], ...Object.entries(TRANSLATIONS)]);
+
+/** The languages the widget speaks, by primary language subtag. */
+export const WIDGET_LANGUAGES = [...LANGUAGES.keys()];
+
+/**
+ * The words for the first of these BCP 47 tags (`data-language`, then the page's `<html lang>`)
+ * whose language the widget speaks, matched on the primary subtag whatever the case or region
+ * (`pt-BR`, `PT-pt` and `pt` are Portuguese); else English.
+ */
+export function chooseWords(...tags: Array<string | undefined>): WidgetWords {
+  for (const tag of tags) {
+    const words = LANGUAGES.get(tag?.trim().split(/[-_]/)[0]?.toLowerCase() ?? '');
+    if (words) return words;
+  }
+  return ENGLISH;
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.js';
+import { screenshot } from './artifacts.js';
+import { startPageServer, type PageServer } from './page-server.js';
+import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { watchedPage, type WatchedPage } from '../../support/browser.js';
+import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
+
+/** What the widget's own words and the reader's text are marked as: the nearest `lang` inside the widget, else the page's. */
+const LANGS = `(() => { const lang = (el) => el && (el.closest('[lang]') ?? document.documentElement).getAttribute('lang');
+  return { root: root.querySelector('.root').getAttribute('lang'),
+    own: ['.launcher', 'h2', '.new', 'header button[aria-label]', 'label', 'form button', '.log'].map((s) => lang(root.querySelector(s))),
+    reader: { question: lang(root.querySelector('.question')), answer: lang(root.querySelector('.answer-text')), input: lang(root.querySelector('textarea')) } }; })()`;
+
+interface Langs {
+  root: string;
+  own: string[];
+  reader: Record<'question' | 'answer' | 'input', string | null>;
+}
+
+/** The widget's words as a reader meets them: on its controls, and said by its status region. */
+const OWN_WORDS = `({ launcher: root.querySelector('.launcher').textContent, placeholder: root.querySelector('textarea').placeholder,
+  send: root.querySelector('form button').textContent, close: root.querySelector('header button[aria-label]').getAttribute('aria-label'),
+  empty: root.querySelector('.empty')?.textContent, label: root.querySelector('label').textContent })`;
+
+/**
+ * The widget for readers in other languages, in headless Chromium over the real assistant route and the
+ * scripted model: its own words in the page's language (or the one `data-language` names), its root marked
+ * with that language, and the reader's question and answer left in the page's.
+ */
+describe('the widget in the reader\'s language', function () {
+  this.timeout(180_000);
+  let world: AssistantWorld;
+  let site: PageServer;
+  let tab: WatchedPage;
+  afterEach(() => tab.close());
+
+  before(async function () {
+    world = await assistantWorld({ script: () => ({ text: 'Installation explains this [1].' }), features: await widgetFeatures() });
+    site = await startPageServer();
+    const tag = (domain: string, key: string, extra = '') => `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${key}"${extra} async></script>`;
+    const page = (attrs: string, extra = '', domain = 'docs', key = world.org.assistantKey) =>
+      `<!doctype html><html ${attrs}><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1>${tag(domain, key, extra)}</main></body></html>`;
+    site.put('/fr.html', page('lang="fr"'));
+    site.put('/pt-br.html', page('lang="pt-BR"'));
+    site.put('/zh-cn.html', page('lang="ZH-cn"'));
+    site.put('/klingon.html', page('lang="tlh"'));
+    site.put('/no-lang.html', page(''));
+    site.put('/de-asks-ja.html', page('lang="de"', ' data-language="ja"'));
+    site.put('/fr-asks-unknown.html', page('lang="fr"', ' data-language="xx-YY"'));
+    await world.services.tenants.addOrg('sparing-lang', { assistantPerIpPerDay: 1 });
+    const sparing = await world.services.tenants.createKey('sparing-lang', 'assistant');
+    await world.services.tenants.putDomain({ id: 'sparing-lang-docs', orgId: 'sparing-lang', source: '.', docsPath: '', baseUrl: 'https://docs.example.com', includeHidden: false });
+    await world.docIndex.applyChanges('sparing-lang-docs', { upserts: SITE, removals: [] });
+    site.put('/sparing-fr.html', page('lang="fr"', '', 'sparing-lang-docs', sparing.secret));
+  });
+  after(() => world.close());
+
+  async function open(path: string): Promise<Page> {
+    tab = await watchedPage();
+    await tab.page.goto(`${site.origin}${path}`);
+    await openWidget(tab.page);
+    return tab.page;
+  }
+
+  it('speaks French on a page in French, marks its root lang="fr", and forces no language on the answer', async () => {
+    const page = await open('/fr.html');
+    assert.deepEqual(await inWidget(page, OWN_WORDS), {
+      launcher: 'Demander à l’IA',
+      placeholder: 'Posez une question…',
+      send: 'Envoyer',
+      close: 'Fermer',
+      empty: 'Posez une question sur la documentation.',
+      label: 'Votre question',
+    });
+    await ask(page, 'Comment installer la CLI ?', 1);
+    await page.locator('#quire-widget .sources a').first().waitFor();
+    await screenshot(page, 'widget-languages', 'french');
+    const langs = (await inWidget(page, LANGS)) as Langs;
+    assert.equal(langs.root, 'fr');
+    assert.deepEqual(new Set(langs.own), new Set(['fr']), JSON.stringify(langs));
+    assert.deepEqual(langs.reader, { question: 'fr', answer: 'fr', input: 'fr' }, 'inherited from the root, the page\'s language too');
+    assert.equal(await inWidget(page, `root.querySelector('.answer-text').hasAttribute('lang')`), false, 'no lang forced on the answer');
+    assert.equal(await page.locator('#quire-widget button', { hasText: 'Nouvelle conversation' }).count(), 1);
+    assert.deepEqual(await seriousViolations(page, ['target-size']), []);
+  });
+
+  it('says a refusal it words itself (too many questions) in the page\'s language', async () => {
+    const page = await open('/sparing-fr.html');
+    await ask(page, 'Comment installer la CLI ?', 1);
+    const refused = await ask(page, 'Et sous Windows ?', 2);
+    assert.match((await refused.locator('.error').textContent()) ?? '', /^Trop de questions pour le moment ; veuillez réessayer (dans \d+ (secondes?|minutes?)|à partir de .+)\.$/);
+  });
+
+  it('matches the page\'s language on its primary subtag whatever the case or region, and falls back to English', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['/pt-br.html', 'pt-BR', 'Perguntar à IA'],
+      ['/zh-cn.html', 'zh-Hans', '询问 AI'],
+      ['/klingon.html', 'en', 'Ask AI'],
+      ['/no-lang.html', 'en', 'Ask AI'],
+    ];
+    for (const [path, lang, launcher] of cases) {
+      const page = await open(path);
+      const seen = { lang: await inWidget(page, `root.querySelector('.root').getAttribute('lang')`), launcher: await page.locator('#quire-widget .launcher').textContent() };
+      assert.deepEqual(seen, { lang, launcher }, path);
+      await tab.close();
+    }
+    tab = await watchedPage();
+  });
+
+  it('speaks the language data-language names over the page\'s, and keeps the reader\'s question and answer in the page\'s', async () => {
+    const page = await open('/de-asks-ja.html');
+    assert.equal(await page.locator('#quire-widget .launcher').textContent(), 'AI に質問');
+    assert.equal(await page.locator('#quire-question').getAttribute('placeholder'), '質問を入力…');
+    await ask(page, 'Wie installiere ich die CLI?', 1);
+    const langs = (await inWidget(page, LANGS)) as Langs;
+    assert.equal(langs.root, 'ja');
+    assert.deepEqual(new Set(langs.own), new Set(['ja']), JSON.stringify(langs));
+    assert.deepEqual(langs.reader, { question: 'de', answer: 'de', input: 'de' }, 'the reader writes, and is answered, in the page\'s language');
+    assert.deepEqual(await seriousViolations(page, ['target-size']), []);
+    await tab.close();
+
+    // A language the widget does not speak: the page's comes next.
+    const other = await open('/fr-asks-unknown.html');
+    assert.equal(await inWidget(other, `root.querySelector('.root').getAttribute('lang')`), 'fr');
+    assert.equal(await other.locator('#quire-widget .launcher').textContent(), 'Demander à l’IA');
+  });
+});
