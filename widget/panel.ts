@@ -1,5 +1,5 @@
 import { ask, eraseThread, type AssistantClientOptions } from './assistant-client.js';
-import { answerRenderer, linkTarget, type LinkBase } from './render.js';
+import { answerRenderer, linkTarget, NEW_TAB_NOTE, type LinkBase } from './render.js';
 import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
 
@@ -51,6 +51,8 @@ export function mountWidget(options: WidgetOptions): void {
   // others each token); the announcer below says each answer, and its error, once, complete.
   const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': words.conversation, tabindex: '0' });
   const announcer = el('p', { class: 'sr', role: 'status' });
+  // Hidden, and read only as the description of the links that name it.
+  const newTab = el('span', { id: NEW_TAB_NOTE, hidden: '' }, words.newTab);
   const empty = el('p', { class: 'empty' }, words.empty);
   const resumed = el('p', { class: 'resumed', role: 'status' }, words.resumed);
   const form = el('form');
@@ -63,7 +65,7 @@ export function mountWidget(options: WidgetOptions): void {
   const resumedThread = options.threads.load()?.threadId;
   log.append(...(resumedThread ? [resumed] : [empty]));
   form.append(label, input, send);
-  panel.append(header, log, announcer, form);
+  panel.append(header, log, announcer, newTab, form);
   root.append(launcher, panel);
   shadow.append(style, root);
   document.body.append(host);
@@ -149,7 +151,7 @@ export function mountWidget(options: WidgetOptions): void {
         const href = linkTarget(source.url, base);
         if (!href) return [];
         const item = el('li');
-        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer', ...readerLang }, source.title));
+        item.append(el('a', { href, target: '_blank', rel: 'noopener noreferrer', 'aria-describedby': NEW_TAB_NOTE, ...readerLang }, source.title));
         return [item];
       });
       list.replaceChildren(...items);

@@ -7,6 +7,12 @@ const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
 /** `[3]`: a citation of the server that numbers passages, or the text of a link the server made of one. */
 const MARKER = /\[(\d{1,3})\]/g;
 const MARKER_TEXT = /^\s*\[?\d{1,3}\]?\s*$/;
+/**
+ * The id of the panel's note "(opens in a new tab)", in the widget's language: every link the widget shows
+ * opens in a new tab, and names the note as its description (`aria-describedby`), so a screen reader says so.
+ */
+export const NEW_TAB_NOTE = 'quire-new-tab';
+
 /** The blocks whose text direction the browser finds from their first letters (`dir="auto"`). */
 const BLOCKS = new Set(['paragraph_open', 'heading_open', 'list_item_open', 'blockquote_open', 'th_open', 'td_open']);
 
@@ -73,7 +79,6 @@ function marker(TokenOf: TokenClass, source: Source, n: number, href: string): T
   open.attrs = [
     ['href', href],
     ['class', 'cite'],
-    ['target', '_blank'],
     ['title', source.title],
     ['aria-label', `[${n}] ${source.title}`],
   ];
@@ -162,7 +167,6 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
     const href = linkTarget(written, env.base);
     const page = env.sources.byUrl(absolute(written, env.base));
     if (href) token.attrSet('href', href);
-    token.attrSet('target', '_blank');
     if (!page || !href) {
       out.push(token, ...inner, close);
       continue;
@@ -197,6 +201,13 @@ export function answerRenderer(words: WidgetWords): (markdown: string, sources: 
   md.core.ruler.push('quire_direction', (state) => {
     for (const token of state.tokens) if (BLOCKS.has(token.type)) token.attrSet('dir', 'auto');
   });
+  // Every link of an answer opens in a new tab, and says so.
+  const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, opts, _env, self) => self.renderToken(tokens, i, opts));
+  md.renderer.rules.link_open = (tokens, i, opts, mdEnv, self) => {
+    tokens[i]?.attrSet('target', '_blank');
+    tokens[i]?.attrSet('aria-describedby', NEW_TAB_NOTE);
+    return linkOpen(tokens, i, opts, mdEnv, self);
+  };
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, i, opts, mdEnv, self) => {
     const token = tokens[i];
@@ -208,7 +219,7 @@ export function answerRenderer(words: WidgetWords): (markdown: string, sources: 
       .flatMap((m) => {
         const href = m?.[2] && env ? linkTarget(m[2], env.base) : undefined;
         if (!m?.[1] || !href) return [];
-        return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${md.utils.escapeHtml(m[1])}</a></li>`];
+        return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer" aria-describedby="${NEW_TAB_NOTE}">${md.utils.escapeHtml(m[1])}</a></li>`];
       });
     return links.length > 0 ? `<nav class="suggestions" aria-label="${md.utils.escapeHtml(words.relatedPages)}"><ul>${links.join('')}</ul></nav>` : '';
   };

@@ -36,3 +36,23 @@ export async function ask(page: Page, question: string, n: number) {
   await page.waitForFunction(`!document.getElementById('quire-widget').shadowRoot.querySelector('.log').hasAttribute('aria-busy')`);
   return answer;
 }
+
+/** A node of Chromium's accessibility tree: what assistive technology is given. */
+export interface AxNode {
+  role: string;
+  name: string;
+  description: string;
+}
+
+/** The page's accessibility tree as Chromium exposes it (DevTools protocol), ignored nodes left out. */
+export async function accessibilityTree(page: Page): Promise<AxNode[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    return nodes
+      .filter((node) => !node.ignored)
+      .map((node) => ({ role: String(node.role?.value ?? ''), name: String(node.name?.value ?? ''), description: String(node.description?.value ?? '') }));
+  } finally {
+    await cdp.detach();
+  }
+}

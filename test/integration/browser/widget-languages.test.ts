@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
-import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { accessibilityTree, ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 
@@ -84,6 +84,18 @@ describe('the widget in the reader\'s language', function () {
     assert.equal(await inWidget(page, `root.querySelector('.answer-text').hasAttribute('lang')`), false, 'no lang forced on the answer');
     assert.equal(await page.locator('#quire-widget button', { hasText: 'Nouvelle conversation' }).count(), 1);
     assert.deepEqual(await seriousViolations(page, ['target-size']), []);
+  });
+
+  it('tells a screen reader, in the widget\'s language, that each link of an answer opens in a new tab', async () => {
+    const page = await open('/fr.html');
+    const reply = await ask(page, 'Comment installer la CLI ?', 1);
+    await reply.locator('.sources a').first().waitFor();
+    const opening = (await inWidget(page, `[...root.querySelectorAll('a[target=_blank]')].length`)) as number;
+    const links = (await accessibilityTree(page)).filter((node) => node.role === 'link');
+    // The citation, the suggested page and the source, each opening a new tab.
+    assert.ok(links.length >= 3 && links.length === opening, JSON.stringify({ opening, links }));
+    for (const link of links) assert.equal(link.description, '(s’ouvre dans un nouvel onglet)', JSON.stringify(link));
+    assert.ok(links.some((link) => link.name === '[1] Installation'), 'the description adds to the name, it does not replace it');
   });
 
   it('says a refusal it words itself (too many questions) in the page\'s language', async () => {
