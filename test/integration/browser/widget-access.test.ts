@@ -64,6 +64,8 @@ describe('the widget for every reader', function () {
     const page = (attrs: string, body: string) =>
       `<!doctype html><html ${attrs}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1>${body}</main></body></html>`;
     site.put('/widget.html', page('lang="en"', `<p>A page of the docs. <a href="#top">Top</a></p>${tag('docs', world.org.assistantKey)}`));
+    // A site that sets its root font size to 10px, for rem units of its own.
+    site.put('/small-root.html', page('lang="en" style="font-size: 62.5%"', `<p>A page of the docs.</p>${tag('docs', world.org.assistantKey)}`));
     site.put('/rtl.html', page('lang="ar" dir="rtl"', `<p>صفحة من التوثيق.</p>${tag('docs', world.org.assistantKey)}`));
     await world.services.tenants.addOrg('sparing', { assistantPerIpPerDay: 1 });
     const sparing = await world.services.tenants.createKey('sparing', 'assistant');
@@ -340,6 +342,30 @@ describe('the widget for every reader', function () {
     } finally {
       world.model!.chunkDelayMs = 0;
     }
+  });
+
+  it('sizes its text from the reader\'s browser font size: a larger default font grows all of it, the page\'s own root size leaves it be', async () => {
+    const WHAT = ['.launcher', 'h2', '.new', 'textarea', 'form button', '.question', '.answer-text p', '.cite', '.answer code', '.sources', '.sources-title'];
+    const sizes = async (path: string, defaultFontPx?: number) => {
+      tab = await watchedPage();
+      if (defaultFontPx) {
+        // The reader's setting (chrome://settings/fonts), as the browser's default font size.
+        const cdp = await tab.page.context().newCDPSession(tab.page);
+        await cdp.send('Page.setFontSizes', { fontSizes: { standard: defaultFontPx } });
+      }
+      await open(tab.page, path);
+      await ask(tab.page, 'Show me the code to install', 1);
+      await tab.page.locator('#quire-widget .sources-title').waitFor();
+      const px = (await inWidget(tab.page, `${JSON.stringify(WHAT)}.map((s) => parseFloat(getComputedStyle(root.querySelector(s)).fontSize))`)) as number[];
+      await tab.close();
+      return Object.fromEntries(WHAT.map((s, i) => [s, px[i] ?? 0]));
+    };
+    const normal = await sizes('/widget.html');
+    assert.equal(normal['.answer-text p'], 14, `the answer's text is 14px at the default 16px: ${JSON.stringify(normal)}`);
+    const larger = await sizes('/widget.html', 24);
+    for (const what of WHAT) assert.ok(Math.abs((larger[what] ?? 0) - 1.5 * (normal[what] ?? 0)) < 0.5, `${what} grows with the reader's font size, 16px to 24px: ${normal[what]}px to ${larger[what]}px`);
+    assert.deepEqual(await sizes('/small-root.html'), normal, 'a page whose root is 10px does not shrink it');
+    tab = await watchedPage();
   });
 
   it('draws the question box\'s edge at 3:1 or more against the panel, so the reader sees where to type', async () => {
