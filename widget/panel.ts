@@ -12,6 +12,9 @@ export interface WidgetOptions extends AssistantClientOptions {
   docsUrl: string | undefined;
 }
 
+/** How long the status region keeps what it said: ample for a screen reader to have taken it. */
+const ANNOUNCED_MS = 3000;
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -66,6 +69,20 @@ export function mountWidget(options: WidgetOptions): void {
   log.append(...(resumedThread ? [resumed] : [empty]));
   form.append(label, input, send);
   panel.append(header, log, announcer, newTab, form);
+  // What the announcer says stays only until it has been said: a screen reader takes a live region's words as they
+  // change, and left there, the copy of the last answer would be read a second time, beside the answer itself, by a
+  // reader who browses the panel. It goes a few seconds on, or at once when the reader moves into the conversation.
+  let hushing = 0;
+  const hush = () => {
+    clearTimeout(hushing);
+    announcer.replaceChildren();
+  };
+  const announce = (...parts: Array<Node | string>) => {
+    clearTimeout(hushing);
+    announcer.replaceChildren(...parts);
+    hushing = window.setTimeout(hush, ANNOUNCED_MS);
+  };
+  log.addEventListener('focusin', hush);
   root.append(launcher, panel);
   shadow.append(style, root);
   document.body.append(host);
@@ -91,7 +108,7 @@ export function mountWidget(options: WidgetOptions): void {
   reset.addEventListener('click', () => {
     options.threads.clear();
     log.replaceChildren(empty);
-    announcer.textContent = '';
+    hush();
     showErase();
     input.focus();
   });
@@ -104,7 +121,7 @@ export function mountWidget(options: WidgetOptions): void {
       const outcome = gone ? words.deleted : words.notDeleted;
       if (gone) log.replaceChildren(el('p', { class: 'resumed' }, outcome));
       else log.append(el('p', { class: 'error' }, outcome));
-      announcer.textContent = outcome;
+      announce(outcome);
       showErase();
       if (gone) input.focus();
     });
@@ -122,9 +139,8 @@ export function mountWidget(options: WidgetOptions): void {
     if (!question || send.disabled) return;
     input.value = '';
     empty.remove();
-    // The last answer said leaves the announcer, not to be read twice when the reader browses the panel; a screen
-    // reader hears that the question was taken, rather than silence until the answer is whole.
-    announcer.textContent = words.answering;
+    // A screen reader hears that the question was taken, rather than silence until the answer is whole.
+    announce(words.answering);
     const asked = el('div', { class: 'question', dir: 'auto', ...readerLang }, question);
     const answer = el('div', { class: 'answer' });
     const body = el('div', { class: 'answer-text', ...readerLang });
@@ -192,7 +208,7 @@ export function mountWidget(options: WidgetOptions): void {
         // As it reads on screen (innerText): the words of two blocks, two suggested pages, kept apart.
         // The answer's words in the page's language, the widget's errors in its own.
         const said = [body, ...answer.querySelectorAll<HTMLElement>('.error')].filter((node) => node.innerText);
-        announcer.replaceChildren(...said.flatMap((node, i) => [...(i > 0 ? ['\n'] : []), el('span', node === body ? readerLang : {}, node.innerText)]));
+        announce(...said.flatMap((node, i) => [...(i > 0 ? ['\n'] : []), el('span', node === body ? readerLang : {}, node.innerText)]));
         // The server had forgotten the saved thread (expired), and the answer started a new one.
         if (options.threads.load()?.threadId !== resumedThread) resumed.remove();
         send.disabled = false;

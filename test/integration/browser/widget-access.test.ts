@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
-import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { accessibilityTree, ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
@@ -366,6 +366,30 @@ describe('the widget for every reader', function () {
     for (const what of WHAT) assert.ok(Math.abs((larger[what] ?? 0) - 1.5 * (normal[what] ?? 0)) < 0.5, `${what} grows with the reader's font size, 16px to 24px: ${normal[what]}px to ${larger[what]}px`);
     assert.deepEqual(await sizes('/small-root.html'), normal, 'a page whose root is 10px does not shrink it');
     tab = await watchedPage();
+  });
+
+  it('leaves the answer once in the accessibility tree after saying it: the status region\'s copy goes', async () => {
+    tab = await watchedPage();
+    const { page } = tab;
+    await open(page);
+    // Text nodes that read the answer, and the status region's words, as Chromium gives them to assistive technology.
+    const readings = async () => {
+      const tree = await accessibilityTree(page);
+      return { answer: tree.filter((n) => n.role === 'StaticText' && n.name.includes('Installation explains this')).length, status: tree.filter((n) => n.role === 'status').length };
+    };
+    await ask(page, 'How do I install the CLI?', 1);
+    assert.match(String(await inWidget(page, `root.querySelector('[role=status]').textContent`)), /^Installation explains this/, 'the status region says the answer');
+    const announced = await page
+      .waitForFunction(`document.getElementById('quire-widget').shadowRoot.querySelector('[role=status]').textContent === ''`, undefined, { timeout: 15_000 })
+      .then(() => true, () => false);
+    assert.ok(announced, 'once said, the status region lets the answer go');
+    assert.deepEqual(await readings(), { answer: 1, status: 1 }, 'the answer is in the tree once, its status region still there for the next');
+
+    // A reader who moves into the conversation is reading the answer already: the copy goes at once.
+    await ask(page, 'How do I install the CLI?', 2);
+    assert.notEqual(await inWidget(page, `root.querySelector('[role=status]').textContent`), '');
+    await page.locator('#quire-widget .log').focus();
+    assert.deepEqual(await readings(), { answer: 2, status: 1 });
   });
 
   it('draws the question box\'s edge at 3:1 or more against the panel, so the reader sees where to type', async () => {
