@@ -13,7 +13,7 @@ import {
 /**
  * What the MCP endpoint refuses before the SDK's transport sees a body, where the transport's own
  * answer would be wrong in JSON-RPC's terms: a batch where the protocol has none (or an empty
- * one), and JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
+ * one, one holding `initialize`, one that repeats a request's id), and JSON that is not an MCP message, alone or in a batch (the transport calls it a parse
  * error, though the JSON parsed). And what the server answers wrongly of one request: params that
  * do not fit its method, such as a `tools/call` that is not a call (the SDK answers -32603, an
  * internal error, with its validator's dump).
@@ -110,6 +110,24 @@ function messageProblem(m: unknown): string | undefined {
 }
 
 /**
+ * Why a message (already an MCP message) may not be in a batch, or undefined: an `initialize`,
+ * which 2025-03-26 requires alone ("MUST NOT be part of a JSON-RPC batch"), or a request whose id
+ * an earlier request of the batch has (`seen` holds those), which could not tell its answer from
+ * theirs: the SDK answered only one of them.
+ */
+function batchProblem(message: unknown, seen: Set<string>): string | undefined {
+  if (!isObject(message) || typeof message.method !== 'string') return undefined;
+  if (message.method === 'initialize') return 'initialize must be sent alone, not in a batch (MCP 2025-03-26)';
+  if (!('id' in message)) return undefined;
+  const id = idOf(message);
+  // 1 and "1" are different ids.
+  const key = `${typeof id}:${String(id)}`;
+  if (seen.has(key)) return `id ${JSON.stringify(id)} is the id of an earlier request of the batch: give each request its own id`;
+  seen.add(key);
+  return undefined;
+}
+
+/**
  * The refusal of a POST body the transport would answer wrongly, or undefined to hand it on.
  * `protocolVersion` is the request's `MCP-Protocol-Version` header, when it has one.
  */
@@ -127,8 +145,9 @@ export function jsonRpcRefusal(body: unknown, protocolVersion: string | undefine
       );
     }
     // The transport refuses a whole batch for one broken message, so the refusal names which.
+    const requestIds = new Set<string>();
     for (const [i, message] of body.entries()) {
-      const problem = messageProblem(message);
+      const problem = messageProblem(message) ?? batchProblem(message, requestIds);
       if (problem) return refuse(400, null, INVALID_REQUEST, `Invalid Request: message ${i + 1} of the batch: ${problem}`);
     }
     return undefined;

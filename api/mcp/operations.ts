@@ -71,7 +71,7 @@ export const mcpOperations: OperationSpec[] = [
       200: { description: 'The JSON-RPC response(s) to the request(s) in the body.', headers: RATE_LIMIT_HEADERS, body: JsonRpcBody },
       202: { description: 'The body held only notifications or responses: nothing to answer.' },
       400: transportOrApiError(
-        'The body is not JSON (-32700); not an MCP message (an id that is not a string or integer, params that are not an object), alone or in a batch, an empty batch, or a batch under any protocol version but 2025-03-26 (-32600).',
+        'The body is not JSON (-32700); not an MCP message (an id that is not a string or integer, params that are not an object), alone or in a batch, an empty batch, a batch holding `initialize` or two requests with one id, or a batch under any protocol version but 2025-03-26 (-32600).',
       ),
       401: apiError('No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`).'),
       403: apiError('An admin key: this endpoint takes an assistant key.'),

@@ -370,6 +370,29 @@ describe('MCP server per domain (SDK client over HTTP)', () => {
     }
   });
 
+  it('refuses a 2025-03-26 batch holding initialize, or two requests with one id, with -32600 naming the message, and answers none of it', async () => {
+    const list = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    const initialize = { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    for (const [body, reason] of [
+      [[initialize, list(1)], /^Invalid Request: message 1 of the batch: initialize must be sent alone/],
+      [[list(1), initialize], /^Invalid Request: message 2 of the batch: initialize must be sent alone/],
+      [[list(1), list(2), list(1)], /^Invalid Request: message 3 of the batch: id 1 is the id of an earlier request/],
+      [[list('a'), { jsonrpc: '2.0', id: 'a', method: 'ping' }], /^Invalid Request: message 2 of the batch: id "a" is the id of an earlier request/],
+    ] as const) {
+      for (const version of ['2025-03-26', null]) {
+        const { status, body: answer } = await rawMcp(world, body, version);
+        assert.equal(status, 400, JSON.stringify(body));
+        assert.deepEqual([answer.id, answer.error?.code], [null, -32600], JSON.stringify(answer));
+        assert.match(answer.error?.message ?? '', reason);
+      }
+    }
+    // initialize alone is answered; 1 and "1" are two ids, and a notification has none.
+    assert.equal((await rawMcp(world, initialize, '2025-03-26')).status, 200);
+    const distinct = await rawMcp(world, [list(1), list('1'), { jsonrpc: '2.0', method: 'notifications/initialized' }], '2025-03-26');
+    assert.equal(distinct.status, 200);
+    assert.deepEqual((distinct.body as unknown as Array<{ id: unknown }>).map((r) => r.id), [1, '1']);
+  });
+
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${world.url}/mcp/skylark`, { method, headers: { authorization: `Bearer ${world.org.assistantKey}`, accept: 'text/event-stream' } });
