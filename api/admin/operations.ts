@@ -25,7 +25,9 @@ const KeyParams = v.object({ keyId: segment('A key of the organisation (`key_…
 const OrgParams = v.object({ orgId: segment('An organisation.') });
 const noContent: ResponseSpec = { description: 'Done.' };
 const taken: ResponseSpec = {
-  description: "The id is taken, by this organisation or another, or was another organisation's, deleted (`conflict`).",
+  description:
+    'The id is taken (`id_taken`, one message whatever the reason): ids are global across organisations, so this is a project or domain of this ' +
+    "organisation or another, or another organisation's deleted one (its id stays theirs). The organisation's own deleted id is not taken: it may create it again.",
   content: ERROR_CONTENT,
 };
 

@@ -13,6 +13,7 @@ import {
   listOrgProjects,
   revokeOrgKey,
   TenantConflictError,
+  TenantExistsError,
   TenantInputError,
   UnknownTenantError,
   updateDomain,
@@ -20,20 +21,24 @@ import {
 } from '../../core/tenants/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { readIndexRun, startIndexRun } from '../index-run.js';
-import { badRequest, conflict, notFound } from '../http-error.js';
+import { badRequest, conflict, HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import { DomainCreateBody, DomainPatchBody, KeyCreateBody, ProjectCreateBody, ProjectPatchBody, type IndexStatusOut } from './schemas.js';
 
 /** How long a status read waits for a running workflow's progress query before answering without it. */
 
-/** The tenant rules' errors as HTTP answers: unknown (or another organisation's) 404, taken 409, a broken rule 400. */
+/**
+ * The tenant rules' errors as HTTP answers: unknown (or another organisation's) 404, a taken id 409
+ * `id_taken` (one answer whoever holds it: ids are global), another conflict 409, a broken rule 400.
+ */
 export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (err) {
     if (err instanceof UnknownTenantError) throw notFound(`${err.kind} '${err.id}'`);
     if (err instanceof TenantInputError) throw badRequest(`invalid body: ${err.message}`, [{ path: err.field, message: err.reason }]);
+    if (err instanceof TenantExistsError) throw new HttpError(409, 'id_taken', err.message);
     if (err instanceof TenantConflictError) throw conflict(err.message);
     throw err;
   }

@@ -122,7 +122,7 @@ async function checkLocation(tenants: TenantStore, orgId: string, field: string,
   if (problem) throw new TenantInputError(field, problem);
 }
 
-/** Creates a project; an id that exists, in any organisation, is refused (TenantExistsError). */
+/** Creates a project; a taken id (live in any organisation, or another's deleted one) is refused (TenantExistsError). */
 export async function createProject(tenants: TenantStore, input: ProjectInput, rule: AdminRules = {}): Promise<Project> {
   checkForge(input);
   refuseMask('repository', input.repository);
@@ -168,7 +168,7 @@ export const getOrgDomain = async (tenants: TenantStore, orgId: string, id: stri
 
 export const listOrgDomains = async (tenants: TenantStore, orgId: string): Promise<Domain[]> => (await tenants.listDomains(orgId)).map(domainView);
 
-/** Creates a domain; an id that exists, in any organisation, is refused (TenantExistsError). */
+/** Creates a domain; a taken id (live in any organisation, or another's deleted one) is refused (TenantExistsError). */
 export async function createDomain(tenants: TenantStore, input: DomainInput, rule: AdminRules = {}): Promise<Domain> {
   refuseMask('source', input.source);
   await checkLocation(tenants, input.orgId, 'source', input.source, rule);

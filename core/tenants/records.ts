@@ -9,6 +9,7 @@ import {
   type Project,
   type ProjectInput,
   TenantConflictError,
+  TenantExistsError,
 } from './types.js';
 
 /** The rules both store implementations share: ids, timestamps, key material. */
@@ -27,8 +28,8 @@ export function newOrg(id: string, limits: OrgLimits | undefined, now = new Date
 
 export function mergeProject(input: ProjectInput, existing: Project | undefined, now = new Date()): Project {
   checkTenantId('project', input.id);
-  if (existing && existing.orgId !== input.orgId)
-    throw new TenantConflictError(`project '${input.id}' already belongs to another organisation`);
+  // Another organisation's id: refused as any taken id is, naming nothing of theirs.
+  if (existing && existing.orgId !== input.orgId) throw new TenantExistsError('project', input.id);
   return { ...input, createdAt: existing?.createdAt ?? now.toISOString(), updatedAt: now.toISOString() };
 }
 
@@ -46,8 +47,7 @@ export function webOrigin(url: string): string {
 
 export function mergeDomain(input: DomainInput, existing: Domain | undefined, now = new Date()): Domain {
   checkTenantId('domain', input.id);
-  if (existing && existing.orgId !== input.orgId)
-    throw new TenantConflictError(`domain '${input.id}' already belongs to another organisation`);
+  if (existing && existing.orgId !== input.orgId) throw new TenantExistsError('domain', input.id);
   const { allowedOrigins, ...rest } = input;
   const origins = [...new Set((allowedOrigins ?? []).map(webOrigin))];
   return {

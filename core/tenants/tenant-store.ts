@@ -126,12 +126,13 @@ async function refuseClearing(trx: Queries, id: string): Promise<void> {
 }
 
 /**
- * Refuses, as an id that exists, the id of another organisation's deleted project or domain: what
- * is kept by the id (jobs, pull requests, webhooks, automations; index and analytics) is theirs.
+ * Refuses, as an id that exists (the same TenantExistsError), the id of another organisation's
+ * deleted project or domain: what is kept by the id (jobs, pull requests, webhooks, automations;
+ * index and analytics) is theirs. The organisation's own deleted id it may take back.
  */
 async function refuseRetiredElsewhere(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
   const retired = await trx.selectFrom('retired_ids').select('org_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
-  if (retired && retired.org_id !== orgId) throw new TenantExistsError(kind, id, true);
+  if (retired && retired.org_id !== orgId) throw new TenantExistsError(kind, id);
 }
 
 /** How one tenant table's rows and records map: projects and domains alike. */

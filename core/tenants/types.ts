@@ -183,15 +183,17 @@ export class TenantConflictError extends Error {
   override name = 'TenantConflictError';
 }
 
-/** An id that is already taken, by this organisation or another. */
+/**
+ * An id that is taken: a live project or domain of this organisation or another, or another
+ * organisation's deleted one (its id stays theirs). Ids are global across organisations, and the
+ * message is one whatever the reason, so it tells an organisation nothing of another's ids.
+ */
 export class TenantExistsError extends TenantConflictError {
   override name = 'TenantExistsError';
   constructor(
     readonly kind: 'project' | 'domain',
     readonly id: string,
-    /** The id was another organisation's, deleted: the message says so without naming it. */
-    retired = false,
   ) {
-    super(retired ? `${kind} id '${id}' is taken (it was used before and is kept for its organisation): choose another id` : `${kind} '${id}' already exists`);
+    super(`${kind} id '${id}' is taken: choose another id`);
   }
 }

@@ -50,8 +50,9 @@ function given<T extends object>(fields: T): T {
 }
 
 /**
- * An add refused because its id is taken by a live project or domain: the message names the
- * update that changes it, with the organisation that owns it (which need not be the one given).
+ * An add refused because its id is taken by a live project or domain: the operator is told it
+ * exists and the update that changes it, with the organisation that owns it (which need not be
+ * the one given).
  */
 async function suggestingUpdate<T>(command: 'projects' | 'domains', id: string, owner: () => Promise<{ orgId: string } | undefined>, add: Promise<T>): Promise<T> {
   try {
@@ -61,7 +62,7 @@ async function suggestingUpdate<T>(command: 'projects' | 'domains', id: string, 
     const existing = await owner();
     // None: the id was a deleted one's, and the refusal already says to choose another.
     if (!existing) throw err;
-    throw new Error(`${err.message}; change it with: quire ${command} update ${existing.orgId}/${id} [flags]`, { cause: err });
+    throw new Error(`${err.kind} '${id}' already exists; change it with: quire ${command} update ${existing.orgId}/${id} [flags]`, { cause: err });
   }
 }
 

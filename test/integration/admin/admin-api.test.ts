@@ -56,23 +56,50 @@ describe('admin API', function () {
       await expectError(await call('GET', '/v2/admin/projects/handbook', acme.adminKey), 404, 'not_found');
     });
 
-    it('refuses a taken id with 409, even when another organisation holds it', async () => {
+    /** Status and body of a create, with the id put back as `{id}`: what tells one taken id from another. */
+    const refusal = async (res: Response, id: string) => ({ status: res.status, body: (await res.text()).split(id).join('{id}') });
+
+    it('refuses a taken id with 409 id_taken, even when another organisation holds it', async () => {
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' })).status, 201);
-      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' }), 409, 'conflict');
-      await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken', repository: '/repos/globex-taken.git' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'taken' }), 409, 'id_taken');
+      const res = await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'taken', repository: '/repos/globex-taken.git' });
+      await conforms('/v2/admin/projects', 'post', res.clone());
+      assert.deepEqual(await res.json(), { error: "project id 'taken' is taken: choose another id", code: 'id_taken' });
     });
 
     it("keeps a deleted project's id for its organisation: another organisation is refused it with 409, the same one takes it again", async () => {
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/projects/retired', acme.adminKey)).status, 204);
-      const refused = await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'retired', repository: '/repos/globex-retired.git' });
-      assert.equal(refused.status, 409);
-      assert.match(((await refused.json()) as { error: string }).error, /id 'retired' is taken .*choose another id/);
+      await expectError(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'retired', repository: '/repos/globex-retired.git' }), 409, 'id_taken');
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'retired' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/domains/no-such', acme.adminKey)).status, 404);
       assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'retired-site' })).status, 201);
       assert.equal((await call('DELETE', '/v2/admin/domains/retired-site', acme.adminKey)).status, 204);
-      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site', source: '/repos/globex-retired' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'retired-site', source: '/repos/globex-retired' }), 409, 'id_taken');
+    });
+
+    it("answers another organisation's live id and its deleted id alike, as this organisation's own live id", async () => {
+      // acme holds one live project and one deleted; globex asks for each, and acme for its live one.
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'held-live' })).status, 201);
+      assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'held-gone' })).status, 201);
+      assert.equal((await call('DELETE', '/v2/admin/projects/held-gone', acme.adminKey)).status, 204);
+      const live = await refusal(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'held-live', repository: '/repos/g1.git' }), 'held-live');
+      const gone = await refusal(await call('POST', '/v2/admin/projects', globex.adminKey, { ...project, id: 'held-gone', repository: '/repos/g2.git' }), 'held-gone');
+      const own = await refusal(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'held-live' }), 'held-live');
+      assert.deepEqual(live, gone);
+      assert.deepEqual(live, own);
+      assert.equal(live.status, 409);
+      // The same for domains.
+      assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'site-live' })).status, 201);
+      assert.equal((await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'site-gone' })).status, 201);
+      assert.equal((await call('DELETE', '/v2/admin/domains/site-gone', acme.adminKey)).status, 204);
+      const liveSite = await refusal(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'site-live', source: '/repos/g3' }), 'site-live');
+      const goneSite = await refusal(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'site-gone', source: '/repos/g4' }), 'site-gone');
+      assert.deepEqual(liveSite, goneSite);
+      assert.deepEqual(liveSite, { status: 409, body: JSON.stringify({ error: "domain id '{id}' is taken: choose another id", code: 'id_taken' }) });
+      // Out of the listings the other tests read.
+      assert.equal((await call('DELETE', '/v2/admin/projects/held-live', acme.adminKey)).status, 204);
+      assert.equal((await call('DELETE', '/v2/admin/domains/site-live', acme.adminKey)).status, 204);
     });
 
     it("refuses a repository or source on this server outside the operator's folders, and a git remote helper, with 400 naming the field; keeps one the operator set", async () => {
@@ -220,7 +247,7 @@ describe('admin API', function () {
 
     it('refuses a taken id, hides other organisations’ domains and unknown ids, and names bad fields', async () => {
       await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'acme-private' });
-      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'acme-private', source: '/repos/globex-private' }), 409, 'conflict');
+      await expectError(await call('POST', '/v2/admin/domains', globex.adminKey, { ...domain, id: 'acme-private', source: '/repos/globex-private' }), 409, 'id_taken');
       for (const suffix of ['', '/index']) {
         await expectError(await call('GET', `/v2/admin/domains/acme-private${suffix}`, globex.adminKey), 404, 'not_found');
         await expectError(await call('GET', `/v2/admin/domains/no-such${suffix}`, acme.adminKey), 404, 'not_found');
