@@ -34,8 +34,17 @@ const pushSecretEnv = v.pipe(
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));
 const origins = v.pipe(v.array(webUrl), v.maxLength(100, 'must list at most 100 origins'));
 
+/** A new project's or domain's id: global across organisations, so one another holds (or held) is taken. */
+const newTenantId = (kind: string) =>
+  v.pipe(
+    tenantId,
+    v.description(
+      `Global across organisations: an id any organisation's ${kind} has (or another organisation's deleted one had) is taken (409 \`id_taken\`); this organisation's own deleted id may be used again.`,
+    ),
+  );
+
 export const ProjectCreateBody = v.strictObject({
-  id: tenantId,
+  id: newTenantId('project'),
   repository: text(2000),
   branch: v.optional(v.pipe(text(255), v.description('Default `main`.')), 'main'),
   docsPath: v.optional(docsPath, ''),
@@ -57,7 +66,7 @@ export const ProjectPatchBody = v.strictObject({
 });
 
 export const DomainCreateBody = v.strictObject({
-  id: tenantId,
+  id: newTenantId('domain'),
   source: text(2000),
   branch: v.optional(text(255)),
   docsPath: v.optional(docsPath, ''),
