@@ -118,7 +118,7 @@ async function checkLocation(tenants: TenantStore, orgId: string, field: string,
   const problem =
     (await locationProblem(value, rule.localPaths)) ??
     (rule.allowPrivateTargets === false ? await privateTargetProblem(value) : undefined) ??
-    (await takenLocationProblem(value, () => othersLocations(tenants, orgId)));
+    (await takenLocationProblem(value, rule.localPaths, () => othersLocations(tenants, orgId)));
   if (problem) throw new TenantInputError(field, problem);
 }
 

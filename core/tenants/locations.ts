@@ -31,6 +31,17 @@ export function localPathOf(location: string): string | undefined {
 const within = (roots: readonly string[], target: string) => roots.some((root) => target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
 
 /**
+ * The one refusal of a path on this machine an admin may not name, whatever the reason (outside
+ * `roots`, or a folder of another organisation's): it states the rule and names nothing of theirs,
+ * so it tells no one whether another organisation reads a folder.
+ */
+export function localPathRefusal(roots: readonly string[]): string {
+  const allowed =
+    roots.length > 0 ? ` or a folder under ${roots.join(', ')} that no other organisation's project or domain reads (nor one inside or around such a folder)` : '';
+  return `is a path on the server this organisation may not name; give a clone URL (https://, ssh://, git@host:path)${allowed}. Other paths are set by the operator (the quire CLI; QUIRE_ADMIN_LOCAL_PATHS lists the folders an admin may name)`;
+}
+
+/**
  * Why an organisation's admin may not name `location`, or undefined when they may: a remote
  * helper, or a path on this machine outside `roots` (or reaching outside them through a link).
  */
@@ -38,8 +49,7 @@ export async function locationProblem(location: string, roots: readonly string[]
   if (HELPER.test(location)) return "names a git remote helper (transport::address); give a clone URL (https://, ssh://, git@host:path)";
   const local = localPathOf(location);
   if (local === undefined) return undefined;
-  const allowed = roots.length > 0 ? ` or a path under ${roots.join(', ')}` : '';
-  const refusal = `is a path on the server; give a clone URL (https://, ssh://, git@host:path)${allowed}. Other paths are set by the operator (the quire CLI; QUIRE_ADMIN_LOCAL_PATHS lists the folders an admin may name)`;
+  const refusal = localPathRefusal(roots);
   if (!within(roots, local)) return refusal;
   // A link inside an allowed folder may lead out of it: what counts is where it leads.
   const real = await fs.realpath(local).catch(() => undefined);
@@ -50,9 +60,10 @@ export async function locationProblem(location: string, roots: readonly string[]
 /**
  * Why an organisation's admin may not name `location` beside `taken` (where other organisations'
  * projects and domains are), or undefined: a folder on this machine that one of them reads, or a
- * folder inside or around one, would let this organisation index, clone or push to theirs.
+ * folder inside or around one, would let this organisation index, clone or push to theirs. The
+ * refusal is the one of any path it may not name (`localPathRefusal`).
  */
-export async function takenLocationProblem(location: string, taken: () => Promise<readonly string[]>): Promise<string | undefined> {
+export async function takenLocationProblem(location: string, roots: readonly string[], taken: () => Promise<readonly string[]>): Promise<string | undefined> {
   const local = localPathOf(location);
   if (local === undefined) return undefined;
   const real = (folder: string) => fs.realpath(folder).catch(() => folder);
@@ -62,7 +73,7 @@ export async function takenLocationProblem(location: string, taken: () => Promis
     if (theirs === undefined) continue;
     const folder = await real(theirs);
     if (within([folder], mine) || within([mine], folder)) {
-      return "is a folder that another organisation's project or domain reads (or a folder inside or around one): give a folder of this organisation's own";
+      return localPathRefusal(roots);
     }
   }
   return undefined;

@@ -121,10 +121,20 @@ describe('admin API', function () {
       // The operator set globex's repository and docs under the folder admins may name.
       await services.tenants.putProject({ ...project, id: 'globex-repo', orgId: 'globex', repository: '/repos/globex/docs.git', forge: 'local' });
       await services.tenants.putDomain({ id: 'globex-site', orgId: 'globex', source: '/repos/globex-site', docsPath: '', baseUrl: 'https://docs.globex.test', includeHidden: false });
+      // Refused as a path outside the operator's folders is, naming nothing of globex's.
+      const outside = async (field: 'repository' | 'source') => {
+        const res = await call('POST', field === 'repository' ? '/v2/admin/projects' : '/v2/admin/domains', acme.adminKey, field === 'repository' ? { ...project, id: 'borrowed', repository: '/etc' } : { ...domain, id: 'borrowed-site', source: '/etc' });
+        return { status: res.status, body: await res.json() };
+      };
+      const [outsideRepository, outsideSource] = [await outside('repository'), await outside('source')];
       for (const repository of ['/repos/globex/docs.git', '/repos/globex/docs.git/', '/repos/globex', '/repos/globex-site/docs', '/repos']) {
-        await expectError(await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'borrowed', repository }), 400, 'invalid_request', 'repository');
-        await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'borrowed-site', source: repository }), 400, 'invalid_request', 'source');
+        let res = await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'borrowed', repository });
+        assert.deepEqual({ status: res.status, body: await res.json() }, outsideRepository, repository);
+        res = await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'borrowed-site', source: repository });
+        assert.deepEqual({ status: res.status, body: await res.json() }, outsideSource, repository);
       }
+      assert.equal(outsideRepository.status, 400);
+      assert.doesNotMatch(JSON.stringify([outsideRepository, outsideSource]), /globex/);
       assert.equal((await call('POST', '/v2/admin/projects', acme.adminKey, { ...project, id: 'beside', repository: '/repos/globex-other.git' })).status, 201);
       await expectError(await call('PATCH', '/v2/admin/projects/beside', acme.adminKey, { repository: '/repos/globex/docs.git' }), 400, 'invalid_request', 'repository');
       // Its own organisation names it.

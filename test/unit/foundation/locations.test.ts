@@ -26,7 +26,7 @@ describe("where an organisation's admin may point a repository or docs source", 
 
   it('refuses a path on the server outside the listed folders, a file: URL included, saying what to give instead', async () => {
     for (const local of ['/etc', '/var/lib/quire/quire.sqlite', 'relative/docs', `file://${path.join(root, 'private')}`, path.join(allowed, '..', 'private')]) {
-      assert.match((await locationProblem(local, [allowed])) ?? '', /is a path on the server; give a clone URL .* or a path under /, local);
+      assert.match((await locationProblem(local, [allowed])) ?? '', /is a path on the server this organisation may not name; give a clone URL .* or a folder under /, local);
     }
     assert.match((await locationProblem('/srv/docs', [])) ?? '', /QUIRE_ADMIN_LOCAL_PATHS/);
   });
