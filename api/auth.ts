@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type { ApiKeyRecord, Domain, KeyKind, TenantStore } from '../core/tenants/index.js';
 import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
 import { consoleSessionOf, requireCsrfToken, sessionTokenOf } from './console/cookie.js';
+import { refuseUnlistedOrigin } from './cors.js';
 import { badRequest, notFound } from './http-error.js';
 
 export interface AuthState {
@@ -28,6 +29,8 @@ function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
  * other kind: 403. The key's organisation scopes everything after it. Where an
  * admin key is required, a request without `Authorization` may instead carry
  * the console's session cookie (state-changing methods then need its CSRF token).
+ * A browser request from an origin its domain does not list is refused (403)
+ * here, once the key is found to be that domain's organisation's.
  */
 export function requireKey(tenants: TenantStore, kind: KeyKind) {
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
@@ -40,6 +43,7 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
       const signedIn = await consoleSessionOf(tenants, ctx);
       if (!signedIn) throw new UnauthorizedError('the console session has ended; sign in again');
       requireCsrfToken(ctx, signedIn.session);
+      refuseUnlistedOrigin(ctx, signedIn.session.orgId);
       const inForce = async () => (await tenants.findConsoleSession(signedIn.token)) !== undefined;
       ctx.state.auth = { key: signedIn.session.key, orgId: signedIn.session.orgId, inForce } satisfies AuthState;
       return next();
@@ -51,6 +55,8 @@ export function requireKey(tenants: TenantStore, kind: KeyKind) {
     if (key.kind !== kind) {
       throw new ForbiddenError(kind === 'admin' ? 'this endpoint needs an admin key (quire_…)' : 'this endpoint needs an assistant key (quire_dsc_…)');
     }
+    // Only now, so a request without this organisation's key learns nothing of its domain's origins.
+    refuseUnlistedOrigin(ctx, key.orgId);
     const secret = match[1];
     const inForce = async () => (await tenants.authenticate(secret)) !== undefined;
     ctx.state.auth = { key, orgId: key.orgId, inForce } satisfies AuthState;

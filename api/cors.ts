@@ -19,11 +19,35 @@ export const CORS_EXPOSE_HEADERS = [
 /** Browsers may cache a preflight this long; short, so a changed origin list applies within minutes. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
+/** The origins a domain lets call it, and the organisation whose domain it is. */
+export interface OriginRule {
+  allowed: readonly string[];
+  orgId: string;
+}
+
 /**
- * The origins allowed for this request, or undefined when any origin is.
- * Runs before authentication, so it must not depend on who is calling.
+ * The origins allowed for this request, or undefined when any origin is. Read before
+ * authentication, it is applied only once the caller proves to be of `orgId`
+ * (`refuseUnlistedOrigin`): to anyone else the domain's list must not show.
  */
-export type OriginPolicy = (ctx: Context) => Promise<readonly string[] | undefined>;
+export type OriginPolicy = (ctx: Context) => Promise<OriginRule | undefined>;
+
+/** A request from an origin its domain does not list, to refuse once its key is known to be that domain's organisation's. */
+const unlisted = new WeakMap<Context, { origin: string; orgId: string }>();
+
+/**
+ * Refuses (403, without CORS headers) a request from an origin its domain does not list, once
+ * authentication found its caller to be of `orgId`, before anything is spent. Authentication comes
+ * first so that a request without a key, with a wrong one or with another organisation's is
+ * answered as it would be for an unknown domain: no answer tells whether a domain lists origins.
+ */
+export function refuseUnlistedOrigin(ctx: Context, orgId: string): void {
+  const held = unlisted.get(ctx);
+  if (!held || held.orgId !== orgId) return;
+  ctx.remove('Access-Control-Allow-Origin');
+  ctx.remove('Access-Control-Expose-Headers');
+  throw new HttpError(403, 'forbidden', `origin ${held.origin} is not allowed to call this endpoint`);
+}
 
 export interface CorsOptions {
   policy: OriginPolicy;
@@ -59,11 +83,13 @@ function varyOnOrigin(ctx: Context): void {
 /**
  * CORS for an endpoint meant for browsers on other origins. A preflight is
  * answered 204 with what the clients need, whatever the origin and the domain,
- * so it tells nothing of a domain's origins; a request from an allowed origin
- * gets `Access-Control-Allow-Origin` before anything else runs, so its errors
- * and 429s are readable too. A request from a disallowed origin is refused
- * with 403, without any CORS header, before it spends anything. Requests
- * without an `Origin` (servers, curl) are left alone.
+ * so it tells nothing of a domain's origins; a request gets
+ * `Access-Control-Allow-Origin` before anything else runs, so its errors
+ * and 429s are readable too. A request from an origin its domain does not
+ * list is refused with 403, without any CORS header, once its key is found to
+ * be the domain's organisation's and before it spends anything
+ * (`refuseUnlistedOrigin`); without such a key it is answered as for an
+ * unknown domain. Requests without an `Origin` (servers, curl) are left alone.
  */
 export function browserCors(options: CorsOptions): Middleware {
   const methods = [...new Set([...options.methods, 'OPTIONS'])].join(', ');
@@ -82,10 +108,8 @@ export function browserCors(options: CorsOptions): Middleware {
       ctx.status = 204;
       return;
     }
-    const allowed = await options.policy(ctx);
-    if (allowed && allowed.length > 0 && !allowed.includes(origin)) {
-      throw new HttpError(403, 'forbidden', `origin ${origin} is not allowed to call this endpoint`);
-    }
+    const rule = await options.policy(ctx);
+    if (rule && rule.allowed.length > 0 && !rule.allowed.includes(origin)) unlisted.set(ctx, { origin, orgId: rule.orgId });
     ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
@@ -100,8 +124,9 @@ export function browserCors(options: CorsOptions): Middleware {
 
 /**
  * The origins of the domain named by the route's `:domain` parameter, read
- * for requests (never for preflights). An unknown domain allows any origin:
- * the request then gets its 404 readable. A domain that lists its
+ * for requests (never for preflights), applied to its own organisation's keys
+ * only. An unknown domain allows any origin: the request then gets its 404
+ * readable. A domain that lists its
  * origins also allows the API's own (`publicUrl`'s, and the one the request
  * was addressed to): pages Quire serves itself, such as the widget demo,
  * keep working when a domain is restricted.
@@ -112,8 +137,9 @@ export function domainOrigins(tenants: Pick<TenantStore, 'getDomain'>, publicUrl
     const id = ctx.params?.domain;
     const domain = typeof id === 'string' && id ? await tenants.getDomain(id) : undefined;
     const listed = domain?.allowedOrigins;
+    if (!domain || !listed || listed.length === 0) return undefined;
     // Only a browser on a page of this host sends its own Host back as Origin (Koa's ctx.origin is the header's).
-    return listed && listed.length > 0 ? [...listed, publicOrigin, `${ctx.protocol}://${ctx.host}`] : listed;
+    return { allowed: [...listed, publicOrigin, `${ctx.protocol}://${ctx.host}`], orgId: domain.orgId };
   };
 }
 

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { assistantLimits } from '../assistant/index.js';
 import { setRateLimitHeaders } from '../error-middleware.js';
+import { refuseUnlistedOrigin } from '../cors.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { refuseNul } from '../nul-guard.js';
@@ -41,8 +42,8 @@ export type PageViewRoutesDeps = Pick<ApiServices, 'tenants' | 'limiter' | 'anal
 /**
  * The widget's page-view beacon: one per page view, no cookie read or set, nothing personal
  * kept (the address and user agent only make the day's visitor hash). Authenticated as the
- * widget is: the domain's public assistant key, and an `Origin` the domain allows (CORS in
- * browser-routes refuses the others); a request without `Origin` is not a page's.
+ * widget is: the domain's public assistant key, and an `Origin` the domain allows (refused once
+ * the key is read, as `requireKey` refuses it); a request without `Origin` is not a page's.
  */
 export function pageViewRoutes(router: Router, services: PageViewRoutesDeps): void {
   const { tenants, limiter } = services;
@@ -54,6 +55,7 @@ export function pageViewRoutes(router: Router, services: PageViewRoutesDeps): vo
     const key = await tenants.authenticate(body.key);
     if (!key) throw new UnauthorizedError('unknown or revoked API key');
     if (key.kind !== 'assistant') throw new ForbiddenError('a page view is reported with the domain’s assistant key (quire_dsc_…), never an admin key');
+    refuseUnlistedOrigin(ctx, key.orgId);
     const domainId = String(ctx.params.domain ?? '');
     const domain = await tenants.getDomain(domainId);
     if (!domain || domain.orgId !== key.orgId) throw notFound(`domain '${domainId}'`);

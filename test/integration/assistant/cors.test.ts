@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { analyticsRouter } from '../../../api/analytics/index.js';
+import { mcpRouter } from '../../../api/mcp/index.js';
+import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
+import { searchRouter } from '../../../api/search/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { assistantWorld, userMessage, type AssistantWorld } from './harness.js';
@@ -12,7 +16,8 @@ describe('CORS on the browser endpoints', () => {
   let world: AssistantWorld;
   before(async () => {
     // One request per hour: the second answers 429, which a page must be able to read.
-    world = await assistantWorld({ orgLimits: { assistantPerOrgPerHour: 1 } });
+    // Every feature with browser endpoints beside the assistant's.
+    world = await assistantWorld({ orgLimits: { assistantPerOrgPerHour: 1 }, features: [analyticsRouter, searchRouter, mcpRouter, openAiCompatRouter] });
     await world.services.tenants.putDomain({
       id: 'portal',
       orgId: world.org.orgId,
@@ -103,6 +108,80 @@ describe('CORS on the browser endpoints', () => {
       assert.deepEqual(restricted, unknown, route);
       assert.equal(restricted.status, 204, route);
     }
+  });
+
+  it('answers a request from an origin a domain does not list, without its organisation\'s key, as it answers an unknown domain\'s, on every browser endpoint', async () => {
+    const { tenants } = world.services;
+    await tenants.addOrg('rival');
+    const { secret: rivalKey } = await tenants.createKey('rival', 'assistant');
+    const seen = async (res: Response) => ({
+      status: res.status,
+      headers: [...res.headers].filter(([name]) => !['date', 'x-request-id', 'keep-alive', 'connection', 'content-length'].includes(name)),
+      body: (await res.text()).replaceAll('portal', '{d}').replaceAll('no-such-domain', '{d}'),
+    });
+    const keys: Record<string, string | undefined> = { none: undefined, 'a wrong key': 'quire_dsc_not-a-key-0123456789', "another organisation's key": rivalKey };
+    const routes: Array<[string, string]> = [
+      ['POST', '/discovery/v2/assistant/{d}/message'],
+      ['POST', '/discovery/v1/assistant/{d}/message'],
+      ['POST', '/discovery/v1/assistant/{d}/feedback'],
+      ['DELETE', '/discovery/v1/assistant/{d}/threads/t1'],
+      ['POST', '/discovery/v1/search/{d}'],
+      ['POST', '/discovery/v1/search/{d}/click'],
+      ['POST', '/discovery/v1/page/{d}'],
+      ['POST', '/mcp/{d}'],
+      ['POST', '/discovery/v1/openai/{d}/chat/completions'],
+      ['GET', '/discovery/v1/openai/{d}/models'],
+      ['GET', '/discovery/v1/openai/{d}/models/quire'],
+    ];
+    const request = async (method: string, route: string, domain: string, key: string | undefined) =>
+      seen(
+        await fetch(`${world.url}${route.replace('{d}', domain)}`, {
+          method,
+          headers: { origin: OTHER, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          body: method === 'POST' ? '{}' : undefined,
+        }),
+      );
+    for (const [method, route] of routes) {
+      for (const [who, key] of Object.entries(keys)) {
+        const restricted = await request(method, route, 'portal', key);
+        assert.deepEqual(restricted, await request(method, route, 'no-such-domain', key), `${method} ${route} with ${who}`);
+        assert.doesNotMatch(restricted.body, /no such route/, `${method} ${route} is served`);
+        assert.notEqual(restricted.status, 403, `${method} ${route} with ${who}`);
+      }
+    }
+    // The page-view beacon carries its key in the body.
+    const beacon = async (domain: string, key: string | undefined) =>
+      seen(
+        await fetch(`${world.url}/discovery/v1/analytics/${domain}/page-view`, {
+          method: 'POST',
+          headers: { origin: OTHER, 'content-type': 'text/plain' },
+          body: JSON.stringify({ ...(key ? { key } : {}), path: '/intro' }),
+        }),
+      );
+    for (const [who, key] of Object.entries(keys)) {
+      const restricted = await beacon('portal', key);
+      assert.deepEqual(restricted, await beacon('no-such-domain', key), `page-view with ${who}`);
+      assert.notEqual(restricted.status, 403, `page-view with ${who}`);
+      assert.doesNotMatch(restricted.body, /no such route/);
+    }
+    // The domain's own organisation's key is refused, before any limit is read or spent.
+    const refused = await fetch(`${world.url}/discovery/v1/analytics/portal/page-view`, {
+      method: 'POST',
+      headers: { origin: OTHER, 'content-type': 'text/plain' },
+      body: JSON.stringify({ key: world.org.assistantKey, path: '/intro' }),
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    assert.equal(refused.headers.get('ratelimit-remaining'), null);
+    const search = await fetch(`${world.url}/discovery/v1/search/portal`, {
+      method: 'POST',
+      headers: { origin: OTHER, 'content-type': 'application/json', authorization: `Bearer ${world.org.assistantKey}` },
+      body: JSON.stringify({ query: 'install' }),
+    });
+    assert.equal(search.status, 403);
+    assert.equal(search.headers.get('access-control-allow-origin'), null);
+    assert.equal(search.headers.get('access-control-expose-headers'), null);
+    assert.equal(search.headers.get('ratelimit-remaining'), null);
   });
 
   it("allows the API's own origin for a domain that restricts its origins: the public URL's and the host addressed", async () => {
