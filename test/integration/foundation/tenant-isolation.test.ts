@@ -3,7 +3,8 @@
  * OpenAPI document that names a project, domain, job, thread, webhook, automation, key or pull
  * request answers globex's ids, to each of acme's credentials (admin key, assistant key, console
  * session) and to none, exactly as it answers ids that do not exist (status, body, header names),
- * and nothing of globex's changes. The whole API over a real database.
+ * and nothing of globex's changes; and a body that names globex's ids (a project, a thread) on
+ * acme's own project or domain answers as one naming missing ids. The whole API over a real database.
  */
 import assert from 'node:assert/strict';
 import { newJobRecord } from '../../../api/agent/create-job.js';
@@ -112,5 +113,69 @@ describe('tenant isolation: another organisation’s ids answer as missing ones'
     assert.equal((await tenants.getDomain('rival-site'))?.baseUrl, 'https://docs.globex.test');
     assert.ok((await tenants.listKeys('globex')).every((k) => !k.revokedAt));
     assert.equal((await services.pulls.get('rival-proj', pull.number))?.state, 'open');
+  });
+
+  it('in request bodies: an id of theirs sent to acme\'s own project or domain answers as a missing id, and changes nothing of theirs', async () => {
+    const { services, url, acme } = await twoOrgApi({ withTemporal: false, env: { QUIRE_MODEL: 'm' } });
+    const { tenants } = services;
+    const project = { branch: 'main', docsPath: '', forge: 'local' as const, allowedModels: [] };
+    const site = { docsPath: '', includeHidden: false };
+    await tenants.putProject({ id: 'own-proj', orgId: 'acme', repository: '/srv/own.git', ...project });
+    await tenants.putDomain({ id: 'own-site', orgId: 'acme', source: '/srv/own', baseUrl: 'https://docs.acme.test', ...site });
+    await tenants.putProject({ id: 'rival-proj', orgId: 'globex', repository: '/srv/rival.git', ...project });
+    await tenants.putDomain({ id: 'rival-site', orgId: 'globex', source: '/srv/rival', baseUrl: 'https://docs.globex.test', ...site });
+    const threadKey = newThreadKey();
+    const at = new Date().toISOString();
+    await services.threads.append(
+      { orgId: 'globex', threadId: 'rival-thread', domainId: 'rival-site', keyHash: threadKey.hash },
+      { messageId: 'msg_rival', question: 'q', answer: 'a', sources: [], fp: '', mode: 'extractive', outcome: 'complete', startedAt: at, finishedAt: at },
+    );
+
+    const theirs = { projectId: 'rival-proj', domain: 'rival-site', threadId: 'rival-thread', threadKey: threadKey.key, messageId: 'msg_rival' };
+    const missing = { projectId: 'ghost-proj', domain: 'ghost-site', threadId: 'ghost-thread', threadKey: newThreadKey().key, messageId: 'msg_ghost' };
+    type Ids = typeof theirs;
+    const admin = { authorization: `Bearer ${acme.adminKey}` };
+    const assistant = { authorization: `Bearer ${acme.assistantKey}` };
+    const messages = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'How do I install it?' }] }];
+    /** Each request: acme's own path and credential, the ids under test in the body (or, for the beacon, the path). */
+    const requests: Array<[string, string, Record<string, string>, (ids: Ids) => unknown]> = [
+      ['POST', '/v1/analytics/own-site/gaps/gap_1/job', admin, (ids) => ({ projectId: ids.projectId })],
+      ['POST', '/v2/agent/own-proj/webhooks', admin, (ids) => ({ url: 'https://hooks.acme.test/q', projectId: ids.projectId })],
+      ['POST', '/discovery/v1/assistant/own-site/feedback', assistant, (ids) => ({ threadId: ids.threadId, threadKey: ids.threadKey, messageId: ids.messageId, helpful: true })],
+      ['POST', '/discovery/v2/assistant/own-site/message', assistant, (ids) => ({ fp: 'a', threadId: ids.threadId, threadKey: ids.threadKey, messages })],
+      ['POST', '/discovery/v1/assistant/own-site/message', assistant, (ids) => ({ fp: 'a', threadId: ids.threadId, threadKey: ids.threadKey, messages: [{ id: 'u1', role: 'user', content: 'How do I install it?' }] })],
+    ];
+    const answer = async (method: string, path: string, headers: Record<string, string>, body: unknown, ids: Ids) => {
+      const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+      let text = await res.text();
+      for (const [name, value] of Object.entries(ids).sort(([, a], [, b]) => b.length - a.length)) text = text.split(value).join(`{${name}}`);
+      // A new thread's own id and key, when one is made, differ from one request to the next.
+      text = text.replace(/thr_[\w-]+/g, '{new thread}');
+      const names = [...res.headers.keys()].filter((h) => !PER_REQUEST.has(h) && !h.startsWith('x-thread')).sort();
+      return { status: res.status, text, names };
+    };
+    for (const [method, path, headers, body] of requests) {
+      const [a, b] = [await answer(method, path, headers, body(theirs), theirs), await answer(method, path, headers, body(missing), missing)];
+      assert.deepEqual(a, b, `${method} ${path}: a body naming globex's ids answers unlike one naming missing ids`);
+      // Refused for the id, not for a body this test got wrong.
+      if (!path.endsWith('/webhooks')) assert.equal(a.status, 404, `${method} ${path}: ${a.text}`);
+    }
+    // The gap job route reads the project before the gap: acme's own project gets past it, so the project is what the check above compared.
+    const own = await answer('POST', '/v1/analytics/own-site/gaps/gap_1/job', admin, { projectId: 'own-proj' }, theirs);
+    assert.match(own.text, /gap 'gap_1'/);
+    const gap = await answer('POST', '/v1/analytics/own-site/gaps/gap_1/job', admin, { projectId: 'rival-proj' }, theirs);
+    assert.match(gap.text, /project '\{projectId\}' not found/);
+
+    // The page-view beacon names its key in the body and its domain in the path: acme's key, globex's domain.
+    const beacon = (domain: string, ids: Ids) =>
+      answer('POST', `/discovery/v1/analytics/${domain}/page-view`, { origin: 'https://docs.acme.test' }, { key: acme.assistantKey, path: '/intro' }, ids);
+    assert.deepEqual(await beacon('rival-site', theirs), await beacon('ghost-site', missing));
+
+    // Nothing of globex's changed.
+    const thread = await services.threads.load('globex', 'rival-thread');
+    assert.equal(thread?.exchanges.length, 1);
+    assert.equal(thread?.domainId, 'rival-site');
+    assert.deepEqual(await services.webhooks.list('rival-proj'), []);
+    assert.deepEqual(await services.webhooks.list('own-proj'), []);
   });
 });
