@@ -77,8 +77,8 @@ describe('deleting an organisation (operator API)', function () {
     await expectError(await call('POST', '/v2/operator/orgs', OPERATOR_TOKEN, { id: 'umbrella' }), 409, 'conflict');
     const listed = (await (await call('GET', '/v2/operator/orgs', OPERATOR_TOKEN)).json()) as { orgs: Array<{ id: string }> };
     assert.ok(!listed.orgs.some((o) => o.id === 'umbrella'));
-    await expectError(await call('POST', '/v2/admin/projects', other.adminKey, { id: 'umbrella-docs', repository: 'https://git.test/d.git' }), 409, 'conflict');
-    await expectError(await call('POST', '/v2/admin/domains', other.adminKey, { id: 'umbrella-site', source: 'https://git.test/d.git', baseUrl: 'https://d.test' }), 409, 'conflict');
+    await expectError(await call('POST', '/v2/admin/projects', other.adminKey, { id: 'umbrella-docs', repository: 'https://git.test/d.git' }), 409, 'id_taken');
+    await expectError(await call('POST', '/v2/admin/domains', other.adminKey, { id: 'umbrella-site', source: 'https://git.test/d.git', baseUrl: 'https://d.test' }), 409, 'id_taken');
   });
 
   it('deletes an organisation with nothing under it; without the operator token it is 401', async () => {
