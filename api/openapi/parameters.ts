@@ -13,7 +13,7 @@ export const KeyDomainParams = v.object({ domain: v.pipe(v.string(), v.minLength
 
 /** The calling page's `Origin`, on the endpoints browsers call. */
 export const OriginHeader = v.object({
-  Origin: v.optional(v.pipe(v.string(), v.description("The calling page's origin, sent by browsers. A domain with `allowedOrigins` refuses a request from another with 403 (its preflight is answered as any other)."))),
+  Origin: v.optional(v.pipe(v.string(), v.description("The calling page's origin, sent by browsers. A domain with `allowedOrigins` refuses a request from another with 403 once its key is found to be the domain's organisation's; without such a key it is answered as for an unknown domain (its preflight is answered as any other)."))),
 });
 
 /** `Access-Control-Allow-Origin` and what a page may read, on every answer to a request with an allowed `Origin`. */
