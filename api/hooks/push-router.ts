@@ -7,6 +7,7 @@ import { parseInput } from '../validation.js';
 import { pushDeliveryOf } from './push-delivery.js';
 import { eventOutcome, pushOutcome, type PushOutcome } from './push-outcome.js';
 import { PushBody, type PushHookAnswerOut } from './schemas.js';
+import { PUSH_WARNING_INTERVAL_MS, WarningThrottle } from './warning-throttle.js';
 
 /** What the push hook uses: the domains, the secrets' variables, Temporal to start indexing. */
 export type PushHookRouterDeps = Pick<ApiServices, 'tenants' | 'secrets' | 'temporal' | 'config' | 'logger'>;
@@ -20,9 +21,10 @@ const invalidSignature = () =>
  * and a push to the domain's branch re-indexes it the way `POST /v2/admin/domains/{id}/index` does
  * (a run under way is joined and runs again). The domain's secret is read from the API's variable
  * its `pushSecretEnv` names; a domain without one, or whose variable is unset, is not found, as an
- * unknown domain is, so the hook tells no one which domains exist.
+ * unknown domain is, so the hook tells no one which domains exist. `unsetWarnings` lets the warning
+ * about an unset variable through once an hour per domain and variable (tests hand it their clock).
  */
-export function pushHookRouter(services: PushHookRouterDeps): Router {
+export function pushHookRouter(services: PushHookRouterDeps, unsetWarnings = new WarningThrottle({ intervalMs: PUSH_WARNING_INTERVAL_MS })): Router {
   const { tenants, logger } = services;
   const router = new Router();
 
@@ -30,7 +32,8 @@ export function pushHookRouter(services: PushHookRouterDeps): Router {
     const id = String(ctx.params.domainId);
     const domain = TENANT_ID.test(id) ? await tenants.getDomain(id) : undefined;
     const secret = domain?.pushSecretEnv === undefined ? undefined : services.secrets(domain.pushSecretEnv);
-    if (domain?.pushSecretEnv !== undefined && secret === undefined)
+    // Once an hour per domain and variable, not per delivery: a forge retries, and anyone may call the hook.
+    if (domain?.pushSecretEnv !== undefined && secret === undefined && unsetWarnings.allow(`${domain.id} ${domain.pushSecretEnv}`))
       logger.warn({ domainId: id, variable: domain.pushSecretEnv }, "the push hook's secret variable is not set on the API: pushes to the domain answer 404");
     if (!domain || secret === undefined) throw notFound(`domain '${id}'`);
 

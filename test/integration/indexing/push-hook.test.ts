@@ -3,6 +3,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
+import { FEATURES } from '../../../api/features.js';
+import { pushHookRouter, WarningThrottle } from '../../../api/hooks/index.js';
 import type { ApiServices } from '../../../api/services.js';
 import { indexWorkflowId, type IndexDomainResult } from '../../../core/contracts/index.js';
 import { createLogger } from '../../../core/logger.js';
@@ -178,6 +180,44 @@ describe('the push hook of a domain', function () {
     }
     assert.deepEqual(new Set(answers.map((a) => JSON.stringify(a))).size, 1, 'the same answer for each');
     await neverIndexed(withoutSecret);
+  });
+
+  it("warns that a domain's variable is unset once an hour per domain, not once per delivery", async () => {
+    // An app of its own, whose hook reads the test's clock: the hour passes without waiting for it.
+    let now = 0;
+    const throttle = new WarningThrottle({ intervalMs: 3_600_000, now: () => now });
+    const features = FEATURES.map((f) => (f === pushHookRouter ? (s: ApiServices) => pushHookRouter(s, throttle) : f));
+    const { url: hookUrl } = await serve(createApp(services, features));
+    const first = await domainWithHook({ pushSecretEnv: 'ACME_UNSET_PUSH_SECRET' });
+    const second = await domainWithHook({ pushSecretEnv: 'ACME_UNSET_PUSH_SECRET' });
+    const warnings = (domainId: string) =>
+      logs.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line) as { level: string; msg: string; domainId?: string; variable?: string }).filter((l) => l.domainId === domainId && /variable is not set/.test(l.msg));
+    const deliver = async (domainId: string) => {
+      const body = githubPush('refs/heads/main');
+      const res = await fetch(`${hookUrl}/v2/hooks/domains/${domainId}/push`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...githubHeaders(body) }, body });
+      assert.equal(res.status, 404);
+    };
+
+    for (let i = 0; i < 5; i++) await deliver(first);
+    assert.equal(warnings(first).length, 1, 'five deliveries, one warning');
+    assert.equal(warnings(first)[0]?.variable, 'ACME_UNSET_PUSH_SECRET', 'it names the variable');
+    assert.equal(warnings(first)[0]?.level, 'warn');
+    await deliver(second);
+    assert.equal(warnings(second).length, 1, 'each domain is warned of on its own');
+
+    now += 3_599_999;
+    await deliver(first);
+    assert.equal(warnings(first).length, 1, 'not again within the hour');
+    now += 1;
+    await deliver(first);
+    await deliver(first);
+    assert.equal(warnings(first).length, 2, 'once more after the hour');
+
+    // Another unset variable is news at once, not an hour later.
+    const renamed = await admin('PATCH', `/v2/admin/domains/${first}`, acme.adminKey, { pushSecretEnv: 'ACME_OTHER_PUSH_SECRET' });
+    assert.equal(renamed.status, 200);
+    await deliver(first);
+    assert.deepEqual(warnings(first).map((w) => w.variable), ['ACME_UNSET_PUSH_SECRET', 'ACME_UNSET_PUSH_SECRET', 'ACME_OTHER_PUSH_SECRET']);
   });
 
   it('refuses broken JSON with 400 and a body over the limit with 413, never 500', async () => {
