@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createApp } from '../../api/app.js';
+import type { ApiServices } from '../../api/services.js';
 import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, type IndexDomainWorkflow } from '../../core/contracts/index.js';
 import { startFakeModel } from '../fakes/chat-completions-server.js';
 import { createDocsRepo } from '../support/docs-repo.js';
@@ -31,8 +32,8 @@ interface FuzzRun {
   output: string;
 }
 
-/** Runs schemathesis with the key in its environment (never in argv), the seeded ids as path parameters. */
-async function schemathesis(url: string, key: string, pathRegex: string, dir: string): Promise<FuzzRun> {
+/** Runs schemathesis with the key in its environment (never in argv), the seeded ids as path parameters, and the run's hooks file if any. */
+async function schemathesis(url: string, key: string, pathRegex: string, dir: string, hooks?: string): Promise<FuzzRun> {
   const config = path.join(dir, `schemathesis-${randomUUID()}.toml`);
   await fs.writeFile(
     config,
@@ -41,6 +42,7 @@ async function schemathesis(url: string, key: string, pathRegex: string, dir: st
       '[parameters]',
       'projectId = "docs"',
       'domain = "fuzz-docs"',
+      'domainId = "fuzz-docs"',
     ].join('\n'),
   );
   const args = [
@@ -59,11 +61,19 @@ async function schemathesis(url: string, key: string, pathRegex: string, dir: st
   ];
   return new Promise((resolve) => {
     // Its cache (.schemathesis/) goes to the temporary folder, not the checkout.
-    execFile(SCHEMATHESIS, args, { cwd: dir, env: { ...process.env, FUZZ_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const env = { ...process.env, FUZZ_API_KEY: key, ...(hooks ? { SCHEMATHESIS_HOOKS: hooks } : {}) };
+    execFile(SCHEMATHESIS, args, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
+}
+
+/** The statuses the API answered on a route template, from its request-duration histogram. */
+async function statusesOn(services: ApiServices, route: string): Promise<string[]> {
+  const metric = await services.metrics.registry.getSingleMetric('quire_http_request_duration_seconds')?.get();
+  const statuses = (metric?.values ?? []).filter((v) => v.labels.route === route && v.value > 0).map((v) => String(v.labels.status));
+  return [...new Set(statuses)].sort();
 }
 
 describe('the OpenAPI document, fuzzed with schemathesis against the real stack', function () {
@@ -77,7 +87,10 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
     // Without a model, creating a job is refused with 503 model_not_configured: schemathesis counts any 5xx as a server error.
     const model = await startFakeModel(() => ({ text: 'Nothing needs to change.' }));
     const modelEnv = { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model' };
-    const services = await testServices({ taskQueue, env: modelEnv });
+    // The domain's push secret is the key of the hook's runs: its bearer signs every request that
+    // carries no GitHub or GitLab headers, so those reach the body's validation and the branch rules.
+    const pushSecret = `fuzz-push-${randomUUID()}`;
+    const services = await testServices({ taskQueue, env: { ...modelEnv, FUZZ_DOCS_PUSH_SECRET: pushSecret } });
     await startWorker(services, { taskQueue });
 
     const orgId = 'fuzz';
@@ -100,19 +113,23 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
       docsPath: repo.docsPath,
       baseUrl: 'https://docs.example.com',
       includeHidden: false,
+      pushSecretEnv: 'FUZZ_DOCS_PUSH_SECRET',
     });
     const indexing = await services.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions('fuzz-docs', taskQueue));
     await indexing.result();
 
     const { url } = await serve(createApp(services), services.config.http);
     const dir = await tempDir('quire-fuzz-');
-    const runs = [
+    const runs: Array<{ name: string; key: string; paths: string; hooks?: string }> = [
       { name: 'admin key', key: adminKey, paths: '^/(v2/agent|v1/admin|v1/agent|v1/analytics|forge)/' },
       { name: 'assistant key', key: assistantKey, paths: '^/(discovery/|mcp/|healthz|readyz|openapi\\.json)' },
+      // With the forge headers as generated (mostly refused, 401), then without them (signed by the bearer).
+      { name: 'push secret', key: pushSecret, paths: '^/v2/hooks/' },
+      { name: 'push secret, bearer only', key: pushSecret, paths: '^/v2/hooks/', hooks: path.join(__dirname, 'fuzz-bearer-only.py') },
     ];
     const failures: string[] = [];
     for (const run of runs) {
-      const result = await schemathesis(url, run.key, run.paths, dir);
+      const result = await schemathesis(url, run.key, run.paths, dir, run.hooks);
       // Its closing summary: operations tested, test cases generated and passed, warnings.
       const lines = result.output.split('\n');
       const summary = lines.slice(lines.findIndex((l) => /={3,} SUMMARY =/.test(l)) + 1).filter((l) => l.trim() && !/^Seed:/.test(l));
@@ -120,5 +137,8 @@ describe('the OpenAPI document, fuzzed with schemathesis against the real stack'
       if (result.code !== 0) failures.push(`schemathesis with the ${run.name} exited ${result.code}:\n${result.output}`);
     }
     assert.deepEqual(failures, [], failures.join('\n\n'));
+    // The push hook was fuzzed past its signature check: bodies its schema refused, and pushes it read.
+    const hook = await statusesOn(services, '/v2/hooks/domains/:domainId/push');
+    for (const status of ['202', '400', '401']) assert.ok(hook.includes(status), `the push hook answered ${status} to some request (it answered ${hook.join(', ')})`);
   });
 });
