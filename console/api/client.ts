@@ -62,6 +62,14 @@ export interface RequestOptions {
   quiet401?: boolean;
 }
 
+/**
+ * The API's absolute URL for `path`, for pasting elsewhere (a docs site's widget tag, a forge's
+ * webhook): the API serves the console, so the console's origin is the API's public one.
+ */
+export function apiUrl(path: string): string {
+  return `${location.origin}${path}`;
+}
+
 /** The path with its query, leaving out parameters that are unset. */
 export function withQuery(path: string, query: RequestOptions['query'] = {}): string {
   const params = new URLSearchParams();

@@ -14,6 +14,8 @@ export interface Domain {
   includeHidden: boolean;
   supportContact?: string;
   allowedOrigins?: string[];
+  /** The name of the API's variable holding the push hook's secret; never the secret. */
+  pushSecretEnv?: string;
   createdAt: string;
   updatedAt: string;
 }

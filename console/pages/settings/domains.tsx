@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
+import { apiUrl } from '../../api/client.js';
 import { domains, type Domain, type IndexStatus } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
 import { CopyButton, FormError, formValues, lines, TextField, useSubmission } from './form.js';
+import { PushHook } from './push-hook.js';
 
 /** How often the status of a running re-index is read again. */
 const INDEX_POLL_MS = 1500;
 
-/** Domains: their allowed origins and settings, their indexing, and the widget tag for each. */
+/** Domains: their allowed origins and settings, their indexing, their push hook, and the widget tag for each. */
 export function DomainsSection() {
   const [loaded, reload] = useLoad(() => domains.list(), []);
   return (
@@ -32,7 +34,7 @@ export function DomainsSection() {
 
 function DomainCard({ domain: loaded }: { domain: Domain }) {
   const [domain, setDomain] = useState(loaded);
-  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact']);
+  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact', 'pushSecretEnv']);
   const [saved, setSaved] = useState(false);
   const prefix = `domain-${domain.id}`;
   const save = (e: Event) => {
@@ -46,6 +48,8 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
         // An empty list is "any origin": the API says so with null.
         allowedOrigins: origins.length > 0 ? origins : null,
         supportContact: values.supportContact ?? null,
+        // Empty: the domain takes no pushes.
+        pushSecretEnv: values.pushSecretEnv ?? null,
       });
       setDomain(updated);
       setSaved(true);
@@ -74,6 +78,15 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
           hint="One origin a line: only pages there may use the widget and the browser endpoints. Empty: any origin."
         />
         <TextField id={`${prefix}-support`} name="supportContact" label="Support contact" value={domain.supportContact ?? ''} submission={submission} hint="Offered when the docs have no answer (optional)." />
+        <TextField
+          id={`${prefix}-push-secret-env`}
+          name="pushSecretEnv"
+          label="Push secret variable"
+          value={domain.pushSecretEnv ?? ''}
+          placeholder="ACME_DOCS_PUSH_SECRET"
+          submission={submission}
+          hint="The name of the API's environment variable that holds the push hook's secret, never the secret itself. Empty: the domain takes no pushes."
+        />
         <FormError submission={submission} />
         <div class="actions">
           <button type="submit" disabled={submission.busy}>
@@ -83,6 +96,7 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
         </div>
       </form>
       <Indexing domainId={domain.id} />
+      <PushHook domain={domain} />
       <WidgetSnippet domainId={domain.id} />
     </li>
   );
@@ -183,7 +197,7 @@ function Indexing({ domainId }: { domainId: string }) {
 
 /** The script tag a docs site adds to show the assistant, for this domain. */
 function WidgetSnippet({ domainId }: { domainId: string }) {
-  const tag = `<script src="${location.origin}/widget.js" data-domain="${domainId}" data-key="quire_dsc_…" async></script>`;
+  const tag = `<script src="${apiUrl('/widget.js')}" data-domain="${domainId}" data-key="quire_dsc_…" async></script>`;
   const headingId = `widget-${domainId}-heading`;
   return (
     <section class="snippet" aria-labelledby={headingId}>

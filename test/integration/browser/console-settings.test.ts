@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../../api/app.js';
@@ -25,6 +25,8 @@ import { startPageServer, type PageServer } from './page-server.js';
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const DOCS_SITE = 'https://docs.acme.example';
+/** The push hook's secret, in the API's variable ACME_DOCS_PUSH_SECRET. */
+const PUSH_SECRET = `push-${randomUUID()}`;
 const execFileAsync = promisify(execFile);
 /**
  * What Chromium logs for the answers the pages expect: the session check before
@@ -68,7 +70,7 @@ describe('console Settings in a real browser', function () {
     const taskQueue = `console-settings-${randomUUID()}`;
     const model = await startFakeModel(() => ({ text: 'Page 1 explains the setup [1].' }));
     // Admins may name docs folders under /srv on this server (the second domain below).
-    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_ADMIN_LOCAL_PATHS: '/srv' } });
+    const built = await testServices({ taskQueue, env: { QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_ADMIN_LOCAL_PATHS: '/srv', ACME_DOCS_PUSH_SECRET: PUSH_SECRET } });
     // The API and the worker share one embedded index, as on one machine.
     const shared = { ...built, docIndex: openDocIndex(built.config, undefined) };
     await startWorker(shared, { taskQueue });
@@ -200,6 +202,61 @@ describe('console Settings in a real browser', function () {
     assert.equal(await refused.locator('.error').textContent(), 'The assistant could not be reached.');
     assert.ok(docs.errors.some((e) => /blocked by CORS policy/.test(e)), docs.errors.join('\n'));
     await screenshot(docs.page, 'console', 'widget-refused-elsewhere');
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
+  it("shows a domain's push hook, and sets and clears the variable of its secret from the domain's settings", async () => {
+    const page = await signIn();
+    const card = page.locator('li.domain', { hasText: 'acme-docs' });
+    const hookUrl = card.locator('#push-acme-docs-url');
+    const secret = card.locator('#push-acme-docs-secret');
+    const field = card.locator('input[name=pushSecretEnv]');
+    const save = () => card.locator('button', { hasText: 'Save' }).click();
+    /** A GitHub ping to the URL the page shows, signed with the secret: 200 once the domain names the variable, 404 before. */
+    const ping = async () => {
+      const body = JSON.stringify({ zen: 'Design for failure.', hook_id: 1 });
+      const signature = `sha256=${createHmac('sha256', PUSH_SECRET).update(body).digest('hex')}`;
+      return (await fetch((await hookUrl.textContent()) ?? '', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'ping', 'X-Hub-Signature-256': signature }, body })).status;
+    };
+
+    // The URL is this API's, for this domain; no variable named yet, and what goes where at each forge.
+    assert.equal(await hookUrl.textContent(), `${url}/v2/hooks/domains/acme-docs/push`);
+    assert.equal(await secret.getAttribute('data-configured'), 'false');
+    assert.match((await secret.textContent()) ?? '', /None yet/);
+    const forges = (await card.locator('ul.forges').textContent()) ?? '';
+    assert.match(forges, /GitHub: .*Payload URL: the URL above; Content type: application\/json; Secret: the secret/);
+    assert.match(forges, /GitLab: .*URL: the URL above; Secret token: the secret/);
+    assert.equal(await ping(), 404);
+
+    // A name that is not a variable's is refused beside the field, with the API's own message.
+    await field.fill('not a variable');
+    await save();
+    const error = card.locator('#domain-acme-docs-push-secret-env-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /environment variable name/);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+
+    await field.fill('ACME_DOCS_PUSH_SECRET');
+    await save();
+    await card.locator('#push-acme-docs-secret[data-configured=true]').waitFor();
+    assert.equal(await secret.locator('code').textContent(), 'ACME_DOCS_PUSH_SECRET');
+    assert.equal((await services.tenants.getDomain('acme-docs'))?.pushSecretEnv, 'ACME_DOCS_PUSH_SECRET');
+    assert.doesNotMatch((await page.content()) ?? '', new RegExp(PUSH_SECRET), 'the page shows the variable, never its value');
+    assert.equal(await ping(), 200, 'the URL shown is the hook, and the secret in the variable signs for it');
+    await screenshot(page, 'console', 'settings-domains-push-hook');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    // Read again from the API, the page shows what it holds.
+    await page.reload();
+    await card.locator('#push-acme-docs-secret[data-configured=true]').waitFor();
+    assert.equal(await field.inputValue(), 'ACME_DOCS_PUSH_SECRET');
+
+    // Cleared: the domain takes no pushes again.
+    await field.fill('');
+    await save();
+    await card.locator('#push-acme-docs-secret[data-configured=false]').waitFor();
+    assert.equal((await services.tenants.getDomain('acme-docs'))?.pushSecretEnv, undefined);
+    assert.equal(await ping(), 404);
     assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
   });
 
