@@ -1,4 +1,5 @@
 import { isOwnSetting } from '../config.js';
+import type { Queries } from '../db/index.js';
 import {
   type ApiKeyRecord,
   type Domain,
@@ -147,15 +148,16 @@ export async function updateProject(tenants: TenantStore, orgId: string, id: str
 }
 
 /**
- * Deletes the project record. Its jobs and webhooks are not deleted here: jobs go with the job
- * retention, and agent routes answer 404 for the project from now on. Its automations (schedules
- * in Temporal) the admin route deletes first (`deleteProjectAutomations`). The id stays the
- * organisation's (the store keeps it): no other organisation can take it and read what it kept.
+ * Deletes the project record, and runs `alsoDelete` in the same transaction: what the project owns
+ * (core/deletion's deleteProjectAndJobs passes its jobs, webhooks, automations and pull requests,
+ * after stopping its jobs and deleting its schedules in Temporal). Agent routes answer 404 for the
+ * project from now on. The id stays the organisation's (the store keeps it): no other organisation
+ * can take it (see refuseRetiredElsewhere for why).
  */
-export async function deleteProject(tenants: TenantStore, orgId: string, id: string): Promise<void> {
+export async function deleteProject(tenants: TenantStore, orgId: string, id: string, alsoDelete?: (trx: Queries) => Promise<void>): Promise<void> {
   await ownedProject(tenants, orgId, id);
   // Deleted meanwhile (two deletes at once): the second is told it is unknown, as it would be a moment later.
-  if (!(await tenants.deleteProject(id))) throw new UnknownTenantError('project', id);
+  if (!(await tenants.deleteProject(id, alsoDelete))) throw new UnknownTenantError('project', id);
 }
 
 async function ownedDomain(tenants: TenantStore, orgId: string, id: string): Promise<Domain> {
