@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
-import { deleteDomainAndIndex, deleteProjectAndAutomations } from '../../core/deletion/index.js';
+import { deleteDomainAndIndex, deleteProjectAndJobs } from '../../core/deletion/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -61,8 +61,8 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
   };
 }
 
-/** What the admin routes use: keys and projects, Temporal to start indexing, and the index a domain's delete drops. */
-export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'docIndex'>;
+/** What the admin routes use: keys and projects, Temporal to start indexing, the jobs and automations a project's delete stops, and the index a domain's delete drops. */
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'jobs' | 'docIndex'>;
 
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
@@ -96,8 +96,8 @@ export function adminRouter(services: AdminRouterDeps): Router {
     ctx.body = await updateProject(tenants, org(ctx), ctx.params.projectId!, patch, locations);
   });
   router.delete('/projects/:projectId', async (ctx) => {
-    // Its schedules first: with Temporal down this fails (503) before anything is deleted, and a retry finishes it.
-    await deleteProjectAndAutomations(services, org(ctx), ctx.params.projectId!);
+    // Its schedules and active jobs first: with Temporal down this fails (503) before its rows are deleted, and a retry finishes it.
+    await deleteProjectAndJobs(services, org(ctx), ctx.params.projectId!);
     ctx.status = 204;
   });
 

@@ -1,6 +1,6 @@
 import { UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
 import { clearDomainIndex, deleteDomainAndIndex, type DomainDeletionDeps } from './delete-domain.js';
-import { deleteProjectAndAutomations, type ProjectDeletionDeps } from './delete-project.js';
+import { deleteProjectAndJobs, type ProjectDeletionDeps } from './delete-project.js';
 
 /** What deleting an organisation touches: its projects' and its domains'. */
 export type OrgDeletionDeps = ProjectDeletionDeps & DomainDeletionDeps;
@@ -34,9 +34,9 @@ export class OrgDeletionIncompleteError extends Error {
 /**
  * Deletes an organisation: first, in one transaction, its keys are revoked, its console sessions
  * ended and it is marked deleting; then each domain and project goes through its own delete (a
- * domain's index with it, a project's automations and schedules first); last its record goes and
- * its id is retired. A step
- * that fails (Temporal down) leaves the rest for a repeat (OrgDeletionIncompleteError says what).
+ * domain's index with it; a project's schedules and active jobs stopped first, then its record with
+ * its jobs, webhooks, automations and pull requests); last its record goes and its id is retired. A
+ * step that fails (Temporal down) leaves the rest for a repeat (OrgDeletionIncompleteError says what).
  */
 export async function deleteOrganisation(deps: OrgDeletionDeps, orgId: string): Promise<OrgDeletion> {
   const begun = await deps.tenants.beginOrgDeletion(orgId);
@@ -60,7 +60,7 @@ export async function deleteOrganisation(deps: OrgDeletionDeps, orgId: string): 
   for (const { id } of domains) await attempt(() => deleteDomainAndIndex(deps, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
   // Those an earlier attempt deleted without removing their index.
   for (const id of clearing) await attempt(() => clearDomainIndex(deps, id), () => done.domains.push(id), () => left.domains.push(id));
-  for (const { id } of projects) await attempt(() => deleteProjectAndAutomations(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
+  for (const { id } of projects) await attempt(() => deleteProjectAndJobs(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
   if (firstFailure === undefined) await attempt(() => deps.tenants.finishOrgDeletion(orgId), () => undefined, () => undefined);
   if (firstFailure !== undefined) throw new OrgDeletionIncompleteError(orgId, left, { cause: firstFailure });
   return done;

@@ -1,15 +1,45 @@
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
+import { archiveJobRun, type JobRecord } from '../jobs/index.js';
 import { deleteProject, getOrgProject, type TenantStore } from '../tenants/index.js';
+import { deleteProjectRows } from './project-rows.js';
 
-/** What deleting a project touches: its record, and its automations' Temporal schedules. */
-export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'config'> & { tenants: TenantStore };
+/** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
+export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore };
+
+/** Active jobs archived at once: each waits for its workflow to stop its turn (seconds, while a model call notices). */
+const STOP_SLICE = 100;
 
 /**
- * Deletes the organisation's project: its automations and their schedules first (with Temporal down
- * this fails before anything is deleted, and a retry finishes it), then its record (see deleteProject).
+ * Deletes the organisation's project and everything it owns. In Temporal first: its automations'
+ * schedules (no job starts from now on), then each active job is archived through its workflow
+ * (archiveJobRun), which stops the turn and writes the job's last state itself, so nothing of the
+ * job is written after its rows are gone. Then, in one transaction with the record: its jobs with
+ * their messages and events, its webhooks and their deliveries, its automations and the local
+ * forge's pull requests (deleteProjectRows). With Temporal down a step fails before anything is
+ * deleted from the database, and the same delete, repeated, finishes it (what it stopped stays
+ * stopped).
  */
-export async function deleteProjectAndAutomations(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
+export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
   const project = await getOrgProject(deps.tenants, orgId, projectId);
   await deleteProjectAutomations(deps, project.id);
-  await deleteProject(deps.tenants, orgId, project.id);
+  await stopActiveJobs(deps, project.id);
+  await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
+    await deleteProjectRows(trx, project.id);
+  });
+}
+
+/** Archives every active job of the project through its workflow; throws the first failure once all were tried. */
+async function stopActiveJobs(deps: ProjectDeletionDeps, projectId: string): Promise<void> {
+  const active: JobRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await deps.jobs.list(projectId, { status: 'active', limit: STOP_SLICE, ...(cursor ? { cursor } : {}) });
+    active.push(...page.jobs);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  for (let i = 0; i < active.length; i += STOP_SLICE) {
+    const results = await Promise.allSettled(active.slice(i, i + STOP_SLICE).map((job) => archiveJobRun(deps, job)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
 }

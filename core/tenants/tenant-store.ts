@@ -127,8 +127,12 @@ async function refuseClearing(trx: Queries, id: string): Promise<void> {
 
 /**
  * Refuses, as an id that exists (the same TenantExistsError), the id of another organisation's
- * deleted project or domain: what is kept by the id (jobs, pull requests, webhooks, automations;
- * index and analytics) is theirs. The organisation's own deleted id it may take back.
+ * deleted project or domain: what is kept by the id is theirs. A domain's analytics and threads stay
+ * under it until their retention. A project's rows go with its record (core/deletion), but Temporal
+ * keeps its jobs' closed runs (their summaries quote requests) under `QuireProjectId` for the
+ * namespace's retention, and a job created with an Idempotency-Key is named by the project id and
+ * the key (jobIdForKey), so the same id and key in another organisation would name that workflow
+ * again. The organisation's own deleted id it may take back.
  */
 async function refuseRetiredElsewhere(trx: Queries, kind: 'project' | 'domain', id: string, orgId: string): Promise<void> {
   const retired = await trx.selectFrom('retired_ids').select('org_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();

@@ -1,0 +1,164 @@
+/**
+ * Deleting a project (alone, or with its organisation) stops its running jobs through their
+ * workflows and deletes every row it owns with its record. The real API over HTTP, a real worker,
+ * the Temporal dev server, a real git repository and the scripted model, which holds the job's turn.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
+import { createAutomation } from '../../../core/automations/index.js';
+import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
+import type { Queries } from '../../../core/db/index.js';
+import { PullStore } from '../../../core/forge/index.js';
+import { newJobRecord, type JobRecord, type JobView } from '../../../core/jobs/index.js';
+import { newWebhook } from '../../../core/webhooks/index.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { startFakeModel } from '../../fakes/chat-completions-server.js';
+import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
+import { freePort } from '../../support/redis.js';
+import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices } from '../../support/services.js';
+import { startWorker } from '../../support/temporal.js';
+import { call } from '../agent-jobs/agent-api.js';
+
+const OPERATOR_TOKEN = 'operator-test-token-0123456789';
+const TABLES = ['jobs', 'job_messages', 'job_events', 'webhooks', 'webhook_deliveries', 'automations', 'pulls', 'gap_jobs'] as const;
+type Rows = Record<(typeof TABLES)[number], number>;
+
+/** The rows each table holds of the project. */
+async function rowsOf(queries: Queries, projectId: string): Promise<Rows> {
+  const rows = {} as Rows;
+  for (const table of TABLES) {
+    const found = await queries.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    rows[table] = Number(found.n);
+  }
+  return rows;
+}
+
+const NONE: Rows = { jobs: 0, job_messages: 0, job_events: 0, webhooks: 0, webhook_deliveries: 0, automations: 0, pulls: 0, gap_jobs: 0 };
+
+/**
+ * A model whose first call of each turn blocks until `release` (what it answers then goes nowhere):
+ * `running` resolves once a turn is in it.
+ */
+async function blockingModel() {
+  let turnRunning!: () => void;
+  const running = new Promise<void>((resolve) => (turnRunning = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const model = await startFakeModel(async () => {
+    turnRunning();
+    await released;
+    return { text: 'too late' };
+  });
+  return { model, running, release };
+}
+
+/** Gives the project one of everything it can own beside its running job: a webhook and a delivery, an automation, a pull request, a gap's link to its job, a finished job. */
+async function furnish(services: ApiServices, projectId: string, runningJob: string): Promise<void> {
+  // Wants only completions: the archive the delete makes sends it nothing.
+  const { hook } = newWebhook(projectId, 'https://hooks.example.com/quire', ['job.completed']);
+  await services.webhooks.put(hook);
+  await services.webhooks.recordDelivery({
+    deliveryId: `${hook.id}.${runningJob}.1`, projectId, webhookId: hook.id, url: hook.url, event: 'job.completed', jobId: runningJob, seq: 1,
+    status: 'delivered', statusCode: 200, attempts: 1, lastError: null, updatedAt: new Date().toISOString(),
+  });
+  await createAutomation(services, projectId, { prompt: 'Check the links', cron: '@yearly', paused: true });
+  await new PullStore(services.database).openOnce({ projectId, jobId: runningJob, branch: `quire/${runningJob}`, base: 'main', title: 'Say gadget', body: 'Said.', draft: false });
+  await services.analyticsStore.putGapJob({ domainId: 'site', gapId: 'gap_0123456789abcdef', projectId, jobId: runningJob, at: Date.now() });
+  const finished: JobRecord = { ...newJobRecord({ projectId, repository: '/srv/docs.git', ref: 'main', model: 'test-model' }), status: 'completed' };
+  await services.jobs.create(finished, [{ id: `first:${finished.id}`, prompt: 'Done long ago' }]);
+}
+
+/** A job of the project whose turn is in the model call when this returns. */
+async function runningJob(base: string, adminKey: string, projectId: string, running: Promise<void>): Promise<string> {
+  const created = await call<JobView>(`${base}/v2/agent/${projectId}/job`, 'POST', adminKey, { prompt: 'Rewrite everything slowly' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await running;
+  return created.body.id;
+}
+
+describe('deleting a project stops its jobs and deletes what it owns (real worker, Temporal)', function () {
+  this.timeout(180_000);
+  let repo: DocsRepo;
+
+  before(async () => {
+    repo = await createDocsRepo({ pages: 2, withNav: true });
+  });
+
+  const project = (id: string, orgId: string) => ({ id, orgId, repository: repo.bareDir, branch: repo.branch, docsPath: repo.docsPath, forge: 'local' as const, allowedModels: [] });
+  const modelEnv = (baseUrl: string) => ({ QUIRE_MODEL_BASE_URL: baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-model', QUIRE_MODEL: 'test-model', QUIRE_AGENT_HEARTBEAT_SECONDS: '4' });
+
+  it('DELETE /v2/admin/projects/{id} archives its running job through its workflow, then deletes its rows with its record; another project keeps its own', async () => {
+    const { model, running, release } = await blockingModel();
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env: modelEnv(model.baseUrl) });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject(project('docs', 'acme'));
+    await services.tenants.putProject(project('kept', 'acme'));
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const base = (await serve(createApp(services))).url;
+
+    const jobId = await runningJob(base, adminKey, 'docs', running);
+    await furnish(services, 'docs', jobId);
+    await furnish(services, 'kept', `job_${'k'.repeat(20)}`);
+    const before = await rowsOf(services.database.queries, 'docs');
+    for (const table of TABLES) assert.ok(before[table] > 0, `the project has ${table} rows before its delete`);
+    const kept = await rowsOf(services.database.queries, 'kept');
+
+    const res = await call(`${base}/v2/admin/projects/docs`, 'DELETE', adminKey);
+    release();
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    // The job ended through its own workflow: archived, by the archive the delete sent.
+    const result = (await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
+    assert.equal(result.status, 'archived');
+    assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
+    assert.deepEqual(await rowsOf(services.database.queries, 'kept'), kept, "another project's rows stay");
+    assert.equal((await call(`${base}/v2/agent/docs/job/${jobId}`, 'GET', adminKey)).status, 404);
+
+    // Created again by its organisation, the project starts empty.
+    await services.tenants.putProject(project('docs', 'acme'));
+    const listed = await call<{ jobs: unknown[] }>(`${base}/v2/agent/docs/jobs`, 'GET', adminKey);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.jobs, []);
+  });
+
+  it('with Temporal down: a project or organisation delete answers 503 with Retry-After and deletes nothing of the project; a repeat stops its job and finishes it', async () => {
+    const { model, running, release } = await blockingModel();
+    const dataDir = await tempDir();
+    const env = { ...modelEnv(model.baseUrl), QUIRE_DATA_DIR: dataDir, QUIRE_OPERATOR_TOKEN: OPERATOR_TOKEN, QUIRE_TENANT_CACHE_TTL_MS: '0' };
+    const up = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env });
+    const { adminKey } = await seedOrg(up, 'leaving');
+    await up.tenants.putProject(project('leaving-docs', 'leaving'));
+    await startWorker(up, { taskQueue: up.config.temporal.taskQueue });
+    const upUrl = (await serve(createApp(up))).url;
+    const jobId = await runningJob(upUrl, adminKey, 'leaving-docs', running);
+    await furnish(up, 'leaving-docs', jobId);
+    const before = await rowsOf(up.database.queries, 'leaving-docs');
+
+    // Another API process on the same database, whose Temporal is out of reach (nothing listens on the port).
+    const down = await servicesOn(await testConfig({ ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }));
+    const downUrl = (await serve(createApp(down))).url;
+    const alone = await fetch(`${downUrl}/v2/admin/projects/leaving-docs`, { method: 'DELETE', headers: { Authorization: `Bearer ${adminKey}` } });
+    assert.equal(alone.status, 503);
+    assert.ok(Number(alone.headers.get('retry-after')) >= 1);
+    await conforms('/v2/admin/projects/{projectId}', 'delete', alone.clone());
+    assert.equal(((await alone.json()) as { code: string }).code, 'unavailable');
+    assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), before, 'nothing of the project is deleted');
+
+    const org = await call<{ code: string; error: string }>(`${downUrl}/v2/operator/orgs/leaving`, 'DELETE', OPERATOR_TOKEN);
+    assert.equal(org.status, 503, JSON.stringify(org.body));
+    assert.ok(Number(org.headers.get('retry-after')) >= 1);
+    assert.match(org.body.error, /but project leaving-docs could not be deleted yet; delete it again to finish/);
+    assert.ok(await up.tenants.getProject('leaving-docs'));
+    assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), before);
+    assert.equal((await up.jobs.get('leaving-docs', jobId))?.status, 'active', 'the job still runs');
+
+    const again = await call<{ projects: string[] }>(`${upUrl}/v2/operator/orgs/leaving`, 'DELETE', OPERATOR_TOKEN);
+    release();
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual(again.body.projects, ['leaving-docs']);
+    const result = (await up.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
+    assert.equal(result.status, 'archived');
+    assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), NONE);
+  });
+});
