@@ -77,10 +77,19 @@ export const adminOperations: OperationSpec[] = [
     method: 'delete',
     path: '/v2/admin/projects/{projectId}',
     operationId: 'adminDeleteProject',
-    summary: 'Delete a project; its jobs stay until the job retention removes them',
+    summary: 'Delete a project with its jobs, webhooks, automations and pull requests; its running jobs are stopped first',
+    description:
+      "Deletes its automations' Temporal schedules and archives each of its active jobs through its workflow (the turn stops and the job is recorded archived), then, in one transaction with its record, its jobs with their messages and events, its webhooks and their delivery log, its automations and the local forge's pull requests. Created again with the same id, the project starts empty. When Temporal cannot be reached nothing is deleted from the database, the answer is `503` with `Retry-After`, and the same `DELETE`, repeated, finishes it.",
     security,
     params: { path: ProjectParams },
-    responses: { 204: noContent },
+    responses: {
+      204: noContent,
+      503: {
+        description: 'Not deleted yet (`unavailable`): Temporal could not delete its schedules or stop its jobs. Repeat the request after `Retry-After` to finish.',
+        content: ERROR_CONTENT,
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+      },
+    },
     errors: AUTHENTICATED_GET_ERRORS,
   },
   {
@@ -224,7 +233,7 @@ export const adminOperations: OperationSpec[] = [
       200: { description: 'Deleted; what this request revoked, ended and deleted', body: OrgDeleted },
       503: {
         description:
-          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted or their index runs stopped, Qdrant down while their points were deleted). Repeat the request after `Retry-After` to finish.',
+          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted or their jobs or index runs stopped, Qdrant down while their points were deleted). Repeat the request after `Retry-After` to finish.',
         content: ERROR_CONTENT,
         headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
       },
