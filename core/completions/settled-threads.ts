@@ -18,5 +18,10 @@ export function settledThreads(threads: SweepingThreadStore, completions: Pick<C
       await completions.flush();
       return threads.erase(ref);
     },
+    // The same: an answer of the reader this process holds is written before their rows are looked for.
+    eraseReader: async (ref) => {
+      await completions.flush();
+      return threads.eraseReader(ref);
+    },
   };
 }

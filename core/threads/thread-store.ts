@@ -1,4 +1,5 @@
 import { compiledShapes, json, parseJson, type Database, type Queries } from '../db/index.js';
+import { eraseReaderIn } from './reader-erasure.js';
 import { DAY_MS, type ThreadAppend, type ThreadExchange, type ThreadRef, type ThreadStore, type ThreadTranscript } from './types.js';
 
 /** Threads a retention sweep deletes per transaction. */
@@ -219,6 +220,8 @@ export function createThreadStore(database: Database, options: ThreadStoreOption
         return own || Number(answers.numDeletedRows) + Number(ratings.numDeletedRows) > 0;
       });
     },
+
+    eraseReader: (ref) => database.transaction((trx) => eraseReaderIn(trx, database.dialect, ref)),
 
     sweep,
   };

@@ -57,6 +57,26 @@ export interface ThreadStore {
    * False when there was none of it.
    */
   erase(ref: Omit<ThreadRef, 'keyHash'>): Promise<boolean>;
+  /**
+   * Removes at once, in one transaction, what one reader (by the fingerprint their client sends)
+   * left on the domain: its threads carrying the fingerprint with their exchanges, the answer
+   * records carrying it or of those threads, and those threads' ratings (see eraseReaderIn).
+   */
+  eraseReader(ref: ReaderRef): Promise<ReaderErasure>;
+}
+
+/** Whose conversations to erase: the reader's fingerprint (`fp`) on one domain of the organisation. */
+export interface ReaderRef {
+  orgId: string;
+  domainId: string;
+  fp: string;
+}
+
+/** What a reader's erasure deleted. */
+export interface ReaderErasure {
+  threads: number;
+  answers: number;
+  feedback: number;
 }
 
 /** One exchange to append to its thread. */
