@@ -15,6 +15,8 @@ import {
   ProjectCreateBody,
   ProjectPatchBody,
   ProjectView,
+  ReaderErased,
+  ReaderErasureBody,
 } from './schemas.js';
 
 const security = 'admin';
@@ -159,6 +161,19 @@ export const adminOperations: OperationSpec[] = [
     security,
     params: { path: DomainParams },
     responses: { 202: { description: 'The indexing run', body: IndexStatus } },
+    errors: AUTHENTICATED_POST_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/v2/admin/domains/{domainId}/reader-erasure',
+    operationId: 'adminEraseReader',
+    summary: 'Erase what one reader left on the domain, by the fingerprint their client sent: their threads, answers and ratings',
+    description:
+      "A reader's request to have everything they asked removed, when they no longer hold their threads' keys. In one transaction, after the answers this API process still holds are written: the domain's threads any of whose exchanges carries the fingerprint, with all their exchanges; the answer records carrying it or belonging to those threads; and those threads' ratings. The daily counts, which name no one, stay. Admin key only: an assistant key is public, so a reader's client cannot do this (a reader erases one thread with its key, `DELETE /discovery/v1/assistant/{domain}/threads/{threadId}`). Another organisation's domain answers 404, as an unknown one.",
+    security,
+    params: { path: DomainParams },
+    body: ReaderErasureBody,
+    responses: { 200: { description: 'What was deleted (zeros when the fingerprint left nothing)', body: ReaderErased } },
     errors: AUTHENTICATED_POST_ERRORS,
   },
   {

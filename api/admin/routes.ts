@@ -24,7 +24,7 @@ import { readIndexRun, startIndexRun } from '../index-run.js';
 import { badRequest, conflict, HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
-import { DomainCreateBody, DomainPatchBody, KeyCreateBody, ProjectCreateBody, ProjectPatchBody, type IndexStatusOut } from './schemas.js';
+import { DomainCreateBody, DomainPatchBody, KeyCreateBody, ProjectCreateBody, ProjectPatchBody, ReaderErasureBody, type IndexStatusOut } from './schemas.js';
 
 /** How long a status read waits for a running workflow's progress query before answering without it. */
 
@@ -61,8 +61,11 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
   };
 }
 
-/** What the admin routes use: keys and projects, Temporal to start indexing, the jobs and automations a project's delete stops, and the index a domain's delete drops. */
-export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'jobs' | 'docIndex'>;
+/**
+ * What the admin routes use: keys and projects, Temporal to start indexing, the jobs and automations
+ * a project's delete stops, the index a domain's delete drops, and the threads a reader's erasure deletes.
+ */
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'jobs' | 'docIndex' | 'threads'>;
 
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its
@@ -120,6 +123,12 @@ export function adminRouter(services: AdminRouterDeps): Router {
     // The record, then its index run, index and checkout: with Temporal or Qdrant down this fails (503) and a retry finishes it.
     await deleteDomainAndIndex(services, org(ctx), ctx.params.domainId!);
     ctx.status = 204;
+  });
+  // A reader's request to have what they asked removed: admin only, as an assistant key is public.
+  router.post('/domains/:domainId/reader-erasure', async (ctx) => {
+    const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
+    const { fp } = parseInput(ReaderErasureBody, ctx.request.body);
+    ctx.body = await services.threads.eraseReader({ orgId: domain.orgId, domainId: domain.id, fp });
   });
   router.post('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);

@@ -164,6 +164,20 @@ export const OrgView = v.object({
   deletingSince: v.optional(v.pipe(instant, v.description('Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.'))),
 });
 
+export const ReaderErasureBody = v.strictObject({
+  fp: v.pipe(
+    text(256),
+    v.description('The reader’s fingerprint, as their client sent it with their questions (`fp` of the assistant routes, shown in the analytics conversations).'),
+  ),
+});
+
+const erased = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(what));
+export const ReaderErased = v.object({
+  threads: erased('Threads deleted with all their exchanges: those of the domain any of whose exchanges carries the fingerprint.'),
+  answers: erased('Answer records deleted: those carrying the fingerprint, and those of the deleted threads.'),
+  feedback: erased('Ratings deleted: those of the deleted threads.'),
+});
+
 export const OrgDeleted = v.object({
   id: v.string(),
   revokedKeys: v.pipe(v.number(), v.integer(), v.description('Keys in force that this request revoked (0 when an earlier, unfinished delete did).')),

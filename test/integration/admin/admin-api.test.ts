@@ -376,6 +376,7 @@ describe('admin API', function () {
       ['GET', '/v2/admin/projects'], ['POST', '/v2/admin/projects'], ['GET', '/v2/admin/projects/x'], ['PATCH', '/v2/admin/projects/x'],
       ['DELETE', '/v2/admin/projects/x'], ['GET', '/v2/admin/domains'], ['POST', '/v2/admin/domains'], ['GET', '/v2/admin/domains/x'],
       ['PATCH', '/v2/admin/domains/x'], ['DELETE', '/v2/admin/domains/x'], ['POST', '/v2/admin/domains/x/index'], ['GET', '/v2/admin/domains/x/index'],
+      ['POST', '/v2/admin/domains/x/reader-erasure'],
       ['GET', '/v2/admin/keys'], ['POST', '/v2/admin/keys'], ['DELETE', '/v2/admin/keys/x'],
     ];
     for (const [method, path] of routes) {
