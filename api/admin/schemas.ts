@@ -182,7 +182,7 @@ export const OrgDeleted = v.object({
   id: v.string(),
   revokedKeys: v.pipe(v.number(), v.integer(), v.description('Keys in force that this request revoked (0 when an earlier, unfinished delete did).')),
   endedSessions: v.pipe(v.number(), v.integer(), v.description('Console sessions this request ended.')),
-  projects: v.pipe(v.array(v.string()), v.description('Projects this request deleted, each as its own delete does (automations and their schedules first).')),
+  projects: v.pipe(v.array(v.string()), v.description('Projects this request deleted, each as its own delete does (schedules and active jobs stopped first, then its record with its jobs, webhooks, automations and pull requests).')),
   domains: v.pipe(v.array(v.string()), v.description('Domains this request deleted, each as its own delete does.')),
 });
 

@@ -91,11 +91,11 @@ export const orgs = defineCommand({
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /**
- * `quire orgs delete ORG`: its own command, as it opens Temporal (its projects' schedules) where
+ * `quire orgs delete ORG`: its own command, as it opens Temporal (its projects' schedules and jobs) where
  * `add` and `list` open only the database.
  */
 export const orgDelete = defineCommand({
-  summary: 'Deletes an organisation: its keys and console sessions at once, then its domains and projects (automations and schedules first); its id is retired.',
+  summary: 'Deletes an organisation: its keys and console sessions at once, then its domains and projects (schedules and running jobs stopped first, then each with what it owns); its id is retired.',
   usage: ['delete ORG'],
   flags: {},
   opens: 'platform',
