@@ -275,8 +275,16 @@ export interface Config {
     /** On SIGTERM, how long answers still streaming may go on before their connections are closed. */
     shutdownGraceMs: number;
   };
-  /** How long a console sign-in lasts (never past the admin key's own expiry). */
-  console: { sessionHours: number };
+  console: {
+    /** How long a console sign-in lasts (never past the admin key's own expiry). */
+    sessionHours: number;
+    /**
+     * `QUIRE_PUBLIC_URL` as the operator set it (no trailing slash), which the console's copyable URLs
+     * start with; undefined when unset: `publicUrl`'s localhost default may not be where browsers
+     * reach the API, so the console uses the page's origin.
+     */
+    publicUrl: string | undefined;
+  };
   /** Prometheus listeners, apart from the public port: `/metrics` of the API and of the worker. */
   metrics: { host: string; apiPort: number; workerPort: number; orgLabel: boolean };
   temporal: {
@@ -497,10 +505,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     streamIdleTimeoutMs: e.QUIRE_MODEL_STREAM_IDLE_TIMEOUT_MS,
   };
   const model = e.QUIRE_MODEL ? { ...endpoint, name: e.QUIRE_MODEL } : undefined;
+  const publicUrl = e.QUIRE_PUBLIC_URL?.replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl ?? `http://localhost:${e.PORT}`,
     dataDir: path.resolve(cwd, e.QUIRE_DATA_DIR),
     seedFile: e.QUIRE_SEED_FILE ? path.resolve(cwd, e.QUIRE_SEED_FILE) : undefined,
     operatorToken: e.QUIRE_OPERATOR_TOKEN,
@@ -514,7 +523,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       streamStallTimeoutMs: e.QUIRE_STREAM_STALL_TIMEOUT_MS,
       shutdownGraceMs: e.QUIRE_API_SHUTDOWN_GRACE_MS,
     },
-    console: { sessionHours: e.QUIRE_CONSOLE_SESSION_HOURS },
+    console: { sessionHours: e.QUIRE_CONSOLE_SESSION_HOURS, publicUrl },
     metrics: { host: e.QUIRE_METRICS_HOST, apiPort: e.QUIRE_METRICS_PORT, workerPort: e.QUIRE_WORKER_METRICS_PORT, orgLabel: e.QUIRE_METRICS_ORG_LABEL },
     temporal: {
       address: e.TEMPORAL_ADDRESS,

@@ -207,7 +207,7 @@ describe('console session API', function () {
   });
 
   it('takes its lifetime from QUIRE_CONSOLE_SESSION_HOURS', async () => {
-    const shortLived = (await serve(createApp({ ...services, config: { ...services.config, console: { sessionHours: 1 } } }))).url;
+    const shortLived = (await serve(createApp({ ...services, config: { ...services.config, console: { ...services.config.console, sessionHours: 1 } } }))).url;
     const session = await signIn(acme.adminKey, shortLived);
     assert.ok(Number(/Max-Age=(\d+)/.exec(session.setCookie)?.[1]) <= 3600);
     assert.ok(Date.parse(session.body.expiresAt) <= Date.now() + 3600_000);

@@ -69,6 +69,13 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ QUIRE_CONSOLE_SESSION_HOURS: '721' }), /QUIRE_CONSOLE_SESSION_HOURS: must be at most 720/);
   });
 
+  it('gives the console QUIRE_PUBLIC_URL only when it is set, without trailing slashes, path kept', () => {
+    const unset = loadConfig({ PORT: '4000' });
+    assert.deepEqual([unset.publicUrl, unset.console.publicUrl], ['http://localhost:4000', undefined]);
+    const set = loadConfig({ QUIRE_PUBLIC_URL: 'https://docs-ai.example.com/quire//' });
+    assert.deepEqual([set.publicUrl, set.console.publicUrl], ['https://docs-ai.example.com/quire', 'https://docs-ai.example.com/quire']);
+  });
+
   it('reads how long tenant records are cached, 2 s by default, 0 for none, at most a minute', () => {
     assert.equal(loadConfig({}).tenantCacheTtlMs, 2000);
     assert.equal(loadConfig({ QUIRE_TENANT_CACHE_TTL_MS: '0' }).tenantCacheTtlMs, 0);
