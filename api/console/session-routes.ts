@@ -10,16 +10,17 @@ import { SignInBody, type SessionViewOut } from './schemas.js';
 const notSignedIn = () => new HttpError(401, 'not_signed_in', 'not signed in to the console (POST /console/session with an admin key)');
 
 // Organisations have no display name of their own yet: the id is what people know them by.
-const viewOf = (session: ConsoleSession): SessionViewOut => ({
+const viewOf = (session: ConsoleSession, publicUrl: string | undefined): SessionViewOut => ({
   organisation: { id: session.orgId, name: session.orgId },
   csrfToken: session.csrfToken,
   expiresAt: session.expiresAt,
+  publicUrl: publicUrl ?? null,
 });
 
-function answer(ctx: Context, status: number, session: ConsoleSession): void {
+function answer(ctx: Context, status: number, session: ConsoleSession, publicUrl: string | undefined): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = viewOf(session);
+  ctx.body = viewOf(session, publicUrl);
 }
 
 export type SessionRoutesDeps = Pick<ApiServices, 'tenants' | 'config'>;
@@ -30,7 +31,8 @@ export type SessionRoutesDeps = Pick<ApiServices, 'tenants' | 'config'>;
  */
 export function addSessionRoutes(router: Router, services: SessionRoutesDeps): void {
   const { tenants } = services;
-  const lifetimeMs = services.config.console.sessionHours * 3600_000;
+  const { sessionHours, publicUrl } = services.config.console;
+  const lifetimeMs = sessionHours * 3600_000;
 
   router.post('/console/session', async (ctx) => {
     const { key: secret } = parseInput(SignInBody, ctx.request.body);
@@ -39,13 +41,13 @@ export function addSessionRoutes(router: Router, services: SessionRoutesDeps): v
     if (key.kind !== 'admin') throw new HttpError(403, 'admin_key_required', 'the console needs an admin key (quire_…), not an assistant key');
     const { token, session } = await tenants.openConsoleSession(key, lifetimeMs);
     setSessionCookie(ctx, token, Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000)));
-    answer(ctx, 201, session);
+    answer(ctx, 201, session, publicUrl);
   });
 
   router.get('/console/session', async (ctx) => {
     const signedIn = await consoleSessionOf(tenants, ctx);
     if (!signedIn) throw notSignedIn();
-    answer(ctx, 200, signedIn.session);
+    answer(ctx, 200, signedIn.session, publicUrl);
   });
 
   router.delete('/console/session', async (ctx) => {

@@ -10,6 +10,7 @@ interface SessionBody {
   organisation: { id: string; name: string };
   csrfToken: string;
   expiresAt: string;
+  publicUrl: string | null;
 }
 
 /** A browser's view of one sign-in: the cookie it holds and the CSRF token the console keeps in memory. */
@@ -211,5 +212,18 @@ describe('console session API', function () {
     const session = await signIn(acme.adminKey, shortLived);
     assert.ok(Number(/Max-Age=(\d+)/.exec(session.setCookie)?.[1]) <= 3600);
     assert.ok(Date.parse(session.body.expiresAt) <= Date.now() + 3600_000);
+  });
+
+  it('names QUIRE_PUBLIC_URL for the console’s copyable URLs, and null when it is unset', async () => {
+    assert.equal(services.config.console.publicUrl, undefined, 'the suite’s API runs without QUIRE_PUBLIC_URL');
+    assert.equal((await signIn(acme.adminKey)).body.publicUrl, null);
+
+    const publicUrl = 'https://docs-ai.example.com/quire';
+    const proxied = (await serve(createApp({ ...services, config: { ...services.config, publicUrl, console: { ...services.config.console, publicUrl } } }))).url;
+    const session = await signIn(acme.adminKey, proxied);
+    assert.equal(session.body.publicUrl, publicUrl);
+    const read = await fetch(`${proxied}/console/session`, { headers: { Cookie: session.cookie } });
+    await conforms('/console/session', 'get', read.clone());
+    assert.equal(((await read.json()) as SessionBody).publicUrl, publicUrl, 'reading the session back names it too');
   });
 });
