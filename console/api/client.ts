@@ -28,6 +28,7 @@ export class ApiError extends Error {
 }
 
 let csrfToken: string | null = null;
+let publicUrl: string | null = null;
 let onSignedOut: () => void = () => undefined;
 let onCsrfRefused: () => Promise<boolean> = () => Promise.resolve(false);
 /** The renewal under way: requests refused together wait for one reading of the session. */
@@ -36,6 +37,11 @@ let renewing: Promise<boolean> | undefined;
 /** The token the session answered; sent as `X-CSRF-Token` on every request that is not a GET. */
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
+}
+
+/** The session's `publicUrl` (`QUIRE_PUBLIC_URL`, no trailing slash), which `apiUrl` starts with; null: unset. */
+export function setPublicUrl(url: string | null): void {
+  publicUrl = url;
 }
 
 /** Called when a request finds the session gone (401), so the shell can show the sign-in page. */
@@ -64,10 +70,11 @@ export interface RequestOptions {
 
 /**
  * The API's absolute URL for `path`, for pasting elsewhere (a docs site's widget tag, a forge's
- * webhook): the API serves the console, so the console's origin is the API's public one.
+ * webhook): under the deployment's public URL, which a proxy's path prefix or host may set apart
+ * from the page's; the page's origin only when the server names none.
  */
 export function apiUrl(path: string): string {
-  return `${location.origin}${path}`;
+  return `${publicUrl ?? location.origin}${path}`;
 }
 
 /** The path with its query, leaving out parameters that are unset. */

@@ -1,16 +1,22 @@
-import { ApiError, request, setCsrfToken } from './client.js';
+import { ApiError, request, setCsrfToken, setPublicUrl } from './client.js';
 
-/** What `/console/session` answers: the organisation signed in, and the CSRF token for this session. */
+/**
+ * What `/console/session` answers: the organisation signed in, the CSRF token for this session, and
+ * the deployment's public URL (null: the server has none set).
+ */
 export interface Session {
   organisation: { id: string; name: string };
   csrfToken: string;
   expiresAt: string;
+  publicUrl: string | null;
 }
 
-/** The session the browser's cookie holds now, or null when it holds none. */
+/** The session the browser's cookie holds now, or null when it holds none; takes the public URL it names. */
 async function readSession(): Promise<Session | null> {
   try {
-    return await request<Session>('/console/session', { quiet401: true });
+    const session = await request<Session>('/console/session', { quiet401: true });
+    setPublicUrl(session.publicUrl);
+    return session;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;
@@ -44,6 +50,7 @@ export async function sessionAgain(orgId: string): Promise<'same' | 'other' | 'n
 export async function signIn(key: string): Promise<Session> {
   const session = await request<Session>('/console/session', { method: 'POST', body: { key }, quiet401: true });
   setCsrfToken(session.csrfToken);
+  setPublicUrl(session.publicUrl);
   return session;
 }
 
