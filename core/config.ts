@@ -81,7 +81,8 @@ const bytes = (fallback: string, max = 1024 ** 3) =>
 export const EnvSchema = v.strictObject({
   PORT: port(3000),
   HOST: listenHost('127.0.0.1'),
-  QUIRE_PUBLIC_URL: v.optional(url),
+  // The OpenAPI document's server, local pull request links and the console's copyable URLs are built by appending paths to it.
+  QUIRE_PUBLIC_URL: v.optional(v.pipe(url, v.check((s) => !URL.canParse(s) || (!new URL(s).search && !new URL(s).hash && !/[?#]/.test(s)), 'must be a base URL with no ?query or #fragment, such as https://docs-ai.example.com/quire'))),
   QUIRE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), '.quire'),
   QUIRE_SEED_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   // The operator's bearer token for /v2/operator (organisations and their limits); unset: those routes answer 404.

@@ -121,6 +121,8 @@ describe('configuration', () => {
       [{ QUIRE_MODEL: 'm', QUIRE_MODEL_BASE_URL: 'localhost:11434/v1' }, /^QUIRE_MODEL_BASE_URL: must start with http:\/\/ or https:\/\//],
       [{ QDRANT_URL: 'localhost:6333' }, /^QDRANT_URL: must start with http:\/\/ or https:\/\//],
       [{ QUIRE_PUBLIC_URL: 'javascript:alert(1)' }, /^QUIRE_PUBLIC_URL: must start with http:\/\/ or https:\/\//],
+      [{ QUIRE_PUBLIC_URL: 'https://docs-ai.example.com/quire?x=1' }, /^QUIRE_PUBLIC_URL: must be a base URL with no \?query or #fragment/],
+      [{ QUIRE_PUBLIC_URL: 'https://docs-ai.example.com/quire#top' }, /^QUIRE_PUBLIC_URL: must be a base URL with no \?query or #fragment/],
       [{ QUIRE_DATABASE_URL: 'postgres://u:pw@db:99999/quire' }, /^QUIRE_DATABASE_URL: must be a postgres:\/\/ URL that parses: a host, and a port from 1 to 65535/],
       [{ QUIRE_DATABASE_URL: 'mysql://db/quire' }, /^QUIRE_DATABASE_URL: must be a postgres:\/\/ URL such as postgres:\/\/db\.example:5432\/quire/],
       [{ QUIRE_MODEL: ' ' }, /^QUIRE_MODEL: must not be only spaces/],
