@@ -242,7 +242,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
             yield rest;
           }
         } catch (err) {
-          if (!signal.aborted) [outcome, error] = ['error', publicFailure(err)];
+          if (!signal.aborted) [outcome, error] = ['error', publicFailure(err).message];
           throw err;
         } finally {
           // A reader who left mid-answer stops the stream from outside: it ends without an error.

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import type { AnswerFailure } from './model-answerer.js';
 import type { RewriteStatus } from './query-rewrite.js';
 import type { SearchCall } from './search-tool.js';
 
@@ -42,7 +43,8 @@ export interface AnswerWriter {
   endText(): void;
   sources(citations: Citation[]): void;
   finish(usage: Usage): void;
-  error(message: string): void;
+  /** Ends the answer with an error part saying `failure.message`, its code in the message metadata (v2) or an annotation (v1). */
+  error(failure: AnswerFailure): void;
 }
 
 export interface AnswerIds {

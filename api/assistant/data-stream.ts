@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { AnswerFailure } from './model-answerer.js';
 import { BatchedStreamWriter, threadMetadata, type AnswerIds, type AnswerWriter, type Citation, type Usage } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
@@ -59,8 +60,10 @@ export class DataStreamWriter extends BatchedStreamWriter implements AnswerWrite
     this.send();
   }
 
-  error(message: string): void {
-    this.part('3', message);
+  error(failure: AnswerFailure): void {
+    // The code as an annotation (`message.annotations`) just before the error part, which carries a bare string.
+    this.part('8', [{ errorCode: failure.code }]);
+    this.part('3', failure.message);
     this.send();
   }
 }

@@ -10,5 +10,5 @@ export { citationsFor, passageUrl, MAX_SOURCES } from './citations.js';
 export { retrievalQuery, type Conversation, type Turn } from './conversation.js';
 export { extractiveAnswerer } from './extractive-answerer.js';
 export { assistantLimits } from './limits.js';
-export { AnswerCutShortError, modelAnswerer, ModelFailedError, publicFailure } from './model-answerer.js';
+export { AnswerCutShortError, modelAnswerer, ModelFailedError, publicFailure, type AnswerFailure, type AnswerFailureCode } from './model-answerer.js';
 export { buildPrompt, CHUNKS_PER_PAGE, type AssistantPrompt } from './prompt.js';

@@ -13,9 +13,28 @@ import { SEARCH_TOOL, searchToolDefinition } from './search-tool.js';
 
 type ModelConfig = NonNullable<Config['model']>;
 
-/** The model failed; the message is safe to show to the reader. */
+/**
+ * Why an answer ended in an error part, as a stable code a client can word in its reader's language
+ * (the widget does): the model's kind of failure, or `answer_failed` for any other.
+ */
+export type AnswerFailureCode = 'model_rate_limited' | 'model_failed' | 'output_limit' | 'content_filter' | 'answer_failed';
+
+/** An answer's failure as the stream says it: its code, and an English sentence for the reader. */
+export interface AnswerFailure {
+  code: AnswerFailureCode;
+  message: string;
+}
+
+/** The model failed; the message is safe to show to the reader, and the code says which way. */
 export class ModelFailedError extends Error {
   override name = 'ModelFailedError';
+  constructor(
+    readonly code: AnswerFailureCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /**
@@ -26,6 +45,7 @@ export class AnswerCutShortError extends ModelFailedError {
   override name = 'AnswerCutShortError';
   constructor(readonly finishReason: 'length' | 'content_filter') {
     super(
+      finishReason === 'length' ? 'output_limit' : 'content_filter',
       finishReason === 'length'
         ? 'The answer was cut off: the language model reached its output limit.'
         : "The language model stopped answering: its provider's content filter withheld the rest.",
@@ -34,8 +54,8 @@ export class AnswerCutShortError extends ModelFailedError {
 }
 
 /** What the reader is told when an answer fails: the model's kind of failure, else a plain sentence. */
-export function publicFailure(err: unknown): string {
-  return err instanceof ModelFailedError ? err.message : 'The answer could not be completed.';
+export function publicFailure(err: unknown): AnswerFailure {
+  return err instanceof ModelFailedError ? { code: err.code, message: err.message } : { code: 'answer_failed', message: 'The answer could not be completed.' };
 }
 
 /** What the reader is told: the kind of failure, never the provider's own words. */
@@ -112,11 +132,11 @@ export function modelAnswerer(model: ModelConfig, port: ModelPort, maxSearches =
             }
             if (calls.length === 0 || !tools) {
               if (finish === 'length' || finish === 'content_filter') throw new AnswerCutShortError(finish);
-              if (!wrote) throw new ModelFailedError('The language model returned an empty answer.');
+              if (!wrote) throw new ModelFailedError('model_failed', 'The language model returned an empty answer.');
               return;
             }
             // One round past the searches is for the refusals; a model still calling tools after it would loop.
-            if (++toolRounds > maxSearches + 1) throw new ModelFailedError('The language model kept searching instead of answering.');
+            if (++toolRounds > maxSearches + 1) throw new ModelFailedError('model_failed', 'The language model kept searching instead of answering.');
             const ids = calls.map((call, i) => call.id || `call_${messages.length}_${i}`);
             messages.push({
               role: 'assistant',
@@ -131,7 +151,7 @@ export function modelAnswerer(model: ModelConfig, port: ModelPort, maxSearches =
           }
         } catch (err) {
           if (signal.aborted || err instanceof ModelFailedError) throw err;
-          throw new ModelFailedError(publicReason(err), { cause: err });
+          throw new ModelFailedError(err instanceof RateLimitedModelError ? 'model_rate_limited' : 'model_failed', publicReason(err), { cause: err });
         }
       }
       return { deltas: deltas(), usage: () => usage };

@@ -17,7 +17,7 @@ const uiChunk: Schema = {
   required: ['type'],
   properties: {
     type: {
-      enum: ['start', 'start-step', 'tool-input-available', 'tool-output-available', 'text-start', 'text-delta', 'text-end', 'source-url', 'finish-step', 'finish', 'error'],
+      enum: ['start', 'start-step', 'tool-input-available', 'tool-output-available', 'text-start', 'text-delta', 'text-end', 'source-url', 'finish-step', 'finish', 'message-metadata', 'error'],
     },
     messageId: { type: 'string' },
     messageMetadata: {
@@ -26,6 +26,10 @@ const uiChunk: Schema = {
         threadId: { type: 'string' },
         threadKey: { type: 'string' },
         queryRewrite: { enum: ['rewritten', 'unchanged', 'timeout', 'failed'], description: 'How the model’s query rewrite went (absent without a chat model).' },
+        errorCode: {
+          enum: ['model_rate_limited', 'model_failed', 'output_limit', 'content_filter', 'answer_failed'],
+          description: 'On the `message-metadata` chunk just before an `error`: why the answer failed, for a client that words it itself.',
+        },
       },
     },
     toolCallId: { type: 'string' },

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { AnswerFailure } from './model-answerer.js';
 import { BatchedStreamWriter, threadMetadata, type AnswerIds, type AnswerWriter, type Citation } from './answer-writer.js';
 import { SEARCH_TOOL, type SearchCall } from './search-tool.js';
 
@@ -81,8 +82,11 @@ export class UiMessageStreamWriter extends BatchedStreamWriter implements Answer
     this.send();
   }
 
-  error(message: string): void {
-    this.chunk({ type: 'error', errorText: message });
+  error(failure: AnswerFailure): void {
+    // The error chunk takes no field but `errorText` in the strict releases: the code rides in the message metadata,
+    // which every client merges into the message's (`message.metadata.errorCode`), and the widget reads.
+    this.chunk({ type: 'message-metadata', messageMetadata: { errorCode: failure.code } });
+    this.chunk({ type: 'error', errorText: failure.message });
     this.add('data: [DONE]\n\n');
     this.send();
   }

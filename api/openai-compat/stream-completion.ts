@@ -39,7 +39,7 @@ export async function streamCompletion(job: StreamJob): Promise<void> {
     if (err instanceof AnswerCutShortError) finishReason = err.finishReason;
     else if (!signal.aborted) {
       job.logger.warn({ err, id: ids.id }, 'chat completion failed mid-stream');
-      send(openAiError(publicFailure(err), 502, 'model_failed'));
+      send(openAiError(publicFailure(err).message, 502, 'model_failed'));
       out.end();
       return;
     } else {

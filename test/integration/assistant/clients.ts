@@ -26,6 +26,8 @@ export interface ClientReading {
   /** How the query rewrite went, from the message metadata (v2) or annotation (v1). */
   queryRewrite: string | undefined;
   errors: string[];
+  /** The code of the error part, from the message metadata (v2) or annotation (v1). */
+  errorCode: string | undefined;
 }
 
 const field = (value: unknown, name: string): string | undefined => {
@@ -44,7 +46,7 @@ function hitsOf(result: unknown): SearchToolReading['hits'] {
 
 /** Reads a v1 response with ai@4's own data-stream parser. */
 export async function readV1(res: Response): Promise<ClientReading> {
-  const reading: ClientReading = { text: '', sources: [], threadId: undefined, threadKey: undefined, search: undefined, searches: [], queryRewrite: undefined, errors: [] };
+  const reading: ClientReading = { text: '', sources: [], threadId: undefined, threadKey: undefined, search: undefined, searches: [], queryRewrite: undefined, errors: [], errorCode: undefined };
   if (!res.body) throw new Error('no body');
   const calls = new Map<string, { toolName: string; args: unknown }>();
   await processDataStream({
@@ -57,6 +59,7 @@ export async function readV1(res: Response): Promise<ClientReading> {
         reading.threadId ??= threadIdOf(a);
         reading.threadKey ??= threadKeyOf(a);
         reading.queryRewrite ??= queryRewriteOf(a);
+        reading.errorCode ??= field(a, 'errorCode');
       }
     },
     onToolCallPart: (call) => void calls.set(call.toolCallId, { toolName: call.toolName, args: call.args }),
@@ -106,6 +109,7 @@ function readingOf(message: { parts: UiPart[]; metadata?: unknown } | undefined,
     searches: searchPartsOf(parts),
     queryRewrite: queryRewriteOf(message?.metadata),
     errors,
+    errorCode: field(message?.metadata, 'errorCode'),
   };
 }
 

@@ -95,9 +95,9 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.equal(sent[0]!.body.messages[0]?.role, 'system');
   });
 
-  for (const [status, reason] of [
-    [429, /busy \(rate limited\)/],
-    [500, /returned an error \(HTTP 500\)/],
+  for (const [status, reason, code] of [
+    [429, /busy \(rate limited\)/, 'model_rate_limited'],
+    [500, /returned an error \(HTTP 500\)/, 'model_failed'],
   ] as const) {
     it(`v1: a provider HTTP ${status} before any text is an error part saying why`, async () => {
       world.model!.script([{ error: { status, message: 'provider says no', retryAfterSeconds: 1 } }]);
@@ -105,6 +105,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.equal(reading.text, '');
       assert.equal(reading.errors.length, 1);
       assert.match(reading.errors[0]!, reason);
+      assert.equal(reading.errorCode, code, 'the annotation before the error part carries its code');
       assert.doesNotMatch(reading.errors[0]!, /provider says no/, "the provider's own message is not shown");
     });
   }
@@ -128,6 +129,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.ok(reading.text.length > 0 && 'The CLI installs with npm and then it'.startsWith(reading.text), reading.text);
       assert.equal(reading.errors.length, 1);
       assert.match(reading.errors[0]!, /language model/);
+      assert.equal(reading.errorCode, 'model_failed', 'the error\'s code, merged into the message metadata');
       assert.match(reading.threadId ?? '', /^[0-9a-f-]{36}$/, 'threadId survives the error (sent on start)');
     });
 
@@ -269,9 +271,9 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.doesNotMatch(await admin.text(), /keyHash|tk_/);
   });
 
-  for (const [finishReason, said] of [
-    ['length', /cut off: the language model reached its output limit/],
-    ['content_filter', /content filter withheld the rest/],
+  for (const [finishReason, said, code] of [
+    ['length', /cut off: the language model reached its output limit/, 'output_limit'],
+    ['content_filter', /content filter withheld the rest/, 'content_filter'],
   ] as const) {
     it(`v2: an answer the model cut short (finish_reason ${finishReason}) keeps its text, says why in an error part, and is kept as broken off`, async () => {
       world.model!.script([{ text: 'Install the CLI with', finishReason }]);
@@ -279,6 +281,7 @@ describe('assistant streams read by the real AI SDK clients', () => {
       assert.equal(reading.text, 'Install the CLI with');
       assert.equal(reading.errors.length, 1);
       assert.match(reading.errors[0]!, said);
+      assert.equal(reading.errorCode, code);
       const stored = await fetch(`${world.url}/v1/admin/threads/${reading.threadId}`, { headers: { authorization: `Bearer ${world.org.adminKey}` } });
       const transcript = (await stored.json()) as { exchanges: Array<{ answer: string; outcome: string }> };
       assert.deepEqual(
@@ -294,6 +297,16 @@ describe('assistant streams read by the real AI SDK clients', () => {
     assert.equal(reading.text, '', 'no suggestions block either');
     assert.equal(reading.errors.length, 1);
     assert.match(reading.errors[0]!, /returned an empty answer/);
+    assert.equal(reading.errorCode, 'model_failed');
+  });
+
+  it('v2: a failed answer passes the strict releases field by field, its code in a message-metadata chunk before the error', async () => {
+    failNextAnswer('The CLI installs with npm and then it', 12);
+    const v2 = await world.post('v2', { fp: 'anonymous', messages: [userMessage('How do I install the CLI?')] });
+    const chunks = sseChunks(await v2.text());
+    assert.deepEqual(chunks.flatMap(strictChunkProblems), []);
+    assert.deepEqual(chunks.slice(-2).map((c) => c.type), ['message-metadata', 'error']);
+    assert.deepEqual(chunks.at(-2)?.messageMetadata, { errorCode: 'model_failed' });
   });
 
   it('v2: the Chat reports a mid-stream error through onError and keeps the partial text', async () => {

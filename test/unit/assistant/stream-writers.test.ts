@@ -51,7 +51,7 @@ const failed = (w: AnswerWriter) => {
   w.start();
   w.retrieval(search);
   w.text('The capital of France ');
-  w.error('Upstream model timed out');
+  w.error({ code: 'model_failed', message: 'Upstream model timed out' });
 };
 
 const sse = (events: string[]) => events.map((e) => `data: ${e}\n\n`).join('');
@@ -94,6 +94,8 @@ const PROTOCOLS: Array<{ name: string; make: MakeWriter; completed: string; fail
     failed: sse([
       ...V2_HEAD,
       '{"type":"text-delta","id":"txt_0","delta":"The capital of France "}',
+      // The code a client words the failure by, in the metadata: the strict releases take no other field on `error`.
+      '{"type":"message-metadata","messageMetadata":{"errorCode":"model_failed"}}',
       '{"type":"error","errorText":"Upstream model timed out"}',
       '[DONE]',
     ]),
@@ -110,7 +112,7 @@ const PROTOCOLS: Array<{ name: string; make: MakeWriter; completed: string; fail
       'e:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"isContinued":false}',
       'd:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":8},"threadId":"thread_42"}',
     ]),
-    failed: lines([...V1_HEAD, '0:"The capital of France "', '3:"Upstream model timed out"']),
+    failed: lines([...V1_HEAD, '0:"The capital of France "', '8:[{"errorCode":"model_failed"}]', '3:"Upstream model timed out"']),
   },
 ];
 
