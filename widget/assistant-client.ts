@@ -1,4 +1,4 @@
-import { retryWhen } from './retry-after.js';
+import { requestFailure, streamFailure, type Failure } from './failures.js';
 import type { ThreadStorage } from './thread-storage.js';
 import { readUiMessageStream, type StreamHandlers } from './ui-stream.js';
 import type { WidgetWords } from './words.js';
@@ -14,14 +14,8 @@ export interface AssistantClientOptions {
   words: WidgetWords;
 }
 
-export type AnswerHandlers = Omit<StreamHandlers, 'thread'>;
-
-/** A request that failed before its stream began: the API's JSON error, said for a reader. */
-function failureMessage(words: WidgetWords, status: number, body: unknown, retryAfter: string | null): string {
-  if (status === 429) return words.tooMany(retryWhen(retryAfter, words));
-  const error = typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : undefined;
-  return error ? words.couldNotAnswer(error) : words.httpFailure(status);
-}
+/** What the panel is told of an answer: the stream's parts, and a failure worded in the widget's language. */
+export type AnswerHandlers = Omit<StreamHandlers, 'thread' | 'error'> & { error(failure: Failure): void };
 
 /**
  * Erases the saved thread on the server (its exchanges, and what analytics kept of them) and forgets
@@ -70,11 +64,12 @@ export async function ask(options: AssistantClientOptions, question: string, on:
     }
     if (!res.ok || !res.body) {
       const error: unknown = await res.json().catch(() => undefined);
-      on.error(failureMessage(options.words, res.status, error, res.headers.get('Retry-After')));
+      on.error(requestFailure(options.words, res.status, error, res.headers.get('Retry-After')));
       return;
     }
     await readUiMessageStream(res.body, {
       ...on,
+      error: (message, code) => on.error(streamFailure(options.words, code, message)),
       thread: (threadId, threadKey) => {
         if (threadKey) options.threads.save({ threadId, threadKey });
       },

@@ -1,4 +1,5 @@
 import { ask, eraseThread, type AssistantClientOptions } from './assistant-client.js';
+import type { Failure } from './failures.js';
 import { answerRenderer, linkTarget, NEW_TAB_NOTE, type LinkBase } from './render.js';
 import { AnswerSources, siteOf } from './sources.js';
 import { STYLES } from './styles.js';
@@ -88,6 +89,15 @@ export function mountWidget(options: WidgetOptions): void {
   document.body.append(host);
 
   const showErase = () => (erase.hidden = !options.threads.load());
+  // A failure is said in the widget's language; the server's English message, for a reader who reports the
+  // problem, stays folded beneath it, marked as English (its summary in the widget's language).
+  const showFailure = (answer: HTMLElement, failure: Failure) => {
+    answer.append(el('p', { class: 'error' }, failure.said));
+    if (!failure.detail) return;
+    const details = el('details', { class: 'error-detail', lang: 'en' });
+    details.append(el('summary', { lang: words.lang }, words.serverSaid), el('span', { dir: 'auto' }, failure.detail));
+    answer.append(details);
+  };
   showErase();
   const render = answerRenderer(words);
   // The domain's site is learned from the first search hits: site-relative links resolve against it.
@@ -198,7 +208,7 @@ export function mountWidget(options: WidgetOptions): void {
         sources.addSource({ id, url, title });
         repaint();
       },
-      error: (message) => answer.append(el('p', { class: 'error' }, message ?? words.incomplete)),
+      error: (failure) => showFailure(answer, failure),
     })
       .catch(() => answer.append(el('p', { class: 'error' }, words.unreachable)))
       .finally(() => {

@@ -11,7 +11,7 @@ export const STYLES = `
   box-shadow: 0 4px 14px rgba(0,0,0,.25); }
 /* The focus ring: 3:1 or more on the panel's white and the answer's grey (amber was 1.8:1). On the page, where the
    launcher's ring may meet any colour, a white band inside it keeps it seen. */
-.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible { outline: 3px solid #0550ae; outline-offset: 2px; }
+.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible, summary:focus-visible { outline: 3px solid #0550ae; outline-offset: 2px; }
 .launcher:focus-visible { box-shadow: 0 0 0 2px #fff, 0 4px 14px rgba(0,0,0,.25); }
 .log:focus-visible { outline: 3px solid #0550ae; outline-offset: -3px; }
 .panel { position: fixed; right: 20px; bottom: 80px; z-index: 2147483000; width: min(420px, calc(100vw - 40px));
@@ -44,6 +44,9 @@ header .new { border: 1px solid #d0d7de; }
 .suggestions ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
 .suggestions a { display: inline-block; padding: 2px 10px; border: 1px solid #0550ae; border-radius: 999px; text-decoration: none; }
 .error { color: #cf222e; }
+.error-detail { margin-top: 4px; font-size: .86em; color: #59636e; overflow-wrap: anywhere; }
+/* 24px high: WCAG 2.2's target size for the one control of an error. */
+.error-detail summary { cursor: pointer; min-height: 24px; line-height: 24px; }
 form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid #d0d7de; }
 textarea { flex: 1; resize: none; font: inherit; padding: 8px; border: 1px solid #6e7781; border-radius: 8px; }
 form button { border: 0; border-radius: 8px; padding: 0 14px; background: #0f62fe; color: #fff; font: 600 1em system-ui, sans-serif; cursor: pointer; }

@@ -12,8 +12,8 @@ export interface StreamHandlers {
   hits(hits: SearchHit[]): void;
   text(delta: string): void;
   source(id: string, url: string, title: string): void;
-  /** An error part; undefined when it says no more than that the answer could not be completed. */
-  error(message: string | undefined): void;
+  /** An error part: its text (the server's English), and its code from the message metadata sent just before it. */
+  error(message: string | undefined, code: string | undefined): void;
 }
 
 const SEARCH_TOOL = 'search';
@@ -39,9 +39,11 @@ function searchHits(output: unknown): SearchHit[] {
 /** Reads one stream: the ids of its `search` tool calls are remembered to pick out their results. */
 function dispatcher(on: StreamHandlers): (chunk: unknown) => void {
   const searches = new Set<string>();
+  let errorCode: string | undefined;
   return (chunk) => {
     const type = stringOf(chunk, 'type');
     const meta = fieldOf(chunk, 'messageMetadata');
+    errorCode = stringOf(meta, 'errorCode') ?? errorCode;
     const threadId = stringOf(meta, 'threadId');
     if ((type === 'start' || type === 'finish') && threadId) on.thread(threadId, stringOf(meta, 'threadKey'));
     const callId = stringOf(chunk, 'toolCallId');
@@ -52,7 +54,7 @@ function dispatcher(on: StreamHandlers): (chunk: unknown) => void {
       const url = stringOf(chunk, 'url');
       if (url) on.source(stringOf(chunk, 'sourceId') ?? url, url, stringOf(chunk, 'title') ?? url);
     }
-    if (type === 'error') on.error(stringOf(chunk, 'errorText'));
+    if (type === 'error') on.error(stringOf(chunk, 'errorText'), errorCode);
   };
 }
 

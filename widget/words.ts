@@ -26,7 +26,7 @@ export interface WidgetWords {
   unreachable: string;
   /** A stream that ended in an error and said none. */
   incomplete: string;
-  couldNotAnswer: (error: string) => string;
+  /** A failure with no code the widget knows: its HTTP status. */
   httpFailure: (status: number) => string;
   /** A 429: `when` is one of `later`, `within`, `after` below. */
   tooMany: (when: string) => string;
@@ -36,6 +36,25 @@ export interface WidgetWords {
   /** `moment` is a clock time, `tomorrow(clock)`, or a date and time. */
   after: (moment: string) => string;
   tomorrow: (clock: string) => string;
+  /** A 503 `unavailable`: `when` as for `tooMany`. */
+  unavailable: (when: string) => string;
+  /** 504 `timeout`. */
+  timedOut: string;
+  /** 413 `payload_too_large`. */
+  tooLong: string;
+  /** 400 `invalid_request`. */
+  notAccepted: string;
+  /** 401, 403 or 404: the site's key or domain is wrong, which the reader cannot mend. */
+  misconfigured: string;
+  /** 500 `internal`. */
+  failed: string;
+  /** Error parts of the stream: `model_rate_limited`, `model_failed`, `output_limit`, `content_filter`. */
+  modelBusy: string;
+  modelFailed: string;
+  outputLimit: string;
+  contentFilter: string;
+  /** The summary of the folded server's message (in English) under an error. */
+  serverSaid: string;
 }
 
 export const ENGLISH: WidgetWords = {
@@ -59,13 +78,23 @@ export const ENGLISH: WidgetWords = {
   notDeleted: 'The conversation could not be deleted; please try again.',
   unreachable: 'The assistant could not be reached.',
   incomplete: 'The answer could not be completed.',
-  couldNotAnswer: (error) => `The assistant could not answer: ${error}`,
   httpFailure: (status) => `The assistant could not answer (HTTP ${status}).`,
   tooMany: (when) => `Too many questions right now; please try again ${when}.`,
   later: 'later',
   within: (amount) => `in ${amount}`,
   after: (moment) => `after ${moment}`,
   tomorrow: (clock) => `${clock} tomorrow`,
+  unavailable: (when) => `The assistant is unavailable right now; please try again ${when}.`,
+  timedOut: 'The assistant took too long to answer; please try again.',
+  tooLong: 'Your question is too long; please shorten it.',
+  notAccepted: 'The assistant could not accept this question.',
+  misconfigured: 'The assistant is not set up correctly on this site.',
+  failed: 'The assistant ran into a problem; please try again later.',
+  modelBusy: 'The language model is busy; please try again in a moment.',
+  modelFailed: 'The language model could not answer; please try again.',
+  outputLimit: 'The answer was cut off: it reached the language model’s length limit.',
+  contentFilter: 'The rest of the answer was withheld by the language model’s content filter.',
+  serverSaid: 'Details (in English)',
 };
 
 const LANGUAGES = new Map<string, WidgetWords>([['en', ENGLISH], ...Object.entries(TRANSLATIONS)]);

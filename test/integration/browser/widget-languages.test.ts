@@ -5,6 +5,8 @@ import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
 import { accessibilityTree, ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
+import { startRedis } from '../../support/redis.js';
+import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 
 /** What the widget's own words and the reader's text are marked as: the nearest `lang` inside the widget, else the page's. */
@@ -25,6 +27,35 @@ const OWN_WORDS = `({ launcher: root.querySelector('.launcher').textContent, pla
   empty: root.querySelector('.empty')?.textContent, label: root.querySelector('label').textContent })`;
 
 /**
+ * The scripted model: a question with "panne" breaks off mid-answer, "longue" is cut at the model's output
+ * limit, "occupé" is refused by a rate-limited provider; any other is one sentence citing the first passage.
+ */
+function scripted(req: RecordedRequest): Reply {
+  const question = String(req.body.messages.at(-1)?.content ?? '');
+  if (/panne/.test(question)) return { failMidStream: { text: 'On installe la CLI avec npm puis', afterChars: 10 } };
+  if (/longue/.test(question)) return { text: 'On installe la CLI avec', finishReason: 'length' };
+  if (/occupé/.test(question)) return { error: { status: 429, message: 'provider says slow down', retryAfterSeconds: 1 } };
+  return { text: 'Installation explains this [1].' };
+}
+
+/**
+ * What of an answer's failure a reader meets outside any `lang="en"` element, and what inside: the widget's own
+ * sentence in the reader's language, and the server's English message folded beneath it, marked as English.
+ */
+const FAILURE = (n: number) => `(() => { const answer = root.querySelectorAll('.answer')[${n - 1}];
+  const walker = document.createTreeWalker(answer, NodeFilter.SHOW_TEXT); const own = []; const english = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) { if (t.parentElement.closest('.answer-text')) continue;
+    (t.parentElement.closest('[lang]')?.getAttribute('lang') === 'en' ? english : own).push(t.textContent); }
+  return { error: answer.querySelector('.error')?.textContent, own, english: english.join(' '), folded: !answer.querySelector('details')?.open }; })()`;
+
+interface FailureSeen {
+  error: string | undefined;
+  own: string[];
+  english: string;
+  folded: boolean;
+}
+
+/**
  * The widget for readers in other languages, in headless Chromium over the real assistant route and the
  * scripted model: its own words in the page's language (or the one `data-language` names), its root marked
  * with that language, and the reader's question and answer left in the page's.
@@ -37,7 +68,7 @@ describe('the widget in the reader\'s language', function () {
   afterEach(() => tab.close());
 
   before(async function () {
-    world = await assistantWorld({ script: () => ({ text: 'Installation explains this [1].' }), features: await widgetFeatures() });
+    world = await assistantWorld({ script: scripted, features: await widgetFeatures() });
     site = await startPageServer();
     const tag = (domain: string, key: string, extra = '') => `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${key}"${extra} async></script>`;
     const page = (attrs: string, extra = '', domain = 'docs', key = world.org.assistantKey) =>
@@ -98,12 +129,57 @@ describe('the widget in the reader\'s language', function () {
     assert.ok(links.some((link) => link.name === '[1] Installation'), 'the description adds to the name, it does not replace it');
   });
 
-  it('says a refusal it words itself (too many questions) in the page\'s language', async () => {
+  it('says a refusal it words itself (too many questions) in the page\'s language, the server\'s English only folded and marked lang="en"', async () => {
     const page = await open('/sparing-fr.html');
     await ask(page, 'Comment installer la CLI ?', 1);
     const refused = await ask(page, 'Et sous Windows ?', 2);
     assert.match((await refused.locator('.error').textContent()) ?? '', /^Trop de questions pour le moment ; veuillez réessayer (dans \d+ (secondes?|minutes?)|à partir de .+)\.$/);
+    const seen = (await inWidget(page, FAILURE(2))) as FailureSeen;
+    assert.deepEqual(seen.own, [seen.error, 'Détails (en anglais)'], 'nothing else outside lang="en"');
+    assert.match(seen.english, /^rate limit '.+' reached: 1 per day \(rate_limited\)$/);
+    assert.equal(seen.folded, true);
+    assert.deepEqual(await seriousViolations(page, ['target-size']), []);
   });
+
+  it('says an outage (503 unavailable) in French, with when to ask again from its Retry-After', async () => {
+    // The rate limits in a real redis-server, refused while it is down (fail-closed): the API answers 503 `unavailable`.
+    const redis = await startRedis();
+    const down = await assistantWorld({ env: { REDIS_URL: redis.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: 'closed' }, features: await widgetFeatures() });
+    try {
+      site.put('/outage-fr.html', `<!doctype html><html lang="fr"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1><script src="${down.url}/widget.js" data-domain="docs" data-key="${down.org.assistantKey}" async></script></main></body></html>`);
+      const page = await open('/outage-fr.html');
+      await redis.stop();
+      await ask(page, 'Comment installer la CLI ?', 1);
+      const seen = (await inWidget(page, FAILURE(1))) as FailureSeen;
+      assert.match(seen.error ?? '', /^L’assistant est indisponible pour le moment ; veuillez réessayer dans \d+\ssecondes?\.$/);
+      assert.deepEqual(seen.own, [seen.error, 'Détails (en anglais)'], 'nothing else outside lang="en"');
+      assert.match(seen.english, /unavailable.*\(unavailable\)$/);
+      assert.deepEqual(await seriousViolations(page, ['target-size']), []);
+    } finally {
+      await down.close();
+    }
+  });
+
+  for (const [question, code, said] of [
+    ['Et en cas de panne ?', 'model_failed', 'Le modèle de langage n’a pas pu répondre ; veuillez réessayer.'],
+    ['La version longue, svp', 'output_limit', 'La réponse a été interrompue : elle a atteint la longueur maximale du modèle de langage.'],
+    ['Le modèle est-il occupé ?', 'model_rate_limited', 'Le modèle de langage est surchargé ; veuillez réessayer dans un instant.'],
+  ] as const) {
+    it(`says an answer's stream error (${code}) in French, by the code the stream gives, the server's English folded and marked lang="en"`, async () => {
+      const page = await open('/fr.html');
+      const reply = await ask(page, question, 1);
+      const seen = (await inWidget(page, FAILURE(1))) as FailureSeen;
+      assert.equal(seen.error, said);
+      assert.deepEqual(seen.own, [said, 'Détails (en anglais)'], 'nothing else outside lang="en"');
+      assert.match(seen.english, new RegExp(`language model.*\\(${code}\\)$`));
+      assert.equal(seen.folded, true);
+      // The reader who opens it reads the server's message, in English, marked so.
+      await reply.locator('summary').click();
+      assert.equal(await reply.locator('details[lang="en"]').getAttribute('open'), '');
+      await screenshot(page, 'widget-languages', `french-${code}`);
+      assert.deepEqual(await seriousViolations(page, ['target-size']), []);
+    });
+  }
 
   it('matches the page\'s language on its primary subtag whatever the case or region, and falls back to English', async () => {
     const cases: Array<[string, string, string]> = [
