@@ -1,6 +1,6 @@
 import type { WidgetWords } from './words.js';
 
-/** The widget's words in the languages besides English, by primary language subtag. */
+/** The widget's words in the languages besides English, by primary language subtag (and `zh-hant`: see `languageKey`). */
 export const TRANSLATIONS: Record<string, WidgetWords> = {
   fr: {
     lang: 'fr',
@@ -235,5 +235,44 @@ export const TRANSLATIONS: Record<string, WidgetWords> = {
     outputLimit: '回答被截断：已达到语言模型的长度上限。',
     contentFilter: '回答的其余部分被语言模型的内容过滤器拦截。',
     serverSaid: '详细信息（英文）',
+  },
+  'zh-hant': {
+    lang: 'zh-Hant',
+    title: '詢問 AI',
+    newConversation: '新對話',
+    deleteConversation: '刪除對話',
+    close: '關閉',
+    conversation: '對話',
+    empty: '請提出關於文件的問題。',
+    resumed: '已恢復先前的對話：助理記得你問過的內容。選擇「新對話」即可重新開始。',
+    question: '你的問題',
+    placeholder: '輸入問題…',
+    send: '傳送',
+    answering: '正在回答…',
+    sources: '來源',
+    relatedPages: '相關頁面',
+    image: '圖片',
+    newTab: '（在新分頁中開啟）',
+    deleted: '你的對話已刪除。',
+    notDeleted: '無法刪除對話，請再試一次。',
+    unreachable: '無法連線到助理。',
+    incomplete: '回答未能完成。',
+    httpFailure: (status) => `助理無法回答（HTTP ${status}）。`,
+    tooMany: (when) => `目前提問過多，請${when}再試。`,
+    later: '稍後',
+    within: (amount) => `${amount}後`,
+    after: (moment) => `${moment}之後`,
+    tomorrow: (clock) => `明天${clock}`,
+    unavailable: (when) => `助理暫時無法使用，請${when}再試。`,
+    timedOut: '助理回應逾時，請再試一次。',
+    tooLong: '你的問題太長了，請縮短後再試。',
+    notAccepted: '助理無法接受這個問題。',
+    misconfigured: '此網站上的助理設定不正確。',
+    failed: '助理發生問題，請稍後再試。',
+    modelBusy: '語言模型目前忙碌中，請稍後再試。',
+    modelFailed: '語言模型無法回答，請再試一次。',
+    outputLimit: '回答被截斷：已達到語言模型的長度上限。',
+    contentFilter: '回答的其餘部分被語言模型的內容篩選器攔截。',
+    serverSaid: '詳細資訊（英文）',
   },
 };

@@ -99,17 +99,36 @@ export const ENGLISH: WidgetWords = {
 
 const LANGUAGES = new Map<string, WidgetWords>([['en', ENGLISH], ...Object.entries(TRANSLATIONS)]);
 
-/** The languages the widget speaks, by primary language subtag. */
+/** The languages the widget speaks, by the key `languageKey` gives. */
 export const WIDGET_LANGUAGES = [...LANGUAGES.keys()];
+
+/** Chinese regions that write Traditional characters when the tag names no script. */
+const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo']);
+
+/**
+ * The key a BCP 47 tag is matched on, whatever its case: its primary language subtag (`pt-BR`, `PT-pt` and `pt` are
+ * `pt`), and for Chinese its script: `zh-hant` for the script subtag Hant, or without a script for Taiwan, Hong Kong
+ * or Macao (`zh-TW`, `zh-HK`, `zh-MO`); `zh` (Simplified) for any other (`zh`, `zh-CN`, `zh-SG`, `zh-Hans`).
+ */
+export function languageKey(tag: string): string {
+  const [primary = '', ...rest] = tag.trim().toLowerCase().split(/[-_]/);
+  if (primary !== 'zh') return primary;
+  // Up to a singleton (`-x-…`, `-u-…`): extensions and private use say nothing of the script.
+  const end = rest.findIndex((subtag) => subtag.length === 1);
+  const subtags = end < 0 ? rest : rest.slice(0, end);
+  const script = subtags.find((subtag) => /^[a-z]{4}$/.test(subtag));
+  const region = subtags.find((subtag) => /^([a-z]{2}|\d{3})$/.test(subtag));
+  const traditional = script ? script === 'hant' : region !== undefined && TRADITIONAL_REGIONS.has(region);
+  return traditional ? 'zh-hant' : 'zh';
+}
 
 /**
  * The words for the first of these BCP 47 tags (`data-language`, then the page's `<html lang>`)
- * whose language the widget speaks, matched on the primary subtag whatever the case or region
- * (`pt-BR`, `PT-pt` and `pt` are Portuguese); else English.
+ * whose language the widget speaks, matched on `languageKey`; else English.
  */
 export function chooseWords(...tags: Array<string | undefined>): WidgetWords {
   for (const tag of tags) {
-    const words = LANGUAGES.get(tag?.trim().split(/[-_]/)[0]?.toLowerCase() ?? '');
+    const words = tag === undefined ? undefined : LANGUAGES.get(languageKey(tag));
     if (words) return words;
   }
   return ENGLISH;

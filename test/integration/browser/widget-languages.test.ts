@@ -76,6 +76,10 @@ describe('the widget in the reader\'s language', function () {
     site.put('/fr.html', page('lang="fr"'));
     site.put('/pt-br.html', page('lang="pt-BR"'));
     site.put('/zh-cn.html', page('lang="ZH-cn"'));
+    site.put('/zh-tw.html', page('lang="zh-TW"'));
+    site.put('/zh-hk.html', page('lang="zh-HK"'));
+    site.put('/zh-hant.html', page('lang="zh-Hant"'));
+    site.put('/zh-sg.html', page('lang="zh-SG"'));
     site.put('/klingon.html', page('lang="tlh"'));
     site.put('/no-lang.html', page(''));
     site.put('/de-asks-ja.html', page('lang="de"', ' data-language="ja"'));
@@ -185,6 +189,10 @@ describe('the widget in the reader\'s language', function () {
     const cases: Array<[string, string, string]> = [
       ['/pt-br.html', 'pt-BR', 'Perguntar à IA'],
       ['/zh-cn.html', 'zh-Hans', '询问 AI'],
+      ['/zh-tw.html', 'zh-Hant', '詢問 AI'],
+      ['/zh-hk.html', 'zh-Hant', '詢問 AI'],
+      ['/zh-hant.html', 'zh-Hant', '詢問 AI'],
+      ['/zh-sg.html', 'zh-Hans', '询问 AI'],
       ['/klingon.html', 'en', 'Ask AI'],
       ['/no-lang.html', 'en', 'Ask AI'],
     ];
@@ -195,6 +203,27 @@ describe('the widget in the reader\'s language', function () {
       await tab.close();
     }
     tab = await watchedPage();
+  });
+
+  it('speaks Traditional Chinese on a zh-TW page: its controls, its root marked zh-Hant, and an axe scan clean', async () => {
+    const page = await open('/zh-tw.html');
+    assert.deepEqual(await inWidget(page, OWN_WORDS), {
+      launcher: '詢問 AI',
+      placeholder: '輸入問題…',
+      send: '傳送',
+      close: '關閉',
+      empty: '請提出關於文件的問題。',
+      label: '你的問題',
+    });
+    await ask(page, '如何安裝 CLI？', 1);
+    await page.locator('#quire-widget .sources a').first().waitFor();
+    const langs = (await inWidget(page, LANGS)) as Langs;
+    assert.equal(langs.root, 'zh-Hant');
+    assert.deepEqual(new Set(langs.own), new Set(['zh-Hant']), JSON.stringify(langs));
+    assert.deepEqual(langs.reader, { question: 'zh-TW', answer: 'zh-TW', input: 'zh-TW' }, 'the reader\'s text keeps the page\'s tag');
+    assert.equal(await page.locator('#quire-widget button', { hasText: '新對話' }).count(), 1);
+    await screenshot(page, 'widget-languages', 'traditional-chinese');
+    assert.deepEqual(await seriousViolations(page, ['target-size']), []);
   });
 
   it('speaks the language data-language names over the page\'s, and keeps the reader\'s question and answer in the page\'s', async () => {
