@@ -27,6 +27,25 @@ async function recordingRemote(): Promise<{ url: string; authorizations: string[
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, authorizations, urls };
 }
 
+/** A git host that takes the connection and then says nothing; resolves with its port. */
+async function silentGitHost(): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((socket) => void sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  onSuiteEnd(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  return (silent.address() as AddressInfo).port;
+}
+
+/** How many processes of this machine have a command line (NUL-separated) that `matches`. */
+async function processesWhose(matches: (cmdline: string) => boolean): Promise<number> {
+  const pids = (await fs.readdir('/proc')).filter((pid) => /^\d+$/.test(pid));
+  const commands = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+  return commands.filter(matches).length;
+}
+
 describe('git runner (real git)', () => {
   it('sends credentials from the source URL per command, and never writes or reports them', async () => {
     const remote = await recordingRemote();
@@ -44,21 +63,9 @@ describe('git runner (real git)', () => {
   });
 
   it('stops a command waiting on a host that never answers when its signal aborts, the transport helper with it', async () => {
-    // A git host that takes the connection and then says nothing.
-    const sockets = new Set<net.Socket>();
-    const silent = net.createServer((socket) => void sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    onSuiteEnd(() => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => silent.close(() => resolve()));
-    });
-    const port = (silent.address() as AddressInfo).port;
+    const port = await silentGitHost();
     /** Processes whose command line names the host: git, and the transport helper it starts. */
-    const helpers = async () => {
-      const pids = (await fs.readdir('/proc')).filter((pid) => /^\d+$/.test(pid));
-      const commands = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
-      return commands.filter((cmd) => cmd.includes(`127.0.0.1:${port}/`)).length;
-    };
+    const helpers = () => processesWhose((cmd) => cmd.includes(`127.0.0.1:${port}/`));
     const stop = new AbortController();
     const listing = runGit(await tempDir(), ['ls-remote', `http://127.0.0.1:${port}/acme/docs.git`], { signal: stop.signal });
     // Until git and its helper are waiting on the host.
@@ -81,21 +88,10 @@ describe('git runner (real git)', () => {
   });
 
   it('takes its git commands with it when its process is killed outright (SIGKILL)', async () => {
-    // A git host that takes the connection and then says nothing: the command waits until stopped.
-    const sockets = new Set<net.Socket>();
-    const silent = net.createServer((socket) => void sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    onSuiteEnd(() => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => silent.close(() => resolve()));
-    });
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/acme/docs.git`;
+    // The command waits on the silent host until stopped.
+    const url = `http://127.0.0.1:${await silentGitHost()}/acme/docs.git`;
     /** git processes (not their transport helpers) whose command line names the host. */
-    const gits = async () => {
-      const pids = (await fs.readdir('/proc')).filter((pid) => /^\d+$/.test(pid));
-      const commands = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
-      return commands.filter((cmd) => cmd.startsWith('git\u0000') && cmd.includes(url)).length;
-    };
+    const gits = () => processesWhose((cmd) => cmd.startsWith('git\u0000') && cmd.includes(url));
     // A process (as a worker is) running the command, then killed with no chance to stop it.
     const script = `require('tsx/cjs'); require(${JSON.stringify(path.resolve(__dirname, '../../../core/git/run-git.ts'))}).runGit(${JSON.stringify(await tempDir())}, ['ls-remote', ${JSON.stringify(url)}]).catch(() => undefined);`;
     const worker = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
