@@ -26,8 +26,10 @@ export async function deleteProjectRows(trx: Queries, projectId: string): Promis
   const jobEvents = await trx.deleteFrom('job_events').where('job_id', 'in', jobsOf).executeTakeFirst();
   const jobMessages = await trx.deleteFrom('job_messages').where('job_id', 'in', jobsOf).executeTakeFirst();
   const jobs = await trx.deleteFrom('jobs').where('project_id', '=', projectId).executeTakeFirst();
-  const webhookDeliveries = await trx.deleteFrom('webhook_deliveries').where('project_id', '=', projectId).executeTakeFirst();
+  // Its webhooks before their log: an attempt recording its outcome holds its webhook (recordDelivery), so
+  // one under way is waited for here and its row deleted next; one after finds no webhook and writes none.
   const webhooks = await trx.deleteFrom('webhooks').where('project_id', '=', projectId).executeTakeFirst();
+  const webhookDeliveries = await trx.deleteFrom('webhook_deliveries').where('project_id', '=', projectId).executeTakeFirst();
   const automations = await trx.deleteFrom('automations').where('project_id', '=', projectId).executeTakeFirst();
   const pulls = await trx.deleteFrom('pulls').where('project_id', '=', projectId).executeTakeFirst();
   const gapJobs = await trx.deleteFrom('gap_jobs').where('project_id', '=', projectId).executeTakeFirst();

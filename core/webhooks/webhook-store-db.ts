@@ -54,11 +54,22 @@ export function createWebhookStore(database: Database): WebhookStore {
     },
 
     async recordDelivery(delivery: WebhookDelivery) {
-      // One row holds the delivery and its outcome: each attempt replaces it in one statement.
+      // One row holds the delivery and its outcome: each attempt replaces it in one statement, and
+      // only while its webhook is there: an attempt that ends after its webhook (or its project) was
+      // deleted leaves no row behind. The webhook is held until the statement ends (a share lock on
+      // PostgreSQL; SQLite writes one at a time), so a delete meanwhile waits, then finds the row.
       const row = { status: delivery.status, updated_at: delivery.updatedAt, delivery_json: json(delivery) };
       await db
         .insertInto('webhook_deliveries')
-        .values({ delivery_id: delivery.deliveryId, project_id: delivery.projectId, webhook_id: delivery.webhookId, ...row })
+        .columns(['delivery_id', 'project_id', 'webhook_id', 'status', 'updated_at', 'delivery_json'])
+        .expression((eb) => {
+          const hook = eb
+            .selectFrom('webhooks')
+            .select((s) => [s.val(delivery.deliveryId).as('delivery_id'), 'project_id', 'id', s.val(row.status).as('status'), s.val(row.updated_at).as('updated_at'), s.val(row.delivery_json).as('delivery_json')])
+            .where('project_id', '=', delivery.projectId)
+            .where('id', '=', delivery.webhookId);
+          return database.dialect === 'postgres' ? hook.forShare() : hook;
+        })
         .onConflict((oc) => oc.column('delivery_id').doUpdateSet(row))
         .execute();
     },

@@ -12,7 +12,7 @@ export interface WebhookStore {
   list(projectId?: string): Promise<Webhook[]>;
   /** True when there was one to remove. */
   remove(projectId: string, id: string): Promise<boolean>;
-  /** Writes a delivery's state as its latest attempt left it. */
+  /** Writes a delivery's state as its latest attempt left it, while its webhook exists (none is written otherwise). */
   recordDelivery(delivery: WebhookDelivery): Promise<void>;
   /** Newest first. */
   deliveries(projectId: string, limit: number): Promise<WebhookDelivery[]>;

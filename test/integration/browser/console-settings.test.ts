@@ -11,6 +11,7 @@ import { FEATURES } from '../../../api/features.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
 import { widgetRouter } from '../../../api/widget/index.js';
 import { openDocIndex } from '../../../core/retrieval/index.js';
+import { newWebhook } from '../../../core/webhooks/index.js';
 import { buildConsole } from '../../../infra/build-console.js';
 import { buildWidget } from '../../../infra/build-widget.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
@@ -262,11 +263,14 @@ describe('console Settings in a real browser', function () {
 
   it('shows projects, automations and webhooks without serious accessibility violations, on a phone and a desktop', async () => {
     // A delivery with a long receiver URL and error: on a phone its table stacks each row, so no word is cut letter by letter.
+    // A delivery is logged while its webhook exists; the webhook is removed at the end (its log stays) for the tests after.
+    const { hook: layoutHook } = newWebhook('handbook', 'https://hooks.acme.example/quire/deliveries/receiver', []);
+    await services.webhooks.put(layoutHook);
     await services.webhooks.recordDelivery({
       deliveryId: `dlv_${randomUUID()}`,
       projectId: 'handbook',
-      webhookId: 'wh_layout',
-      url: 'https://hooks.acme.example/quire/deliveries/receiver',
+      webhookId: layoutHook.id,
+      url: layoutHook.url,
       event: 'job.completed',
       jobId: 'job_layout',
       seq: 1,
@@ -294,6 +298,7 @@ describe('console Settings in a real browser', function () {
       assert.ok(Number(overflow) <= 0, `no sideways scrolling at ${width}px (${String(overflow)})`);
       await tab.close();
     }
+    await services.webhooks.remove('handbook', layoutHook.id);
   });
 
   it('registers a webhook with its secret shown once, and removes it', async () => {

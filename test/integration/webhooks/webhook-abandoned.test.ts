@@ -13,6 +13,7 @@ describe('a webhook delivery given up on', () => {
     const deliveryId = webhookDeliveryId(id, event);
     const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
     const base = { projectId: 'docs', webhookId: id, url, event: event.type, jobId: 'job_1', lastError: 'the receiver answered 503' };
+    await services.webhooks.put({ id, projectId: 'docs', url, events: [], secret: { kind: 'stored', value: 'whsec_test' }, createdAt: at(0) });
     await services.webhooks.recordDelivery({ ...base, deliveryId, seq: 1, status: 'failed', statusCode: 503, attempts: 57, updatedAt: at(0) });
     // A busy project: 1,200 later deliveries of other events.
     for (let i = 0; i < 1200; i++) {

@@ -50,18 +50,36 @@ forEachDialect('webhook store', (database) => {
 
   it('records each delivery as its latest attempt left it, newest first, per project', async () => {
     const store = createWebhookStore(database());
+    await store.put(hook('docs', 'https://hooks.example.com/a', '2026-01-01T00:00:00.000Z'));
+    await store.put(hook('blog', 'https://hooks.example.com/a', '2026-01-01T00:00:00.000Z'));
     await store.recordDelivery(delivery('d1', '2026-01-01T00:00:00.000Z'));
     await store.recordDelivery(delivery('d2', '2026-01-01T00:01:00.000Z'));
-    await store.recordDelivery(delivery('elsewhere', '2026-01-01T00:02:00.000Z', { projectId: 'blog' }));
+    await store.recordDelivery(delivery('elsewhere', '2026-01-01T00:02:00.000Z', { projectId: 'blog', webhookId: webhookId('blog', 'https://hooks.example.com/a') }));
     const outcome = delivery('d1', '2026-01-01T00:03:00.000Z', { status: 'failed', statusCode: 502, attempts: 1, lastError: 'HTTP 502' });
     await store.recordDelivery(outcome);
     assert.deepEqual(await store.deliveries('docs', 10), [outcome, delivery('d2', '2026-01-01T00:01:00.000Z')]);
     assert.deepEqual((await store.deliveries('docs', 1)).map((d) => d.deliveryId), ['d1']);
   });
 
+  it('records no attempt of a delivery whose webhook is gone (removed, or deleted with its project), nor of another project\'s webhook id', async () => {
+    const store = createWebhookStore(database());
+    const a = hook('docs', 'https://hooks.example.com/a', '2026-01-01T00:00:00.000Z');
+    await store.put(a);
+    const kept = delivery('d1', '2026-01-01T00:00:00.000Z', { status: 'failed', attempts: 1, lastError: 'HTTP 502' });
+    await store.recordDelivery(kept);
+    await store.recordDelivery(delivery('elsewhere', '2026-01-01T00:01:00.000Z', { projectId: 'blog' }));
+    assert.equal(await store.delivery('blog', 'elsewhere'), undefined, 'the id names no webhook of that project');
+    assert.equal(await store.remove('docs', a.id), true);
+    // An attempt that was under way when its webhook went, ending now: neither a new row nor a changed one.
+    await store.recordDelivery(delivery('d1', '2026-01-01T00:02:00.000Z', { status: 'delivered', statusCode: 200, attempts: 2 }));
+    await store.recordDelivery(delivery('d2', '2026-01-01T00:03:00.000Z', { status: 'delivered', statusCode: 200, attempts: 1 }));
+    assert.deepEqual(await store.deliveries('docs', 10), [kept]);
+  });
+
   it('purges deliveries last attempted before the cut-off, more than one slice of them, and keeps the rest', async function () {
     this.timeout(60_000);
     const store = createWebhookStore(database());
+    await store.put(hook('docs', 'https://hooks.example.com/a', '2026-01-01T00:00:00.000Z'));
     for (let i = 0; i < PURGE_SLICE + 2; i++) await store.recordDelivery(delivery(`old-${i}`, '2026-01-01T00:00:00.000Z'));
     await store.recordDelivery(delivery('new', '2026-03-01T00:00:00.000Z'));
     assert.equal(await store.purgeDeliveries('2026-02-01T00:00:00.000Z'), PURGE_SLICE + 2);
