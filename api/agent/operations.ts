@@ -31,7 +31,8 @@ export const agentOperations: OperationSpec[] = [
     params: { path: ProjectParams, header: CreateJobHeaders },
     body: CreateJobBody,
     responses: { 201: { description: 'The job, `active` (with an `Idempotency-Key` seen before: the job it made, as it is now)', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
-    errors: [...AUTHENTICATED_POST_ERRORS, 422, 429, 502],
+    // 409: the project's delete has begun.
+    errors: [...AUTHENTICATED_POST_ERRORS, 409, 422, 429, 502],
   },
   {
     method: 'get',

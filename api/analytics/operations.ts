@@ -130,7 +130,8 @@ export const analyticsOperations: OperationSpec[] = [
       200: { description: 'The gap already has an active job: that job, and none started (a double click or a retry without a key starts one job)', body: GapJobSchema },
       201: { description: 'The job started (with an `Idempotency-Key` seen before: the job it started)', body: GapJobSchema, headers: RATE_LIMIT_HEADERS },
     },
-    errors: [...AUTHENTICATED_POST_ERRORS, 422, 429],
+    // 409: the project's delete has begun.
+    errors: [...AUTHENTICATED_POST_ERRORS, 409, 422, 429],
   },
   {
     method: 'post',

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Every table Quire owns, declared once for the query builder. Both dialects store the same
  * values: times as ISO 8601 text (`*_at`) or epoch milliseconds (`at`), booleans as 0/1, nested
@@ -262,9 +264,17 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/**
+ * Set when a project's delete began (migration 015); only its delete writes it, never a write of the
+ * record (ProjectsTable is what those write), so a project's row is read with it but written without.
+ */
+export interface ProjectDeletionColumn {
+  deleting_since: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface Schema {
   orgs: OrgsTable;
-  projects: ProjectsTable;
+  projects: ProjectsTable & ProjectDeletionColumn;
   domains: DomainsTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;

@@ -1,6 +1,6 @@
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
-import { deleteProject, getOrgProject, type TenantStore } from '../tenants/index.js';
+import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
 import { deleteProjectRows } from './project-rows.js';
 
 /** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
@@ -10,17 +10,21 @@ export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations
 const STOP_SLICE = 100;
 
 /**
- * Deletes the organisation's project and everything it owns. In Temporal first: its automations'
+ * Deletes the organisation's project and everything it owns. First the project is marked deleting:
+ * no job is created for it from now on (the job store's create reads the mark in its transaction,
+ * whatever an API process's tenant cache holds). In Temporal then: its automations'
  * schedules (no job starts from now on), then each active job is archived through its workflow
  * (archiveJobRun), which stops the turn and writes the job's last state itself, so nothing of the
  * job is written after its rows are gone. Then, in one transaction with the record: its jobs with
  * their messages and events, its webhooks and their deliveries, its automations and the local
  * forge's pull requests (deleteProjectRows). With Temporal down a step fails before anything is
- * deleted from the database, and the same delete, repeated, finishes it (what it stopped stays
- * stopped).
+ * deleted from the database (the mark stays), and the same delete, repeated, finishes it (what it
+ * stopped stays stopped).
  */
 export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
   const project = await getOrgProject(deps.tenants, orgId, projectId);
+  // Deleted meanwhile (two deletes at once): the second is told it is unknown, as it would be a moment later.
+  if (!(await deps.tenants.beginProjectDeletion(project.id))) throw new UnknownTenantError('project', project.id);
   await deleteProjectAutomations(deps, project.id);
   await stopActiveJobs(deps, project.id);
   await deleteProject(deps.tenants, orgId, project.id, async (trx) => {

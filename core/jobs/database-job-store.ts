@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
 import type { JobMessage } from '../contracts/agent-job.js';
 import { compiledShapes, json, type Database, type JobsTable, type Queries } from '../db/index.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { parseJobRecordJson } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
 import { decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
@@ -65,6 +66,22 @@ async function insertMessages(queries: Queries, projectId: string, jobId: string
     .execute();
 }
 
+/**
+ * A new job's project: not one whose delete has begun (its jobs are being archived) or finished
+ * (another API process's tenant cache may still hold it). Read in the create's transaction and held
+ * until it ends (a share lock on PostgreSQL; SQLite's write transaction is one at a time), as
+ * requireOrg holds an organisation: a delete that marks or deletes the project meanwhile waits for
+ * the create, and then finds its job. A project id with no record that was never deleted (a store
+ * used without tenants) is let through.
+ */
+async function requireOpenProject(trx: Queries, readMark: CompiledQuery<{ deleting_since: string | null }>, projectId: string): Promise<void> {
+  const [project] = (await trx.executeQuery(readMark)).rows;
+  if (project?.deleting_since) throw new ConflictError(`project '${projectId}' is being deleted: no job can be started for it`);
+  if (project) return;
+  const retired = await trx.selectFrom('retired_ids').select('id').where('kind', '=', 'project').where('id', '=', projectId).executeTakeFirst();
+  if (retired) throw new NotFoundError('project');
+}
+
 /** The job store on Quire's database: one row per job (its record as JSON beside the columns a query filters on), one per message. */
 export function createJobStore(database: Database): JobStore {
   const { queries } = database;
@@ -86,6 +103,10 @@ export function createJobStore(database: Database): JobStore {
       // Never replaces a record that got there first (it is newer).
       .onConflict((oc) => oc.column('id').doNothing()),
   );
+  const readProjectMark = compiledShapes((_rows: 1, slot) => {
+    const select = queries.selectFrom('projects').select('deleting_since').where('id', '=', slot(0));
+    return database.dialect === 'postgres' ? select.forShare() : select;
+  });
   const insertNewMessages = compiledShapes((rows: number, slot) =>
     queries
       .insertInto('job_messages')
@@ -100,6 +121,7 @@ export function createJobStore(database: Database): JobStore {
       const jobValues = [row.id, row.project_id, row.status, row.created_at, row.updated_at, row.archived_at, row.revision, row.record_json];
       const messageValues = messages.flatMap((m) => [record.projectId, record.id, m.id, m.prompt]);
       await database.transaction(async (trx) => {
+        await requireOpenProject(trx, readProjectMark(1, [record.projectId]) as CompiledQuery<{ deleting_since: string | null }>, record.projectId);
         await trx.executeQuery(insertNewJob(1, jobValues));
         if (messages.length > 0) await trx.executeQuery(insertNewMessages(messages.length, messageValues));
       });

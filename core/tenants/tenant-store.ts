@@ -289,6 +289,15 @@ export function createTenantStore(database: Database): TenantStore {
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new TenantExistsError('project', input.id);
         return project;
       }),
+    beginProjectDeletion: async (id) => {
+      // One statement: it waits for a job create holding the project (PostgreSQL), which its delete then finds.
+      const marked = await q
+        .updateTable('projects')
+        .set((eb) => ({ deleting_since: eb.fn.coalesce('deleting_since', eb.val(new Date().toISOString())) }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(marked.numUpdatedRows) > 0;
+    },
     deleteProject: (id, alsoDelete) => deleteRetiring(database, PROJECTS, id, alsoDelete),
     getProject: async (id) => {
       const row = await q.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();

@@ -123,6 +123,12 @@ export interface TenantStore {
   updateProject(id: string, orgId: string, change: (current: Project) => ProjectInput): Promise<Project>;
   /** Like putProject, but refuses an id that exists (TenantExistsError). */
   addProject(input: ProjectInput): Promise<Project>;
+  /**
+   * Begins deleting the project: marks it deleting, so no job is created for it from now on (the job
+   * store's create reads the mark in its transaction). Repeating it on a deleting one is harmless.
+   * False when there was no such project.
+   */
+  beginProjectDeletion(id: string): Promise<boolean>;
   /** False when there was no such project. `alsoDelete` runs in the same transaction: what goes with the record. */
   deleteProject(id: string, alsoDelete?: (trx: Queries) => Promise<void>): Promise<boolean>;
   getProject(id: string): Promise<Project | undefined>;

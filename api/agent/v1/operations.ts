@@ -63,7 +63,8 @@ const create = (path: string, operationId: string, summary: string): OperationSp
       content: { 'text/event-stream': { schema: runEvent } },
     },
   },
-  errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
+  // 409: the project's delete has begun.
+  errors: [...AUTHENTICATED_POST_ERRORS, 409, 429, 502],
 });
 
 /** Mintlify's v1 agent endpoints (routes.ts), from the schemas the routes validate and answer with. */
