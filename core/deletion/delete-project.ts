@@ -1,7 +1,8 @@
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
+import { UnavailableError } from '../errors.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
 import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
-import { deleteProjectRows } from './project-rows.js';
+import { activeJobsOf, deleteProjectRows } from './project-rows.js';
 
 /** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
 export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore };
@@ -9,27 +10,48 @@ export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations
 /** Active jobs archived at once: each waits for its workflow to stop its turn (seconds, while a model call notices). */
 const STOP_SLICE = 100;
 
+/** Times the active jobs are archived and the rows' transaction tried, before the delete is left for a repeat. */
+const ROUNDS = 3;
+
+/** A job became active after the listing (a message to a finished job): the transaction is rolled back. */
+class JobsStillActive extends Error {
+  override name = 'JobsStillActive';
+}
+
 /**
  * Deletes the organisation's project and everything it owns. First the project is marked deleting:
  * no job is created for it from now on (the job store's create reads the mark in its transaction,
- * whatever an API process's tenant cache holds). In Temporal then: its automations'
- * schedules (no job starts from now on), then each active job is archived through its workflow
- * (archiveJobRun), which stops the turn and writes the job's last state itself, so nothing of the
- * job is written after its rows are gone. Then, in one transaction with the record: its jobs with
- * their messages and events, its webhooks and their deliveries, its automations and the local
- * forge's pull requests (deleteProjectRows). With Temporal down a step fails before anything is
- * deleted from the database (the mark stays), and the same delete, repeated, finishes it (what it
- * stopped stays stopped).
+ * whatever an API process's tenant cache holds). In Temporal then: its automations' schedules (no
+ * job starts from now on), and each active job is archived through its workflow (archiveJobRun),
+ * which stops the turn and writes the job's last state itself, so nothing of the job is written
+ * after its rows are gone. Then, in one transaction with the record: its jobs with their messages
+ * and events, its webhooks and their deliveries, its automations and the local forge's pull
+ * requests (deleteProjectRows) — unless a job of the project is active again (a message to a
+ * finished one started a run): then nothing is deleted, that job is archived and the transaction
+ * tried again, a few times. With Temporal down, or jobs still starting, the delete fails before
+ * anything is deleted from the database (503), the mark stays, and the same delete, repeated,
+ * finishes it (what it stopped stays stopped).
  */
 export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
   const project = await getOrgProject(deps.tenants, orgId, projectId);
   // Deleted meanwhile (two deletes at once): the second is told it is unknown, as it would be a moment later.
   if (!(await deps.tenants.beginProjectDeletion(project.id))) throw new UnknownTenantError('project', project.id);
   await deleteProjectAutomations(deps, project.id);
-  await stopActiveJobs(deps, project.id);
-  await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
-    await deleteProjectRows(trx, project.id);
-  });
+  for (let round = 1; ; round++) {
+    await stopActiveJobs(deps, project.id);
+    try {
+      await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
+        // The record is deleted (and held) first: a job create waits for this transaction, then finds no project.
+        if ((await activeJobsOf(trx, project.id)) > 0) throw new JobsStillActive();
+        await deleteProjectRows(trx, project.id);
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof JobsStillActive)) throw err;
+      if (round === ROUNDS)
+        throw new UnavailableError('workflow engine', `project '${project.id}' still has jobs starting: it is not deleted yet; repeat its delete to finish it`, { cause: err });
+    }
+  }
 }
 
 /** Archives every active job of the project through its workflow; throws the first failure once all were tried. */

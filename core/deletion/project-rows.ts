@@ -15,6 +15,16 @@ export interface ProjectRowsDeleted {
 const count = (result: { numDeletedRows: bigint } | undefined) => Number(result?.numDeletedRows ?? 0n);
 
 /**
+ * How many of the project's jobs are active, read in the delete's transaction: one that is has a run
+ * that would go on writing after the rows are gone. A job created after the delete began is refused
+ * (the project's mark); one that became active again (a message to a finished job) is counted here.
+ */
+export async function activeJobsOf(trx: Queries, projectId: string): Promise<number> {
+  const found = await trx.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('status', '=', 'active').executeTakeFirstOrThrow();
+  return Number(found.n);
+}
+
+/**
  * Deletes, in the transaction that deletes the project's record, every row the project owns: its
  * jobs with their messages and event logs, its webhooks and their delivery log, its automations
  * (their schedules are gone already), the local forge's pull requests and the coverage gaps' links
