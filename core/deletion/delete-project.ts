@@ -1,8 +1,10 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
+import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.js';
 import { UnavailableError } from '../errors.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
 import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
-import { activeJobsOf, deleteProjectRows } from './project-rows.js';
+import { activeJobsOf, deleteProjectRows, webhookIdsOf } from './project-rows.js';
 
 /** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
 export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore };
@@ -28,9 +30,10 @@ class JobsStillActive extends Error {
  * and events, its webhooks and their deliveries, its automations and the local forge's pull
  * requests (deleteProjectRows) — unless a job of the project is active again (a message to a
  * finished one started a run): then nothing is deleted, that job is archived and the transaction
- * tried again, a few times. With Temporal down, or jobs still starting, the delete fails before
- * anything is deleted from the database (503), the mark stays, and the same delete, repeated,
- * finishes it (what it stopped stays stopped).
+ * tried again, a few times. Once committed, its webhooks' delivery workflows are ended. With
+ * Temporal down, or jobs still starting, the delete fails before anything is deleted from the
+ * database (503), the mark stays, and the same delete, repeated, finishes it (what it stopped stays
+ * stopped).
  */
 export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
   const project = await getOrgProject(deps.tenants, orgId, projectId);
@@ -39,12 +42,15 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
   await deleteProjectAutomations(deps, project.id);
   for (let round = 1; ; round++) {
     await stopActiveJobs(deps, project.id);
+    let webhooks: string[] = [];
     try {
       await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
         // The record is deleted (and held) first: a job create waits for this transaction, then finds no project.
         if ((await activeJobsOf(trx, project.id)) > 0) throw new JobsStillActive();
+        webhooks = await webhookIdsOf(trx, project.id);
         await deleteProjectRows(trx, project.id);
       });
+      await endDeliveryWorkflows(deps, project.id, webhooks);
       return;
     } catch (err) {
       if (!(err instanceof JobsStillActive)) throw err;
@@ -52,6 +58,25 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
         throw new UnavailableError('workflow engine', `project '${project.id}' still has jobs starting: it is not deleted yet; repeat its delete to finish it`, { cause: err });
     }
   }
+}
+
+/**
+ * Ends the delivery workflows of the deleted project's webhooks, which would otherwise wait for
+ * events (up to an hour) before ending. An attempt under way finishes, and records nothing (its
+ * webhook is gone). The project is deleted already: a workflow Temporal does not end now (Temporal
+ * down) ends by itself within the hour, so a failure here is not the delete's.
+ */
+async function endDeliveryWorkflows(deps: ProjectDeletionDeps, projectId: string, webhooks: readonly string[]): Promise<void> {
+  await Promise.allSettled(
+    webhooks.map(async (webhookId) => {
+      try {
+        await deps.temporal.workflow.getHandle(webhookDeliveryWorkflowId(projectId, webhookId)).terminate('its project was deleted');
+      } catch (err) {
+        // None open (never started, or ended while idle) is what this wants.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+    }),
+  );
 }
 
 /** Archives every active job of the project through its workflow; throws the first failure once all were tried. */

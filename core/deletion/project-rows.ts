@@ -24,6 +24,11 @@ export async function activeJobsOf(trx: Queries, projectId: string): Promise<num
   return Number(found.n);
 }
 
+/** The ids of the project's webhooks, read in the delete's transaction: their delivery workflows are ended once it commits. */
+export async function webhookIdsOf(trx: Queries, projectId: string): Promise<string[]> {
+  return (await trx.selectFrom('webhooks').select('id').where('project_id', '=', projectId).execute()).map((row) => row.id);
+}
+
 /**
  * Deletes, in the transaction that deletes the project's record, every row the project owns: its
  * jobs with their messages and event logs, its webhooks and their delivery log, its automations
