@@ -9,16 +9,19 @@ import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/webhook-delivery.js';
+import { deleteProjectAndJobs } from '../../../core/deletion/index.js';
+import { NotFoundError } from '../../../core/errors.js';
 import type { Queries } from '../../../core/db/index.js';
 import { PullStore } from '../../../core/forge/index.js';
-import { newJobRecord, type JobRecord, type JobView } from '../../../core/jobs/index.js';
+import { createJob, newJobRecord, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
 import { newWebhook } from '../../../core/webhooks/index.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices } from '../../support/services.js';
-import { startWorker } from '../../support/temporal.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { call } from '../agent-jobs/agent-api.js';
 
 const OPERATOR_TOKEN = 'operator-test-token-0123456789';
@@ -160,5 +163,95 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     const result = (await up.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
     assert.equal(result.status, 'archived');
     assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), NONE);
+  });
+
+  it('a job started while the delete runs is refused (409), one started through a tenant cache that still holds the deleted project is refused (404) and its run stopped; the webhooks\' delivery workflows end', async () => {
+    const model = await startFakeModel(() => ({ text: 'Done.' }));
+    const dataDir = await tempDir();
+    const env = { ...modelEnv(model.baseUrl), QUIRE_DATA_DIR: dataDir };
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject(project('docs', 'acme'));
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    // Another API process on the same database, whose tenant cache holds the project for a minute.
+    const other = await servicesOn(await testConfig({ ...env, QUIRE_TENANT_CACHE_TTL_MS: '60000', TEMPORAL_ADDRESS: (await temporalEnv()).address, TEMPORAL_TASK_QUEUE: services.config.temporal.taskQueue }));
+    const otherUrl = (await serve(createApp(other))).url;
+    assert.equal((await call(`${otherUrl}/v2/agent/docs/jobs`, 'GET', adminKey)).status, 200, 'its cache holds the project');
+
+    // The webhook's delivery workflow, open and waiting for events, as a job event leaves it.
+    const { hook } = newWebhook('docs', 'https://hooks.example.com/quire', []);
+    await services.webhooks.put(hook);
+    const input: WebhookDeliveryInput = { projectId: 'docs', webhookId: hook.id, settings: services.config.webhooks, queue: [], handled: [] };
+    const delivery = await services.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { workflowId: webhookDeliveryWorkflowId('docs', hook.id), taskQueue: services.config.temporal.taskQueue, args: [input] });
+
+    // A create that reaches the other process after the delete began: after the delete listed the active jobs.
+    let during: Awaited<ReturnType<typeof call>> | undefined;
+    const jobs: JobStore = {
+      ...services.jobs,
+      list: async (projectId, query) => {
+        during ??= await call(`${otherUrl}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Start while it is deleted' });
+        return services.jobs.list(projectId, query);
+      },
+    };
+    await deleteProjectAndJobs({ ...services, jobs }, 'acme', 'docs');
+    assert.equal(during?.status, 409, JSON.stringify(during?.body));
+    assert.match(String((during?.body as { error?: string }).error), /project 'docs' is being deleted/);
+    assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
+    assert.equal((await delivery.describe()).status.name, 'TERMINATED', "the webhook's delivery workflow ended with its project");
+
+    // The other process still reads the project from its cache; its create finds it deleted.
+    assert.ok(await other.tenants.getProject('docs'));
+    const made: string[] = [];
+    const store: JobStore = { ...other.jobs, create: (record, messages) => (made.push(record.id), other.jobs.create(record, messages)) };
+    const request = { projectId: 'docs', repository: repo.bareDir, ref: repo.branch, model: 'test-model', prompt: 'Start after it is deleted', draft: false };
+    await assert.rejects(createJob({ temporal: other.temporal, store, config: other.config }, request), NotFoundError);
+    assert.equal(made.length, 1);
+    assert.equal((await other.temporal.workflow.getHandle(agentJobWorkflowId(made[0]!)).describe()).status.name, 'TERMINATED', 'its run is stopped');
+    assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
+  });
+
+  it('a finished job that a message makes active again between the listing and the transaction is archived before the rows go', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let resumed!: () => void;
+    const running = new Promise<void>((resolve) => (resumed = resolve));
+    // The first turn answers at once; the turn the follow-up starts is held until released.
+    const model = await startFakeModel(async (req) => {
+      if (!JSON.stringify(req.body.messages).includes('Now slowly')) return { text: 'Done.' };
+      resumed();
+      await released;
+      return { text: 'too late' };
+    });
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env: modelEnv(model.baseUrl) });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject(project('docs', 'acme'));
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const base = (await serve(createApp(services))).url;
+    const created = await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Say gadget' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const jobId = created.body.id;
+    await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result();
+    assert.equal((await services.jobs.get('docs', jobId))?.status, 'completed');
+
+    let listings = 0;
+    const jobs: JobStore = {
+      ...services.jobs,
+      list: async (projectId, query) => {
+        // After the first listing found no active job: a follow-up starts the finished job's next run.
+        const page = await services.jobs.list(projectId, query);
+        if (listings++ === 0) {
+          const sent = await call<JobView>(`${base}/v2/agent/docs/job/${jobId}/message`, 'POST', adminKey, { prompt: 'Now slowly' });
+          assert.equal(sent.status, 200, JSON.stringify(sent.body));
+          await running;
+        }
+        return page;
+      },
+    };
+    await deleteProjectAndJobs({ ...services, jobs }, 'acme', 'docs');
+    release();
+    const result = (await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
+    assert.equal(result.status, 'archived', 'its run was archived before the rows went');
+    assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
+    assert.equal(listings, 2, 'listed again after the transaction found the job active');
   });
 });
