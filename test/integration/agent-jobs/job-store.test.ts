@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createJobStore, InvalidCursorError, jobBranch, putJobPreamble, readJobPreamble, type JobRecord, type JobStore } from '../../../core/jobs/index.js';
 import { newJobRecord } from '../../../api/agent/create-job.js';
+import { sql } from 'kysely';
+import { ConflictError, NotFoundError } from '../../../core/errors.js';
+import { createTenantStore } from '../../../core/tenants/index.js';
 import { forEachDialect } from '../../support/databases.js';
 
 /** A new job as the API creates it, with the given id and time. */
@@ -9,7 +12,7 @@ function record(id: string, createdAt: string, patch: Partial<JobRecord> = {}): 
   return { ...fresh, id, branch: jobBranch(id), ...patch };
 }
 
-forEachDialect('job store', (database) => {
+forEachDialect('job store', (database, dialect) => {
   let store: JobStore;
   beforeEach(() => {
     store = createJobStore(database());
@@ -82,6 +85,39 @@ forEachDialect('job store', (database) => {
     await store.remove('docs', 'job_c');
     assert.equal(await store.get('docs', 'job_c'), undefined);
     assert.deepEqual((await store.list('docs', { limit: 10 })).jobs.map((j) => j.id).includes('job_c'), false);
+  });
+
+  it('create refuses a project whose delete has begun (409) or finished (404); on PostgreSQL a delete under way makes it wait, then refuse', async () => {
+    const tenants = createTenantStore(database());
+    await tenants.addOrg('acme');
+    const project = (id: string) => ({ id, orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local' as const, allowedModels: [] });
+    await tenants.putProject(project('docs'));
+    await store.create(record('job_open', '2026-01-01T00:00:00.000Z'));
+    assert.equal(await tenants.beginProjectDeletion('docs'), true);
+    await assert.rejects(store.create(record('job_marked', '2026-01-01T00:00:00.000Z')), ConflictError);
+    assert.equal(await tenants.deleteProject('docs'), true);
+    await assert.rejects(store.create(record('job_gone', '2026-01-01T00:00:00.000Z')), NotFoundError);
+    assert.deepEqual((await store.list('docs', { limit: 10 })).jobs.map((j) => j.id), ['job_open']);
+
+    // Created again by its organisation: it takes jobs again.
+    await tenants.putProject(project('docs'));
+    await store.create(record('job_again', '2026-01-01T00:00:00.000Z'));
+    if (dialect !== 'postgres') return;
+    // A create while the delete's transaction is open (the record deleted, not committed) waits for it, then finds no project.
+    let creating: Promise<unknown> | undefined;
+    let settled = false;
+    await tenants.deleteProject('docs', async () => {
+      creating = store.create(record('job_during', '2026-01-01T00:00:00.000Z')).finally(() => (settled = true));
+      creating.catch(() => undefined);
+      for (;;) {
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(database().queries);
+        if (waiting.rows[0]!.n > 0) return;
+        assert.equal(settled, false, 'the create waits for the delete');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+    await assert.rejects(creating!, NotFoundError);
+    assert.equal(await store.get('docs', 'job_during'), undefined);
   });
 
   it('create writes the record and its first messages in one transaction: a message that cannot be kept leaves no job', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PURGE_SLICE } from '../../../core/jobs/index.js';
 import { createWebhookStore, webhookId, type Webhook, type WebhookDelivery } from '../../../core/webhooks/index.js';
+import { sql } from 'kysely';
 import { forEachDialect } from '../../support/databases.js';
 
 function hook(projectId: string, url: string, createdAt: string, patch: Partial<Webhook> = {}): Webhook {
@@ -25,7 +26,7 @@ function delivery(deliveryId: string, updatedAt: string, patch: Partial<WebhookD
   };
 }
 
-forEachDialect('webhook store', (database) => {
+forEachDialect('webhook store', (database, dialect) => {
   it('keeps webhooks per project in registration order; re-adding one updates it and keeps its creation time', async () => {
     const store = createWebhookStore(database());
     const a = hook('docs', 'https://hooks.example.com/a', '2026-01-02T00:00:00.000Z');
@@ -75,6 +76,31 @@ forEachDialect('webhook store', (database) => {
     await store.recordDelivery(delivery('d2', '2026-01-01T00:03:00.000Z', { status: 'delivered', statusCode: 200, attempts: 1 }));
     assert.deepEqual(await store.deliveries('docs', 10), [kept]);
   });
+
+  // SQLite writes one statement or transaction at a time: only PostgreSQL can run the two at once.
+  if (dialect === 'postgres') {
+    it('on PostgreSQL, an attempt recorded while its webhook is being deleted waits for the delete, then writes nothing', async () => {
+      const store = createWebhookStore(database());
+      const a = hook('docs', 'https://hooks.example.com/a', '2026-01-01T00:00:00.000Z');
+      await store.put(a);
+      let recording: Promise<void> | undefined;
+      let settled = false;
+      // The delete's transaction (a project's delete, deleteProjectRows): its webhooks, then their log.
+      await database().transaction(async (trx) => {
+        await trx.deleteFrom('webhooks').where('project_id', '=', 'docs').execute();
+        recording = store.recordDelivery(delivery('d1', '2026-01-01T00:01:00.000Z', { status: 'delivered', statusCode: 200, attempts: 1 })).finally(() => (settled = true));
+        for (;;) {
+          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(database().queries);
+          if (waiting.rows[0]!.n > 0) break;
+          assert.equal(settled, false, 'the attempt waits for the delete');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await trx.deleteFrom('webhook_deliveries').where('project_id', '=', 'docs').execute();
+      });
+      await recording;
+      assert.deepEqual(await store.deliveries('docs', 10), []);
+    });
+  }
 
   it('purges deliveries last attempted before the cut-off, more than one slice of them, and keeps the rest', async function () {
     this.timeout(60_000);
