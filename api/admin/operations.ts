@@ -81,13 +81,13 @@ export const adminOperations: OperationSpec[] = [
     operationId: 'adminDeleteProject',
     summary: 'Delete a project with its jobs, webhooks, automations and pull requests; its running jobs are stopped first',
     description:
-      "Deletes its automations' Temporal schedules and archives each of its active jobs through its workflow (the turn stops and the job is recorded archived), then, in one transaction with its record, its jobs with their messages and events, its webhooks and their delivery log, its automations and the local forge's pull requests. Created again with the same id, the project starts empty. When Temporal cannot be reached nothing is deleted from the database, the answer is `503` with `Retry-After`, and the same `DELETE`, repeated, finishes it.",
+      "Marks the project as being deleted (a job create for it answers `409` from then on, `404` once it is gone), deletes its automations' Temporal schedules and archives each of its active jobs through its workflow (the turn stops and the job is recorded archived), then, in one transaction with its record, its jobs with their messages and events, its webhooks and their delivery log, its automations and the local forge's pull requests, and ends its webhooks' delivery workflows. A job active again by then (a follow-up to a finished one) is archived and the transaction tried again. Created again with the same id, the project starts empty. When Temporal cannot be reached nothing is deleted from the database, the answer is `503` with `Retry-After`, the project stays marked, and the same `DELETE`, repeated, finishes it.",
     security,
     params: { path: ProjectParams },
     responses: {
       204: noContent,
       503: {
-        description: 'Not deleted yet (`unavailable`): Temporal could not delete its schedules or stop its jobs. Repeat the request after `Retry-After` to finish.',
+        description: 'Not deleted yet (`unavailable`): Temporal could not delete its schedules or stop its jobs, or its jobs kept becoming active again. Repeat the request after `Retry-After` to finish.',
         content: ERROR_CONTENT,
         headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
       },
