@@ -297,6 +297,8 @@ describe('job retention: the API (real HTTP, Temporal dev server)', function () 
     const { adminKey } = await seedOrg(services, 'acme');
     await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const stores = { database: services.database, jobs: services.jobs, events: services.events, hooks: services.webhooks };
+    // The webhook the seeded deliveries are logged for (an attempt is logged only while its webhook exists).
+    await stores.hooks.put({ id: webhookId('docs', 'https://hooks.example.com/quire'), projectId: 'docs', url: 'https://hooks.example.com/quire', events: [], secret: { kind: 'stored', value: 'whsec' }, createdAt: daysAgo(200) });
     // Ids of workflows that never ran: Temporal knows none of them, so the store alone answers, as after Temporal's retention.
     const expired = await seed(stores, { ...job('archived', DAYS + 1), id: newJobId() });
     const recent = await seed(stores, { ...job('archived', DAYS - 1), id: newJobId() });
