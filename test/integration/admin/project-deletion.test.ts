@@ -11,7 +11,7 @@ import { createAutomation } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/webhook-delivery.js';
 import { deleteProjectAndJobs } from '../../../core/deletion/index.js';
-import { NotFoundError } from '../../../core/errors.js';
+import { NotFoundError, UnavailableError } from '../../../core/errors.js';
 import type { Queries } from '../../../core/db/index.js';
 import { PullStore } from '../../../core/forge/index.js';
 import { createJob, newJobRecord, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
@@ -253,5 +253,25 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.equal(result.status, 'archived', 'its run was archived before the rows went');
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
     assert.equal(listings, 2, 'listed again after the transaction found the job active');
+  });
+
+  it('a job that is active again after every listing leaves the project for a repeat: 503 with Retry-After after three tries, nothing deleted; the repeat finishes it', async () => {
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}` });
+    await seedOrg(services);
+    await services.tenants.putProject(project('docs', 'acme'));
+    const job = newJobRecord({ projectId: 'docs', repository: repo.bareDir, ref: repo.branch, model: 'test-model' });
+    await services.jobs.create(job, [{ id: `first:${job.id}`, prompt: 'Keep going' }]);
+    // Each listing misses the job, as one that a follow-up makes active just after it would be missed.
+    let listings = 0;
+    const jobs: JobStore = { ...services.jobs, list: async () => (listings++, { jobs: [], nextCursor: null }) };
+    await assert.rejects(deleteProjectAndJobs({ ...services, jobs }, 'acme', 'docs'), (err: unknown) => err instanceof UnavailableError && (err.retryAfterSeconds ?? 0) >= 1);
+    assert.equal(listings, 3);
+    assert.ok(await services.tenants.getProject('docs'), 'the project stays');
+    assert.equal((await rowsOf(services.database.queries, 'docs')).jobs, 1, 'its job stays');
+
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    await deleteProjectAndJobs(services, 'acme', 'docs');
+    assert.equal(((await services.temporal.workflow.getHandle(agentJobWorkflowId(job.id)).result()) as JobRecord).status, 'archived');
+    assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
   });
 });
