@@ -1,7 +1,7 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { docsPathProblem } from '../../core/git/index.js';
-import { secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
+import { pollMinutesSchema, POLL_MINUTES, secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
 
 /** Request and response shapes of the admin and operator routes, which the routes validate with and operations.ts documents. */
 
@@ -29,6 +29,12 @@ const pushSecretEnv = v.pipe(
   secretVariableName,
   v.description(
     "Name of the API's variable holding the secret that pushes to the domain's hook (`POST /v2/hooks/domains/{domainId}/push`) are signed with; never the secret. On a shared service (`QUIRE_ORG_SCOPED_VARIABLES`) one of the organisation's own: starting with its id in capitals (`ACME_` for `acme`). Absent: the hook answers 404.",
+  ),
+);
+const pollMinutes = v.pipe(
+  pollMinutesSchema,
+  v.description(
+    `Minutes between polls of the docs branch (${POLL_MINUTES.min} to ${POLL_MINUTES.max}), for a deployment no forge's push hook can reach: each poll reads the branch head with \`git ls-remote\` and re-indexes only when it differs from the commit last indexed. Absent: the branch is not polled.`,
   ),
 );
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));
@@ -75,6 +81,7 @@ export const DomainCreateBody = v.strictObject({
   supportContact: v.optional(text(500)),
   allowedOrigins: v.optional(origins),
   pushSecretEnv: v.optional(pushSecretEnv),
+  pollMinutes: v.optional(pollMinutes),
 });
 
 export const DomainPatchBody = v.strictObject({
@@ -86,6 +93,7 @@ export const DomainPatchBody = v.strictObject({
   supportContact: v.optional(v.nullable(text(500))),
   allowedOrigins: v.optional(v.nullable(origins)),
   pushSecretEnv: v.optional(v.nullable(pushSecretEnv)),
+  pollMinutes: v.optional(v.nullable(pollMinutes)),
 });
 
 export const KeyCreateBody = v.strictObject({
@@ -141,6 +149,7 @@ export const DomainView = v.object({
   supportContact: v.optional(v.string()),
   allowedOrigins: v.pipe(v.optional(v.array(v.string())), v.description('Absent: any origin.')),
   pushSecretEnv: v.pipe(v.optional(v.string()), v.description("Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes.")),
+  pollMinutes: v.pipe(v.optional(v.number()), v.description('Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled.')),
   createdAt: instant,
   updatedAt: instant,
 });

@@ -40,6 +40,8 @@ export interface DomainsTable {
   allowed_origins_json: string | null;
   /** Name of the API's variable holding the push-hook secret; null: the domain takes no pushes. */
   push_secret_env: string | null;
+  /** Minutes between polls of the docs branch; null: not polled. */
+  poll_minutes: number | null;
   created_at: string;
   updated_at: string;
 }

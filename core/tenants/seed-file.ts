@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
 import { secretVariableName } from './secret-variable.js';
+import { pollMinutesSchema } from './poll-minutes.js';
 import { TenantConflictError, type TenantStore } from './types.js';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { webhookId, type WebhookStore } from '../webhooks/index.js';
@@ -52,6 +53,8 @@ const DomainSeed = v.strictObject({
   ),
   /** The API's variable holding the secret of the domain's push hook; absent: the domain takes no pushes. */
   pushSecretEnv: v.optional(secretVariableName),
+  /** Minutes between polls of the docs branch; absent: not polled. */
+  pollMinutes: v.optional(pollMinutesSchema),
 });
 
 export const SeedSchema = v.strictObject({
@@ -138,6 +141,7 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
         ...(d.supportContact ? { supportContact: d.supportContact } : {}),
         allowedOrigins: d.allowedOrigins,
         ...(d.pushSecretEnv ? { pushSecretEnv: d.pushSecretEnv } : {}),
+        ...(d.pollMinutes ? { pollMinutes: d.pollMinutes } : {}),
       });
     }
   }

@@ -65,6 +65,7 @@ const domainOf = (row: DomainsTable): Domain => ({
   ...(row.support_contact ? { supportContact: row.support_contact } : {}),
   ...(row.allowed_origins_json ? { allowedOrigins: parseJson<string[]>(row.allowed_origins_json) } : {}),
   ...(row.push_secret_env ? { pushSecretEnv: row.push_secret_env } : {}),
+  ...(row.poll_minutes ? { pollMinutes: Number(row.poll_minutes) } : {}),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -80,6 +81,7 @@ const domainRow = (d: Domain): DomainsTable => ({
   support_contact: d.supportContact ?? null,
   allowed_origins_json: d.allowedOrigins?.length ? json(d.allowedOrigins) : null,
   push_secret_env: d.pushSecretEnv ?? null,
+  poll_minutes: d.pollMinutes ?? null,
   created_at: d.createdAt,
   updated_at: d.updatedAt,
 });

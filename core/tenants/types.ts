@@ -65,6 +65,11 @@ export interface Domain {
    * push hook; never the secret itself. Absent: the hook answers 404.
    */
   pushSecretEnv?: string;
+  /**
+   * Minutes between polls of the docs branch (POLL_MINUTES bounds them): a new head re-indexes the
+   * domain, for deployments no forge can reach. Absent: not polled.
+   */
+  pollMinutes?: number;
   createdAt: string;
   updatedAt: string;
 }
