@@ -1,19 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions, indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
+import { indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
 import { rootReason } from '../core/errors.js';
 import { scrubSecrets } from '../core/logger.js';
 import { notFound } from './http-error.js';
 
-/**
- * Starts indexing the domain, the one way every API route does: a run in progress is joined, not
- * doubled (the workflow id is the domain's), and once done runs again for what changed since it
- * checked out. Answers the run that was started or joined.
- */
-export async function startIndexRun(temporal: Client, taskQueue: string, domainId: string): Promise<{ workflowId: string; runId: string }> {
-  const started = await temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(domainId, taskQueue));
-  return { workflowId: started.workflowId, runId: started.signaledRunId };
-}
+/** Starting a run lives in core, as a poll's activity starts runs too; the API's routes import it from here. */
+export { startIndexRun } from '../core/index-runs/index.js';
 
 /** How long a progress query may wait for a worker before the answer goes without it. */
 const PROGRESS_QUERY_WAIT_MS = 2000;

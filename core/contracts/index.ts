@@ -2,6 +2,7 @@
 // or activity code behind it. One module per workflow.
 export * from './agent-job.js';
 export * from './automation-run.js';
+export * from './domain-poll.js';
 export * from './index-domain.js';
 export * from './ping.js';
 export { JOB_STATUS, PROJECT_ID, DOMAIN_ID, SEARCH_ATTRIBUTES } from './search-attributes.js';

@@ -1,0 +1,2 @@
+export { startIndexRun } from './start-index-run.js';
+export { deleteDomainPollSchedule, domainPollScheduleOptions, syncDomainPollSchedule } from './poll-schedule.js';

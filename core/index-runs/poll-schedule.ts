@@ -1,0 +1,61 @@
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import { DOMAIN_POLL_WORKFLOW, domainPollScheduleId, domainPollWorkflowId, type DomainPollWorkflow } from '../contracts/domain-poll.js';
+import { DOMAIN_ID } from '../contracts/search-attributes.js';
+import type { Domain } from '../tenants/types.js';
+
+/** A poll reads one ref and may start a run: a minute is ample, and a stuck one never blocks the next firing. */
+const POLL_TIMEOUT = '5 minutes';
+/** Polls missed while Temporal was down are made up only this long after their time, never as a burst. */
+const CATCHUP_WINDOW = '10 minutes';
+
+/**
+ * The Temporal Schedule that polls a domain's docs branch, as automations' schedules are made: an id
+ * derived from the domain's, the domain in its memo and search attribute, an action carrying only the
+ * id. Overlap SKIP: a poll still going when the next is due drops the next.
+ */
+export function domainPollScheduleOptions(domainId: string, pollMinutes: number, taskQueue: string): ScheduleOptions<ScheduleOptionsStartWorkflowAction<DomainPollWorkflow>> {
+  return {
+    scheduleId: domainPollScheduleId(domainId),
+    spec: { intervals: [{ every: pollMinutes * 60_000 }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: DOMAIN_POLL_WORKFLOW,
+      workflowId: domainPollWorkflowId(domainId),
+      taskQueue,
+      args: [{ domainId }],
+      workflowExecutionTimeout: POLL_TIMEOUT,
+      typedSearchAttributes: [{ key: DOMAIN_ID, value: domainId }],
+      staticSummary: `poll the docs branch of domain ${domainId}`,
+    },
+    policies: { overlap: 'SKIP', catchupWindow: CATCHUP_WINDOW, pauseOnFailure: false },
+    state: { note: `every ${pollMinutes} minutes (the domain's pollMinutes)` },
+    memo: { domainId },
+    typedSearchAttributes: [{ key: DOMAIN_ID, value: domainId }],
+  };
+}
+
+/**
+ * Makes the domain's poll schedule follow its `pollMinutes`: created when set, its interval changed
+ * when changed, deleted when cleared (already gone is fine). Idempotent: repeating it after a failure
+ * (Temporal down) finishes what the first call began.
+ */
+export async function syncDomainPollSchedule(temporal: Client, taskQueue: string, domain: Pick<Domain, 'id' | 'pollMinutes'>): Promise<void> {
+  if (!domain.pollMinutes) return deleteDomainPollSchedule(temporal, domain.id);
+  const options = domainPollScheduleOptions(domain.id, domain.pollMinutes, taskQueue);
+  try {
+    await temporal.schedule.create(options);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    const { scheduleId: _id, memo: _memo, ...changed } = options;
+    await temporal.schedule.getHandle(options.scheduleId).update<DomainPollWorkflow>((previous) => ({ ...changed, state: { ...changed.state, paused: previous.state.paused } }));
+  }
+}
+
+/** Deletes the domain's poll schedule; one that never was, or is gone already, is fine. */
+export async function deleteDomainPollSchedule(temporal: Client, domainId: string): Promise<void> {
+  try {
+    await temporal.schedule.getHandle(domainPollScheduleId(domainId)).delete();
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+  }
+}
