@@ -1,7 +1,7 @@
 import { createAgentActivities } from './agent/index.js';
 import { createAutomationActivities } from './automations/index.js';
 import { createJobActivities } from './jobs/index.js';
-import { createIndexingActivities } from './indexing/index.js';
+import { createIndexingActivities, createPollActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
 import { createWebhookActivities } from './webhooks/index.js';
 import type { ActivityServices } from './services.js';
@@ -14,6 +14,7 @@ export function createActivities(given: ActivityServices) {
   return {
     ...createPingActivities(),
     ...createIndexingActivities(services),
+    ...createPollActivities(services),
     ...createAgentActivities(services),
     ...createJobActivities(services),
     ...createAutomationActivities(services),

@@ -3,4 +3,5 @@ export { pingWorkflow } from './ping.js';
 export { agentJobWorkflow } from './agent-job/index.js';
 export { indexDomainWorkflow } from './index-domain.js';
 export { automationRunWorkflow } from './automation-run.js';
+export { domainPollWorkflow } from './domain-poll.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';

@@ -1,2 +1,3 @@
 export { createIndexingActivities, type IndexingActivities } from './indexing-activities.js';
+export { createPollActivities, type PollActivities } from './poll-activities.js';
 export * from './types.js';

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { checkTarget } from '../../core/http/index.js';
 import { scrubSecrets } from '../../core/logger.js';
 import {
   checkedOutCommit,
@@ -13,6 +12,7 @@ import {
 import { ModelError } from '../../core/model/index.js';
 import { activitySignal, keepAlive } from '../activity-context.js';
 import { modelFailure } from '../model-failure.js';
+import { sourceGuard } from './source-guard.js';
 import type { ActivityServices } from '../services.js';
 import { INDEXING_ERROR, type IndexBatchHeartbeat } from '../../core/contracts/index-domain.js';
 import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomain } from './types.js';
@@ -55,15 +55,12 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
   return {
     async prepareDomainIndex(input: IndexDomainInput): Promise<PreparedDomain> {
       const domain = await domainOf(input.domainId);
-      const target = services.config.allowPrivateTargets ? {} : await checkTarget(domain.source);
-      if (target.problem) throw ApplicationFailure.nonRetryable(`the docs source of '${domain.id}' ${target.problem}`, 'PrivateTargetRefused');
+      const guard = await sourceGuard(services.config, domain);
       let docsRoot: string;
       try {
         // Each domain its own checkout: another domain's run on the same repository never moves it mid-run.
         const cacheDir = path.join(services.config.dataDir, 'sources', domain.id);
         const signal = activitySignal();
-        // Where private targets are refused, git follows no redirect and connects to the addresses checked.
-        const guard = services.config.allowPrivateTargets ? {} : { followRedirects: false, ...(target.pin ? { pin: target.pin } : {}) };
         docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...guard });
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.

@@ -62,6 +62,24 @@ export async function checkoutDocs(
   return docsFolderIn(root, docsPath);
 }
 
+/**
+ * The commit the source's branch (the default branch when none is named) is at, read with `git
+ * ls-remote` (no fetch): what a poll compares with the commit last indexed. Undefined for a folder
+ * source, or a branch the remote does not have. Credentials travel as checkoutDocs sends them.
+ */
+export async function remoteHead(source: string, branch: string | undefined, cwd: string, opts: Pick<GitOptions, 'signal' | 'followRedirects' | 'pin'> = {}): Promise<string | undefined> {
+  if (!(await isGitSource(source))) return undefined;
+  const { url, credentials } = withoutCredentials(source);
+  const ref = branch ? `refs/heads/${branch}` : 'HEAD';
+  const listing = await runGit(cwd, ['ls-remote', '--', url, ref], { ...opts, ...(credentials ? { credentials } : {}) });
+  // A pattern matches any ref ending in it (refs/heads/x/refs/heads/main): only the ref itself counts.
+  for (const line of listing.split('\n')) {
+    const [sha, name] = line.trim().split('\t');
+    if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+  }
+  return undefined;
+}
+
 /** The commit a checkout (or a source folder inside a git work tree) is at; undefined for a folder outside git. */
 export async function checkedOutCommit(docsRoot: string): Promise<string | undefined> {
   try {

@@ -12,7 +12,7 @@ export { createVectorCache, type VectorCache } from './vector-cache.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
-export { checkedOutCommit, checkoutDocs } from './docs-source.js';
+export { checkedOutCommit, checkoutDocs, remoteHead } from './docs-source.js';
 export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';
 export { readPage, pagePathOf, type SourceFile } from './read-page.js';
 export { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
