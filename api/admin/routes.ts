@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { deleteDomainAndIndex, deleteProjectAndJobs } from '../../core/deletion/index.js';
+import { syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -109,7 +110,10 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.post('/domains', async (ctx) => {
     const body = parseInput(DomainCreateBody, ctx.request.body);
-    ctx.body = await createDomain(tenants, { ...body, orgId: org(ctx) }, locations);
+    const domain = await createDomain(tenants, { ...body, orgId: org(ctx) }, locations);
+    // The record first, then its poll schedule: with Temporal down this is a 503, and a PATCH of the same pollMinutes finishes it.
+    if (domain.pollMinutes) await syncDomainPollSchedule(services.temporal, services.config.temporal.taskQueue, domain);
+    ctx.body = domain;
     ctx.status = 201;
   });
   router.get('/domains/:domainId', async (ctx) => {
@@ -117,7 +121,10 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.patch('/domains/:domainId', async (ctx) => {
     const patch = parseInput(DomainPatchBody, ctx.request.body);
-    ctx.body = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
+    const domain = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
+    // Only a change of polling touches its schedule (created, changed or deleted); repeating it after a 503 finishes it.
+    if (patch.pollMinutes !== undefined) await syncDomainPollSchedule(services.temporal, services.config.temporal.taskQueue, domain);
+    ctx.body = domain;
   });
   router.delete('/domains/:domainId', async (ctx) => {
     // The record, then its index run, index and checkout: with Temporal or Qdrant down this fails (503) and a retry finishes it.

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { indexWorkflowId } from '../contracts/index-domain.js';
+import { deleteDomainPollSchedule } from '../index-runs/index.js';
 import type { WritableDocIndex } from '../retrieval/index.js';
 import { deleteDomain, UnknownTenantError, type TenantStore } from '../tenants/index.js';
 
-/** What deleting a domain touches: its record, its index run in Temporal, its index and its checkout. */
+/** What deleting a domain touches: its record, its poll schedule and index run in Temporal, its index and its checkout. */
 export interface DomainDeletionDeps {
   tenants: TenantStore;
   temporal: Client;
@@ -17,7 +18,7 @@ export interface DomainDeletionDeps {
 
 /**
  * Deletes the organisation's domain and everything its index is: the record first (its routes
- * answer 404, no index run can start, the id is marked clearing), then its index run is stopped,
+ * answer 404, no index run can start, the id is marked clearing), then its poll schedule is deleted and its index run stopped,
  * its index dropped (files or Qdrant points, and every process's memory of it) and its checkout
  * removed. A step that fails (Temporal or Qdrant down) leaves the id clearing: the same delete,
  * repeated, finishes it, and until then the id cannot be created again, so it always starts empty.
@@ -31,6 +32,8 @@ export async function deleteDomainAndIndex(deps: DomainDeletionDeps, orgId: stri
 
 /** Removes a deleted domain's index, then marks it cleared; every step may be repeated. */
 export async function clearDomainIndex(deps: DomainDeletionDeps, id: string): Promise<void> {
+  // Its poll schedule first: left behind, it would start runs for the id (and a later domain of it).
+  await deleteDomainPollSchedule(deps.temporal, id);
   await stopIndexRun(deps.temporal, id);
   await deps.docIndex.dropDomain(id);
   const checkout = checkoutOf(deps.config.dataDir, id);

@@ -1,2 +1,2 @@
 export { startIndexRun } from './start-index-run.js';
-export { deleteDomainPollSchedule, domainPollScheduleOptions, syncDomainPollSchedule } from './poll-schedule.js';
+export { deleteDomainPollSchedule, domainPollScheduleOptions, syncDomainPollSchedule, syncDomainPollSchedules } from './poll-schedule.js';

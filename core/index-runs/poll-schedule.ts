@@ -59,3 +59,8 @@ export async function deleteDomainPollSchedule(temporal: Client, domainId: strin
     if (!(err instanceof ScheduleNotFoundError)) throw err;
   }
 }
+
+/** Makes every given domain's poll schedule follow its `pollMinutes` (the seed file's domains, at start). */
+export async function syncDomainPollSchedules(temporal: Client, taskQueue: string, domains: Array<Pick<Domain, 'id' | 'pollMinutes'>>): Promise<void> {
+  for (const domain of domains) await syncDomainPollSchedule(temporal, taskQueue, domain);
+}

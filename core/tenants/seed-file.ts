@@ -4,7 +4,7 @@ import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
 import { secretVariableName } from './secret-variable.js';
 import { pollMinutesSchema } from './poll-minutes.js';
-import { TenantConflictError, type TenantStore } from './types.js';
+import { TenantConflictError, type Domain, type TenantStore } from './types.js';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { webhookId, type WebhookStore } from '../webhooks/index.js';
 
@@ -102,9 +102,13 @@ export async function readSeedFile(file: string): Promise<v.InferOutput<typeof S
   return parsed.output;
 }
 
-/** Creates or updates every organisation, project and domain of the file, and the projects' webhooks when given their store. */
-export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<void> {
+/**
+ * Creates or updates every organisation, project and domain of the file, and the projects' webhooks
+ * when given their store. Answers the domains it wrote, whose poll schedules the caller then sets.
+ */
+export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<Domain[]> {
   const seed = await readSeedFile(file);
+  const domains: Domain[] = [];
   for (const org of seed.organisations) {
     try {
       await tenants.addOrg(org.id, org.limits);
@@ -130,7 +134,7 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
       }
     }
     for (const d of org.domains) {
-      await tenants.putDomain({
+      const domain = await tenants.putDomain({
         id: d.id,
         orgId: org.id,
         source: d.source,
@@ -143,6 +147,8 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
         ...(d.pushSecretEnv ? { pushSecretEnv: d.pushSecretEnv } : {}),
         ...(d.pollMinutes ? { pollMinutes: d.pollMinutes } : {}),
       });
+      domains.push(domain);
     }
   }
+  return domains;
 }
