@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { createApp } from '../../../api/app.js';
+import type { ApiServices } from '../../../api/services.js';
+import { DOMAIN_POLL_WORKFLOW, domainPollScheduleId, indexWorkflowId, type DomainPollResult, type IndexDomainResult } from '../../../core/contracts/index.js';
+import { conforms } from '../../support/openapi-conforms.js';
+import { bearerCaller, expectError } from '../../support/json-calls.js';
+import { seedOrg, serve, testServices, type SeededOrg } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { exampleDocsRepo, type GitDocs } from './git-docs.js';
+
+const run = promisify(execFile);
+
+/**
+ * A deployment no forge can reach follows its docs branch by polling: the domain's `pollMinutes`
+ * keeps one Temporal Schedule whose poll reads the branch head of a real bare repository and
+ * re-indexes (through the real worker) only when the head is not the commit last indexed.
+ */
+describe('polling a domain’s docs branch', function () {
+  this.timeout(120_000);
+  let services: ApiServices;
+  let url = '';
+  let acme: SeededOrg;
+  let repo: GitDocs;
+  const admin = bearerCaller(() => url);
+
+  before(async () => {
+    const taskQueue = `domain-poll-${randomUUID()}`;
+    services = await testServices({ taskQueue });
+    acme = await seedOrg(services, 'acme');
+    repo = await exampleDocsRepo();
+    ({ url } = await serve(createApp(services)));
+    await startWorker(services, { taskQueue });
+  });
+
+  const scheduleOf = async (domainId: string) => (await temporalEnv()).client.schedule.getHandle(domainPollScheduleId(domainId));
+  const head = async () => (await run('git', ['rev-parse', 'main'], { cwd: repo.bareDir })).stdout.trim();
+
+  /** A domain of acme over the repository, polled through the admin API; ids are unique on the shared Temporal server. */
+  async function polledDomain(pollMinutes = 5): Promise<string> {
+    const id = `poll-${randomUUID().slice(0, 8)}`;
+    await services.tenants.putDomain({ id, orgId: acme.orgId, source: repo.bareDir, branch: 'main', docsPath: '', baseUrl: 'https://docs.acme.test', includeHidden: false });
+    const res = await admin('PATCH', `/v2/admin/domains/${id}`, acme.adminKey, { pollMinutes });
+    assert.equal(res.status, 200);
+    await conforms('/v2/admin/domains/{domainId}', 'patch', res.clone());
+    assert.equal(((await res.json()) as { pollMinutes?: number }).pollMinutes, pollMinutes);
+    return id;
+  }
+
+  /** Fires the domain's schedule now (as its interval would) and answers what that poll did. */
+  async function pollNow(domainId: string): Promise<DomainPollResult> {
+    const { client } = await temporalEnv();
+    const schedule = await scheduleOf(domainId);
+    const before = (await schedule.describe()).info.recentActions.length;
+    await schedule.trigger();
+    for (;;) {
+      const actions = (await schedule.describe()).info.recentActions;
+      const latest = actions.length > before ? actions.at(-1) : undefined;
+      if (latest) return client.workflow.getHandle<() => Promise<DomainPollResult>>(latest.action.workflow.workflowId, latest.action.workflow.firstExecutionRunId).result();
+      await sleep(100);
+    }
+  }
+
+  async function indexRun(domainId: string, runId: string): Promise<IndexDomainResult> {
+    const { client } = await temporalEnv();
+    return client.workflow.getHandle<() => Promise<IndexDomainResult>>(indexWorkflowId(domainId), runId).result();
+  }
+
+  const latestIndexRunId = async (domainId: string) => (await (await temporalEnv()).client.workflow.getHandle(indexWorkflowId(domainId)).describe()).runId;
+  const search = async (domainId: string, query: string) => (await services.docIndex.search(domainId, { query, pageSize: 5 })).map((hit) => hit.content).join('\n');
+
+  it('keeps one schedule per domain that polls every pollMinutes, overlap skip, starting the poll workflow', async () => {
+    const domainId = await polledDomain(15);
+    const described = await (await scheduleOf(domainId)).describe();
+    assert.equal(described.action.type, 'startWorkflow');
+    assert.equal(described.action.workflowType, DOMAIN_POLL_WORKFLOW);
+    assert.deepEqual(described.action.args, [{ domainId }]);
+    assert.equal(described.policies.overlap, 'SKIP');
+    const every = described.spec.intervals?.[0]?.every;
+    assert.equal(typeof every === 'number' ? every : Number(every), 15 * 60_000);
+
+    // A change of pollMinutes changes the same schedule's interval.
+    assert.equal((await admin('PATCH', `/v2/admin/domains/${domainId}`, acme.adminKey, { pollMinutes: 60 })).status, 200);
+    const changed = (await (await scheduleOf(domainId)).describe()).spec.intervals?.[0]?.every;
+    assert.equal(typeof changed === 'number' ? changed : Number(changed), 60 * 60_000);
+  });
+
+  it('re-indexes when the branch has a new commit, and a poll that finds nothing new starts no index run', async () => {
+    const domainId = await polledDomain();
+    // Never indexed: the first poll indexes the head.
+    const first = await pollNow(domainId);
+    assert.equal(first.outcome, 'indexing', JSON.stringify(first));
+    assert.ok(first.outcome === 'indexing');
+    assert.equal(first.head, await head());
+    const indexed = await indexRun(domainId, first.runId);
+    assert.equal(indexed.commit, first.head);
+    assert.ok(indexed.pages > 0);
+
+    // Nothing pushed since: the head is the commit indexed, and no run starts.
+    const idle = await pollNow(domainId);
+    assert.deepEqual(idle, { outcome: 'unchanged', head: first.head });
+    assert.equal(await latestIndexRunId(domainId), first.runId, 'no index run was started');
+
+    // A new commit on the branch: the next poll re-indexes, and search finds the change.
+    assert.doesNotMatch(await search(domainId, 'zeppelin'), /zeppelin/);
+    await repo.commit({ 'api-reference/rate-limits.mdx': '---\ntitle: Rate limits\n---\n\n## Beyond the limit\n\nRequests beyond the limit wait for the zeppelin.\n' }, 'rate limits by zeppelin');
+    const moved = await pollNow(domainId);
+    assert.equal(moved.outcome, 'indexing', JSON.stringify(moved));
+    assert.ok(moved.outcome === 'indexing');
+    assert.equal(moved.head, await head());
+    assert.equal(moved.lastIndexed, first.head);
+    assert.notEqual(moved.runId, first.runId);
+    const second = await indexRun(domainId, moved.runId);
+    assert.equal(second.commit, moved.head);
+    assert.equal(second.updated, 1, 'the changed page is indexed again');
+    assert.match(await search(domainId, 'zeppelin'), /zeppelin/);
+
+    const after = await pollNow(domainId);
+    assert.deepEqual(after, { outcome: 'unchanged', head: moved.head });
+    assert.equal(await latestIndexRunId(domainId), moved.runId);
+  });
+
+  it('deletes the schedule when pollMinutes is cleared with null', async () => {
+    const domainId = await polledDomain();
+    await (await scheduleOf(domainId)).describe();
+    const res = await admin('PATCH', `/v2/admin/domains/${domainId}`, acme.adminKey, { pollMinutes: null });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { pollMinutes?: number }).pollMinutes, undefined);
+    await assert.rejects((await scheduleOf(domainId)).describe(), ScheduleNotFoundError);
+    // Clearing again (nothing to delete) is fine.
+    assert.equal((await admin('PATCH', `/v2/admin/domains/${domainId}`, acme.adminKey, { pollMinutes: null })).status, 200);
+  });
+
+  it('creates the schedule with the domain and deletes it with the domain', async () => {
+    const id = `poll-${randomUUID().slice(0, 8)}`;
+    const created = await admin('POST', '/v2/admin/domains', acme.adminKey, { id, source: 'https://git.example.com/acme/docs.git', baseUrl: 'https://docs.acme.test', pollMinutes: 1440 });
+    assert.equal(created.status, 201);
+    await conforms('/v2/admin/domains', 'post', created.clone());
+    assert.equal(((await created.json()) as { pollMinutes?: number }).pollMinutes, 1440);
+    assert.equal((await (await scheduleOf(id)).describe()).action.type, 'startWorkflow');
+    assert.equal((await admin('DELETE', `/v2/admin/domains/${id}`, acme.adminKey)).status, 204);
+    await assert.rejects((await scheduleOf(id)).describe(), ScheduleNotFoundError);
+  });
+
+  it('refuses a pollMinutes out of bounds or not a whole number with 400, changing nothing', async () => {
+    const domainId = await polledDomain(5);
+    for (const pollMinutes of [0, 4, 1441, 7.5, -5, '10', true, {}]) {
+      await expectError(await admin('PATCH', `/v2/admin/domains/${domainId}`, acme.adminKey, { pollMinutes }), 400, 'invalid_request', 'pollMinutes');
+      const id = `poll-${randomUUID().slice(0, 8)}`;
+      await expectError(
+        await admin('POST', '/v2/admin/domains', acme.adminKey, { id, source: 'https://git.example.com/acme/docs.git', baseUrl: 'https://docs.acme.test', pollMinutes }),
+        400,
+        'invalid_request',
+        'pollMinutes',
+      );
+      await assert.rejects((await scheduleOf(id)).describe(), ScheduleNotFoundError);
+    }
+    const every = (await (await scheduleOf(domainId)).describe()).spec.intervals?.[0]?.every;
+    assert.equal(typeof every === 'number' ? every : Number(every), 5 * 60_000);
+  });
+});
