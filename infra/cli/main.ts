@@ -9,7 +9,7 @@ import { temporalTarget } from '../../core/temporal/connection.js';
 import { UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
 import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
-import { domains, keys, orgDelete, orgs, projects } from './tenant-commands.js';
+import { domains, domainsPolled, keys, orgDelete, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
 import { automations } from './automations-command.js';
@@ -21,6 +21,14 @@ export const COMMANDS: Record<string, DefinedCommand<'schema'> | DefinedCommand<
 
 /** Verbs that open more than the rest of their command (`orgs delete` needs Temporal), defined as commands of their own. */
 const VERBS: Record<string, Record<string, DefinedCommand<'platform'>>> = { orgs: { delete: orgDelete } };
+
+/** Flags that open more than the rest of their command (`domains … --poll-minutes` sets a schedule in Temporal). */
+const FLAGS: Record<string, { flag: string; command: DefinedCommand<'platform'> }> = { domains: { flag: '--poll-minutes', command: domainsPolled } };
+
+function withFlag(name: string, args: string[]): DefinedCommand<'platform'> | undefined {
+  const opening = FLAGS[name];
+  return opening && args.some((a) => a === opening.flag || a.startsWith(`${opening.flag}=`)) ? opening.command : undefined;
+}
 
 /** `quire --help`: every command's usage lines and flags, from their definitions. */
 function usage(): string {
@@ -37,7 +45,7 @@ function usage(): string {
 /** Runs one CLI invocation and returns the exit code; errors are one line on stderr. */
 export async function cli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [name, ...args] = argv;
-  const command = name ? (VERBS[name]?.[args[0] ?? ''] ?? COMMANDS[name]) : undefined;
+  const command = name ? (VERBS[name]?.[args[0] ?? ''] ?? withFlag(name, args) ?? COMMANDS[name]) : undefined;
   if (!command) {
     const help = name === 'help' || name === '--help' || name === '-h';
     (help ? process.stdout : process.stderr).write(`${name && !help ? `quire: unknown command '${name}'\n` : ''}${usage()}\n`);

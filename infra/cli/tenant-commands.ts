@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainPatchBody, KeyCreateBody, ProjectPatchBody } from '../../api/admin/schemas.js';
 import { deleteOrganisation, OrgDeletionIncompleteError } from '../../core/deletion/index.js';
+import { syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import { rootReason } from '../../core/errors.js';
 import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
@@ -211,6 +212,7 @@ const domainFlags: Record<string, FlagSpec> = {
   support: { type: 'string', value: 'CONTACT', help: 'where the assistant sends readers it cannot help' },
   'allowed-origin': { type: 'string', multiple: true, value: 'URL', help: 'web origin whose pages may call the browser endpoints (none: any origin)' },
   'push-secret-env': { type: 'string', value: 'VAR', help: "the API's variable holding the secret of the domain's push hook (none: no push hook)" },
+  'poll-minutes': { type: 'string', value: 'N|off', help: 'poll the branch every N minutes (5 to 1440), re-indexing a new head; off stops (opens Temporal)' },
 };
 
 const DOMAIN_FLAGS: Record<string, string> = {
@@ -222,7 +224,16 @@ const DOMAIN_FLAGS: Record<string, string> = {
   supportContact: 'support',
   allowedOrigins: 'allowed-origin',
   pushSecretEnv: 'push-secret-env',
+  pollMinutes: 'poll-minutes',
 };
+
+/** `--poll-minutes`: a whole number of minutes (the API's rule bounds it), `off` to stop polling. */
+function pollMinutesOf(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'off') return null;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--poll-minutes must be a whole number of minutes or off, got '${value}'`);
+  return Number(value);
+}
 
 function domainPatch(values: FlagValues): DomainPatch {
   const baseUrl = str(values, 'base-url');
@@ -236,6 +247,7 @@ function domainPatch(values: FlagValues): DomainPatch {
     supportContact: str(values, 'support'),
     allowedOrigins: origins,
     pushSecretEnv: str(values, 'push-secret-env'),
+    pollMinutes: pollMinutesOf(str(values, 'poll-minutes')),
   }), DOMAIN_FLAGS);
 }
 
@@ -262,35 +274,55 @@ export const domains = defineCommand({
   flags: domainFlags,
   opens: 'database',
   check: (positionals, values) => void domainCall(positionals, values),
+  run: (positionals, values, ctx) => runDomains(domainCall(positionals, values), ctx),
+});
+
+/**
+ * `quire domains add|update … --poll-minutes`: the same command, opening Temporal too, as the
+ * domain's poll schedule follows its pollMinutes (main.ts picks it when the flag is given).
+ */
+export const domainsPolled = defineCommand({
+  ...domains.spec,
+  opens: 'platform',
   async run(positionals, values, ctx) {
     const call = domainCall(positionals, values);
-    if (call.verb === 'list') {
-      for (const d of (await ctx.tenants.listDomains()).map(domainView))
-        line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`);
-      return 0;
-    }
-    const { orgId, id, patch } = call;
-    if (call.verb === 'update') {
-      const domain = await updateDomain(ctx.tenants, orgId, id, patch);
-      line(ctx, `domain ${domain.orgId}/${domain.id} updated`);
-      return 0;
-    }
-    const domain = await suggestingUpdate('domains', id, () => ctx.tenants.getDomain(id), createDomain(ctx.tenants, {
-      id,
-      orgId,
-      source: call.source,
-      ...(patch.branch ? { branch: patch.branch } : {}),
-      docsPath: patch.docsPath ?? '',
-      baseUrl: patch.baseUrl ?? `https://${id}.example.com`,
-      includeHidden: patch.includeHidden ?? false,
-      ...(patch.supportContact ? { supportContact: patch.supportContact } : {}),
-      allowedOrigins: patch.allowedOrigins ?? [],
-      ...(patch.pushSecretEnv ? { pushSecretEnv: patch.pushSecretEnv } : {}),
-    }));
-    line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
-    return 0;
+    const code = await runDomains(call, ctx);
+    if (call.verb === 'list' || call.patch.pollMinutes === undefined) return code;
+    const domain = await ctx.tenants.getDomain(call.id);
+    if (domain) await syncDomainPollSchedule(ctx.temporal, ctx.config.temporal.taskQueue, domain);
+    line(ctx, domain?.pollMinutes ? `polling the branch every ${domain.pollMinutes} minutes` : 'not polling the branch');
+    return code;
   },
 });
+
+async function runDomains(call: DomainCall, ctx: DatabaseContext): Promise<number> {
+  if (call.verb === 'list') {
+    for (const d of (await ctx.tenants.listDomains()).map(domainView))
+      line(ctx, `${d.orgId}/${d.id}\t${d.source}\t${d.baseUrl}\t${d.allowedOrigins?.join(',') || 'any origin'}`);
+    return 0;
+  }
+  const { orgId, id, patch } = call;
+  if (call.verb === 'update') {
+    const domain = await updateDomain(ctx.tenants, orgId, id, patch);
+    line(ctx, `domain ${domain.orgId}/${domain.id} updated`);
+    return 0;
+  }
+  const domain = await suggestingUpdate('domains', id, () => ctx.tenants.getDomain(id), createDomain(ctx.tenants, {
+    id,
+    orgId,
+    source: call.source,
+    ...(patch.branch ? { branch: patch.branch } : {}),
+    docsPath: patch.docsPath ?? '',
+    baseUrl: patch.baseUrl ?? `https://${id}.example.com`,
+    includeHidden: patch.includeHidden ?? false,
+    ...(patch.supportContact ? { supportContact: patch.supportContact } : {}),
+    allowedOrigins: patch.allowedOrigins ?? [],
+    ...(patch.pushSecretEnv ? { pushSecretEnv: patch.pushSecretEnv } : {}),
+    ...(patch.pollMinutes ? { pollMinutes: patch.pollMinutes } : {}),
+  }));
+  line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
+  return 0;
+}
 
 /**
  * --expires as an instant: a bare date (2030-01-01) is the end of that day, UTC (the key

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createAutomation } from '../../../core/automations/index.js';
+import { domainPollScheduleId } from '../../../core/contracts/index.js';
 import { MIGRATIONS } from '../../../core/db/index.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
@@ -154,6 +155,46 @@ describe('quire orgs delete', function () {
     assert.equal((await quire(dir, ['orgs', 'delete'])).code, 2);
     assert.match((await quire(dir, ['orgs', '--help'])).stdout, /quire orgs delete ORG/);
     assert.match((await quire(dir, ['--help'])).stdout, /orgs delete ORG/);
+  });
+});
+
+describe('quire domains --poll-minutes', function () {
+  this.timeout(120_000);
+
+  it("sets, changes and stops the domain's poll schedule in Temporal; refuses a bad value before opening anything", async () => {
+    const dir = await tempDir();
+    const temporal = { TEMPORAL_ADDRESS: (await temporalEnv()).address };
+    const reader = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir, QUIRE_TENANT_CACHE_TTL_MS: '0', ...temporal }));
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const id = `polled-${Date.now().toString(36)}`;
+    const schedule = reader.temporal.schedule.getHandle(domainPollScheduleId(id));
+    const every = async () => Number((await schedule.describe()).spec.intervals?.[0]?.every);
+
+    const added = await quire(dir, ['domains', 'add', `acme/${id}`, '--source', '/srv/site', '--poll-minutes', '30'], temporal);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /polling the branch every 30 minutes/);
+    assert.equal((await reader.tenants.getDomain(id))?.pollMinutes, 30);
+    assert.equal(await every(), 30 * 60_000);
+
+    const changed = await quire(dir, ['domains', 'update', `acme/${id}`, '--poll-minutes', '720'], temporal);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.equal(await every(), 720 * 60_000);
+
+    for (const bad of ['4', '1441', 'often', '7.5']) {
+      const refused = await quire(dir, ['domains', 'update', `acme/${id}`, '--poll-minutes', bad], temporal);
+      assert.equal(refused.code, 2, `${bad}: ${refused.stderr}`);
+      assert.match(refused.stderr, /--poll-minutes /);
+    }
+    assert.equal(await every(), 720 * 60_000, 'a refused value changes nothing');
+
+    const stopped = await quire(dir, ['domains', 'update', `acme/${id}`, '--poll-minutes', 'off'], temporal);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stdout, /not polling the branch/);
+    assert.equal((await reader.tenants.getDomain(id))?.pollMinutes, undefined);
+    await assert.rejects(schedule.describe(), ScheduleNotFoundError);
+    assert.match((await quire(dir, ['domains', '--help'])).stdout, /^  --poll-minutes N\|off\b/m);
+    // Without the flag the command opens only the database, as before.
+    assert.equal((await quire(dir, ['domains', 'update', `acme/${id}`, '--branch', 'next'], { TEMPORAL_ADDRESS: '127.0.0.1:1' })).code, 0);
   });
 });
 
