@@ -1,7 +1,7 @@
 import type { CompiledQuery, Selectable } from 'kysely';
 import type { JobMessage } from '../contracts/agent-job.js';
 import { compiledShapes, json, type Database, type JobsTable, type Queries } from '../db/index.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ProjectDeletedError, ProjectDeletingError } from './closed-project.js';
 import { parseJobRecordJson } from './job-schema.js';
 import type { JobRecord } from './job-record.js';
 import { decodeCursor, encodeCursor, type JobListQuery, type JobPage, type JobRef, type JobStore } from './job-store.js';
@@ -66,6 +66,8 @@ async function insertMessages(queries: Queries, projectId: string, jobId: string
     .execute();
 }
 
+const JOB_REFUSED = 'no job can be started for it';
+
 /**
  * A new job's project: not one whose delete has begun (its jobs are being archived) or finished
  * (another API process's tenant cache may still hold it). Read in the create's transaction and held
@@ -74,12 +76,12 @@ async function insertMessages(queries: Queries, projectId: string, jobId: string
  * the create, and then finds its job. A project id with no record that was never deleted (a store
  * used without tenants) is let through.
  */
-async function requireOpenProject(trx: Queries, readMark: CompiledQuery<{ deleting_since: string | null }>, projectId: string): Promise<void> {
+async function requireOpenProject(trx: Queries, readMark: CompiledQuery<{ deleting_since: string | null }>, projectId: string, refused = JOB_REFUSED): Promise<void> {
   const [project] = (await trx.executeQuery(readMark)).rows;
-  if (project?.deleting_since) throw new ConflictError(`project '${projectId}' is being deleted: no job can be started for it`);
+  if (project?.deleting_since) throw new ProjectDeletingError(`project '${projectId}' is being deleted: ${refused}`);
   if (project) return;
   const retired = await trx.selectFrom('retired_ids').select('id').where('kind', '=', 'project').where('id', '=', projectId).executeTakeFirst();
-  if (retired) throw new NotFoundError('project');
+  if (retired) throw new ProjectDeletedError();
 }
 
 /** The job store on Quire's database: one row per job (its record as JSON beside the columns a query filters on), one per message. */
@@ -107,6 +109,7 @@ export function createJobStore(database: Database): JobStore {
     const select = queries.selectFrom('projects').select('deleting_since').where('id', '=', slot(0));
     return database.dialect === 'postgres' ? select.forShare() : select;
   });
+  const markOf = (projectId: string) => readProjectMark(1, [projectId]) as CompiledQuery<{ deleting_since: string | null }>;
   const insertNewMessages = compiledShapes((rows: number, slot) =>
     queries
       .insertInto('job_messages')
@@ -121,11 +124,13 @@ export function createJobStore(database: Database): JobStore {
       const jobValues = [row.id, row.project_id, row.status, row.created_at, row.updated_at, row.archived_at, row.revision, row.record_json];
       const messageValues = messages.flatMap((m) => [record.projectId, record.id, m.id, m.prompt]);
       await database.transaction(async (trx) => {
-        await requireOpenProject(trx, readProjectMark(1, [record.projectId]) as CompiledQuery<{ deleting_since: string | null }>, record.projectId);
+        await requireOpenProject(trx, markOf(record.projectId), record.projectId);
         await trx.executeQuery(insertNewJob(1, jobValues));
         if (messages.length > 0) await trx.executeQuery(insertNewMessages(messages.length, messageValues));
       });
     },
+
+    requireOpenProject: (projectId) => requireOpenProject(queries, markOf(projectId), projectId),
 
     putMessage: (projectId: string, jobId: string, message: JobMessage) => insertMessages(queries, projectId, jobId, [message]),
 

@@ -3,6 +3,7 @@ export * from './job-report.js';
 export { newJobId, isJobId, jobIdForKey } from './job-id.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage, type JobRef } from './job-store.js';
 export { createJobStore, putJobRecord, deleteJob } from './database-job-store.js';
+export { isClosedProject, ProjectDeletedError, ProjectDeletingError } from './closed-project.js';
 export { parseJobRecord } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
 export { createJob, newJobRecord, type JobRequest } from './create-job.js';

@@ -37,6 +37,12 @@ export interface JobStore {
    */
   create(record: JobRecord, messages?: readonly JobMessage[]): Promise<void>;
   /**
+   * Refuses a project whose delete has begun (ProjectDeletingError, 409) or ended
+   * (ProjectDeletedError, 404), as `create` does in its transaction: a check before starting
+   * anything for the project, which `create` repeats.
+   */
+  requireOpenProject(projectId: string): Promise<void>;
+  /**
    * Keeps a message's prompt out of workflow history. The first write of an id
    * wins, so a retried request cannot change a message already sent.
    */
