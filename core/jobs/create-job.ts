@@ -8,6 +8,7 @@ import { newJobId } from './job-id.js';
 import { jobBranch, publicRepository, type JobRecord } from './job-record.js';
 import { preambleMessage, type JobPreamble } from './job-preamble.js';
 import type { JobStore } from './job-store.js';
+import { isClosedProject } from './closed-project.js';
 
 export interface JobRequest {
   projectId: string;
@@ -60,12 +61,25 @@ export function newJobRecord(
 }
 
 /**
+ * Whether the run a create started would wait for a record nobody writes, after the write failed.
+ * A new id's run is this create's alone. A caller-chosen id's run may be an earlier attempt's: the
+ * caller's retry writes the record it waits for, unless the project refuses jobs for good (being
+ * deleted, or deleted) and no earlier attempt stored it (a stored job is its delete's to archive).
+ */
+async function waitsInVain(store: JobStore, request: JobRequest, job: JobRecord, reason: unknown): Promise<boolean> {
+  if (!request.jobId) return true;
+  if (!isClosedProject(reason)) return false;
+  return (await store.get(job.projectId, job.id).catch(() => job)) === undefined;
+}
+
+/**
  * Creates a job: its record and first message go to the database while its first run starts, so
  * the create answers after the slower of the two rather than their sum, and every API replica
  * lists and reads the job as soon as the create answers, with or without a worker. The run's
  * first load waits (bounded) for a record not yet committed. From then on only the job's workflow
  * writes its state. Idempotent by a caller-chosen job id: a repeat finds its own record and run.
- * A start that fails forgets the job again; a write that fails stops the run it started.
+ * A start that fails forgets the job again; a write that fails stops the run it started (for a
+ * caller-chosen id, only once its project refuses jobs: see waitsInVain).
  */
 export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
   const job = newJobRecord(request);
@@ -86,9 +100,9 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
   const writing = afterIo().then(() => deps.store.create(job, messages));
   const [started, written] = await Promise.allSettled([starting, writing]);
   if (written.status === 'rejected') {
-    // A new id's run is this create's alone: stopped, it waits for no record. A caller-chosen id's
-    // run may be an earlier attempt's; the caller's retry writes the record it waits for.
-    if (started.status === 'fulfilled' && !request.jobId) await started.value.terminate('the job record could not be written').catch(() => undefined);
+    if (started.status === 'fulfilled' && (await waitsInVain(deps.store, request, job, written.reason))) {
+      await started.value.terminate(isClosedProject(written.reason) ? 'its project is being deleted' : 'the job record could not be written').catch(() => undefined);
+    }
     throw written.reason;
   }
   if (started.status === 'rejected') {
