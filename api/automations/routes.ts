@@ -114,6 +114,8 @@ export function automationsRouter(services: AutomationsRouterDeps): Router {
     const start = await startAutomationJob(deps, { projectId: project.id, automationId }, { jobId });
     if (start.kind === 'skipped') {
       if (start.rateLimited) throw start.rateLimited;
+      // As a job create answers: 409 while the project is being deleted, 404 once it is gone.
+      if (start.closedProject) throw start.closedProject;
       if (start.code === AUTOMATION_SKIP.notFound) throw notFound('automation');
       throw conflict(start.reason);
     }

@@ -3,7 +3,17 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { AUTOMATION_SKIP, type AutomationRunInput, type AutomationSkipCode } from '../contracts/automation-run.js';
 import { engineClassifier } from '../engine-errors.js';
-import { createJob, jobModel, newJobId, type JobRecord, type JobRequest, type JobStore } from '../jobs/index.js';
+import {
+  createJob,
+  isClosedProject,
+  jobModel,
+  newJobId,
+  type JobRecord,
+  type JobRequest,
+  type JobStore,
+  type ProjectDeletedError,
+  type ProjectDeletingError,
+} from '../jobs/index.js';
 import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
 import type { Project, TenantStore } from '../tenants/types.js';
 import type { AutomationRecord } from './automation-record.js';
@@ -22,7 +32,7 @@ export interface AutomationDeps {
 
 export type AutomationStart =
   | { kind: 'started'; job: JobRecord; limit: LimitState | undefined }
-  | { kind: 'skipped'; code: AutomationSkipCode; reason: string; rateLimited?: RateLimitedError };
+  | { kind: 'skipped'; code: AutomationSkipCode; reason: string; rateLimited?: RateLimitedError; closedProject?: ProjectDeletingError | ProjectDeletedError };
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -50,6 +60,14 @@ function jobRequest(project: Project, model: string, automation: AutomationRecor
 }
 
 const skipped = (code: AutomationSkipCode, reason: string): AutomationStart => ({ kind: 'skipped', code, reason });
+
+/** A start its project refused for good (being deleted, or deleted): a decided outcome, not a failure to retry. */
+const projectDeleted = (err: ProjectDeletingError | ProjectDeletedError): AutomationStart => ({
+  kind: 'skipped',
+  code: AUTOMATION_SKIP.projectDeleted,
+  reason: err.message,
+  closedProject: err,
+});
 
 /** How long a run claimed by a start whose job is not stored yet counts as starting (then as a start that died). */
 const CLAIM_WINDOW_MS = 10 * 60_000;
@@ -89,11 +107,25 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
   // A retried run whose job already exists: that job is this run's. An earlier attempt may have
   // written its record and then failed to start its workflow (Temporal unreachable): while the job
   // is active, the same create again starts that workflow, or joins it if it did start. Its
-  // allowance was spent by the attempt that wrote the record.
+  // allowance was spent by the attempt that wrote the record. A job stored before its project's
+  // delete began stays this run's: that delete archives it.
   const existing = opts.jobId ? await deps.jobs.get(record.projectId, opts.jobId) : undefined;
   if (existing) {
-    const job = existing.status === 'active' ? await createJob(jobDeps(deps), jobRequest(project, existing.model, record, existing.id)) : existing;
+    const job =
+      existing.status === 'active'
+        ? await createJob(jobDeps(deps), jobRequest(project, existing.model, record, existing.id)).catch((err: unknown) => {
+            if (isClosedProject(err)) return existing;
+            throw err;
+          })
+        : existing;
     return note({ kind: 'started', job, limit: undefined });
+  }
+  // Its delete has begun: no run is claimed, no allowance spent, nothing started.
+  try {
+    await deps.jobs.requireOpenProject(project.id);
+  } catch (err) {
+    if (isClosedProject(err)) return note(projectDeleted(err));
+    throw err;
   }
 
   // The run before, unless it is this one's own claim (a retried attempt).
@@ -125,10 +157,17 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     await note(start);
     return start;
   }
-  const job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId)).catch(async (err: unknown) => {
+  let job: JobRecord;
+  try {
+    job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId));
+  } catch (err) {
+    // Its delete began after the project was read (the job store's create reads the mark): no retry
+    // would start it, and the run createJob started is stopped. Said in the last run while the
+    // automation's row is there (the delete removes it with the project's rows).
+    if (isClosedProject(err)) return note(projectDeleted(err));
     // Said in the automation's last run (which otherwise still shows the run before), then thrown on: the run's retries try again.
     await note(skipped(AUTOMATION_SKIP.startFailed, `the job could not be started: ${failureOf(err)}`)).catch(() => undefined);
     throw err;
-  });
+  }
   return note({ kind: 'started', job, limit });
 }

@@ -22,6 +22,8 @@ export const AUTOMATION_SKIP = {
   modelNotAllowed: 'model_not_allowed',
   /** The project or the automation was deleted while the schedule still fired. */
   notFound: 'not_found',
+  /** The project's delete has begun (or ended) before the job was stored: no job, and the firing is not retried. */
+  projectDeleted: 'project_deleted',
   /** The job could not be started (an engine failed): the firing is retried, and its last run says why meanwhile. */
   startFailed: 'start_failed',
 } as const;
