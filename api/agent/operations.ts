@@ -67,10 +67,13 @@ export const agentOperations: OperationSpec[] = [
     path: '/v2/agent/{projectId}/job/{id}/message',
     operationId: 'sendAgentMessage',
     summary: 'A follow-up message; queued while a turn runs, resumes a failed job',
+    description:
+      'Answers 409 (`conflict`) when the job is archived, or, as a job create, while the job’s project is being deleted (nothing of the message is kept and no run starts); 404 once the project is gone.',
     security,
     params: { path: JobParams, header: MessageHeaders },
     body: MessageBody,
     responses: { 200: { description: 'The job, `active`', body: JobViewSchema, headers: RATE_LIMIT_HEADERS } },
+    // 409: the job is archived, or the project's delete has begun.
     errors: [...AUTHENTICATED_POST_ERRORS, 409, 422, 429, 502],
   },
   {

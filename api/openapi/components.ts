@@ -92,7 +92,7 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
   403: () => errorResponse('A valid key of the other kind (`forbidden`), or a request signed in with the console cookie whose `X-CSRF-Token` is missing or wrong (`csrf_failed`).'),
   404: () => errorResponse('Unknown, or another organisation’s (`not_found`).'),
   405: () => errorResponse('A method this path does not serve (`method_not_allowed`).', { Allow: ref('Allow') }),
-  409: () => errorResponse('The job is archived or has ended (`conflict`).'),
+  409: () => errorResponse('The job is archived or has ended, or its project is being deleted (`conflict`).'),
   413: () => errorResponse('Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`).'),
   415: () => errorResponse('A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`).'),
   422: () => errorResponse('An `Idempotency-Key` used before with another prompt (`idempotency_key_reused`): choose a new key for a new request.'),

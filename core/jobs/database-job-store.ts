@@ -67,9 +67,10 @@ async function insertMessages(queries: Queries, projectId: string, jobId: string
 }
 
 const JOB_REFUSED = 'no job can be started for it';
+const MESSAGE_REFUSED = 'no message can be sent to its jobs';
 
 /**
- * A new job's project: not one whose delete has begun (its jobs are being archived) or finished
+ * A new job's (or a new message's) project: not one whose delete has begun (its jobs are being archived) or finished
  * (another API process's tenant cache may still hold it). Read in the create's transaction and held
  * until it ends (a share lock on PostgreSQL; SQLite's write transaction is one at a time), as
  * requireOrg holds an organisation: a delete that marks or deletes the project meanwhile waits for
@@ -132,7 +133,13 @@ export function createJobStore(database: Database): JobStore {
 
     requireOpenProject: (projectId) => requireOpenProject(queries, markOf(projectId), projectId),
 
-    putMessage: (projectId: string, jobId: string, message: JobMessage) => insertMessages(queries, projectId, jobId, [message]),
+    async putMessage(projectId, jobId, message) {
+      // A follow-up is refused as a create is: it would make a finished job of the project active again.
+      await database.transaction(async (trx) => {
+        await requireOpenProject(trx, markOf(projectId), projectId, MESSAGE_REFUSED);
+        await insertMessages(trx, projectId, jobId, [message]);
+      });
+    },
 
     async getMessages(projectId, jobId, ids) {
       if (ids.length === 0) return [];

@@ -44,7 +44,8 @@ export interface JobStore {
   requireOpenProject(projectId: string): Promise<void>;
   /**
    * Keeps a message's prompt out of workflow history. The first write of an id
-   * wins, so a retried request cannot change a message already sent.
+   * wins, so a retried request cannot change a message already sent. Refuses a project
+   * being deleted or deleted as `create` does, reading its mark in the same transaction.
    */
   putMessage(projectId: string, jobId: string, message: JobMessage): Promise<void>;
   /** The messages with these ids, in that order; an unknown id is left out. */

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
@@ -14,7 +15,7 @@ import { deleteProjectAndJobs } from '../../../core/deletion/index.js';
 import { NotFoundError, UnavailableError } from '../../../core/errors.js';
 import type { Queries } from '../../../core/db/index.js';
 import { PullStore } from '../../../core/forge/index.js';
-import { createJob, newJobRecord, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
+import { createJob, newJobRecord, sendJobMessage, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
 import { newWebhook } from '../../../core/webhooks/index.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
@@ -210,6 +211,36 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
   });
 
+  it('a follow-up to a job of a project being deleted is refused (409) as a create is, keeping nothing and starting no run; once the project is gone, 404', async () => {
+    // A task queue no worker polls: a follow-up let through would start the job's next run there.
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env: { QUIRE_MODEL: 'test-model' } });
+    const { adminKey } = await seedOrg(services);
+    await services.tenants.putProject(project('docs', 'acme'));
+    const base = (await serve(createApp(services))).url;
+    const finished: JobRecord = { ...newJobRecord({ projectId: 'docs', repository: repo.bareDir, ref: repo.branch, model: 'test-model' }), status: 'completed' };
+    await services.jobs.create(finished, [{ id: `first:${finished.id}`, prompt: 'Done already' }]);
+    const followUp = () =>
+      fetch(`${base}/v2/agent/docs/job/${finished.id}/message`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${adminKey}`, 'content-type': 'application/json', 'Idempotency-Key': 'follow-up-0001' },
+        body: JSON.stringify({ prompt: 'One more thing' }),
+      });
+
+    assert.equal(await services.tenants.beginProjectDeletion('docs'), true);
+    const refused = await followUp();
+    assert.equal(refused.status, 409);
+    await conforms('/v2/agent/{projectId}/job/{id}/message', 'post', refused.clone());
+    assert.deepEqual(await refused.json(), { code: 'conflict', error: "project 'docs' is being deleted: no message can be sent to its jobs" });
+    assert.deepEqual(await services.jobs.getMessages('docs', finished.id, ['key:follow-up-0001']), [], 'nothing of the message is kept');
+    assert.equal((await services.jobs.get('docs', finished.id))?.status, 'completed');
+    await assert.rejects(services.temporal.workflow.getHandle(agentJobWorkflowId(finished.id)).describe(), WorkflowNotFoundError, 'no run was started');
+
+    await deleteProjectAndJobs(services, 'acme', 'docs');
+    const gone = await followUp();
+    assert.equal(gone.status, 404);
+    assert.equal(((await gone.json()) as { code: string }).code, 'not_found');
+  });
+
   it('a finished job that a message makes active again between the listing and the transaction is archived before the rows go', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -233,15 +264,19 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result();
     assert.equal((await services.jobs.get('docs', jobId))?.status, 'completed');
 
+    // A follow-up whose message was kept before the delete began (a follow-up after that is refused),
+    // and whose update reaches Temporal only after the delete's first listing found no active job.
+    const message = { id: randomUUID(), prompt: 'Now slowly' };
+    await services.jobs.putMessage('docs', jobId, message);
+    const finished = await services.jobs.get('docs', jobId);
+    assert.ok(finished);
     let listings = 0;
     const jobs: JobStore = {
       ...services.jobs,
       list: async (projectId, query) => {
-        // After the first listing found no active job: a follow-up starts the finished job's next run.
         const page = await services.jobs.list(projectId, query);
         if (listings++ === 0) {
-          const sent = await call<JobView>(`${base}/v2/agent/docs/job/${jobId}/message`, 'POST', adminKey, { prompt: 'Now slowly' });
-          assert.equal(sent.status, 200, JSON.stringify(sent.body));
+          assert.equal((await sendJobMessage(services, finished, message)).status, 'active', "the follow-up starts the finished job's next run");
           await running;
         }
         return page;

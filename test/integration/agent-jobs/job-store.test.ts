@@ -120,6 +120,23 @@ forEachDialect('job store', (database, dialect) => {
     assert.equal(await store.get('docs', 'job_during'), undefined);
   });
 
+  it('putMessage refuses a project whose delete has begun (409) or finished (404), and keeps nothing of the message', async () => {
+    const tenants = createTenantStore(database());
+    await tenants.addOrg('acme');
+    await tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/r.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+    await store.create(record('job_f', '2026-01-01T00:00:00.000Z', { status: 'completed' }));
+    await store.putMessage('docs', 'job_f', { id: 'm-open', prompt: 'Before the delete' });
+    assert.equal(await tenants.beginProjectDeletion('docs'), true);
+    await assert.rejects(store.putMessage('docs', 'job_f', { id: 'm-marked', prompt: 'During the delete' }), (err: unknown) => {
+      assert.ok(err instanceof ConflictError);
+      assert.equal(err.message, "project 'docs' is being deleted: no message can be sent to its jobs");
+      return true;
+    });
+    assert.equal(await tenants.deleteProject('docs'), true);
+    await assert.rejects(store.putMessage('docs', 'job_f', { id: 'm-gone', prompt: 'After the delete' }), NotFoundError);
+    assert.deepEqual((await store.getMessages('docs', 'job_f', ['m-open', 'm-marked', 'm-gone'])).map((m) => m.id), ['m-open']);
+  });
+
   it('create writes the record and its first messages in one transaction: a message that cannot be kept leaves no job', async () => {
     await store.create(record('job_t', '2026-01-01T00:00:00.000Z'), [{ id: 'first', prompt: 'Fix the typo' }, { id: 'quire:preamble', prompt: '{}' }]);
     assert.deepEqual((await store.getMessages('docs', 'job_t', ['first', 'quire:preamble'])).map((m) => m.prompt), ['Fix the typo', '{}']);
