@@ -85,7 +85,8 @@ export const automationsOperations: OperationSpec[] = [
     path: '/v2/agent/{projectId}/automations/{automationId}/trigger',
     operationId: 'triggerAutomation',
     summary: 'Start the automation’s job now (paused or not), as a firing would',
-    description: '409 `conflict`: the automation’s previous job is still running, or the project no longer allows its model.',
+    description:
+      '409 `conflict`: the automation’s previous job is still running, the project no longer allows its model, or, as for a job create, the project is being deleted (404 once it is gone).',
     security,
     params: { path: AutomationParams },
     responses: { 202: { description: 'The job started', body: TriggeredSchema, headers: RATE_LIMIT_HEADERS } },
