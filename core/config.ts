@@ -281,8 +281,8 @@ export interface Config {
     sessionHours: number;
     /**
      * `QUIRE_PUBLIC_URL` as the operator set it (no trailing slash), which the console's copyable URLs
-     * start with; undefined when unset: `publicUrl`'s localhost default may not be where browsers
-     * reach the API, so the console uses the page's origin.
+     * (and the widget demo page's tag) start with; undefined when unset: `publicUrl`'s localhost
+     * default may not be where browsers reach the API, so those pages use their own origin.
      */
     publicUrl: string | undefined;
   };

@@ -2,9 +2,17 @@
  * A page served by Quire that shows the widget over a domain's docs. The
  * domain and the assistant key come from the address's fragment
  * (`/widget/demo#domain=…&key=…`), which never reaches a server log; without
- * them the page asks for them.
+ * them the page asks for them. The tag it shows to copy starts with
+ * `publicUrl` (`QUIRE_PUBLIC_URL` as set, path included), as the console's
+ * does; without it, with the page's origin.
  */
-export const DEMO_PAGE = `<!doctype html>
+export function demoPage(publicUrl: string | undefined): string {
+  // JSON is a script literal; `<` escaped, so no value can close the script element.
+  const base = JSON.stringify(publicUrl ?? null).replace(/</g, '\\u003c');
+  return DEMO_PAGE.replace('__PUBLIC_URL__', () => base);
+}
+
+const DEMO_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="icon" href="data:,"><title>Quire widget demo</title>
 <style>
@@ -31,8 +39,9 @@ answers from the domain's indexed docs, with sources and suggested pages. Try �
   var params = new URLSearchParams(location.hash.slice(1));
   var domain = params.get('domain') || 'example-docs';
   var key = params.get('key');
+  var publicUrl = __PUBLIC_URL__;
   document.getElementById('tag').textContent =
-    '<script src="' + location.origin + '/widget.js" data-domain="' + domain + '" data-key="quire_dsc_…" async><\\/script>';
+    '<script src="' + (publicUrl || location.origin) + '/widget.js" data-domain="' + domain + '" data-key="quire_dsc_…" async><\\/script>';
   if (!key) {
     var form = document.getElementById('setup');
     form.hidden = false;

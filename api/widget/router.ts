@@ -3,22 +3,23 @@ import Router from '@koa/router';
 import { WIDGET_BUNDLE_PATH } from '../../core/widget-bundle.js';
 import { HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
-import { DEMO_PAGE } from './demo-page.js';
+import { demoPage } from './demo-page.js';
 
 export interface WidgetDeps {
   /** The built bundle; default: where `npm run build` writes it. */
   bundlePath?: string;
 }
 
-/** The widget routes serve a built file and use no service. */
-export type WidgetRouterDeps = Pick<ApiServices, never>;
+/** The widget routes serve a built file and a page; the page's tag starts with the configured public URL. */
+export type WidgetRouterDeps = Pick<ApiServices, 'config'>;
 
 /**
  * `GET /widget.js`: the embeddable assistant, built by `npm run build`, for
  * any site's script tag (no key needed to load it; CORS in browser-routes).
  * `GET /widget/demo`: a page that shows it.
  */
-export function widgetRouter(_services: WidgetRouterDeps, deps: WidgetDeps = {}): Router {
+export function widgetRouter(services: WidgetRouterDeps, deps: WidgetDeps = {}): Router {
+  const page = demoPage(services.config.console.publicUrl);
   const bundlePath = deps.bundlePath ?? WIDGET_BUNDLE_PATH;
   let bundle: Buffer | undefined;
   const router = new Router();
@@ -37,7 +38,7 @@ export function widgetRouter(_services: WidgetRouterDeps, deps: WidgetDeps = {})
   router.get('/widget/demo', (ctx) => {
     ctx.set({ 'Cache-Control': 'no-cache', 'Referrer-Policy': 'no-referrer' });
     ctx.type = 'html';
-    ctx.body = DEMO_PAGE;
+    ctx.body = page;
   });
   return router;
 }

@@ -5,14 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import { widgetRouter } from '../../../api/widget/index.js';
+import { loadConfig } from '../../../core/config.js';
 
 describe('widget router', () => {
-  it('is built from its slice alone (no service) and serves the bundle it is given', async () => {
+  it('is built from its slice alone (the configuration) and serves the bundle it is given', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-widget-'));
     const bundlePath = path.join(dir, 'widget.js');
     await fs.writeFile(bundlePath, 'window.quireWidget = 1;');
     const app = new Koa();
-    app.use(widgetRouter({}, { bundlePath }).routes());
+    app.use(widgetRouter({ config: loadConfig({ QUIRE_DATA_DIR: dir, LOG_LEVEL: 'silent' }) }, { bundlePath }).routes());
     const server = app.listen(0, '127.0.0.1');
     try {
       await new Promise((resolve) => server.once('listening', resolve));
