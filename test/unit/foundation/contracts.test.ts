@@ -8,11 +8,13 @@ import { promisify } from 'node:util';
 import {
   AGENT_JOB_WORKFLOW,
   AUTOMATION_RUN_WORKFLOW,
+  DOMAIN_POLL_WORKFLOW,
   INDEX_DOMAIN_WORKFLOW,
   PING_WORKFLOW,
   WEBHOOK_DELIVERY_WORKFLOW,
   type AgentJobWorkflow,
   type AutomationRunWorkflow,
+  type DomainPollWorkflow,
   type IndexDomainWorkflow,
   type PingWorkflow,
   type WebhookDeliveryWorkflow,
@@ -21,21 +23,22 @@ import * as workflows from '../../../workflows/index.js';
 import { REPO_ROOT } from '../../support/temporal.js';
 
 // Compile-time: the registered functions have the contracts' signatures.
-const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, AutomationRunWorkflow, WebhookDeliveryWorkflow] = [
+const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, AutomationRunWorkflow, WebhookDeliveryWorkflow, DomainPollWorkflow] = [
   workflows.agentJobWorkflow,
   workflows.indexDomainWorkflow,
   workflows.pingWorkflow,
   workflows.automationRunWorkflow,
   workflows.webhookDeliveryWorkflow,
+  workflows.domainPollWorkflow,
 ];
 
 describe('workflow contracts', function () {
   this.timeout(60_000);
 
   it('name the workflows the worker registers', () => {
-    assert.equal(signatures.length, 5);
+    assert.equal(signatures.length, 6);
     const registered = Object.keys(workflows).sort();
-    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW].sort(), registered);
+    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW, DOMAIN_POLL_WORKFLOW].sort(), registered);
   });
 
   it('let the API, the CLI and core load without workflow or activity code', async () => {
