@@ -1,4 +1,4 @@
-import { UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
+import { TenantConflictError, UnknownTenantError, type OrgDeletionBegun } from '../tenants/index.js';
 import { clearDomainIndex, deleteDomainAndIndex, type DomainDeletionDeps } from './delete-domain.js';
 import { deleteProjectAndJobs, type ProjectDeletionDeps } from './delete-project.js';
 
@@ -40,28 +40,41 @@ export class OrgDeletionIncompleteError extends Error {
  */
 export async function deleteOrganisation(deps: OrgDeletionDeps, orgId: string): Promise<OrgDeletion> {
   const begun = await deps.tenants.beginOrgDeletion(orgId);
-  const [projects, domains, clearing] = await Promise.all([deps.tenants.listProjects(orgId), deps.tenants.listDomains(orgId), deps.tenants.clearingDomains(orgId)]);
   const done: OrgDeletion = { id: orgId, ...begun, projects: [], domains: [] };
-  const left: OrgDeletionIncompleteError['left'] = { projects: [], domains: [] };
-  let firstFailure: unknown;
-  const attempt = async (step: () => Promise<void>, onDone: () => void, onLeft: () => void) => {
+  for (let round = 1; ; round++) {
+    const left: OrgDeletionIncompleteError['left'] = { projects: [], domains: [] };
+    let firstFailure: unknown;
+    const attempt = async (step: () => Promise<void>, onDone: () => void, onLeft: () => void) => {
+      try {
+        await step();
+        onDone();
+      } catch (err) {
+        // Gone already: a deletion of the same organisation running at once took it.
+        if (err instanceof UnknownTenantError) return;
+        firstFailure ??= err;
+        onLeft();
+      }
+    };
+    const [projects, domains, clearing] = await Promise.all([deps.tenants.listProjects(orgId), deps.tenants.listDomains(orgId), deps.tenants.clearingDomains(orgId)]);
+    // A domain's record goes first; its index after (Temporal stops its run): with Temporal down the record
+    // still goes, and the domain is left until a repeat has removed its index.
+    for (const { id } of domains) await attempt(() => deleteDomainAndIndex(deps, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
+    // Those an earlier attempt deleted without removing their index.
+    for (const id of clearing) await attempt(() => clearDomainIndex(deps, id), () => done.domains.push(id), () => left.domains.push(id));
+    for (const { id } of projects) await attempt(() => deleteProjectAndJobs(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
+    if (firstFailure !== undefined) throw new OrgDeletionIncompleteError(orgId, left, { cause: firstFailure });
     try {
-      await step();
-      onDone();
+      await deps.tenants.finishOrgDeletion(orgId);
+      return done;
     } catch (err) {
-      // Gone already: a deletion of the same organisation running at once took it.
-      if (err instanceof UnknownTenantError) return;
-      firstFailure ??= err;
-      onLeft();
+      if (err instanceof UnknownTenantError) return done;
+      // Something is still there that this round did not list: a deletion of the same organisation
+      // running at once was between the steps of a project or domain (its record gone, its index not
+      // yet). Another round finishes it alongside (each step is idempotent, and reported once).
+      if (!(err instanceof TenantConflictError) || round >= FINISH_ROUNDS) throw new OrgDeletionIncompleteError(orgId, left, { cause: err });
     }
-  };
-  // A domain's record goes first; its index after (Temporal stops its run): with Temporal down the record
-  // still goes, and the domain is left until a repeat has removed its index.
-  for (const { id } of domains) await attempt(() => deleteDomainAndIndex(deps, orgId, id), () => done.domains.push(id), () => left.domains.push(id));
-  // Those an earlier attempt deleted without removing their index.
-  for (const id of clearing) await attempt(() => clearDomainIndex(deps, id), () => done.domains.push(id), () => left.domains.push(id));
-  for (const { id } of projects) await attempt(() => deleteProjectAndJobs(deps, orgId, id), () => done.projects.push(id), () => left.projects.push(id));
-  if (firstFailure === undefined) await attempt(() => deps.tenants.finishOrgDeletion(orgId), () => undefined, () => undefined);
-  if (firstFailure !== undefined) throw new OrgDeletionIncompleteError(orgId, left, { cause: firstFailure });
-  return done;
+  }
 }
+
+/** Rounds of listing and deleting before an organisation whose record still cannot go is reported as left. */
+const FINISH_ROUNDS = 3;

@@ -140,6 +140,20 @@ describe('deleting an organisation (operator API)', function () {
     );
   });
 
+  it('finishes a domain another deletion left between its record and its index, which its first listing missed', async () => {
+    const services = await servicesOn(await testConfig({ ...databaseEnv(await freshTarget('sqlite')), TEMPORAL_ADDRESS: (await temporalEnv()).address }));
+    await seedOrg(services, 'between');
+    await services.tenants.putDomain({ id: 'd-between', orgId: 'between', source: '/srv/site', docsPath: '', baseUrl: 'https://docs.test', includeHidden: false });
+    // A deletion running at once took the domain's record, and has not removed its index yet...
+    await services.tenants.deleteDomain('d-between');
+    // ...when this one listed what was left to clear (as if just before that deletion's step).
+    let listings = 0;
+    const tenants = { ...services.tenants, clearingDomains: async (orgId: string) => (listings++ === 0 ? [] : services.tenants.clearingDomains(orgId)) };
+    const deleted = await deleteOrganisation({ ...services, tenants }, 'between');
+    assert.deepEqual(deleted.domains, ['d-between'], 'a second round cleared it');
+    assert.equal(await services.tenants.getOrg('between'), undefined);
+  });
+
   for (const dialect of DIALECTS)
     it(`two deletions of one organisation at once (${dialect}): together they delete everything, and neither reports a failure`, async () => {
       const both = await servicesOn(await testConfig({ ...databaseEnv(await freshTarget(dialect)), TEMPORAL_ADDRESS: (await temporalEnv()).address }));
