@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'playwright-core';
-import { widgetFeatures } from './widget-features.js';
+import { docsPage, widgetFeatures, widgetTag } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, type AssistantWorld } from '../assistant/harness.js';
 import { screenshot } from './artifacts.js';
@@ -24,9 +24,7 @@ describe('the widget’s page views in a real browser', function () {
     site = await startPageServer();
     await world.services.tenants.putDomain({ id: 'docs', orgId: world.org.orgId, source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false, allowedOrigins: [site.origin] });
     await world.services.tenants.putDomain({ id: 'elsewhere', orgId: world.org.orgId, source: '.', docsPath: '', baseUrl: 'https://docs.example.com/', includeHidden: false, allowedOrigins: ['https://docs.example.com'] });
-    const page = (title: string, domain = 'docs') =>
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head><body><h1>${title}</h1>` +
-      `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${world.org.assistantKey}" async></script></body></html>`;
+    const page = (title: string, domain = 'docs') => docsPage(title, `<h1>${title}</h1>${widgetTag(world.url, domain, world.org.assistantKey)}`);
     site.put('/guides/one', page('One'));
     site.put('/guides/two', page('Two'));
     site.put('/not-listed', page('Not listed', 'elsewhere'));

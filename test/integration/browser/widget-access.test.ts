@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
-import { accessibilityTree, ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { accessibilityTree, ask, docsPage, inWidget, openWidget, widgetFeatures, widgetTag } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
@@ -60,9 +60,9 @@ describe('the widget for every reader', function () {
   before(async function () {
     world = await assistantWorld({ script: scripted(held), features: await widgetFeatures() });
     site = await startPageServer();
-    const tag = (domain: string, key: string) => `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${key}" async></script>`;
+    const tag = (domain: string, key: string) => widgetTag(world.url, domain, key);
     const page = (attrs: string, body: string) =>
-      `<!doctype html><html ${attrs}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1>${body}</main></body></html>`;
+      docsPage('Docs', `<main><h1>Docs</h1>${body}</main>`, attrs, '<meta name="viewport" content="width=device-width, initial-scale=1">');
     site.put('/widget.html', page('lang="en"', `<p>A page of the docs. <a href="#top">Top</a></p>${tag('docs', world.org.assistantKey)}`));
     // A site that sets its root font size to 10px, for rem units of its own.
     site.put('/small-root.html', page('lang="en" style="font-size: 62.5%"', `<p>A page of the docs.</p>${tag('docs', world.org.assistantKey)}`));

@@ -56,3 +56,13 @@ export async function accessibilityTree(page: Page): Promise<AxNode[]> {
     await cdp.detach();
   }
 }
+
+/** The widget's tag as a docs site embeds it: from the API at `apiUrl`, for `domain` with an assistant `key`; `extra` adds attributes (each with its leading space). */
+export function widgetTag(apiUrl: string, domain: string, key: string, extra = ''): string {
+  return `<script src="${apiUrl}/widget.js" data-domain="${domain}" data-key="${key}"${extra} async></script>`;
+}
+
+/** A docs site's page: `body` as it is, under `<html>` with `attributes` (its language, its direction); `head` adds to its head. */
+export function docsPage(title: string, body: string, attributes = 'lang="en"', head = ''): string {
+  return `<!doctype html><html ${attributes}><head><meta charset="utf-8">${head}<link rel="icon" href="data:,"><title>${title}</title></head><body>${body}</body></html>`;
+}

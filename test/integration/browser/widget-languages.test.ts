@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
-import { accessibilityTree, ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { accessibilityTree, ask, docsPage, inWidget, openWidget, widgetFeatures, widgetTag } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { startRedis } from '../../support/redis.js';
 import type { RecordedRequest, Reply } from '../../fakes/chat-completions-server.js';
@@ -70,9 +70,8 @@ describe('the widget in the reader\'s language', function () {
   before(async function () {
     world = await assistantWorld({ script: scripted, features: await widgetFeatures() });
     site = await startPageServer();
-    const tag = (domain: string, key: string, extra = '') => `<script src="${world.url}/widget.js" data-domain="${domain}" data-key="${key}"${extra} async></script>`;
     const page = (attrs: string, extra = '', domain = 'docs', key = world.org.assistantKey) =>
-      `<!doctype html><html ${attrs}><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1>${tag(domain, key, extra)}</main></body></html>`;
+      docsPage('Docs', `<main><h1>Docs</h1>${widgetTag(world.url, domain, key, extra)}</main>`, attrs);
     site.put('/fr.html', page('lang="fr"'));
     site.put('/pt-br.html', page('lang="pt-BR"'));
     site.put('/zh-cn.html', page('lang="ZH-cn"'));
@@ -150,7 +149,7 @@ describe('the widget in the reader\'s language', function () {
     const redis = await startRedis();
     const down = await assistantWorld({ env: { REDIS_URL: redis.url, QUIRE_RATE_LIMIT_ON_STORE_ERROR: 'closed' }, features: await widgetFeatures() });
     try {
-      site.put('/outage-fr.html', `<!doctype html><html lang="fr"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title></head><body><main><h1>Docs</h1><script src="${down.url}/widget.js" data-domain="docs" data-key="${down.org.assistantKey}" async></script></main></body></html>`);
+      site.put('/outage-fr.html', docsPage('Docs', `<main><h1>Docs</h1>${widgetTag(down.url, 'docs', down.org.assistantKey)}</main>`, 'lang="fr"'));
       const page = await open('/outage-fr.html');
       await redis.stop();
       await ask(page, 'Comment installer la CLI ?', 1);

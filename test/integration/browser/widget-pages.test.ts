@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { ask, inWidget, openWidget, widgetFeatures } from './widget-features.js';
+import { ask, docsPage, inWidget, openWidget, widgetFeatures, widgetTag } from './widget-features.js';
 import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { assistantWorld, SITE, type AssistantWorld } from '../assistant/harness.js';
 import type { RecordedRequest } from '../../fakes/chat-completions-server.js';
@@ -67,14 +67,12 @@ describe('the widget in a real browser', function () {
     await domain('onsite', site.origin);
     for (const id of ['restricted', 'onsite']) await world.docIndex.applyChanges(id, { upserts: SITE, removals: [] });
 
-    const widgetTag = (domainId: string, extra = '') =>
-      `<script src="${world.url}/widget.js" data-domain="${domainId}" data-key="${world.org.assistantKey}"${extra} async></script>`;
-    const docsPage = (title: string, body: string) =>
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
-    site.put('/widget.html', docsPage('Docs', `<p>A page of the docs.</p>${widgetTag('docs')}`));
-    site.put('/widget-mirror.html', docsPage('Mirror', `<p>A mirror of the docs.</p>${widgetTag('docs', ` data-docs-url="${MIRROR}"`)}`));
-    site.put('/restricted.html', docsPage('Elsewhere', `<p>Not the docs site.</p>${widgetTag('restricted')}`));
-    for (const page of SITE) site.put(page.path, docsPage(page.title, `<p>${page.content}</p>`));
+    const tag = (domainId: string, extra = '') => widgetTag(world.url, domainId, world.org.assistantKey, extra);
+    const page = (title: string, body: string) => docsPage(title, `<h1>${title}</h1>${body}`);
+    site.put('/widget.html', page('Docs', `<p>A page of the docs.</p>${tag('docs')}`));
+    site.put('/widget-mirror.html', page('Mirror', `<p>A mirror of the docs.</p>${tag('docs', ` data-docs-url="${MIRROR}"`)}`));
+    site.put('/restricted.html', page('Elsewhere', `<p>Not the docs site.</p>${tag('restricted')}`));
+    for (const doc of SITE) site.put(doc.path, page(doc.title, `<p>${doc.content}</p>`));
     site.put('/embed.js', await bundlePage('embed-chat.ts'));
     site.put('/embed.html', htmlPage('Help panel', { api: world.url, domain: 'onsite', key: world.org.assistantKey }, '/embed.js'));
   });
@@ -280,7 +278,7 @@ describe('the widget in a real browser', function () {
     const key = await world.services.tenants.createKey('sparing', 'assistant');
     await world.services.tenants.putDomain({ id: 'sparing-docs', orgId: 'sparing', source: '.', docsPath: '', baseUrl: DOCS, includeHidden: false });
     await world.docIndex.applyChanges('sparing-docs', { upserts: SITE, removals: [] });
-    site.put('/sparing.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Sparing</title></head><body><h1>Sparing</h1><script src="${world.url}/widget.js" data-domain="sparing-docs" data-key="${key.secret}" async></script></body></html>`);
+    site.put('/sparing.html', docsPage('Sparing', `<h1>Sparing</h1>${widgetTag(world.url, 'sparing-docs', key.secret)}`));
     tab = await watchedPage();
     const { page } = tab;
     await page.goto(`${site.origin}/sparing.html`);
