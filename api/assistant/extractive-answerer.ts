@@ -1,5 +1,6 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
+import { bestCodeBlock, type CodeBlock } from './passage-code.js';
 import { bestSentences, termsOf } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
@@ -12,11 +13,18 @@ const SENTENCES_PER_PAGE = 2;
 /** Text that reads as itself in Markdown (a page title with `*` or `[` in it). */
 const literal = (text: string) => text.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`);
 
+/** What introduces a quoted block: the page's own line before it (`Install the CLI:`), else its section's heading, else the page's title. */
+function leadInOf(code: CodeBlock, title: string): string {
+  return code.leadIn ?? `**${literal(code.heading ?? title)}**:`;
+}
+
 /**
  * The answer without a model: from each of the best pages, the sentences that
  * share most words with the question, quoted whole and cited `[n]` like a
- * model's answer; code, tables and MDX components are left to the page. A
- * page with no quotable sentence is named with its citation.
+ * model's answer. The best page's code block that meets the question at least as well as its
+ * sentences (the command a reader asked for) is quoted whole with what introduces it; tables, MDX
+ * components and longer code are left to the page. A page with nothing that meets the question is
+ * named with its citation.
  */
 export function extractiveAnswerer(): Answerer {
   return {
@@ -35,9 +43,16 @@ export function extractiveAnswerer(): Answerer {
             .filter((hit) => hit.path === c.path)
             .map((hit) => hit.content)
             .join('\n\n');
+          const cite = `[${i + 1}]`;
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);
-          if (sentences.length > 0) blocks.push(`${sentences.join(' ')} [${i + 1}]\n\n`);
-          else named.push(`**${literal(c.title)}** [${i + 1}]`);
+          const relevant = sentences.filter((s) => s.shared > 0);
+          // The best page's command or snippet, when it meets the question at least as well as its prose does.
+          const code = i === 0 ? bestCodeBlock(text, terms, Math.max(0, ...relevant.map((s) => s.shared))) : undefined;
+          // A page's first sentences stand in for relevant ones only on the best page, and only without its code.
+          const quoted = relevant.length > 0 || (i === 0 && !code) ? sentences : [];
+          if (quoted.length > 0) blocks.push(`${quoted.map((s) => s.sentence).join(' ')} ${cite}\n\n`);
+          if (code) blocks.push(`${leadInOf(code, c.title)} ${cite}\n\n${code.markdown}\n\n`);
+          if (quoted.length === 0 && !code) named.push(`**${literal(c.title)}** ${cite}`);
         });
         if (named.length > 0) blocks.push(`See also ${named.join(', ')}.\n\n`);
       }

@@ -4,6 +4,7 @@
  * JSX tags go (their text stays where a component wraps prose), relative
  * links become their text, and inline code keeps balanced backticks.
  */
+import { tokenise } from '../../core/retrieval/index.js';
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
 /**
@@ -15,10 +16,13 @@ const SENTENCE_END = /(?<=[.!?؟])["')\]]*\s+(?=["'(*_`]?[\p{Lu}\p{N}\p{Lo}])|(?
 const ENDED = /[.!?؟。！？][」』）]*$/u;
 /** Chinese and Japanese characters: two of them say about as much as a word of a spaced language. */
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-/** Runs cut into overlapping pairs to be compared, as search does: Korean words take particles (`키를`). */
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]{2,}/gu;
 const MAX_SENTENCE_CHARS = 320;
 const MIN_SENTENCE_WORDS = 4;
+
+/** A Markdown heading, or a line that is bold text alone (`**Install the CLI**`), which pages use as one. */
+export function isHeading(line: string): boolean {
+  return /^#{1,6}\s/.test(line) || /^(\*\*|__)[^*_]+\1:?$/.test(line);
+}
 
 /** The passage's prose lines: no code blocks, tables, headings, MDX statements or tags. */
 function proseLines(markdown: string): string[] {
@@ -41,7 +45,7 @@ function proseLines(markdown: string): string[] {
       .replace(/^\s*(?:>\s*)+/, '')
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
       .trim();
-    if (!line || /^#{1,6}\s/.test(line) || line.startsWith('|') || /^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) continue;
+    if (!line || isHeading(line) || line.startsWith('|') || /^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) continue;
     lines.push(line);
   }
   return lines;
@@ -75,34 +79,38 @@ function wordsOf(sentence: string): number {
 }
 
 /**
- * Lower-cased words of three letters or more, and each pair of neighbouring Chinese, Japanese or
- * Korean characters (a sentence without spaces is otherwise one word): what a question and a
- * sentence are compared by.
+ * The terms a question and a passage are compared by: the retrieval tokeniser's (stop words left
+ * out, words stemmed, accents folded, Chinese, Japanese and Korean text as character pairs), so a
+ * sentence about `installing` meets a question about `install` as the search that found it did.
  */
 export function termsOf(text: string): Set<string> {
-  const lower = text.toLowerCase();
-  const terms = new Set(lower.match(/[\p{L}\p{N}]{3,}/gu) ?? []);
-  for (const run of lower.match(CJK_RUN) ?? []) {
-    const chars = [...run];
-    for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i]! + chars[i + 1]!);
-  }
-  return terms;
+  return new Set(tokenise(text));
+}
+
+/** A sentence chosen to quote, with the number of the question's terms it shares. */
+export interface ScoredSentence {
+  sentence: string;
+  shared: number;
+}
+
+/** How many of `question`'s terms `text` holds. */
+export function sharedTerms(text: string, question: Set<string>): number {
+  let shared = 0;
+  for (const term of termsOf(text)) if (question.has(term)) shared++;
+  return shared;
 }
 
 /**
- * The `max` sentences of a passage that share most words with the question,
- * in the passage's order; the first sentences when none shares any.
+ * The `max` sentences of a passage that share most terms with the question, in the passage's
+ * order. A sentence that shares none is not chosen beside one that does; when none does, the
+ * passage's first sentences are, with `shared` 0.
  */
-export function bestSentences(markdown: string, question: Set<string>, max: number): string[] {
-  const sentences = sentencesOf(markdown);
-  const scored = sentences.map((sentence, i) => {
-    let shared = 0;
-    for (const term of termsOf(sentence)) if (question.has(term)) shared++;
-    return { i, shared };
-  });
-  const chosen = scored
+export function bestSentences(markdown: string, question: Set<string>, max: number): ScoredSentence[] {
+  const sentences = sentencesOf(markdown).map((sentence, i) => ({ sentence, i, shared: sharedTerms(sentence, question) }));
+  const sharing = sentences.filter((s) => s.shared > 0);
+  const chosen = (sharing.length > 0 ? sharing : sentences)
     .sort((a, b) => b.shared - a.shared || a.i - b.i)
     .slice(0, max)
     .sort((a, b) => a.i - b.i);
-  return chosen.map(({ i }) => sentences[i] ?? '').filter(Boolean);
+  return chosen.map(({ sentence, shared }) => ({ sentence, shared }));
 }

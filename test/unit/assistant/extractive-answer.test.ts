@@ -57,7 +57,9 @@ describe('extractive answers', () => {
     assert.equal((text.match(/^\s*(```|~~~)/gm) ?? []).length % 2, 0, 'balanced fences');
     assert.doesNotMatch(text, /<\/?[A-Z][\w.]*/, 'no JSX component');
     assert.doesNotMatch(text, /^import /m);
-    assert.doesNotMatch(text, /createHmac/);
+    // The snippet the question asks for, with the page's line that introduces it; not the block the passage cuts off.
+    assert.match(text, /To verify a webhook, compute the HMAC of the raw body with your signing secret: \[1\]\n\n```ts\nconst signature = createHmac\('sha256', secret\)\.update\(body\)\.digest\('hex'\);\n```/);
+    assert.doesNotMatch(text, /curl -X POST/);
   });
 
   it('cuts sentences written without spaces or capitals: at 。！？, and at Arabic and Hebrew full stops and ؟', () => {
@@ -86,8 +88,56 @@ describe('extractive answers', () => {
     assert.doesNotMatch(ko, /발급/);
   });
 
-  it('names a page it cannot quote, rather than quoting its code', async () => {
+  it('quotes the command a reader asks for, under its heading, rather than sentences that do not meet the question', async () => {
+    const quickstart = [
+      '## Set up the client',
+      '',
+      '```bash',
+      'pip install orbit-client',
+      '```',
+      '',
+      'Setup takes a few minutes on most machines.',
+      '',
+      '**Upgrade the client**',
+      '',
+      '```bash',
+      'pip install --upgrade orbit-client',
+      '```',
+    ].join('\n');
+    const text = await answerText('How do I upgrade the client?', [page('/quickstart', 'Quickstart', quickstart), page('/faq', 'FAQ', '```bash\norbit upgrade --client\n```\n\nUpgrades are free for every plan.')]);
+    assert.match(text, /\*\*Upgrade the client\*\*: \[1\]\n\n```bash\npip install --upgrade orbit-client\n```/);
+    assert.doesNotMatch(text, /\*\*Upgrade the client\*\*\./, 'a bold line alone is a heading, not a sentence');
+    assert.doesNotMatch(text, /Setup takes a few minutes/, 'no sentence that shares nothing with the question beside the code');
+    assert.match(text, /Upgrades are free for every plan\. \[2\]/);
+    assert.doesNotMatch(text, /orbit upgrade --client/, "only the best page's code is quoted");
+  });
+
+  it('keeps to prose when a sentence meets the question better than any code, and leaves out long code', async () => {
+    const keys = [
+      'A project key starts with `ok_live_` and is shown once when the project is created.',
+      '',
+      '## Create a project',
+      '',
+      '```bash',
+      'orbit projects create demo',
+      '```',
+      '',
+      '```js',
+      ...Array.from({ length: 16 }, (_, i) => `console.log('project key line ${i}');`),
+      '```',
+    ].join('\n');
+    const text = await answerText('What does a project key start with?', [page('/keys', 'Keys', keys)]);
+    assert.match(text, /A project key starts with `ok_live_` and is shown once when the project is created\. \[1\]/);
+    assert.doesNotMatch(text, /```/);
+  });
+
+  it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
-    assert.match(text, /See also \*\*Calling the \\\*API\\\*\*\* \[1\]\./);
+    assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
+  });
+
+  it('names a page it cannot quote', async () => {
+    const text = await answerText('billing', [page('/plans', 'Plans and *billing*', '| Plan | Price |\n| --- | --- |\n| Free | 0 |')]);
+    assert.match(text, /See also \*\*Plans and \\\*billing\\\*\*\* \[1\]\./);
   });
 });
