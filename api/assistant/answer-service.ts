@@ -4,7 +4,7 @@ import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
 import { UnavailableError } from '../../core/errors.js';
-import type { DocIndex, SearchFilter } from '../../core/retrieval/index.js';
+import type { DocIndex, PageContent, SearchFilter } from '../../core/retrieval/index.js';
 import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -155,6 +155,16 @@ function traceOf(t: AnswerOptions['trace'], question: string): AnswerTrace {
   return { id: t.id, orgId: t.orgId, domainId: t.domainId, threadId: t.threadId, question, surface: t.surface, caller: t.caller, fp: t.fp, currentPath: t.currentPath };
 }
 
+/**
+ * The filter a question's searches use: the one asked for, or, when it names no language and the
+ * reader's page has one, that language too: a reader on a French page is answered from the French
+ * pages (and from pages of no language), not cited the English ones beside them.
+ */
+export function scopedFilter(filter: SearchFilter | undefined, page: PageContent | undefined): SearchFilter | undefined {
+  if (filter?.language || !page?.language) return filter;
+  return { ...filter, language: page.language };
+}
+
 export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
   const { docIndex, answerer, metrics } = deps;
   const sink = new CompletionSink(deps);
@@ -167,16 +177,15 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
       const reading = currentPath ? docIndex.getPage(domain.id, currentPath, filter?.groups) : Promise.resolve(undefined);
       reading.catch(() => undefined);
       const { query, status } = await deps.rewriter.rewrite(conversation, signal);
-      const [hits, page] = await Promise.all([
-        docIndex.search(domain.id, {
-          query,
-          pageSize: question.pageSize,
-          chunksPerPage: CHUNKS_PER_PAGE,
-          ...(filter ? { filter } : {}),
-          ...(currentPath ? { currentPath } : {}),
-        }),
-        reading,
-      ]);
+      const page = await reading;
+      const scope = scopedFilter(filter, page);
+      const hits = await docIndex.search(domain.id, {
+        query,
+        pageSize: question.pageSize,
+        chunksPerPage: CHUNKS_PER_PAGE,
+        ...(scope ? { filter: scope } : {}),
+        ...(currentPath ? { currentPath } : {}),
+      });
       const prompt = buildPrompt({
         domain,
         conversation,
@@ -185,7 +194,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         context: question.context,
         budget: deps.promptTokens,
       });
-      return { question, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
+      return { question: scope === filter ? question : { ...question, filter: scope }, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
     },
 
     searchCall(prepared, toolCallId) {

@@ -169,7 +169,7 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const { snapshot } = await this.domain(domainId);
     const page = snapshot.pages[normalisePagePath(pagePath)];
     if (!page || !visibleTo(page.groups, groups)) return undefined;
-    return { path: page.path, title: page.title, content: page.content };
+    return { path: page.path, title: page.title, content: page.content, ...(page.language ? { language: page.language } : {}) };
   }
 
   async listPages(domainId: string, options: { content?: boolean } = {}): Promise<PageListing[]> {

@@ -159,7 +159,8 @@ export class QdrantDocIndex implements WritableDocIndex {
     });
     const payload = res.points[0]?.payload;
     if (!payload || !visibleTo(strings(payload.groups), groups)) return undefined;
-    return { path, title: str(payload.title) ?? '', content: str(payload.content) ?? '' };
+    const language = str(payload.language);
+    return { path, title: str(payload.title) ?? '', content: str(payload.content) ?? '', ...(language ? { language } : {}) };
   }
 
   /** Every page point of the domain, with the payload fields asked for. */

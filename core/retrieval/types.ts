@@ -52,6 +52,8 @@ export interface PageContent {
   title: string;
   /** The page's Markdown body without frontmatter. */
   content: string;
+  /** Its language (BCP 47, canonical case), when its front matter or navigation gives one. */
+  language?: string;
 }
 
 /** A page as a listing shows it (llms.txt); `content` only when the listing asked for it. */

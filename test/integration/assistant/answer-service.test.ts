@@ -19,6 +19,14 @@ const DEPLOY_PAGES = Array.from({ length: 8 }, (_, i) =>
   ]),
 );
 
+/** One page in two languages, as a translated site has it: the page and its chunks carry the language. */
+const UNDEPLOY_PAGES = (['en', 'fr'] as const).map((language) => {
+  const page = docsPage(`/${language}/undeploy`, language === 'en' ? 'Undeploy' : 'Retirer un déploiement', [
+    { heading: 'Undeploy', anchor: 'undeploy', text: language === 'en' ? 'Take a site offline with quire undeploy.' : 'Mettez un site hors ligne avec quire undeploy.' },
+  ]);
+  return { ...page, language, chunks: page.chunks.map((c) => ({ ...c, language })) };
+});
+
 /** Every Markdown link target in a text. */
 const linksOf = (text: string) => [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!);
 
@@ -34,7 +42,7 @@ describe('one answer service behind every door', () => {
       patch: (s) => ({ analytics: (recorder = new AnalyticsRecorder({ store: s.analyticsStore, logger: createLogger('silent', 'test'), retentionDays: 30 })) }),
       features: [mcpRouter, openAiCompatRouter],
     });
-    await world.docIndex.applyChanges(world.domainId, { upserts: DEPLOY_PAGES, removals: [] });
+    await world.docIndex.applyChanges(world.domainId, { upserts: [...DEPLOY_PAGES, ...UNDEPLOY_PAGES], removals: [] });
   });
   after(() => world.close());
 
@@ -133,5 +141,21 @@ describe('one answer service behind every door', () => {
     });
     assert.equal(reading.sources.length, 2);
     assert.equal(reading.search?.hits.length, 2);
+  });
+  it("answers a reader on a page of one language from that language's pages, unless the request names a language", async () => {
+    const sourcesFor = async (fp: string, extra: Record<string, unknown>) => {
+      const reading = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp, ...extra }, text: 'How do I undeploy?' });
+      return reading.sources.map((s) => new URL(s.url).pathname);
+    };
+    const onFrench = await sourcesFor('fp-lang-1', { currentPath: '/fr/undeploy' });
+    assert.ok(onFrench.includes('/fr/undeploy'), onFrench.join());
+    assert.ok(!onFrench.includes('/en/undeploy'), `no English page for a reader on a French one: ${onFrench.join()}`);
+    const onEnglish = await sourcesFor('fp-lang-2', { currentPath: '/en/undeploy' });
+    assert.ok(onEnglish.includes('/en/undeploy') && !onEnglish.includes('/fr/undeploy'), onEnglish.join());
+    // A page without a language scopes nothing, and a language the request names wins over the page's.
+    const nowhere = await sourcesFor('fp-lang-3', { currentPath: '/deploy/target-1' });
+    assert.ok(nowhere.includes('/en/undeploy') && nowhere.includes('/fr/undeploy'), nowhere.join());
+    const named = await sourcesFor('fp-lang-4', { currentPath: '/en/undeploy', filter: { language: 'fr' } });
+    assert.ok(named.includes('/fr/undeploy') && !named.includes('/en/undeploy'), named.join());
   });
 });
