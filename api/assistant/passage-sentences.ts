@@ -5,8 +5,8 @@
  * links become their text, and inline code keeps balanced backticks.
  */
 import { tokenise } from '../../core/retrieval/index.js';
+import { passageBlocks } from './passage-blocks.js';
 
-const FENCE = /^\s*(`{3,}|~{3,})/;
 /**
  * After `.`, `!`, `?` or Arabic `؟` and a space, before a capital, a digit or a letter of a script
  * without case (Arabic, Hebrew, Korean): not inside `e.g. this`. After Chinese and Japanese `。！？`,
@@ -19,38 +19,6 @@ const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
 const MAX_SENTENCE_CHARS = 320;
 const MIN_SENTENCE_WORDS = 4;
 
-/** A Markdown heading, or a line that is bold text alone (`**Install the CLI**`), which pages use as one. */
-export function isHeading(line: string): boolean {
-  return /^#{1,6}\s/.test(line) || /^(\*\*|__)[^*_]+\1:?$/.test(line);
-}
-
-/** The passage's prose lines: no code blocks, tables, headings, MDX statements or tags. */
-function proseLines(markdown: string): string[] {
-  const lines: string[] = [];
-  let fence: string | undefined;
-  for (const raw of markdown.split('\n')) {
-    const opener = FENCE.exec(raw)?.[1];
-    if (fence) {
-      if (opener && opener[0] === fence[0] && opener.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (opener) {
-      fence = opener;
-      continue;
-    }
-    const line = raw
-      .replace(/<\/?[A-Za-z][\w.:-]*(\s[^<>]*)?\/?>/g, ' ') // HTML and JSX tags; their children stay
-      .replace(/!\[[^\]]*\]\([^)]*\)/g, '') // images
-      .replace(/\[([^\]]+)\]\((?!https?:)[^)]*\)/g, '$1') // relative links would point nowhere from the answer
-      .replace(/^\s*(?:>\s*)+/, '')
-      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-      .trim();
-    if (!line || isHeading(line) || line.startsWith('|') || /^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) continue;
-    lines.push(line);
-  }
-  return lines;
-}
-
 /** A sentence as quoted: whitespace collapsed, inline code kept only when its backticks pair up. */
 function clean(sentence: string): string {
   let text = sentence.replace(/\s+/g, ' ').trim();
@@ -59,12 +27,17 @@ function clean(sentence: string): string {
   return text;
 }
 
-/** Every whole sentence of a passage, in order. A line without end punctuation (a list item) is one sentence. */
+/** A paragraph cut into its sentences, each as quoted (see `clean`), none left out. */
+export function sentencePieces(paragraph: string): string[] {
+  return paragraph.split(SENTENCE_END).map(clean).filter(Boolean);
+}
+
+/** Every whole sentence of a passage's paragraphs, in order. A paragraph without end punctuation (a list item) is one sentence. */
 export function sentencesOf(markdown: string): string[] {
   const sentences: string[] = [];
-  for (const line of proseLines(markdown)) {
-    for (const part of line.split(SENTENCE_END)) {
-      const sentence = clean(part);
+  for (const block of passageBlocks(markdown)) {
+    if (block.kind !== 'paragraph') continue;
+    for (const sentence of sentencePieces(block.text)) {
       // A sentence ending in a colon introduces what was left out (a code block, a table).
       if (wordsOf(sentence) < MIN_SENTENCE_WORDS || sentence.length > MAX_SENTENCE_CHARS || /[:：]$/.test(sentence)) continue;
       sentences.push(ENDED.test(sentence) ? sentence : `${sentence}.`);

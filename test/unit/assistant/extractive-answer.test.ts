@@ -62,6 +62,31 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /curl -X POST/);
   });
 
+  it('reads a hard-wrapped paragraph as one, so a sentence is never cut at a line end, and each list item as its own', () => {
+    const wrapped = [
+      'When a worker takes a job, the job is invisible to other workers for its',
+      '**visibility timeout** (30 seconds by default). A worker that runs longer must',
+      'extend the lease with `job.heartbeat()`; otherwise the job goes to',
+      'another worker.',
+      '- Retries back off exponentially',
+      '  up to six hours.',
+      '- A failed job keeps its last error',
+    ].join('\n');
+    assert.deepEqual(sentencesOf(wrapped), [
+      'When a worker takes a job, the job is invisible to other workers for its **visibility timeout** (30 seconds by default).',
+      'A worker that runs longer must extend the lease with `job.heartbeat()`; otherwise the job goes to another worker.',
+      'Retries back off exponentially up to six hours.',
+      'A failed job keeps its last error.',
+    ]);
+  });
+
+  it('introduces a quoted block with the whole sentence before it, however it is wrapped', async () => {
+    const text = await answerText('How do I log in with the CLI?', [
+      page('/cli', 'CLI', 'Install the `orbit` command line tool and log in with your\naccount:\n\n```bash\norbit login\n```'),
+    ]);
+    assert.match(text, /Install the `orbit` command line tool and log in with your account: \[1\]\n\n```bash\norbit login\n```/);
+  });
+
   it('cuts sentences written without spaces or capitals: at 。！？, and at Arabic and Hebrew full stops and ؟', () => {
     assert.deepEqual(sentencesOf('キーは作成した直後に一度だけ表示されます。安全な場所に保存してください！無効化は取り消せません'), [
       'キーは作成した直後に一度だけ表示されます。',

@@ -1,0 +1,90 @@
+/**
+ * A documentation passage read as Markdown blocks: headings, prose paragraphs (a paragraph's
+ * hard-wrapped lines joined, as a renderer joins them), and fenced code. What an answer without a
+ * model quotes from: whole sentences of paragraphs, and code blocks with what introduces them.
+ */
+
+export type PassageBlock =
+  | { kind: 'heading'; text: string }
+  /** Prose with HTML and JSX tags, images and relative links (they point nowhere from an answer) taken out. */
+  | { kind: 'paragraph'; text: string }
+  /** `complete`: its closing fence is in the passage (a chunk may cut a block off). */
+  | { kind: 'code'; fence: string; language: string; body: string[]; complete: boolean };
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+#.-]*)/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+
+/** A Markdown heading, or a line that is bold text alone (`**Install the CLI**`), which pages use as one. */
+export function isHeading(line: string): boolean {
+  return /^#{1,6}\s/.test(line) || /^(\*\*|__)[^*_]+\1:?$/.test(line);
+}
+
+/** A heading line as text: `## Install the SDK` and `**Install the SDK**` are `Install the SDK`. */
+function headingText(line: string): string {
+  return line
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^(\*\*|__)(.*)\1:?$/, '$2')
+    .replace(/\s+#+$/, '')
+    .trim();
+}
+
+/** A prose line as a renderer shows its text: tags out (their children stay), images out, relative links as their text, quote marks off. */
+function proseOf(line: string): string {
+  return line
+    .replace(/<\/?[A-Za-z][\w.:-]*(\s[^<>]*)?\/?>/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]+)\]\((?!https?:)[^)]*\)/g, '$1')
+    .replace(/^\s*(?:>\s*)+/, '')
+    .trim();
+}
+
+/**
+ * The passage's blocks in order. A paragraph ends at a blank line, a heading, a fence, a table, a
+ * list item (each item is a paragraph of its own) or a line of tags alone (an MDX component's
+ * boundary); MDX `import`/`export` lines, `{…}` expressions and tables are left out.
+ */
+export function passageBlocks(markdown: string): PassageBlock[] {
+  const blocks: PassageBlock[] = [];
+  const lines = markdown.split('\n');
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ').replace(/\s+/g, ' ').trim() });
+    paragraph = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const opener = FENCE.exec(raw);
+    if (opener) {
+      flush();
+      const [, indent = '', fence = '', language = ''] = opener;
+      const closer = new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+      const end = lines.findIndex((l, j) => j > i && closer.test(l));
+      const last = end < 0 ? lines.length : end;
+      // A block indented in a list item is read from its fence's column.
+      const body = lines.slice(i + 1, last).map((l) => (l.slice(0, indent.length).trim() === '' ? l.slice(indent.length) : l.trimStart()));
+      blocks.push({ kind: 'code', fence, language, body, complete: end >= 0 });
+      i = last;
+      continue;
+    }
+    const line = raw.trim();
+    if (!line) {
+      flush();
+      continue;
+    }
+    if (isHeading(line)) {
+      flush();
+      blocks.push({ kind: 'heading', text: headingText(line) });
+      continue;
+    }
+    if (line.startsWith('|') || /^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) {
+      flush();
+      continue;
+    }
+    if (LIST_ITEM.test(line)) flush();
+    const prose = proseOf(line.replace(LIST_ITEM, ''));
+    if (prose) paragraph.push(prose);
+    else flush();
+  }
+  flush();
+  return blocks;
+}
