@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
 import { rootReason } from '../core/errors.js';
+import { polledRunMemo, type PolledRunMemo } from '../core/index-runs/index.js';
 import { scrubSecrets } from '../core/logger.js';
 import { notFound } from './http-error.js';
 
@@ -25,6 +26,8 @@ export interface IndexRun {
   result: Awaited<ReturnType<IndexDomainWorkflow>> | undefined;
   /** Why a run that did not complete ended (its failure, the terminate reason, the timeout), in one line. */
   error: string | undefined;
+  /** The head a poll started the run for, and which try of it in a row; undefined for a run started otherwise. */
+  polled: PolledRunMemo | undefined;
 }
 
 /**
@@ -51,5 +54,6 @@ export async function readIndexRun(temporal: Client, domainId: string): Promise<
       )
     : undefined;
   const progress = status === 'running' ? await Promise.race([run.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]) : null;
-  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error };
+  const polled = polledRunMemo(described.memo);
+  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error, polled };
 }

@@ -12,7 +12,8 @@ const polls = proxyActivities<PollActivities>({
 /**
  * What a domain's poll schedule starts every `pollMinutes`: one activity that reads the docs branch
  * head with `git ls-remote` and starts (or joins) the domain's index run only when the head is not
- * the commit last indexed. Only the domain's id passes through this history.
+ * the commit last indexed; a head whose run failed is tried again only once its backoff is over.
+ * Only the domain's id passes through this history.
  */
 export async function domainPollWorkflow(input: DomainPollInput): Promise<DomainPollResult> {
   return polls.pollDomainBranch(input);

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { indexWorkflowId, type DomainPollInput, type DomainPollResult, type IndexDomainWorkflow } from '../../core/contracts/index.js';
-import { deleteDomainPollSchedule, startIndexRun } from '../../core/index-runs/index.js';
+import { deleteDomainPollSchedule, pollBackoff, polledRunMemo, pollRetryDue, startIndexRun, type PollBackoff } from '../../core/index-runs/index.js';
 import { scrubSecrets } from '../../core/logger.js';
 import { remoteHead } from '../../core/retrieval/index.js';
 import { activitySignal } from '../activity-context.js';
@@ -12,13 +12,19 @@ import { sourceGuard } from './source-guard.js';
 export type PollActivityDeps = Pick<ActivityServices, 'tenants' | 'temporal' | 'config' | 'logger'>;
 
 /**
- * The commit the domain's latest index run indexed (its result records it), or why there is none to
- * compare with: a run still going (it, or the poll after it, sees the new head), or none that completed.
+ * What the domain's latest index run says to a poll: it is still going (it, or the poll after it,
+ * sees the new head), or the commit it indexed (null when it did not complete), and for a run a
+ * poll started that failed or timed out, the head it was for and when the poll tries that head again.
  */
-async function lastIndexed(temporal: Client, domainId: string): Promise<{ running: true } | { running: false; commit: string | null }> {
+async function latestRun(temporal: Client, domainId: string, pollMinutes: number): Promise<{ running: true } | { running: false; commit: string | null; backoff?: PollBackoff }> {
   try {
     const described = await temporal.workflow.getHandle(indexWorkflowId(domainId)).describe();
     if (described.status.name === 'RUNNING') return { running: true };
+    if (described.status.name === 'FAILED' || described.status.name === 'TIMED_OUT') {
+      // Terminated or canceled runs were stopped by someone: the next poll tries again at once, as before.
+      const polled = polledRunMemo(described.memo);
+      return { running: false, commit: null, ...(polled ? { backoff: pollBackoff(polled, described.startTime, pollMinutes) } : {}) };
+    }
     if (described.status.name !== 'COMPLETED') return { running: false, commit: null };
     const result = await temporal.workflow.getHandle<IndexDomainWorkflow>(described.workflowId, described.runId).result();
     return { running: false, commit: result.commit ?? null };
@@ -28,7 +34,10 @@ async function lastIndexed(temporal: Client, domainId: string): Promise<{ runnin
   }
 }
 
-/** The activity a domain's poll schedule runs: reads the branch head cheaply and starts indexing only for a new one. */
+/**
+ * The activity a domain's poll schedule runs: reads the branch head cheaply and starts indexing only
+ * for a head not indexed, and for the head of a failed run only once its backoff is over.
+ */
 export function createPollActivities(services: PollActivityDeps) {
   return {
     async pollDomainBranch(input: DomainPollInput): Promise<DomainPollResult> {
@@ -50,11 +59,14 @@ export function createPollActivities(services: PollActivityDeps) {
         throw new Error(`cannot read the branch head of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);
       }
       if (!head) return { outcome: 'skipped', reason: domain.branch ? `the source has no branch '${domain.branch}'` : 'the source is not a git repository' };
-      const last = await lastIndexed(temporal, domain.id);
+      const last = await latestRun(temporal, domain.id, domain.pollMinutes);
       if (last.running) return { outcome: 'skipped', reason: 'an index run is under way: the next poll compares with what it indexed' };
       if (last.commit === head) return { outcome: 'unchanged', head };
-      const run = await startIndexRun(temporal, config.temporal.taskQueue, domain.id);
-      services.logger.info({ domainId: domain.id, head, lastIndexed: last.commit }, 'poll found a new head: indexing');
+      // The head a failed run was for waits out its backoff; a new head is tried at once.
+      const failed = last.backoff?.head === head ? last.backoff : undefined;
+      if (failed && !pollRetryDue(failed, domain.pollMinutes, new Date())) return { outcome: 'backoff', head, failures: failed.failures, retryAt: failed.retryAt.toISOString() };
+      const run = await startIndexRun(temporal, config.temporal.taskQueue, domain.id, { polledHead: head, attempt: failed ? failed.failures + 1 : 1 });
+      services.logger.info({ domainId: domain.id, head, lastIndexed: last.commit, ...(failed ? { failedBefore: failed.failures } : {}) }, 'poll found a head to index: indexing');
       return { outcome: 'indexing', head, lastIndexed: last.commit, runId: run.runId };
     },
   };

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { deleteDomainAndIndex, deleteProjectAndJobs } from '../../core/deletion/index.js';
-import { syncDomainPollSchedule } from '../../core/index-runs/index.js';
+import { pollBackoff, syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -19,6 +19,7 @@ import {
   UnknownTenantError,
   updateDomain,
   updateProject,
+  type Domain,
 } from '../../core/tenants/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { readIndexRun, startIndexRun } from '../index-run.js';
@@ -45,8 +46,14 @@ export async function tenantErrors(_ctx: Context, next: Next): Promise<void> {
   }
 }
 
-async function indexStatus(temporal: Client, domainId: string): Promise<IndexStatusOut> {
+/**
+ * The domain's latest index run as the admin API answers it. For a polled domain whose latest run a
+ * poll started for a head that failed to index, also the backoff: polls leave that head until `retryAt`.
+ */
+async function indexStatus(temporal: Client, domain: Pick<Domain, 'id' | 'pollMinutes'>): Promise<IndexStatusOut> {
+  const domainId = domain.id;
   const run = await readIndexRun(temporal, domainId);
+  const backoff = domain.pollMinutes && run.polled && (run.status === 'failed' || run.status === 'timed_out') ? pollBackoff(run.polled, run.startedAt, domain.pollMinutes) : undefined;
   return {
     domainId,
     workflowId: run.workflowId,
@@ -59,6 +66,7 @@ async function indexStatus(temporal: Client, domainId: string): Promise<IndexSta
     commit: run.result?.commit ?? null,
     pages: run.result?.pages ?? null,
     error: run.error ?? null,
+    pollBackoff: backoff ? { head: backoff.head, failures: backoff.failures, retryAt: backoff.retryAt.toISOString() } : null,
   };
 }
 
@@ -140,12 +148,12 @@ export function adminRouter(services: AdminRouterDeps): Router {
   router.post('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
     await startIndexRun(services.temporal, services.config.temporal.taskQueue, domain.id);
-    ctx.body = await indexStatus(services.temporal, domain.id);
+    ctx.body = await indexStatus(services.temporal, domain);
     ctx.status = 202;
   });
   router.get('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
-    ctx.body = await indexStatus(services.temporal, domain.id);
+    ctx.body = await indexStatus(services.temporal, domain);
   });
 
   router.get('/keys', async (ctx) => {

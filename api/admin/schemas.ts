@@ -211,6 +211,12 @@ export const IndexStatus = v.object({
   commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
   pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
   error: v.pipe(v.nullable(v.string()), v.description('Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise.')),
+  pollBackoff: v.pipe(
+    v.nullable(v.object({ head: v.string(), failures: count, retryAt: instant })),
+    v.description(
+      "For a polled domain whose latest run a poll started and that failed or timed out: the branch head it was for, how many runs of that head failed in a row, and when a poll tries that head again (the wait doubles from pollMinutes with each failure, at most 24 hours; a new head is tried at the next poll). Null otherwise.",
+    ),
+  ),
 });
 
 export type ProjectViewOut = v.InferOutput<typeof ProjectView>;

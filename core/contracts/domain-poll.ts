@@ -13,11 +13,13 @@ export interface DomainPollInput {
 
 /**
  * What one poll did: started (or joined) an index run for a new head, found the head indexed
- * already, or skipped and says why. Small: it is the poll's result.
+ * already, left a head whose index run failed until its backoff ends (`retryAt`, an ISO instant),
+ * or skipped and says why. Small: it is the poll's result.
  */
 export type DomainPollResult =
   | { outcome: 'indexing'; head: string; lastIndexed: string | null; runId: string }
   | { outcome: 'unchanged'; head: string }
+  | { outcome: 'backoff'; head: string; failures: number; retryAt: string }
   | { outcome: 'skipped'; reason: string };
 
 /** One schedule per domain, its id readable in the Temporal UI. */

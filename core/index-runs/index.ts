@@ -1,2 +1,3 @@
 export { startIndexRun } from './start-index-run.js';
 export { deleteDomainPollSchedule, domainPollScheduleOptions, syncDomainPollSchedule, syncDomainPollSchedules } from './poll-schedule.js';
+export { MAX_POLL_BACKOFF_MS, pollBackoff, polledRunMemo, pollRetryDue, type PollBackoff, type PolledRunMemo } from './poll-backoff.js';

@@ -26,10 +26,11 @@ describe('polling a domain’s docs branch', function () {
   let url = '';
   let acme: SeededOrg;
   let repo: GitDocs;
+  let taskQueue = '';
   const admin = bearerCaller(() => url);
 
   before(async () => {
-    const taskQueue = `domain-poll-${randomUUID()}`;
+    taskQueue = `domain-poll-${randomUUID()}`;
     services = await testServices({ taskQueue });
     acme = await seedOrg(services, 'acme');
     repo = await exampleDocsRepo();
@@ -122,6 +123,49 @@ describe('polling a domain’s docs branch', function () {
     const after = await pollNow(domainId);
     assert.deepEqual(after, { outcome: 'unchanged', head: moved.head });
     assert.equal(await latestIndexRunId(domainId), moved.runId);
+  });
+
+  it('backs off from a head whose index run failed, and indexes a new head at once', async () => {
+    // A docs folder the branch does not have yet: the head is read, and its index run fails.
+    const broken = await exampleDocsRepo();
+    const domainId = `poll-${randomUUID().slice(0, 8)}`;
+    await services.tenants.putDomain({ id: domainId, orgId: acme.orgId, source: broken.bareDir, branch: 'main', docsPath: 'site', baseUrl: 'https://docs.acme.test', includeHidden: false, pollMinutes: 5 });
+    const { client } = await temporalEnv();
+    // The poll workflow started directly, as the schedule would (no schedule: nothing else polls this domain).
+    const poll = () => client.workflow.execute<() => Promise<DomainPollResult>>(DOMAIN_POLL_WORKFLOW, { taskQueue, workflowId: `poll-now-${randomUUID()}`, args: [{ domainId }] as never });
+    const brokenHead = (await run('git', ['rev-parse', 'main'], { cwd: broken.bareDir })).stdout.trim();
+
+    const first = await poll();
+    assert.equal(first.outcome, 'indexing', JSON.stringify(first));
+    assert.ok(first.outcome === 'indexing');
+    assert.equal(first.head, brokenHead);
+    await assert.rejects(indexRun(domainId, first.runId));
+    const status = await admin('GET', `/v2/admin/domains/${domainId}/index`, acme.adminKey);
+    assert.equal(status.status, 200);
+    await conforms('/v2/admin/domains/{domainId}/index', 'get', status.clone());
+    const failed = (await status.json()) as { status: string; error: string | null; startedAt: string; pollBackoff: { head: string; failures: number; retryAt: string } | null };
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error ?? '', /ENOENT|no such file/);
+    assert.deepEqual(failed.pollBackoff, { head: brokenHead, failures: 1, retryAt: new Date(Date.parse(failed.startedAt) + 10 * 60_000).toISOString() });
+
+    // The same head again: no new run until the backoff (twice the interval) is over.
+    const again = await poll();
+    assert.deepEqual(again, { outcome: 'backoff', head: brokenHead, failures: 1, retryAt: failed.pollBackoff?.retryAt });
+    assert.equal(await latestIndexRunId(domainId), first.runId, 'no index run was started');
+
+    // A new commit that mends the docs is indexed at the next poll, backoff or not.
+    await broken.commit({ 'site/index.mdx': '---\ntitle: Welcome\n---\n\nThe mended docs mention the albatross.\n' }, 'add the docs folder');
+    const mended = await poll();
+    assert.equal(mended.outcome, 'indexing', JSON.stringify(mended));
+    assert.ok(mended.outcome === 'indexing');
+    assert.notEqual(mended.head, brokenHead);
+    assert.equal(mended.lastIndexed, null);
+    const indexed = await indexRun(domainId, mended.runId);
+    assert.equal(indexed.commit, mended.head);
+    assert.equal(indexed.pages, 1);
+    const after = (await (await admin('GET', `/v2/admin/domains/${domainId}/index`, acme.adminKey)).json()) as { status: string; pollBackoff: unknown };
+    assert.deepEqual([after.status, after.pollBackoff], ['completed', null]);
+    assert.deepEqual(await poll(), { outcome: 'unchanged', head: mended.head });
   });
 
   it('deletes the schedule when pollMinutes is cleared with null', async () => {

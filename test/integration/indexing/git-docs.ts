@@ -12,7 +12,7 @@ const IDENTITY = ['-c', 'user.name=Docs', '-c', 'user.email=docs@example.com', '
 export interface GitDocs {
   /** The bare repository a domain's `source` points at. */
   bareDir: string;
-  /** Edits files in a work clone, commits and pushes to the bare repository. */
+  /** Edits files in a work clone (a new file's folders are made), commits and pushes to the bare repository. */
   commit(changes: Record<string, string | null>, message: string): Promise<void>;
 }
 
@@ -33,7 +33,10 @@ export async function exampleDocsRepo(): Promise<GitDocs> {
     async commit(changes, message) {
       for (const [file, text] of Object.entries(changes)) {
         if (text === null) await fs.rm(path.join(work, file));
-        else await fs.writeFile(path.join(work, file), text);
+        else {
+          await fs.mkdir(path.dirname(path.join(work, file)), { recursive: true });
+          await fs.writeFile(path.join(work, file), text);
+        }
       }
       await git(work, 'add', '-A');
       await git(work, 'commit', '-q', '-m', message);
