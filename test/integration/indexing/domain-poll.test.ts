@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { DOMAIN_POLL_WORKFLOW, domainPollScheduleId, indexWorkflowId, type DomainPollResult, type IndexDomainResult } from '../../../core/contracts/index.js';
+import { syncDomainPollSchedules } from '../../../core/index-runs/index.js';
+import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
-import { seedOrg, serve, testServices, type SeededOrg } from '../../support/services.js';
+import { seedOrg, serve, tempDir, testServices, type SeededOrg } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { exampleDocsRepo, type GitDocs } from './git-docs.js';
 
@@ -166,6 +170,32 @@ describe('polling a domain’s docs branch', function () {
     const after = (await (await admin('GET', `/v2/admin/domains/${domainId}/index`, acme.adminKey)).json()) as { status: string; pollBackoff: unknown };
     assert.deepEqual([after.status, after.pollBackoff], ['completed', null]);
     assert.deepEqual(await poll(), { outcome: 'unchanged', head: mended.head });
+  });
+
+  it('gives a seed file’s domain its schedule, and deletes it when the file no longer sets pollMinutes', async () => {
+    const domainId = `poll-${randomUUID().slice(0, 8)}`;
+    const file = path.join(await tempDir('quire-poll-seed-'), 'seed.yaml');
+    const seedWith = (pollLine: string) =>
+      fs.writeFile(file, ['organisations:', '  - id: acme', '    domains:', `      - id: ${domainId}`, `        source: ${repo.bareDir}`, '        baseUrl: https://docs.acme.test', pollLine].join('\n'));
+    // What the API (in the background) and `npm start` do with QUIRE_SEED_FILE at start.
+    const applySeed = async () => syncDomainPollSchedules((await temporalEnv()).client, taskQueue, await applySeedFile(file, services.tenants, services.webhooks));
+
+    await seedWith('        pollMinutes: 30');
+    await applySeed();
+    assert.equal((await services.tenants.getDomain(domainId))?.pollMinutes, 30);
+    const described = await (await scheduleOf(domainId)).describe();
+    assert.equal(described.action.type, 'startWorkflow');
+    assert.equal(described.action.workflowType, DOMAIN_POLL_WORKFLOW);
+    assert.equal(described.action.taskQueue, taskQueue);
+    assert.deepEqual(described.action.args, [{ domainId }]);
+    const every = described.spec.intervals?.[0]?.every;
+    assert.equal(typeof every === 'number' ? every : Number(every), 30 * 60_000);
+
+    // The file declares the domain whole: applied again without pollMinutes, the domain is no longer polled.
+    await seedWith('');
+    await applySeed();
+    assert.equal((await services.tenants.getDomain(domainId))?.pollMinutes, undefined);
+    await assert.rejects((await scheduleOf(domainId)).describe(), ScheduleNotFoundError);
   });
 
   it('deletes the schedule when pollMinutes is cleared with null', async () => {
