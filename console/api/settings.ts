@@ -16,6 +16,8 @@ export interface Domain {
   allowedOrigins?: string[];
   /** The name of the API's variable holding the push hook's secret; never the secret. */
   pushSecretEnv?: string;
+  /** Minutes between polls of the docs branch for a new commit to index; absent: not polled. */
+  pollMinutes?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,6 +32,8 @@ export interface IndexStatus {
   pages?: number | null;
   /** Why a run that did not complete ended. */
   error?: string | null;
+  /** A polled domain's failed head: polls leave it until retryAt (a new head is indexed at once). */
+  pollBackoff?: { head: string; failures: number; retryAt: string } | null;
 }
 
 export interface Key {

@@ -32,15 +32,25 @@ export function DomainsSection() {
   );
 }
 
+/**
+ * The poll interval as typed, as the API takes it: empty (or "off") stops polling; a number is sent
+ * as one, in range or not; anything else is sent as typed, so the API's refusal shows beside the field.
+ */
+function pollMinutesOf(text: string | undefined): number | string | null {
+  if (!text || text.toLowerCase() === 'off') return null;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
 function DomainCard({ domain: loaded }: { domain: Domain }) {
   const [domain, setDomain] = useState(loaded);
-  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact', 'pushSecretEnv']);
+  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact', 'pushSecretEnv', 'pollMinutes']);
   const [saved, setSaved] = useState(false);
   const prefix = `domain-${domain.id}`;
   const save = (e: Event) => {
     e.preventDefault();
     const values = formValues(e.currentTarget as HTMLFormElement);
     const origins = lines(values.allowedOrigins);
+    const pollMinutes = pollMinutesOf(values.pollMinutes);
     setSaved(false);
     void submission.run(async () => {
       const updated = await domains.update(domain.id, {
@@ -50,6 +60,8 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
         supportContact: values.supportContact ?? null,
         // Empty: the domain takes no pushes.
         pushSecretEnv: values.pushSecretEnv ?? null,
+        // Sent only when changed: a change sets the domain's schedule in Temporal, which other edits need not wait for.
+        ...(pollMinutes !== (domain.pollMinutes ?? null) ? { pollMinutes } : {}),
       });
       setDomain(updated);
       setSaved(true);
@@ -86,6 +98,15 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
           placeholder="ACME_DOCS_PUSH_SECRET"
           submission={submission}
           hint="The name of the API's environment variable that holds the push hook's secret, never the secret itself. Empty: the domain takes no pushes."
+        />
+        <TextField
+          id={`${prefix}-poll-minutes`}
+          name="pollMinutes"
+          label="Poll every (minutes)"
+          value={domain.pollMinutes === undefined ? '' : String(domain.pollMinutes)}
+          placeholder="off"
+          submission={submission}
+          hint="For a repository whose pushes cannot reach the hook: every this many minutes (5 to 1440), Quire checks the branch and re-indexes when it has a new commit. Empty: not polled."
         />
         <FormError submission={submission} />
         <div class="actions">
@@ -177,6 +198,15 @@ function Indexing({ domainId }: { domainId: string }) {
             <>
               <dt>Why</dt>
               <dd class="index-error">{status.error}</dd>
+            </>
+          ) : null}
+          {status.pollBackoff ? (
+            <>
+              <dt>Polling</dt>
+              <dd class="poll-backoff">
+                Commit <code class="commit">{status.pollBackoff.head.slice(0, 12)}</code> failed to index {status.pollBackoff.failures === 1 ? 'once' : `${status.pollBackoff.failures} times in a row`}: polls try it again
+                from {formatTime(status.pollBackoff.retryAt)}, and a new commit at once.
+              </dd>
             </>
           ) : null}
           <dt>Last indexed commit</dt>

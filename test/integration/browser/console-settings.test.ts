@@ -4,8 +4,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createHmac, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../../api/app.js';
+import { domainPollScheduleId } from '../../../core/contracts/index.js';
 import { consoleRouter } from '../../../api/console/index.js';
 import { FEATURES } from '../../../api/features.js';
 import type { ApiServices, Feature } from '../../../api/services.js';
@@ -19,7 +21,7 @@ import { watchedPage, type WatchedPage } from '../../support/browser.js';
 import { createDocsRepo } from '../../support/docs-repo.js';
 import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { startWorker } from '../../support/temporal.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { screenshot } from './artifacts.js';
 import { startPageServer, type PageServer } from './page-server.js';
 
@@ -258,6 +260,56 @@ describe('console Settings in a real browser', function () {
     await card.locator('#push-acme-docs-secret[data-configured=false]').waitFor();
     assert.equal((await services.tenants.getDomain('acme-docs'))?.pushSecretEnv, undefined);
     assert.equal(await ping(), 404);
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
+  it("sets a domain's poll interval from its settings, refusing one out of range beside the field, and clearing it stops polling", async () => {
+    const page = await signIn();
+    const card = page.locator('li.domain', { hasText: 'acme-docs' });
+    const field = card.locator('input[name=pollMinutes]');
+    const save = () => card.locator('button', { hasText: 'Save' }).click();
+    /** The domain as the admin API answers it, and whether its poll schedule exists in Temporal. */
+    const readBack = async () => {
+      const res = await fetch(`${url}/v2/admin/domains/acme-docs`, { headers: { Authorization: `Bearer ${acme.adminKey}` } });
+      assert.equal(res.status, 200);
+      const scheduled = await (await temporalEnv()).client.schedule
+        .getHandle(domainPollScheduleId('acme-docs'))
+        .describe()
+        .then(
+          (d) => d.spec.intervals?.[0]?.every,
+          (err: unknown) => (err instanceof ScheduleNotFoundError ? null : Promise.reject(err)),
+        );
+      return { pollMinutes: ((await res.json()) as { pollMinutes?: number }).pollMinutes, every: scheduled === null || scheduled === undefined ? scheduled : Number(scheduled) };
+    };
+
+    // Off at first: the field is empty, and says what polling does.
+    assert.equal(await field.inputValue(), '');
+    assert.equal(await field.getAttribute('placeholder'), 'off');
+    assert.match((await card.locator('#domain-acme-docs-poll-minutes-hint').textContent()) ?? '', /5 to 1440.*re-indexes when it has a new commit\. Empty: not polled\./);
+
+    // Out of range: the API's own message beside the field, and nothing changes.
+    await field.fill('2');
+    await save();
+    const error = card.locator('#domain-acme-docs-poll-minutes-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /must be at least 5 minutes/);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await readBack(), { pollMinutes: undefined, every: null });
+
+    await field.fill('30');
+    await save();
+    await card.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+    assert.equal(await error.count(), 0);
+    assert.deepEqual(await readBack(), { pollMinutes: 30, every: 30 * 60_000 });
+    await page.reload();
+    await loaded(page);
+    assert.equal(await field.inputValue(), '30');
+
+    // Cleared: the domain is no longer polled, and its schedule is gone.
+    await field.fill('');
+    await save();
+    await card.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+    assert.deepEqual(await readBack(), { pollMinutes: undefined, every: null });
     assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
   });
 
