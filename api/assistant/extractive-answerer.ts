@@ -1,7 +1,7 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
 import { bestCodeBlock, type CodeBlock } from './passage-code.js';
-import { bestSentences, termsOf } from './passage-sentences.js';
+import { bestSentences, quoteOf, termsOf } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
@@ -47,10 +47,11 @@ export function extractiveAnswerer(): Answerer {
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);
           const relevant = sentences.filter((s) => s.shared > 0);
           // The best page's command or snippet, when it meets the question at least as well as its prose does.
-          const code = i === 0 ? bestCodeBlock(text, terms, Math.max(0, ...relevant.map((s) => s.shared))) : undefined;
+          const best = relevant.reduce<(typeof relevant)[number] | undefined>((a, s) => (a && a.shared >= s.shared ? a : s), undefined);
+          const code = i === 0 ? bestCodeBlock(text, terms, best) : undefined;
           // A page's first sentences stand in for relevant ones only on the best page, and only without its code.
           const quoted = relevant.length > 0 || (i === 0 && !code) ? sentences : [];
-          if (quoted.length > 0) blocks.push(`${quoted.map((s) => s.sentence).join(' ')} ${cite}\n\n`);
+          if (quoted.length > 0) blocks.push(`${quoteOf(quoted)} ${cite}\n\n`);
           if (code) blocks.push(`${leadInOf(code, c.title)} ${cite}\n\n${code.markdown}\n\n`);
           if (quoted.length === 0 && !code) named.push(`**${literal(c.title)}** ${cite}`);
         });

@@ -47,9 +47,16 @@ export function codeBlocksOf(markdown: string, question: Set<string>): CodeBlock
   return found;
 }
 
-/** The block that shares most of the question's terms (at least `atLeast`, and one), the first among equals. */
-export function bestCodeBlock(markdown: string, question: Set<string>, atLeast: number): CodeBlock | undefined {
-  let best: CodeBlock | undefined;
-  for (const block of codeBlocksOf(markdown, question)) if (block.shared >= Math.max(1, atLeast) && block.shared > (best?.shared ?? 0)) best = block;
-  return best;
+/**
+ * The block to quote beside the passage's best sentence (`best`, undefined when no sentence meets
+ * the question): one that shares at least one of the question's terms and, in the best sentence's
+ * section, at least as many as it; in another section, more. The first among equals.
+ */
+export function bestCodeBlock(markdown: string, question: Set<string>, best: { shared: number; heading: string | undefined } | undefined): CodeBlock | undefined {
+  let chosen: CodeBlock | undefined;
+  for (const block of codeBlocksOf(markdown, question)) {
+    const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : best.shared + 1;
+    if (block.shared >= needed && block.shared > (chosen?.shared ?? 0)) chosen = block;
+  }
+  return chosen;
 }

@@ -32,18 +32,34 @@ export function sentencePieces(paragraph: string): string[] {
   return paragraph.split(SENTENCE_END).map(clean).filter(Boolean);
 }
 
-/** Every whole sentence of a passage's paragraphs, in order. A paragraph without end punctuation (a list item) is one sentence. */
-export function sentencesOf(markdown: string): string[] {
-  const sentences: string[] = [];
+/** A quotable sentence, with the paragraph it is in (numbered in the passage) and its section's heading. */
+export interface PassageSentence {
+  sentence: string;
+  paragraph: number;
+  heading: string | undefined;
+}
+
+/** Every whole sentence of a passage's paragraphs, in order, with where it is. A paragraph without end punctuation (a list item) is one sentence. */
+export function passageSentences(markdown: string): PassageSentence[] {
+  const sentences: PassageSentence[] = [];
+  let heading: string | undefined;
+  let paragraph = 0;
   for (const block of passageBlocks(markdown)) {
+    if (block.kind === 'heading') heading = block.text;
     if (block.kind !== 'paragraph') continue;
+    paragraph++;
     for (const sentence of sentencePieces(block.text)) {
       // A sentence ending in a colon introduces what was left out (a code block, a table).
       if (wordsOf(sentence) < MIN_SENTENCE_WORDS || sentence.length > MAX_SENTENCE_CHARS || /[:：]$/.test(sentence)) continue;
-      sentences.push(ENDED.test(sentence) ? sentence : `${sentence}.`);
+      sentences.push({ sentence: ENDED.test(sentence) ? sentence : `${sentence}.`, paragraph, heading });
     }
   }
   return sentences;
+}
+
+/** Every whole sentence of a passage's paragraphs, in order. */
+export function sentencesOf(markdown: string): string[] {
+  return passageSentences(markdown).map((s) => s.sentence);
 }
 
 /** Words between spaces, a Chinese or Japanese pair of characters counting as one. */
@@ -60,9 +76,9 @@ export function termsOf(text: string): Set<string> {
   return new Set(tokenise(text));
 }
 
-/** A sentence chosen to quote, with the number of the question's terms it shares. */
-export interface ScoredSentence {
-  sentence: string;
+/** A sentence chosen to quote: where it is, its place among the passage's sentences, and the number of the question's terms it shares. */
+export interface ScoredSentence extends PassageSentence {
+  index: number;
   shared: number;
 }
 
@@ -79,11 +95,15 @@ export function sharedTerms(text: string, question: Set<string>): number {
  * passage's first sentences are, with `shared` 0.
  */
 export function bestSentences(markdown: string, question: Set<string>, max: number): ScoredSentence[] {
-  const sentences = sentencesOf(markdown).map((sentence, i) => ({ sentence, i, shared: sharedTerms(sentence, question) }));
+  const sentences = passageSentences(markdown).map((s, index) => ({ ...s, index, shared: sharedTerms(s.sentence, question) }));
   const sharing = sentences.filter((s) => s.shared > 0);
-  const chosen = (sharing.length > 0 ? sharing : sentences)
-    .sort((a, b) => b.shared - a.shared || a.i - b.i)
+  return (sharing.length > 0 ? sharing : sentences)
+    .sort((a, b) => b.shared - a.shared || a.index - b.index)
     .slice(0, max)
-    .sort((a, b) => a.i - b.i);
-  return chosen.map(({ sentence, shared }) => ({ sentence, shared }));
+    .sort((a, b) => a.index - b.index);
+}
+
+/** Chosen sentences as one quote: neighbours of one paragraph side by side, a gap between others marked `…`. */
+export function quoteOf(sentences: readonly ScoredSentence[]): string {
+  return sentences.map((s, i) => (i === 0 ? '' : s.paragraph === sentences[i - 1]!.paragraph && s.index === sentences[i - 1]!.index + 1 ? ' ' : ' … ') + s.sentence).join('');
 }

@@ -156,6 +156,27 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /```/);
   });
 
+  it("marks the gap between sentences of different paragraphs, and leaves another section's code that meets the question no better than the best sentence", async () => {
+    const keys = [
+      '## Rotating keys',
+      '',
+      'Rotate a key every ninety days. Old keys keep working for a day.',
+      '',
+      'Long-lived services rotate their keys with the same command.',
+      '',
+      '## Calling the API',
+      '',
+      'Send the key as a bearer token:',
+      '',
+      '```bash',
+      'curl -H "Authorization: Bearer $KEY" https://api.example.com',
+      '```',
+    ].join('\n');
+    const text = await answerText('How do I rotate a key?', [page('/keys', 'Keys', keys)]);
+    assert.match(text, /Rotate a key every ninety days\. … Long-lived services rotate their keys with the same command\. \[1\]/);
+    assert.doesNotMatch(text, /curl/);
+  });
+
   it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
