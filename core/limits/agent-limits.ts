@@ -1,5 +1,5 @@
 import type { OrgLimits } from '../tenants/types.js';
-import type { LimitState, Limiter } from './limiter.js';
+import type { Limiter, Spent } from './limiter.js';
 
 export const DEFAULT_AGENT_CREATES_PER_HOUR = 100;
 export const DEFAULT_AGENT_MESSAGES_PER_HOUR = 100;
@@ -13,7 +13,7 @@ export async function consumeAgentLimit(
   limits: OrgLimits | undefined,
   projectId: string,
   kind: 'create' | 'message',
-): Promise<LimitState> {
+): Promise<Spent> {
   const points =
     kind === 'create'
       ? (limits?.agentCreatesPerHour ?? DEFAULT_AGENT_CREATES_PER_HOUR)

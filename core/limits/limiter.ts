@@ -22,6 +22,15 @@ export interface LimitState {
   resetSeconds: number;
 }
 
+/**
+ * What one `consume` took: the tightest state (for the `RateLimit-*` headers) and the points it
+ * took, each from the store and the window it was counted in, which `giveBack` returns when the
+ * request is refused after all. The points are the limiter's own; nothing else reads them.
+ */
+export interface Spent extends LimitState {
+  readonly taken: readonly Taken[];
+}
+
 /** 429 `rate_limited`: a limit is spent; `Retry-After` and the `RateLimit-*` headers say until when. */
 export class RateLimitedError extends QuireError {
   override name = 'RateLimitedError';
@@ -58,8 +67,8 @@ function subjectOf(name: string): LimitSubject {
   return suffix === 'key' || suffix === 'org' || suffix === 'ip' ? suffix : 'project';
 }
 
-/** One point taken (or refused) by one limiter, enough to give it back. */
-interface Taken {
+/** One point taken (or refused) by one limiter, enough to give it back; the limiter's own. */
+export interface Taken {
   from: RateLimiterAbstract;
   key: string;
   /** How long a count new in memory is kept: until its window ends. */
@@ -88,7 +97,7 @@ function counted(from: RateLimiterAbstract, key: string, options: Taken['options
   );
 }
 
-async function giveBack(spent: Taken[]): Promise<void> {
+async function giveBack(spent: readonly Taken[]): Promise<void> {
   // A point given back to a count that has just expired starts a new one, with its own timer.
   await Promise.allSettled(spent.map((t) => (t.from instanceof RateLimiterMemory ? outsideRequests(() => t.from.reward(t.key, 1, t.options)) : t.from.reward(t.key, 1))));
 }
@@ -190,10 +199,13 @@ export class Limiter {
     this.options.logger?.info({ policy: this.options.onStoreError }, 'rate-limit store is back: counting in Redis again');
   }
 
-  /** Consumes one point of every check, or none; returns the tightest state. */
-  async consume(checks: LimitCheck[], now = new Date()): Promise<LimitState> {
+  /**
+   * Consumes one point of every check, or none; returns the tightest state, with the points taken
+   * for `giveBack`.
+   */
+  async consume(checks: LimitCheck[], now = new Date()): Promise<Spent> {
     const spent: Taken[] = [];
-    let tightest: LimitState | undefined;
+    let tightest: Spent | undefined;
     for (const check of checks) {
       const w = this.clock.spanOf(check.window, now);
       const key = `${check.subject}:${w.suffix}`;
@@ -211,9 +223,20 @@ export class Limiter {
         throw new RateLimitedError(check, { limit: check.points, remaining: 0, resetSeconds: w.reset });
       }
       spent.push(taken);
-      const state = { limit: check.points, remaining: taken.remaining, resetSeconds: w.reset };
+      const state = { limit: check.points, remaining: taken.remaining, resetSeconds: w.reset, taken: spent };
       if (!tightest || state.remaining < tightest.remaining) tightest = state;
     }
-    return tightest ?? { limit: 0, remaining: 0, resetSeconds: 0 };
+    return tightest ?? { limit: 0, remaining: 0, resetSeconds: 0, taken: spent };
+  }
+
+  /**
+   * Gives back the points a `consume` took, for a request refused after it consumed (a 4xx found
+   * later, an engine that is down): each to the store and the window it was taken from, so a
+   * window that ended meanwhile gains nothing in the new one, and a point taken from memory while
+   * Redis failed is returned to memory. Never throws: a point that cannot be returned (the store
+   * failing now) stays spent.
+   */
+  giveBack(spent: Spent): Promise<void> {
+    return giveBack(spent.taken);
   }
 }

@@ -125,6 +125,25 @@ describe('limiter month windows in memory', () => {
     assert.equal((await limiter.consume(checks(5))).remaining, 1);
   });
 
+  it('gives back every point a consume took, each to the window it was taken in', async () => {
+    const limiter = new Limiter({ onStoreError: 'open', metrics });
+    const checks: LimitCheck[] = [
+      { name: 'per-org', subject: 'acme', points: 3, window: 'hour' },
+      { name: 'per-key', subject: 'key_1', points: 2, window: 'month' },
+    ];
+    const january = new Date(Date.UTC(2026, 0, 31, 23, 30));
+    const spent = await limiter.consume(checks, january);
+    assert.equal(spent.remaining, 1);
+    await limiter.giveBack(spent);
+    assert.equal((await limiter.consume(checks, january)).remaining, 1, 'both windows are whole again');
+    // A point given back after its window ended adds nothing to the new one.
+    const late = await limiter.consume(checks, january);
+    const february = new Date(Date.UTC(2026, 1, 1, 0, 30));
+    assert.equal((await limiter.consume(checks, february)).remaining, 1);
+    await limiter.giveBack(late);
+    assert.equal((await limiter.consume(checks, february)).remaining, 0);
+  });
+
   it('counts each refusal by the subject whose allowance was spent', async () => {
     const own = createMetrics({ orgLabel: false });
     const limiter = new Limiter({ onStoreError: 'open', metrics: own.limits });
