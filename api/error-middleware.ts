@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { engineClassifier, type Classify } from '../core/engine-errors.js';
 import { InvalidRequestError, NotFoundError, QuireError } from '../core/errors.js';
-import type { LimitState } from '../core/limits/index.js';
+import type { LimitState, Limiter, Spent } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { HttpError } from './http-error.js';
 
@@ -20,6 +20,17 @@ export function setRateLimitHeaders(ctx: Context, state: LimitState): void {
   ctx.set('RateLimit-Limit', String(state.limit));
   ctx.set('RateLimit-Remaining', String(Math.max(0, state.remaining)));
   ctx.set('RateLimit-Reset', String(state.resetSeconds));
+}
+
+/**
+ * Gives back what a request spent when it is refused after spending (see README, Rate limits),
+ * and takes its `RateLimit-*` headers off: they told of a unit the refusal no longer spends.
+ */
+export async function giveBackLimit(ctx: Context, limiter: Pick<Limiter, 'giveBack'>, spent: Spent): Promise<void> {
+  ctx.remove('RateLimit-Limit');
+  ctx.remove('RateLimit-Remaining');
+  ctx.remove('RateLimit-Reset');
+  await limiter.giveBack(spent);
 }
 
 /** The body of an error response, built from the classified error. */

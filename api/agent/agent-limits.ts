@@ -1,5 +1,7 @@
-import { consumeAgentLimit as consume, type LimitState } from '../../core/limits/index.js';
+import type { Context } from 'koa';
+import { consumeAgentLimit as consume, type Spent } from '../../core/limits/index.js';
 import type { OrgLimits } from '../../core/tenants/index.js';
+import { giveBackLimit, setRateLimitHeaders } from '../error-middleware.js';
 import type { ApiServices } from '../services.js';
 
 export { DEFAULT_AGENT_CREATES_PER_HOUR, DEFAULT_AGENT_MESSAGES_PER_HOUR } from '../../core/limits/index.js';
@@ -12,6 +14,30 @@ export async function consumeAgentLimit(
   limits: OrgLimits | undefined,
   projectId: string,
   kind: 'create' | 'message',
-): Promise<LimitState> {
+): Promise<Spent> {
   return consume(services.limiter, limits, projectId, kind);
+}
+
+/**
+ * Spends one create or one follow-up message (setting the `RateLimit-*` headers), then does the
+ * work it pays for. When the work is refused (any error: the project being deleted, Temporal
+ * down, an Idempotency-Key reused with another prompt, …), the unit is given back and the
+ * headers taken off before the error is answered, so only a request Quire accepts spends.
+ * Everything that can be checked before spending (the project, the body, the model, an archived
+ * job) is checked by the caller first.
+ */
+export async function spendAgentLimit<T>(
+  ctx: Context,
+  services: AgentLimitDeps,
+  limit: { limits: OrgLimits | undefined; projectId: string; kind: 'create' | 'message' },
+  work: () => Promise<T>,
+): Promise<T> {
+  const spent = await consumeAgentLimit(services, limit.limits, limit.projectId, limit.kind);
+  setRateLimitHeaders(ctx, spent);
+  try {
+    return await work();
+  } catch (err) {
+    await giveBackLimit(ctx, services.limiter, spent);
+    throw err;
+  }
 }

@@ -27,6 +27,8 @@ export const agentOperations: OperationSpec[] = [
     path: '/v2/agent/{projectId}/job',
     operationId: 'createAgentJob',
     summary: 'Start an agent job',
+    description:
+      'Spends one unit of the project’s `agentCreatesPerHour` only when it starts a job: a create refused with any 4xx or 5xx spends nothing and carries no `RateLimit-*` headers, and one answered with the job its `Idempotency-Key` made spends nothing.',
     security,
     params: { path: ProjectParams, header: CreateJobHeaders },
     body: CreateJobBody,
@@ -68,7 +70,7 @@ export const agentOperations: OperationSpec[] = [
     operationId: 'sendAgentMessage',
     summary: 'A follow-up message; queued while a turn runs, resumes a failed job',
     description:
-      'Answers 409 (`conflict`) when the job is archived, or, as a job create, while the job’s project is being deleted (nothing of the message is kept and no run starts); 404 once the project is gone.',
+      'Answers 409 (`conflict`) when the job is archived, or, as a job create, while the job’s project is being deleted (nothing of the message is kept and no run starts); 404 once the project is gone. Spends one unit of the project’s `agentMessagesPerHour` only when answered 200: a refused message spends nothing and carries no `RateLimit-*` headers.',
     security,
     params: { path: JobParams, header: MessageHeaders },
     body: MessageBody,

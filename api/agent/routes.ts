@@ -6,11 +6,10 @@ import { UnavailableError } from '../../core/errors.js';
 import { archiveJobRun, InvalidCursorError, jobIdForKey, sendJobMessage, toJobView } from '../../core/jobs/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
 import { badRequest, conflict, HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
-import { consumeAgentLimit } from './agent-limits.js';
+import { spendAgentLimit } from './agent-limits.js';
 import { agentAccess } from './project-access.js';
 import { readJob } from './job-reader.js';
 import { lastEventIdOf, streamJobEvents } from './job-event-stream.js';
@@ -74,13 +73,16 @@ export function agentRouter(services: AgentRouterDeps): Router {
       ctx.body = toJobView(made);
       return;
     }
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
-    const job = await createJob(
-      { temporal: services.temporal, store, config: services.config },
-      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
-    );
-    // Two creates with one key at once: the one whose record was written first made the job.
-    if (jobId) await requireSamePrompt(store, job, `first:${job.id}`, body.prompt);
+    // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
+    const job = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, async () => {
+      const created = await createJob(
+        { temporal: services.temporal, store, config: services.config },
+        { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
+      );
+      // Two creates with one key at once: the one whose record was written first made the job.
+      if (jobId) await requireSamePrompt(store, created, `first:${created.id}`, body.prompt);
+      return created;
+    });
     ctx.status = 201;
     ctx.body = toJobView(job);
   });
@@ -112,20 +114,22 @@ export function agentRouter(services: AgentRouterDeps): Router {
     const found = await jobOf(ctx, project);
     const body = parseInput(MessageBody, ctx.request.body);
     if (!found.open) throw conflict('the job is archived; start a new job');
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'message'));
     const key = ctx.get('Idempotency-Key');
     const message = { id: IDEMPOTENCY_KEY.test(key) ? `key:${key}` : randomUUID(), prompt: body.prompt };
-    // The prompt stays out of workflow history: the database keeps it, the update carries its id.
-    await store.putMessage(project.id, found.record.id, message);
-    if (message.id.startsWith('key:')) await requireSamePrompt(store, found.record, message.id, body.prompt);
-    // The open run takes it behind its turn, or the job's next run starts for it (a failed job resumes).
-    ctx.body = toJobView(
-      await update(() => sendJobMessage(services, found.record, message)).catch((err: unknown) => {
+    // A message refused from here on (its project being deleted, the job archived meanwhile, no
+    // worker in time, …) gives its unit back; the retry the 503 asks for spends it.
+    const record = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'message' }, async () => {
+      // The prompt stays out of workflow history: the database keeps it, the update carries its id.
+      await store.putMessage(project.id, found.record.id, message);
+      if (message.id.startsWith('key:')) await requireSamePrompt(store, found.record, message.id, body.prompt);
+      // The open run takes it behind its turn, or the job's next run starts for it (a failed job resumes).
+      return update(() => sendJobMessage(services, found.record, message)).catch((err: unknown) => {
         // Temporal keeps the message for the worker to come; the client must know a retry could run it twice.
         if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw new UnavailableError('workflow engine', UNTAKEN_MESSAGE, { cause: err });
         throw err;
-      }),
-    );
+      });
+    });
+    ctx.body = toJobView(record);
   });
 
   router.post('/job/:id/archive', async (ctx) => {

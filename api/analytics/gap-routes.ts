@@ -2,11 +2,10 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
 import { createJob, jobIdForKey, toJobView, type JobRecord } from '../../core/jobs/index.js';
-import { consumeAgentLimit } from '../agent/agent-limits.js';
+import { spendAgentLimit } from '../agent/agent-limits.js';
 import { chooseModel } from '../agent/choose-model.js';
 import { IDEMPOTENCY_KEY } from '../agent/schemas.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -97,10 +96,12 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
       return;
     }
     const org = await tenants.getOrg(orgId);
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, org?.limits, project.id, 'create'));
-    const job = await createJob(
-      { temporal: services.temporal, store: jobs, config },
-      { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
+    // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
+    const job = await spendAgentLimit(ctx, services, { limits: org?.limits, projectId: project.id, kind: 'create' }, () =>
+      createJob(
+        { temporal: services.temporal, store: jobs, config },
+        { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
+      ),
     );
     await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId: job.id, at: recorder.now() });
     answer(ctx, 201, gap, job);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { authOf, requireKey } from '../../auth.js';
-import { setRateLimitHeaders } from '../../error-middleware.js';
 import { badRequest } from '../../http-error.js';
 import type { ApiServices } from '../../services.js';
 import { parseInput } from '../../validation.js';
-import { consumeAgentLimit } from '../agent-limits.js';
+import { spendAgentLimit } from '../agent-limits.js';
 import { chooseModel } from '../choose-model.js';
 import { createJob } from '../create-job.js';
 import { streamJobEvents } from '../job-event-stream.js';
@@ -40,11 +39,10 @@ export function agentV1Router(services: AgentV1RouterDeps): Router {
       throw badRequest(`invalid body: branch: ${rule}`, [{ path: 'branch', message: rule }]);
     }
     const { prompt, preamble } = fromMessages(body.messages);
-    setRateLimitHeaders(ctx, await consumeAgentLimit(services, limits, project.id, 'create'));
     const messageId = randomUUID();
-    const job = await createJob(
-      { temporal: services.temporal, store, config: services.config },
-      {
+    // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
+    const job = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, () =>
+      createJob({ temporal: services.temporal, store, config: services.config }, {
         projectId: project.id,
         repository: project.repository,
         ref: project.branch,
@@ -54,7 +52,7 @@ export function agentV1Router(services: AgentV1RouterDeps): Router {
         messageId,
         ...(body.branch ? { branch: body.branch } : {}),
         ...(preamble ? { preamble } : {}),
-      },
+      }),
     );
     ctx.set({ 'X-Session-Id': job.id, 'X-Branch-Name': job.branch, 'X-Message-Id': messageId });
     streamJobEvents(
