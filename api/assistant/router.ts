@@ -6,17 +6,18 @@ import { LimitStoreUnavailableError } from '../../core/limits/index.js';
 import type { ThreadTranscript } from '../../core/threads/index.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { requireKey, authOf } from '../auth.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { giveBackLimit, setRateLimitHeaders } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
+import type { PreparedAnswer } from './answer-service.js';
 import type { WriterFactory } from './answer-writer.js';
 import { runAnswer } from './answer-stream.js';
 import { conversationOf } from './conversation.js';
 import { DataStreamWriter } from './data-stream.js';
 import { assistantLimits } from './limits.js';
 import { V1Body, V2Body } from './schema.js';
-import { openThread } from './thread-access.js';
+import { openThread, type ThreadAccess } from './thread-access.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
 
 interface Protocol {
@@ -79,22 +80,32 @@ export function assistantRouter(services: AssistantRouterDeps): Router {
     });
     setRateLimitHeaders(ctx, limit);
 
-    const thread = await openThread(answers, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
+    let thread: ThreadAccess;
+    let again: ReturnType<typeof regenerated>;
+    let prepared: PreparedAnswer;
+    try {
+      thread = await openThread(answers, { orgId, domainId: domain.id, threadId: body.threadId, threadKey: body.threadKey }, logger);
+      // AI SDK 5's `regenerate` (v1 clients send no trigger).
+      again = body.trigger === 'regenerate-message' ? regenerated(thread.transcript, typeof body.messageId === 'string' ? body.messageId : undefined) : undefined;
+      const conversation = conversationOf(body.messages, again?.before ?? thread.transcript);
+      prepared = await answers.prepare(
+        {
+          domain,
+          conversation,
+          filter: body.filter ?? undefined,
+          pageSize: body.retrievalPageSize,
+          currentPath: body.currentPath,
+          context: body.context,
+        },
+        controller.signal,
+      );
+    } catch (err) {
+      // Refused before its stream begins (an unknown thread, no question, retrieval down, …): the
+      // request spends nothing. From the stream on, the answer is served, and spent.
+      await giveBackLimit(ctx, limiter, limit);
+      throw err;
+    }
     const { threadId } = thread.ref;
-    // AI SDK 5's `regenerate` (v1 clients send no trigger).
-    const again = body.trigger === 'regenerate-message' ? regenerated(thread.transcript, typeof body.messageId === 'string' ? body.messageId : undefined) : undefined;
-    const conversation = conversationOf(body.messages, again?.before ?? thread.transcript);
-    const prepared = await answers.prepare(
-      {
-        domain,
-        conversation,
-        filter: body.filter ?? undefined,
-        pageSize: body.retrievalPageSize,
-        currentPath: body.currentPath,
-        context: body.context,
-      },
-      controller.signal,
-    );
 
     const messageId = `msg_${randomUUID()}`;
     const writer = protocol.writer(res, { messageId, threadId, ...(thread.key ? { threadKey: thread.key } : {}), queryRewrite: prepared.rewrite });

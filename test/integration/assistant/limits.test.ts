@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import { UnavailableError } from '../../../core/errors.js';
 import { createLogger } from '../../../core/logger.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
 import { assistantWorld, SITE, userMessage, userMessageV1, type AssistantWorld, type WorldOptions } from './harness.js';
@@ -157,3 +158,36 @@ describe('assistant rate limits', () => {
     await w.close();
   });
 });
+
+for (const store of ['memory', 'redis'] as const) {
+  describe(`assistant requests refused after counting spend nothing (limits in ${store})`, () => {
+    const world = (opts: WorldOptions) => (store === 'redis' ? limitedWorld(opts) : assistantWorld(opts));
+    const remaining = async (res: Response) => {
+      await res.arrayBuffer();
+      return res.headers.get('ratelimit-remaining');
+    };
+
+    it('an unknown thread (404) and retrieval down (503) give the unit back and carry no RateLimit headers; an answer spends', async () => {
+      const w = await world({ orgLimits: { assistantPerKeyPerMonth: 5 } });
+      assert.equal(await remaining(await w.post('v2', body())), '4');
+      for (let i = 0; i < 3; i++) {
+        const unknown = await w.post('v2', { ...body(), threadId: 'no-such-thread', threadKey: 'not-its-key' });
+        assert.equal(unknown.status, 404);
+        assert.equal(await remaining(unknown), null, 'a refusal tells of no unit spent');
+      }
+      assert.equal(await remaining(await w.post('v2', body())), '3', 'the second answer spends one more, and only one');
+
+      // The index fails as a search engine that is down does: the answer is refused before its stream.
+      const search = w.docIndex.search.bind(w.docIndex);
+      w.docIndex.search = () => Promise.reject(new UnavailableError('search engine'));
+      for (let i = 0; i < 3; i++) {
+        const down = await w.post('v2', body());
+        assert.equal(down.status, 503);
+        assert.equal(await remaining(down), null);
+      }
+      w.docIndex.search = search;
+      assert.equal(await remaining(await w.post('v2', body())), '2');
+      await w.close();
+    });
+  });
+}
