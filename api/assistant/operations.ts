@@ -90,7 +90,8 @@ export const assistantOperations: OperationSpec[] = [
       '`text-start`, `text-delta`…, `text-end`, `source-url`… (the `[N]` citations), `finish-step`, `finish`. A complete answer ends ' +
       'with a ```suggestions block of `(Title)[/path]` lines. An error after the stream started is an `error` chunk. A client that reads nothing for ' +
       '`QUIRE_STREAM_STALL_TIMEOUT_MS` has its stream ended. With a chat model, each search the model runs of its own (at most ' +
-      '`QUIRE_ASSISTANT_MAX_SEARCHES`) is one more `search` tool step between texts, listing only pages not listed before.',
+      '`QUIRE_ASSISTANT_MAX_SEARCHES`) is one more `search` tool step between texts, listing only pages not listed before. ' +
+      'Only a request whose stream begins spends the assistant limits: one refused with any 4xx or 5xx spends nothing and carries no `RateLimit-*` headers.',
     body: V2Body,
     responses: {
       200: {
@@ -110,7 +111,7 @@ export const assistantOperations: OperationSpec[] = [
       'One `CODE:JSON` part per line: `f` (message id), `8` (annotation `[{threadId, threadKey?, queryRewrite?}]`), the `search` tool step ' +
       '(`9` call, `a` its hits `{path, url, content, metadata}`, `e`), then `f`, `0` (text)… with a `search` step (`9`, `a`, `e`, `f`) ' +
       'wherever the model searched, `h` (sources), ' +
-      '`e` and `d` (finish, with the threadId); `3` is an error after the stream started.',
+      '`e` and `d` (finish, with the threadId); `3` is an error after the stream started. Only a request whose stream begins spends the assistant limits.',
     deprecated: true,
     body: V1Body,
     responses: {
