@@ -57,6 +57,28 @@ async function readIfFile(file: string): Promise<Buffer | undefined> {
 }
 
 /**
+ * The way from the page at `pagePath` (`/console/jobs/docs/job_1`) back to the API's root, as a
+ * relative URL (`../../../`; `./` for `/console` itself): a browser that reached the page
+ * through a proxy's path prefix (`/quire/console/…`, the prefix stripped before the API) resolves
+ * it to that prefix, one that reached the API directly to the origin's root. Segments are what
+ * the browser counts: what lies between slashes, empty ones included.
+ */
+export function pageToRoot(pagePath: string): string {
+  const depth = pagePath.split('/').length - 2;
+  return depth > 0 ? '../'.repeat(depth) : './';
+}
+
+/**
+ * index.html as the page at `pagePath` loads it: the built file names its assets from the root
+ * (`/console/assets/main-….js`); each is named relative to the page instead, so the console
+ * loads under a proxy's path prefix as well as without one (the CSP's `base-uri 'none'` leaves
+ * no `<base>` to do it).
+ */
+function pageAt(index: Buffer, pagePath: string): string {
+  return index.toString('utf8').replaceAll('="/console/assets/', `="${pageToRoot(pagePath)}console/assets/`);
+}
+
+/**
  * `GET /console/assets/*`: the built files; `GET /console` and every other path under it (the
  * client-side routes): `index.html`. Nothing is cached in memory, so a rebuild shows at once.
  */
@@ -86,6 +108,6 @@ export function addStaticRoutes(router: Router, consoleDir: string): void {
     if (!page) throw notBuilt();
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
+    ctx.body = pageAt(page, ctx.path);
   });
 }

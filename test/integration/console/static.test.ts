@@ -42,15 +42,23 @@ describe('console pages', function () {
     assert.equal(res.headers.get('referrer-policy'), 'same-origin');
   }
 
-  it('serves index.html at /console and at every client-side route under it', async () => {
-    for (const page of ['/console', '/console/', '/console/settings', '/console/conversations/thr_1', '/console/session/elsewhere']) {
+  it('serves index.html at /console and at every client-side route under it, its assets named relative to the page', async () => {
+    // The way back to the API's root from each page: under a proxy's path prefix it leads to the prefix.
+    const toRoot: Record<string, string> = {
+      '/console': './',
+      '/console/': '../',
+      '/console/settings': '../',
+      '/console/conversations/thr_1': '../../',
+      '/console/session/elsewhere': '../../',
+    };
+    for (const [page, root] of Object.entries(toRoot)) {
       const res = await fetch(url + page);
       assert.equal(res.status, 200, page);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
       assert.equal(res.headers.get('cache-control'), 'no-cache');
       assertLockedDown(res);
       await conforms(page === '/console' ? '/console' : '/console/{page}', 'get', res.clone());
-      assert.equal(await res.text(), INDEX);
+      assert.equal(await res.text(), INDEX.replace('"/console/assets/', `"${root}console/assets/`), page);
     }
   });
 
