@@ -2,7 +2,7 @@ import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import Router, { route, type RouterOnChangeArgs } from 'preact-router';
 import { listDomains, type DomainSummary } from './api/admin.js';
-import { whenCsrfRefused, whenSignedOut } from './api/client.js';
+import { rooted, whenCsrfRefused, whenSignedOut } from './api/client.js';
 import { currentSession, sessionAgain, signOut, type Session } from './api/session.js';
 import { clearDrafts } from './data/drafts.js';
 import { messageOf } from './components/async.js';
@@ -18,14 +18,14 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { ThreadPage } from './pages/thread.js';
 
-/** The navigation, in order; `match` tells which entry a URL belongs to. */
+/** The navigation, in order; `match` tells which entry a URL belongs to. Every console path is under ROOT (a proxy's prefix). */
 const NAV = [
-  { href: '/console/overview', label: 'Overview' },
-  { href: '/console/conversations', label: 'Conversations' },
-  { href: '/console/gaps', label: 'Gaps' },
-  { href: '/console/jobs', label: 'Jobs' },
+  { href: rooted('/console/overview'), label: 'Overview' },
+  { href: rooted('/console/conversations'), label: 'Conversations' },
+  { href: rooted('/console/gaps'), label: 'Gaps' },
+  { href: rooted('/console/jobs'), label: 'Jobs' },
   // Settings: filled in by the console-server work (domains, keys, projects, webhooks, automations).
-  { href: '/console/settings', label: 'Settings' },
+  { href: rooted('/console/settings'), label: 'Settings' },
 ];
 
 type SessionState = { state: 'checking' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; session: Session } | { state: 'failed'; error: string };
@@ -113,7 +113,8 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
   // The picker reads the list again on leaving Settings, where domains are added and deleted, and on
   // every move while the list is missing (a server that was down at load may be back).
   const onRoute = (e: RouterOnChangeArgs) => {
-    const leftSettings = e.previous?.startsWith('/console/settings') && !e.url.startsWith('/console/settings');
+    const settings = rooted('/console/settings');
+    const leftSettings = e.previous?.startsWith(settings) && !e.url.startsWith(settings);
     if (e.previous && (leftSettings || domains === null)) void loadDomains();
     setUrl(e.url);
   };
@@ -166,16 +167,16 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           </p>
         ) : (
         <Router onChange={onRoute}>
-          {report('Overview', <OverviewPage path="/console/overview" domain={domain} />)}
-          {report('Conversations', <ConversationsPage path="/console/conversations" domain={domain} />)}
-          {report('Thread', <ThreadPage path="/console/conversations/:threadId" domain={domain} />)}
-          {report('Gaps', <GapsPage path="/console/gaps" domain={domain} />)}
-          <JobsPage path="/console/jobs" />
-          <JobPage path="/console/jobs/:projectId/:jobId" />
-          <SettingsPage path="/console/settings/:rest*" />
+          {report('Overview', <OverviewPage path={rooted('/console/overview')} domain={domain} />)}
+          {report('Conversations', <ConversationsPage path={rooted('/console/conversations')} domain={domain} />)}
+          {report('Thread', <ThreadPage path={rooted('/console/conversations/:threadId')} domain={domain} />)}
+          {report('Gaps', <GapsPage path={rooted('/console/gaps')} domain={domain} />)}
+          <JobsPage path={rooted('/console/jobs')} />
+          <JobPage path={rooted('/console/jobs/:projectId/:jobId')} />
+          <SettingsPage path={rooted('/console/settings/:rest*')} />
           {/* Only the console's own URLs: a link elsewhere (a pull request page) is left to the browser. */}
-          <NotFoundPage path="/console/:rest+" />
-          <Redirect path="/console" to="/console/overview" />
+          <NotFoundPage path={rooted('/console/:rest+')} />
+          <Redirect path={rooted('/console')} to={rooted('/console/overview')} />
         </Router>
         )}
       </main>

@@ -27,6 +27,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The API's root path as the browser sees it: '' when the API is served at the origin's root, a
+ * reverse proxy's path prefix (`/quire`, stripped by the proxy) when it is served under one. Read
+ * from this script's own address, which index.html names relative to the page
+ * (`<root>/console/assets/main-….js`), so the console needs no setting to know it.
+ */
+export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+
+/** A path of the API or of the console (`/v2/admin/domains`, `/console/jobs`) as the browser asks for it: under ROOT. */
+export function rooted(path: string): string {
+  return `${ROOT}${path}`;
+}
+
 let csrfToken: string | null = null;
 let publicUrl: string | null = null;
 let onSignedOut: () => void = () => undefined;
@@ -71,10 +84,10 @@ export interface RequestOptions {
 /**
  * The API's absolute URL for `path`, for pasting elsewhere (a docs site's widget tag, a forge's
  * webhook): under the deployment's public URL, which a proxy's path prefix or host may set apart
- * from the page's; the page's origin only when the server names none.
+ * from the page's; the page's origin and ROOT only when the server names none.
  */
 export function apiUrl(path: string): string {
-  return `${publicUrl ?? location.origin}${path}`;
+  return `${publicUrl ?? location.origin + ROOT}${path}`;
 }
 
 /** The path with its query, leaving out parameters that are unset. */
@@ -106,7 +119,7 @@ async function send<T>(path: string, options: RequestOptions): Promise<T> {
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(withQuery(path, options.query), {
+    response = await fetch(withQuery(rooted(path), options.query), {
       method,
       headers,
       credentials: 'same-origin',

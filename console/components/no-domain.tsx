@@ -1,3 +1,4 @@
+import { rooted } from '../api/client.js';
 import { Page } from './page.js';
 
 /**
@@ -10,7 +11,7 @@ export function NoDomain({ title, listed }: { path: string; title: string; liste
     <Page title={title}>
       {listed ? (
         <p class="empty">
-          No domain yet: <a href="/console/settings/domains">add one in Settings</a> to see its reports.
+          No domain yet: <a href={rooted('/console/settings/domains')}>add one in Settings</a> to see its reports.
         </p>
       ) : (
         <p class="empty">This report needs your list of domains, which could not be read.</p>

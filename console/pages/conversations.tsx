@@ -1,3 +1,4 @@
+import { rooted } from '../api/client.js';
 import { useEffect, useState } from 'preact/hooks';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
@@ -73,7 +74,7 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
                   {rows.map((row) => (
                     <li key={row.id} class="card">
                       <p class="question">
-                        {row.threadId ? <a href={`/console/conversations/${encodeURIComponent(row.threadId)}${query}`}>{row.query}</a> : row.query}
+                        {row.threadId ? <a href={rooted(`/console/conversations/${encodeURIComponent(row.threadId)}${query}`)}>{row.query}</a> : row.query}
                       </p>
                       <p class="meta">
                         <time dateTime={row.timestamp}>{formatTime(row.timestamp)}</time>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { route } from 'preact-router';
 import { listProjects, type ProjectSummary } from '../api/admin.js';
 import * as analytics from '../api/analytics.js';
-import { ApiError } from '../api/client.js';
+import { ApiError, rooted } from '../api/client.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
 import { LoadMore } from '../components/load-more.js';
 import { Page } from '../components/page.js';
@@ -71,7 +71,7 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
           <ul>
             {gap.jobs.map((j) => (
               <li key={j.jobId}>
-                <a href={`/console/jobs/${encodeURIComponent(j.projectId)}/${encodeURIComponent(j.jobId)}`}>{j.jobId}</a> ({j.status})
+                <a href={rooted(`/console/jobs/${encodeURIComponent(j.projectId)}/${encodeURIComponent(j.jobId)}`)}>{j.jobId}</a> ({j.status})
               </li>
             ))}
           </ul>
@@ -111,7 +111,7 @@ function FixForm({ gap, domain, period, projects, onCancel }: { gap: Gap; domain
     setBusy(true);
     try {
       const job = await analytics.fixGap(domain, gap.id, period, { projectId, asDraft });
-      route(`/console/jobs/${encodeURIComponent(job.projectId)}/${encodeURIComponent(job.jobId)}`);
+      route(rooted(`/console/jobs/${encodeURIComponent(job.projectId)}/${encodeURIComponent(job.jobId)}`));
     } catch (err) {
       const field = err instanceof ApiError ? err.fieldMessage('projectId') : undefined;
       setErrors(field ? { projectId: field } : { form: messageOf(err) });

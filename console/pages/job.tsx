@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api/client.js';
+import { ApiError, rooted } from '../api/client.js';
 import { followEvents, getJob, sendMessage, type Job, type JobEvent } from '../api/jobs.js';
 import { messageOf } from '../components/async.js';
 import { Page } from '../components/page.js';
@@ -60,7 +60,7 @@ export function JobPage({ projectId = '', jobId = '' }: { path?: string; project
   const times = eventTimes(events.map((e) => e.time));
 
   return (
-    <Page title={job?.title ?? `Job ${jobId}`} actions={<a href="/console/jobs">All jobs</a>}>
+    <Page title={job?.title ?? `Job ${jobId}`} actions={<a href={rooted('/console/jobs')}>All jobs</a>}>
       {error ? <p role="alert" class="error">{error}</p> : null}
       {job ? (
         <section class="card job" aria-label="Job">

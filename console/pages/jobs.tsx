@@ -1,3 +1,4 @@
+import { rooted } from '../api/client.js';
 import { useState } from 'preact/hooks';
 import { listProjects } from '../api/admin.js';
 import { listJobs, type Job } from '../api/jobs.js';
@@ -45,7 +46,7 @@ function JobList({ first }: { first: ProjectJobs<Job>[] }) {
           {rows.map(({ projectId, job }) => (
             <tr key={job.id}>
               <th scope="row">
-                <a href={`/console/jobs/${encodeURIComponent(projectId)}/${encodeURIComponent(job.id)}`}>{job.title ?? job.id}</a>
+                <a href={rooted(`/console/jobs/${encodeURIComponent(projectId)}/${encodeURIComponent(job.id)}`)}>{job.title ?? job.id}</a>
               </th>
               <td data-label="Project">{projectId}</td>
               <td data-label="Status">

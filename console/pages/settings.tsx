@@ -1,3 +1,4 @@
+import { rooted } from '../api/client.js';
 import { Page } from '../components/page.js';
 import { AutomationsSection, WebhooksSection } from './settings/automations.js';
 import { DomainsSection } from './settings/domains.js';
@@ -28,7 +29,7 @@ export function SettingsPage({ rest = '' }: { path?: string; rest?: string }) {
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.slug}>
-              <a href={`/console/settings/${s.slug}`} aria-current={s === current ? 'page' : undefined}>
+              <a href={rooted(`/console/settings/${s.slug}`)} aria-current={s === current ? 'page' : undefined}>
                 {s.label}
               </a>
             </li>

@@ -1,3 +1,4 @@
+import { rooted } from '../api/client.js';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
@@ -17,7 +18,7 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
   }, [domain, threadId]);
 
   return (
-    <Page title="Thread" actions={<a href={`/console/conversations${location.search}`}>Back to conversations</a>}>
+    <Page title="Thread" actions={<a href={rooted(`/console/conversations${location.search}`)}>Back to conversations</a>}>
       <p class="meta">
         Thread <code>{threadId}</code>
       </p>
