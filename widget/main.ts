@@ -4,7 +4,8 @@
  *   <script src="https://quire.example.com/widget.js" data-domain="DOMAIN" data-key="quire_dsc_…" async></script>
  *
  * optional `data-title` (launcher and panel title), `data-api` (the API's base
- * URL; default: where the script came from), `data-docs-url` (the docs site
+ * URL; default: the folder the script came from, so `https://example.com/quire/widget.js`, behind a
+ * proxy's path prefix, talks to `https://example.com/quire`), `data-docs-url` (the docs site
  * for relative links; default: the domain's base URL, as its search hits show it)
  * and `data-language` (a BCP 47 tag for the widget's own words; default: the
  * page's `<html lang>`, else English).
@@ -22,7 +23,7 @@ function start(script: HTMLScriptElement): void {
     console.warn('Quire widget: add data-domain and data-key to its script tag.');
     return;
   }
-  const api = (script.dataset.api ?? new URL(script.src, location.href).origin).replace(/\/+$/, '');
+  const api = (script.dataset.api ?? new URL('.', new URL(script.src, location.href)).href).replace(/\/+$/, '');
   reportPageViews({ api, domain, assistantKey });
   const mount = () =>
     mountWidget({

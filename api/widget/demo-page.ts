@@ -4,7 +4,9 @@
  * (`/widget/demo#domain=…&key=…`), which never reaches a server log; without
  * them the page asks for them. The tag it shows to copy starts with
  * `publicUrl` (`QUIRE_PUBLIC_URL` as set, path included), as the console's
- * does; without it, with the page's origin.
+ * does; without it, with the API's root as the page sees it (its origin, and
+ * a proxy's path prefix when it is served under one). It loads the widget
+ * from there too (`../widget.js`, relative to `/widget/demo`).
  */
 export function demoPage(publicUrl: string | undefined): string {
   // JSON is a script literal; `<` escaped, so no value can close the script element.
@@ -40,8 +42,9 @@ answers from the domain's indexed docs, with sources and suggested pages. Try �
   var domain = params.get('domain') || 'example-docs';
   var key = params.get('key');
   var publicUrl = __PUBLIC_URL__;
+  var root = new URL('..', location.href).href.replace(/\\/$/, '');
   document.getElementById('tag').textContent =
-    '<script src="' + (publicUrl || location.origin) + '/widget.js" data-domain="' + domain + '" data-key="quire_dsc_…" async><\\/script>';
+    '<script src="' + (publicUrl || root) + '/widget.js" data-domain="' + domain + '" data-key="quire_dsc_…" async><\\/script>';
   if (!key) {
     var form = document.getElementById('setup');
     form.hidden = false;
@@ -53,7 +56,7 @@ answers from the domain's indexed docs, with sources and suggested pages. Try �
     return;
   }
   var s = document.createElement('script');
-  s.src = '/widget.js';
+  s.src = '../widget.js';
   s.async = true;
   s.dataset.domain = domain;
   s.dataset.key = key;
