@@ -37,7 +37,7 @@ describe('the console session in a real browser', function () {
     const features = FEATURES.map((f) => (f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f));
     url = (await serve(createApp(services, features))).url;
     acme = await seedOrg(services, 'acme');
-    await services.tenants.putDomain({ id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+    await services.tenants.putDomain({ id: 'acme-guarded-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
     attacker = await startPageServer();
   });
 
@@ -83,7 +83,7 @@ describe('the console session in a real browser', function () {
       attacker.put(
         `/attack-${i}.html`,
         `<!doctype html><html><body>
-<form id="reindex" method="POST" action="${url}/v2/admin/domains/acme-docs/index" enctype="text/plain"></form>
+<form id="reindex" method="POST" action="${url}/v2/admin/domains/acme-guarded-docs/index" enctype="text/plain"></form>
 <form id="key" method="POST" action="${url}/v2/admin/keys"><input name="kind" value="admin"></form>
 </body></html>`,
       );
@@ -109,7 +109,7 @@ describe('the console session in a real browser', function () {
     }
     await screenshot(tab.page, 'console-security', 'cross-site-post-refused');
     // Nothing happened: no re-index was started and no key was made.
-    const indexing = await fetch(`${url}/v2/admin/domains/acme-docs/index`, { headers: { Authorization: `Bearer ${acme.adminKey}` } });
+    const indexing = await fetch(`${url}/v2/admin/domains/acme-guarded-docs/index`, { headers: { Authorization: `Bearer ${acme.adminKey}` } });
     assert.equal(indexing.status, 404, 'never indexed');
     assert.equal((await services.tenants.listKeys('acme')).length, 2, 'the seeded keys only');
   });
