@@ -19,7 +19,7 @@ const DEMO_PAGE = `<!doctype html>
 <link rel="icon" href="data:,"><title>Quire widget demo</title>
 <style>
 body{font:16px/1.6 Georgia,serif;max-width:720px;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-family:system-ui,sans-serif}code{background:#f3f3f3;padding:0 .25em}
+h1{font-family:system-ui,sans-serif}code{background:#f3f3f3;padding:0 .25em}pre{white-space:pre-wrap;overflow-wrap:anywhere}
 [hidden]{display:none}form{display:grid;gap:.5rem;max-width:480px;font-family:system-ui,sans-serif}input{font:inherit;padding:.4rem}
 </style></head>
 <body>
