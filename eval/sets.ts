@@ -24,6 +24,9 @@ export const DEFAULT_SETS: CorpusSet[] = [
     docs: path.join(ROOT, 'infra', 'example-docs'),
     questions: { 'example-docs': path.join(QUESTIONS, 'example-docs.json'), 'example-docs-semantic': path.join(QUESTIONS, 'example-docs-semantic.json') },
   },
+  // Small sites written in German and French, so that a change to how words are cut shows beyond English.
+  { docs: path.join(__dirname, 'corpora', 'speicherwerk'), questions: { speicherwerk: path.join(QUESTIONS, 'speicherwerk.json') } },
+  { docs: path.join(__dirname, 'corpora', 'facturo'), questions: { facturo: path.join(QUESTIONS, 'facturo.json') } },
 ];
 /** Vectors survive between runs, so a second eval embeds nothing. */
 const VECTOR_CACHE = path.join(os.tmpdir(), 'quire-eval-vector-cache.db');
