@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { stem, termId, tokenise } from '../../../core/retrieval/tokenise.js';
+import { STEMMED_LANGUAGES, stemmingLanguage } from '../../../core/retrieval/stemmers.js';
 
 describe('tokenise', () => {
   it('keeps identifiers whole and also splits them into parts', () => {
@@ -64,5 +65,69 @@ describe('tokenise', () => {
     assert.equal(termId('queue'), termId('queue'));
     assert.notEqual(termId('queue'), termId('queues'));
     assert.ok(termId('queue') >= 0 && termId('queue') < 2 ** 32);
+  });
+});
+
+describe('tokenise in a language with a stemmer of its own', () => {
+  /** Whether every word shares one term in `language`: the stemmed terms of each, intersected, are not empty. */
+  const shareATerm = (language: string | undefined, ...words: string[]) => {
+    const [first, ...rest] = words.map((word) => new Set(tokenise(word, language)));
+    return [...first!].some((term) => rest.every((terms) => terms.has(term)));
+  };
+
+  it('gives a word and its inflections one stem in German, French, Spanish, Portuguese, Italian and Dutch', () => {
+    const families: Array<[string, string[]]> = [
+      ['de', ['Einstellung', 'Einstellungen']],
+      ['de', ['Benutzer', 'Benutzern', 'Benutzers']],
+      ['de', ['Rechner', 'Rechnern', 'Rechners']],
+      ['de', ['Sicherung', 'Sicherungen']],
+      ['fr', ['configurer', 'configuration', 'configurez']],
+      ['fr', ['installer', 'installation', 'installé']],
+      ['fr', ['facture', 'factures', 'facturer']],
+      ['es', ['instalar', 'instalación', 'instalaciones']],
+      ['pt', ['configurar', 'configuração', 'configurações']],
+      ['it', ['installare', 'installazione', 'installato']],
+      ['nl', ['gebruiker', 'gebruikers']],
+    ];
+    for (const [language, words] of families) assert.ok(shareATerm(language, ...words), `${language}: ${words.join(', ')} share no term`);
+  });
+
+  it('meets a word typed without its accents', () => {
+    assert.ok(shareATerm('fr', 'sécurité', 'securite'));
+    assert.ok(shareATerm('es', 'instalación', 'instalacion'));
+    assert.ok(shareATerm('de', 'Schlüssel', 'Schlussel'));
+  });
+
+  it('joins what the English stemmer leaves apart', () => {
+    assert.ok(!shareATerm(undefined, 'configurer', 'configuration'));
+    assert.ok(!shareATerm(undefined, 'Einstellungen', 'Einstellung'));
+  });
+
+  it('keeps identifiers, digits and stopwords as in English', () => {
+    // The parts are German words to its stemmer (`page` loses its `e`), the identifier whole and the digits are not.
+    assert.deepEqual(tokenise('retrievalPageSize v2', 'de'), ['retrievalpagesize', 'retrieval', 'pag', 'siz', 'v2', 'v', '2']);
+    assert.deepEqual(tokenise('the API', 'fr'), ['api']);
+  });
+
+  it('leaves English as it was: no language, or a language without a stemmer, is English', () => {
+    const text = 'Configuring the retries of indexed files: relay.cacheTTL, Démarrage rapide, 设置API_KEY';
+    const english = tokenise(text);
+    assert.deepEqual(tokenise(text, undefined), english);
+    assert.deepEqual(english.slice(0, 4), ['configur', 'retry', 'index', 'file']);
+    for (const tag of ['en', 'en-GB', 'ja', 'zh-Hant', 'tlh']) assert.equal(stemmingLanguage(tag), undefined, tag);
+  });
+
+  it('names the stemming language by the primary subtag of a BCP 47 tag', () => {
+    assert.equal(stemmingLanguage('de-CH'), 'de');
+    assert.equal(stemmingLanguage('pt_BR'), 'pt');
+    assert.equal(stemmingLanguage('FR'), 'fr');
+    assert.equal(stemmingLanguage('nb'), 'nb');
+    assert.ok(STEMMED_LANGUAGES.includes('it') && STEMMED_LANGUAGES.includes('nl'));
+  });
+
+  it('caches per language: a word cut as German is cut again as French, not looked up', () => {
+    assert.deepEqual(tokenise('installation', 'de'), ['installation']);
+    assert.deepEqual(tokenise('installation', 'fr'), ['install']);
+    assert.deepEqual(tokenise('installation'), ['installation']);
   });
 });
