@@ -74,16 +74,19 @@ function rememberingQueries(embedder: Embedder): Embedder {
  * question through the search endpoint's own function with `pageSize: 10`,
  * keyword-only and hybrid; ranks pages by their vector alone; and ranks the
  * same questions with plain BM25 over whole pages. `workDir` receives the index.
+ * `language` is the site's, as a domain's language: pages and questions are
+ * stemmed as its words (undefined: English).
  */
-export async function evaluateCorpus(docsRoot: string, questions: Question[], workDir: string, embedding?: ChunkEmbedding): Promise<CorpusRun> {
+export async function evaluateCorpus(docsRoot: string, questions: Question[], workDir: string, embedding?: ChunkEmbedding, language?: string): Promise<CorpusRun> {
   const dir = path.join(workDir, 'index');
-  const summary = await indexDocs(new EmbeddedDocIndex(dir), DOMAIN, docsRoot, { includeHidden: false, ...(embedding ? { embedding } : {}) });
+  const summary = await indexDocs(new EmbeddedDocIndex(dir), DOMAIN, docsRoot, { includeHidden: false, ...(embedding ? { embedding } : {}), ...(language ? { language } : {}) });
   const keyword = new EmbeddedDocIndex(dir);
   const queries = embedding && rememberingQueries(embedding.embedder);
   // A generous budget: the eval measures ranking, not the fallback.
   const hybrid = queries && new EmbeddedDocIndex(dir, new QueryEmbedder(queries, 120_000));
   const pageVectors = embedding ? await pageVectorsOf(path.join(dir, `${DOMAIN}.json`)) : [];
   const bm25 = new Bm25PageIndex(await readWholePages(docsRoot));
+  const domain = { id: DOMAIN, ...(language ? { language } : {}) };
   const outcomes: QuestionOutcome[] = [];
   for (const question of questions) {
     const body = v.parse(SearchBody, { query: question.q, pageSize: PAGE_SIZE });
@@ -92,11 +95,11 @@ export async function evaluateCorpus(docsRoot: string, questions: Question[], wo
       return { rank: firstRelevantRank(pages, question.pages, PAGE_SIZE), pages };
     };
     const answers: QuestionOutcome['answers'] = {
-      keyword: answer((await searchDomain(keyword, DOMAIN, body)).map((h) => h.path)),
+      keyword: answer((await searchDomain(keyword, domain, body)).map((h) => h.path)),
       bm25: answer(bm25.search(question.q, PAGE_SIZE).map((r) => r.path)),
     };
     if (hybrid && queries) {
-      answers.hybrid = answer((await searchDomain(hybrid, DOMAIN, body)).map((h) => h.path));
+      answers.hybrid = answer((await searchDomain(hybrid, domain, body)).map((h) => h.path));
       const [vector] = await queries.embed([question.q], 'query');
       answers.dense = answer(rankByVector(pageVectors, vector!));
     }

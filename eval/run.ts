@@ -6,7 +6,8 @@
  * eval/figures.json, the figures the CI-sized eval must not fall below.
  * Usage:
  *   npm run eval [-- --embedder local|none] [-- --record]
- *   npm run eval -- --corpus DIR --questions FILE
+ *   npm run eval -- --corpus DIR --questions FILE [--language de]
+ *   npm run eval -- --english   (every set indexed and asked as English, whatever its language)
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -21,14 +22,21 @@ import { DEFAULT_SETS, localEmbedding } from './sets.js';
 function options(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
-    options: { corpus: { type: 'string' }, questions: { type: 'string' }, embedder: { type: 'string', default: 'local' }, record: { type: 'boolean', default: false } },
+    options: {
+      corpus: { type: 'string' },
+      questions: { type: 'string' },
+      language: { type: 'string' },
+      english: { type: 'boolean', default: false },
+      embedder: { type: 'string', default: 'local' },
+      record: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (values.embedder !== 'local' && values.embedder !== 'none') throw new Error('--embedder must be local or none');
   if (values.corpus === undefined && values.questions === undefined) return { ...values, sets: DEFAULT_SETS };
   if (values.corpus === undefined || values.questions === undefined) throw new Error('give both --corpus DIR and --questions FILE');
   const docs = path.resolve(values.corpus);
-  return { ...values, sets: [{ docs, questions: { [path.basename(docs)]: path.resolve(values.questions) } }] };
+  return { ...values, sets: [{ docs, questions: { [path.basename(docs)]: path.resolve(values.questions) }, ...(values.language ? { language: values.language } : {}) }] };
 }
 
 async function main(): Promise<void> {
@@ -40,7 +48,8 @@ async function main(): Promise<void> {
       const named = await Promise.all(Object.entries(set.questions).map(async ([name, file]) => ({ name, questions: await readQuestions(file) })));
       const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-eval-'));
       try {
-        const run = await evaluateCorpus(set.docs, named.flatMap((n) => n.questions), work, local?.embedding);
+        const language = o.english ? undefined : set.language;
+        const run = await evaluateCorpus(set.docs, named.flatMap((n) => n.questions), work, local?.embedding, language);
         let from = 0;
         for (const { name, questions } of named) {
           const outcomes = run.outcomes.slice(from, (from += questions.length));
@@ -55,6 +64,7 @@ async function main(): Promise<void> {
   } finally {
     await local?.server.stop();
   }
+  if (o.record && o.english) throw new Error('--english measures a comparison: it does not record');
   if (o.record) {
     await recordFigures(recorded);
     console.log(`Recorded the figures of ${Object.keys(recorded).join(', ')} in eval/figures.json.`);

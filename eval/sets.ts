@@ -11,6 +11,8 @@ export interface CorpusSet {
   docs: string;
   /** Question set name → question file; the corpus is indexed once for all of them. */
   questions: Record<string, string>;
+  /** The language of the site, given as a domain's would be (a BCP 47 tag); absent: English. */
+  language?: string;
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -25,8 +27,8 @@ export const DEFAULT_SETS: CorpusSet[] = [
     questions: { 'example-docs': path.join(QUESTIONS, 'example-docs.json'), 'example-docs-semantic': path.join(QUESTIONS, 'example-docs-semantic.json') },
   },
   // Small sites written in German and French, so that a change to how words are cut shows beyond English.
-  { docs: path.join(__dirname, 'corpora', 'speicherwerk'), questions: { speicherwerk: path.join(QUESTIONS, 'speicherwerk.json') } },
-  { docs: path.join(__dirname, 'corpora', 'facturo'), questions: { facturo: path.join(QUESTIONS, 'facturo.json') } },
+  { docs: path.join(__dirname, 'corpora', 'speicherwerk'), questions: { speicherwerk: path.join(QUESTIONS, 'speicherwerk.json') }, language: 'de' },
+  { docs: path.join(__dirname, 'corpora', 'facturo'), questions: { facturo: path.join(QUESTIONS, 'facturo.json') }, language: 'fr' },
 ];
 /** Vectors survive between runs, so a second eval embeds nothing. */
 const VECTOR_CACHE = path.join(os.tmpdir(), 'quire-eval-vector-cache.db');

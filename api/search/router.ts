@@ -41,7 +41,7 @@ export function searchRouter(services: SearchRouterDeps): Router {
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(SearchBody, ctx.request.body ?? {});
     await consumeOrgLimit(ctx);
-    const hits = await searchDomain(docIndex, domain.id, body);
+    const hits = await searchDomain(docIndex, domain, body);
     // The id a front-end reports a click with (`POST …/search/{domain}/click`), for the search analytics' click-through rate.
     const searchId = `srch_${randomUUID()}`;
     const caller = callerKind(ctx, domain);

@@ -9,6 +9,7 @@ import { reciprocalRankFusion } from './fusion.js';
 import { normalisePagePath, type PageChanges, type WritableDocIndex } from './indexed.js';
 import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, type RankedDoc } from './keyword-index.js';
+import { queryLanguages } from './query-terms.js';
 import { buildKeywordIndexes, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
@@ -269,7 +270,7 @@ export function searchLoaded(
   const acceptChunk = (i: number) => matchesFilter(chunks[i]!, filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
   const boostChunk = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
-  const terms = queryTermsFor(indexes, query.query);
+  const terms = queryTermsFor(indexes, query.query, queryLanguages(query));
   let ranked = rankPages(indexes, terms, vector ? CANDIDATES : query.pageSize, {
     acceptChunk,
     ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),

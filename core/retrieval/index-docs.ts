@@ -40,6 +40,8 @@ export interface IndexSummary extends Omit<BatchSummary, 'hidden'> {
 export interface IndexFilesOptions {
   /** Index every page file, whatever the site's navigation and frontmatter say (the domain option). */
   includeHidden: boolean;
+  /** The domain's language (a BCP 47 tag), whose stemmer cuts the pages that state no language of their own; undefined: English. */
+  language?: string | undefined;
   /** Called after each page file. */
   onProgress?: (done: number) => void;
   /** Pages per write; each write is one atomic replacement of the domain's index. */
@@ -64,7 +66,12 @@ export async function indexFiles(
 ): Promise<BatchSummary> {
   const navigation = await readNavigation(docsRoot);
   const embedding = options.embedding;
-  const pageOptions: ReadPageOptions = { navigation, scope: options.includeHidden ? 'everything' : 'site', vectors: embedding?.embedder.id };
+  const pageOptions: ReadPageOptions = {
+    navigation,
+    scope: options.includeHidden ? 'everything' : 'site',
+    vectors: embedding?.embedder.id,
+    ...(options.language ? { language: options.language } : {}),
+  };
   const previous = await index.pageHashes(domainId);
   const summary: BatchSummary = { added: 0, updated: 0, unchanged: 0, hidden: 0, chunks: 0, vectors: 0, cachedVectors: 0, broken: [] };
   let upserts: IndexedPage[] = [];

@@ -11,6 +11,7 @@ export { pageEmbeddingText } from './page-embedding.js';
 export { createVectorCache, type VectorCache } from './vector-cache.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
+export { stemmingLanguage, STEMMED_LANGUAGES } from './stemmers.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
 export { checkedOutCommit, checkoutDocs, remoteHead } from './docs-source.js';
 export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';

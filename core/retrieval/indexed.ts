@@ -27,6 +27,11 @@ export interface IndexedChunk extends PageMarkers {
   headings: string;
   /** Dense vector of `embeddingText(chunk)`, when indexing with an embedding model. */
   vector?: number[];
+  /**
+   * The language whose stemmer cut the chunk's words into its terms (`stemmingLanguage` of the page's
+   * own language, else the domain's: `de`); absent for English and languages without a stemmer.
+   */
+  stemming?: string;
 }
 
 export interface IndexedPage extends PageMarkers {

@@ -7,12 +7,13 @@ const K1 = 1.2;
 const B = 0.75;
 
 /** A chunk's weighted term frequencies: what both stores score (Qdrant as a sparse vector). */
-export function chunkTerms(chunk: Pick<IndexedChunk, 'title' | 'headings' | 'path' | 'content'>): Map<string, number> {
+export function chunkTerms(chunk: Pick<IndexedChunk, 'title' | 'headings' | 'path' | 'content' | 'stemming'>): Map<string, number> {
   const terms = new Map<string, number>();
-  termFrequencies(chunk.title, terms, FIELD_WEIGHTS.title);
-  termFrequencies(chunk.headings, terms, FIELD_WEIGHTS.headings);
-  termFrequencies(chunk.path, terms, FIELD_WEIGHTS.path);
-  termFrequencies(chunk.content, terms, FIELD_WEIGHTS.body);
+  const language = chunk.stemming;
+  termFrequencies(chunk.title, terms, FIELD_WEIGHTS.title, language);
+  termFrequencies(chunk.headings, terms, FIELD_WEIGHTS.headings, language);
+  termFrequencies(chunk.path, terms, FIELD_WEIGHTS.path, language);
+  termFrequencies(chunk.content, terms, FIELD_WEIGHTS.body, language);
   return terms;
 }
 

@@ -77,9 +77,9 @@ export interface PageRankingOptions {
   maxBoost?: number;
 }
 
-/** A query's terms as the domain's index knows them (typos corrected against its words). */
-export function queryTermsFor(indexes: KeywordIndexes, query: string): string[] {
-  return resolveQuery(query, indexes.pages, indexes.typos);
+/** A query's terms as the domain's index knows them (typos corrected against its words), in each of its languages (see `queryLanguages`). */
+export function queryTermsFor(indexes: KeywordIndexes, query: string, languages?: ReadonlyArray<string | undefined>): string[] {
+  return resolveQuery(query, indexes.pages, indexes.typos, languages);
 }
 
 /**

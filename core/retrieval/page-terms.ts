@@ -36,8 +36,8 @@ export function pageDocuments(chunks: readonly StoredChunk[]): PageDocuments {
     const repeats = ids.length - 1;
     if (repeats === 0) return undefined;
     const first = chunks[docs.firstChunk[page]!]!;
-    const surplus = termFrequencies(first.title, new Map(), FIELD_WEIGHTS.title * repeats);
-    return termFrequencies(first.path, surplus, FIELD_WEIGHTS.path * repeats);
+    const surplus = termFrequencies(first.title, new Map(), FIELD_WEIGHTS.title * repeats, first.stemming);
+    return termFrequencies(first.path, surplus, FIELD_WEIGHTS.path * repeats, first.stemming);
   });
   return docs;
 }

@@ -8,7 +8,8 @@ import { normalisePagePath, type IndexedChunk, type PageChanges, type WritableDo
 import { chunkTerms } from './keyword-index.js';
 import { byPath, generationOf, listingOf } from './page-listing.js';
 import { qdrantFilter } from './qdrant-filter.js';
-import { termId, tokenise } from './tokenise.js';
+import { queryTokens } from './query-terms.js';
+import { termId } from './tokenise.js';
 import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
 
 /** Names of the collection's vectors. */
@@ -117,7 +118,7 @@ export class QdrantDocIndex implements WritableDocIndex {
   async search(domainId: string, query: SearchQuery): Promise<SearchHit[]> {
     await this.ensureCollection();
     const filter = qdrantFilter(domainId, 'chunk', canonicalFilter(query.filter));
-    const sparse = sparseVector(new Map(tokenise(query.query).map((t) => [t, 1])), false);
+    const sparse = sparseVector(new Map(queryTokens(query).map((t) => [t, 1])), false);
     if (sparse.indices.length === 0) return [];
     // The current page's boost may lift a page one place or two, so one more page is asked for than shown.
     const limit = query.pageSize + (query.currentPath ? 1 : 0);

@@ -1,5 +1,7 @@
 import type { KeywordIndex } from './keyword-index.js';
+import { stemmingLanguage } from './stemmers.js';
 import { tokenise } from './tokenise.js';
+import type { SearchQuery } from './types.js';
 
 /** Shorter words are left alone: one edit turns too many of them into another real word (`flag`, `flat`). */
 const MIN_CORRECTED_LENGTH = 5;
@@ -65,13 +67,32 @@ function groupByLength(terms: Iterable<string>): Map<number, string[]> {
  * `environment`); a word with no such neighbour is kept and simply matches
  * nothing.
  */
-export function resolveQuery(text: string, index: KeywordIndex, typos: TypoCorrector): string[] {
+export function resolveQuery(text: string, index: KeywordIndex, typos: TypoCorrector, languages: ReadonlyArray<string | undefined> = [undefined]): string[] {
   const seen = new Set<string>();
   const terms = new Set<string>();
-  for (const term of tokenise(text)) {
+  for (const term of languages.flatMap((language) => tokenise(text, language))) {
     if (seen.has(term)) continue;
     seen.add(term);
     terms.add(index.documentFrequency(term) > 0 ? term : (typos.correct(term) ?? term));
   }
   return [...terms];
+}
+
+/**
+ * The stemming languages (see `stemmingLanguage`) a query is cut in, each once: the domain's, then the
+ * filter's when it differs (a reader of a domain's French pages asks in French). Undefined stands for
+ * English. A domain of no language gives `[undefined]` whatever the filter: its pages were all stemmed
+ * as English (see `ReadPageOptions.language`), so its queries are cut as they always were.
+ */
+export function queryLanguages(query: Pick<SearchQuery, 'language' | 'filter'>): Array<string | undefined> {
+  if (!query.language) return [undefined];
+  const languages = [stemmingLanguage(query.language)];
+  const filtered = query.filter?.language;
+  if (filtered && !languages.includes(stemmingLanguage(filtered))) languages.push(stemmingLanguage(filtered));
+  return languages;
+}
+
+/** A query's distinct terms in each of its languages (see `queryLanguages`), for a store that resolves none against its words. */
+export function queryTokens(query: Pick<SearchQuery, 'query' | 'language' | 'filter'>): string[] {
+  return [...new Set(queryLanguages(query).flatMap((language) => tokenise(query.query, language)))];
 }

@@ -16,6 +16,7 @@ import {
 import { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
 import type { IndexedPage } from './indexed.js';
 import { canonicalLanguage } from './filter.js';
+import { stemmingLanguage } from './stemmers.js';
 import { TOKENISER_REVISION } from './tokenise.js';
 
 export { pagePathOf };
@@ -33,6 +34,12 @@ export interface ReadPageOptions {
   chunking?: ChunkOptions;
   /** The embedder whose vectors the chunks get (`Embedder.id`); undefined when keyword only. */
   vectors?: string | undefined;
+  /**
+   * The domain's language (a BCP 47 tag). When given, a page's words are stemmed as its own language's
+   * (frontmatter `language` or `lang`, or the navigation's language) and, for a page that states none,
+   * as this language's. Undefined: every page is stemmed as English.
+   */
+  language?: string | undefined;
 }
 
 /**
@@ -62,6 +69,8 @@ export function pageHash(source: SourceFile, options: ReadPageOptions): string {
         READER_REVISION,
         // Vectors derive from the model: a new model (or none) rewrites every page. Keyword-only hashes stay as they were.
         ...(options.vectors ? [options.vectors] : []),
+        // Terms derive from the domain's language too: setting or changing it rewrites every page. English domains' hashes stay as they were.
+        ...(options.language ? [{ language: options.language }] : []),
       ]),
     )
     .digest('hex')
@@ -90,6 +99,9 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
     firstHeading?.text ??
     (path.split('/').pop() || 'Home');
   const markers = markersOf(head.frontmatter, nav);
+  // A domain with a language opts in: each page is stemmed in its own language, else the domain's. Without one,
+  // every page is stemmed as English, as before languages were known, whatever language it states.
+  const stemming = options.language ? stemmingLanguage(markers.language ?? options.language) : undefined;
   const chunks = chunkPage({ path, title, blocks, ...markers }, options.chunking ?? DEFAULT_CHUNKING);
   const description = stringField(frontmatter, 'description');
   const keywords = listField(frontmatter, 'keywords');
@@ -100,6 +112,7 @@ export function readPage(source: SourceFile, options: ReadPageOptions): IndexedP
   if (chunks.length === 0) {
     chunks.push({ path, anchor: '', title, breadcrumb: [title], headings: intro, content: description ?? title, ...markers });
   }
+  if (stemming) for (const chunk of chunks) chunk.stemming = stemming;
   return {
     path,
     title,

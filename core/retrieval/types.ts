@@ -25,6 +25,11 @@ export interface SearchQuery {
   filter?: SearchFilter;
   /** The page the reader is on; its chunks get a small boost. */
   currentPath?: string;
+  /**
+   * The domain's language (a BCP 47 tag): the query's words are stemmed as that language's, and as
+   * the filter's language's too when it names another. Undefined: English only, as the domain's pages.
+   */
+  language?: string;
 }
 
 export interface SearchHit {

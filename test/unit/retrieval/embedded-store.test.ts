@@ -27,6 +27,30 @@ const SITE = {
 };
 
 describe('embedded store', () => {
+  it('stems a domain in its language: an inflected German query finds the page, English queries are cut as before', async () => {
+    const site = {
+      'sicherung.mdx': '---\ntitle: Sicherung\n---\n\nDie Einstellung des Zeitplans legt fest, wann der Rechner gesichert wird.\n',
+      'abrechnung.mdx': '---\ntitle: Abrechnung\n---\n\nDie Rechnung kommt monatlich per E-Mail.\n',
+      'en/backup.mdx': '---\ntitle: Backups\nlanguage: en\n---\n\nConfiguring scheduled backups of indexed files.\n',
+    };
+    const docs = await docsFolder(site);
+    const german = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(german, 'de', docs, { includeHidden: false, language: 'de-DE' });
+    const [hit] = await german.search('de', { query: 'alle Sicherungen', pageSize: 3, language: 'de-DE' });
+    assert.equal(hit?.path, '/sicherung');
+    // A page that states its own language keeps it: English words meet English stems.
+    const [english] = await german.search('de', { query: 'configured backup', pageSize: 3, language: 'de-DE', filter: { language: 'en' } });
+    assert.equal(english?.path, '/en/backup');
+    // The same site as a domain of no language: English stemming, which leaves the plural apart.
+    const plain = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(plain, 'plain', docs, { includeHidden: false });
+    assert.deepEqual(await plain.search('plain', { query: 'alle Sicherungen', pageSize: 3 }), []);
+    // A language of its own changes every page's hash, so setting one re-indexes the domain.
+    const hashes = await german.pageHashes('de');
+    const plainHashes = await plain.pageHashes('plain');
+    for (const [page, hash] of hashes) assert.notEqual(plainHashes.get(page), hash, page);
+  });
+
   it('ranks titles and headings above body text and returns breadcrumbs and anchors', async () => {
     const ix = new EmbeddedDocIndex(await tempDir());
     await indexDocs(ix, 'acme', await docsFolder(SITE), { includeHidden: false });
