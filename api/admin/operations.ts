@@ -127,7 +127,7 @@ export const adminOperations: OperationSpec[] = [
     method: 'patch',
     path: '/v2/admin/domains/{domainId}',
     operationId: 'adminUpdateDomain',
-    summary: 'Change the fields named; the others keep their value (null removes `branch`, `supportContact`, `allowedOrigins`, `pushSecretEnv`, `pollMinutes`)',
+    summary: 'Change the fields named; the others keep their value (null removes `branch`, `supportContact`, `allowedOrigins`, `pushSecretEnv`, `pollMinutes`, `language`)',
     security,
     params: { path: DomainParams },
     body: DomainPatchBody,

@@ -1,7 +1,7 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { docsPathProblem } from '../../core/git/index.js';
-import { pollMinutesSchema, POLL_MINUTES, secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
+import { DOMAIN_LANGUAGES, domainLanguageSchema, pollMinutesSchema, POLL_MINUTES, secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
 
 /** Request and response shapes of the admin and operator routes, which the routes validate with and operations.ts documents. */
 
@@ -35,6 +35,12 @@ const pollMinutes = v.pipe(
   pollMinutesSchema,
   v.description(
     `Minutes between polls of the docs branch (${POLL_MINUTES.min} to ${POLL_MINUTES.max}), for a deployment no forge's push hook can reach: each poll reads the branch head with \`git ls-remote\` and re-indexes only when it differs from the commit last indexed. Absent: the branch is not polled.`,
+  ),
+);
+const language = v.pipe(
+  domainLanguageSchema,
+  v.description(
+    `The language the docs are written in, a BCP 47 tag (\`de\`, \`pt-BR\`) whose language is one of ${DOMAIN_LANGUAGES.join(', ')}; stored in canonical case. Its stemmer cuts the words of the pages that state no language of their own (a page's frontmatter \`language\` or \`lang\`, or the navigation's, is used for that page) and of the readers' questions, so \`Einstellungen\` finds \`Einstellung\`. Absent: English, every page stemmed as English. A change takes effect at the domain's next index run, which re-reads every page.`,
   ),
 );
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));
@@ -82,6 +88,7 @@ export const DomainCreateBody = v.strictObject({
   allowedOrigins: v.optional(origins),
   pushSecretEnv: v.optional(pushSecretEnv),
   pollMinutes: v.optional(pollMinutes),
+  language: v.optional(language),
 });
 
 export const DomainPatchBody = v.strictObject({
@@ -94,6 +101,7 @@ export const DomainPatchBody = v.strictObject({
   allowedOrigins: v.optional(v.nullable(origins)),
   pushSecretEnv: v.optional(v.nullable(pushSecretEnv)),
   pollMinutes: v.optional(v.nullable(pollMinutes)),
+  language: v.optional(v.nullable(language)),
 });
 
 export const KeyCreateBody = v.strictObject({
@@ -150,6 +158,7 @@ export const DomainView = v.object({
   allowedOrigins: v.pipe(v.optional(v.array(v.string())), v.description('Absent: any origin.')),
   pushSecretEnv: v.pipe(v.optional(v.string()), v.description("Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes.")),
   pollMinutes: v.pipe(v.optional(v.number()), v.description('Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled.')),
+  language: v.pipe(v.optional(v.string()), v.description("BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English.")),
   createdAt: instant,
   updatedAt: instant,
 });

@@ -42,6 +42,8 @@ export interface DomainsTable {
   push_secret_env: string | null;
   /** Minutes between polls of the docs branch; null: not polled. */
   poll_minutes: number | null;
+  /** BCP 47 tag of the language the docs are written in; null: English. */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { TENANT_ID } from './keys.js';
 import { secretVariableName } from './secret-variable.js';
 import { pollMinutesSchema } from './poll-minutes.js';
+import { domainLanguageSchema } from './domain-language.js';
 import { TenantConflictError, type Domain, type TenantStore } from './types.js';
 import { JOB_EVENT_TYPES } from '../jobs/job-events.js';
 import { webhookId, type WebhookStore } from '../webhooks/index.js';
@@ -55,6 +56,8 @@ const DomainSeed = v.strictObject({
   pushSecretEnv: v.optional(secretVariableName),
   /** Minutes between polls of the docs branch; absent: not polled. */
   pollMinutes: v.optional(pollMinutesSchema),
+  /** The docs' language (a BCP 47 tag); absent: English. */
+  language: v.optional(domainLanguageSchema),
 });
 
 export const SeedSchema = v.strictObject({
@@ -146,6 +149,7 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
         allowedOrigins: d.allowedOrigins,
         ...(d.pushSecretEnv ? { pushSecretEnv: d.pushSecretEnv } : {}),
         ...(d.pollMinutes ? { pollMinutes: d.pollMinutes } : {}),
+        ...(d.language ? { language: d.language } : {}),
       });
       domains.push(domain);
     }

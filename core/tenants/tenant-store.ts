@@ -66,6 +66,7 @@ const domainOf = (row: DomainsTable): Domain => ({
   ...(row.allowed_origins_json ? { allowedOrigins: parseJson<string[]>(row.allowed_origins_json) } : {}),
   ...(row.push_secret_env ? { pushSecretEnv: row.push_secret_env } : {}),
   ...(row.poll_minutes ? { pollMinutes: Number(row.poll_minutes) } : {}),
+  ...(row.language ? { language: row.language } : {}),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -82,6 +83,7 @@ const domainRow = (d: Domain): DomainsTable => ({
   allowed_origins_json: d.allowedOrigins?.length ? json(d.allowedOrigins) : null,
   push_secret_env: d.pushSecretEnv ?? null,
   poll_minutes: d.pollMinutes ?? null,
+  language: d.language ?? null,
   created_at: d.createdAt,
   updated_at: d.updatedAt,
 });

@@ -70,6 +70,12 @@ export interface Domain {
    * domain, for deployments no forge can reach. Absent: not polled.
    */
   pollMinutes?: number;
+  /**
+   * The language the docs are written in (a BCP 47 tag among DOMAIN_LANGUAGES, canonical case: `de`,
+   * `pt-BR`): pages that state no language of their own and the readers' questions are stemmed as
+   * its words. Absent: English, every page stemmed as English whatever language it states.
+   */
+  language?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -14,9 +14,10 @@ import { indexClearing } from './013-index-clearing.js';
 import { domainPushSecret } from './014-domain-push-secret.js';
 import { projectDeletion } from './015-project-deletion.js';
 import { domainPoll } from './016-domain-poll.js';
+import { domainLanguage } from './017-domain-language.js';
 import type { QuireMigration } from './migration.js';
 
 export type { Dialect, QuireMigration } from './migration.js';
 
 /** The schema's steps, in the order they run. Append; never reorder or edit one that shipped. */
-export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion, leases, indexClearing, domainPushSecret, projectDeletion, domainPoll];
+export const MIGRATIONS: readonly QuireMigration[] = [tenants, jobs, webhooksAndAutomations, threadsAndAnalytics, pullsAndEmbeddings, pageViews, consoleSessions, clicksByTime, retiredIds, clicksBySearch, orgDeletion, leases, indexClearing, domainPushSecret, projectDeletion, domainPoll, domainLanguage];
