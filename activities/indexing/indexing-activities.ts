@@ -87,8 +87,11 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
       const signal = activitySignal();
       try {
         const files = input.files ?? (await listPageFiles(input.docsRoot)).slice(input.first ?? 0, (input.first ?? 0) + (input.count ?? 0));
+        // Read from the record at each batch (it is not part of the run's input): its pages are stemmed in its language.
+        const { language } = await domainOf(input.domainId);
         const summary = await indexFiles(writerOf(input.domainId), input.domainId, input.docsRoot, files, {
           includeHidden: input.includeHidden,
+          ...(language ? { language } : {}),
           embedding: chunkEmbedding && { ...chunkEmbedding, ...(signal ? { signal } : {}) },
           onProgress: (done) => (progress.pages = done),
           onEmbedded: (ready, total) => Object.assign(progress, { embedded: ready, toEmbed: total }),

@@ -181,6 +181,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
       const scope = scopedFilter(filter, page);
       const hits = await docIndex.search(domain.id, {
         query,
+        ...(domain.language ? { language: domain.language } : {}),
         pageSize: question.pageSize,
         chunksPerPage: CHUNKS_PER_PAGE,
         ...(scope ? { filter: scope } : {}),

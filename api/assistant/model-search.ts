@@ -22,7 +22,8 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 
 export interface ModelSearchScope {
   docIndex: Pick<DocIndex, 'search'>;
-  domain: { id: string; baseUrl: string };
+  /** The domain searched: its language stems the query (see `SearchQuery.language`). */
+  domain: { id: string; baseUrl: string; language?: string | undefined };
   pageSize: number;
   filter?: Parameters<DocIndex['search']>[1]['filter'];
   currentPath?: string | undefined;
@@ -48,6 +49,7 @@ export function modelSearch(scope: ModelSearchScope): (query: string, toolCallId
     try {
       const search = scope.docIndex.search(scope.domain.id, {
         query,
+        ...(scope.domain.language ? { language: scope.domain.language } : {}),
         pageSize: scope.pageSize,
         chunksPerPage: CHUNKS_PER_PAGE,
         ...(scope.filter ? { filter: scope.filter } : {}),

@@ -65,7 +65,12 @@ export const searchTool: DocsTool = {
     const { query, pageSize = 10, filter } = parse(args);
     const domain = requireDomain(ctx);
     await ctx.consume('search');
-    const hits = await ctx.docIndex.search(domain.id, { query: query.trim(), pageSize, ...(filter ? { filter } : {}) });
+    const hits = await ctx.docIndex.search(domain.id, {
+      query: query.trim(),
+      pageSize,
+      ...(domain.language ? { language: domain.language } : {}),
+      ...(filter ? { filter } : {}),
+    });
     const results = hits.map((hit) => ({
       title: sectionTitle(hit),
       url: passageUrl(domain.baseUrl, hit),
