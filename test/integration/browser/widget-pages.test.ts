@@ -239,7 +239,7 @@ describe('the widget in a real browser', function () {
     await page.locator('#quire-widget button.launcher').waitFor();
     assert.ok(await page.locator('#setup').isHidden(), 'a key given: no setup form');
     // The tag to copy wraps within the page, however narrow or wide: none of it runs off the right edge.
-    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth && document.getElementById('tag')!.getBoundingClientRect().right <= innerWidth), true);
+    assert.equal(await page.evaluate(`document.documentElement.scrollWidth <= innerWidth && document.getElementById('tag').getBoundingClientRect().right <= innerWidth`), true);
     await openWidget(page);
     const reply = await ask(page, 'How do I install the CLI?', 1);
     await reply.locator('.sources a').first().waitFor();
