@@ -16,7 +16,7 @@ export interface AnswerInput {
   prompt: AssistantPrompt;
   /** One per page, in the order of the prompt's page numbers. */
   citations: Citation[];
-  domain: Pick<Domain, 'supportContact'>;
+  domain: Pick<Domain, 'supportContact' | 'language'>;
   signal: AbortSignal;
   /** The asking organisation: a metric label only when the operator turns it on. */
   orgId?: string;

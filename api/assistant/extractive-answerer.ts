@@ -36,7 +36,7 @@ export function extractiveAnswerer(): Answerer {
         blocks.push(`The documentation does not cover this question.${contact}`);
       } else {
         blocks.push(`${EXTRACTIVE_LABEL}\n\n`);
-        const terms = termsOf(question);
+        const terms = { terms: termsOf(question, domain.language), language: domain.language };
         const named: string[] = [];
         citations.slice(0, PAGES_QUOTED).forEach((c, i) => {
           const text = prompt.passages

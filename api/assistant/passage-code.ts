@@ -3,7 +3,7 @@
  * a model, where the command a reader asked for is often the answer itself.
  */
 import { passageBlocks, type PassageBlock } from './passage-blocks.js';
-import { sentencePieces, sharedTerms } from './passage-sentences.js';
+import { sentencePieces, sharedTerms, type QuestionTerms } from './passage-sentences.js';
 
 /** Longer blocks are the page's to show: an answer quotes a command or a short snippet. */
 const MAX_CODE_LINES = 15;
@@ -27,7 +27,7 @@ export interface CodeBlock {
  * before it, when that sentence ends in a colon), its section's heading, and the question's terms
  * they share. Diagrams, formulas and the answer's own `suggestions` blocks are not code.
  */
-export function codeBlocksOf(markdown: string, question: Set<string>): CodeBlock[] {
+export function codeBlocksOf(markdown: string, question: QuestionTerms): CodeBlock[] {
   const found: CodeBlock[] = [];
   let heading: string | undefined;
   let before: PassageBlock | undefined;
@@ -52,7 +52,7 @@ export function codeBlocksOf(markdown: string, question: Set<string>): CodeBlock
  * the question): one that shares at least one of the question's terms and, in the best sentence's
  * section, at least as many as it; in another section, more. The first among equals.
  */
-export function bestCodeBlock(markdown: string, question: Set<string>, best: { shared: number; heading: string | undefined } | undefined): CodeBlock | undefined {
+export function bestCodeBlock(markdown: string, question: QuestionTerms, best: { shared: number; heading: string | undefined } | undefined): CodeBlock | undefined {
   let chosen: CodeBlock | undefined;
   for (const block of codeBlocksOf(markdown, question)) {
     const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : best.shared + 1;

@@ -72,8 +72,14 @@ function wordsOf(sentence: string): number {
  * out, words stemmed, accents folded, Chinese, Japanese and Korean text as character pairs), so a
  * sentence about `installing` meets a question about `install` as the search that found it did.
  */
-export function termsOf(text: string): Set<string> {
-  return new Set(tokenise(text));
+export function termsOf(text: string, language?: string): Set<string> {
+  return new Set(tokenise(text, language));
+}
+
+/** A question's terms, and the language (the domain's) its passages' terms are cut in too. */
+export interface QuestionTerms {
+  terms: Set<string>;
+  language: string | undefined;
 }
 
 /** A sentence chosen to quote: where it is, its place among the passage's sentences, and the number of the question's terms it shares. */
@@ -83,9 +89,9 @@ export interface ScoredSentence extends PassageSentence {
 }
 
 /** How many of `question`'s terms `text` holds. */
-export function sharedTerms(text: string, question: Set<string>): number {
+export function sharedTerms(text: string, question: QuestionTerms): number {
   let shared = 0;
-  for (const term of termsOf(text)) if (question.has(term)) shared++;
+  for (const term of termsOf(text, question.language)) if (question.terms.has(term)) shared++;
   return shared;
 }
 
@@ -94,7 +100,7 @@ export function sharedTerms(text: string, question: Set<string>): number {
  * order. A sentence that shares none is not chosen beside one that does; when none does, the
  * passage's first sentences are, with `shared` 0.
  */
-export function bestSentences(markdown: string, question: Set<string>, max: number): ScoredSentence[] {
+export function bestSentences(markdown: string, question: QuestionTerms, max: number): ScoredSentence[] {
   const sentences = passageSentences(markdown).map((s, index) => ({ ...s, index, shared: sharedTerms(s.sentence, question) }));
   const sharing = sentences.filter((s) => s.shared > 0);
   return (sharing.length > 0 ? sharing : sentences)

@@ -29,10 +29,10 @@ const MDX = [
   'curl -X POST https://example.com',
 ].join('\n');
 
-async function answerText(question: string, hits: SearchHit[]): Promise<string> {
+async function answerText(question: string, hits: SearchHit[], language?: string): Promise<string> {
   const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question, earlier: [] }, hits, budget: 4000 });
   const citations = citationsFor('https://docs.example.com', prompt.passages);
-  const run = extractiveAnswerer().answer({ question, prompt, citations, domain: {}, signal: new AbortController().signal });
+  const run = extractiveAnswerer().answer({ question, prompt, citations, domain: language ? { language } : {}, signal: new AbortController().signal });
   let text = '';
   for await (const delta of run.deltas) text += delta;
   return text;
@@ -85,6 +85,13 @@ describe('extractive answers', () => {
       page('/cli', 'CLI', 'Install the `orbit` command line tool and log in with your\naccount:\n\n```bash\norbit login\n```'),
     ]);
     assert.match(text, /Install the `orbit` command line tool and log in with your account: \[1\]\n\n```bash\norbit login\n```/);
+  });
+
+  it("compares a question and a page in the domain's language: an inflected German word meets its page's form", async () => {
+    const page1 = page('/sicherung', 'Sicherung', 'Das Archiv liegt im Speicher des Servers. Jede Sicherung beginnt um drei Uhr nachts.');
+    const german = await answerText('Wann starten die Sicherungen?', [page1], 'de');
+    assert.match(german, /^Jede Sicherung beginnt um drei Uhr nachts\. \[1\]/m);
+    assert.doesNotMatch(german, /Archiv/, 'the sentence that shares nothing is not quoted beside it');
   });
 
   it('cuts sentences written without spaces or capitals: at 。！？, and at Arabic and Hebrew full stops and ؟', () => {
