@@ -20,8 +20,19 @@ export const STYLES = `
 .panel[hidden] { display: none; }
 /* A short screen (a phone held sideways, a page zoomed to 200% or more): the panel takes its height, and the launcher it covers goes (Close and Escape remain). */
 @media (max-height: 420px) { .panel { top: 8px; bottom: 8px; height: auto; } .launcher[aria-expanded="true"] { display: none; } }
-header { display: flex; align-items: center; gap: 8px; padding: 10px 12px; border-bottom: 1px solid #d0d7de; }
-header h2 { flex: 1; margin: 0; font-size: 1.07em; }
+/* The title and Close share the first row, the conversation's buttons the second: none is squeezed or pushed out of a narrow panel. */
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 10px 12px; border-bottom: 1px solid #d0d7de; }
+header h2 { flex: 1 0 calc(100% - 48px); max-width: calc(100% - 48px); margin: 0; font-size: 1.07em; }
+header button[aria-label] { order: 1; }
+header .new { order: 2; }
+/* A short screen keeps the conversation in view: one row of buttons, their words wrapped; the title is left to the launcher and to screen readers. */
+@media (max-height: 420px) {
+  header { flex-wrap: nowrap; padding: 4px 10px; gap: 6px; }
+  header h2 { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  header button { padding: 1px 6px; }
+  header .new { flex: 0 1 auto; }
+  header button[aria-label] { order: 3; margin-inline-start: auto; }
+}
 header button { border: 0; background: none; cursor: pointer; padding: 4px 8px; border-radius: 6px; color: #1f2328; font: inherit; }
 header button:hover { background: #f3f4f6; }
 .log { position: relative; flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 12px; }

@@ -254,6 +254,9 @@ describe('the widget for every reader', function () {
     const { page } = tab;
     await open(page);
     await ask(page, 'How do I install the CLI?', 1);
+    // Beside both conversation buttons the title keeps one line; the buttons wrap their words instead.
+    const titleLines = await inWidget(page, `(() => { const h = root.querySelector('h2'); return h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).fontSize); })()`);
+    assert.ok((titleLines as number) < 2, `the title is on one line: ${String(titleLines)} font sizes high`);
     // 1280×720 at 200%, 1280×1024 at 400%, a phone held sideways.
     for (const [width, height] of [[640, 360], [320, 256], [568, 320]] as const) {
       await page.setViewportSize({ width, height });
@@ -266,6 +269,8 @@ describe('the widget for every reader', function () {
       const at = `${width}×${height}: ${JSON.stringify(box)}`;
       assert.ok(box.panel.top >= 0 && box.panel.bottom <= height && box.panel.left >= 0 && box.panel.right <= width, `the panel is on screen, ${at}`);
       assert.ok(box.header.top >= box.panel.top && box.form.bottom <= box.panel.bottom, `its header and question box are whole, ${at}`);
+      const outside = await inWidget(page, `[...root.querySelectorAll('header > *')].filter((e) => { const r = e.getBoundingClientRect(), p = root.querySelector('header').getBoundingClientRect(); return r.left < p.left || r.right > p.right; }).map((e) => e.textContent)`);
+      assert.deepEqual(outside, [], `every control of the header is within it, ${at}`);
       assert.ok(box.log.height >= 4 * box.line, `four lines of the conversation show, ${at}`);
       // A launcher the panel covers would take focus out of sight (WCAG 2.4.11).
       const covered = await inWidget(
