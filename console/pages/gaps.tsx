@@ -14,14 +14,31 @@ export function GapsPage({ domain }: { path?: string; domain: string }) {
   const [period, setPeriod] = useState(lastDays(30));
   const [loaded] = useLoad(async () => {
     const [first, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
-    return { first, projects };
+    // No gap is news only when there were questions: a period nobody asked in has none either.
+    const asked = first.gaps.length === 0 ? (await analytics.callerStats(domain, period)).total : null;
+    return { first, projects, asked };
   }, [domain, period.dateFrom, period.dateTo]);
 
   return (
     <Page title="Gaps">
       <PeriodPicker period={period} onChange={setPeriod} />
-      <Show loaded={loaded}>{({ first, projects }) => <GapList first={first} domain={domain} period={period} projects={projects} />}</Show>
+      <Show loaded={loaded}>
+        {({ first, projects, asked }) => (asked === 0 ? <NoQuestions /> : <GapList first={first} domain={domain} period={period} projects={projects} />)}
+      </Show>
     </Page>
+  );
+}
+
+/**
+ * A period without a question has no gap either, which says nothing of the docs: rather than claim
+ * they answered everything, the page says where questions come from.
+ */
+function NoQuestions() {
+  return (
+    <p class="empty">
+      No questions in this period, so no gaps to show. Gaps come from the questions readers ask the assistant: once the widget is on your docs site (its tag is in{' '}
+      <a href="/console/settings/domains">Settings, Domains</a>), the questions the docs could not answer show here.
+    </p>
   );
 }
 

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { createApp } from '../../../api/app.js';
+import { consoleRouter } from '../../../api/console/index.js';
+import { FEATURES } from '../../../api/features.js';
+import type { ApiServices } from '../../../api/services.js';
+import type { AnswerRecord } from '../../../core/analytics/index.js';
+import { buildConsole } from '../../../infra/build-console.js';
+import { browser } from '../../support/browser.js';
+import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { screenshot } from './artifacts.js';
+import { seriousViolations } from './console-harness.js';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** A recorded answer of acme-docs a minute ago, answered but rated down: the period's one gap. */
+const ANSWER: AnswerRecord = {
+  id: 'msg_first_steps',
+  orgId: 'acme',
+  domainId: 'acme-docs',
+  threadId: null,
+  at: Date.now() - 60_000,
+  question: 'How do I rotate my API key?',
+  answer: 'Keys are listed in the dashboard [1].',
+  sources: [],
+  mode: 'model',
+  surface: 'assistant',
+  caller: 'browser',
+  fp: null,
+  currentPath: null,
+  resolution: 'unanswered',
+  unansweredReason: 'no_citation',
+  category: null,
+};
+
+/**
+ * The console of an organisation starting out, in headless Chromium over the API: a domain readers
+ * have asked one question of, another nobody has asked anything yet, no project and so no job. Each
+ * empty page must say what it lacks and where to go next, rather than claim a result it does not
+ * have; the browser is set to Paris time, which the key expiry field must name.
+ */
+describe('the console of an organisation starting out, in a real browser', function () {
+  this.timeout(120_000);
+  let url = '';
+  let services: ApiServices;
+  let acme: Awaited<ReturnType<typeof seedOrg>>;
+
+  before(async () => {
+    services = await testServices({ taskQueue: `console-first-steps-${randomUUID()}` });
+    acme = await seedOrg(services, 'acme');
+    for (const id of ['acme-docs', 'quiet-docs']) await services.tenants.putDomain({ id, orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+    await services.analytics.store.write([{ kind: 'answer', record: ANSWER }]);
+    const consoleDir = await tempDir('quire-console-');
+    await buildConsole(consoleDir, REPO_ROOT);
+    const features = FEATURES.map((f) => (f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f));
+    url = (await serve(createApp(services, features))).url;
+  });
+
+  /** Signed in, on `at`, reporting on `domain`, in a browser whose clock reads Paris time. */
+  async function signedIn(at: string, domain = 'acme-docs'): Promise<Page> {
+    const context = await (await browser()).newContext({ timezoneId: 'Europe/Paris' });
+    onSuiteEnd(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${url}/console`);
+    await page.getByLabel('Admin key').fill(acme.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByLabel('Domain').selectOption(domain);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: at }).click();
+    await page.getByRole('heading', { name: at, level: 1 }).waitFor();
+    const loading = page.locator('[role=status]', { hasText: 'Loading' });
+    while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
+    return page;
+  }
+
+  it('says a period nobody asked in has no gaps for want of questions, not that the docs answered them all', async () => {
+    const page = await signedIn('Gaps', 'quiet-docs');
+    const empty = page.locator('main p.empty');
+    await empty.waitFor();
+    assert.match(await empty.innerText(), /^No questions in this period/);
+    assert.doesNotMatch(await empty.innerText(), /answered every question/);
+    assert.equal(await empty.getByRole('link', { name: 'Settings, Domains' }).getAttribute('href'), '/console/settings/domains');
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'console', 'gaps-no-questions');
+  });
+
+});
