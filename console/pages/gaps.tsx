@@ -94,7 +94,12 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
           </ul>
         </>
       ) : null}
-      {open ? (
+      {projects.length === 0 ? (
+        // The agent works in a project's repository: without one the form would offer nothing to choose.
+        <p class="hint no-project">
+          To fix it with the agent, first <a href="/console/settings/projects">add the docs repository as a project</a> in Settings.
+        </p>
+      ) : open ? (
         <FixForm gap={gap} domain={domain} period={period} projects={projects} onCancel={() => setOpen(false)} />
       ) : (
         <button type="button" onClick={() => setOpen(true)} aria-expanded="false">

@@ -87,4 +87,16 @@ describe('the console of an organisation starting out, in a real browser', funct
     await screenshot(page, 'console', 'gaps-no-questions');
   });
 
+  it('offers no project to choose for a gap when there is none: it says to add one, and links there', async () => {
+    const page = await signedIn('Gaps');
+    const gap = page.locator('li.gap').filter({ hasText: 'How do I rotate my API key?' });
+    await gap.waitFor();
+    assert.equal(await gap.getByRole('button', { name: 'Fix with the agent' }).count(), 0, 'no form that offers nothing to start the job on');
+    const link = gap.getByRole('link', { name: 'add the docs repository as a project' });
+    assert.match(await gap.locator('.no-project').innerText(), /To fix it with the agent, first add the docs repository as a project in Settings\./);
+    await screenshot(page, 'console', 'gaps-no-project');
+    await link.click();
+    await page.getByRole('heading', { name: 'Settings: Projects', level: 1 }).waitFor();
+  });
+
 });
