@@ -68,7 +68,7 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
                 </p>
               ) : null}
               {rows.length === 0 ? (
-                <p class="empty">No conversations match.</p>
+                <NoRows asked={conversations.items.length} filter={filter} onShowAll={() => setFilter('all')} />
               ) : (
                 <ul class="list conversations" aria-label="Conversations">
                   {rows.map((row) => (
@@ -93,6 +93,34 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
         }}
       </Show>
     </Page>
+  );
+}
+
+/** What the feedback filter keeps, as the empty listing names it. */
+const KEPT: Record<Exclude<FeedbackFilter, 'all'>, string> = { up: 'rated thumbs up', down: 'rated thumbs down', none: 'left without a rating' };
+
+/**
+ * An empty listing says why: nobody asked in the period (and where questions come from), or the
+ * period has questions that the feedback filter leaves out (and a way to see them all).
+ */
+function NoRows({ asked, filter, onShowAll }: { asked: number; filter: FeedbackFilter; onShowAll: () => void }) {
+  if (asked === 0 || filter === 'all') {
+    return (
+      <p class="empty">
+        No questions in this period. Readers' questions to the assistant show here once the widget is on your docs site: its tag is in{' '}
+        <a href="/console/settings/domains">Settings, Domains</a>.
+      </p>
+    );
+  }
+  return (
+    <div class="load-error">
+      <p class="empty">
+        None of the {asked} question{asked === 1 ? '' : 's'} of this period was {KEPT[filter]}.
+      </p>
+      <button type="button" class="secondary" onClick={onShowAll}>
+        Show all conversations
+      </button>
+    </div>
   );
 }
 

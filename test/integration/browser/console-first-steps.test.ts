@@ -99,4 +99,22 @@ describe('the console of an organisation starting out, in a real browser', funct
     await page.getByRole('heading', { name: 'Settings: Projects', level: 1 }).waitFor();
   });
 
+  it('says why a listing of conversations is empty: nobody asked, or the feedback filter left every question out', async () => {
+    const quiet = await signedIn('Conversations', 'quiet-docs');
+    const none = quiet.locator('main p.empty');
+    await none.waitFor();
+    assert.match(await none.innerText(), /^No questions in this period\. Readers' questions to the assistant show here once the widget is on your docs site/);
+    assert.equal(await none.getByRole('link', { name: 'Settings, Domains' }).getAttribute('href'), '/console/settings/domains');
+
+    const page = await signedIn('Conversations');
+    await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
+    await page.getByLabel('Feedback').selectOption('up');
+    assert.equal(await page.locator('main p.empty').innerText(), 'None of the 1 question of this period was rated thumbs up.');
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'console', 'conversations-filtered-out');
+    await page.getByRole('button', { name: 'Show all conversations' }).click();
+    assert.equal(await page.getByLabel('Feedback').inputValue(), 'all');
+    assert.deepEqual(await page.locator('.question').allInnerTexts(), ['How do I rotate my API key?']);
+  });
+
 });

@@ -319,7 +319,7 @@ describe('the console in a real browser', function () {
       down = true;
       await page.reload();
       await failed.waitFor();
-      assert.equal(await page.getByText('No conversations match').count(), 0, 'no empty report claimed');
+      assert.equal(await page.getByText('No questions in this period').count(), 0, 'no empty report claimed');
       down = false;
       await page.getByRole('button', { name: 'Retry' }).click();
       await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
