@@ -28,7 +28,14 @@ function JobList({ first }: { first: ProjectJobs<Job>[] }) {
   const more = read.some((p) => p.nextCursor);
   // Each project with more gives its next page; the button is busy meanwhile, so `read` is the latest.
   const loadOlder = async () => setRead(await Promise.all(read.map(async (p) => (p.nextCursor ? withPage(p, await listJobs(p.projectId, p.nextCursor)) : p))));
-  if (rows.length === 0 && !more) return <p class="empty">No agent jobs yet. Start one from a gap.</p>;
+  if (rows.length === 0 && !more) {
+    return (
+      <p class="empty">
+        No agent jobs yet. Start one from a question the docs could not answer, on <a href="/console/gaps">Gaps</a>, or on a schedule, in{' '}
+        <a href="/console/settings/automations">Settings, Automations</a>.
+      </p>
+    );
+  }
   return (
     <>
       <table class="jobs stacked">

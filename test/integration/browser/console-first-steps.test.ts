@@ -117,4 +117,12 @@ describe('the console of an organisation starting out, in a real browser', funct
     assert.deepEqual(await page.locator('.question').allInnerTexts(), ['How do I rotate my API key?']);
   });
 
+  it('points an empty list of jobs to the two places jobs start from', async () => {
+    const page = await signedIn('Jobs');
+    const empty = page.locator('main p.empty');
+    await empty.waitFor();
+    assert.equal(await empty.getByRole('link', { name: 'Gaps' }).getAttribute('href'), '/console/gaps');
+    assert.equal(await empty.getByRole('link', { name: 'Settings, Automations' }).getAttribute('href'), '/console/settings/automations');
+  });
+
 });
