@@ -103,8 +103,20 @@ function KeyRow({ item, onRevoked }: { item: Key; onRevoked: () => void }) {
   );
 }
 
+/**
+ * What the expiry field says of the moment typed: the browser's time zone it is read in, and, once
+ * a moment is typed, that moment in UTC as the list of keys will show it (a team across zones, or a
+ * browser set to another zone than its owner's, would otherwise learn the difference from the list).
+ */
+export function expiryHint(typed: string, zone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  const read = `Optional: after this moment, in your browser's time zone (${zone}), the key no longer works.`;
+  const at = Date.parse(typed);
+  return typed && !Number.isNaN(at) ? `${read} That is ${formatTime(new Date(at).toISOString())}, as the list shows it.` : read;
+}
+
 function NewKey({ onCreated }: { onCreated: (key: Key & { secret: string }) => void }) {
   const submission = useSubmission(['kind', 'expiresAt']);
+  const [expiry, setExpiry] = useState('');
   const create = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -116,6 +128,7 @@ function NewKey({ onCreated }: { onCreated: (key: Key & { secret: string }) => v
     void submission.run(async () => {
       onCreated(await keys.create({ kind, ...(instant ? { expiresAt: instant } : {}) }));
       form.reset();
+      setExpiry('');
     });
   };
   return (
@@ -129,8 +142,17 @@ function NewKey({ onCreated }: { onCreated: (key: Key & { secret: string }) => v
           </select>
         )}
       </Field>
-      <Field id="new-key-expires" label="Expires" error={submission.fieldError('expiresAt')} hint="Optional: after this moment the key no longer works.">
-        {(describedBy, invalid) => <input id="new-key-expires" name="expiresAt" type="datetime-local" aria-describedby={describedBy} aria-invalid={invalid ? 'true' : undefined} />}
+      <Field id="new-key-expires" label="Expires" error={submission.fieldError('expiresAt')} hint={expiryHint(expiry)}>
+        {(describedBy, invalid) => (
+          <input
+            id="new-key-expires"
+            name="expiresAt"
+            type="datetime-local"
+            onInput={(e) => setExpiry(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid ? 'true' : undefined}
+          />
+        )}
       </Field>
       <FormError submission={submission} />
       <button type="submit" disabled={submission.busy}>

@@ -125,4 +125,19 @@ describe('the console of an organisation starting out, in a real browser', funct
     assert.equal(await empty.getByRole('link', { name: 'Settings, Automations' }).getAttribute('href'), '/console/settings/automations');
   });
 
+  it("names the browser's time zone a key's expiry is typed in, and the moment in UTC as the list of keys shows it", async () => {
+    const page = await signedIn('Settings');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Keys' }).click();
+    const hint = page.locator('#new-key-expires-hint');
+    assert.match(await hint.innerText(), /in your browser's time zone \(Europe\/Paris\)/);
+    // Noon in Paris in June is 10:00 UTC (summer time).
+    await page.getByLabel('Expires').fill('2030-06-01T12:00');
+    await hint.filter({ hasText: 'That is 1 Jun 2030, 10:00 UTC, as the list shows it.' }).waitFor();
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await page.locator('#new-secret').waitFor();
+    const created = (await services.tenants.listKeys('acme')).find((k) => k.expiresAt);
+    assert.equal(created?.expiresAt && new Date(created.expiresAt).toISOString(), '2030-06-01T10:00:00.000Z');
+    await page.locator(`tr[data-key-id="${created?.id}"] td[data-label=Expires]`, { hasText: '1 Jun 2030, 10:00 UTC' }).waitFor();
+    assert.doesNotMatch(await hint.innerText(), /That is/, 'the form is empty again, and so is the moment it read');
+  });
 });
