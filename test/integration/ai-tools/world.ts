@@ -14,6 +14,8 @@ export interface WorldOptions {
   /** A scripted model (the fake stands in for an OpenAI-compatible provider); without one, answers are extractive. */
   script?: Script;
   orgLimits?: OrgLimits;
+  /** More of the environment, such as `REDIS_URL` to count the limits in a real redis-server. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -23,7 +25,10 @@ export interface WorldOptions {
  */
 export async function aiToolsWorld(opts: WorldOptions) {
   const model: FakeModelServer | undefined = opts.script !== undefined ? await startFakeModel(opts.script) : undefined;
-  const env: Record<string, string> = model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {};
+  const env: Record<string, string> = {
+    ...opts.env,
+    ...(model ? { QUIRE_MODEL: 'test-model', QUIRE_MODEL_BASE_URL: model.baseUrl, QUIRE_MODEL_API_KEY: 'sk-test-secret' } : {}),
+  };
   const built = await testServices({ env, withTemporal: false });
   if (opts.orgLimits) await built.tenants.addOrg('acme', opts.orgLimits);
   const org = await seedOrg(built);

@@ -1,0 +1,68 @@
+/**
+ * The search and page endpoints, the OpenAI-compatible endpoint and the MCP server's tools spend
+ * the assistant limits only for what Quire answers: a request refused after it counted (a page
+ * that is not there, the search engine down, the model failing before the answer) gives its unit
+ * back and carries no `RateLimit-*` headers. Over real HTTP, with the limits counted in memory and
+ * in a real redis-server.
+ */
+import assert from 'node:assert/strict';
+import { searchRouter } from '../../../api/search/index.js';
+import { UnavailableError } from '../../../core/errors.js';
+import type { OrgLimits } from '../../../core/tenants/index.js';
+import type { Script } from '../../fakes/chat-completions-server.js';
+import { startRedis } from '../../support/redis.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { aiToolsWorld, type WorldOptions } from './world.js';
+
+type World = Awaited<ReturnType<typeof aiToolsWorld>>;
+
+const down = () => Promise.reject(new UnavailableError('search engine'));
+
+for (const store of ['memory', 'redis'] as const) {
+  describe(`search, OpenAI and MCP requests refused after counting spend nothing (limits in ${store})`, function () {
+    this.timeout(60_000);
+
+    /** The example docs' world, its limits in memory or in a redis-server of its own. */
+    const world = async (features: WorldOptions['features'], orgLimits: OrgLimits, script?: Script): Promise<World> => {
+      const env = store === 'redis' ? { REDIS_URL: (await startRedis()).url } : undefined;
+      const w = await aiToolsWorld({ features, orgLimits, ...(script ? { script } : {}), ...(env ? { env } : {}) });
+      onSuiteEnd(w.close);
+      return w;
+    };
+    const post = (w: World, path: string, body: unknown) =>
+      fetch(`${w.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${w.org.assistantKey}` },
+        body: JSON.stringify(body),
+      });
+    /** The status and `RateLimit-Remaining` of an answer, read whole. */
+    const answered = async (res: Response) => {
+      await res.arrayBuffer();
+      return { status: res.status, remaining: res.headers.get('ratelimit-remaining') };
+    };
+
+    it('a page that is not there (404) and the search engine down (503) give the unit back; a search that finds nothing spends', async () => {
+      const w = await world([searchRouter], { assistantPerOrgPerHour: 5 });
+      const search = (query = 'retries') => post(w, '/discovery/v1/search/skylark', { query }).then(answered);
+      const page = (path: string) => post(w, '/discovery/v1/page/skylark', { path }).then(answered);
+      assert.deepEqual(await search(), { status: 200, remaining: '4' });
+      for (let i = 0; i < 3; i++) {
+        assert.deepEqual(await page('/nope'), { status: 404, remaining: null }, 'a refusal tells of no unit spent');
+        assert.deepEqual(await page('/enterprise/sso'), { status: 404, remaining: null }, 'a page of a group the caller is not in');
+      }
+      assert.deepEqual(await page('/quickstart'), { status: 200, remaining: '3' });
+
+      const { search: searching, getPage } = w.index;
+      w.index.search = down;
+      w.index.getPage = down;
+      for (let i = 0; i < 3; i++) {
+        assert.deepEqual(await search(), { status: 503, remaining: null });
+        assert.deepEqual(await page('/quickstart'), { status: 503, remaining: null });
+      }
+      w.index.search = searching;
+      w.index.getPage = getPage;
+      assert.deepEqual(await search('zzzzqqq nothing matches this'), { status: 200, remaining: '2' }, 'an empty result is an answer');
+      assert.deepEqual(await search(), { status: 200, remaining: '1' });
+    });
+  });
+}
