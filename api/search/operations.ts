@@ -14,7 +14,9 @@ export const searchOperations: OperationSpec[] = [
     description:
       'Results are pages, best first: each page appears once, shown by its best-matching chunk, so `pageSize` counts pages ' +
       'and one long page cannot fill the list. The embedded index ranks a page by the mean of its whole-page and best-chunk ' +
-      'keyword scores (BM25 with title, heading and path weights); Qdrant ranks a page by its best chunk.',
+      'keyword scores (BM25 with title, heading and path weights); Qdrant ranks a page by its best chunk. Spends a unit of the ' +
+      'organisation’s hourly limit only when answered 200 (an empty list included): a search refused with any 4xx or 5xx spends nothing ' +
+      'and carries no `RateLimit-*` headers.',
     security: 'assistant',
     params: { path: KeyDomainParams },
     body: SearchBody,
@@ -35,6 +37,9 @@ export const searchOperations: OperationSpec[] = [
     path: '/discovery/v1/page/{domain}',
     operationId: 'getPage',
     summary: 'A page of the indexed docs',
+    description:
+      'Spends a unit of the organisation’s hourly assistant limit only when answered 200: a page that is not there (404) or any other ' +
+      'refusal spends nothing and carries no `RateLimit-*` headers.',
     security: 'assistant',
     params: { path: KeyDomainParams },
     body: PageBody,
