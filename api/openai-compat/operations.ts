@@ -31,7 +31,9 @@ export const openAiCompatOperations: OperationSpec[] = [
       'chunk with `delta.role` and `delta.citations`, text chunks, a `finish_reason` chunk (`stop`; `length` or `content_filter` when the ' +
       'model cut its answer short), a usage chunk with no choices ' +
       'when `stream_options.include_usage`, then `data: [DONE]`; a failure after the first byte is a `data: {"error": …}` event. ' +
-      "Errors use OpenAI's shape (`{error: {message, type, param, code}}`), a body that is not JSON or is too large included.",
+      "Errors use OpenAI's shape (`{error: {message, type, param, code}}`), a body that is not JSON or is too large included. " +
+      'Spends the assistant limits only for an answer: a completion refused with any 4xx or 5xx (retrieval down, the model failing ' +
+      'before a non-streamed answer) spends nothing and carries no `RateLimit-*` headers; a stream that began has spent.',
     ...common,
     params: { path: DomainIdParams },
     body: ChatCompletionBody,

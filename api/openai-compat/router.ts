@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
-import { AnswerCutShortError, assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations } from '../assistant/index.js';
+import { AnswerCutShortError, assistantLimits, MAX_SOURCES, ModelFailedError, numberedCitations, type PreparedAnswer } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { giveBackLimit, setRateLimitHeaders } from '../error-middleware.js';
 import { HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -65,7 +65,8 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(ChatCompletionBody, ctx.request.body ?? {});
     const org = await tenants.getOrg(orgId);
-    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
+    const spent = await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits));
+    setRateLimitHeaders(ctx, spent);
 
     const controller = new AbortController();
     ctx.res.once('close', () => {
@@ -74,7 +75,15 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     const ids = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const trace = { id: ids.id, orgId, domainId: domain.id, threadId: null, surface: 'openai' as const, caller: callerKind(ctx, domain), fp: null, currentPath: null };
     recordAiView(services, ctx, domain.id, '/openai/chat/completions');
-    const prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES }, controller.signal);
+    let prepared: PreparedAnswer;
+    try {
+      prepared = await answers.prepare({ domain, conversation: conversationFrom(body.messages), filter: body.filter ?? undefined, pageSize: MAX_SOURCES }, controller.signal);
+    } catch (err) {
+      // Refused before the answer (no question, retrieval down, …): the request spends nothing,
+      // unless its client left meanwhile (what it abandons, it has spent).
+      if (!controller.signal.aborted) await giveBackLimit(ctx, limiter, spent);
+      throw err;
+    }
     const run = answers.answer(prepared, { signal: controller.signal, trace });
     const citations = numberedCitations(prepared.citations);
 
@@ -98,8 +107,12 @@ export function openAiCompatRouter(services: OpenAiCompatRouterDeps): Router {
     } catch (err) {
       // An answer the model cut short is still an answer: its text, with the reason it ended.
       if (err instanceof AnswerCutShortError) finishReason = err.finishReason;
-      else if (err instanceof ModelFailedError) throw modelFailureAnswer(err);
-      else throw err;
+      else {
+        // No answer after all (the model failed or is rate limited, …): as a refusal, it spends
+        // nothing. A streamed answer has begun by then, and is spent.
+        if (!controller.signal.aborted) await giveBackLimit(ctx, limiter, spent);
+        throw err instanceof ModelFailedError ? modelFailureAnswer(err) : err;
+      }
     }
     ctx.body = completion(ids, text, citations, run.usage(), finishReason);
   });

@@ -6,6 +6,7 @@
  * in a real redis-server.
  */
 import assert from 'node:assert/strict';
+import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
 import { UnavailableError } from '../../../core/errors.js';
 import type { OrgLimits } from '../../../core/tenants/index.js';
@@ -17,6 +18,7 @@ import { aiToolsWorld, type WorldOptions } from './world.js';
 type World = Awaited<ReturnType<typeof aiToolsWorld>>;
 
 const down = () => Promise.reject(new UnavailableError('search engine'));
+const QUESTION = 'How do I verify webhook signatures?';
 
 for (const store of ['memory', 'redis'] as const) {
   describe(`search, OpenAI and MCP requests refused after counting spend nothing (limits in ${store})`, function () {
@@ -63,6 +65,32 @@ for (const store of ['memory', 'redis'] as const) {
       w.index.getPage = getPage;
       assert.deepEqual(await search('zzzzqqq nothing matches this'), { status: 200, remaining: '2' }, 'an empty result is an answer');
       assert.deepEqual(await search(), { status: 200, remaining: '1' });
+    });
+
+    it('a completion refused before its answer (the model failing or rate limited, retrieval down) gives the unit back; a stream that began spends', async () => {
+      const script: Script = [
+        { text: 'Compare the signature [1].' },
+        { error: { status: 500 } },
+        { error: { status: 429, retryAfterSeconds: 7 } },
+        { failMidStream: { text: 'Verify the signature with your secret and', afterChars: 20 } },
+        { text: 'Compare the signature [1].' },
+      ];
+      const w = await world([openAiCompatRouter], { assistantPerKeyPerMonth: 6 }, script);
+      const complete = (stream = false) => post(w, '/discovery/v1/openai/skylark/chat/completions', { model: 'quire', messages: [{ role: 'user', content: QUESTION }], stream }).then(answered);
+      assert.deepEqual(await complete(), { status: 200, remaining: '5' });
+      assert.deepEqual(await complete(), { status: 502, remaining: null }, 'the model failed: no answer, nothing spent');
+      assert.deepEqual(await complete(), { status: 503, remaining: null }, 'the provider rate limits Quire: nothing spent');
+
+      const searching = w.index.search;
+      w.index.search = down;
+      assert.deepEqual(await complete(), { status: 503, remaining: null });
+      assert.deepEqual(await complete(true), { status: 503, remaining: null }, 'refused before its stream');
+      w.index.search = searching;
+
+      // The stream began (200), then the model broke off: an answer served, and spent.
+      assert.deepEqual(await complete(true), { status: 200, remaining: '4' });
+      assert.deepEqual(await complete(), { status: 200, remaining: '3' });
+      assert.equal(w.model?.requests.length, 5);
     });
   });
 }
