@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { LimitStoreUnavailableError, RateLimitedError } from '../../core/limits/index.js';
+import { LimitStoreUnavailableError, RateLimitedError, type Spent } from '../../core/limits/index.js';
 import type { Logger } from '../../core/logger.js';
 import { ModelFailedError } from '../assistant/index.js';
 import { HttpError } from '../http-error.js';
@@ -64,9 +64,15 @@ export function docsMcpServer(ctx: Omit<ToolContext, 'signal'>, logger: Logger, 
       const names = tools.map((t) => t.definition.name).join(', ');
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; the tools are ${names}.`);
     }
+    let spent: Spent | undefined;
+    const call: ToolContext = { ...ctx, signal: extra.signal, consume: async (kind) => (spent = await ctx.consume(kind)) };
     try {
-      return await tool.run(request.params.arguments ?? {}, { ...ctx, signal: extra.signal });
+      return await tool.run(request.params.arguments ?? {}, call);
     } catch (err) {
+      // A call refused after it counted (no such page, the search engine down, the model failing,
+      // …) is Quire's refusal: it spends nothing. One its client cancelled (closing its request,
+      // or a notifications/cancelled in its batch) is the client's to pay: it keeps what it spent.
+      if (spent && !extra.signal.aborted) await ctx.giveBack(spent);
       return toolError(failureText(err, logger));
     }
   });

@@ -62,7 +62,9 @@ export const mcpOperations: OperationSpec[] = [
       'they are refused as invalid requests (-32600). A request is cancelled by closing its HTTP request (an `ask` stops its model request); ' +
       'a `notifications/cancelled` cancels only a request of the same batch, which is then answered -32800. Only ' +
       "authentication is refused before MCP. `search` and `get_page` spend the organisation's hourly assistant limit (as the " +
-      'search endpoints do); `ask` spends the three assistant limits.',
+      'search endpoints do); `ask` spends the three assistant limits. A call refused after it counted (a tool result with `isError: true`: ' +
+      'a missing page, the search engine down, the model failing) gives its units back; a call its client cancels keeps them. The ' +
+      '`RateLimit-*` headers tell of the last call of the request that spends, and are absent when none does.',
     tags: ['ai-tools'],
     security: 'assistant',
     params: { path: DomainIdParams },

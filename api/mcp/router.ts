@@ -6,7 +6,8 @@ import { recordAiView } from '../analytics/ai-views.js';
 import { callerKind } from '../analytics/caller-kind.js';
 import { assistantLimits } from '../assistant/index.js';
 import { authOf, requireKey } from '../auth.js';
-import { BodyNotJsonError, quireErrorBody, setRateLimitHeaders, type ErrorBody } from '../error-middleware.js';
+import type { Spent } from '../../core/limits/index.js';
+import { BodyNotJsonError, giveBackLimit, quireErrorBody, setRateLimitHeaders, type ErrorBody } from '../error-middleware.js';
 import { HttpError } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { docsMcpServer } from './docs-server.js';
@@ -52,6 +53,8 @@ export function mcpRouter(services: McpRouterDeps): Router {
     const domain = await findOwnDomain(tenants, orgId, domainId);
     // A view is a tool call, as a page fetch is one; the handshake, listings and pings are not.
     if (domain && callsATool(ctx.request.body)) recordAiView(services, ctx, domain.id, '/mcp');
+    // What the tool calls of this POST (one, or a batch's) spent and still spend: the headers tell of the last.
+    const standing: Spent[] = [];
     const tools: Omit<ToolContext, 'signal'> = {
       domainId,
       domain,
@@ -65,7 +68,17 @@ export function mcpRouter(services: McpRouterDeps): Router {
         const state = await limiter.consume(kind === 'answer' ? checks : checks.filter((c) => c.name === 'assistant-org'));
         // JSON responses are written after the tools ran, so the headers still go out.
         setRateLimitHeaders(ctx, state);
+        standing.push(state);
         return state;
+      },
+      giveBack: async (spent) => {
+        const at = standing.indexOf(spent);
+        if (at >= 0) standing.splice(at, 1);
+        const last = standing.at(-1);
+        if (!last) return giveBackLimit(ctx, limiter, spent);
+        // Another call of the batch still spends: the headers tell of it.
+        setRateLimitHeaders(ctx, last);
+        return limiter.giveBack(spent);
       },
     };
     const server = docsMcpServer(tools, logger);

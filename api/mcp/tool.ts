@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallerKind } from '../../core/analytics/index.js';
-import type { LimitState } from '../../core/limits/index.js';
+import type { Spent } from '../../core/limits/index.js';
 import type { DocIndex } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { AnswerService } from '../assistant/index.js';
@@ -19,7 +19,12 @@ export interface ToolContext {
    * Spends one request of the caller's limits: `search` the organisation's
    * hourly limit (as the search endpoints do), `answer` all three assistant limits.
    */
-  consume(kind: 'search' | 'answer'): Promise<LimitState>;
+  consume(kind: 'search' | 'answer'): Promise<Spent>;
+  /**
+   * Gives back what `consume` spent, for a call refused after it counted (see README, Rate
+   * limits): the server calls it when a tool fails, never a tool itself.
+   */
+  giveBack(spent: Spent): Promise<void>;
   signal: AbortSignal;
 }
 

@@ -6,6 +6,7 @@
  * in a real redis-server.
  */
 import assert from 'node:assert/strict';
+import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
 import { UnavailableError } from '../../../core/errors.js';
@@ -91,6 +92,43 @@ for (const store of ['memory', 'redis'] as const) {
       assert.deepEqual(await complete(true), { status: 200, remaining: '4' });
       assert.deepEqual(await complete(), { status: 200, remaining: '3' });
       assert.equal(w.model?.requests.length, 5);
+    });
+
+    it('an MCP tool call refused after counting (no such page, the search engine down, the model failing) gives its units back; in a batch, the headers tell of the call that spent', async () => {
+      const w = await world([mcpRouter], { assistantPerOrgPerHour: 6, assistantPerKeyPerMonth: 6 }, [{ error: { status: 500 } }, { text: 'Compare the signature [1].' }]);
+      const message = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      const mcp = async (body: unknown, version = '2025-06-18') => {
+        const res = await fetch(`${w.url}/mcp/skylark`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${w.org.assistantKey}`, 'mcp-protocol-version': version },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, remaining: res.headers.get('ratelimit-remaining'), body: (await res.json()) as unknown };
+      };
+      /** Whether a single call's result is a tool error, and the `RateLimit-Remaining` of its answer. */
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const { status, remaining, body } = await mcp(message(1, name, args));
+        assert.equal(status, 200);
+        return { isError: (body as { result: { isError?: boolean } }).result.isError === true, remaining };
+      };
+
+      assert.deepEqual(await call('search', { query: 'retries' }), { isError: false, remaining: '5' });
+      for (let i = 0; i < 3; i++) assert.deepEqual(await call('get_page', { path: '/nope' }), { isError: true, remaining: null }, 'no such page');
+
+      const searching = w.index.search;
+      w.index.search = down;
+      assert.deepEqual(await call('search', { query: 'retries' }), { isError: true, remaining: null }, 'the search engine down');
+      assert.deepEqual(await call('ask', { question: QUESTION }), { isError: true, remaining: null }, 'refused before the model is asked');
+      w.index.search = searching;
+      assert.deepEqual(await call('ask', { question: QUESTION }), { isError: true, remaining: null }, 'the model failed');
+      assert.deepEqual(await call('ask', { question: QUESTION }), { isError: false, remaining: '4' }, 'an answer spends the organisation\'s hour and the key\'s month');
+      assert.equal(w.model?.requests.length, 2);
+
+      // A batch (protocol 2025-03-26) whose search is answered and whose get_page is refused: one unit spent, and told.
+      const batch = await mcp([message(1, 'search', { query: 'retries' }), message(2, 'get_page', { path: '/nope' })], '2025-03-26');
+      assert.equal(batch.status, 200);
+      assert.ok(batch.remaining === '3' || batch.remaining === '2', `the search's count, not none: ${batch.remaining}`);
+      assert.deepEqual(await call('get_page', { path: '/quickstart' }), { isError: false, remaining: '2' });
     });
   });
 }
