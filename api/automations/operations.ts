@@ -86,7 +86,8 @@ export const automationsOperations: OperationSpec[] = [
     operationId: 'triggerAutomation',
     summary: 'Start the automation’s job now (paused or not), as a firing would',
     description:
-      '409 `conflict`: the automation’s previous job is still running, the project no longer allows its model, or, as for a job create, the project is being deleted (404 once it is gone).',
+      '409 `conflict`: the automation’s previous job is still running, the project no longer allows its model, or, as for a job create, the project is being deleted (404 once it is gone). ' +
+      'Spends one unit of the project’s `agentCreatesPerHour` only when it starts a job: a trigger refused after counting (the project being deleted, an engine down before its job was stored) gives it back.',
     security,
     params: { path: AutomationParams },
     responses: { 202: { description: 'The job started', body: TriggeredSchema, headers: RATE_LIMIT_HEADERS } },

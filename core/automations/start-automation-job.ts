@@ -14,7 +14,7 @@ import {
   type ProjectDeletedError,
   type ProjectDeletingError,
 } from '../jobs/index.js';
-import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter } from '../limits/index.js';
+import { consumeAgentLimit, RateLimitedError, type LimitState, type Limiter, type Spent } from '../limits/index.js';
 import type { Project, TenantStore } from '../tenants/types.js';
 import type { AutomationRecord } from './automation-record.js';
 import type { AutomationStore } from './automation-store.js';
@@ -81,10 +81,26 @@ function failureOf(err: unknown): string {
 }
 
 /**
+ * Gives back the create a start counted when it is refused after counting (its project being
+ * deleted, Temporal or the database down), unless its job's record stands: a start whose record
+ * was written but whose workflow could not start is finished by the run's retry, which finds the
+ * record and spends nothing, so this start's unit pays for that job. A record that cannot be read
+ * (the database down) leaves the unit spent, as a point the store cannot take back does.
+ */
+async function giveBackUnlessStored(deps: AutomationDeps, projectId: string, jobId: string, spent: Spent): Promise<void> {
+  const stored = await deps.jobs.get(projectId, jobId).then(
+    (job) => job !== undefined,
+    () => true,
+  );
+  if (!stored) await deps.limiter.giveBack(spent);
+}
+
+/**
  * Starts one ordinary agent job for an automation, through the same path as `POST …/job`: the
  * project's model rules and hourly create allowance apply. Skips (and records why) when the
  * automation's previous job is still running a turn, the allowance is spent, or the model is no
  * longer allowed. Used by a schedule's run (with `jobId` derived from the run) and by trigger.
+ * A start refused after it counted its create gives the unit back (see giveBackUnlessStored).
  */
 export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRunInput, opts: { jobId?: string } = {}): Promise<AutomationStart> {
   const [stored, project] = await Promise.all([deps.automations.get(ref.projectId, ref.automationId), deps.tenants.getProject(ref.projectId)]);
@@ -147,7 +163,7 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
     return skipped(AUTOMATION_SKIP.overlap, 'another start of this automation took this run');
   }
 
-  let limit: LimitState;
+  let limit: Spent;
   try {
     const org = await deps.tenants.getOrg(project.orgId);
     limit = await consumeAgentLimit(deps.limiter, org?.limits, project.id, 'create');
@@ -161,6 +177,7 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
   try {
     job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId));
   } catch (err) {
+    await giveBackUnlessStored(deps, project.id, jobId, limit);
     // Its delete began after the project was read (the job store's create reads the mark): no retry
     // would start it, and the run createJob started is stopped. Said in the last run while the
     // automation's row is there (the delete removes it with the project's rows).

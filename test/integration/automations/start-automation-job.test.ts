@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { automationJobId, createAutomation, startAutomationJob, type AutomationDeps } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
-import { freePort } from '../../support/redis.js';
+import { UnavailableError } from '../../../core/errors.js';
+import { consumeAgentLimit } from '../../../core/limits/index.js';
+import { freePort, startRedis } from '../../support/redis.js';
 import { servicesOn, testConfig, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
@@ -81,3 +83,49 @@ describe('starting an automation’s job', function () {
     assert.equal((await deps.jobs.list('docs', { limit: 10 })).jobs.length, 1);
   });
 });
+
+for (const store of ['memory', 'redis'] as const) {
+  describe(`an automation's start refused after it counted spends no create (limits in ${store})`, function () {
+    this.timeout(60_000);
+    const LIMITS = { agentCreatesPerHour: 5 };
+
+    /** A project with one paused automation, its limits in memory or a redis-server of its own. */
+    async function world() {
+      const redis: Record<string, string> = store === 'redis' ? { REDIS_URL: (await startRedis()).url } : {};
+      const services = await testServices({ taskQueue: `no-worker-${randomUUID()}`, env: { QUIRE_MODEL: 'm-a', ...redis } });
+      await services.tenants.addOrg('acme', LIMITS);
+      await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
+      const deps = depsOf(services);
+      const automation = await createAutomation(deps, 'docs', { prompt: 'Tidy up', cron: '@yearly', paused: true });
+      onSuiteEnd(() => services.temporal.schedule.getHandle(automation.scheduleId).delete().catch(() => undefined));
+      /** What is left of the hourly creates, read by spending one more as a start would. */
+      const left = async () => (await consumeAgentLimit(services.limiter, LIMITS, 'docs', 'create')).remaining;
+      return { services, deps, ref: { projectId: 'docs', automationId: automation.id }, left };
+    }
+
+    it('a start whose job could not be stored (the database and Temporal down) gives its unit back; one whose record stands keeps it for the retry that starts it', async () => {
+      const { deps, ref, left } = await world();
+      const unreachable = await servicesOn(await testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` }));
+      const failingStore = { ...deps.jobs, create: () => Promise.reject(new UnavailableError('database')) };
+      for (let i = 0; i < 3; i++) {
+        await assert.rejects(startAutomationJob({ ...deps, temporal: unreachable.temporal, jobs: failingStore }, ref, { jobId: automationJobId(randomUUID()) }), UnavailableError);
+      }
+      assert.equal(await left(), 4, 'three refused starts spent nothing');
+
+      // Its record written, its workflow not started: the retry starts it without counting again, on this start's unit.
+      const jobId = automationJobId(randomUUID());
+      await assert.rejects(startAutomationJob({ ...deps, temporal: unreachable.temporal }, ref, { jobId }));
+      assert.equal((await startAutomationJob(deps, ref, { jobId })).kind, 'started');
+      assert.equal(await left(), 2, 'one job, one create');
+    });
+
+    it('a start its project refuses once counted (its delete began meanwhile) gives its unit back', async () => {
+      const { services, deps, ref, left } = await world();
+      // The delete begins between the start's check of the project and its job's write.
+      const deleting = { ...deps.jobs, create: async (...args: Parameters<typeof deps.jobs.create>) => (await services.tenants.beginProjectDeletion('docs'), deps.jobs.create(...args)) };
+      const start = await startAutomationJob({ ...deps, jobs: deleting }, ref, { jobId: automationJobId(randomUUID()) });
+      assert.equal(start.kind === 'skipped' && start.code, 'project_deleted');
+      assert.equal(await left(), 4);
+    });
+  });
+}
