@@ -74,13 +74,13 @@ export function agentRouter(services: AgentRouterDeps): Router {
       return;
     }
     // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
-    const job = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, async () => {
+    const { job } = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, async () => {
       const created = await createJob(
         { temporal: services.temporal, store, config: services.config },
         { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
       );
       // Two creates with one key at once: the one whose record was written first made the job.
-      if (jobId) await requireSamePrompt(store, created, `first:${created.id}`, body.prompt);
+      if (jobId) await requireSamePrompt(store, created.job, `first:${created.job.id}`, body.prompt);
       return created;
     });
     ctx.status = 201;

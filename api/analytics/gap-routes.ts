@@ -97,7 +97,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     }
     const org = await tenants.getOrg(orgId);
     // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
-    const job = await spendAgentLimit(ctx, services, { limits: org?.limits, projectId: project.id, kind: 'create' }, () =>
+    const { job } = await spendAgentLimit(ctx, services, { limits: org?.limits, projectId: project.id, kind: 'create' }, () =>
       createJob(
         { temporal: services.temporal, store: jobs, config },
         { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },

@@ -129,10 +129,13 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
   if (existing) {
     const job =
       existing.status === 'active'
-        ? await createJob(jobDeps(deps), jobRequest(project, existing.model, record, existing.id)).catch((err: unknown) => {
-            if (isClosedProject(err)) return existing;
-            throw err;
-          })
+        ? await createJob(jobDeps(deps), jobRequest(project, existing.model, record, existing.id)).then(
+            (created) => created.job,
+            (err: unknown) => {
+              if (isClosedProject(err)) return existing;
+              throw err;
+            },
+          )
         : existing;
     return note({ kind: 'started', job, limit: undefined });
   }
@@ -175,7 +178,7 @@ export async function startAutomationJob(deps: AutomationDeps, ref: AutomationRu
   }
   let job: JobRecord;
   try {
-    job = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId));
+    ({ job } = await createJob(jobDeps(deps), jobRequest(project, model.model, record, jobId)));
   } catch (err) {
     await giveBackUnlessStored(deps, project.id, jobId, limit);
     // Its delete began after the project was read (the job store's create reads the mark): no retry

@@ -73,6 +73,16 @@ async function waitsInVain(store: JobStore, request: JobRequest, job: JobRecord,
 }
 
 /**
+ * What a create answers with: the job, and whether this create made it. A create of a
+ * caller-chosen id that found the job's record already written (a retry, or a create of the same
+ * id at the same moment that got there first) did not: its run joined the one that did.
+ */
+export interface CreatedJob {
+  job: JobRecord;
+  made: boolean;
+}
+
+/**
  * Creates a job: its record and first message go to the database while its first run starts, so
  * the create answers after the slower of the two rather than their sum, and every API replica
  * lists and reads the job as soon as the create answers, with or without a worker. The run's
@@ -81,7 +91,7 @@ async function waitsInVain(store: JobStore, request: JobRequest, job: JobRecord,
  * A start that fails forgets the job again; a write that fails stops the run it started (for a
  * caller-chosen id, only once its project refuses jobs: see waitsInVain).
  */
-export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<JobRecord> {
+export async function createJob(deps: { temporal: Client; store: JobStore; config: Config }, request: JobRequest): Promise<CreatedJob> {
   const job = newJobRecord(request);
   // A caller-chosen job id names its first message too, so a repeated start stores it once.
   const first: JobMessage = { id: request.messageId ?? (request.jobId ? `first:${request.jobId}` : randomUUID()), prompt: request.prompt };
@@ -109,5 +119,6 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
     if (!request.jobId) await deps.store.remove(job.projectId, job.id).catch(() => undefined);
     throw started.reason;
   }
-  return request.jobId ? ((await deps.store.get(job.projectId, job.id)) ?? job) : job;
+  if (!request.jobId) return { job, made: true };
+  return { job: (await deps.store.get(job.projectId, job.id)) ?? job, made: written.value };
 }

@@ -124,10 +124,11 @@ export function createJobStore(database: Database): JobStore {
       const row = rowOf(record);
       const jobValues = [row.id, row.project_id, row.status, row.created_at, row.updated_at, row.archived_at, row.revision, row.record_json];
       const messageValues = messages.flatMap((m) => [record.projectId, record.id, m.id, m.prompt]);
-      await database.transaction(async (trx) => {
+      return database.transaction(async (trx) => {
         await requireOpenProject(trx, markOf(record.projectId), record.projectId);
-        await trx.executeQuery(insertNewJob(1, jobValues));
+        const inserted = await trx.executeQuery(insertNewJob(1, jobValues));
         if (messages.length > 0) await trx.executeQuery(insertNewMessages(messages.length, messageValues));
+        return Number(inserted.numAffectedRows ?? 0n) > 0;
       });
     },
 

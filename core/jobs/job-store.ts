@@ -34,8 +34,10 @@ export interface JobStore {
   /**
    * Records a job just created, before the create answers, with its first messages, in one
    * transaction; never replaces an existing record or message (a retried create finds its own).
+   * Resolves to whether it wrote the record: false when one of its id was there already (an
+   * earlier or simultaneous create of the same caller-chosen id made the job).
    */
-  create(record: JobRecord, messages?: readonly JobMessage[]): Promise<void>;
+  create(record: JobRecord, messages?: readonly JobMessage[]): Promise<boolean>;
   /**
    * Refuses a project whose delete has begun (ProjectDeletingError, 409) or ended
    * (ProjectDeletedError, 404), as `create` does in its transaction: a check before starting

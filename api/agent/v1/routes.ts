@@ -41,7 +41,7 @@ export function agentV1Router(services: AgentV1RouterDeps): Router {
     const { prompt, preamble } = fromMessages(body.messages);
     const messageId = randomUUID();
     // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
-    const job = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, () =>
+    const { job } = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, () =>
       createJob({ temporal: services.temporal, store, config: services.config }, {
         projectId: project.id,
         repository: project.repository,

@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
       const looked = new Promise<void>((resolve) => onMiss.set(jobId, resolve));
       // The real store, its write held until the run's first load has missed the record.
       const late: JobStore = { ...services.jobs, create: async (job, messages) => looked.then(() => services.jobs.create(job, messages)) };
-      const job = await createJob({ temporal: services.temporal, store: late, config }, request({ jobId }));
+      const { job } = await createJob({ temporal: services.temporal, store: late, config }, request({ jobId }));
       assert.equal(job.id, jobId);
       const done = await services.temporal.workflow.getHandle<AgentJobWorkflow>(jobId).result();
       assert.equal(done.status, 'completed');
@@ -113,12 +113,14 @@ for (const dialect of DIALECTS) {
       const jobId = `job_again_${dialect}`;
       const deps = { temporal: services.temporal, store: services.jobs, config };
       const [a, b] = await Promise.all([createJob(deps, request({ jobId })), createJob(deps, request({ jobId }))]);
-      assert.deepEqual([a.id, b.id], [jobId, jobId]);
+      assert.deepEqual([a.job.id, b.job.id], [jobId, jobId]);
+      assert.deepEqual([a.made, b.made].sort(), [false, true], 'one of them wrote the record, and says so');
       const done = await services.temporal.workflow.getHandle<AgentJobWorkflow>(jobId).result();
       assert.equal(done.status, 'completed');
       assert.equal(done.turns, 1, 'the second create joined the run of the first');
       const again = await createJob(deps, request({ jobId }));
-      assert.equal(again.status, 'completed', 'a later repeat answers the record the run wrote');
+      assert.equal(again.job.status, 'completed', 'a later repeat answers the record the run wrote');
+      assert.equal(again.made, false);
       await services.temporal.workflow.getHandle<AgentJobWorkflow>(jobId).result();
       assert.equal((await services.jobs.get('docs', jobId))?.turns, 1, 'its run found the message handled');
     });
