@@ -24,20 +24,26 @@ export async function consumeAgentLimit(
  * down, an Idempotency-Key reused with another prompt, …), the unit is given back and the
  * headers taken off before the error is answered, so only a request Quire accepts spends.
  * Everything that can be checked before spending (the project, the body, the model, an archived
- * job) is checked by the caller first.
+ * job) is checked by the caller first. `spends`, when given, says whether the work's result is
+ * paid for here: a create that found the job a create of the same Idempotency-Key made at the
+ * same moment is answered with it, as a retried create is, and gives its unit back as it spends none.
  */
 export async function spendAgentLimit<T>(
   ctx: Context,
   services: AgentLimitDeps,
   limit: { limits: OrgLimits | undefined; projectId: string; kind: 'create' | 'message' },
   work: () => Promise<T>,
+  spends?: (done: T) => boolean,
 ): Promise<T> {
   const spent = await consumeAgentLimit(services, limit.limits, limit.projectId, limit.kind);
   setRateLimitHeaders(ctx, spent);
+  let done: T;
   try {
-    return await work();
+    done = await work();
   } catch (err) {
     await giveBackLimit(ctx, services.limiter, spent);
     throw err;
   }
+  if (spends && !spends(done)) await giveBackLimit(ctx, services.limiter, spent);
+  return done;
 }

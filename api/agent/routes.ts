@@ -74,15 +74,22 @@ export function agentRouter(services: AgentRouterDeps): Router {
       return;
     }
     // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
-    const { job } = await spendAgentLimit(ctx, services, { limits, projectId: project.id, kind: 'create' }, async () => {
-      const created = await createJob(
-        { temporal: services.temporal, store, config: services.config },
-        { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
-      );
-      // Two creates with one key at once: the one whose record was written first made the job.
-      if (jobId) await requireSamePrompt(store, created.job, `first:${created.job.id}`, body.prompt);
-      return created;
-    });
+    // Two creates with one key at once: the one whose record was written first made the job, and
+    // spends; the other is answered with that job, as a retry is, and gives its unit back.
+    const { job } = await spendAgentLimit(
+      ctx,
+      services,
+      { limits, projectId: project.id, kind: 'create' },
+      async () => {
+        const created = await createJob(
+          { temporal: services.temporal, store, config: services.config },
+          { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: body.prompt, draft: body.asDraft ?? false, ...(jobId ? { jobId } : {}) },
+        );
+        if (jobId) await requireSamePrompt(store, created.job, `first:${created.job.id}`, body.prompt);
+        return created;
+      },
+      (created) => created.made,
+    );
     ctx.status = 201;
     ctx.body = toJobView(job);
   });

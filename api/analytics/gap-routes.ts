@@ -96,12 +96,18 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
       return;
     }
     const org = await tenants.getOrg(orgId);
-    // A create refused from here on (its project being deleted, Temporal down, …) gives its unit back.
-    const { job } = await spendAgentLimit(ctx, services, { limits: org?.limits, projectId: project.id, kind: 'create' }, () =>
-      createJob(
-        { temporal: services.temporal, store: jobs, config },
-        { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
-      ),
+    // A create refused from here on (its project being deleted, Temporal down, …) gives its unit
+    // back, as does one that found the job a create of the same Idempotency-Key made at the same moment.
+    const { job } = await spendAgentLimit(
+      ctx,
+      services,
+      { limits: org?.limits, projectId: project.id, kind: 'create' },
+      () =>
+        createJob(
+          { temporal: services.temporal, store: jobs, config },
+          { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
+        ),
+      (created) => created.made,
     );
     await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId: job.id, at: recorder.now() });
     answer(ctx, 201, gap, job);

@@ -27,7 +27,8 @@ async function world(store: 'memory' | 'redis', temporal: string) {
   const adminKey = (await services.tenants.createKey('acme', 'admin')).secret;
   await services.tenants.putProject({ id: 'docs', orgId: 'acme', repository: '/srv/docs.git', ...PROJECT });
   const base = (await serve(createApp(services))).url;
-  const create = (body: unknown = { prompt: 'Fix the typo' }) => call<JobView & { code?: string }>(`${base}/v2/agent/docs/job`, 'POST', adminKey, body);
+  const create = (body: unknown = { prompt: 'Fix the typo' }, headers: Record<string, string> = {}) =>
+    call<JobView & { code?: string }>(`${base}/v2/agent/docs/job`, 'POST', adminKey, body, headers);
   const message = (jobId: string, prompt: string, headers: Record<string, string> = {}) =>
     call<JobView & { code?: string }>(`${base}/v2/agent/docs/job/${jobId}/message`, 'POST', adminKey, { prompt }, headers);
   /** What is left of an allowance, read by spending one more unit of it as the API would. */
@@ -90,6 +91,30 @@ for (const store of ['memory', 'redis'] as const) {
       }
       assert.equal(await w.left('create'), 4, 'nothing spent by six refusals');
       assert.equal(await w.left('message'), 4);
+    });
+
+    it('two creates with one Idempotency-Key at once spend one unit: the one that found the job the other made gives its unit back', async () => {
+      const w = await world(store, (await temporalEnv()).address);
+      // Both creates pass the check for a job of their key before either writes it: each write waits for the other's.
+      const { create } = w.services.jobs;
+      let arrived = 0;
+      let bothArrived!: () => void;
+      const both = new Promise<void>((resolve) => (bothArrived = resolve));
+      w.services.jobs.create = async (record, messages) => {
+        if (++arrived === 2) bothArrived();
+        await both;
+        return create(record, messages);
+      };
+      const key = { 'Idempotency-Key': `race-${randomUUID()}` };
+      const [a, b] = await Promise.all([w.create(undefined, key), w.create(undefined, key)]);
+      w.services.jobs.create = create;
+      assert.equal(arrived, 2, 'both creates wrote');
+      assert.deepEqual([a.status, b.status], [201, 201]);
+      assert.equal(a.body.id, b.body.id, 'one job');
+      const told = [a.headers.get('ratelimit-remaining'), b.headers.get('ratelimit-remaining')];
+      const [made, found] = told[0] === null ? [told[1], told[0]] : told;
+      assert.ok(found === null && (made === '3' || made === '4'), `the one that made the job tells of its unit, the other of none: ${JSON.stringify(told)}`);
+      assert.equal(await w.left('create'), 3, 'one create spent');
     });
   });
 }
