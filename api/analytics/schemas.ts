@@ -158,8 +158,8 @@ export const ConversationSchema = v.object({
   queryCategory: v.pipe(v.nullable(v.string()), v.description('The first path segment of the best source (`/guides/deploy` → `guides`).')),
   responseType: v.pipe(v.picklist(['model', 'extractive']), v.description(QUIRE)),
   unansweredReason: v.pipe(
-    v.nullable(v.picklist(['no_passages', 'no_citation', 'failed'])),
-    v.description(`${QUIRE} \`no_passages\`: retrieval found nothing; \`no_citation\`: the model cited no passage; \`failed\`: the answer broke off.`),
+    v.nullable(v.picklist(['no_passages', 'no_citation', 'no_match', 'failed'])),
+    v.description(`${QUIRE} \`no_passages\`: retrieval found nothing; \`no_citation\`: the model cited no passage; \`no_match\`: without a model, nothing in the pages found shares a word with the question; \`failed\`: the answer broke off.`),
   ),
   pageUrl: v.pipe(v.nullable(v.string()), v.description(`${QUIRE} The page the reader was on.`)),
   threadId: v.pipe(v.nullable(v.string()), v.description(`${QUIRE} Null on the stateless doors (OpenAI-compatible, MCP).`)),

@@ -264,6 +264,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
             answer: text,
             citations,
             mode: answerer.mode,
+            matched: run.matched,
             outcome,
             error,
             startedAt,

@@ -9,6 +9,8 @@ export type { AnswerTrace };
 export interface AnswerRun {
   deltas: AsyncIterable<string>;
   usage(): Usage;
+  /** The extractive mode's word: false when nothing in the pages found meets the question (it says so, and the answer counts as unanswered). */
+  matched?: boolean;
 }
 
 export interface AnswerInput {

@@ -23,6 +23,8 @@ export interface CompletionRecord {
   error?: string | undefined;
   startedAt: string;
   finishedAt: string;
+  /** False when the extractive mode found nothing in its pages that meets the question. */
+  matched?: boolean | undefined;
 }
 
 const CITATION_MARKER = /\[\d+\]/;
@@ -32,11 +34,13 @@ const CITATION_MARKER = /\[\d+\]/;
  * cites none of the passages it was given has said the docs do not cover the
  * question (its instructions require a citation for every statement and
  * allow none only then); an answer that broke off did not answer. The
- * extractive mode quotes passages whenever there are any.
+ * extractive mode quotes passages that meet the question; when none does
+ * (`matched` false) it says the docs do not seem to cover it.
  */
-export function unansweredReason(mode: Answerer['mode'], citations: Citation[], answer: string, completed: boolean): UnansweredReason | null {
+export function unansweredReason(mode: Answerer['mode'], citations: Citation[], answer: string, completed: boolean, matched = true): UnansweredReason | null {
   if (citations.length === 0) return 'no_passages';
   if (!completed) return 'failed';
+  if (mode === 'extractive' && !matched) return 'no_match';
   if (mode === 'model' && !CITATION_MARKER.test(answer)) return 'no_citation';
   return null;
 }
@@ -83,7 +87,7 @@ export function storedCompletionOf(c: CompletionRecord, at: number): StoredCompl
     error: c.error,
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
-    unansweredReason: unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete'),
+    unansweredReason: unansweredReason(c.mode, c.citations, c.answer, c.outcome === 'complete', c.matched),
     category: categoryOf(c.citations),
     thread: c.thread,
     replacing: c.replacing,

@@ -1,7 +1,7 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
 import { bestCodeBlock, type CodeBlock } from './passage-code.js';
-import { bestSentences, quoteOf, termsOf } from './passage-sentences.js';
+import { bestSentences, quoteOf, sharedTerms, termsOf } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
@@ -30,13 +30,14 @@ export function extractiveAnswerer(): Answerer {
   return {
     mode: 'extractive',
     answer({ question, prompt, citations, domain }: AnswerInput): AnswerRun {
+      const contact = domain.supportContact ? ` Please contact ${literal(domain.supportContact)}.` : '';
       const blocks: string[] = [];
+      let matched = false;
       if (citations.length === 0) {
-        const contact = domain.supportContact ? ` Please contact ${literal(domain.supportContact)}.` : '';
         blocks.push(`The documentation does not cover this question.${contact}`);
       } else {
-        blocks.push(`${EXTRACTIVE_LABEL}\n\n`);
         const terms = { terms: termsOf(question, domain.language), language: domain.language };
+        const quotes: string[] = [];
         const named: string[] = [];
         citations.slice(0, PAGES_QUOTED).forEach((c, i) => {
           const text = prompt.passages
@@ -49,19 +50,27 @@ export function extractiveAnswerer(): Answerer {
           // The best page's command or snippet, when it meets the question at least as well as its prose does.
           const best = relevant.reduce<(typeof relevant)[number] | undefined>((a, s) => (a && a.shared >= s.shared ? a : s), undefined);
           const code = i === 0 ? bestCodeBlock(text, terms, best) : undefined;
+          matched ||= relevant.length > 0 || code !== undefined || sharedTerms(c.title, terms) > 0;
           // A page's first sentences stand in for relevant ones only on the best page, and only without its code.
           const quoted = relevant.length > 0 || (i === 0 && !code) ? sentences : [];
-          if (quoted.length > 0) blocks.push(`${quoteOf(quoted)} ${cite}\n\n`);
-          if (code) blocks.push(`${leadInOf(code, c.title)} ${cite}\n\n${code.markdown}\n\n`);
+          if (quoted.length > 0) quotes.push(`${quoteOf(quoted)} ${cite}\n\n`);
+          if (code) quotes.push(`${leadInOf(code, c.title)} ${cite}\n\n${code.markdown}\n\n`);
           if (quoted.length === 0 && !code) named.push(`**${literal(c.title)}** ${cite}`);
         });
-        if (named.length > 0) blocks.push(`See also ${named.join(', ')}.\n\n`);
+        if (matched) {
+          blocks.push(`${EXTRACTIVE_LABEL}\n\n`, ...quotes);
+          if (named.length > 0) blocks.push(`See also ${named.join(', ')}.\n\n`);
+        } else {
+          // Pages that share no word with the question (a hybrid search finds the nearest whatever was asked): named, not quoted as an answer.
+          const closest = citations.slice(0, PAGES_QUOTED).map((c, i) => `**${literal(c.title)}** [${i + 1}]`);
+          blocks.push(`The documentation does not seem to cover this question.${contact} The closest pages: ${closest.join(', ')}.\n\n`);
+        }
       }
       const usage: Usage = { promptTokens: 0, completionTokens: estimateTokens(blocks.join('')) };
       async function* deltas(): AsyncGenerator<string> {
         for (const block of blocks) yield block;
       }
-      return { deltas: deltas(), usage: () => usage };
+      return { deltas: deltas(), usage: () => usage, matched: citations.length > 0 && matched };
     },
   };
 }

@@ -18,7 +18,7 @@ const AnswerRecordSchema = v.object({
   fp: nullableString,
   currentPath: nullableString,
   resolution: v.picklist(['answered', 'unanswered']),
-  unansweredReason: v.nullable(v.picklist(['no_passages', 'no_citation', 'failed'])),
+  unansweredReason: v.nullable(v.picklist(['no_passages', 'no_citation', 'no_match', 'failed'])),
   category: nullableString,
 });
 

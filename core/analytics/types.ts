@@ -12,9 +12,10 @@ export type AnswerSurface = 'assistant' | 'openai' | 'mcp';
 /**
  * `no_passages`: retrieval found nothing to answer from (every mode).
  * `no_citation`: a model answered without citing any passage, which its instructions allow only when the docs do not cover the question.
+ * `no_match`: without a model, nothing in the pages found shares a word with the question (the answer says so).
  * `failed`: the answer broke off (model error) or the reader left before it was complete.
  */
-export type UnansweredReason = 'no_passages' | 'no_citation' | 'failed';
+export type UnansweredReason = 'no_passages' | 'no_citation' | 'no_match' | 'failed';
 
 export interface AnswerSource {
   title: string;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { citationsFor } from '../../../api/assistant/citations.js';
+import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
 import { sentencesOf } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
@@ -187,6 +188,22 @@ describe('extractive answers', () => {
   it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
+  });
+
+  it('says the docs do not seem to cover a question nothing in its pages meets, names the closest pages, and counts it unanswered', async () => {
+    const hits = [page('/queues', 'Queues', 'A queue holds jobs until a worker takes them.'), page('/workers', 'Workers', 'Workers poll their queues for new jobs.')];
+    const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question: 'Can I pay by invoice?', earlier: [] }, hits, budget: 4000 });
+    const citations = citationsFor('https://docs.example.com', prompt.passages);
+    const run = extractiveAnswerer().answer({ question: 'Can I pay by invoice?', prompt, citations, domain: { supportContact: 'billing@example.com' }, signal: new AbortController().signal });
+    let text = '';
+    for await (const delta of run.deltas) text += delta;
+    assert.equal(text, 'The documentation does not seem to cover this question. Please contact billing@example.com. The closest pages: **Queues** [1], **Workers** [2].\n\n');
+    assert.equal(run.matched, false);
+    assert.equal(unansweredReason('extractive', citations, text, true, run.matched), 'no_match');
+    // A question its pages meet is answered.
+    const met = extractiveAnswerer().answer({ question: 'What does a queue hold?', prompt, citations, domain: {}, signal: new AbortController().signal });
+    assert.equal(met.matched, true);
+    assert.equal(unansweredReason('extractive', citations, '', true, met.matched), null);
   });
 
   it('names a page it cannot quote', async () => {
