@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { ApplicationFailure, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { JOB_ARCHIVED } from '../../core/contracts/index.js';
 import { UnavailableError } from '../../core/errors.js';
-import { archiveJobRun, InvalidCursorError, jobIdForKey, sendJobMessage, toJobView } from '../../core/jobs/index.js';
+import { archiveJobRun, InvalidCursorError, jobIdForKey, neverStarted, sendJobMessage, toJobView } from '../../core/jobs/index.js';
 import { authOf, requireKey } from '../auth.js';
 import { createJob } from './create-job.js';
 import { badRequest, conflict, HttpError } from '../http-error.js';
@@ -66,7 +66,9 @@ export function agentRouter(services: AgentRouterDeps): Router {
     const key = ctx.get('Idempotency-Key');
     const jobId = IDEMPOTENCY_KEY.test(key) ? jobIdForKey(project.id, key) : undefined;
     const made = jobId ? await store.get(project.id, jobId) : undefined;
-    if (made) {
+    // A first attempt that wrote the job and then could not reach Temporal left its start to this retry.
+    const unstarted = made !== undefined && (await neverStarted(services.temporal, made));
+    if (made && !unstarted) {
       // A retried create: the job the key made, as it is now; no limit spent, nothing started again.
       await requireSamePrompt(store, made, `first:${made.id}`, body.prompt);
       ctx.status = 201;
@@ -88,7 +90,8 @@ export function agentRouter(services: AgentRouterDeps): Router {
         if (jobId) await requireSamePrompt(store, created.job, `first:${created.job.id}`, body.prompt);
         return created;
       },
-      (created) => created.made,
+      // The retry that starts a job its first attempt could not spends, as that attempt gave its unit back.
+      (created) => created.made || unstarted,
     );
     ctx.status = 201;
     ctx.body = toJobView(job);

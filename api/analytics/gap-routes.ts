@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { coverageGaps, type CoverageGap, type TimeRange } from '../../core/analytics/index.js';
-import { createJob, jobIdForKey, toJobView, type JobRecord } from '../../core/jobs/index.js';
+import { createJob, jobIdForKey, neverStarted, toJobView, type JobRecord } from '../../core/jobs/index.js';
 import { spendAgentLimit } from '../agent/agent-limits.js';
 import { chooseModel } from '../agent/choose-model.js';
 import { IDEMPOTENCY_KEY } from '../agent/schemas.js';
@@ -84,13 +84,15 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
     const keptFor = started.find((j) => j.jobId === jobId);
     if (keptFor && !gap.aliases.includes(keptFor.gapId)) throw new HttpError(422, 'idempotency_key_reused', 'this Idempotency-Key was used for another gap; use a new key for a new request');
     const made = await jobs.get(project.id, jobId);
-    if (made) {
+    // A first attempt that wrote the job and then could not reach Temporal left its start to this retry.
+    const unstarted = made !== undefined && (await neverStarted(services.temporal, made));
+    if (made && !unstarted) {
       // A retried request: the job it made, as it is now; no limit spent, nothing started again.
       await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId, at: recorder.now() });
       answer(ctx, 201, gap, made);
       return;
     }
-    const active = (await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)))).find((r) => r?.status === 'active');
+    const active = unstarted ? undefined : (await Promise.all(own.map((j) => jobs.get(j.projectId, j.jobId)))).find((r) => r?.status === 'active');
     if (active) {
       answer(ctx, 200, gap, active);
       return;
@@ -107,7 +109,7 @@ export function gapRoutes(router: Router, services: GapRoutesDeps): void {
           { temporal: services.temporal, store: jobs, config },
           { projectId: project.id, repository: project.repository, ref: project.branch, model, prompt: gapPrompt(gap, domain), draft: body.asDraft ?? false, jobId },
         ),
-      (created) => created.made,
+      (created) => created.made || unstarted,
     );
     await store.putGapJob({ domainId: domain.id, gapId: jobGapId(gap), projectId: project.id, jobId: job.id, at: recorder.now() });
     answer(ctx, 201, gap, job);

@@ -9,6 +9,7 @@ import { jobBranch, publicRepository, type JobRecord } from './job-record.js';
 import { preambleMessage, type JobPreamble } from './job-preamble.js';
 import type { JobStore } from './job-store.js';
 import { isClosedProject } from './closed-project.js';
+import { stoppedRunOf } from './stranded-jobs.js';
 
 export interface JobRequest {
   projectId: string;
@@ -121,4 +122,12 @@ export async function createJob(deps: { temporal: Client; store: JobStore; confi
   }
   if (!request.jobId) return { job, made: true };
   return { job: (await deps.store.get(job.projectId, job.id)) ?? job, made: written.value };
+}
+
+/**
+ * Whether an active job's workflow was never started: a create that wrote the record of a
+ * caller-chosen id and then could not reach Temporal left it so, for its retry to start.
+ */
+export async function neverStarted(temporal: Client, job: JobRecord): Promise<boolean> {
+  return job.status === 'active' && (await stoppedRunOf(temporal, job))?.status === 'NEVER_STARTED';
 }

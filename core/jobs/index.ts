@@ -6,7 +6,7 @@ export { createJobStore, putJobRecord, deleteJob } from './database-job-store.js
 export { isClosedProject, ProjectDeletedError, ProjectDeletingError } from './closed-project.js';
 export { parseJobRecord } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
-export { createJob, newJobRecord, type CreatedJob, type JobRequest } from './create-job.js';
+export { createJob, neverStarted, newJobRecord, type CreatedJob, type JobRequest } from './create-job.js';
 export { archiveJobRun, jobRunOptions, jobSettings, runInput, sendJobMessage, type JobRunDeps } from './job-runs.js';
 export { jobModel, type ModelChoice } from './job-model.js';
 export * from './job-events.js';
