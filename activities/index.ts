@@ -1,6 +1,6 @@
 import { createAgentActivities } from './agent/index.js';
 import { createAutomationActivities } from './automations/index.js';
-import { createJobActivities } from './jobs/index.js';
+import { createJobActivities, createReconcileActivities } from './jobs/index.js';
 import { createIndexingActivities, createPollActivities } from './indexing/index.js';
 import { createPingActivities } from './ping.js';
 import { createWebhookActivities } from './webhooks/index.js';
@@ -17,6 +17,7 @@ export function createActivities(given: ActivityServices) {
     ...createPollActivities(services),
     ...createAgentActivities(services),
     ...createJobActivities(services),
+    ...createReconcileActivities(services),
     ...createAutomationActivities(services),
     ...createWebhookActivities(services),
   };

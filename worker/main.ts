@@ -7,6 +7,9 @@ import { loadConfig } from '../core/config.js';
 import { createLogger, secretValuesOf } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { openPlatform } from '../core/platform/index.js';
+import { reconcileJobsScheduleId } from '../core/contracts/index.js';
+import { ensureReconcileJobsSchedule } from '../core/jobs/index.js';
+import { rootReason } from '../core/errors.js';
 import { checkReadiness, type Readiness } from '../core/platform/readiness.js';
 import { temporalTarget } from '../core/temporal/connection.js';
 import { registerSearchAttributes, SEARCH_ATTRIBUTE_SPECS } from '../core/temporal/search-attributes.js';
@@ -88,6 +91,14 @@ async function main(): Promise<void> {
     shutdownGraceMs: config.worker.shutdownGraceMs,
     tracing,
   });
+  // The schedule whose workflow fails the jobs whose run was stopped from outside (terminated in the
+  // Temporal UI, timed out): each worker makes sure it is there, in the background.
+  void ensureReconcileJobsSchedule(platform.temporal, config.temporal.taskQueue).catch((err: unknown) =>
+    logger.error(
+      { reason: rootReason(err), schedule: reconcileJobsScheduleId(config.temporal.taskQueue) },
+      'cannot create the job-reconcile schedule: a job whose run is terminated in Temporal stays active until a worker creates it at its start',
+    ),
+  );
   const polling = async () => {
     const state = worker.getState();
     if (state !== 'RUNNING') throw new Error(`worker ${state.toLowerCase()}`);

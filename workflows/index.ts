@@ -5,3 +5,4 @@ export { indexDomainWorkflow } from './index-domain.js';
 export { automationRunWorkflow } from './automation-run.js';
 export { domainPollWorkflow } from './domain-poll.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
+export { reconcileJobsWorkflow } from './job-reconcile.js';

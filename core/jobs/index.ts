@@ -13,4 +13,17 @@ export * from './job-events.js';
 export { createJobEventLog, appendJobEvent } from './database-job-event-log.js';
 export { openJobWakeups, pollingJobWakeups, redisJobWakeups, waitForEvents, type JobWakeups } from './job-wakeups.js';
 export { JobRetention, type JobRetentionOptions, type JobPurge } from './job-retention.js';
-export { failStrandedJobs, stoppedRunFailure, stoppedRunOf, STOPPED_RUN_CODES, type StoppedRun, type StrandedJobsOptions } from './stranded-jobs.js';
+export {
+  failStrandedJobs,
+  stoppedLatelyOf,
+  stoppedRunFailure,
+  stoppedRunOf,
+  stoppedRunsQuery,
+  stopReasonText,
+  STOPPED_LATELY_LIMIT,
+  STOPPED_RUN_CODES,
+  STOP_REASON_CHARS,
+  type StoppedRun,
+  type StrandedJobsOptions,
+} from './stranded-jobs.js';
+export { ensureReconcileJobsSchedule, reconcileJobsScheduleOptions, RECONCILE_EVERY } from './reconcile-schedule.js';

@@ -1,6 +1,7 @@
 /**
  * The agent job as Quire keeps it in its database, the only record of it: the API
- * writes the first one, the job's workflow every later one. Pure types and
+ * writes the first one, workflow code every later one (the job's workflow, or for
+ * a run stopped from outside the job-reconcile workflow). Pure types and
  * functions only: the workflow sandbox imports this file.
  */
 import type { JobStopReason, Todo } from './job-report.js';

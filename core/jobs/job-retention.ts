@@ -6,7 +6,6 @@ import { deleteJob } from './database-job-store.js';
 import { PURGE_SLICE } from './job-events.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
-import { failStrandedJobs, type StrandedJobsOptions } from './stranded-jobs.js';
 
 const DAY_MS = 86_400_000;
 
@@ -30,11 +29,6 @@ export interface JobRetentionOptions {
    * writer of job state), by an archive update that starts a run if none is open.
    */
   idleArchive: { days: number; archive(job: JobRecord): Promise<unknown> };
-  /**
-   * Active jobs whose workflow was stopped from outside (terminated, canceled, timed out), which
-   * no run will ever record: each sweep fails them (see stranded-jobs.ts).
-   */
-  stranded: Pick<StrandedJobsOptions, 'events' | 'afterMs' | 'stoppedRun'> & { intervalMs?: number };
   /** How often the timer looks whether a purge is due. */
   checkIntervalMs?: number;
   purgeIntervalMs?: number;
@@ -68,7 +62,6 @@ const IDLE_ARCHIVE_SLICE = 100;
  */
 export class JobRetention {
   private lastPurge = Number.NEGATIVE_INFINITY;
-  private lastStrandedCheck = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   /** Set by `stop`: a sweep under way ends after the job it is at, not after its whole slice. */
@@ -110,16 +103,6 @@ export class JobRetention {
 
   private async round(): Promise<void> {
     const now = this.now();
-    // More often than the purge: a job shown active after its run was stopped misleads its users.
-    const strandedEvery = this.options.stranded.intervalMs ?? 300_000;
-    if (now - this.lastStrandedCheck >= strandedEvery) {
-      this.lastStrandedCheck = now;
-      if (await this.lease('stranded-jobs', strandedEvery, now)) {
-        await this.failStranded().catch((err: unknown) => {
-          this.options.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stranded job check failed');
-        });
-      }
-    }
     const purgeEvery = this.options.purgeIntervalMs ?? 3_600_000;
     if (now - this.lastPurge < purgeEvery) return;
     this.lastPurge = now;
@@ -143,12 +126,6 @@ export class JobRetention {
       this.options.logger.warn({ err: err instanceof Error ? err.message : String(err), lease: name }, 'retention round skipped: its lease could not be read');
       return false;
     }
-  }
-
-  /** Fails the active jobs whose workflow run was stopped from outside, as of the clock; returns how many. */
-  failStranded(): Promise<number> {
-    const { jobs, logger, stranded } = this.options;
-    return failStrandedJobs({ jobs, logger, ...stranded, stopping: () => this.stopping }, this.now());
   }
 
   /** Archives the jobs idle longer than the idle period as of the clock; returns how many. */

@@ -59,7 +59,7 @@ export interface JobStore {
   archivedBefore(before: string, limit: number): Promise<JobRef[]>;
   /**
    * Jobs in one of `statuses` last changed before `before` (ISO 8601), least recent first, at most
-   * `limit`: what idle archive (completed, failed) and the stranded-run sweep (active) take next.
+   * `limit`: what idle archive (completed, failed) and the job reconcile (active) take next.
    */
   unchangedBefore(statuses: readonly JobStatus[], before: string, limit: number): Promise<JobRecord[]>;
   /** Newest first (by creation time, then id). */

@@ -7,7 +7,7 @@ import { isOwnSetting, type Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { PullStore } from '../forge/index.js';
 import { forgeClients, type ForgeClients } from '../forge/forge-clients.js';
-import { archiveJobRun, createJobEventLog, JobRetention, stoppedRunOf, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
+import { archiveJobRun, createJobEventLog, JobRetention, openJobWakeups, type JobEventLog, type JobStore } from '../jobs/index.js';
 import { Limiter } from '../limits/index.js';
 import type { Logger } from '../logger.js';
 import { createModelPort, meteredModelPort } from '../model/index.js';
@@ -22,8 +22,6 @@ import type { WebhookStore } from '../webhooks/index.js';
 import { databaseStores, openSystemOfRecord } from './database-platform.js';
 import { redisClient, type ChatModel, type Embeddings, type RedisLink } from './engines.js';
 
-/** Active jobs unchanged this long have their workflow described by the sweep; a run just started is left alone. */
-const STRANDED_AFTER_MS = 60_000;
 /** PostgreSQL connections of the completion writer's thread: it writes one round at a time. */
 const COMPLETION_WRITER_POOL = 2;
 /** Tenant records kept per kind (keys, projects, domains, organisations) by a process's cache. */
@@ -162,8 +160,6 @@ export async function openPlatform(config: Config, options: PlatformOptions & { 
       retentionDays: config.retention.jobDays,
       // Bounded like the API's own updates: without a worker the sweep moves on and tries again later.
       idleArchive: { days: config.retention.jobIdleArchiveDays, archive: (job) => client.withDeadline(Date.now() + 15_000, () => archiveJobRun({ temporal: client, config }, job)) },
-      // Fails the active jobs whose run an operator terminated or canceled, or that timed out.
-      stranded: { events, afterMs: STRANDED_AFTER_MS, stoppedRun: (job) => client.withDeadline(Date.now() + 15_000, () => stoppedRunOf(client, job)) },
     });
     closers.push(() => jobRetention.stop());
 

@@ -11,34 +11,37 @@ import {
   DOMAIN_POLL_WORKFLOW,
   INDEX_DOMAIN_WORKFLOW,
   PING_WORKFLOW,
+  RECONCILE_JOBS_WORKFLOW,
   WEBHOOK_DELIVERY_WORKFLOW,
   type AgentJobWorkflow,
   type AutomationRunWorkflow,
   type DomainPollWorkflow,
   type IndexDomainWorkflow,
   type PingWorkflow,
+  type ReconcileJobsWorkflow,
   type WebhookDeliveryWorkflow,
 } from '../../../core/contracts/index.js';
 import * as workflows from '../../../workflows/index.js';
 import { REPO_ROOT } from '../../support/temporal.js';
 
 // Compile-time: the registered functions have the contracts' signatures.
-const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, AutomationRunWorkflow, WebhookDeliveryWorkflow, DomainPollWorkflow] = [
+const signatures: [AgentJobWorkflow, IndexDomainWorkflow, PingWorkflow, AutomationRunWorkflow, WebhookDeliveryWorkflow, DomainPollWorkflow, ReconcileJobsWorkflow] = [
   workflows.agentJobWorkflow,
   workflows.indexDomainWorkflow,
   workflows.pingWorkflow,
   workflows.automationRunWorkflow,
   workflows.webhookDeliveryWorkflow,
   workflows.domainPollWorkflow,
+  workflows.reconcileJobsWorkflow,
 ];
 
 describe('workflow contracts', function () {
   this.timeout(60_000);
 
   it('name the workflows the worker registers', () => {
-    assert.equal(signatures.length, 6);
+    assert.equal(signatures.length, 7);
     const registered = Object.keys(workflows).sort();
-    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW, DOMAIN_POLL_WORKFLOW].sort(), registered);
+    assert.deepEqual([AGENT_JOB_WORKFLOW, INDEX_DOMAIN_WORKFLOW, PING_WORKFLOW, AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW, DOMAIN_POLL_WORKFLOW, RECONCILE_JOBS_WORKFLOW].sort(), registered);
   });
 
   it('let the API, the CLI and core load without workflow or activity code', async () => {
