@@ -6,7 +6,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
-    this.timeout(60_000);
+    // Every server the suites started stops here; on a loaded machine that has taken over a minute.
+    this.timeout(180_000);
     await runTeardowns();
   },
 };
