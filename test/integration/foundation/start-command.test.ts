@@ -47,8 +47,9 @@ describe('README command one (npm start) on the embedded defaults', function () 
     assert.equal(decodeURIComponent(demo[2]!), assistantKey);
     const page = await fetch(demo[1]!);
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /src = '\/widget\.js'/);
-    const widget = await fetch(`http://127.0.0.1:${ports.PORT}/widget.js`);
+    // The page loads the widget relative to itself (so a proxy's path prefix keeps it).
+    assert.match(await page.text(), /src = '\.\.\/widget\.js'/);
+    const widget = await fetch(new URL('../widget.js', demo[1]!));
     assert.equal(widget.status, 200, 'npm run build bundled the widget');
     assert.match(widget.headers.get('content-type') ?? '', /javascript/);
 

@@ -111,7 +111,10 @@ describe('the container image layout (Dockerfile)', function () {
     }
     const consolePage = await fetch(`${base}/console`);
     assert.equal(consolePage.status, 200, await consolePage.clone().text());
-    assert.match(await consolePage.text(), /<script[^>]+src="\/console\/assets\/[^"]+\.js"/);
+    // Its assets are named relative to the page (so a proxy's path prefix keeps them), and are served there.
+    const script = /<script[^>]+src="(\.\/console\/assets\/[^"]+\.js)"/.exec(await consolePage.text());
+    assert.ok(script, 'the console page loads its script');
+    assert.equal((await fetch(new URL(script[1]!, `${base}/console`))).status, 200, 'the console script is served where the page names it');
     const widget = await fetch(`${base}/widget.js`);
     assert.equal(widget.status, 200);
     assert.ok((await widget.text()).length > 10_000, 'the widget bundle');
