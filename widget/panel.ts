@@ -1,7 +1,7 @@
 import { ask, eraseThread, type AssistantClientOptions } from './assistant-client.js';
 import type { Failure } from './failures.js';
-import { answerRenderer, linkTarget, NEW_TAB_NOTE, type LinkBase } from './render.js';
-import { AnswerSources, siteOf } from './sources.js';
+import { answerRenderer, linkTarget, type LinkBase } from '../core/markdown/answer.js';
+import { AnswerSources, siteOf } from '../core/markdown/answer-sources.js';
 import { STYLES } from './styles.js';
 
 export interface WidgetOptions extends AssistantClientOptions {
@@ -12,6 +12,12 @@ export interface WidgetOptions extends AssistantClientOptions {
   /** The docs site links go to (`data-docs-url`); unset: the domain's base URL, as its search hits show it. */
   docsUrl: string | undefined;
 }
+
+/**
+ * The id of the panel's note "(opens in a new tab)", in the widget's language: every link the widget shows
+ * opens in a new tab, and names the note as its description (`aria-describedby`), so a screen reader says so.
+ */
+const NEW_TAB_NOTE = 'quire-new-tab';
 
 /** How long the status region keeps what it said: ample for a screen reader to have taken it. */
 const ANNOUNCED_MS = 3000;
@@ -99,7 +105,7 @@ export function mountWidget(options: WidgetOptions): void {
     answer.append(details);
   };
   showErase();
-  const render = answerRenderer(words);
+  const render = answerRenderer(words, NEW_TAB_NOTE);
   // The domain's site is learned from the first search hits: site-relative links resolve against it.
   const base: LinkBase = { docsUrl: options.docsUrl, site: undefined };
   const setOpen = (open: boolean) => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { answerRenderer, linkTarget } from '../../../widget/render.js';
-import { AnswerSources, siteOf } from '../../../widget/sources.js';
+import { answerRenderer, linkTarget } from '../../../core/markdown/answer.js';
+import { AnswerSources, siteOf } from '../../../core/markdown/answer-sources.js';
 import { ENGLISH } from '../../../widget/words.js';
 
 const BASE = 'https://docs.example.com';
-const render = answerRenderer(ENGLISH);
+const render = answerRenderer(ENGLISH, 'quire-new-tab');
 const ON_SITE = { docsUrl: undefined, site: BASE };
 
 /** The `[n]` markers of the HTML, with where each links to. */

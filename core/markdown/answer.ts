@@ -1,17 +1,22 @@
 import type { StateCore, Token } from 'markdown-it';
-import { isSafeLink, safeMarkdown } from '../core/markdown/safe-markdown.js';
-import type { AnswerSources, Source } from './sources.js';
-import type { WidgetWords } from './words.js';
+import type { AnswerSources, Source } from './answer-sources.js';
+import { isSafeLink, safeMarkdown } from './safe-markdown.js';
 
 const SUGGESTION = /^\((.+)\)\[(.+)\]$/;
 /** `[3]`: a citation of the server that numbers passages, or the text of a link the server made of one. */
 const MARKER = /\[(\d{1,3})\]/g;
 const MARKER_TEXT = /^\s*\[?\d{1,3}\]?\s*$/;
+
 /**
- * The id of the panel's note "(opens in a new tab)", in the widget's language: every link the widget shows
- * opens in a new tab, and names the note as its description (`aria-describedby`), so a screen reader says so.
+ * What an answer's rendering says in words of its own, in the language of whoever shows it: the widget's
+ * words, or the console's English.
  */
-export const NEW_TAB_NOTE = 'quire-new-tab';
+export interface AnswerWords {
+  /** The text of a link to an image that has no alt text. */
+  image: string;
+  /** The name of the list of related pages a `suggestions` block becomes. */
+  relatedPages: string;
+}
 
 /** The blocks whose text direction the browser finds from their first letters (`dir="auto"`). */
 const BLOCKS = new Set(['paragraph_open', 'heading_open', 'list_item_open', 'blockquote_open', 'th_open', 'td_open']);
@@ -126,7 +131,7 @@ function linkEnd(children: Token[], open: number): number {
  * renders, from the docs page, and a prompt injection could plant a tracking
  * pixel that way. An image inside a link leaves only its text.
  */
-function imagesAsLinks(TokenOf: TokenClass, children: Token[], words: WidgetWords): Token[] {
+function imagesAsLinks(TokenOf: TokenClass, children: Token[], words: AnswerWords): Token[] {
   let depth = 0;
   return children.flatMap((token) => {
     if (token.type === 'link_open') depth++;
@@ -184,9 +189,16 @@ function cite(TokenOf: TokenClass, children: Token[], env: CitationEnv): Token[]
  * The answer's Markdown as HTML that runs and loads nothing (raw HTML shown
  * as text, images as links, only http(s), mailto or relative links), its
  * citations numbered and linked to the cited pages, and its `suggestions`
- * block turned into a list of links.
+ * block turned into a list of links. The one renderer of answers: the widget
+ * shows an answer with it as it comes, and the console a reader's thread as
+ * the reader saw it.
+ *
+ * `newTabNote` is the id of the page's note "(opens in a new tab)", an id of
+ * the caller's own, not of the answer: every link of an answer opens in a new
+ * tab, and names the note as its description (`aria-describedby`), so a
+ * screen reader says so.
  */
-export function answerRenderer(words: WidgetWords): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
+export function answerRenderer(words: AnswerWords, newTabNote: string): (markdown: string, sources: AnswerSources, base: LinkBase) => RenderedAnswer {
   const md = safeMarkdown();
   // What the render under way cites from; rendering is synchronous, so one at a time.
   let env: CitationEnv | undefined;
@@ -205,7 +217,7 @@ export function answerRenderer(words: WidgetWords): (markdown: string, sources: 
   const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, opts, _env, self) => self.renderToken(tokens, i, opts));
   md.renderer.rules.link_open = (tokens, i, opts, mdEnv, self) => {
     tokens[i]?.attrSet('target', '_blank');
-    tokens[i]?.attrSet('aria-describedby', NEW_TAB_NOTE);
+    tokens[i]?.attrSet('aria-describedby', newTabNote);
     return linkOpen(tokens, i, opts, mdEnv, self);
   };
   const fence = md.renderer.rules.fence;
@@ -219,7 +231,7 @@ export function answerRenderer(words: WidgetWords): (markdown: string, sources: 
       .flatMap((m) => {
         const href = m?.[2] && env ? linkTarget(m[2], env.base) : undefined;
         if (!m?.[1] || !href) return [];
-        return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer" aria-describedby="${NEW_TAB_NOTE}">${md.utils.escapeHtml(m[1])}</a></li>`];
+        return [`<li><a href="${md.utils.escapeHtml(href)}" target="_blank" rel="noopener noreferrer" aria-describedby="${newTabNote}">${md.utils.escapeHtml(m[1])}</a></li>`];
       });
     return links.length > 0 ? `<nav class="suggestions" aria-label="${md.utils.escapeHtml(words.relatedPages)}"><ul>${links.join('')}</ul></nav>` : '';
   };
