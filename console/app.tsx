@@ -169,7 +169,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
         <Router onChange={onRoute}>
           {report('Overview', <OverviewPage path={rooted('/console/overview')} domain={domain} />)}
           {report('Conversations', <ConversationsPage path={rooted('/console/conversations')} domain={domain} />)}
-          {report('Thread', <ThreadPage path={rooted('/console/conversations/:threadId')} domain={domain} />)}
+          {report('Thread', <ThreadPage path={rooted('/console/conversations/:threadId')} domain={domain} site={domains?.find((d) => d.id === domain)?.baseUrl} />)}
           {report('Gaps', <GapsPage path={rooted('/console/gaps')} domain={domain} />)}
           <JobsPage path={rooted('/console/jobs')} />
           <JobPage path={rooted('/console/jobs/:projectId/:jobId')} />

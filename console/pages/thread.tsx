@@ -3,25 +3,33 @@ import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
 import { lastDays } from '../components/period.js';
-import { threadTurns } from '../data/conversations.js';
+import { NEW_TAB_NOTE, threadTurns } from '../data/conversations.js';
 import { formatTime } from './conversations.js';
 
-/** One thread: each question and answer, the sources each answer cited, and how the reader rated it. */
-export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: string; threadId?: string }) {
+/**
+ * One thread: each question, each answer as the reader saw it in the widget
+ * (its Markdown rendered by the widget's renderer, which lets no HTML of the
+ * answer through, its links going to the domain's docs site, `site`), the
+ * sources each answer cited, and how the reader rated it.
+ */
+export function ThreadPage({ domain, site, threadId = '' }: { path?: string; domain: string; site?: string; threadId?: string }) {
   const [loaded] = useLoad(async () => {
     const period = lastDays(365);
     const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
     // The listing's answers carry what the thread's messages may not: their sources, and whether each was answered.
     const bare = !thread.conversations;
     const known = bare ? (await analytics.conversations(domain, period, 1000)).items.filter((c) => c.threadId === threadId) : [];
-    return threadTurns(thread, feedback.items, known);
-  }, [domain, threadId]);
+    return threadTurns(thread, feedback.items, known, site);
+  }, [domain, threadId, site]);
 
   return (
     <Page title="Thread" actions={<a href={rooted(`/console/conversations${location.search}`)}>Back to conversations</a>}>
       <p class="meta">
         Thread <code>{threadId}</code>
       </p>
+      <span id={NEW_TAB_NOTE} hidden>
+        (opens in a new tab)
+      </span>
       <Show loaded={loaded}>
         {(turns) => (
           <ol class="thread" aria-label="Messages">
@@ -31,7 +39,12 @@ export function ThreadPage({ domain, threadId = '' }: { path?: string; domain: s
                   {t.role === 'user' ? 'Reader' : 'Assistant'}
                   <time dateTime={t.createdAt}>{formatTime(t.createdAt)}</time>
                 </h2>
-                <p class="content">{t.content}</p>
+                {t.html === null ? (
+                  <p class="content">{t.content}</p>
+                ) : (
+                  // The renderer's HTML: built from tokens, raw HTML of the answer escaped, only safe links (core/markdown/answer.ts).
+                  <div class="answer-text" dangerouslySetInnerHTML={{ __html: t.html }} />
+                )}
                 {t.role === 'assistant' ? (
                   <>
                     {t.resolution === 'unanswered' ? <p class="badge unanswered">Unanswered</p> : null}

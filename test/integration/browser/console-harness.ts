@@ -18,11 +18,16 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export const UNCITED = 'The documentation does not say.';
 export const GAP_PAGE = '# Rotating API keys\n\nCreate a new key, deploy it, then revoke the old one.\n';
+/** An answer in Markdown, as the widget renders it: emphasis, a citation, a code block, and HTML a model was led to write. */
+export const FORMATTED =
+  '_No language model is configured_, so here is the **gist** [1].\n\n```bash\nnpm install -g quire-cli\n```\n\n' +
+  '<script>document.title = "ran"</script> <img src=x onerror="document.title = \'ran\'">\n';
 
 /**
  * The model provider, scripted: the assistant cites a passage unless the
- * question is about rotating keys (then it cites none: unanswered, a gap);
- * the agent writes one page and says so.
+ * question is about rotating keys (then it cites none: unanswered, a gap),
+ * in Markdown and HTML when asked for it formatted; the agent writes one
+ * page and says so.
  */
 function script(req: RecordedRequest): Reply {
   if (req.body.tools?.length) {
@@ -30,6 +35,7 @@ function script(req: RecordedRequest): Reply {
     return wrote ? { text: 'Added a page on rotating API keys.' } : { toolCalls: [{ name: 'write_file', arguments: { path: 'api-keys.mdx', content: GAP_PAGE } }] };
   }
   const question = JSON.stringify(req.body.messages.at(-1)?.content ?? '');
+  if (/formatted/i.test(question)) return { text: FORMATTED };
   return { text: /rotat/i.test(question) ? UNCITED : 'Install it with npm install -g quire-cli [1].' };
 }
 

@@ -156,7 +156,7 @@ describe('the console in a real browser', function () {
     assert.ok((await answer.locator('.sources a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).some((h) => h?.startsWith('https://docs.example.com/guides/install')));
     assert.match(await answer.locator('.rating').innerText(), /Thumbs up/);
     assert.match(await page.locator('.turn.user').innerText(), /How do I install the CLI\?/);
-    assert.doesNotMatch(await answer.locator('.content').innerText(), /```suggestions|\]\(https?:/, 'the answer as the reader saw it');
+    assert.doesNotMatch(await answer.locator('.answer-text').innerText(), /```suggestions|\]\(https?:/, 'the answer as the reader saw it');
     await checkPage(page, 'thread');
 
     // Opened directly (a bookmark): nothing is asked for before the domain is known.
@@ -176,6 +176,31 @@ describe('the console in a real browser', function () {
     await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor();
     assert.equal(await page.getByLabel('Feedback').inputValue(), 'up');
     assert.deepEqual(await items.locator('.question').allInnerTexts(), ['How do I install the CLI?']);
+  });
+
+  it("shows an answer's Markdown as the widget renders it: emphasis, a citation link and code, and its HTML as text that runs nothing", async () => {
+    const { page } = tab;
+    const asked = await world.ask('How do I install the CLI, formatted?');
+    await world.services.completions.flush();
+    await world.services.analytics.tick();
+    await page.goto(`${world.url}/console/conversations/${asked.threadId}`);
+    const answer = page.locator('.turn.assistant');
+    await answer.waitFor();
+    assert.equal(await answer.locator('em').innerText(), 'No language model is configured');
+    assert.equal(await answer.locator('strong').innerText(), 'gist');
+    const cite = answer.locator('a.cite');
+    assert.equal(await cite.innerText(), '[1]');
+    assert.match((await cite.getAttribute('href')) ?? '', /^https:\/\/docs\.example\.com\/guides\/install/, 'the citation links to the page it cites');
+    assert.equal(await cite.getAttribute('target'), '_blank');
+    assert.equal(await page.locator(`#${(await cite.getAttribute('aria-describedby')) ?? 'none'}`).textContent(), '(opens in a new tab)');
+    assert.equal((await answer.locator('pre code').innerText()).trim(), 'npm install -g quire-cli');
+    const text = await answer.innerText();
+    assert.doesNotMatch(text, /```|\]\(https?:|(^|\s)_No/, 'no Markdown left as text');
+    assert.match(text, /<script>document\.title = "ran"<\/script> <img src=x onerror="document\.title = 'ran'">/, 'the HTML shown as text');
+    assert.equal(await answer.locator('script, img, [onerror]').count(), 0, 'no element of the HTML');
+    assert.notEqual(await page.title(), 'ran');
+    assert.deepEqual(pageErrors(), [], 'nothing the CSP refused');
+    await checkPage(page, 'thread-formatted');
   });
 
   it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answerText, citedSources, conversationRows, normalizeThread, threadTurns } from '../../../console/data/conversations.js';
+import { citedSources, conversationRows, normalizeThread, shownAnswer, threadTurns } from '../../../console/data/conversations.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
@@ -93,12 +93,23 @@ describe('console data layer: conversations and threads', () => {
     assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [[], 'unanswered', 'down', 'wrong page']);
   });
 
-  it('shows an answer as the reader saw it (no suggestions block, markers as [n]) with only the sources it cites', () => {
+  it('shows an answer as the reader saw it, rendered as the widget renders it, with only the sources it cites in the order it numbers them', () => {
     const sources = ['install', 'upgrade', 'webhooks'].map((p) => ({ title: p, url: `https://docs.example.com/${p}` }));
     const stored = 'Install with npm [[1]](https://docs.example.com/install) and check the version [3].\n\n```suggestions\n(Upgrade)[/upgrade]\n```\n';
-    assert.equal(answerText(stored), 'Install with npm [1] and check the version [3].');
+    const { html, cited } = shownAnswer(stored, sources, 'https://docs.example.com/');
+    assert.deepEqual([...html.matchAll(/class="cite"[^>]*>\[(\d)\]/g)].map((m) => m[1]), ['1', '2'], 'citations numbered as the widget numbers them');
+    assert.doesNotMatch(html, /```|\]\(https?:/);
+    assert.match(html, /<nav class="suggestions"[^>]*><ul><li><a href="https:\/\/docs\.example\.com\/upgrade"/, 'related pages on the docs site, not the console');
+    assert.deepEqual(cited.map((s) => s.title), ['install', 'webhooks']);
     assert.deepEqual(citedSources(stored, sources).map((s) => s.title), ['install', 'webhooks']);
     const rows = conversationRows([conversation('msg_x', '2026-11-21T10:00:00Z', { response: stored, sources })], [], 'all');
     assert.equal(rows[0]?.sources.length, 2, 'the listing counts the cited sources');
+  });
+
+  it('lets no HTML of an answer through, and links no javascript: or image', () => {
+    const { html } = shownAnswer('_Note_ <script>alert(1)</script> <img src=x onerror=alert(2)> ![pixel](https://t.example/p.gif) [x](javascript:alert(3))', [], undefined);
+    assert.match(html, /<em>Note<\/em> &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;img src=x onerror=alert\(2\)&gt;/);
+    assert.match(html, /<a href="https:\/\/t\.example\/p\.gif"[^>]*>pixel<\/a>/, 'an image as a link to it');
+    assert.doesNotMatch(html, /<img|<script|href="javascript/);
   });
 });
