@@ -1,6 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { indexProgressQuery, indexWorkflowId, type IndexDomainWorkflow, type IndexProgress } from '../core/contracts/index.js';
+import { ApplicationFailure, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  AGENT_ERROR,
+  INDEXING_ERROR,
+  indexProgressQuery,
+  indexWorkflowId,
+  type IndexDomainWorkflow,
+  type IndexErrorCode,
+  type IndexProgress,
+} from '../core/contracts/index.js';
 import { rootReason } from '../core/errors.js';
 import { polledRunMemo, type PolledRunMemo } from '../core/index-runs/index.js';
 import { scrubSecrets } from '../core/logger.js';
@@ -26,8 +34,34 @@ export interface IndexRun {
   result: Awaited<ReturnType<IndexDomainWorkflow>> | undefined;
   /** Why a run that did not complete ended (its failure, the terminate reason, the timeout), in one line. */
   error: string | undefined;
+  /** What kind of failure that was (see `indexErrorCode`); undefined for a run that completed or runs. */
+  errorCode: IndexErrorCode | undefined;
   /** The head a poll started the run for, and which try of it in a row; undefined for a run started otherwise. */
   polled: PolledRunMemo | undefined;
+}
+
+/** The activities' failure types (and the model's, when embedding failed), as the run's status reports them. */
+const CODE_OF_TYPE: Record<string, IndexErrorCode> = {
+  [INDEXING_ERROR.unknownDomain]: 'unknown_domain',
+  [INDEXING_ERROR.checkoutFailed]: 'checkout_failed',
+  [INDEXING_ERROR.docsFolderMissing]: 'docs_folder_missing',
+  [INDEXING_ERROR.docsFolderOutside]: 'docs_folder_outside',
+  [AGENT_ERROR.badCredentials]: 'model_credentials',
+  [AGENT_ERROR.modelRequestInvalid]: 'model_failed',
+  [AGENT_ERROR.modelUnavailable]: 'model_unavailable',
+};
+
+/**
+ * What kind of failure ended a run, by the type of the application failure at
+ * the root of its chain (the activity's), never by its message: a run that
+ * was not failed says how Temporal ended it, and a failure of no known type
+ * (a defect, a disk error) is `internal`.
+ */
+export function indexErrorCode(status: string, err: unknown): IndexErrorCode {
+  if (status === 'timed_out' || status === 'terminated' || status === 'canceled') return status;
+  let type: string | undefined;
+  for (let at = err; at instanceof Error; at = at.cause) if (at instanceof ApplicationFailure && at.type) type = at.type;
+  return (type && CODE_OF_TYPE[type]) || 'internal';
 }
 
 /**
@@ -47,13 +81,13 @@ export async function readIndexRun(temporal: Client, domainId: string): Promise<
   const status = described.status.name.toLowerCase();
   const result = status === 'completed' ? await run.result().catch(() => undefined) : undefined;
   // A run that ended otherwise says why through its result's failure (messages written for the Temporal UI, credentials scrubbed).
-  const error = ['failed', 'terminated', 'timed_out', 'canceled'].includes(status)
+  const failure = ['failed', 'terminated', 'timed_out', 'canceled'].includes(status)
     ? await run.result().then(
         () => undefined,
-        (err: unknown) => scrubSecrets(rootReason(err)).split('\n')[0]!.slice(0, 500),
+        (err: unknown) => ({ error: scrubSecrets(rootReason(err)).split('\n')[0]!.slice(0, 500), errorCode: indexErrorCode(status, err) }),
       )
     : undefined;
   const progress = status === 'running' ? await Promise.race([run.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]) : null;
   const polled = polledRunMemo(described.memo);
-  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error, polled };
+  return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error: failure?.error, errorCode: failure?.errorCode, polled };
 }

@@ -1,5 +1,7 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
+import { DocsFolderOutsideError } from '../../core/git/index.js';
 import { scrubSecrets } from '../../core/logger.js';
 import {
   checkedOutCommit,
@@ -64,7 +66,14 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
         docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...guard });
       } catch (err) {
         // Clone URLs may carry credentials; git repeats them in its messages.
-        throw new Error(`cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`);
+        const message = `cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`;
+        if (err instanceof DocsFolderOutsideError) throw ApplicationFailure.nonRetryable(message, INDEXING_ERROR.docsFolderOutside);
+        throw ApplicationFailure.create({ type: INDEXING_ERROR.checkoutFailed, message, nonRetryable: false });
+      }
+      // A docs folder the source does not have fails the run as such, not as a file the worker could not read; another try finds the same.
+      if (!(await fs.stat(docsRoot).then((s) => s.isDirectory(), () => false))) {
+        const where = domain.branch ? `branch '${domain.branch}' of the source` : 'the source';
+        throw ApplicationFailure.nonRetryable(`the docs folder '${domain.docsPath}' of '${domain.id}' is not in ${where}`, INDEXING_ERROR.docsFolderMissing);
       }
       const commit = await checkedOutCommit(docsRoot);
       return {

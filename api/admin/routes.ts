@@ -66,6 +66,7 @@ async function indexStatus(temporal: Client, domain: Pick<Domain, 'id' | 'pollMi
     commit: run.result?.commit ?? null,
     pages: run.result?.pages ?? null,
     error: run.error ?? null,
+    errorCode: run.errorCode ?? null,
     pollBackoff: backoff ? { head: backoff.head, failures: backoff.failures, retryAt: backoff.retryAt.toISOString() } : null,
   };
 }

@@ -1,5 +1,6 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
+import { INDEX_ERROR_CODES } from '../../core/contracts/index.js';
 import { docsPathProblem } from '../../core/git/index.js';
 import { DOMAIN_LANGUAGES, domainLanguageSchema, pollMinutesSchema, POLL_MINUTES, secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
 
@@ -220,6 +221,12 @@ export const IndexStatus = v.object({
   commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
   pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
   error: v.pipe(v.nullable(v.string()), v.description('Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise.')),
+  errorCode: v.pipe(
+    v.nullable(v.picklist(INDEX_ERROR_CODES)),
+    v.description(
+      "What kind of failure `error` is, to act on without reading it: `checkout_failed` (the source could not be fetched), `docs_folder_missing` (the docs folder is not in the source), `docs_folder_outside` (it leads outside the repository), `unknown_domain`, the embedding model's `model_credentials`, `model_failed` or `model_unavailable`, how Temporal ended the run (`timed_out`, `terminated`, `canceled`), or `internal`; null when `error` is.",
+    ),
+  ),
   pollBackoff: v.pipe(
     v.nullable(v.object({ head: v.string(), failures: count, retryAt: instant })),
     v.description(

@@ -86,5 +86,37 @@ export function indexDomainStartOptions(domainId: string, taskQueue: string): Wi
   };
 }
 
-/** Failure types of the indexing activities; the workflow does not retry these. */
-export const INDEXING_ERROR = { unknownDomain: 'UnknownDomainError' } as const;
+/**
+ * Failure types of the indexing activities: what a failed run's status reports
+ * it by (`errorCode`), so no one reads its message to learn what went wrong.
+ * The workflow does not retry an unknown domain; the docs folder's failures are
+ * thrown non-retryable, and a checkout that failed is retried.
+ */
+export const INDEXING_ERROR = {
+  unknownDomain: 'UnknownDomainError',
+  /** The source could not be fetched: unreachable, no such repository or branch, credentials refused, or a folder source that is not there. */
+  checkoutFailed: 'CheckoutFailedError',
+  /** The source was fetched, but the domain's docs folder is not in it (at the commit fetched). */
+  docsFolderMissing: 'DocsFolderMissingError',
+  /** The docs folder leads outside the repository (`..`, or a link out of it). */
+  docsFolderOutside: 'DocsFolderOutsideError',
+} as const;
+
+/**
+ * Why an indexing run did not complete, as its status reports it (`errorCode`): the failure's type
+ * where an activity said it, the embedding model's failures, and how Temporal ended a run otherwise.
+ */
+export const INDEX_ERROR_CODES = [
+  'unknown_domain',
+  'checkout_failed',
+  'docs_folder_missing',
+  'docs_folder_outside',
+  'model_credentials',
+  'model_failed',
+  'model_unavailable',
+  'timed_out',
+  'terminated',
+  'canceled',
+  'internal',
+] as const;
+export type IndexErrorCode = (typeof INDEX_ERROR_CODES)[number];
