@@ -1,3 +1,4 @@
+import type { IndexErrorCode } from '../data/indexing.js';
 import { ApiError, request } from './client.js';
 
 /**
@@ -30,8 +31,10 @@ export interface IndexStatus {
   /** The commit of the docs the run indexed, when it has finished and knows it. */
   commit?: string | null;
   pages?: number | null;
-  /** Why a run that did not complete ended. */
+  /** Why a run that did not complete ended, in the worker's words (not shown: it may name the server's paths). */
   error?: string | null;
+  /** What kind of failure that was: what the console says, and what to do, is chosen by it. */
+  errorCode?: IndexErrorCode | null;
   /** A polled domain's failed head: polls leave it until retryAt (a new head is indexed at once). */
   pollBackoff?: { head: string; failures: number; retryAt: string } | null;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { apiUrl } from '../../api/client.js';
 import { domains, type Domain, type IndexStatus } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
+import { indexFailure } from '../../data/indexing.js';
 import { formatTime } from '../conversations.js';
 import { CopyButton, FormError, formValues, lines, TextField, useSubmission } from './form.js';
 import { PushHook } from './push-hook.js';
@@ -116,15 +117,20 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
           {saved ? <span role="status">Saved.</span> : null}
         </div>
       </form>
-      <Indexing domainId={domain.id} />
+      <Indexing domain={domain} />
       <PushHook domain={domain} />
       <WidgetSnippet domainId={domain.id} />
     </li>
   );
 }
 
-/** The latest indexing run: its state, its progress while running, what it indexed; and a button to run it again. */
-function Indexing({ domainId }: { domainId: string }) {
+/**
+ * The latest indexing run: its state, its progress while running, what it indexed, and why one that
+ * failed did in a sentence chosen by the failure's code (never the worker's message, which names the
+ * server's paths); and a button to run it again.
+ */
+function Indexing({ domain }: { domain: Domain }) {
+  const domainId = domain.id;
   const [status, setStatus] = useState<IndexStatus | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
@@ -194,10 +200,12 @@ function Indexing({ domainId }: { domainId: string }) {
               <dd>{status.pages}</dd>
             </>
           ) : null}
-          {status.error ? (
+          {status.error || status.errorCode ? (
             <>
               <dt>Why</dt>
-              <dd class="index-error">{status.error}</dd>
+              <dd class="index-error" data-error-code={status.errorCode ?? undefined}>
+                {indexFailure(status.errorCode, domain)}
+              </dd>
             </>
           ) : null}
           {status.pollBackoff ? (

@@ -208,6 +208,31 @@ describe('console Settings in a real browser', function () {
     assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
   });
 
+  it('says in a sentence why a domain whose docs folder the repository lacks failed to index, never naming a path of the server', async () => {
+    const acmeDocs = await services.tenants.getDomain('acme-docs');
+    assert.ok(acmeDocs);
+    await services.tenants.putDomain({ ...acmeDocs, id: 'acme-nofolder', docsPath: 'no-such-folder' });
+    try {
+      const page = await signIn();
+      const card = page.locator('li.domain', { hasText: 'acme-nofolder' });
+      await card.locator('button', { hasText: 'Re-index acme-nofolder' }).click();
+      await card.locator('[data-status=failed]').waitFor({ timeout: 120_000 });
+      const why = card.locator('.index-error');
+      assert.equal(await why.getAttribute('data-error-code'), 'docs_folder_missing');
+      const said = (await why.textContent()) ?? '';
+      assert.match(said, /^The docs folder “no-such-folder” is not in the repository on branch \S+ at the commit fetched\. Correct the domain's docs folder or branch, or push the folder, then re-index\.$/);
+      assert.doesNotMatch(await card.locator('section.indexing').innerText(), /ENOENT|no such file|\/tmp\/|\/[\w.-]+\/[\w.-]+\//, 'no error of the worker, no path of the server');
+      // The API says what kind of failure it was, and its message names no path of the server either.
+      const status = (await (await fetch(`${url}/v2/admin/domains/acme-nofolder/index`, { headers: { authorization: `Bearer ${acme.adminKey}` } })).json()) as { errorCode: string; error: string };
+      assert.equal(status.errorCode, 'docs_folder_missing');
+      assert.doesNotMatch(status.error, /ENOENT|\/tmp\//);
+      assert.deepEqual(await seriousViolations(page), []);
+      await screenshot(page, 'console', 'settings-domains-index-failed');
+    } finally {
+      await services.tenants.deleteDomain('acme-nofolder');
+    }
+  });
+
   it("shows a domain's push hook, and sets and clears the variable of its secret from the domain's settings", async () => {
     const page = await signIn();
     const card = page.locator('li.domain', { hasText: 'acme-docs' });
