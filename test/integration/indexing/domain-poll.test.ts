@@ -147,9 +147,9 @@ describe('polling a domain’s docs branch', function () {
     const status = await admin('GET', `/v2/admin/domains/${domainId}/index`, acme.adminKey);
     assert.equal(status.status, 200);
     await conforms('/v2/admin/domains/{domainId}/index', 'get', status.clone());
-    const failed = (await status.json()) as { status: string; error: string | null; startedAt: string; pollBackoff: { head: string; failures: number; retryAt: string } | null };
+    const failed = (await status.json()) as { status: string; error: string | null; errorCode: string | null; startedAt: string; pollBackoff: { head: string; failures: number; retryAt: string } | null };
     assert.equal(failed.status, 'failed');
-    assert.match(failed.error ?? '', /ENOENT|no such file/);
+    assert.equal(failed.errorCode, 'docs_folder_missing');
     assert.deepEqual(failed.pollBackoff, { head: brokenHead, failures: 1, retryAt: new Date(Date.parse(failed.startedAt) + 10 * 60_000).toISOString() });
 
     // The same head again: no new run until the backoff (twice the interval) is over.
