@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApplicationFailure, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import {
   AGENT_ERROR,
   INDEXING_ERROR,
@@ -65,6 +64,23 @@ export function indexErrorCode(status: string, err: unknown): IndexErrorCode {
 }
 
 /**
+ * The run's progress, or null when no worker answers within `ms`. The query is cancelled then,
+ * not left retrying on the connection after the status is answered (it would retry until its
+ * deadline, and fail in a timer once the connection closes).
+ */
+async function progressWithin(temporal: Client, run: WorkflowHandle<IndexDomainWorkflow>, ms: number): Promise<IndexProgress | null> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    return await temporal.withAbortSignal(controller.signal, () => run.query(indexProgressQuery));
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Reads the domain's latest indexing run (404 when it never ran). The progress query needs a worker,
  * so it is given 2 s and may come back null; the result is read from that run only (a run started
  * meanwhile is not waited for), and a run that cannot give one has none: neither ever fails the request.
@@ -87,7 +103,7 @@ export async function readIndexRun(temporal: Client, domainId: string): Promise<
         (err: unknown) => ({ error: scrubSecrets(rootReason(err)).split('\n')[0]!.slice(0, 500), errorCode: indexErrorCode(status, err) }),
       )
     : undefined;
-  const progress = status === 'running' ? await Promise.race([run.query(indexProgressQuery).catch(() => null), sleep(PROGRESS_QUERY_WAIT_MS, null)]) : null;
+  const progress = status === 'running' ? await progressWithin(temporal, run, PROGRESS_QUERY_WAIT_MS) : null;
   const polled = polledRunMemo(described.memo);
   return { workflowId: described.workflowId, runId: described.runId, status, startedAt: described.startTime, closedAt: described.closeTime, progress, result, error: failure?.error, errorCode: failure?.errorCode, polled };
 }
