@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
-import { consoleRouter } from '../../../api/console/index.js';
-import { FEATURES } from '../../../api/features.js';
 import type { ApiServices } from '../../../api/services.js';
 import type { AnswerRecord } from '../../../core/analytics/index.js';
-import { buildConsole } from '../../../infra/build-console.js';
 import { browser } from '../../support/browser.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { seriousViolations } from './console-harness.js';
+import { seriousViolations, serveWithConsole } from './console-harness.js';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** A recorded answer of acme-docs a minute ago, answered but rated down: the period's one gap. */
 const ANSWER: AnswerRecord = {
@@ -53,10 +47,7 @@ describe('the console of an organisation starting out, in a real browser', funct
     acme = await seedOrg(services, 'acme');
     for (const id of ['acme-docs', 'quiet-docs']) await services.tenants.putDomain({ id, orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
     await services.analytics.store.write([{ kind: 'answer', record: ANSWER }]);
-    const consoleDir = await tempDir('quire-console-');
-    await buildConsole(consoleDir, REPO_ROOT);
-    const features = FEATURES.map((f) => (f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f));
-    url = (await serve(createApp(services, features))).url;
+    url = await serveWithConsole(services);
   });
 
   /** Signed in, on `at`, reporting on `domain`, in a browser whose clock reads Paris time. */

@@ -51,6 +51,14 @@ export interface ConsoleWorld {
   pageView(path: string, userAgent: string): Promise<void>;
 }
 
+/** The whole API over `services`, serving a console built for the test; resolves with its URL. */
+export async function serveWithConsole(services: ApiServices): Promise<string> {
+  const consoleDir = await tempDir('quire-console-');
+  await buildConsole(consoleDir, REPO_ROOT);
+  const features = FEATURES.map((f) => (f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f));
+  return (await serve(createApp(services, features))).url;
+}
+
 /**
  * The whole API as `npm start` serves it (every feature, the console built
  * into a temporary folder), with a local-forge project over a real git

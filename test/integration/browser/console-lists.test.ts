@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
-import { consoleRouter } from '../../../api/console/index.js';
-import { FEATURES } from '../../../api/features.js';
 import type { ApiServices } from '../../../api/services.js';
 import type { AnswerRecord } from '../../../core/analytics/index.js';
 import { newJobRecord } from '../../../core/jobs/index.js';
-import { buildConsole } from '../../../infra/build-console.js';
 import { watchedPage } from '../../support/browser.js';
-import { seedOrg, serve, tempDir, testServices } from '../../support/services.js';
+import { seedOrg, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { seriousViolations } from './console-harness.js';
+import { seriousViolations, serveWithConsole } from './console-harness.js';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const MINUTE = 60_000;
 const JOBS = 60;
 const ANSWERS = 1001;
@@ -72,10 +66,7 @@ describe('the console’s long lists in a real browser', function () {
     const unanswered = Array.from({ length: GAPS }, (_, i) => answer(ANSWERS + i, i, `Where is the ${word(i)} option?`, 'unanswered'));
     await services.analytics.store.write([...answered, ...unanswered].map((record) => ({ kind: 'answer' as const, record })));
 
-    const consoleDir = await tempDir('quire-console-');
-    await buildConsole(consoleDir, REPO_ROOT);
-    const features = FEATURES.map((f) => (f === consoleRouter ? (s: ApiServices) => consoleRouter(s, { consoleDir }) : f));
-    url = (await serve(createApp(services, features))).url;
+    url = await serveWithConsole(services);
   });
 
   async function signedIn(at: string): Promise<Page> {
