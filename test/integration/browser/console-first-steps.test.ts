@@ -2,33 +2,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { ApiServices } from '../../../api/services.js';
-import type { AnswerRecord } from '../../../core/analytics/index.js';
 import { browser } from '../../support/browser.js';
 import { seedOrg, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { seriousViolations, serveWithConsole } from './console-harness.js';
+import { answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
 
 
 /** A recorded answer of acme-docs a minute ago, answered but rated down: the period's one gap. */
-const ANSWER: AnswerRecord = {
-  id: 'msg_first_steps',
-  orgId: 'acme',
-  domainId: 'acme-docs',
-  threadId: null,
-  at: Date.now() - 60_000,
-  question: 'How do I rotate my API key?',
-  answer: 'Keys are listed in the dashboard [1].',
-  sources: [],
-  mode: 'model',
-  surface: 'assistant',
-  caller: 'browser',
-  fp: null,
-  currentPath: null,
-  resolution: 'unanswered',
-  unansweredReason: 'no_citation',
-  category: null,
-};
+const ANSWER = answerRecord({ id: 'msg_first_steps', answer: 'Keys are listed in the dashboard [1].' });
 
 /**
  * The console of an organisation starting out, in headless Chromium over the API: a domain readers

@@ -5,6 +5,7 @@ import { createApp } from '../../../api/app.js';
 import { consoleRouter } from '../../../api/console/index.js';
 import { FEATURES } from '../../../api/features.js';
 import type { ApiServices } from '../../../api/services.js';
+import type { AnswerRecord } from '../../../core/analytics/index.js';
 import { EmbeddedDocIndex } from '../../../core/retrieval/index.js';
 import { buildConsole } from '../../../infra/build-console.js';
 import { startFakeModel, type RecordedRequest, type Reply } from '../../fakes/chat-completions-server.js';
@@ -49,6 +50,28 @@ export interface ConsoleWorld {
   search(query: string): Promise<void>;
   /** A reader's page view, as the widget's beacon reports it (from a page, with its user agent). */
   pageView(path: string, userAgent: string): Promise<void>;
+}
+
+/** An answer of acme-docs as analytics recorded it: a model's, from the widget, unanswered a minute ago unless `fields` say otherwise. */
+export function answerRecord(fields: Pick<AnswerRecord, 'id'> & Partial<AnswerRecord>): AnswerRecord {
+  return {
+    orgId: 'acme',
+    domainId: 'acme-docs',
+    threadId: null,
+    at: Date.now() - 60_000,
+    question: 'How do I rotate my API key?',
+    answer: 'The documentation does not say.',
+    sources: [],
+    mode: 'model',
+    surface: 'assistant',
+    caller: 'browser',
+    fp: null,
+    currentPath: null,
+    resolution: 'unanswered',
+    unansweredReason: 'no_citation',
+    category: null,
+    ...fields,
+  };
 }
 
 /** The whole API over `services`, serving a console built for the test; resolves with its URL. */

@@ -8,7 +8,7 @@ import { watchedPage } from '../../support/browser.js';
 import { seedOrg, testServices } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { seriousViolations, serveWithConsole } from './console-harness.js';
+import { answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
 
 const MINUTE = 60_000;
 const JOBS = 60;
@@ -17,24 +17,15 @@ const GAPS = 55;
 
 /** A recorded answer of acme-docs, `minutes` ago. */
 function answer(n: number, minutes: number, question: string, resolution: AnswerRecord['resolution']): AnswerRecord {
-  return {
+  const answered = resolution === 'answered';
+  return answerRecord({
     id: `msg_list_${n}`,
-    orgId: 'acme',
-    domainId: 'acme-docs',
-    threadId: null,
     at: Date.now() - minutes * MINUTE,
     question,
-    answer: resolution === 'answered' ? 'It is in the guide [1].' : 'The documentation does not say.',
-    sources: [],
-    mode: 'model',
-    surface: 'assistant',
-    caller: 'browser',
-    fp: null,
-    currentPath: null,
+    answer: answered ? 'It is in the guide [1].' : 'The documentation does not say.',
     resolution,
-    unansweredReason: resolution === 'answered' ? null : 'no_citation',
-    category: null,
-  };
+    unansweredReason: answered ? null : 'no_citation',
+  });
 }
 
 /** A word no other question has: each question is a gap of its own. */
