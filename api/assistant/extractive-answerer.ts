@@ -40,10 +40,8 @@ export function extractiveAnswerer(): Answerer {
         const quotes: string[] = [];
         const named: string[] = [];
         citations.slice(0, PAGES_QUOTED).forEach((c, i) => {
-          const text = prompt.passages
-            .filter((hit) => hit.path === c.path)
-            .map((hit) => hit.content)
-            .join('\n\n');
+          // The page's passages, each a section of its own: another passage's heading does not carry into the next.
+          const text = prompt.passages.filter((hit) => hit.path === c.path).map((hit) => hit.content);
           const cite = `[${i + 1}]`;
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);
           const relevant = sentences.filter((s) => s.shared > 0);

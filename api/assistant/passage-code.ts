@@ -2,8 +2,8 @@
  * The code blocks of a documentation passage, each with what introduces it: for an answer without
  * a model, where the command a reader asked for is often the answer itself.
  */
-import { passageBlocks, type PassageBlock } from './passage-blocks.js';
-import { sentencePieces, sharedTerms, type QuestionTerms } from './passage-sentences.js';
+import type { PassageBlock } from './passage-blocks.js';
+import { sectionBlocks, sentencePieces, sharedTerms, type Passages, type QuestionTerms } from './passage-sentences.js';
 
 /** Longer blocks are the page's to show: an answer quotes a command or a short snippet. */
 const MAX_CODE_LINES = 15;
@@ -27,12 +27,12 @@ export interface CodeBlock {
  * before it, when that sentence ends in a colon), its section's heading, and the question's terms
  * they share. Diagrams, formulas and the answer's own `suggestions` blocks are not code.
  */
-export function codeBlocksOf(markdown: string, question: QuestionTerms): CodeBlock[] {
+export function codeBlocksOf(passages: Passages, question: QuestionTerms): CodeBlock[] {
   const found: CodeBlock[] = [];
-  let heading: string | undefined;
   let before: PassageBlock | undefined;
-  for (const block of passageBlocks(markdown)) {
-    if (block.kind === 'heading') heading = block.text;
+  for (const { block, heading, first } of sectionBlocks(passages)) {
+    // A passage's first block follows nothing of its own: the last paragraph of the passage before is another section's.
+    if (first) before = undefined;
     if (block.kind === 'code' && block.complete) {
       const { fence, language, body } = block;
       const last = before?.kind === 'paragraph' ? sentencePieces(before.text).at(-1) : undefined;
@@ -50,12 +50,17 @@ export function codeBlocksOf(markdown: string, question: QuestionTerms): CodeBlo
 /**
  * The block to quote beside the passage's best sentence (`best`, undefined when no sentence meets
  * the question): one that shares at least one of the question's terms and, in the best sentence's
- * section, at least as many as it; in another section, more. The first among equals.
+ * section, at least as many as it; in another section, more than it does read with its heading
+ * (as the block is). The first among equals.
  */
-export function bestCodeBlock(markdown: string, question: QuestionTerms, best: { shared: number; heading: string | undefined } | undefined): CodeBlock | undefined {
+export function bestCodeBlock(
+  passages: Passages,
+  question: QuestionTerms,
+  best: { shared: number; withHeading: number | undefined; heading: string | undefined } | undefined,
+): CodeBlock | undefined {
   let chosen: CodeBlock | undefined;
-  for (const block of codeBlocksOf(markdown, question)) {
-    const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : best.shared + 1;
+  for (const block of codeBlocksOf(passages, question)) {
+    const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : (best.withHeading ?? best.shared) + 1;
     if (block.shared >= needed && block.shared > (chosen?.shared ?? 0)) chosen = block;
   }
   return chosen;

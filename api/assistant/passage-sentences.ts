@@ -5,7 +5,7 @@
  * links become their text, and inline code keeps balanced backticks.
  */
 import { tokenise } from '../../core/retrieval/index.js';
-import { passageBlocks } from './passage-blocks.js';
+import { passageBlocks, type PassageBlock } from './passage-blocks.js';
 
 /**
  * After `.`, `!`, `?` or Arabic `؟` and a space, before a capital, a digit or a letter of a script
@@ -39,13 +39,31 @@ export interface PassageSentence {
   heading: string | undefined;
 }
 
+/**
+ * What is quoted from: one passage, or the passages retrieval found of one page. Each passage is
+ * a section of its own (it may start with its heading): the heading of the one before does not
+ * reach into the next, which may be the page's opening.
+ */
+export type Passages = string | readonly string[];
+
+/** The blocks of each passage, with the heading of the section each is in. */
+export function* sectionBlocks(passages: Passages): Generator<{ block: PassageBlock; heading: string | undefined; first: boolean }> {
+  for (const passage of typeof passages === 'string' ? [passages] : passages) {
+    let heading: string | undefined;
+    let first = true;
+    for (const block of passageBlocks(passage)) {
+      if (block.kind === 'heading') heading = block.text;
+      yield { block, heading, first };
+      first = false;
+    }
+  }
+}
+
 /** Every whole sentence of a passage's paragraphs, in order, with where it is. A paragraph without end punctuation (a list item) is one sentence. */
-export function passageSentences(markdown: string): PassageSentence[] {
+export function passageSentences(passages: Passages): PassageSentence[] {
   const sentences: PassageSentence[] = [];
-  let heading: string | undefined;
   let paragraph = 0;
-  for (const block of passageBlocks(markdown)) {
-    if (block.kind === 'heading') heading = block.text;
+  for (const { block, heading } of sectionBlocks(passages)) {
     if (block.kind !== 'paragraph') continue;
     paragraph++;
     for (const sentence of sentencePieces(block.text)) {
@@ -58,8 +76,8 @@ export function passageSentences(markdown: string): PassageSentence[] {
 }
 
 /** Every whole sentence of a passage's paragraphs, in order. */
-export function sentencesOf(markdown: string): string[] {
-  return passageSentences(markdown).map((s) => s.sentence);
+export function sentencesOf(passages: Passages): string[] {
+  return passageSentences(passages).map((s) => s.sentence);
 }
 
 /** Words between spaces, a Chinese or Japanese pair of characters counting as one. */
@@ -86,6 +104,12 @@ export interface QuestionTerms {
 export interface ScoredSentence extends PassageSentence {
   index: number;
   shared: number;
+  /**
+   * The terms it shares read with its section's heading, as a code block is read (`codeBlocksOf`):
+   * what a block is weighed against. A sentence of the section "Rotating keys" that says only
+   * "key" meets a question about rotating a key with both. Undefined when it has no heading.
+   */
+  withHeading: number | undefined;
 }
 
 /** How many of `question`'s terms `text` holds. */
@@ -100,8 +124,13 @@ export function sharedTerms(text: string, question: QuestionTerms): number {
  * order. A sentence that shares none is not chosen beside one that does; when none does, the
  * passage's first sentences are, with `shared` 0.
  */
-export function bestSentences(markdown: string, question: QuestionTerms, max: number): ScoredSentence[] {
-  const sentences = passageSentences(markdown).map((s, index) => ({ ...s, index, shared: sharedTerms(s.sentence, question) }));
+export function bestSentences(passages: Passages, question: QuestionTerms, max: number): ScoredSentence[] {
+  const sentences = passageSentences(passages).map((s, index) => ({
+    ...s,
+    index,
+    shared: sharedTerms(s.sentence, question),
+    withHeading: s.heading ? sharedTerms(`${s.heading}\n${s.sentence}`, question) : undefined,
+  }));
   const sharing = sentences.filter((s) => s.shared > 0);
   return (sharing.length > 0 ? sharing : sentences)
     .sort((a, b) => b.shared - a.shared || a.index - b.index)

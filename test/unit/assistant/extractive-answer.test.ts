@@ -185,6 +185,28 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /curl/);
   });
 
+  it("reads a sentence with its section's heading, as a code block is read: another section's block must meet the question better than both", async () => {
+    // The example docs' Authentication page as retrieval joins it: the best section first, then the page's opening with its curl call.
+    const rotating = [
+      '## Rotating keys',
+      '',
+      'Create a new key, deploy it, then revoke the old one with',
+      '`skylark keys revoke KEY_ID`. Revoked keys fail with `401 unauthorized` within a minute.',
+    ].join('\n');
+    const opening = [
+      'Send your project key as a bearer token on every request:',
+      '',
+      '```bash',
+      'curl https://api.skylark.dev/v2/queues/emails/jobs \\',
+      '  -H "Authorization: Bearer $SKYLARK_API_KEY"',
+      '```',
+    ].join('\n');
+    const path = '/api-reference/authentication';
+    const text = await answerText('How do I rotate an API key?', [page(path, 'Authentication', rotating), page(path, 'Authentication', opening)]);
+    assert.match(text, /Create a new key, deploy it, then revoke the old one with `skylark keys revoke KEY_ID`\. Revoked keys fail with `401 unauthorized` within a minute\. \[1\]/);
+    assert.doesNotMatch(text, /curl|bearer token/);
+  });
+
   it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
