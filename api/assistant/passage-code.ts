@@ -19,6 +19,8 @@ export interface CodeBlock {
   heading: string | undefined;
   /** How many of the question's terms the block, its lead-in and its heading hold together. */
   shared: number;
+  /** How many its lead-in and heading hold: the prose that says what the block is for. */
+  sharedInProse: number;
 }
 
 /**
@@ -39,7 +41,8 @@ export function codeBlocksOf(passages: Passages, question: QuestionTerms): CodeB
       const leadIn = last && /[:：]$/.test(last) ? last : undefined;
       if (!NOT_CODE.has(language.toLowerCase()) && body.length <= MAX_CODE_LINES && body.some((l) => l.trim())) {
         const shared = sharedTerms([heading ?? '', leadIn ?? '', ...body].join('\n'), question);
-        found.push({ markdown: [`${fence}${language}`, ...body, fence].join('\n'), leadIn, heading, shared });
+        const sharedInProse = sharedTerms(`${heading ?? ''}\n${leadIn ?? ''}`, question);
+        found.push({ markdown: [`${fence}${language}`, ...body, fence].join('\n'), leadIn, heading, shared, sharedInProse });
       }
     }
     before = block;
@@ -51,7 +54,10 @@ export function codeBlocksOf(passages: Passages, question: QuestionTerms): CodeB
  * The block to quote beside the passage's best sentence (`best`, undefined when no sentence meets
  * the question): one that shares at least one of the question's terms and, in the best sentence's
  * section, at least as many as it; in another section, more than it does read with its heading
- * (as the block is). The first among equals.
+ * (as the block is). With no such sentence, a block stands alone only when what introduces it
+ * shares a term too, or it holds more than half of the question's: a word met only in the code
+ * (`invoices.fifo` for a question about paying by invoice) does not make it the answer. The first
+ * among equals.
  */
 export function bestCodeBlock(
   passages: Passages,
@@ -60,6 +66,7 @@ export function bestCodeBlock(
 ): CodeBlock | undefined {
   let chosen: CodeBlock | undefined;
   for (const block of codeBlocksOf(passages, question)) {
+    if (!best && block.sharedInProse === 0 && block.shared * 2 <= question.terms.size) continue;
     const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : (best.withHeading ?? best.shared) + 1;
     if (block.shared >= needed && block.shared > (chosen?.shared ?? 0)) chosen = block;
   }

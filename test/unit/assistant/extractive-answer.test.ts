@@ -207,6 +207,13 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /curl|bearer token/);
   });
 
+  it('does not answer with code that meets the question only by a word inside it', async () => {
+    const queues = ['## Ordering and FIFO queues', '', '```ts', "await skylark.queue('invoices.fifo').push({ type: 'charge', groupKey: 'customer-17' });", '```'].join('\n');
+    const text = await answerText('Can I pay by invoice?', [page('/concepts/queues', 'Queues', queues)]);
+    assert.match(text, /^The documentation does not seem to cover this question\. The closest pages: \*\*Queues\*\* \[1\]/);
+    assert.doesNotMatch(text, /invoices\.fifo/);
+  });
+
   it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
