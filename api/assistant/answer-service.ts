@@ -4,7 +4,7 @@ import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
 import { UnavailableError } from '../../core/errors.js';
-import type { DocIndex, PageContent, SearchFilter } from '../../core/retrieval/index.js';
+import { hitsInQuestionLanguage, type DocIndex, type PageContent, type SearchFilter } from '../../core/retrieval/index.js';
 import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -179,7 +179,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
       const { query, status } = await deps.rewriter.rewrite(conversation, signal);
       const page = await reading;
       const scope = scopedFilter(filter, page);
-      const hits = await docIndex.search(domain.id, {
+      const found = await docIndex.search(domain.id, {
         query,
         ...(domain.language ? { language: domain.language } : {}),
         pageSize: question.pageSize,
@@ -187,6 +187,8 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         ...(scope ? { filter: scope } : {}),
         ...(currentPath ? { currentPath } : {}),
       });
+      // A question scoped to no language is answered from the pages in the language it is written in, when the pages found are in several.
+      const hits = scope?.language ? found : hitsInQuestionLanguage(found, conversation.question);
       const prompt = buildPrompt({
         domain,
         conversation,

@@ -142,9 +142,9 @@ describe('one answer service behind every door', () => {
     assert.equal(reading.sources.length, 2);
     assert.equal(reading.search?.hits.length, 2);
   });
-  it("answers a reader on a page of one language from that language's pages, unless the request names a language", async () => {
-    const sourcesFor = async (fp: string, extra: Record<string, unknown>) => {
-      const reading = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp, ...extra }, text: 'How do I undeploy?' });
+  it("answers a reader on a page of one language from that language's pages, else from the pages in the question's language, unless the request names a language", async () => {
+    const sourcesFor = async (fp: string, extra: Record<string, unknown>, text = 'How do I undeploy?') => {
+      const reading = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp, ...extra }, text });
       return reading.sources.map((s) => new URL(s.url).pathname);
     };
     const onFrench = await sourcesFor('fp-lang-1', { currentPath: '/fr/undeploy' });
@@ -152,9 +152,15 @@ describe('one answer service behind every door', () => {
     assert.ok(!onFrench.includes('/en/undeploy'), `no English page for a reader on a French one: ${onFrench.join()}`);
     const onEnglish = await sourcesFor('fp-lang-2', { currentPath: '/en/undeploy' });
     assert.ok(onEnglish.includes('/en/undeploy') && !onEnglish.includes('/fr/undeploy'), onEnglish.join());
-    // A page without a language scopes nothing, and a language the request names wins over the page's.
+    // From a page of no language (or none), the pages found are those of the language the question is written in...
     const nowhere = await sourcesFor('fp-lang-3', { currentPath: '/deploy/target-1' });
-    assert.ok(nowhere.includes('/en/undeploy') && nowhere.includes('/fr/undeploy'), nowhere.join());
+    assert.ok(nowhere.includes('/en/undeploy') && !nowhere.includes('/fr/undeploy'), nowhere.join());
+    const inFrench = await sourcesFor('fp-lang-5', {}, 'Comment retirer un déploiement avec quire undeploy ?');
+    assert.ok(inFrench.includes('/fr/undeploy') && !inFrench.includes('/en/undeploy'), inFrench.join());
+    // ...and a question that does not tell (no function word of either) is answered from both.
+    const untold = await sourcesFor('fp-lang-6', {}, 'quire undeploy');
+    assert.ok(untold.includes('/en/undeploy') && untold.includes('/fr/undeploy'), untold.join());
+    // A language the request names wins over the page's.
     const named = await sourcesFor('fp-lang-4', { currentPath: '/en/undeploy', filter: { language: 'fr' } });
     assert.ok(named.includes('/fr/undeploy') && !named.includes('/en/undeploy'), named.join());
   });

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { hitsInQuestionLanguage, questionLanguage } from '../../../core/retrieval/index.js';
+import type { SearchHit } from '../../../core/retrieval/index.js';
+
+const hit = (path: string, language?: string): SearchHit => ({ path, content: '', metadata: { title: path, anchor: '', breadcrumb: [path], score: 1, ...(language ? { language } : {}) } });
+
+describe('the language a question is written in', () => {
+  it("tells apart the languages of a site's pages by the question's function words, short questions too", () => {
+    const site = ['en', 'fr', 'de'];
+    assert.equal(questionLanguage('How do I install it?', site), 'en');
+    // A statistical detector reads this one as French.
+    assert.equal(questionLanguage('Can I pay by invoice?', site), 'en');
+    assert.equal(questionLanguage('Comment installer le SDK ?', site), 'fr');
+    assert.equal(questionLanguage("Puis-je payer par facture ?", site), 'fr');
+    assert.equal(questionLanguage('Wie installiere ich das SDK?', site), 'de');
+    assert.equal(questionLanguage('¿Cómo instalo el SDK?', ['en', 'es']), 'es');
+  });
+
+  it('says nothing when the question has no function word, when two languages tie, or when a candidate is one it knows no words of', () => {
+    assert.equal(questionLanguage('webhook signature', ['en', 'fr']), undefined);
+    assert.equal(questionLanguage('SSO', ['en', 'fr']), undefined);
+    assert.equal(questionLanguage('webhooks on retry', ['en', 'fr']), undefined, '`on` is a function word of both');
+    assert.equal(questionLanguage('How do I install it?', ['en', 'ja']), undefined, 'a Japanese question has no function word known here');
+  });
+
+  it('keeps the hits in the question language and those of no language, only when the hits are in several languages', () => {
+    const hits = [hit('/quickstart', 'en'), hit('/fr/quickstart', 'fr'), hit('/cli', 'en-GB'), hit('/changelog')];
+    assert.deepEqual(hitsInQuestionLanguage(hits, 'How do I install it?').map((h) => h.path), ['/quickstart', '/cli', '/changelog']);
+    assert.deepEqual(hitsInQuestionLanguage(hits, 'Comment installer le SDK ?').map((h) => h.path), ['/fr/quickstart', '/changelog']);
+    assert.deepEqual(hitsInQuestionLanguage(hits, 'quickstart').map((h) => h.path), hits.map((h) => h.path), 'no function word: every hit');
+    const english = [hit('/quickstart', 'en'), hit('/changelog')];
+    assert.equal(hitsInQuestionLanguage(english, 'Comment installer le SDK ?'), english, 'one language among the hits: nothing to choose');
+  });
+});
