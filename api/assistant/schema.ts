@@ -95,13 +95,26 @@ const common = {
     v.nullable(
       v.strictObject({
         version: v.optional(v.string('must be a string')),
-        language: v.optional(v.string('must be a string')),
+        language: v.optional(
+          v.pipe(
+            v.string('must be a string'),
+            v.description(
+              "A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell.",
+            ),
+          ),
+        ),
         groups: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
       }),
     ),
   ),
   context: v.optional(v.pipe(v.array(contextItem, 'must be an array'), v.maxLength(20, 'must have at most 20 items'))),
-  currentPath: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))),
+  currentPath: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.maxLength(200, 'must be at most 200 characters'),
+      v.description("The path of the page the reader is on: its text joins the prompt, and its language scopes the search unless `filter.language` names one."),
+    ),
+  ),
 };
 
 const messagesOf = <T extends v.GenericSchema<unknown, V2Message | V1Message>>(item: T) =>
