@@ -4,7 +4,7 @@ import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
 import { UnavailableError } from '../../core/errors.js';
-import { hitsInQuestionLanguage, type DocIndex, type PageContent, type SearchFilter } from '../../core/retrieval/index.js';
+import { hitsInBestVersion, hitsInQuestionLanguage, type DocIndex, type PageContent, type SearchFilter } from '../../core/retrieval/index.js';
 import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -187,8 +187,10 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         ...(scope ? { filter: scope } : {}),
         ...(currentPath ? { currentPath } : {}),
       });
-      // A question scoped to no language is answered from the pages in the language it is written in, when the pages found are in several.
-      const hits = scope?.language ? found : hitsInQuestionLanguage(found, conversation.question);
+      // A question scoped to no language is answered from the pages in the language it is written in, when the pages found are in several;
+      // one scoped to no version, from the version of the best page found.
+      const inLanguage = scope?.language ? found : hitsInQuestionLanguage(found, conversation.question);
+      const hits = scope?.version ? inLanguage : hitsInBestVersion(inLanguage);
       const prompt = buildPrompt({
         domain,
         conversation,

@@ -12,7 +12,7 @@ export { createVectorCache, type VectorCache } from './vector-cache.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
 export { stemmingLanguage, STEMMED_LANGUAGES } from './stemmers.js';
-export { hitsInQuestionLanguage, questionLanguage } from './question-language.js';
+export { hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from './hit-scope.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
 export { checkedOutCommit, checkoutDocs, remoteHead } from './docs-source.js';
 export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';

@@ -27,6 +27,14 @@ const UNDEPLOY_PAGES = (['en', 'fr'] as const).map((language) => {
   return { ...page, language, chunks: page.chunks.map((c) => ({ ...c, language })) };
 });
 
+/** One page in two versions: the current one and its legacy twin, each chunk carrying its version. */
+const ROLLBACK_PAGES = (['v2', 'v1'] as const).map((version) => {
+  const page = docsPage(`/${version}/rollback`, `Roll back (${version})`, [
+    { heading: 'Roll back', anchor: 'roll-back', text: version === 'v2' ? 'Roll back a release with quire rollback and its release id.' : 'Roll back a release with quire revert --to and its tag.' },
+  ]);
+  return { ...page, version, chunks: page.chunks.map((c) => ({ ...c, version })) };
+});
+
 /** Every Markdown link target in a text. */
 const linksOf = (text: string) => [...text.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]!);
 
@@ -42,7 +50,7 @@ describe('one answer service behind every door', () => {
       patch: (s) => ({ analytics: (recorder = new AnalyticsRecorder({ store: s.analyticsStore, logger: createLogger('silent', 'test'), retentionDays: 30 })) }),
       features: [mcpRouter, openAiCompatRouter],
     });
-    await world.docIndex.applyChanges(world.domainId, { upserts: [...DEPLOY_PAGES, ...UNDEPLOY_PAGES], removals: [] });
+    await world.docIndex.applyChanges(world.domainId, { upserts: [...DEPLOY_PAGES, ...UNDEPLOY_PAGES, ...ROLLBACK_PAGES], removals: [] });
   });
   after(() => world.close());
 
@@ -163,5 +171,18 @@ describe('one answer service behind every door', () => {
     // A language the request names wins over the page's.
     const named = await sourcesFor('fp-lang-4', { currentPath: '/en/undeploy', filter: { language: 'fr' } });
     assert.ok(named.includes('/fr/undeploy') && !named.includes('/en/undeploy'), named.join());
+  });
+
+  it('answers a question that names no version from the version of the best page found, and one that names a version from it', async () => {
+    const sourcesFor = async (fp: string, text: string, extra: Record<string, unknown> = {}) => {
+      const reading = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp, ...extra }, text });
+      return reading.sources.map((s) => new URL(s.url).pathname);
+    };
+    const current = await sourcesFor('fp-ver-1', 'How do I roll back a release with its release id?');
+    assert.ok(current.includes('/v2/rollback') && !current.includes('/v1/rollback'), current.join());
+    const legacy = await sourcesFor('fp-ver-2', 'How do I revert a release to its tag?');
+    assert.ok(legacy.includes('/v1/rollback') && !legacy.includes('/v2/rollback'), legacy.join());
+    const named = await sourcesFor('fp-ver-3', 'How do I roll back a release with its release id?', { filter: { version: 'v1' } });
+    assert.deepEqual(named.filter((p) => p.includes('rollback')), ['/v1/rollback']);
   });
 });

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { hitsInQuestionLanguage, questionLanguage } from '../../../core/retrieval/index.js';
+import { hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from '../../../core/retrieval/index.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
 
-const hit = (path: string, language?: string): SearchHit => ({ path, content: '', metadata: { title: path, anchor: '', breadcrumb: [path], score: 1, ...(language ? { language } : {}) } });
+const hit = (path: string, language?: string, version?: string): SearchHit => ({
+  path,
+  content: '',
+  metadata: { title: path, anchor: '', breadcrumb: [path], score: 1, ...(language ? { language } : {}), ...(version ? { version } : {}) },
+});
 
 describe('the language a question is written in', () => {
   it("tells apart the languages of a site's pages by the question's function words, short questions too", () => {
@@ -30,5 +34,15 @@ describe('the language a question is written in', () => {
     assert.deepEqual(hitsInQuestionLanguage(hits, 'quickstart').map((h) => h.path), hits.map((h) => h.path), 'no function word: every hit');
     const english = [hit('/quickstart', 'en'), hit('/changelog')];
     assert.equal(hitsInQuestionLanguage(english, 'Comment installer le SDK ?'), english, 'one language among the hits: nothing to choose');
+  });
+});
+
+describe('the version a question is answered from', () => {
+  it("keeps the best versioned hit's version and the hits of no version, only when the hits are of several versions", () => {
+    const hits = [hit('/changelog'), hit('/v2/quickstart', undefined, 'v2'), hit('/v1/quickstart', undefined, 'v1'), hit('/v2/cli', undefined, 'v2')];
+    assert.deepEqual(hitsInBestVersion(hits).map((h) => h.path), ['/changelog', '/v2/quickstart', '/v2/cli']);
+    assert.deepEqual(hitsInBestVersion([hits[2]!, ...hits]).map((h) => h.path), ['/v1/quickstart', '/changelog', '/v1/quickstart']);
+    const one = [hit('/v2/quickstart', undefined, 'v2'), hit('/changelog')];
+    assert.equal(hitsInBestVersion(one), one);
   });
 });

@@ -1,4 +1,7 @@
 /**
+ * Which of the pages found a question that names no language or version is answered from: those of
+ * one version (`hitsInBestVersion`), and those in the language the question is written in.
+ *
  * Which of its pages' languages a question is written in, told by its function words: for a
  * question that names no language and comes from no page of one, so a reader who asks in English
  * is not cited the French page beside the English one. Statistical detectors guess short questions
@@ -66,6 +69,21 @@ export function questionLanguage(question: string, candidates: Iterable<string>)
     else if (count === bestCount) tied = true;
   }
   return bestCount > 0 && !tied ? best : undefined;
+}
+
+/**
+ * The hits of the version the best of them is in, and those of no version, when the hits are of
+ * more than one: a question that names no version is answered from one version of the docs, not
+ * from the current page and its legacy twin side by side. The best hit says which (a reader who
+ * asks in v1's words finds v1's page first); a hit of no version (a page of every version) says
+ * nothing, and the next one does.
+ */
+export function hitsInBestVersion(hits: SearchHit[]): SearchHit[] {
+  const versions = new Set<string>();
+  for (const hit of hits) if (hit.metadata.version) versions.add(hit.metadata.version);
+  if (versions.size < 2) return hits;
+  const version = hits.find((hit) => hit.metadata.version)!.metadata.version;
+  return hits.filter((hit) => !hit.metadata.version || hit.metadata.version === version);
 }
 
 /**
