@@ -94,7 +94,12 @@ const common = {
   filter: v.optional(
     v.nullable(
       v.strictObject({
-        version: v.optional(v.string('must be a string')),
+        version: v.optional(
+          v.pipe(
+            v.string('must be a string'),
+            v.description('Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them.'),
+          ),
+        ),
         language: v.optional(
           v.pipe(
             v.string('must be a string'),
