@@ -3,6 +3,7 @@ import { AGENT_JOB_WORKFLOW, agentJobWorkflowId, jobIdOfWorkflow } from '../cont
 import type { ReconcileJobsResult } from '../contracts/job-reconcile.js';
 import { PROJECT_ID } from '../contracts/search-attributes.js';
 import { scrubSecrets, type Logger } from '../logger.js';
+import { filterLiteral } from '../temporal/list-filter.js';
 import type { NewJobEvent } from './job-events.js';
 import type { JobError, JobRecord } from './job-record.js';
 import type { JobRef, JobStore } from './job-store.js';
@@ -85,11 +86,6 @@ export async function stoppedRunOf(temporal: Client, job: Pick<JobRecord, 'id'>)
   }
 }
 
-/** A string literal of Temporal's list filter. */
-function literal(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
 /**
  * Temporal's list filter for the agent-job runs of `taskQueue` closed Terminated, Canceled or
  * TimedOut since `since`. Not filtered on `QuireJobStatus`: a run lists the status it is about to
@@ -98,10 +94,10 @@ function literal(value: string): string {
  */
 export function stoppedRunsQuery(taskQueue: string, since: Date): string {
   return [
-    `WorkflowType = ${literal(AGENT_JOB_WORKFLOW)}`,
-    `TaskQueue = ${literal(taskQueue)}`,
+    `WorkflowType = ${filterLiteral(AGENT_JOB_WORKFLOW)}`,
+    `TaskQueue = ${filterLiteral(taskQueue)}`,
     `ExecutionStatus IN ('Terminated', 'Canceled', 'TimedOut')`,
-    `CloseTime >= ${literal(since.toISOString())}`,
+    `CloseTime >= ${filterLiteral(since.toISOString())}`,
   ].join(' AND ');
 }
 
