@@ -1,15 +1,17 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
+import { agentJobWorkflowId } from '../contracts/agent-job.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.js';
 import { UnavailableError } from '../errors.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
+import { deleteWorkflowRuns } from '../temporal/delete-runs.js';
 import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
 import { activeJobsOf, deleteProjectRows, webhookIdsOf } from './project-rows.js';
 
 /** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
 export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore };
 
-/** Active jobs archived at once: each waits for its workflow to stop its turn (seconds, while a model call notices). */
+/** Jobs listed, and active ones archived, at once: each archive waits for its workflow to stop its turn (seconds, while a model call notices). */
 const STOP_SLICE = 100;
 
 /** Times the active jobs are archived and the rows' transaction tried, before the delete is left for a repeat. */
@@ -26,14 +28,16 @@ class JobsStillActive extends Error {
  * whatever an API process's tenant cache holds). In Temporal then: its automations' schedules (no
  * job starts from now on), and each active job is archived through its workflow (archiveJobRun),
  * which stops the turn and writes the job's last state itself, so nothing of the job is written
- * after its rows are gone. Then, in one transaction with the record: its jobs with their messages
- * and events, its webhooks and their deliveries, its automations and the local forge's pull
- * requests (deleteProjectRows) — unless a job of the project is active again (a message to a
- * finished one started a run): then nothing is deleted, that job is archived and the transaction
- * tried again, a few times. Once committed, its webhooks' delivery workflows are ended. With
- * Temporal down, or jobs still starting, the delete fails before anything is deleted from the
- * database (503), the mark stays, and the same delete, repeated, finishes it (what it stopped stays
- * stopped).
+ * after its rows are gone; then every run of every job's workflow is deleted from Temporal, history
+ * and visibility record (a run the archive has not let close yet is terminated by its delete), so
+ * nothing of the project's jobs outlives it there. Then, in one transaction with the record: its
+ * jobs with their messages and events, its webhooks and their deliveries, its automations and the
+ * local forge's pull requests (deleteProjectRows) — unless a job of the project is active again (a
+ * message to a finished one started a run): then nothing is deleted, that job is archived, its runs
+ * deleted, and the transaction tried again, a few times. Once committed, its webhooks' delivery
+ * workflows are ended. With Temporal down, or jobs still starting, the delete fails before anything
+ * is deleted from the database (503), the mark stays, and the same delete, repeated, finishes it
+ * (what it stopped stays stopped; runs whose delete Temporal accepted are gone or going).
  */
 export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: string, projectId: string): Promise<void> {
   const project = await getOrgProject(deps.tenants, orgId, projectId);
@@ -41,7 +45,9 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
   if (!(await deps.tenants.beginProjectDeletion(project.id))) throw new UnknownTenantError('project', project.id);
   await deleteProjectAutomations(deps, project.id);
   for (let round = 1; ; round++) {
-    await stopActiveJobs(deps, project.id);
+    const jobs = await jobsOf(deps, project.id);
+    await stopActiveJobs(deps, jobs);
+    await deleteJobWorkflows(deps, jobs);
     let webhooks: string[] = [];
     try {
       await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
@@ -79,18 +85,31 @@ async function endDeliveryWorkflows(deps: ProjectDeletionDeps, projectId: string
   );
 }
 
-/** Archives every active job of the project through its workflow; throws the first failure once all were tried. */
-async function stopActiveJobs(deps: ProjectDeletionDeps, projectId: string): Promise<void> {
-  const active: JobRecord[] = [];
+/** Every job of the project, whatever its status. */
+async function jobsOf(deps: ProjectDeletionDeps, projectId: string): Promise<JobRecord[]> {
+  const jobs: JobRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await deps.jobs.list(projectId, { status: 'active', limit: STOP_SLICE, ...(cursor ? { cursor } : {}) });
-    active.push(...page.jobs);
+    const page = await deps.jobs.list(projectId, { limit: STOP_SLICE, ...(cursor ? { cursor } : {}) });
+    jobs.push(...page.jobs);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+  return jobs;
+}
+
+/** Archives every active job through its workflow; throws the first failure once all were tried. */
+async function stopActiveJobs(deps: ProjectDeletionDeps, jobs: readonly JobRecord[]): Promise<void> {
+  const active = jobs.filter((job) => job.status === 'active');
   for (let i = 0; i < active.length; i += STOP_SLICE) {
     const results = await Promise.allSettled(active.slice(i, i + STOP_SLICE).map((job) => archiveJobRun(deps, job)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+}
+
+/** Deletes every run of the jobs' workflows from Temporal; runs deleted by an earlier attempt are fine. */
+async function deleteJobWorkflows(deps: ProjectDeletionDeps, jobs: readonly JobRecord[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += STOP_SLICE) {
+    await deleteWorkflowRuns(deps.temporal, jobs.slice(i, i + STOP_SLICE).map((job) => agentJobWorkflowId(job.id)));
   }
 }

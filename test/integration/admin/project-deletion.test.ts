@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { createActivities } from '../../../activities/index.js';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
@@ -23,6 +24,7 @@ import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { leftInTemporal } from '../../support/workflow-runs.js';
 import { call } from '../agent-jobs/agent-api.js';
 
 const OPERATOR_TOKEN = 'operator-test-token-0123456789';
@@ -74,6 +76,17 @@ async function furnish(services: ApiServices, projectId: string, runningJob: str
   await services.jobs.create(finished, [{ id: `first:${finished.id}`, prompt: 'Done long ago' }]);
 }
 
+/**
+ * Starts a worker whose job workflows' records are also kept in memory: the status each job was
+ * last recorded with, by its workflow, which the delete then removes from Temporal with its history.
+ */
+async function startRecordingWorker(services: ApiServices): Promise<Map<string, string>> {
+  const recorded = new Map<string, string>();
+  const events = { ...services.events, record: async (job: JobRecord, news: Parameters<ApiServices['events']['record']>[1]) => (recorded.set(job.id, job.status), services.events.record(job, news)) };
+  await startWorker(services, { taskQueue: services.config.temporal.taskQueue, activities: createActivities({ ...services, events }) });
+  return recorded;
+}
+
 /** A job of the project whose turn is in the model call when this returns. */
 async function runningJob(base: string, adminKey: string, projectId: string, running: Promise<void>): Promise<string> {
   const created = await call<JobView>(`${base}/v2/agent/${projectId}/job`, 'POST', adminKey, { prompt: 'Rewrite everything slowly' });
@@ -99,7 +112,7 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     const { adminKey } = await seedOrg(services);
     await services.tenants.putProject(project('docs', 'acme'));
     await services.tenants.putProject(project('kept', 'acme'));
-    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const recorded = await startRecordingWorker(services);
     const base = (await serve(createApp(services))).url;
 
     const jobId = await runningJob(base, adminKey, 'docs', running);
@@ -113,8 +126,9 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     release();
     assert.equal(res.status, 204, JSON.stringify(res.body));
     // The job ended through its own workflow: archived, by the archive the delete sent.
-    const result = (await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
-    assert.equal(result.status, 'archived');
+    assert.equal(recorded.get(jobId), 'archived');
+    // Then its workflow went from Temporal, every run: its history and its visibility record.
+    assert.deepEqual(await leftInTemporal(services.temporal, [agentJobWorkflowId(jobId)]), { described: [], listed: [] });
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
     assert.deepEqual(await rowsOf(services.database.queries, 'kept'), kept, "another project's rows stay");
     assert.equal((await call(`${base}/v2/agent/docs/job/${jobId}`, 'GET', adminKey)).status, 404);
@@ -133,7 +147,7 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     const up = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env });
     const { adminKey } = await seedOrg(up, 'leaving');
     await up.tenants.putProject(project('leaving-docs', 'leaving'));
-    await startWorker(up, { taskQueue: up.config.temporal.taskQueue });
+    const recorded = await startRecordingWorker(up);
     const upUrl = (await serve(createApp(up))).url;
     const jobId = await runningJob(upUrl, adminKey, 'leaving-docs', running);
     await furnish(up, 'leaving-docs', jobId);
@@ -161,8 +175,8 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     release();
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.deepEqual(again.body.projects, ['leaving-docs']);
-    const result = (await up.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
-    assert.equal(result.status, 'archived');
+    assert.equal(recorded.get(jobId), 'archived');
+    assert.deepEqual(await leftInTemporal(up.temporal, [agentJobWorkflowId(jobId)]), { described: [], listed: [] }, 'the repeat deleted its workflow from Temporal');
     assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), NONE);
   });
 
@@ -256,7 +270,7 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env: modelEnv(model.baseUrl) });
     const { adminKey } = await seedOrg(services);
     await services.tenants.putProject(project('docs', 'acme'));
-    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const recorded = await startRecordingWorker(services);
     const base = (await serve(createApp(services))).url;
     const created = await call<JobView>(`${base}/v2/agent/docs/job`, 'POST', adminKey, { prompt: 'Say gadget' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -284,8 +298,9 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     };
     await deleteProjectAndJobs({ ...services, jobs }, 'acme', 'docs');
     release();
-    const result = (await services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result()) as JobRecord;
-    assert.equal(result.status, 'archived', 'its run was archived before the rows went');
+    assert.equal(recorded.get(jobId), 'archived', 'its run was archived before the rows went');
+    // Every run of its workflow went from Temporal: its first turn's, the follow-up's and the archive's.
+    assert.deepEqual(await leftInTemporal(services.temporal, [agentJobWorkflowId(jobId)]), { described: [], listed: [] });
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
     assert.equal(listings, 2, 'listed again after the transaction found the job active');
   });
@@ -304,9 +319,9 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.ok(await services.tenants.getProject('docs'), 'the project stays');
     assert.equal((await rowsOf(services.database.queries, 'docs')).jobs, 1, 'its job stays');
 
-    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    const recorded = await startRecordingWorker(services);
     await deleteProjectAndJobs(services, 'acme', 'docs');
-    assert.equal(((await services.temporal.workflow.getHandle(agentJobWorkflowId(job.id)).result()) as JobRecord).status, 'archived');
+    assert.equal(recorded.get(job.id), 'archived');
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
   });
 });
