@@ -3,11 +3,14 @@ import path from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { indexWorkflowId } from '../contracts/index-domain.js';
+import { DOMAIN_ID } from '../contracts/search-attributes.js';
 import { deleteDomainPollSchedule } from '../index-runs/index.js';
 import type { WritableDocIndex } from '../retrieval/index.js';
+import { deleteWorkflowRuns, runsOfFilter } from '../temporal/delete-runs.js';
+import { filterLiteral } from '../temporal/list-filter.js';
 import { deleteDomain, UnknownTenantError, type TenantStore } from '../tenants/index.js';
 
-/** What deleting a domain touches: its record, its poll schedule and index run in Temporal, its index and its checkout. */
+/** What deleting a domain touches: its record, its poll schedule and its index and poll runs in Temporal, its index and its checkout. */
 export interface DomainDeletionDeps {
   tenants: TenantStore;
   temporal: Client;
@@ -18,9 +21,10 @@ export interface DomainDeletionDeps {
 
 /**
  * Deletes the organisation's domain and everything its index is: the record first (its routes
- * answer 404, no index run can start, the id is marked clearing), then its poll schedule is deleted and its index run stopped,
- * its index dropped (files or Qdrant points, and every process's memory of it) and its checkout
- * removed. A step that fails (Temporal or Qdrant down) leaves the id clearing: the same delete,
+ * answer 404, no index run can start, the id is marked clearing), then its poll schedule is
+ * deleted, its index run stopped and every index and poll run of it deleted from Temporal (history
+ * and visibility record), its index dropped (files or Qdrant points, and every process's memory of
+ * it) and its checkout removed. A step that fails (Temporal or Qdrant down) leaves the id clearing: the same delete,
  * repeated, finishes it, and until then the id cannot be created again, so it always starts empty.
  */
 export async function deleteDomainAndIndex(deps: DomainDeletionDeps, orgId: string, id: string): Promise<void> {
@@ -35,6 +39,8 @@ export async function clearDomainIndex(deps: DomainDeletionDeps, id: string): Pr
   // Its poll schedule first: left behind, it would start runs for the id (and a later domain of it).
   await deleteDomainPollSchedule(deps.temporal, id);
   await stopIndexRun(deps.temporal, id);
+  // Every run that names the domain (its index runs, its schedule's polls) goes now, not at the namespace's retention.
+  await deleteWorkflowRuns(deps.temporal, [indexWorkflowId(id)], `${runsOfFilter([indexWorkflowId(id)])} OR ${DOMAIN_ID.name} = ${filterLiteral(id)}`);
   await deps.docIndex.dropDomain(id);
   const checkout = checkoutOf(deps.config.dataDir, id);
   if (checkout) await fs.rm(checkout, { recursive: true, force: true });

@@ -1,15 +1,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
+import { DOMAIN_POLL_WORKFLOW, domainPollWorkflowId } from '../../../core/contracts/domain-poll.js';
+import { indexWorkflowId } from '../../../core/contracts/index-domain.js';
+import { DOMAIN_ID } from '../../../core/contracts/search-attributes.js';
+import { startIndexRun } from '../../../core/index-runs/index.js';
 import type { IndexedPage } from '../../../core/retrieval/index.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
 import { sharedRedis } from '../../support/redis.js';
 import { seedOrg, serve, servicesOn, tempDir, testConfig } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
+import { leftInTemporal } from '../../support/workflow-runs.js';
 
 /** One page of old words, as an index run writes it. */
 const oldPage = (): IndexedPage => ({
@@ -32,7 +38,7 @@ async function until(check: () => boolean): Promise<void> {
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
 describe('deleting a domain removes its index', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   it('embedded: its files, checkout and every process’s memory go; created again with the same id it starts empty', async () => {
     const dataDir = await tempDir();
@@ -53,8 +59,14 @@ describe('deleting a domain removes its index', function () {
     const search = (url: string) => bearerCaller(() => url)('POST', '/discovery/v1/search/gone-site', org.assistantKey, { query: 'frobnicator' });
     for (const url of [urlA, urlB]) assert.equal(((await (await search(url)).json()) as unknown[]).length, 1, 'both processes serve the old page');
     assert.ok(keptInMemory(b).has('gone-site'), 'B keeps the index it searched');
+    // Its runs in Temporal: an index run and a poll, open on a queue no worker polls.
+    const nowhere = `nowhere-${randomUUID()}`;
+    await startIndexRun(a.temporal, nowhere, 'gone-site');
+    const poll = `${domainPollWorkflowId('gone-site')}-2020-01-01T00:00:00Z`;
+    await a.temporal.workflow.start(DOMAIN_POLL_WORKFLOW, { taskQueue: nowhere, workflowId: poll, args: [{ domainId: 'gone-site' }], typedSearchAttributes: [{ key: DOMAIN_ID, value: 'gone-site' }] });
 
     assert.equal((await admin('DELETE', '/v2/admin/domains/gone-site', org.adminKey)).status, 204);
+    assert.deepEqual(await leftInTemporal(a.temporal, [indexWorkflowId('gone-site'), poll]), { described: [], listed: [] }, 'its runs are deleted from Temporal');
     const files = (await fs.readdir(path.join(dataDir, 'index'))).filter((f) => f.startsWith('gone-site'));
     assert.deepEqual(files, [], 'no index file of the domain is left');
     assert.equal(await exists(checkout), false, 'its checkout is gone');
