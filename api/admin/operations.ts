@@ -81,13 +81,13 @@ export const adminOperations: OperationSpec[] = [
     operationId: 'adminDeleteProject',
     summary: 'Delete a project with its jobs, webhooks, automations and pull requests; its running jobs are stopped first',
     description:
-      "Marks the project as being deleted (a job create for it, or a follow-up message to one of its jobs, answers `409` from then on, `404` once it is gone), deletes its automations' Temporal schedules and archives each of its active jobs through its workflow (the turn stops and the job is recorded archived), then, in one transaction with its record, its jobs with their messages and events, its webhooks and their delivery log, its automations and the local forge's pull requests, and ends its webhooks' delivery workflows. A job active again by then (a follow-up to a finished one) is archived and the transaction tried again. Created again with the same id, the project starts empty. When Temporal cannot be reached nothing is deleted from the database, the answer is `503` with `Retry-After`, the project stays marked, and the same `DELETE`, repeated, finishes it.",
+      "Marks the project as being deleted (a job create for it, or a follow-up message to one of its jobs, answers `409` from then on, `404` once it is gone), deletes its automations' Temporal schedules and archives each of its active jobs through its workflow (the turn stops and the job is recorded archived) and deletes every run of each of its jobs' workflows from Temporal (history and visibility record; Temporal removes them shortly after accepting the deletes), then, in one transaction with its record, its jobs with their messages and events, its webhooks and their delivery log, its automations and the local forge's pull requests, and ends its webhooks' delivery workflows. A job active again by then (a follow-up to a finished one) is archived, its runs deleted, and the transaction tried again. Created again with the same id, the project starts empty. When Temporal cannot be reached nothing is deleted from the database, the answer is `503` with `Retry-After`, the project stays marked, and the same `DELETE`, repeated, finishes it.",
     security,
     params: { path: ProjectParams },
     responses: {
       204: noContent,
       503: {
-        description: 'Not deleted yet (`unavailable`): Temporal could not delete its schedules or stop its jobs, or its jobs kept becoming active again. Repeat the request after `Retry-After` to finish.',
+        description: 'Not deleted yet (`unavailable`): Temporal could not delete its schedules, stop its jobs or delete their runs, or its jobs kept becoming active again. Repeat the request after `Retry-After` to finish.',
         content: ERROR_CONTENT,
         headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
       },
@@ -138,9 +138,9 @@ export const adminOperations: OperationSpec[] = [
     method: 'delete',
     path: '/v2/admin/domains/{domainId}',
     operationId: 'adminDeleteDomain',
-    summary: 'Delete a domain and its index (its pages, its checkout, its index run); its analytics and threads stay until their retention',
+    summary: 'Delete a domain and its index (its pages, its checkout, its index and poll runs in Temporal); its analytics and threads stay until their retention',
     description:
-      "Removes the domain's record, stops its index run in Temporal, deletes its index (the embedded files, or its points in Qdrant) and its checkout, and every API process and the worker forget what they keep of it in memory. Created again with the same id, the domain starts empty. When Temporal or Qdrant cannot be reached the record is gone already, the answer is `503` with `Retry-After`, the id cannot be created again (`409`) and the same `DELETE`, repeated, finishes it.",
+      "Removes the domain's record, stops its index run in Temporal and deletes every index and poll run of it there (history and visibility record), deletes its index (the embedded files, or its points in Qdrant) and its checkout, and every API process and the worker forget what they keep of it in memory. Created again with the same id, the domain starts empty. When Temporal or Qdrant cannot be reached the record is gone already, the answer is `503` with `Retry-After`, the id cannot be created again (`409`) and the same `DELETE`, repeated, finishes it.",
     security,
     params: { path: DomainParams },
     responses: {
@@ -248,7 +248,7 @@ export const adminOperations: OperationSpec[] = [
       200: { description: 'Deleted; what this request revoked, ended and deleted', body: OrgDeleted },
       503: {
         description:
-          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted or their jobs or index runs stopped, Qdrant down while their points were deleted). Repeat the request after `Retry-After` to finish.',
+          'Partly deleted (`unavailable`): its keys are revoked and its sessions ended, and the message names the projects or domains left (Temporal down while their schedules were deleted, their jobs or index runs stopped or their runs deleted, Qdrant down while their points were deleted). Repeat the request after `Retry-After` to finish.',
         content: ERROR_CONTENT,
         headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
       },

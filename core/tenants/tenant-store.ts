@@ -132,9 +132,8 @@ async function refuseClearing(trx: Queries, id: string): Promise<void> {
 /**
  * Refuses, as an id that exists (the same TenantExistsError), the id of another organisation's
  * deleted project or domain: what is kept by the id is theirs. A domain's analytics and threads stay
- * under it until their retention. A project's rows go with its record (core/deletion), but Temporal
- * keeps its jobs' closed runs (their summaries quote requests) under `QuireProjectId` for the
- * namespace's retention, and a job created with an Idempotency-Key is named by the project id and
+ * under it until their retention. A project's rows go with its record and its jobs' runs are deleted
+ * from Temporal (core/deletion), which removes them in the background, and a job created with an Idempotency-Key is named by the project id and
  * the key (jobIdForKey), so the same id and key in another organisation would name that workflow
  * again. The organisation's own deleted id it may take back.
  */
