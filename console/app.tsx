@@ -5,6 +5,7 @@ import { listDomains, type DomainSummary } from './api/admin.js';
 import { rooted, whenCsrfRefused, whenSignedOut } from './api/client.js';
 import { currentSession, sessionAgain, signOut, type Session } from './api/session.js';
 import { clearDrafts } from './data/drafts.js';
+import { DEFAULT_PERIOD_DAYS, lastDays, periodInQuery, withPeriod, type Period } from './data/period.js';
 import { messageOf } from './components/async.js';
 import { DomainPicker } from './components/domain-picker.js';
 import { NoDomain } from './components/no-domain.js';
@@ -18,13 +19,22 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { ThreadPage } from './pages/thread.js';
 
-/** The navigation, in order; `match` tells which entry a URL belongs to. Every console path is under ROOT (a proxy's prefix). */
+/**
+ * The pages that report on one domain over a period, and the pages under them (a conversation's
+ * thread): the domain picker and the period apply to these only. Jobs are per project, Settings per organisation.
+ */
+const REPORTS = ['/console/overview', '/console/conversations', '/console/gaps'].map(rooted);
+
+/** A console URL's path, without its query or fragment. */
+const pathOf = (url: string) => url.split(/[?#]/)[0] ?? url;
+const isReport = (url: string) => REPORTS.some((r) => pathOf(url) === r || pathOf(url).startsWith(`${r}/`));
+
+/** The navigation, in order. Every console path is under ROOT (a proxy's prefix). */
 const NAV = [
   { href: rooted('/console/overview'), label: 'Overview' },
   { href: rooted('/console/conversations'), label: 'Conversations' },
   { href: rooted('/console/gaps'), label: 'Gaps' },
   { href: rooted('/console/jobs'), label: 'Jobs' },
-  // Settings: filled in by the console-server work (domains, keys, projects, webhooks, automations).
   { href: rooted('/console/settings'), label: 'Settings' },
 ];
 
@@ -97,6 +107,12 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
   const [domains, setDomains] = useState<DomainSummary[] | null>(null);
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string | null>(null);
+  // One period for every report, named in the URL (`?from&to`) so a link or a reload keeps it.
+  const [period, setPeriod] = useState(() => periodInQuery(location.search) ?? lastDays(DEFAULT_PERIOD_DAYS));
+  const choosePeriod = (chosen: Period) => {
+    setPeriod(chosen);
+    history.replaceState(history.state, '', `${location.pathname}${withPeriod(location.search, chosen)}`);
+  };
 
   const loadDomains = () =>
     listDomains().then(
@@ -116,6 +132,12 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
     const settings = rooted('/console/settings');
     const leftSettings = e.previous?.startsWith(settings) && !e.url.startsWith(settings);
     if (e.previous && (leftSettings || domains === null)) void loadDomains();
+    // A report's URL that names a period (a link, Back) sets it; one that names none gets the period chosen so far.
+    if (isReport(e.url)) {
+      const named = periodInQuery(location.search);
+      if (named) setPeriod(named);
+      else history.replaceState(history.state, '', `${location.pathname}${withPeriod(location.search, period)}`);
+    }
     setUrl(e.url);
   };
 
@@ -141,7 +163,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
         <ul>
           {NAV.map((item) => (
             <li key={item.href}>
-              <a href={item.href} aria-current={url.startsWith(item.href) ? 'page' : undefined}>
+              <a href={REPORTS.includes(item.href) ? `${item.href}${withPeriod('', period)}` : item.href} aria-current={pathOf(url).startsWith(item.href) ? 'page' : undefined}>
                 {item.label}
               </a>
             </li>
@@ -167,10 +189,10 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
           </p>
         ) : (
         <Router onChange={onRoute}>
-          {report('Overview', <OverviewPage path={rooted('/console/overview')} domain={domain} />)}
-          {report('Conversations', <ConversationsPage path={rooted('/console/conversations')} domain={domain} />)}
+          {report('Overview', <OverviewPage path={rooted('/console/overview')} domain={domain} period={period} onPeriodChange={choosePeriod} />)}
+          {report('Conversations', <ConversationsPage path={rooted('/console/conversations')} domain={domain} period={period} onPeriodChange={choosePeriod} />)}
           {report('Thread', <ThreadPage path={rooted('/console/conversations/:threadId')} domain={domain} site={domains?.find((d) => d.id === domain)?.baseUrl} />)}
-          {report('Gaps', <GapsPage path={rooted('/console/gaps')} domain={domain} />)}
+          {report('Gaps', <GapsPage path={rooted('/console/gaps')} domain={domain} period={period} onPeriodChange={choosePeriod} />)}
           <JobsPage path={rooted('/console/jobs')} />
           <JobPage path={rooted('/console/jobs/:projectId/:jobId')} />
           <SettingsPage path={rooted('/console/settings/:rest*')} />

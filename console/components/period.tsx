@@ -1,8 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Period } from '../api/analytics.js';
 import { periodProblem } from '../data/period.js';
 
-export { lastDays } from '../data/period.js';
+/** What a report page is given: the console's one period (see the shell), and how to choose another. */
+export interface PeriodProps {
+  period: Period;
+  onPeriodChange: (period: Period) => void;
+}
 
 /**
  * Two labelled date fields for a report's period. A change is passed on only when the period it
@@ -10,6 +14,8 @@ export { lastDays } from '../data/period.js';
  */
 export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
   const [draft, setDraft] = useState(period);
+  // A period chosen elsewhere (Back to a URL naming another) replaces what the fields hold.
+  useEffect(() => setDraft(period), [period.dateFrom, period.dateTo]);
   const problem = periodProblem(draft);
   const change = (next: Period) => {
     setDraft(next);

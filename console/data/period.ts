@@ -27,6 +27,27 @@ export function lastDays(days: number, now = new Date()): Period {
 }
 
 /**
+ * The period every report starts from: a month, long enough for the gaps to group a topic's
+ * questions and short enough that the conversations of most domains are read whole.
+ */
+export const DEFAULT_PERIOD_DAYS = 30;
+
+/** The period a URL's query names (`?from=YYYY-MM-DD&to=YYYY-MM-DD`), or undefined when it names none that can be reported. */
+export function periodInQuery(search: string, now = new Date()): Period | undefined {
+  const q = new URLSearchParams(search);
+  const asked = { dateFrom: q.get('from') ?? '', dateTo: q.get('to') ?? '' };
+  return periodProblem(asked, now) ? undefined : asked;
+}
+
+/** `search` with the period as its `from` and `to`, its other parameters kept: `?from=…&to=…`. */
+export function withPeriod(search: string, period: Period): string {
+  const q = new URLSearchParams(search);
+  q.set('from', period.dateFrom);
+  q.set('to', period.dateTo);
+  return `?${q.toString()}`;
+}
+
+/**
  * Why a period cannot be reported, or undefined when it can: both dates whole, in a sane range, in
  * order and at most MAX_PERIOD_DAYS apart. A date field reports every complete date as it is typed
  * (the year 0002 on the way to 2025), and a report of two thousand years would hold the page.

@@ -3,9 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
-import { lastDays, PeriodPicker } from '../components/period.js';
+import { PeriodPicker, type PeriodProps } from '../components/period.js';
 import { conversationRows, type FeedbackFilter } from '../data/conversations.js';
-import { periodProblem, type Period } from '../data/period.js';
+import type { Period } from '../data/period.js';
 
 const RATING_TEXT = { up: 'Thumbs up', down: 'Thumbs down' } as const;
 
@@ -14,22 +14,18 @@ const FILTERS: readonly FeedbackFilter[] = ['all', 'up', 'down', 'none'];
 /** The most the page reads of a period, of conversations and of ratings alike; it says when a period holds more. */
 const READ_AT_MOST = 1000;
 
-/** The listing's period and filter as the URL holds them (`?from&to&feedback`), or the defaults. */
-function listingOf(search: string): { period: Period; filter: FeedbackFilter } {
-  const q = new URLSearchParams(search);
-  const asked = { dateFrom: q.get('from') ?? '', dateTo: q.get('to') ?? '' };
-  const feedback = q.get('feedback');
-  return { period: periodProblem(asked) ? lastDays(14) : asked, filter: FILTERS.find((f) => f === feedback) ?? 'all' };
+/** The listing's filter as the URL holds it (`?feedback`; the shell keeps the period beside it), or all. */
+function filterOf(search: string): FeedbackFilter {
+  const feedback = new URLSearchParams(search).get('feedback');
+  return FILTERS.find((f) => f === feedback) ?? 'all';
 }
 
 /** The listing's query, kept in the URL and in each thread's link, so "Back to conversations" finds the listing as it was. */
 const listingQuery = (period: Period, filter: FeedbackFilter) => `?${new URLSearchParams({ from: period.dateFrom, to: period.dateTo, feedback: filter }).toString()}`;
 
 /** What readers asked the domain's assistant, filtered by period and rating; each opens its thread. */
-export function ConversationsPage({ domain }: { path?: string; domain: string }) {
-  const initial = listingOf(location.search);
-  const [period, setPeriod] = useState(initial.period);
-  const [filter, setFilter] = useState<FeedbackFilter>(initial.filter);
+export function ConversationsPage({ domain, period, onPeriodChange }: { path?: string; domain: string } & PeriodProps) {
+  const [filter, setFilter] = useState<FeedbackFilter>(() => filterOf(location.search));
   const query = listingQuery(period, filter);
   useEffect(() => history.replaceState(history.state, '', `${location.pathname}${query}`), [query]);
   const [loaded] = useLoad(async () => {
@@ -40,7 +36,7 @@ export function ConversationsPage({ domain }: { path?: string; domain: string })
   return (
     <Page title="Conversations">
       <div class="filters">
-        <PeriodPicker period={period} onChange={setPeriod} />
+        <PeriodPicker period={period} onChange={onPeriodChange} />
         <label>
           Feedback
           <select value={filter} onChange={(e) => setFilter(e.currentTarget.value as FeedbackFilter)}>

@@ -6,12 +6,11 @@ import { ApiError, rooted } from '../api/client.js';
 import { messageOf, Show, useLoad } from '../components/async.js';
 import { LoadMore } from '../components/load-more.js';
 import { Page } from '../components/page.js';
-import { lastDays, PeriodPicker } from '../components/period.js';
+import { PeriodPicker, type PeriodProps } from '../components/period.js';
 import type { Gap, GapsResponse } from '../data/shapes.js';
 
 /** Questions the docs could not answer, grouped by topic; each can become an agent job. */
-export function GapsPage({ domain }: { path?: string; domain: string }) {
-  const [period, setPeriod] = useState(lastDays(30));
+export function GapsPage({ domain, period, onPeriodChange }: { path?: string; domain: string } & PeriodProps) {
   const [loaded] = useLoad(async () => {
     const [first, projects] = await Promise.all([analytics.gaps(domain, period), listProjects()]);
     // No gap is news only when there were questions: a period nobody asked in has none either.
@@ -21,7 +20,7 @@ export function GapsPage({ domain }: { path?: string; domain: string }) {
 
   return (
     <Page title="Gaps">
-      <PeriodPicker period={period} onChange={setPeriod} />
+      <PeriodPicker period={period} onChange={onPeriodChange} />
       <Show loaded={loaded}>
         {({ first, projects, asked }) => (asked === 0 ? <NoQuestions /> : <GapList first={first} domain={domain} period={period} projects={projects} />)}
       </Show>

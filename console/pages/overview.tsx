@@ -1,14 +1,12 @@
-import { useState } from 'preact/hooks';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { ChartFigure } from '../components/chart.js';
 import { Page } from '../components/page.js';
-import { lastDays, PeriodPicker } from '../components/period.js';
+import { PeriodPicker, type PeriodProps } from '../components/period.js';
 import { answersByDay, daysBetween, feedbackPerDay, topSearches, traffic } from '../data/charts.js';
 
 /** The domain's period at a glance: questions, answers, ratings, searches and traffic, as charts. */
-export function OverviewPage({ domain }: { path?: string; domain: string }) {
-  const [period, setPeriod] = useState(lastDays(14));
+export function OverviewPage({ domain, period, onPeriodChange }: { path?: string; domain: string } & PeriodProps) {
   const [loaded] = useLoad(async () => {
     const [stats, feedback, searches, views, visitors] = await Promise.all([
       analytics.callerStats(domain, period),
@@ -34,7 +32,7 @@ export function OverviewPage({ domain }: { path?: string; domain: string }) {
 
   return (
     <Page title="Overview">
-      <PeriodPicker period={period} onChange={setPeriod} />
+      <PeriodPicker period={period} onChange={onPeriodChange} />
       <Show loaded={loaded}>
         {(report) => (
           <>

@@ -2,7 +2,7 @@ import { rooted } from '../api/client.js';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
-import { lastDays } from '../components/period.js';
+import { lastDays } from '../data/period.js';
 import { NEW_TAB_NOTE, threadTurns } from '../data/conversations.js';
 import { formatTime } from './conversations.js';
 

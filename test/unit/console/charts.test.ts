@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { answeredPerDay, answersByDay, axisLabels, daysBetween, feedbackPerDay, isEmpty, questionsPerDay, topSearches, traffic } from '../../../console/data/charts.js';
-import { periodProblem, periodQuery } from '../../../console/data/period.js';
+import { periodInQuery, periodProblem, periodQuery, withPeriod } from '../../../console/data/period.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
@@ -111,5 +111,15 @@ describe('console data layer: chart series from the analytics API', () => {
     assert.equal(periodProblem({ dateFrom: '2026-11-28', dateTo: '2026-11-27' }, now), 'From must not be after To');
     assert.match(periodProblem({ dateFrom: '2020-01-01', dateTo: '2026-11-27' }, now) ?? '', /at most 1098 days/);
     assert.equal(daysBetween(new Date('0002-03-15T00:00:00Z'), new Date('2026-11-27T00:00:00Z')).length, 3660);
+  });
+
+  it('reads a period from a URL query only when it can be reported, and writes it beside the query’s other parameters', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    assert.deepEqual(periodInQuery('?from=2026-11-01&to=2026-11-20&feedback=up', now), { dateFrom: '2026-11-01', dateTo: '2026-11-20' });
+    assert.equal(periodInQuery('?from=2026-11-21&to=2026-11-20', now), undefined);
+    assert.equal(periodInQuery('?from=2026-11-01', now), undefined);
+    assert.equal(periodInQuery('', now), undefined);
+    assert.equal(withPeriod('?feedback=up&from=2020-01-01', { dateFrom: '2026-11-01', dateTo: '2026-11-20' }), '?feedback=up&from=2026-11-01&to=2026-11-20');
+    assert.equal(withPeriod('', { dateFrom: '2026-11-01', dateTo: '2026-11-20' }), '?from=2026-11-01&to=2026-11-20');
   });
 });
