@@ -28,8 +28,8 @@ const jobGapId = (gap: CoverageGap): string => gap.aliases.at(-1) ?? gap.id;
 
 /** A gap as the listing shows it: the schema's fields, not the ids it also answers to. */
 function gapView(gap: CoverageGap, jobs: GapView['jobs']): GapView {
-  const { id, topic, count, unanswered, notHelpful, questions, pages, suggestion, lastAskedAt } = gap;
-  return { id, topic, count, unanswered, notHelpful, questions, pages, suggestion, lastAskedAt: new Date(lastAskedAt).toISOString(), jobs };
+  const { id, topic, count, unanswered, notHelpful, questions, examples, pages, suggestion, lastAskedAt } = gap;
+  return { id, topic, count, unanswered, notHelpful, questions, examples, pages, suggestion, lastAskedAt: new Date(lastAskedAt).toISOString(), jobs };
 }
 
 /** Coverage gaps (admin key) and the agent job that fills one. */

@@ -253,7 +253,20 @@ export const GapSchema = v.object({
   count,
   unanswered: count,
   notHelpful: count,
-  questions: v.pipe(v.array(v.string()), v.maxLength(10)),
+  questions: v.pipe(v.array(v.string()), v.maxLength(10), v.description('Its distinct questions, newest first (at most 10).')),
+  examples: v.pipe(
+    v.array(
+      v.object({
+        question: v.string(),
+        threadId: v.pipe(
+          v.nullable(v.string()),
+          v.description('The newest assistant thread that asked it (`GET …/assistant/threads/{threadId}`); null when only the OpenAI-compatible or MCP doors, which keep no thread, asked it.'),
+        ),
+      }),
+    ),
+    v.maxLength(10),
+    v.description('`questions`, in the same order, each with its thread.'),
+  ),
   pages: v.array(v.object({ title: v.string(), url: v.string(), path: v.string() })),
   suggestion: v.string(),
   lastAskedAt: dateTime,

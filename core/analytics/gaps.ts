@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
 import { questionTerms } from './question-terms.js';
-import type { AnswerSource, GapQuestion } from './types.js';
+import type { AnswerRecord, AnswerSource, GapQuestion } from './types.js';
 
 /** Two questions are on one topic when this share of their combined terms' weight is common (weighted Jaccard). */
 export const SAME_TOPIC = 0.4;
 const SAMPLE_QUESTIONS = 10;
 const NEAREST_PAGES = 3;
 const TOPIC_TERMS = 3;
+
+/** One of a gap's example questions, with the thread that asked it, so a reader of the gap can see the conversation. */
+export interface GapExample {
+  question: string;
+  /** The newest thread that asked it; null when only the stateless doors (OpenAI-compatible, MCP), which keep no thread, did. */
+  threadId: string | null;
+}
 
 export interface CoverageGap {
   /** Its earliest question's `gapIdOf`: questions joining the gap, and the topic words they bring, do not change it. */
@@ -20,7 +27,9 @@ export interface CoverageGap {
   count: number;
   unanswered: number;
   notHelpful: number;
+  /** Its distinct questions, newest first, at most SAMPLE_QUESTIONS: the texts of `examples`. */
   questions: string[];
+  examples: GapExample[];
   pages: AnswerSource[];
   suggestion: string;
   lastAskedAt: number;
@@ -76,6 +85,13 @@ function suggestionFor(topic: string[], pages: AnswerSource[]): string {
     : `Add a page about ${subject} that answers the readers' questions.`;
 }
 
+/** A gap's distinct questions from its answers newest first, each with the newest thread that asked it. */
+function examplesOf(newestFirst: AnswerRecord[]): GapExample[] {
+  const threadOf = new Map<string, string | null>();
+  for (const r of newestFirst) if (!threadOf.get(r.question)) threadOf.set(r.question, r.threadId);
+  return [...threadOf].slice(0, SAMPLE_QUESTIONS).map(([question, threadId]) => ({ question, threadId }));
+}
+
 /**
  * Groups unanswered and poorly rated questions into coverage gaps. Every
  * question is reduced to its terms (see `questionTerms`), each term weighed by
@@ -111,8 +127,7 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
     const stems = [...stemCount.keys()].sort((a, b) => weighed(b) - weighed(a) || (a < b ? -1 : 1)).slice(0, TOPIC_TERMS);
     const topic = stems.map((s) => wordOf.get(s) ?? s);
     const pages = [...pageCount.values()].sort((a, b) => b.n - a.n || (a.source.path < b.source.path ? -1 : 1)).slice(0, NEAREST_PAGES).map((p) => p.source);
-    const newestFirst = [...members].reverse();
-    const texts = [...new Set(newestFirst.map((i) => questions[i]!.record.question))];
+    const examples = examplesOf([...members].reverse().map((i) => questions[i]!.record));
     const aliases = members.map((i) => gapIdOf(questions[i]!.record.id));
     const notHelpful = members.filter((i) => questions[i]!.notHelpful).length;
     return {
@@ -122,7 +137,8 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
       count: members.length,
       unanswered: members.filter((i) => questions[i]!.record.resolution === 'unanswered').length,
       notHelpful,
-      questions: texts.slice(0, SAMPLE_QUESTIONS),
+      questions: examples.map((e) => e.question),
+      examples,
       pages,
       suggestion: suggestionFor(topic, pages),
       lastAskedAt: Math.max(...members.map((i) => questions[i]!.record.at)),

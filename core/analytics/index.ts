@@ -1,7 +1,7 @@
 export * from './types.js';
 export { AnalyticsRecorder, type RecorderOptions, type RecorderStats } from './recorder.js';
 export { createAnalyticsStore } from './analytics-store.js';
-export { coverageGaps, gapIdOf, SAME_TOPIC, type CoverageGap } from './gaps.js';
+export { coverageGaps, gapIdOf, SAME_TOPIC, type CoverageGap, type GapExample } from './gaps.js';
 export { questionTerms, stem } from './question-terms.js';
 export { decodeListCursor, encodeListCursor, InvalidAnalyticsCursorError } from './cursor.js';
 export { VisitorHasher } from './visitor-hash.js';

@@ -376,9 +376,20 @@ describe('analytics over HTTP: recording, feedback, clicks and the admin API', (
   });
 
   it('groups the unanswered and poorly rated questions into gaps', async () => {
-    const gaps = await json<{ gaps: Array<{ id: string; count: number; questions: string[]; suggestion: string; jobs: unknown[] }> }>(await admin('/v1/analytics/docs/gaps'));
+    const gaps = await json<{ gaps: Array<{ id: string; count: number; questions: string[]; examples: Array<{ question: string; threadId: string | null }>; suggestion: string; jobs: unknown[] }> }>(
+      await admin('/v1/analytics/docs/gaps'),
+    );
     assert.deepEqual(gaps.gaps.map((g) => g.questions).flat().sort(), ['How do I install the CLI?', 'uncited: how do I install on Windows?', 'zzqv qwxj plmok'].sort());
     assert.ok(gaps.gaps.every((g) => g.id.startsWith('gap_') && g.suggestion.length > 0 && g.jobs.length === 0));
+    // Each example names the thread that asked it, which the thread endpoint opens.
+    const examples = gaps.gaps.flatMap((g) => g.examples);
+    assert.deepEqual(examples.map((e) => e.question), gaps.gaps.flatMap((g) => g.questions));
+    assert.equal(examples.find((e) => e.question === 'How do I install the CLI?')?.threadId, thread.id);
+    for (const { question, threadId } of examples) {
+      assert.ok(threadId, `${question} has a thread`);
+      const opened = await json<{ messages: Array<{ role: string; content: string }> }>(await admin(`/v1/analytics/docs/assistant/threads/${threadId}`));
+      assert.ok(opened.messages.some((m) => m.role === 'user' && m.content === question), `${question} is in its thread`);
+    }
   });
 
   it('answers as the OpenAPI document says, on success and on error', async () => {

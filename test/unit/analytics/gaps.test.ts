@@ -46,6 +46,27 @@ describe('coverage gaps', () => {
     assert.match(sla?.suggestion ?? '', /^Add a page about /);
   });
 
+  it('gives each example question the newest thread that asked it, null when only a door without threads did', () => {
+    const at = (minute: number) => Date.UTC(2026, 0, 2) + minute * 60_000;
+    const asked = (id: string, minute: number, question: string, threadId: string | null): GapQuestion => ({
+      record: answer(id, at(minute), { question, threadId, resolution: 'unanswered' }),
+      notHelpful: false,
+    });
+    const [gap, ...others] = coverageGaps([
+      asked('e1', 1, 'export billing invoices', 'thr_old'),
+      asked('e2', 2, 'export billing invoices', 'thr_new'),
+      // Asked again through the OpenAI-compatible door: the thread that asked it still links it.
+      asked('e3', 3, 'export billing invoices', null),
+      asked('e4', 4, 'export invoices billing csv', null),
+    ]);
+    assert.equal(others.length, 0);
+    assert.deepEqual(gap?.examples, [
+      { question: 'export invoices billing csv', threadId: null },
+      { question: 'export billing invoices', threadId: 'thr_new' },
+    ]);
+    assert.deepEqual(gap?.questions, gap?.examples.map((e) => e.question));
+  });
+
   it('links questions into connected groups whatever order they came in', () => {
     // "webhook retries signing secret" links the other two; asked first or last, it makes one gap.
     const asked = ['webhook retries', 'webhook retries signing secret', 'signing secret rotation'];
