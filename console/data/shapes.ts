@@ -131,6 +131,12 @@ export interface GapJob {
   prLink: string | null;
 }
 
+/** An example question of a gap, with the thread that asked it (null: asked only through a door that keeps no thread). */
+export interface GapExample {
+  question: string;
+  threadId: string | null;
+}
+
 export interface Gap {
   id: string;
   topic: string[];
@@ -138,6 +144,7 @@ export interface Gap {
   unanswered: number;
   notHelpful: number;
   questions: string[];
+  examples: GapExample[];
   pages: Source[];
   suggestion: string;
   lastAskedAt: string;

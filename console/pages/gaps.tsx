@@ -7,6 +7,7 @@ import { messageOf, Show, useLoad } from '../components/async.js';
 import { LoadMore } from '../components/load-more.js';
 import { Page } from '../components/page.js';
 import { PeriodPicker, type PeriodProps } from '../components/period.js';
+import { withPeriod } from '../data/period.js';
 import type { Gap, GapsResponse } from '../data/shapes.js';
 
 /** Questions the docs could not answer, grouped by topic; each can become an agent job. */
@@ -77,8 +78,8 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
       <p>{gap.suggestion}</p>
       <h3>Examples</h3>
       <ul class="examples">
-        {gap.questions.map((q) => (
-          <li key={q}>{q}</li>
+        {gap.examples.map(({ question, threadId }) => (
+          <li key={question}>{threadId ? <a href={rooted(`/console/conversations/${encodeURIComponent(threadId)}${withPeriod('', period)}`)}>{question}</a> : question}</li>
         ))}
       </ul>
       {gap.jobs.length > 0 ? (

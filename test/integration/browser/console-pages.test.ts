@@ -203,6 +203,21 @@ describe('the console in a real browser', function () {
     await checkPage(page, 'thread-formatted');
   });
 
+  it("opens a gap's example question in its thread, for the period chosen", async () => {
+    const { page } = tab;
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Gaps' }).click();
+    await page.getByRole('heading', { name: 'Gaps', level: 1 }).waitFor();
+    const gap = page.locator('li.gap').filter({ hasText: 'How do I rotate my API key?' });
+    const examples = gap.locator('.examples a');
+    await examples.first().waitFor();
+    assert.deepEqual((await examples.allInnerTexts()).sort(), ['How do I rotate my API key?', 'rotating api keys safely'], 'each example links');
+    const period = new URL(page.url()).search;
+    await gap.getByRole('link', { name: 'rotating api keys safely' }).click();
+    await page.getByRole('heading', { name: 'Thread', level: 1 }).waitFor();
+    assert.match(await page.locator('.turn.user').innerText(), /rotating api keys safely/);
+    assert.equal(new URL(page.url()).search, period, 'the period goes along');
+  });
+
   it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {
     const { page } = tab;
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Gaps' }).click();
