@@ -154,7 +154,7 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => Prom
         <span class="org" aria-label="Organisation">
           {session.organisation.name || session.organisation.id}
         </span>
-        {domains ? <DomainPicker domains={domains} value={domain} onChange={setDomain} /> : null}
+        {domains && isReport(url) ? <DomainPicker domains={domains} value={domain} onChange={setDomain} /> : null}
         <button type="button" class="link-button" onClick={signOutNow}>
           Sign out
         </button>

@@ -23,7 +23,7 @@ const ASKED = [
  * The reports' one period, in headless Chromium over the API: every report starts from the same
  * default, and a period chosen on one is the period of the next, in its URL and in its data.
  */
-describe('the console’s period across its pages in a real browser', function () {
+describe('the console’s period and domain across its pages in a real browser', function () {
   this.timeout(120_000);
   let url = '';
   let services: ApiServices;
@@ -101,5 +101,20 @@ describe('the console’s period across its pages in a real browser', function (
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     assert.deepEqual(await fields(page), chosen);
     await page.locator('[data-total-questions="1"]').waitFor();
+  });
+
+  it('offers the domain picker on the reports and their threads only, not on Jobs or Settings, which are not per domain', async () => {
+    const page = await signedIn();
+    const picker = page.locator('header .domain-picker select');
+    const pickerShown = async () => (await picker.count()) === 1;
+    assert.equal(await pickerShown(), true, 'Overview');
+    for (const [label, shown] of [['Conversations', true], ['Gaps', true], ['Jobs', false], ['Settings', false], ['Overview', true]] as const) {
+      await open(page, label);
+      assert.equal(await pickerShown(), shown, label);
+    }
+    await page.goto(`${url}/console/conversations/thr_period_0`);
+    await page.getByRole('heading', { name: 'Thread', level: 1 }).waitFor();
+    assert.equal(await pickerShown(), true, 'a thread');
+    assert.equal(await picker.inputValue(), 'acme-docs');
   });
 });
