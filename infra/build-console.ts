@@ -7,17 +7,20 @@ import { CONSOLE_BASE, CONSOLE_DIST_PATH, CONSOLE_ENTRY, CONSOLE_FIRST_LOAD_LIMI
 const REPO_ROOT = path.resolve(__dirname, path.basename(path.resolve(__dirname, '..')) === 'dist' ? '../..' : '..');
 
 export interface ConsoleBuild {
-  /** The files index.html loads, as served paths (`/console/assets/main-3FA2.js`). */
+  /** What a first visit loads, as served paths: the script and stylesheet index.html names (`/console/assets/main-3FA2.js`), and the chunks the script imports. */
   assets: string[];
-  /** index.html and every asset it loads, gzip-compressed, in bytes: what a first visit downloads. */
+  /** The chunks a page imports only when it opens (the thread page's renderer), as served paths. */
+  lazy: string[];
+  /** index.html and every asset of `assets`, gzip-compressed, in bytes: what a first visit downloads. */
   firstLoadGzipBytes: number;
 }
 
 /**
  * Bundles the console (`console/`, Preact and Chart.js) into `dist/console`:
- * one hashed script and one hashed stylesheet under `assets/`, and an
- * index.html that loads them. No inline script or style, so the strict CSP
- * (`default-src 'self'`) the API sends with it holds.
+ * a hashed script and stylesheet under `assets/` and an index.html that loads
+ * them, and the hashed chunks pages import when they open (`import()`). No
+ * inline script or style, so the strict CSP (`default-src 'self'`) the API
+ * sends with it holds.
  */
 export async function buildConsole(outDir = CONSOLE_DIST_PATH, root = REPO_ROOT): Promise<ConsoleBuild> {
   const result = await build({
@@ -32,23 +35,34 @@ export async function buildConsole(outDir = CONSOLE_DIST_PATH, root = REPO_ROOT)
     legalComments: 'none',
     outdir: path.join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
+    metafile: true,
     write: false,
     logLevel: 'silent',
   });
   const files = result.outputFiles.filter((f) => !f.path.endsWith('.map'));
   const served = (f: { path: string }) => `${CONSOLE_BASE}/assets/${path.basename(f.path)}`;
-  const script = files.find((f) => f.path.endsWith('.js'));
-  const style = files.find((f) => f.path.endsWith('.css'));
-  if (!script || !style) throw new Error('esbuild produced no console script or stylesheet');
+  const outputs = Object.entries(result.metafile.outputs).map(([file, output]) => ({ file: path.basename(file), ...output }));
+  const entry = outputs.find((o) => o.entryPoint !== undefined && path.resolve(o.entryPoint) === path.join(root, CONSOLE_ENTRY));
+  const script = files.find((f) => path.basename(f.path) === entry?.file);
+  const style = files.find((f) => path.basename(f.path) === (entry?.cssBundle && path.basename(entry.cssBundle)));
+  if (!entry || !script || !style) throw new Error('esbuild produced no console script or stylesheet');
   const html = indexHtml(served(script), served(style));
+  // What the first visit loads: the script, its stylesheet, and what the script imports statically, chunk by chunk.
+  const firstLoad = new Set([path.basename(script.path), path.basename(style.path)]);
+  for (const name of firstLoad) {
+    for (const imported of outputs.find((o) => o.file === name)?.imports ?? []) if (imported.kind === 'import-statement') firstLoad.add(path.basename(imported.path));
+  }
 
   await fs.rm(path.join(outDir, 'assets'), { recursive: true, force: true });
   await fs.mkdir(path.join(outDir, 'assets'), { recursive: true });
   await Promise.all(files.map((f) => fs.writeFile(f.path, f.contents)));
   await fs.writeFile(path.join(outDir, 'index.html'), html);
 
-  const gzipped = [Buffer.from(html), ...files.map((f) => f.contents)].reduce((n, bytes) => n + gzipSync(bytes, { level: 9 }).byteLength, 0);
-  return { assets: files.map(served), firstLoadGzipBytes: gzipped };
+  const loaded = files.filter((f) => firstLoad.has(path.basename(f.path)));
+  const gzipped = [Buffer.from(html), ...loaded.map((f) => f.contents)].reduce((n, bytes) => n + gzipSync(bytes, { level: 9 }).byteLength, 0);
+  return { assets: loaded.map(served), lazy: files.filter((f) => !firstLoad.has(path.basename(f.path))).map(served), firstLoadGzipBytes: gzipped };
 }
 
 function indexHtml(script: string, style: string): string {

@@ -3,7 +3,7 @@ import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
 import { lastDays } from '../data/period.js';
-import { NEW_TAB_NOTE, threadTurns } from '../data/conversations.js';
+import { NEW_TAB_NOTE } from '../data/conversations.js';
 import { formatTime } from './conversations.js';
 
 /**
@@ -15,7 +15,8 @@ import { formatTime } from './conversations.js';
 export function ThreadPage({ domain, site, threadId = '' }: { path?: string; domain: string; site?: string; threadId?: string }) {
   const [loaded] = useLoad(async () => {
     const period = lastDays(365);
-    const [thread, feedback] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period)]);
+    // The renderer (markdown-it) is read with the thread, not on the console's first load.
+    const [thread, feedback, { threadTurns }] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period), import('../data/thread-turns.js')]);
     // The listing's answers carry what the thread's messages may not: their sources, and whether each was answered.
     const bare = !thread.conversations;
     const known = bare ? (await analytics.conversations(domain, period, 1000)).items.filter((c) => c.threadId === threadId) : [];

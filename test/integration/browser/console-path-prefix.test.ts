@@ -127,6 +127,15 @@ describe('the console and the widget demo behind a path prefix, in a real browse
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
       assert.equal(new URL(page.url()).pathname, `${PREFIX}/console/overview`);
       await screenshot(page, 'console', 'overview-under-prefix');
+
+      // The thread page imports its renderer when it opens: a chunk of its own, under the prefix too.
+      const loadedFirst = new Set(asked.filter((u) => u.includes('/console/assets/')));
+      const renderer = page.waitForResponse((r) => r.url().includes('/console/assets/chunk-') && !loadedFirst.has(r.url()));
+      await page.goto(`${base}/console/conversations/thr_none`);
+      await page.getByRole('heading', { name: 'Thread', level: 1 }).waitFor();
+      const chunk = await renderer;
+      assert.equal(chunk.status(), 200);
+      assert.ok(chunk.url().startsWith(`${base}/console/assets/`), chunk.url());
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to the Quire console' }).waitFor();
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { citedSources, conversationRows, normalizeThread, shownAnswer, threadTurns } from '../../../console/data/conversations.js';
+import { citedSources, conversationRows, normalizeThread } from '../../../console/data/conversations.js';
+import { shownAnswer, threadTurns } from '../../../console/data/thread-turns.js';
 import type { Conversation, Feedback } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
