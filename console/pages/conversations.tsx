@@ -104,7 +104,7 @@ function NoRows({ asked, filter, onShowAll }: { asked: number; filter: FeedbackF
     return (
       <p class="empty">
         No questions in this period. Readers' questions to the assistant show here once the widget is on your docs site: its tag is in{' '}
-        <a href="/console/settings/domains">Settings, Domains</a>.
+        <a href={rooted('/console/settings/domains')}>Settings, Domains</a>.
       </p>
     );
   }

@@ -37,7 +37,7 @@ function NoQuestions() {
   return (
     <p class="empty">
       No questions in this period, so no gaps to show. Gaps come from the questions readers ask the assistant: once the widget is on your docs site (its tag is in{' '}
-      <a href="/console/settings/domains">Settings, Domains</a>), the questions the docs could not answer show here.
+      <a href={rooted('/console/settings/domains')}>Settings, Domains</a>), the questions the docs could not answer show here.
     </p>
   );
 }
@@ -97,7 +97,7 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
       {projects.length === 0 ? (
         // The agent works in a project's repository: without one the form would offer nothing to choose.
         <p class="hint no-project">
-          To fix it with the agent, first <a href="/console/settings/projects">add the docs repository as a project</a> in Settings.
+          To fix it with the agent, first <a href={rooted('/console/settings/projects')}>add the docs repository as a project</a> in Settings.
         </p>
       ) : open ? (
         <FixForm gap={gap} domain={domain} period={period} projects={projects} onCancel={() => setOpen(false)} />

@@ -31,8 +31,8 @@ function JobList({ first }: { first: ProjectJobs<Job>[] }) {
   if (rows.length === 0 && !more) {
     return (
       <p class="empty">
-        No agent jobs yet. Start one from a question the docs could not answer, on <a href="/console/gaps">Gaps</a>, or on a schedule, in{' '}
-        <a href="/console/settings/automations">Settings, Automations</a>.
+        No agent jobs yet. Start one from a question the docs could not answer, on <a href={rooted('/console/gaps')}>Gaps</a>, or on a schedule, in{' '}
+        <a href={rooted('/console/settings/automations')}>Settings, Automations</a>.
       </p>
     );
   }
