@@ -4,6 +4,7 @@
  * a run stopped from outside the job-reconcile workflow). Pure types and
  * functions only: the workflow sandbox imports this file.
  */
+import { publicSource } from '../git/public-source.js';
 import type { JobStopReason, Todo } from './job-report.js';
 
 export const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'] as const;
@@ -96,12 +97,7 @@ export function jobBranch(jobId: string): string {
  * or, for a repository that is a folder on the server, the project's name (a server path is never shown).
  */
 export function publicRepository(repository: string, projectId: string): string {
-  // Userinfo ends at the last @ before the path: a password may hold an @ of its own.
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*@)?(.*)$/i.exec(repository);
-  if (scheme) return scheme[1]?.toLowerCase() === 'file://' ? projectId : `${scheme[1]}${scheme[3]}`;
-  // scp-like git@host:path keeps its user (never a secret), but user:password@ loses it.
-  if (/^[^/\\]+:/.test(repository) && !/^[a-z]:[\\/]/i.test(repository)) return repository.replace(/^[^@/:]+:[^@/]*@/, '');
-  return projectId;
+  return publicSource(repository) ?? projectId;
 }
 
 export function isJobStatus(value: unknown): value is JobStatus {
