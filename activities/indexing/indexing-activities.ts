@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { DocsFolderOutsideError } from '../../core/git/index.js';
+import { DocsFolderOutsideError, publicSource } from '../../core/git/index.js';
 import { scrubSecrets } from '../../core/logger.js';
+import { withoutServerPaths } from '../../core/server-paths.js';
+import type { Domain } from '../../core/tenants/index.js';
 import {
   checkedOutCommit,
   checkoutDocs,
@@ -18,6 +20,28 @@ import { sourceGuard } from './source-guard.js';
 import type { ActivityServices } from '../services.js';
 import { INDEXING_ERROR, type IndexBatchHeartbeat } from '../../core/contracts/index-domain.js';
 import type { IndexBatchInput, IndexBatchResult, IndexDomainInput, PreparedDomain } from './types.js';
+
+/** The source as the docs team knows it: its URL without credentials, or, for a folder on the server, no path. */
+const sourceName = (source: string): string => {
+  const shown = publicSource(source);
+  return shown ? `the source '${shown}'` : 'the source (a folder on the server)';
+};
+
+/** The docs folder as the domain gives it, relative to the repository. */
+const docsFolderName = (docsPath: string): string => docsPath.replace(/^\/+|\/+$/g, '') || '.';
+
+/**
+ * Why a checkout failed, in words the docs team knows: the source as configured (credentials
+ * masked) and the docs folder relative to the repository, never the worker's checkout or data
+ * folder, nor a folder source's path (the status shows this message to the organisation's admins).
+ */
+function checkoutFailure(domain: Pick<Domain, 'id' | 'source'>, err: unknown): ApplicationFailure {
+  // Clone URLs may carry credentials; git repeats them in its messages, and names its folders.
+  const reason = withoutServerPaths(scrubSecrets(err instanceof Error ? err.message : String(err)));
+  if (err instanceof DocsFolderOutsideError) return ApplicationFailure.nonRetryable(`cannot read the docs of '${domain.id}': ${reason}`, INDEXING_ERROR.docsFolderOutside);
+  const message = `cannot fetch the docs of '${domain.id}' from ${sourceName(domain.source)}: ${reason}`;
+  return ApplicationFailure.create({ type: INDEXING_ERROR.checkoutFailed, message, nonRetryable: false });
+}
 
 /** What indexing uses: the domains, the docs index it writes and the embeddings. */
 export type IndexingActivityDeps = Pick<ActivityServices, 'tenants' | 'docIndex' | 'embeddings' | 'config' | 'metrics'>;
@@ -65,15 +89,12 @@ export function createIndexingActivities(services: IndexingActivityDeps) {
         const signal = activitySignal();
         docsRoot = await checkoutDocs(domain.source, domain.branch, domain.docsPath, cacheDir, { ...(signal ? { signal } : {}), ...guard });
       } catch (err) {
-        // Clone URLs may carry credentials; git repeats them in its messages.
-        const message = `cannot check out the docs of '${domain.id}': ${scrubSecrets(err instanceof Error ? err.message : String(err))}`;
-        if (err instanceof DocsFolderOutsideError) throw ApplicationFailure.nonRetryable(message, INDEXING_ERROR.docsFolderOutside);
-        throw ApplicationFailure.create({ type: INDEXING_ERROR.checkoutFailed, message, nonRetryable: false });
+        throw checkoutFailure(domain, err);
       }
       // A docs folder the source does not have fails the run as such, not as a file the worker could not read; another try finds the same.
       if (!(await fs.stat(docsRoot).then((s) => s.isDirectory(), () => false))) {
-        const where = domain.branch ? `branch '${domain.branch}' of the source` : 'the source';
-        throw ApplicationFailure.nonRetryable(`the docs folder '${domain.docsPath}' of '${domain.id}' is not in ${where}`, INDEXING_ERROR.docsFolderMissing);
+        const where = domain.branch ? `branch '${domain.branch}' of ${sourceName(domain.source)}` : sourceName(domain.source);
+        throw ApplicationFailure.nonRetryable(`the docs folder '${docsFolderName(domain.docsPath)}' of '${domain.id}' is not in ${where}`, INDEXING_ERROR.docsFolderMissing);
       }
       const commit = await checkedOutCommit(docsRoot);
       return {

@@ -3,6 +3,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { docsFolderIn, runGit, withoutCredentials, type GitOptions } from '../git/index.js';
 
+/** A folder source that is not a folder on the server; the message names no path, as it may reach an answer. */
+export class SourceFolderMissingError extends Error {
+  override name = 'SourceFolderMissingError';
+}
+
 /** Whether a domain's source is a git remote (URL, scp-style, or a bare repository on disk) rather than a folder. */
 async function isGitSource(source: string): Promise<boolean> {
   if (/^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source)) return true;
@@ -18,7 +23,7 @@ async function isGitSource(source: string): Promise<boolean> {
 /**
  * The folder to read a domain's pages from. A git source is fetched shallow
  * into `<cacheDir>/<hash of the source>` (fetched again on later runs); a
- * folder is read in place. `docsPath` is the docs folder inside the source.
+ * folder is read in place (`SourceFolderMissingError` when it is not there). `docsPath` is the docs folder inside the source.
  * `cacheDir` is the domain's own: domains on one repository never share a
  * checkout a run of another could move under it. Credentials in the source
  * URL travel in the fetch's environment only, never on argv or in the clone's
@@ -58,6 +63,8 @@ export async function checkoutDocs(
       await fresh();
       await sync();
     }
+  } else if (!(await fs.stat(source).then((s) => s.isDirectory(), () => false))) {
+    throw new SourceFolderMissingError('no such folder, or the worker may not read it');
   }
   return docsFolderIn(root, docsPath);
 }

@@ -14,7 +14,7 @@ export { tokenise, termId } from './tokenise.js';
 export { stemmingLanguage, STEMMED_LANGUAGES } from './stemmers.js';
 export { hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from './hit-scope.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
-export { checkedOutCommit, checkoutDocs, remoteHead } from './docs-source.js';
+export { checkedOutCommit, checkoutDocs, remoteHead, SourceFolderMissingError } from './docs-source.js';
 export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';
 export { readPage, pagePathOf, type SourceFile } from './read-page.js';
 export { chunkPage, DEFAULT_CHUNKING, type ChunkOptions } from './chunk-page.js';
