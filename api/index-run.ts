@@ -11,6 +11,7 @@ import {
 import { rootReason } from '../core/errors.js';
 import { polledRunMemo, type PolledRunMemo } from '../core/index-runs/index.js';
 import { scrubSecrets } from '../core/logger.js';
+import { withoutServerPaths } from '../core/server-paths.js';
 import { notFound } from './http-error.js';
 
 /** Starting a run lives in core, as a poll's activity starts runs too; the API's routes import it from here. */
@@ -96,11 +97,12 @@ export async function readIndexRun(temporal: Client, domainId: string): Promise<
   const run = temporal.workflow.getHandle<IndexDomainWorkflow>(described.workflowId, described.runId);
   const status = described.status.name.toLowerCase();
   const result = status === 'completed' ? await run.result().catch(() => undefined) : undefined;
-  // A run that ended otherwise says why through its result's failure (messages written for the Temporal UI, credentials scrubbed).
+  // A run that ended otherwise says why through its result's failure (messages written for the Temporal UI), credentials
+  // scrubbed and, should a message name one (a failure of no known kind, a run from before messages were written so), no server path.
   const failure = ['failed', 'terminated', 'timed_out', 'canceled'].includes(status)
     ? await run.result().then(
         () => undefined,
-        (err: unknown) => ({ error: scrubSecrets(rootReason(err)).split('\n')[0]!.slice(0, 500), errorCode: indexErrorCode(status, err) }),
+        (err: unknown) => ({ error: withoutServerPaths(scrubSecrets(rootReason(err))).split('\n')[0]!.slice(0, 500), errorCode: indexErrorCode(status, err) }),
       )
     : undefined;
   const progress = status === 'running' ? await progressWithin(temporal, run, PROGRESS_QUERY_WAIT_MS) : null;

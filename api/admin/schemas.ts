@@ -220,7 +220,12 @@ export const IndexStatus = v.object({
   ),
   commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),
   pages: v.pipe(v.nullable(v.number()), v.description('The pages a completed run indexed; null otherwise.')),
-  error: v.pipe(v.nullable(v.string()), v.description('Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise.')),
+  error: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise. It names the source as configured (credentials masked) and the docs folder inside it, never a path of the server: a folder source is called a folder on the server, and any other absolute path or `file://` URL reads `[server path]`.',
+    ),
+  ),
   errorCode: v.pipe(
     v.nullable(v.picklist(INDEX_ERROR_CODES)),
     v.description(
