@@ -130,9 +130,12 @@ export function adminRouter(services: AdminRouterDeps): Router {
   });
   router.patch('/domains/:domainId', async (ctx) => {
     const patch = parseInput(DomainPatchBody, ctx.request.body);
+    const before = patch.language !== undefined ? await getOrgDomain(tenants, org(ctx), ctx.params.domainId!) : undefined;
     const domain = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
     // Only a change of polling touches its schedule (created, changed or deleted); repeating it after a 503 finishes it.
     if (patch.pollMinutes !== undefined) await syncDomainPollSchedule(services.temporal, services.config.temporal.taskQueue, domain);
+    // Stored pages keep the stems of the language they were indexed in, and questions are cut in the new one: re-index now.
+    if (before && before.language !== domain.language) await startIndexRun(services.temporal, services.config.temporal.taskQueue, domain.id);
     ctx.body = domain;
   });
   router.delete('/domains/:domainId', async (ctx) => {

@@ -41,7 +41,7 @@ const pollMinutes = v.pipe(
 const language = v.pipe(
   domainLanguageSchema,
   v.description(
-    `The language the docs are written in, a BCP 47 tag (\`de\`, \`pt-BR\`) whose language is one of ${DOMAIN_LANGUAGES.join(', ')}; stored in canonical case. Its stemmer cuts the words of the pages that state no language of their own (a page's frontmatter \`language\` or \`lang\`, or the navigation's, is used for that page) and of the readers' questions, so \`Einstellungen\` finds \`Einstellung\`. Absent: English, every page stemmed as English. A change takes effect at the domain's next index run, which re-reads every page.`,
+    `The language the docs are written in, a BCP 47 tag (\`de\`, \`pt-BR\`) whose language is one of ${DOMAIN_LANGUAGES.join(', ')}; stored in canonical case. Its stemmer cuts the words of the pages that state no language of their own (a page's frontmatter \`language\` or \`lang\`, or the navigation's, is used for that page) and of the readers' questions, so \`Einstellungen\` finds \`Einstellung\`. Absent: English, every page stemmed as English. A change through the admin API or the CLI starts an index run of the domain (a run under way is joined), which re-reads every page; until it completes, pages keep the stems of the language they were indexed in.`,
   ),
 );
 const models = v.pipe(v.array(text(200)), v.maxLength(50, 'must list at most 50 models'));

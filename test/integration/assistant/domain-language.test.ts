@@ -4,12 +4,15 @@
  * inflected otherwise than the page's.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { indexWorkflowId, type IndexDomainWorkflow } from '../../../core/contracts/index.js';
 import { indexDocs, type WritableDocIndex } from '../../../core/retrieval/index.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
 import { tempDir, twoOrgApi } from '../../support/services.js';
+import { startWorker, temporalEnv } from '../../support/temporal.js';
 import { readV2 } from './clients.js';
 
 /** Pages whose words the questions below meet only once both are stemmed as German. */
@@ -20,10 +23,11 @@ const PAGES: Record<string, string> = {
 };
 
 describe('a domain in German', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
 
   it('takes its language on the admin API as a supported BCP 47 tag, in canonical case, and clears it with null', async () => {
-    const { url, acme } = await twoOrgApi({ withTemporal: false });
+    // Temporal at an address where nothing listens (not the default port, where a dev server may run).
+    const { url, acme } = await twoOrgApi({ withTemporal: false, env: { TEMPORAL_ADDRESS: '127.0.0.1:1' } });
     const call = bearerCaller(() => url);
     const domain = { source: 'https://git.example.com/acme/docs.git', baseUrl: 'https://docs.acme.test' };
     let res = await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'handbuch', language: 'DE_ch' });
@@ -32,11 +36,41 @@ describe('a domain in German', function () {
     assert.equal(((await res.json()) as { language?: string }).language, 'de-CH');
     for (const language of ['ja', 'tlh', 'not a tag', ''])
       await expectError(await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'other', language }), 400, 'invalid_request', 'language');
+    // A change re-indexes the domain (below); with Temporal out of reach the change is kept, and the answer says it is unavailable.
     res = await call('PATCH', '/v2/admin/domains/handbuch', acme.adminKey, { language: 'fr' });
-    assert.equal(((await res.json()) as { language?: string }).language, 'fr');
-    res = await call('PATCH', '/v2/admin/domains/handbuch', acme.adminKey, { language: null });
+    await expectError(res, 503, 'unavailable');
+    const languageOf = async () => ((await (await call('GET', '/v2/admin/domains/handbuch', acme.adminKey)).json()) as { language?: string }).language;
+    assert.equal(await languageOf(), 'fr');
+    // The same language again is no change: nothing to re-index.
+    res = await call('PATCH', '/v2/admin/domains/handbuch', acme.adminKey, { language: 'FR', supportContact: 'help@acme.test' });
     assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { language?: string }).language, undefined);
+    await expectError(await call('PATCH', '/v2/admin/domains/handbuch', acme.adminKey, { language: null }), 503, 'unavailable');
+    assert.equal(await languageOf(), undefined);
+  });
+
+  it('a change of its language re-indexes the domain, so its pages are stemmed in the new language', async () => {
+    const taskQueue = `domain-language-${randomUUID()}`;
+    const { services, url, acme } = await twoOrgApi({ taskQueue });
+    await startWorker(services, { taskQueue });
+    const call = bearerCaller(() => url);
+    const docs = await tempDir();
+    for (const [file, text] of Object.entries(PAGES)) await fs.writeFile(path.join(docs, file), text);
+    const id = `handbuch-${randomUUID().slice(0, 8)}`;
+    await services.tenants.putDomain({ id, orgId: 'acme', source: docs, docsPath: '', baseUrl: 'https://docs.acme.test/', includeHidden: false });
+    const { client } = await temporalEnv();
+    const finished = async () => (await client.workflow.getHandle<IndexDomainWorkflow>(indexWorkflowId(id)).result()).pages;
+    assert.equal((await call('POST', `/v2/admin/domains/${id}/index`, acme.adminKey)).status, 202);
+    assert.equal(await finished(), 3);
+    const search = async (language?: string) => (await services.docIndex.search(id, { query: 'Sicherungen und Einstellungen', pageSize: 3, ...(language ? { language } : {}) })).map((hit) => hit.path);
+    assert.deepEqual(await search(), [], 'stemmed as English, the inflected question meets no page');
+    const firstRun = (await client.workflow.getHandle(indexWorkflowId(id)).describe()).runId;
+
+    const res = await call('PATCH', `/v2/admin/domains/${id}`, acme.adminKey, { language: 'de' });
+    assert.equal(res.status, 200);
+    await conforms('/v2/admin/domains/{domainId}', 'patch', res.clone());
+    assert.notEqual((await client.workflow.getHandle(indexWorkflowId(id)).describe()).runId, firstRun, 'the PATCH started a run');
+    assert.equal(await finished(), 3);
+    assert.equal((await search('de'))[0], '/sicherung');
   });
 
   it('finds the page for an inflected question on the search endpoint and in the assistant; the same pages as English do not', async () => {
