@@ -9,7 +9,7 @@ import { temporalTarget } from '../../core/temporal/connection.js';
 import { UnknownTenantError, TenantConflictError } from '../../core/tenants/index.js';
 import { UsageError } from './context.js';
 import { helpOf, parseFlags, wantsHelp, type DefinedCommand } from './flags.js';
-import { domains, domainsPolled, keys, orgDelete, orgs, projects } from './tenant-commands.js';
+import { domains, domainsInTemporal, keys, orgDelete, orgs, projects } from './tenant-commands.js';
 import { indexCommand } from './index-command.js';
 import { analyticsCommand } from './analytics-command.js';
 import { automations } from './automations-command.js';
@@ -22,12 +22,18 @@ export const COMMANDS: Record<string, DefinedCommand<'schema'> | DefinedCommand<
 /** Verbs that open more than the rest of their command (`orgs delete` needs Temporal), defined as commands of their own. */
 const VERBS: Record<string, Record<string, DefinedCommand<'platform'>>> = { orgs: { delete: orgDelete } };
 
-/** Flags that open more than the rest of their command (`domains … --poll-minutes` sets a schedule in Temporal). */
-const FLAGS: Record<string, { flag: string; command: DefinedCommand<'platform'> }> = { domains: { flag: '--poll-minutes', command: domainsPolled } };
+/**
+ * Flags that open more than the rest of their command: `domains … --poll-minutes` sets a schedule in
+ * Temporal, and `domains update … --language` may start an index run.
+ */
+const FLAGS: Record<string, { flags: Array<{ flag: string; verb?: string }>; command: DefinedCommand<'platform'> }> = {
+  domains: { flags: [{ flag: '--poll-minutes' }, { flag: '--language', verb: 'update' }], command: domainsInTemporal },
+};
 
 function withFlag(name: string, args: string[]): DefinedCommand<'platform'> | undefined {
   const opening = FLAGS[name];
-  return opening && args.some((a) => a === opening.flag || a.startsWith(`${opening.flag}=`)) ? opening.command : undefined;
+  const given = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  return opening?.flags.some(({ flag, verb }) => (verb === undefined || args[0] === verb) && given(flag)) ? opening.command : undefined;
 }
 
 /** `quire --help`: every command's usage lines and flags, from their definitions. */

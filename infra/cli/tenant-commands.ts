@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { DomainPatchBody, KeyCreateBody, ProjectPatchBody } from '../../api/admin/schemas.js';
 import { deleteOrganisation, OrgDeletionIncompleteError } from '../../core/deletion/index.js';
-import { syncDomainPollSchedule } from '../../core/index-runs/index.js';
+import { startIndexRun, syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import { rootReason } from '../../core/errors.js';
 import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
 import {
   createDomain,
   createProject,
+  domainLanguageSchema,
   domainView,
   projectView,
   updateDomain,
@@ -213,6 +214,7 @@ const domainFlags: Record<string, FlagSpec> = {
   'allowed-origin': { type: 'string', multiple: true, value: 'URL', help: 'web origin whose pages may call the browser endpoints (none: any origin)' },
   'push-secret-env': { type: 'string', value: 'VAR', help: "the API's variable holding the secret of the domain's push hook (none: no push hook)" },
   'poll-minutes': { type: 'string', value: 'N|off', help: 'poll the branch every N minutes (5 to 1440), re-indexing a new head; off stops (opens Temporal)' },
+  language: { type: 'string', value: 'TAG|none', help: "the docs' language, a BCP 47 tag (de, pt-BR) whose stemmer cuts pages and questions; none: English (update: a change re-indexes the domain, opens Temporal)" },
 };
 
 const DOMAIN_FLAGS: Record<string, string> = {
@@ -225,6 +227,7 @@ const DOMAIN_FLAGS: Record<string, string> = {
   allowedOrigins: 'allowed-origin',
   pushSecretEnv: 'push-secret-env',
   pollMinutes: 'poll-minutes',
+  language: 'language',
 };
 
 /** `--poll-minutes`: a whole number of minutes (the API's rule bounds it), `off` to stop polling. */
@@ -233,6 +236,14 @@ function pollMinutesOf(value: string | undefined): number | null | undefined {
   if (value === 'off') return null;
   if (!/^\d+$/.test(value)) throw new UsageError(`--poll-minutes must be a whole number of minutes or off, got '${value}'`);
   return Number(value);
+}
+
+/** `--language`: a tag in canonical case, as the API stores it (`checked` refuses one it does not take), `none` to remove it (English). */
+function languageOf(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const parsed = v.safeParse(domainLanguageSchema, value);
+  return parsed.success ? parsed.output : value;
 }
 
 function domainPatch(values: FlagValues): DomainPatch {
@@ -248,6 +259,7 @@ function domainPatch(values: FlagValues): DomainPatch {
     allowedOrigins: origins,
     pushSecretEnv: str(values, 'push-secret-env'),
     pollMinutes: pollMinutesOf(str(values, 'poll-minutes')),
+    language: languageOf(str(values, 'language')),
   }), DOMAIN_FLAGS);
 }
 
@@ -278,19 +290,28 @@ export const domains = defineCommand({
 });
 
 /**
- * `quire domains add|update … --poll-minutes`: the same command, opening Temporal too, as the
- * domain's poll schedule follows its pollMinutes (main.ts picks it when the flag is given).
+ * `quire domains add|update … --poll-minutes|--language`: the same command, opening Temporal too
+ * (main.ts picks it when either flag is given), as the domain's poll schedule follows its
+ * pollMinutes, and an update that changes its language re-indexes it (stored pages keep the stems
+ * of the language they were indexed in), as the admin API's PATCH does.
  */
-export const domainsPolled = defineCommand({
+export const domainsInTemporal = defineCommand({
   ...domains.spec,
   opens: 'platform',
   async run(positionals, values, ctx) {
     const call = domainCall(positionals, values);
+    const before = call.verb === 'update' && call.patch.language !== undefined ? await ctx.tenants.getDomain(call.id) : undefined;
     const code = await runDomains(call, ctx);
-    if (call.verb === 'list' || call.patch.pollMinutes === undefined) return code;
+    if (call.verb === 'list') return code;
     const domain = await ctx.tenants.getDomain(call.id);
-    if (domain) await syncDomainPollSchedule(ctx.temporal, ctx.config.temporal.taskQueue, domain);
-    line(ctx, domain?.pollMinutes ? `polling the branch every ${domain.pollMinutes} minutes` : 'not polling the branch');
+    if (call.patch.pollMinutes !== undefined) {
+      if (domain) await syncDomainPollSchedule(ctx.temporal, ctx.config.temporal.taskQueue, domain);
+      line(ctx, domain?.pollMinutes ? `polling the branch every ${domain.pollMinutes} minutes` : 'not polling the branch');
+    }
+    if (before && domain && before.language !== domain.language) {
+      await startIndexRun(ctx.temporal, ctx.config.temporal.taskQueue, domain.id);
+      line(ctx, `the language changed: indexing ${domain.id} again (quire index ${domain.id} follows the run)`);
+    }
     return code;
   },
 });
@@ -319,6 +340,7 @@ async function runDomains(call: DomainCall, ctx: DatabaseContext): Promise<numbe
     allowedOrigins: patch.allowedOrigins ?? [],
     ...(patch.pushSecretEnv ? { pushSecretEnv: patch.pushSecretEnv } : {}),
     ...(patch.pollMinutes ? { pollMinutes: patch.pollMinutes } : {}),
+    ...(patch.language ? { language: patch.language } : {}),
   }));
   line(ctx, `domain ${domain.orgId}/${domain.id} ready`);
   return 0;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ScheduleNotFoundError } from '@temporalio/client';
+import { ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { createAutomation } from '../../../core/automations/index.js';
-import { domainPollScheduleId } from '../../../core/contracts/index.js';
+import { domainPollScheduleId, indexWorkflowId } from '../../../core/contracts/index.js';
 import { MIGRATIONS } from '../../../core/db/index.js';
 import { tempDir, testConfig, testPlatform } from '../../support/services.js';
 import { temporalEnv } from '../../support/temporal.js';
@@ -195,6 +195,46 @@ describe('quire domains --poll-minutes', function () {
     assert.match((await quire(dir, ['domains', '--help'])).stdout, /^  --poll-minutes N\|off\b/m);
     // Without the flag the command opens only the database, as before.
     assert.equal((await quire(dir, ['domains', 'update', `acme/${id}`, '--branch', 'next'], { TEMPORAL_ADDRESS: '127.0.0.1:1' })).code, 0);
+  });
+
+  it('domains --language sets the docs language; an update that changes it starts an index run, one that does not starts none', async () => {
+    const dir = await tempDir();
+    // A task queue no worker polls: the run started stays open, to be seen.
+    const temporal = { TEMPORAL_ADDRESS: (await temporalEnv()).address, TEMPORAL_TASK_QUEUE: `cli-language-${Date.now().toString(36)}` };
+    const reader = await testPlatform(await testConfig({ QUIRE_DATA_DIR: dir, QUIRE_TENANT_CACHE_TTL_MS: '0', ...temporal }));
+    assert.equal((await quire(dir, ['orgs', 'add', 'acme'])).code, 0);
+    const id = `sprache-${Date.now().toString(36)}`;
+    const runs = async () => {
+      const handle = reader.temporal.workflow.getHandle(indexWorkflowId(id));
+      return handle.describe().then((d) => d.runId, (err: unknown) => (err instanceof WorkflowNotFoundError ? undefined : Promise.reject(err)));
+    };
+
+    // A new domain has nothing indexed: its language is for its first run, and Temporal is not called.
+    const added = await quire(dir, ['domains', 'add', `acme/${id}`, '--source', '/srv/site', '--language', 'DE'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal((await reader.tenants.getDomain(id))?.language, 'de');
+
+    const changed = await quire(dir, ['domains', 'update', `acme/${id}`, '--language', 'fr'], temporal);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stdout, new RegExp(`the language changed: indexing ${id} again`));
+    assert.equal((await reader.tenants.getDomain(id))?.language, 'fr');
+    const started = await runs();
+    assert.ok(started, 'the update started an index run');
+
+    const same = await quire(dir, ['domains', 'update', `acme/${id}`, '--language', 'fr'], temporal);
+    assert.equal(same.code, 0, same.stderr);
+    assert.doesNotMatch(same.stdout, /indexing/);
+    await reader.temporal.workflow.getHandle(indexWorkflowId(id)).terminate('seen');
+    const removed = await quire(dir, ['domains', 'update', `acme/${id}`, '--language', 'none'], temporal);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal((await reader.tenants.getDomain(id))?.language, undefined);
+    assert.notEqual(await runs(), started, 'removing the language re-indexes too');
+    await reader.temporal.workflow.getHandle(indexWorkflowId(id)).terminate('seen');
+
+    const refused = await quire(dir, ['domains', 'update', `acme/${id}`, '--language', 'tlh'], temporal);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--language /);
+    assert.match((await quire(dir, ['domains', '--help'])).stdout, /^  --language TAG\|none\b/m);
   });
 });
 
