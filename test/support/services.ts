@@ -47,12 +47,13 @@ export async function testPlatform(config: Config, opts: { secrets?: NodeJS.Proc
 
 /**
  * The API's (and the activities') services on a platform over a fresh data directory: the suite's
- * Temporal dev server unless `withTemporal` is false (then a call to Temporal fails), Redis when the
+ * Temporal dev server unless `withTemporal` is false (then a call to Temporal fails: it names an address nothing listens on), Redis when the
  * test's variables name one; `logger` to read what it logs. The analytics recorder runs, as in the API.
  */
 export async function testServices(opts: { env?: Record<string, string>; taskQueue?: string; withTemporal?: boolean; logger?: Logger } = {}): Promise<ApiServices> {
   const config = await testConfig({
-    ...(opts.withTemporal === false ? {} : { TEMPORAL_ADDRESS: (await temporalEnv()).address }),
+    // Without Temporal: an address nothing listens on, never the default one, where a developer's own `npm start` may run.
+    TEMPORAL_ADDRESS: opts.withTemporal === false ? '127.0.0.1:1' : (await temporalEnv()).address,
     ...(opts.taskQueue ? { TEMPORAL_TASK_QUEUE: opts.taskQueue } : {}),
     ...opts.env,
   });
