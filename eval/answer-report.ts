@@ -1,0 +1,59 @@
+import { EXTRACTIVE_LABEL } from '../api/assistant/extractive-answerer.js';
+import type { AnswerOutcome } from './answer-run.js';
+import type { Split } from './questions.js';
+
+const SPLITS: Split[] = ['dev', 'test'];
+const SHOWN_CHARS = 200;
+
+export interface AnswerScores {
+  questions: number;
+  /** Shares of the split's questions. */
+  statesFact: number;
+  citesPage: number;
+  refused: number;
+  baselineStatesFact: number;
+  retrievedPage: number;
+}
+
+const share = (outcomes: AnswerOutcome[], test: (o: AnswerOutcome) => boolean) => (outcomes.length === 0 ? 0 : outcomes.filter(test).length / outcomes.length);
+
+/** Each split's shares. */
+export function scoreAnswers(outcomes: AnswerOutcome[]): Array<{ split: Split; scores: AnswerScores }> {
+  return SPLITS.map((split) => {
+    const mine = outcomes.filter((o) => o.question.split === split);
+    return {
+      split,
+      scores: {
+        questions: mine.length,
+        statesFact: share(mine, (o) => o.statesFact),
+        citesPage: share(mine, (o) => o.citesPage),
+        refused: share(mine, (o) => o.refused),
+        baselineStatesFact: share(mine, (o) => o.baselineStatesFact),
+        retrievedPage: share(mine, (o) => o.retrievedPage),
+      },
+    };
+  });
+}
+
+/** An answer on one line, without the extractive label that opens every quoted answer. */
+const shownAnswer = (text: string) => text.replace(EXTRACTIVE_LABEL, '').replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS);
+const expectedOf = (o: AnswerOutcome) => o.question.expect.map((a) => (typeof a === 'string' ? `"${a}"` : a.map((p) => `"${p}"`).join(' + '))).join(' or ');
+
+/** The set's table per split, then the dev questions whose answer misses the fact (never the test split's). */
+export function formatAnswerRun(name: string, outcomes: AnswerOutcome[]): string {
+  const lines = [
+    `${name}: extractive answers over keyword retrieval`,
+    '',
+    '| split | questions | states the fact | cites an expected page | refuses | baseline states the fact | expected page retrieved |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const { split, scores: s } of scoreAnswers(outcomes)) {
+    lines.push(`| ${split} | ${s.questions} | ${s.statesFact.toFixed(3)} | ${s.citesPage.toFixed(3)} | ${s.refused.toFixed(3)} | ${s.baselineStatesFact.toFixed(3)} | ${s.retrievedPage.toFixed(3)} |`);
+  }
+  const misses = outcomes.filter((o) => o.question.split === 'dev' && !o.statesFact);
+  lines.push('', `dev answers without the expected fact (${misses.length}; each answer's first ${SHOWN_CHARS} characters after its label):`);
+  for (const o of misses) {
+    lines.push(`- ${o.question.q}`, `  expected: ${expectedOf(o)} (pages ${o.question.pages.join(', ')})`, `  answer: ${shownAnswer(o.answer)}`);
+  }
+  return lines.join('\n');
+}
