@@ -5,3 +5,7 @@ export { firstRelevantRank, rankedPages, scoreRanks, type Scores } from './metri
 export { readQuestions, splitOf, type Question, type Split } from './questions.js';
 export { formatRun } from './report.js';
 export { figuresOf, readFigures, recordFigures, regressions, FIGURES_FILE, type Figure, type Figures, type SetFigures } from './figures.js';
+export { comparableText, statesFact, type ExpectedFact } from './answer-facts.js';
+export { readAnswerQuestions, type AnswerQuestion } from './answer-questions.js';
+export { evaluateAnswers, type AnswerOutcome } from './answer-run.js';
+export { formatAnswerRun, scoreAnswers, type AnswerScores } from './answer-report.js';

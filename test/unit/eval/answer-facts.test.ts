@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { comparableText, statesFact } from '../../../eval/answer-facts.js';
+import { comparableText, statesFact } from '../../../eval/index.js';
 
 describe('answer eval: does an answer state the fact', () => {
   it('ignores case, runs of whitespace and line breaks', () => {
