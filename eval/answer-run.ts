@@ -59,9 +59,7 @@ export async function evaluateAnswers(docsRoot: string, questions: AnswerQuestio
     }
     return outcomes;
   } finally {
-    // The completion writer's thread stops holding the process once idle, so its close alone would let the process exit mid-close.
-    const holding = setInterval(() => undefined, 60_000);
-    await platform.close().finally(() => clearInterval(holding));
+    await platform.close();
   }
 }
 

@@ -116,6 +116,8 @@ export class CompletionWriter {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // An idle thread is unreferenced: held now, so a process with nothing else to do (a CLI, a script) waits for it to end.
+    worker.ref();
     worker.postMessage({ kind: 'close' } satisfies ToWriter);
     await exited;
   }

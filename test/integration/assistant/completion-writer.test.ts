@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { createAnalyticsStore } from '../../../core/analytics/index.js';
@@ -9,9 +12,11 @@ import { createThreadStore } from '../../../core/threads/index.js';
 import { DIALECTS, databaseEnv, freshTarget } from '../../support/databases.js';
 import { sharedPostgres } from '../../support/postgres.js';
 import { testConfig, testPlatform } from '../../support/services.js';
+import { REPO_ROOT } from '../../support/temporal.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 
 const logger = createLogger('silent', 'test');
+const execFileAsync = promisify(execFile);
 
 let messages = 0;
 const completion = (threadId: string, question: string): StoredCompletion => ({
@@ -162,6 +167,22 @@ for (const dialect of DIALECTS) {
       await writer.close();
       assert.equal(await exited, 0);
       assert.deepEqual(await questions(database, 't0'), ['q0', 'q5', 'q10', 'q15', 'q20', 'q25', 'q30', 'q35', 'q40', 'q45']);
+    });
+
+    it('closing an idle writer in a process with nothing else to do finishes before the process ends (a CLI, a script)', async () => {
+      const { target, database } = await migrated(dialect);
+      // A process whose only work is to write one completion, wait for it, and close the writer.
+      const script = [
+        `const { CompletionWriter } = require(${JSON.stringify(path.join(REPO_ROOT, 'core/completions/index.ts'))});`,
+        `const { createLogger } = require(${JSON.stringify(path.join(REPO_ROOT, 'core/logger.ts'))});`,
+        'const [target, completion] = JSON.parse(process.argv[1]);',
+        "const writer = new CompletionWriter({ database: target, poolSize: 1, threadRetentionDays: 30, logger: createLogger('silent', 'test'), observe: () => undefined });",
+        'writer.take(completion);',
+        "void writer.flush().then(() => writer.close()).then(() => console.log('closed'));",
+      ].join('\n');
+      const { stdout } = await execFileAsync(process.execPath, ['--require', 'tsx/cjs', '-e', script, JSON.stringify([target, completion('t-script', 'from a script')])], { cwd: REPO_ROOT });
+      assert.equal(stdout.trim(), 'closed', 'close() resolved before the process ended');
+      assert.deepEqual(await questions(database, 't-script'), ['from a script']);
     });
 
     it('two writers on one database (two API processes) append to the same thread without colliding', async () => {
