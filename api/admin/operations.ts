@@ -129,7 +129,7 @@ export const adminOperations: OperationSpec[] = [
     operationId: 'adminUpdateDomain',
     summary: 'Change the fields named; the others keep their value (null removes `branch`, `supportContact`, `allowedOrigins`, `pushSecretEnv`, `pollMinutes`, `language`)',
     description:
-      'A change of `language` starts re-indexing the domain, as `POST /v2/admin/domains/{domainId}/index` does (a run in progress is joined), since its pages keep the stems of the language they were indexed in. With Temporal out of reach the change is kept and the answer is `503`: start the run with that `POST` once Temporal is back.',
+      'A change of `language` starts re-indexing the domain, as `POST /v2/admin/domains/{domainId}/index` does (a run in progress is joined), since its pages keep the stems of the language they were indexed in. With Temporal out of reach the language is put back (the rest of the patch is kept) and the answer is `503`: repeat the change once Temporal is back.',
     security,
     params: { path: DomainParams },
     body: DomainPatchBody,

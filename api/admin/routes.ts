@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Client } from '@temporalio/client';
 import { deleteDomainAndIndex, deleteProjectAndJobs } from '../../core/deletion/index.js';
-import { pollBackoff, syncDomainPollSchedule } from '../../core/index-runs/index.js';
+import { pollBackoff, reindexOnLanguageChange, syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import {
   createDomain,
   createOrgKey,
@@ -134,8 +134,10 @@ export function adminRouter(services: AdminRouterDeps): Router {
     const domain = await updateDomain(tenants, org(ctx), ctx.params.domainId!, patch, locations);
     // Only a change of polling touches its schedule (created, changed or deleted); repeating it after a 503 finishes it.
     if (patch.pollMinutes !== undefined) await syncDomainPollSchedule(services.temporal, services.config.temporal.taskQueue, domain);
-    // Stored pages keep the stems of the language they were indexed in, and questions are cut in the new one: re-index now.
-    if (before && before.language !== domain.language) await startIndexRun(services.temporal, services.config.temporal.taskQueue, domain.id);
+    if (before) {
+      const restore = (language: string | undefined) => updateDomain(tenants, org(ctx), domain.id, { language: language ?? null }, locations);
+      await reindexOnLanguageChange({ temporal: services.temporal, taskQueue: services.config.temporal.taskQueue, restore }, domain.id, before, domain);
+    }
     ctx.body = domain;
   });
   router.delete('/domains/:domainId', async (ctx) => {

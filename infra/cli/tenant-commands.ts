@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { DomainPatchBody, KeyCreateBody, ProjectPatchBody } from '../../api/admin/schemas.js';
 import { deleteOrganisation, OrgDeletionIncompleteError } from '../../core/deletion/index.js';
-import { startIndexRun, syncDomainPollSchedule } from '../../core/index-runs/index.js';
+import { reindexOnLanguageChange, syncDomainPollSchedule } from '../../core/index-runs/index.js';
 import { rootReason } from '../../core/errors.js';
 import { UsageError, type DatabaseContext } from './context.js';
 import { defineCommand, flag, list, str, type FlagSpec, type FlagValues } from './flags.js';
@@ -308,8 +308,8 @@ export const domainsInTemporal = defineCommand({
       if (domain) await syncDomainPollSchedule(ctx.temporal, ctx.config.temporal.taskQueue, domain);
       line(ctx, domain?.pollMinutes ? `polling the branch every ${domain.pollMinutes} minutes` : 'not polling the branch');
     }
-    if (before && domain && before.language !== domain.language) {
-      await startIndexRun(ctx.temporal, ctx.config.temporal.taskQueue, domain.id);
+    const restore = (language: string | undefined) => updateDomain(ctx.tenants, call.orgId, call.id, { language: language ?? null });
+    if (before && domain && (await reindexOnLanguageChange({ temporal: ctx.temporal, taskQueue: ctx.config.temporal.taskQueue, restore }, domain.id, before, domain))) {
       line(ctx, `the language changed: indexing ${domain.id} again (quire index ${domain.id} follows the run)`);
     }
     return code;
