@@ -16,6 +16,10 @@
  * an API process of its own, both loaded at the same time in each of BENCH_ROUNDS rounds of one run
  * (default 8), each side starting first in half of them; the figures are the medians over pairs of
  * rounds of each pair's ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
+ *
+ * BENCH_API_CPU_PROF=DIR: every API process writes a CPU profile of its life there (sampled every
+ * 100 µs) when it stops, to read in Chrome DevTools where a create's time goes; the profiler's own
+ * cost makes that run's figures slower, so read them from a run without it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -73,7 +77,9 @@ const CLOCK_TICKS_PER_SECOND = 100;
  */
 async function spawnApi(env: Record<string, string>): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'api', 'server.js')], {
+  // BENCH_API_CPU_PROF=DIR: each API process writes a CPU profile of its life there when it stops (see the top of this file).
+  const profile = process.env.BENCH_API_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.resolve(process.env.BENCH_API_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(REPO_ROOT, 'dist', 'api', 'server.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', QUIRE_METRICS_PORT: '0', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
