@@ -1,6 +1,7 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
-import { bestCodeBlock, type CodeBlock } from './passage-code.js';
+import { bestCodeBlock } from './passage-code.js';
+import { bestTableRows } from './passage-table.js';
 import { bestSentences, quoteOf, sharedTerms, termsOf } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
@@ -14,16 +15,17 @@ const SENTENCES_PER_PAGE = 2;
 const literal = (text: string) => text.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`);
 
 /** What introduces a quoted block: the page's own line before it (`Install the CLI:`), else its section's heading, else the page's title. */
-function leadInOf(code: CodeBlock, title: string): string {
-  return code.leadIn ?? `**${literal(code.heading ?? title)}**:`;
+function leadInOf(block: { leadIn: string | undefined; heading: string | undefined }, title: string): string {
+  return block.leadIn ?? `**${literal(block.heading ?? title)}**:`;
 }
 
 /**
  * The answer without a model: from each of the best pages, the sentences that
  * share most words with the question, quoted whole and cited `[n]` like a
  * model's answer. The best page's code block that meets the question at least as well as its
- * sentences (the command a reader asked for) is quoted whole with what introduces it; tables, MDX
- * components and longer code are left to the page. A page with nothing that meets the question is
+ * sentences (the command a reader asked for) is quoted whole with what introduces it, or, when they
+ * meet it better, the rows of its tables that do (with the table's header: a limit, a default, a
+ * prefix); the rest of a table, MDX components and longer code are left to the page. A page with nothing that meets the question is
  * named with its citation.
  */
 export function extractiveAnswerer(): Answerer {
@@ -47,13 +49,16 @@ export function extractiveAnswerer(): Answerer {
           const relevant = sentences.filter((s) => s.shared > 0);
           // The best page's command or snippet, when it meets the question at least as well as its prose does.
           const best = relevant.reduce<(typeof relevant)[number] | undefined>((a, s) => (a && a.shared >= s.shared ? a : s), undefined);
+          // Or the rows of its tables that say what was asked (a limit, a default), when they meet it better than its code.
           const code = i === 0 ? bestCodeBlock(text, terms, best) : undefined;
-          matched ||= relevant.length > 0 || code !== undefined || sharedTerms(c.title, terms) > 0;
-          // A page's first sentences stand in for relevant ones only on the best page, and only without its code.
-          const quoted = relevant.length > 0 || (i === 0 && !code) ? sentences : [];
+          const rows = i === 0 ? bestTableRows(text, terms, best) : undefined;
+          const block = rows && rows.shared > (code?.shared ?? 0) ? rows : code;
+          matched ||= relevant.length > 0 || block !== undefined || sharedTerms(c.title, terms) > 0;
+          // A page's first sentences stand in for relevant ones only on the best page, and only without its block.
+          const quoted = relevant.length > 0 || (i === 0 && !block) ? sentences : [];
           if (quoted.length > 0) quotes.push(`${quoteOf(quoted)} ${cite}\n\n`);
-          if (code) quotes.push(`${leadInOf(code, c.title)} ${cite}\n\n${code.markdown}\n\n`);
-          if (quoted.length === 0 && !code) named.push(`**${literal(c.title)}** ${cite}`);
+          if (block) quotes.push(`${leadInOf(block, c.title)} ${cite}\n\n${block.markdown}\n\n`);
+          if (quoted.length === 0 && !block) named.push(`**${literal(c.title)}** ${cite}`);
         });
         if (matched) {
           blocks.push(`${EXTRACTIVE_LABEL}\n\n`, ...quotes);

@@ -1,7 +1,8 @@
 /**
  * A documentation passage read as Markdown blocks: headings, prose paragraphs (a paragraph's
- * hard-wrapped lines joined, as a renderer joins them), and fenced code. What an answer without a
- * model quotes from: whole sentences of paragraphs, and code blocks with what introduces them.
+ * hard-wrapped lines joined, as a renderer joins them), fenced code and tables. What an answer
+ * without a model quotes from: whole sentences of paragraphs, and code blocks and table rows with
+ * what introduces them.
  */
 
 export type PassageBlock =
@@ -9,7 +10,12 @@ export type PassageBlock =
   /** Prose with HTML and JSX tags, images and relative links (they point nowhere from an answer) taken out. */
   | { kind: 'paragraph'; text: string }
   /** `complete`: its closing fence is in the passage (a chunk may cut a block off). */
-  | { kind: 'code'; fence: string; language: string; body: string[]; complete: boolean };
+  | { kind: 'code'; fence: string; language: string; body: string[]; complete: boolean }
+  /** A pipe table: its header row, delimiter row and body rows as written (trimmed). */
+  | { kind: 'table'; header: string; delimiter: string; rows: string[] };
+
+/** A table's delimiter row: `|---|:---:|`, each cell dashes with optional colons. */
+const TABLE_DELIMITER = /^\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?$/;
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+#.-]*)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
@@ -76,7 +82,17 @@ export function passageBlocks(markdown: string): PassageBlock[] {
       blocks.push({ kind: 'heading', text: headingText(line) });
       continue;
     }
-    if (line.startsWith('|') || /^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) {
+    if (line.startsWith('|')) {
+      flush();
+      // The table's lines: a header and a delimiter row make it one; a passage cut inside a table leaves rows without their header, which are left out.
+      let end = i;
+      while (end + 1 < lines.length && lines[end + 1]!.trim().startsWith('|')) end++;
+      const table = lines.slice(i, end + 1).map((l) => l.trim());
+      if (table.length >= 3 && TABLE_DELIMITER.test(table[1]!)) blocks.push({ kind: 'table', header: table[0]!, delimiter: table[1]!, rows: table.slice(2) });
+      i = end;
+      continue;
+    }
+    if (/^(import|export)\s/.test(line) || /^\{.*\}$/.test(line)) {
       flush();
       continue;
     }

@@ -10,7 +10,7 @@ const MAX_CODE_LINES = 15;
 /** Fenced blocks that are not code a reader runs or copies. */
 const NOT_CODE = new Set(['suggestions', 'mermaid', 'math']);
 
-export interface CodeBlock {
+export interface CodeBlock extends QuotableBlock {
   /** The block as quoted: its fence and language, its lines unchanged, its closing fence. */
   markdown: string;
   /** The prose line just before it when that line introduces it (ends in a colon), cleaned for quoting. */
@@ -37,8 +37,7 @@ export function codeBlocksOf(passages: Passages, question: QuestionTerms): CodeB
     if (first) before = undefined;
     if (block.kind === 'code' && block.complete) {
       const { fence, language, body } = block;
-      const last = before?.kind === 'paragraph' ? sentencePieces(before.text).at(-1) : undefined;
-      const leadIn = last && /[:：]$/.test(last) ? last : undefined;
+      const leadIn = leadInOf(before);
       if (!NOT_CODE.has(language.toLowerCase()) && body.length <= MAX_CODE_LINES && body.some((l) => l.trim())) {
         const shared = sharedTerms([heading ?? '', leadIn ?? '', ...body].join('\n'), question);
         const sharedInProse = sharedTerms(`${heading ?? ''}\n${leadIn ?? ''}`, question);
@@ -50,15 +49,39 @@ export function codeBlocksOf(passages: Passages, question: QuestionTerms): CodeB
   return found;
 }
 
+/** The last sentence of the paragraph `before` a block, when it introduces the block (ends in a colon). */
+export function leadInOf(before: PassageBlock | undefined): string | undefined {
+  const last = before?.kind === 'paragraph' ? sentencePieces(before.text).at(-1) : undefined;
+  return last && /[:：]$/.test(last) ? last : undefined;
+}
+
+/** What a quoted block (code, or a table's rows) is weighed by against the passage's best sentence. */
+export interface QuotableBlock {
+  heading: string | undefined;
+  shared: number;
+  sharedInProse: number;
+}
+
 /**
- * The block to quote beside the passage's best sentence (`best`, undefined when no sentence meets
- * the question): one that shares at least one of the question's terms and, in the best sentence's
- * section, at least as many as it; in another section, more than it does read with its heading
- * (as the block is). With no such sentence, a block stands alone only when what introduces it
- * shares a term too, or it holds more than half of the question's: a word met only in the code
- * (`invoices.fifo` for a question about paying by invoice) does not make it the answer. The first
- * among equals.
+ * Whether a block (code, a table's rows) is quoted beside the passage's best sentence (`best`,
+ * undefined when no sentence meets the question): it shares at least one of the question's terms
+ * and, in the best sentence's section, at least as many as it; in another section, more than it
+ * does read with its heading (as the block is). With no such sentence, a block stands alone only
+ * when what introduces it shares a term too, or it holds more than half of the question's: a word
+ * met only in the code (`invoices.fifo` for a question about paying by invoice) does not make it the
+ * answer.
  */
+export function meetsQuestion(
+  block: QuotableBlock,
+  question: QuestionTerms,
+  best: { shared: number; withHeading: number | undefined; heading: string | undefined } | undefined,
+): boolean {
+  if (!best && block.sharedInProse === 0 && block.shared * 2 <= question.terms.size) return false;
+  const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : (best.withHeading ?? best.shared) + 1;
+  return block.shared >= needed;
+}
+
+/** The code block to quote beside the passage's best sentence (`best`): the one that meets the question best (see `meetsQuestion`), the first among equals. */
 export function bestCodeBlock(
   passages: Passages,
   question: QuestionTerms,
@@ -66,9 +89,7 @@ export function bestCodeBlock(
 ): CodeBlock | undefined {
   let chosen: CodeBlock | undefined;
   for (const block of codeBlocksOf(passages, question)) {
-    if (!best && block.sharedInProse === 0 && block.shared * 2 <= question.terms.size) continue;
-    const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : (best.withHeading ?? best.shared) + 1;
-    if (block.shared >= needed && block.shared > (chosen?.shared ?? 0)) chosen = block;
+    if (meetsQuestion(block, question, best) && block.shared > (chosen?.shared ?? 0)) chosen = block;
   }
   return chosen;
 }

@@ -214,6 +214,32 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /invoices\.fifo/);
   });
 
+  it('quotes the rows of a table that say what was asked, with the table header, under the section heading', async () => {
+    const limits = [
+      '## Limits',
+      '',
+      'Requests over a limit are answered with `429`.',
+      '',
+      '| Scope | Limit |',
+      '|---|---:|',
+      '| Per token | 600 requests per minute |',
+      '| Per organization, all tokens | 3,000 requests per minute |',
+      '| Per IP address | 100 requests per minute |',
+    ].join('\n');
+    const text = await answerText('What is the limit per organization for all tokens?', [page('/limits', 'Rate limits', limits)]);
+    assert.match(text, /\*\*Limits\*\*: \[1\]\n\n\| Scope \| Limit \|\n\|---\|---:\|\n\| Per organization, all tokens \| 3,000 requests per minute \|\n\n/);
+    assert.doesNotMatch(text, /600 requests|100 requests/, 'only the rows that meet the question best');
+  });
+
+  it("leaves out a table whose header the passage cut off, and a table that meets the question less than the page's sentence", async () => {
+    const cut = ['| Per organization, all tokens | 3,000 requests per minute |', '| Per IP address | 100 requests per minute |'].join('\n');
+    assert.doesNotMatch(await answerText('limit per organization for all tokens', [page('/limits', 'Rate limits', cut)]), /3,000/);
+    const both = ['Each organization may send 3,000 requests per minute with all its tokens together.', '', '| Scope | Limit |', '|---|---|', '| Per organization | 3,000 |'].join('\n');
+    const text = await answerText('limit per organization for all tokens', [page('/limits', 'Rate limits', both)]);
+    assert.match(text, /Each organization may send 3,000 requests per minute with all its tokens together\. \[1\]/);
+    assert.doesNotMatch(text, /\| Scope/);
+  });
+
   it('quotes the code of a page that has nothing else, under its title', async () => {
     const text = await answerText('curl', [page('/api/curl', 'Calling the *API*', '```bash\ncurl https://api.example.com\n```')]);
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
