@@ -40,6 +40,15 @@ export function periodInQuery(search: string, now = new Date()): Period | undefi
 }
 
 /** `search` with the period as its `from` and `to`, its other parameters kept: `?from=…&to=…`. */
+/** Where a thread page leads back to: the report that opened it (`?back=gaps`), else Conversations; the rest of the query (the period, a filter) goes along. */
+export function backFromThread(search: string): { href: string; label: string } {
+  const q = new URLSearchParams(search);
+  const gaps = q.get('back') === 'gaps';
+  q.delete('back');
+  const rest = q.toString() ? `?${q.toString()}` : '';
+  return gaps ? { href: `/console/gaps${rest}`, label: 'Back to gaps' } : { href: `/console/conversations${rest}`, label: 'Back to conversations' };
+}
+
 export function withPeriod(search: string, period: Period): string {
   const q = new URLSearchParams(search);
   q.set('from', period.dateFrom);

@@ -79,7 +79,7 @@ function GapCard({ gap, domain, period, projects }: { gap: Gap; domain: string; 
       <h3>Examples</h3>
       <ul class="examples">
         {gap.examples.map(({ question, threadId }) => (
-          <li key={question}>{threadId ? <a href={rooted(`/console/conversations/${encodeURIComponent(threadId)}${withPeriod('', period)}`)}>{question}</a> : question}</li>
+          <li key={question}>{threadId ? <a href={rooted(`/console/conversations/${encodeURIComponent(threadId)}${withPeriod('?back=gaps', period)}`)}>{question}</a> : question}</li>
         ))}
       </ul>
       {gap.jobs.length > 0 ? (

@@ -2,7 +2,7 @@ import { rooted } from '../api/client.js';
 import * as analytics from '../api/analytics.js';
 import { Show, useLoad } from '../components/async.js';
 import { Page } from '../components/page.js';
-import { lastDays } from '../data/period.js';
+import { backFromThread, lastDays } from '../data/period.js';
 import { NEW_TAB_NOTE } from '../data/conversations.js';
 import { formatTime } from './conversations.js';
 
@@ -23,8 +23,9 @@ export function ThreadPage({ domain, site, threadId = '' }: { path?: string; dom
     return threadTurns(thread, feedback.items, known, site);
   }, [domain, threadId, site]);
 
+  const back = backFromThread(location.search);
   return (
-    <Page title="Thread" actions={<a href={rooted(`/console/conversations${location.search}`)}>Back to conversations</a>}>
+    <Page title="Thread" actions={<a href={rooted(back.href)}>{back.label}</a>}>
       <p class="meta">
         Thread <code>{threadId}</code>
       </p>

@@ -203,7 +203,7 @@ describe('the console in a real browser', function () {
     await checkPage(page, 'thread-formatted');
   });
 
-  it("opens a gap's example question in its thread, for the period chosen", async () => {
+  it("opens a gap's example question in its thread, for the period chosen, and leads back to Gaps", async () => {
     const { page } = tab;
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Gaps' }).click();
     await page.getByRole('heading', { name: 'Gaps', level: 1 }).waitFor();
@@ -215,7 +215,13 @@ describe('the console in a real browser', function () {
     await gap.getByRole('link', { name: 'rotating api keys safely' }).click();
     await page.getByRole('heading', { name: 'Thread', level: 1 }).waitFor();
     assert.match(await page.locator('.turn.user').innerText(), /rotating api keys safely/);
-    assert.equal(new URL(page.url()).search, period, 'the period goes along');
+    const query = new URLSearchParams(new URL(page.url()).search);
+    assert.equal(query.get('back'), 'gaps');
+    query.delete('back');
+    assert.equal(`?${query.toString()}`, period, 'the period goes along');
+    await page.getByRole('link', { name: 'Back to gaps' }).click();
+    await page.getByRole('heading', { name: 'Gaps', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).search, period, 'back on Gaps, for the same period');
   });
 
   it('follows a gap to an agent job, its live events, its pull request and a follow-up message', async () => {
