@@ -9,40 +9,12 @@
  * site is written in, the words every question is built of (`how`, `can`, `le`, `wie`, `ich`) tell
  * them apart, and a question with none of them is left alone.
  */
-import { stopwords as danish } from '@orama/stopwords/danish';
-import { stopwords as dutch } from '@orama/stopwords/dutch';
-import { stopwords as english } from '@orama/stopwords/english';
-import { stopwords as finnish } from '@orama/stopwords/finnish';
-import { stopwords as french } from '@orama/stopwords/french';
-import { stopwords as german } from '@orama/stopwords/german';
-import { stopwords as italian } from '@orama/stopwords/italian';
-import { stopwords as norwegian } from '@orama/stopwords/norwegian';
-import { stopwords as portuguese } from '@orama/stopwords/portuguese';
-import { stopwords as romanian } from '@orama/stopwords/romanian';
-import { stopwords as russian } from '@orama/stopwords/russian';
-import { stopwords as spanish } from '@orama/stopwords/spanish';
-import { stopwords as swedish } from '@orama/stopwords/swedish';
+import { LANGUAGES } from './languages.js';
 import type { SearchHit } from './types.js';
 
-/** Function words by the primary subtag of a BCP 47 tag: the languages the tokeniser stems (see `stemmers.ts`) and English. */
+/** Function words by primary subtag: the languages the tokeniser stems, and English (see `languages.ts`). */
 const FUNCTION_WORDS: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
-  Object.entries({
-    da: danish,
-    de: german,
-    en: english,
-    es: spanish,
-    fi: finnish,
-    fr: french,
-    it: italian,
-    nb: norwegian,
-    nl: dutch,
-    nn: norwegian,
-    no: norwegian,
-    pt: portuguese,
-    ro: romanian,
-    ru: russian,
-    sv: swedish,
-  }).map(([tag, words]) => [tag, new Set(words.filter(Boolean))]),
+  Object.entries(LANGUAGES).map(([tag, { functionWords }]) => [tag, new Set(functionWords.filter(Boolean))]),
 );
 
 /** The primary subtag of a BCP 47 tag, lower case (`pt-BR` and `pt_br` give `pt`). */
