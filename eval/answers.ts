@@ -5,7 +5,7 @@
  * not a test: it exits 0 whatever the scores.
  * Usage:
  *   npm run eval:answers
- *   npm run eval:answers -- --corpus DIR --questions FILE [--language de]
+ *   npm run eval:answers -- --corpus DIR --questions FILE [--language de|fr]
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -28,6 +28,7 @@ const QUESTIONS = path.join(__dirname, 'questions');
 const DEFAULT_SETS: AnswerSet[] = [
   { name: 'orrery-answers', docs: path.join(CORPORA, 'orrery'), questions: path.join(QUESTIONS, 'orrery-answers.json') },
   { name: 'speicherwerk-answers', docs: path.join(CORPORA, 'speicherwerk'), questions: path.join(QUESTIONS, 'speicherwerk-answers.json'), language: 'de' },
+  { name: 'facturo-answers', docs: path.join(CORPORA, 'facturo'), questions: path.join(QUESTIONS, 'facturo-answers.json'), language: 'fr' },
 ];
 
 function setsOf(argv: string[]): AnswerSet[] {
