@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
+import { readFigureFile, writeFigureFile } from './figure-file.js';
 import { ENGINES, scoreSplits, type Engine, type QuestionOutcome } from './evaluate.js';
 import type { Split } from './questions.js';
 
@@ -34,22 +34,15 @@ export function figuresOf(outcomes: QuestionOutcome[]): SetFigures {
 
 const FigureSchema = v.object({ questions: v.number(), recallAt5: v.number(), mrrAt10: v.number() });
 const SplitSchema = v.partial(v.object({ keyword: FigureSchema, hybrid: FigureSchema, dense: FigureSchema, bm25: FigureSchema }));
-const FiguresSchema = v.record(v.string(), v.partial(v.object({ dev: SplitSchema, test: SplitSchema })));
+const SetFiguresSchema = v.partial(v.object({ dev: SplitSchema, test: SplitSchema }));
 
-export async function readFigures(file = FIGURES_FILE): Promise<Figures> {
-  try {
-    return v.parse(FiguresSchema, JSON.parse(await fs.readFile(file, 'utf8')));
-  } catch (err) {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return {};
-    throw err;
-  }
+export function readFigures(file = FIGURES_FILE): Promise<Figures> {
+  return readFigureFile(file, SetFiguresSchema);
 }
 
 /** Replaces the figures of the sets given, keeping the others. */
-export async function recordFigures(sets: Figures, file = FIGURES_FILE): Promise<void> {
-  const all = { ...(await readFigures(file)), ...sets };
-  const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]!]));
-  await fs.writeFile(file, `${JSON.stringify(sorted, null, 2)}\n`);
+export function recordFigures(sets: Figures, file = FIGURES_FILE): Promise<void> {
+  return writeFigureFile(file, SetFiguresSchema, sets);
 }
 
 /**
