@@ -9,3 +9,5 @@ export { comparableText, statesFact, type ExpectedFact } from './answer-facts.js
 export { readAnswerQuestions, type AnswerQuestion } from './answer-questions.js';
 export { evaluateAnswers, type AnswerOutcome } from './answer-run.js';
 export { formatAnswerRun, scoreAnswers, type AnswerScores } from './answer-report.js';
+export { DEFAULT_ANSWER_SETS, type AnswerSet } from './answer-sets.js';
+export { answerFiguresOf, answerRegressions, readAnswerFigures, recordAnswerFigures, ANSWER_FIGURES_FILE, type AnswerFigure, type AnswerFigures, type AnswerSetFigures } from './answer-figures.js';
