@@ -1,0 +1,28 @@
+/**
+ * The answer eval in CI: every default answer set (English, German, French) asked through the
+ * API's answer service over keyword retrieval, as `npm run eval:answers` does, against the figures
+ * `npm run eval:answers -- --record` last wrote to eval/answer-figures.json. A share of answers
+ * stating the fact or citing an expected page that falls below its record fails, as does a share
+ * of refusals that rises above it.
+ */
+import assert from 'node:assert/strict';
+import { answerFiguresOf, answerRegressions, DEFAULT_ANSWER_SETS, evaluateAnswers, readAnswerFigures, readAnswerQuestions } from '../../../eval/index.js';
+import { tempDir } from '../../support/services.js';
+
+describe('answer eval on the default sets, against the recorded figures', function () {
+  // Keyword retrieval and no model: the three sets take a few seconds.
+  this.timeout(120_000);
+
+  it('no set states the fact or cites a page less often, or refuses more often, than recorded, on either split', async () => {
+    const recorded = await readAnswerFigures();
+    const problems: string[] = [];
+    for (const set of DEFAULT_ANSWER_SETS) {
+      const before = recorded[set.name];
+      assert.ok(before?.dev && before.test, `eval/answer-figures.json records ${set.name} on both splits`);
+      const outcomes = await evaluateAnswers(set.docs, await readAnswerQuestions(set.questions), await tempDir(), set.language);
+      // Exact: keyword retrieval and the extractive answer do not depend on the machine.
+      problems.push(...answerRegressions(before, answerFiguresOf(outcomes)).map((p) => `${set.name}: ${p}`));
+    }
+    assert.deepEqual(problems, []);
+  });
+});
