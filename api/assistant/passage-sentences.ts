@@ -9,10 +9,14 @@ import { passageBlocks, type PassageBlock } from './passage-blocks.js';
 
 /**
  * After `.`, `!`, `?` or Arabic `؟` and a space, before a capital, a digit or a letter of a script
- * without case (Arabic, Hebrew, Korean): not inside `e.g. this`. After Chinese and Japanese `。！？`,
- * written without a space, and any closing quote or bracket.
+ * without case (Arabic, Hebrew, Korean): not inside `e.g. this`. A short lower-case word's full stop
+ * ends a sentence only before a capital, and not before a letter and its own stop; a single letter's
+ * never does: `art. 293`, `fig. 3`, `z. B.`, `d. h.` and `J. Smith` are abbreviations, `…was
+ * done. The` is an end. After Chinese and
+ * Japanese `。！？`, written without a space, and any closing quote or bracket.
  */
-const SENTENCE_END = /(?<=[.!?؟])["')\]]*\s+(?=["'(*_`]?[\p{Lu}\p{N}\p{Lo}])|(?<=[。！？][」』）]*)(?![」』）])\s*/u;
+const SENTENCE_END =
+  /(?<=[.!?؟])(?<!(?:^|[\s('’])\p{Ll}{1,4}\.)(?<!(?:^|[\s('’.])\p{L}\.)["')\]]*\s+(?=["'(*_`]?[\p{Lu}\p{N}\p{Lo}])|(?<=(?:^|[\s('’])\p{Ll}{1,4}\.)\s+(?!\p{L}\.)(?=["'(*_`]?[\p{Lu}\p{Lo}])|(?<=[。！？][」』）]*)(?![」』）])\s*/u;
 const ENDED = /[.!?؟。！？][」』）]*$/u;
 /** Chinese and Japanese characters: two of them say about as much as a word of a spaced language. */
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;

@@ -95,6 +95,19 @@ describe('extractive answers', () => {
     assert.doesNotMatch(german, /Archiv/, 'the sentence that shares nothing is not quoted beside it');
   });
 
+  it('does not end a sentence at an abbreviation: a short lower-case word and its stop before a number, or a letter and its stop', () => {
+    assert.deepEqual(sentencesOf("La franchise en base de TVA est prévue à l'art. 293 B du CGI. Elle s'applique sous un seuil de chiffre d'affaires."), [
+      "La franchise en base de TVA est prévue à l'art. 293 B du CGI.",
+      "Elle s'applique sous un seuil de chiffre d'affaires.",
+    ]);
+    assert.deepEqual(sentencesOf('Sichern Sie Ordner, z. B. Dokumente und Bilder. Der Agent läuft im Hintergrund.'), ['Sichern Sie Ordner, z. B. Dokumente und Bilder.', 'Der Agent läuft im Hintergrund.']);
+    assert.deepEqual(sentencesOf('The limits are shown in fig. 3 of the guide. Each key was done. The next one starts now.'), [
+      'The limits are shown in fig. 3 of the guide.',
+      'Each key was done.',
+      'The next one starts now.',
+    ]);
+  });
+
   it('cuts sentences written without spaces or capitals: at 。！？, and at Arabic and Hebrew full stops and ؟', () => {
     assert.deepEqual(sentencesOf('キーは作成した直後に一度だけ表示されます。安全な場所に保存してください！無効化は取り消せません'), [
       'キーは作成した直後に一度だけ表示されます。',
