@@ -6,7 +6,7 @@ import { indexWorkflowId } from '../contracts/index-domain.js';
 import { DOMAIN_ID } from '../contracts/search-attributes.js';
 import { deleteDomainPollSchedule } from '../index-runs/index.js';
 import type { WritableDocIndex } from '../retrieval/index.js';
-import { deleteWorkflowRuns, runsOfFilter } from '../temporal/delete-runs.js';
+import { deleteWorkflowRuns } from '../temporal/delete-runs.js';
 import { filterLiteral } from '../temporal/list-filter.js';
 import { deleteDomain, UnknownTenantError, type TenantStore } from '../tenants/index.js';
 
@@ -40,7 +40,7 @@ export async function clearDomainIndex(deps: DomainDeletionDeps, id: string): Pr
   await deleteDomainPollSchedule(deps.temporal, id);
   await stopIndexRun(deps.temporal, id);
   // Every run that names the domain (its index runs, its schedule's polls) goes now, not at the namespace's retention.
-  await deleteWorkflowRuns(deps.temporal, [indexWorkflowId(id)], `${runsOfFilter([indexWorkflowId(id)])} OR ${DOMAIN_ID.name} = ${filterLiteral(id)}`);
+  await deleteWorkflowRuns(deps.temporal, [indexWorkflowId(id)], `${DOMAIN_ID.name} = ${filterLiteral(id)}`);
   await deps.docIndex.dropDomain(id);
   const checkout = checkoutOf(deps.config.dataDir, id);
   if (checkout) await fs.rm(checkout, { recursive: true, force: true });

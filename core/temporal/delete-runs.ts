@@ -19,16 +19,17 @@ export function runsOfFilter(workflowIds: readonly string[]): string {
 
 /**
  * Deletes from Temporal, history and visibility record, every run of each workflow id and every
- * run `filter` lists (by default those of the ids); an open run is terminated by its delete.
+ * run `alsoListed` (a list filter) names; an open run is terminated by its delete.
  * Returns once Temporal has accepted a delete of each run: it keeps the deletes and carries them
  * out in the background (the dev server within a minute). A run gone already, or deleted already
  * and not yet removed, is fine, so a repeat after a failure (Temporal down) finishes what one began.
  */
-export async function deleteWorkflowRuns(temporal: Client, workflowIds: readonly string[], filter = runsOfFilter(workflowIds)): Promise<void> {
-  if (workflowIds.length === 0) return;
+export async function deleteWorkflowRuns(temporal: Client, workflowIds: readonly string[], alsoListed?: string): Promise<void> {
+  const filters = [...(workflowIds.length > 0 ? [runsOfFilter(workflowIds)] : []), ...(alsoListed ? [alsoListed] : [])];
+  if (filters.length === 0) return;
   const runs = new Map<string, Run>();
   const add = (run: Run) => runs.set(`${run.workflowId}\n${run.runId}`, { workflowId: run.workflowId, runId: run.runId });
-  for await (const run of temporal.workflow.list({ query: filter })) add(run);
+  for await (const run of temporal.workflow.list({ query: filters.map((f) => `(${f})`).join(' OR ') })) add(run);
   // Visibility records a run in the background: one closed a moment ago may not be listed yet, so each id's latest is described too.
   const latest = await Promise.all(workflowIds.map((workflowId) => latestRunOf(temporal, workflowId)));
   for (const run of latest) if (run) add(run);

@@ -3,10 +3,26 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { runsOfFilter } from '../../core/temporal/delete-runs.js';
 
 /** The runs of the workflow ids that Temporal's visibility lists. */
-export async function listedRuns(temporal: Client, workflowIds: readonly string[]): Promise<Array<{ workflowId: string; runId: string }>> {
+export function listedRuns(temporal: Client, workflowIds: readonly string[]): Promise<Array<{ workflowId: string; runId: string }>> {
+  return runsListedBy(temporal, runsOfFilter(workflowIds));
+}
+
+/** The runs Temporal's visibility lists for a list filter. */
+export async function runsListedBy(temporal: Client, filter: string): Promise<Array<{ workflowId: string; runId: string }>> {
   const runs: Array<{ workflowId: string; runId: string }> = [];
-  for await (const run of temporal.workflow.list({ query: runsOfFilter(workflowIds) })) runs.push({ workflowId: run.workflowId, runId: run.runId });
+  for await (const run of temporal.workflow.list({ query: filter })) runs.push({ workflowId: run.workflowId, runId: run.runId });
   return runs;
+}
+
+/** The runs a list filter still lists once it lists none, or after 200 looks (see leftInTemporal). */
+export async function leftListedBy(temporal: Client, filter: string): Promise<Array<{ workflowId: string; runId: string }>> {
+  let left: Array<{ workflowId: string; runId: string }> = [];
+  for (let look = 0; look < 200; look++) {
+    left = await runsListedBy(temporal, filter);
+    if (left.length === 0) break;
+    await sleep(500);
+  }
+  return left;
 }
 
 /** The workflow ids Temporal still describes a run of. */
