@@ -1,5 +1,6 @@
 import {
   deliverEventSignal,
+  PROJECT_ID,
   WEBHOOK_DELIVERY_WORKFLOW,
   webhookDeliveryWorkflowId,
   type WebhookDeliveryInput,
@@ -45,6 +46,8 @@ export function createEventPublisher(services: EventPublisherDeps): EventPublish
         args: [input],
         signal: deliverEventSignal,
         signalArgs: [{ jobId: stored.jobId, seq: stored.seq, type: stored.type }],
+        // Its runs are found by the project's id when the project is deleted, those of a webhook removed before too.
+        typedSearchAttributes: [{ key: PROJECT_ID, value: stored.projectId }],
         staticSummary: `webhook ${hook.id} of project ${stored.projectId}`,
       });
     }

@@ -28,7 +28,7 @@ function requireOperator(token: string | undefined) {
 }
 
 /** What the operator routes use: the organisations, the operator token, and Temporal, the automations and the jobs to delete an organisation's schedules and stop its jobs. */
-export type OperatorRouterDeps = Pick<ApiServices, 'tenants' | 'config' | 'temporal' | 'automations' | 'jobs' | 'docIndex'>;
+export type OperatorRouterDeps = Pick<ApiServices, 'tenants' | 'config' | 'temporal' | 'automations' | 'jobs' | 'docIndex' | 'webhooks'>;
 
 /**
  * A deletion that could not finish is a 503 with Retry-After whatever stopped it (Temporal down, a

@@ -75,7 +75,7 @@ async function indexStatus(temporal: Client, domain: Pick<Domain, 'id' | 'pollMi
  * What the admin routes use: keys and projects, Temporal to start indexing, the jobs and automations
  * a project's delete stops, the index a domain's delete drops, and the threads a reader's erasure deletes.
  */
-export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'jobs' | 'docIndex' | 'threads'>;
+export type AdminRouterDeps = Pick<ApiServices, 'tenants' | 'temporal' | 'config' | 'automations' | 'jobs' | 'docIndex' | 'threads' | 'webhooks'>;
 
 /**
  * The admin API of README's "Admin API": an organisation's projects, domains and keys, with its

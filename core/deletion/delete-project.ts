@@ -1,15 +1,18 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteProjectAutomations, type AutomationDeps } from '../automations/index.js';
 import { agentJobWorkflowId } from '../contracts/agent-job.js';
-import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.js';
+import { AUTOMATION_RUN_WORKFLOW } from '../contracts/automation-run.js';
+import { PROJECT_ID } from '../contracts/search-attributes.js';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.js';
 import { UnavailableError } from '../errors.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
 import { deleteWorkflowRuns } from '../temporal/delete-runs.js';
+import { filterLiteral } from '../temporal/list-filter.js';
 import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
+import type { WebhookStore } from '../webhooks/index.js';
 import { activeJobsOf, deleteProjectRows, webhookIdsOf } from './project-rows.js';
 
-/** What deleting a project touches: its record and rows, its automations' schedules and its jobs' workflows in Temporal. */
-export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore };
+/** What deleting a project touches: its record and rows, its automations' schedules, and its jobs', automations' and webhooks' workflows in Temporal. */
+export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations' | 'jobs' | 'config'> & { tenants: TenantStore; webhooks: Pick<WebhookStore, 'list'> };
 
 /** Jobs listed, and active ones archived, at once: each archive waits for its workflow to stop its turn (seconds, while a model call notices). */
 const STOP_SLICE = 100;
@@ -30,12 +33,13 @@ class JobsStillActive extends Error {
  * which stops the turn and writes the job's last state itself, so nothing of the job is written
  * after its rows are gone; then every run of every job's workflow is deleted from Temporal, history
  * and visibility record (a run the archive has not let close yet is terminated by its delete), so
- * nothing of the project's jobs outlives it there. Then, in one transaction with the record: its
+ * nothing of the project's jobs outlives it there; so are every run of its webhooks' delivery
+ * workflows and of its automations' firings. Then, in one transaction with the record: its
  * jobs with their messages and events, its webhooks and their deliveries, its automations and the
  * local forge's pull requests (deleteProjectRows) — unless a job of the project is active again (a
  * message to a finished one started a run): then nothing is deleted, that job is archived, its runs
  * deleted, and the transaction tried again, a few times. Once committed, its webhooks' delivery
- * workflows are ended. With Temporal down, or jobs still starting, the delete fails before anything
+ * runs are deleted once more (one started meanwhile). With Temporal down, or jobs still starting, the delete fails before anything
  * is deleted from the database (503), the mark stays, and the same delete, repeated, finishes it
  * (what it stopped stays stopped; runs whose delete Temporal accepted are gone or going).
  */
@@ -48,6 +52,7 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
     const jobs = await jobsOf(deps, project.id);
     await stopActiveJobs(deps, jobs);
     await deleteJobWorkflows(deps, jobs);
+    await deleteOwnWorkflows(deps, project.id, (await deps.webhooks.list(project.id)).map((hook) => hook.id));
     let webhooks: string[] = [];
     try {
       await deleteProject(deps.tenants, orgId, project.id, async (trx) => {
@@ -66,23 +71,35 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
   }
 }
 
+/** The runs a project's automations fired and those of its webhooks' delivery workflows (since they carry its id). */
+function ownRunsFilter(projectId: string): string {
+  return `${PROJECT_ID.name} = ${filterLiteral(projectId)} AND WorkflowType IN (${[AUTOMATION_RUN_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW].map(filterLiteral).join(', ')})`;
+}
+
 /**
- * Ends the delivery workflows of the deleted project's webhooks, which would otherwise wait for
- * events (up to an hour) before ending. An attempt under way finishes, and records nothing (its
- * webhook is gone). The project is deleted already: a workflow Temporal does not end now (Temporal
- * down) ends by itself within the hour, so a failure here is not the delete's.
+ * Deletes from Temporal every run of the project's webhooks' delivery workflows (found by their
+ * ids, and by the project's id) and of its automations' firings: their histories name its jobs'
+ * events and start its jobs. An open delivery run (waiting for events) is terminated by its delete.
  */
-async function endDeliveryWorkflows(deps: ProjectDeletionDeps, projectId: string, webhooks: readonly string[]): Promise<void> {
-  await Promise.allSettled(
-    webhooks.map(async (webhookId) => {
-      try {
-        await deps.temporal.workflow.getHandle(webhookDeliveryWorkflowId(projectId, webhookId)).terminate('its project was deleted');
-      } catch (err) {
-        // None open (never started, or ended while idle) is what this wants.
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-      }
-    }),
+async function deleteOwnWorkflows(deps: ProjectDeletionDeps, projectId: string, webhookIds: readonly string[]): Promise<void> {
+  await deleteWorkflowRuns(
+    deps.temporal,
+    webhookIds.map((webhookId) => webhookDeliveryWorkflowId(projectId, webhookId)),
+    ownRunsFilter(projectId),
   );
+}
+
+/**
+ * Once the rows are gone, deletes again what deleteOwnWorkflows deleted, for a delivery run started
+ * meanwhile or a webhook added meanwhile. The project is deleted already: a failure here (Temporal
+ * down) is not the delete's; such a run finds its webhook gone and ends by itself within the hour.
+ */
+async function endDeliveryWorkflows(deps: ProjectDeletionDeps, projectId: string, webhookIds: readonly string[]): Promise<void> {
+  try {
+    await deleteOwnWorkflows(deps, projectId, webhookIds);
+  } catch {
+    // Left to end by itself, as said above.
+  }
 }
 
 /** Every job of the project, whatever its status. */

@@ -5,12 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
 import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
+import { PROJECT_ID } from '../../../core/contracts/search-attributes.js';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/webhook-delivery.js';
 import { deleteProjectAndJobs } from '../../../core/deletion/index.js';
 import { NotFoundError, UnavailableError } from '../../../core/errors.js';
@@ -24,7 +27,9 @@ import { createDocsRepo, type DocsRepo } from '../../support/docs-repo.js';
 import { freePort } from '../../support/redis.js';
 import { seedOrg, serve, servicesOn, tempDir, testConfig, testServices } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
-import { leftInTemporal } from '../../support/workflow-runs.js';
+import { filterLiteral } from '../../../core/temporal/list-filter.js';
+import { onSuiteEnd } from '../../support/teardown.js';
+import { leftInTemporal, leftListedBy, runsListedBy } from '../../support/workflow-runs.js';
 import { call } from '../agent-jobs/agent-api.js';
 
 const OPERATOR_TOKEN = 'operator-test-token-0123456789';
@@ -140,6 +145,42 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.deepEqual(listed.body.jobs, []);
   });
 
+  it("its webhooks' delivery runs and its automations' firings are deleted from Temporal with it, every run", async () => {
+    const model = await startFakeModel(() => ({ text: 'Done.' }));
+    const env = { ...modelEnv(model.baseUrl), QUIRE_ALLOW_PRIVATE_TARGETS: 'true' };
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env });
+    await seedOrg(services);
+    const projectId = `hooked-${randomUUID().slice(0, 8)}`;
+    await services.tenants.putProject(project(projectId, 'acme'));
+    await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+    // A receiver that takes every delivery.
+    let delivered = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => (delivered++, res.writeHead(204).end()));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => new Promise<void>((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve()))));
+    const address = receiver.address();
+    assert.ok(address && typeof address === 'object');
+    const { hook } = newWebhook(projectId, `http://127.0.0.1:${address.port}/hooks`, []);
+    await services.webhooks.put(hook);
+
+    // Its schedule fires once now: the firing's run starts a job, whose events go to the webhook.
+    const automation = await createAutomation(services, projectId, { prompt: 'Check the links', cron: '@yearly' });
+    await services.temporal.schedule.getHandle(automation.scheduleId).trigger();
+    const own = `${PROJECT_ID.name} = ${filterLiteral(projectId)} AND WorkflowType IN ('automationRunWorkflow', 'webhookDeliveryWorkflow')`;
+    for (let look = 0; look < 600 && (delivered === 0 || (await runsListedBy(services.temporal, own)).length < 2); look++) await sleep(100);
+    assert.ok(delivered > 0, 'the webhook had deliveries');
+    const listed = await runsListedBy(services.temporal, own);
+    assert.deepEqual(new Set(listed.map((run) => run.workflowId.split('-')[0])), new Set(['quire', 'webhook']), 'a firing and a delivery run are listed');
+
+    await deleteProjectAndJobs(services, 'acme', projectId);
+    assert.deepEqual(await leftListedBy(services.temporal, own), [], 'no firing or delivery run of the project is left');
+    assert.deepEqual(await leftInTemporal(services.temporal, [webhookDeliveryWorkflowId(projectId, hook.id)]), { described: [], listed: [] });
+    assert.deepEqual(await rowsOf(services.database.queries, projectId), NONE);
+  });
+
   it('with Temporal down: a project or organisation delete answers 503 with Retry-After and deletes nothing of the project; a repeat stops its job and finishes it', async () => {
     const { model, running, release } = await blockingModel();
     const dataDir = await tempDir();
@@ -180,7 +221,7 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.deepEqual(await rowsOf(up.database.queries, 'leaving-docs'), NONE);
   });
 
-  it('a job started while the delete runs is refused (409), one started through a tenant cache that still holds the deleted project is refused (404) and its run stopped; the webhooks\' delivery workflows end', async () => {
+  it('a job started while the delete runs is refused (409), one started through a tenant cache that still holds the deleted project is refused (404) and its run stopped; the webhooks\' delivery workflows go', async () => {
     const model = await startFakeModel(() => ({ text: 'Done.' }));
     const dataDir = await tempDir();
     const env = { ...modelEnv(model.baseUrl), QUIRE_DATA_DIR: dataDir };
@@ -212,7 +253,7 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.equal(during?.status, 409, JSON.stringify(during?.body));
     assert.match(String((during?.body as { error?: string }).error), /project 'docs' is being deleted/);
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
-    assert.equal((await delivery.describe()).status.name, 'TERMINATED', "the webhook's delivery workflow ended with its project");
+    assert.deepEqual(await leftInTemporal(services.temporal, [delivery.workflowId]), { described: [], listed: [] }, "the webhook's delivery workflow went with its project");
 
     // The other process still reads the project from its cache; its create finds it deleted.
     assert.ok(await other.tenants.getProject('docs'));
