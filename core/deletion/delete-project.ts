@@ -5,6 +5,7 @@ import { PROJECT_ID } from '../contracts/search-attributes.js';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.js';
 import { UnavailableError } from '../errors.js';
 import { archiveJobRun, type JobRecord } from '../jobs/index.js';
+import { awaitRunsClosed } from '../temporal/await-runs-closed.js';
 import { deleteWorkflowRuns } from '../temporal/delete-runs.js';
 import { filterLiteral } from '../temporal/list-filter.js';
 import { deleteProject, getOrgProject, UnknownTenantError, type TenantStore } from '../tenants/index.js';
@@ -16,6 +17,9 @@ export type ProjectDeletionDeps = Pick<AutomationDeps, 'temporal' | 'automations
 
 /** Jobs listed, and active ones archived, at once: each archive waits for its workflow to stop its turn (seconds, while a model call notices). */
 const STOP_SLICE = 100;
+
+/** How long the jobs' runs still closing (an archive just recorded) are given to end by themselves before their delete terminates them. */
+const CLOSE_WAIT_MS = 5_000;
 
 /** Times the active jobs are archived and the rows' transaction tried, before the delete is left for a repeat. */
 const ROUNDS = 3;
@@ -50,8 +54,8 @@ export async function deleteProjectAndJobs(deps: ProjectDeletionDeps, orgId: str
   await deleteProjectAutomations(deps, project.id);
   for (let round = 1; ; round++) {
     const jobs = await jobsOf(deps, project.id);
-    await stopActiveJobs(deps, jobs);
-    await deleteJobWorkflows(deps, jobs);
+    const archived = await stopActiveJobs(deps, jobs);
+    await deleteJobWorkflows(deps, jobs, archived);
     await deleteOwnWorkflows(deps, project.id, (await deps.webhooks.list(project.id)).map((hook) => hook.id));
     let webhooks: string[] = [];
     try {
@@ -114,19 +118,26 @@ async function jobsOf(deps: ProjectDeletionDeps, projectId: string): Promise<Job
   return jobs;
 }
 
-/** Archives every active job through its workflow; throws the first failure once all were tried. */
-async function stopActiveJobs(deps: ProjectDeletionDeps, jobs: readonly JobRecord[]): Promise<void> {
+/** Archives every active job through its workflow; throws the first failure once all were tried. Returns the workflow ids of those archived. */
+async function stopActiveJobs(deps: ProjectDeletionDeps, jobs: readonly JobRecord[]): Promise<Set<string>> {
   const active = jobs.filter((job) => job.status === 'active');
   for (let i = 0; i < active.length; i += STOP_SLICE) {
     const results = await Promise.allSettled(active.slice(i, i + STOP_SLICE).map((job) => archiveJobRun(deps, job)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
+  return new Set(active.map((job) => agentJobWorkflowId(job.id)));
 }
 
-/** Deletes every run of the jobs' workflows from Temporal; runs deleted by an earlier attempt are fine. */
-async function deleteJobWorkflows(deps: ProjectDeletionDeps, jobs: readonly JobRecord[]): Promise<void> {
+/**
+ * Deletes every run of the jobs' workflows from Temporal; runs deleted by an earlier attempt are fine.
+ * A run still closing (its archive recorded, its last task not yet done) is given a few seconds to
+ * close first: deleted then, it would be terminated, and its worker left with a task Temporal no longer has.
+ */
+async function deleteJobWorkflows(deps: ProjectDeletionDeps, jobs: readonly JobRecord[], archived: ReadonlySet<string>): Promise<void> {
   for (let i = 0; i < jobs.length; i += STOP_SLICE) {
-    await deleteWorkflowRuns(deps.temporal, jobs.slice(i, i + STOP_SLICE).map((job) => agentJobWorkflowId(job.id)));
+    const ids = jobs.slice(i, i + STOP_SLICE).map((job) => agentJobWorkflowId(job.id));
+    await awaitRunsClosed(deps.temporal, ids, ids.filter((id) => archived.has(id)), CLOSE_WAIT_MS);
+    await deleteWorkflowRuns(deps.temporal, ids);
   }
 }

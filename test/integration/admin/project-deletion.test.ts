@@ -7,19 +7,19 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { createActivities } from '../../../activities/index.js';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { createAutomation } from '../../../core/automations/index.js';
-import { agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
+import { AGENT_JOB_WORKFLOW, agentJobWorkflowId } from '../../../core/contracts/agent-job.js';
 import { PROJECT_ID } from '../../../core/contracts/search-attributes.js';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../core/contracts/webhook-delivery.js';
 import { deleteProjectAndJobs } from '../../../core/deletion/index.js';
 import { NotFoundError, UnavailableError } from '../../../core/errors.js';
 import type { Queries } from '../../../core/db/index.js';
 import { PullStore } from '../../../core/forge/index.js';
-import { createJob, newJobRecord, sendJobMessage, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
+import { createJob, jobRunOptions, jobSettings, newJobRecord, runInput, sendJobMessage, type JobRecord, type JobStore, type JobView } from '../../../core/jobs/index.js';
 import { newWebhook } from '../../../core/webhooks/index.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
@@ -127,11 +127,17 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     for (const table of TABLES) assert.ok(before[table] > 0, `the project has ${table} rows before its delete`);
     const kept = await rowsOf(services.database.queries, 'kept');
 
+    // How the job's run closes: by itself once archived, or terminated by a delete that came too soon.
+    const closed = services.temporal.workflow.getHandle(agentJobWorkflowId(jobId)).result().then(
+      () => 'completed',
+      (err: unknown) => (err instanceof WorkflowFailedError ? (err.cause?.name ?? err.message) : String(err)),
+    );
     const res = await call(`${base}/v2/admin/projects/docs`, 'DELETE', adminKey);
     release();
     assert.equal(res.status, 204, JSON.stringify(res.body));
     // The job ended through its own workflow: archived, by the archive the delete sent.
     assert.equal(recorded.get(jobId), 'archived');
+    assert.equal(await closed, 'completed', 'its run closed by itself before its delete');
     // Then its workflow went from Temporal, every run: its history and its visibility record.
     assert.deepEqual(await leftInTemporal(services.temporal, [agentJobWorkflowId(jobId)]), { described: [], listed: [] });
     assert.deepEqual(await rowsOf(services.database.queries, 'docs'), NONE);
@@ -179,6 +185,33 @@ describe('deleting a project stops its jobs and deletes what it owns (real worke
     assert.deepEqual(await leftListedBy(services.temporal, own), [], 'no firing or delivery run of the project is left');
     assert.deepEqual(await leftInTemporal(services.temporal, [webhookDeliveryWorkflowId(projectId, hook.id)]), { described: [], listed: [] });
     assert.deepEqual(await rowsOf(services.database.queries, projectId), NONE);
+  });
+
+  it("a job's run still open when the delete comes is let close by itself before its delete (Completed, not Terminated)", async () => {
+    // No worker yet: the run stays open until the delete has listed the jobs, then closes by itself.
+    const services = await testServices({ taskQueue: `project-deletion-${randomUUID()}`, env: { QUIRE_MODEL: 'test-model' } });
+    await seedOrg(services);
+    await services.tenants.putProject(project('closing', 'acme'));
+    const job: JobRecord = { ...newJobRecord({ projectId: 'closing', repository: repo.bareDir, ref: repo.branch, model: 'test-model' }), status: 'completed' };
+    await services.jobs.create(job, [{ id: `first:${job.id}`, prompt: 'Done already' }]);
+    const options = jobRunOptions(job, runInput(job, jobSettings(services.config, false)), { summary: 'closing', status: 'completed' }, services.config.temporal.taskQueue);
+    const run = await services.temporal.workflow.start(AGENT_JOB_WORKFLOW, options);
+    const closed = run.result().then(
+      () => 'completed',
+      (err: unknown) => (err instanceof WorkflowFailedError ? (err.cause?.name ?? err.message) : String(err)),
+    );
+    let listings = 0;
+    const jobs: JobStore = {
+      ...services.jobs,
+      list: async (projectId, query) => {
+        if (listings++ === 0) await startWorker(services, { taskQueue: services.config.temporal.taskQueue });
+        return services.jobs.list(projectId, query);
+      },
+    };
+    await deleteProjectAndJobs({ ...services, jobs }, 'acme', 'closing');
+    assert.equal(await closed, 'completed', 'its run closed by itself, then went');
+    assert.deepEqual(await leftInTemporal(services.temporal, [agentJobWorkflowId(job.id)]), { described: [], listed: [] });
+    assert.deepEqual(await rowsOf(services.database.queries, 'closing'), NONE);
   });
 
   it('with Temporal down: a project or organisation delete answers 503 with Retry-After and deletes nothing of the project; a repeat stops its job and finishes it', async () => {
