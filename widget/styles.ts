@@ -11,7 +11,7 @@ export const STYLES = `
   box-shadow: 0 4px 14px rgba(0,0,0,.25); }
 /* The focus ring: 3:1 or more on the panel's white and the answer's grey (amber was 1.8:1). On the page, where the
    launcher's ring may meet any colour, a white band inside it keeps it seen. */
-.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible, summary:focus-visible { outline: 3px solid #0550ae; outline-offset: 2px; }
+.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible, pre:focus-visible, .table:focus-visible, summary:focus-visible { outline: 3px solid #0550ae; outline-offset: 2px; }
 .launcher:focus-visible { box-shadow: 0 0 0 2px #fff, 0 4px 14px rgba(0,0,0,.25); }
 .log:focus-visible { outline: 3px solid #0550ae; outline-offset: -3px; }
 .panel { position: fixed; right: 20px; bottom: 80px; z-index: 2147483000; width: min(420px, calc(100vw - 40px));
@@ -45,6 +45,9 @@ header .new { border: 1px solid #d0d7de; }
 .answer p { margin: .4em 0; }
 .answer pre { direction: ltr; text-align: left; overflow-x: auto; background: #fff; border: 1px solid #d0d7de; padding: 8px; border-radius: 6px; }
 .answer code { direction: ltr; unicode-bidi: isolate; font: .9em ui-monospace, SFMono-Regular, Menlo, monospace; }
+.answer .table { overflow-x: auto; margin: .4em 0; }
+.answer table { border-collapse: collapse; background: #fff; }
+.answer th, .answer td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: start; vertical-align: top; }
 .answer blockquote { margin: .4em 0; padding-inline-start: 10px; border-inline-start: 3px solid #d0d7de; color: #424a53; }
 .answer a { color: #0550ae; }
 .sources, .suggestions ul { margin: 6px 0 0; padding-inline-start: 22px; font-size: .93em; }

@@ -220,6 +220,9 @@ export function answerRenderer(words: AnswerWords, newTabNote: string): (markdow
     tokens[i]?.attrSet('aria-describedby', newTabNote);
     return linkOpen(tokens, i, opts, mdEnv, self);
   };
+  // A table scrolls sideways in a box of its own, which takes focus as a code block does.
+  md.renderer.rules.table_open = (tokens, i, opts, _mdEnv, self) => `<div class="table" tabindex="0">${self.renderToken(tokens, i, opts)}`;
+  md.renderer.rules.table_close = (tokens, i, opts, _mdEnv, self) => `${self.renderToken(tokens, i, opts)}</div>`;
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, i, opts, mdEnv, self) => {
     const token = tokens[i];

@@ -27,6 +27,11 @@ describe('widget citations', () => {
     assert.deepEqual(sources.listed(cited).map((s) => s.title), ['Install', 'Webhooks']);
   });
 
+  it('puts a table in a box of its own that scrolls sideways and takes focus, as a code block does', () => {
+    const { html } = render('| Scope | Limit |\n|---|---|\n| Per organization | 3,000 |', new AnswerSources(), ON_SITE);
+    assert.match(html, /^<div class="table" tabindex="0"><table[^>]*>[\s\S]*<td[^>]*>3,000<\/td>[\s\S]*<\/table>\n?<\/div>/);
+  });
+
   it("links bare [N] markers of today's server to the source they name, and lists every page once", () => {
     const sources = new AnswerSources();
     for (const [i, anchor] of ['a', 'b', 'c'].entries()) sources.addSource({ id: `src_${i + 1}`, url: `${BASE}/webhooks#${anchor}`, title: `Webhooks ${anchor}` });
