@@ -73,7 +73,8 @@ export function passageSentences(passages: Passages): PassageSentence[] {
     for (const sentence of sentencePieces(block.text)) {
       // A sentence ending in a colon introduces what was left out (a code block, a table).
       if (wordsOf(sentence) < MIN_SENTENCE_WORDS || sentence.length > MAX_SENTENCE_CHARS || /[:：]$/.test(sentence)) continue;
-      sentences.push({ sentence: ENDED.test(sentence) ? sentence : `${sentence}.`, paragraph, heading });
+      // A list item ending in `;` or `,` (the next item goes on) is quoted on its own: it ends in a full stop instead.
+      sentences.push({ sentence: ENDED.test(sentence) ? sentence : `${sentence.replace(/\s*[;,；，、]$/u, '')}.`, paragraph, heading });
     }
   }
   return sentences;

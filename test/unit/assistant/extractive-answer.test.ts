@@ -95,6 +95,14 @@ describe('extractive answers', () => {
     assert.doesNotMatch(german, /Archiv/, 'the sentence that shares nothing is not quoted beside it');
   });
 
+  it('quotes a list item that ends in a semicolon or a comma with a full stop instead', () => {
+    assert.deepEqual(sentencesOf('- **CSV** : une ligne par facture ou par paiement ;\n- **FEC** : le fichier des écritures comptables exigé,\n- **PDF** : une archive ZIP de toutes les factures.'), [
+      '**CSV** : une ligne par facture ou par paiement.',
+      '**FEC** : le fichier des écritures comptables exigé.',
+      '**PDF** : une archive ZIP de toutes les factures.',
+    ]);
+  });
+
   it('does not end a sentence at an abbreviation: a short lower-case word and its stop before a number, or a letter and its stop', () => {
     assert.deepEqual(sentencesOf("La franchise en base de TVA est prévue à l'art. 293 B du CGI. Elle s'applique sous un seuil de chiffre d'affaires."), [
       "La franchise en base de TVA est prévue à l'art. 293 B du CGI.",
