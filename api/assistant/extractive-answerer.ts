@@ -1,6 +1,7 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
 import { bestCodeBlock } from './passage-code.js';
+import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
 import { bestSentences, quoteOf, sharedTerms, termsOf } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
@@ -13,6 +14,8 @@ const SENTENCES_PER_PAGE = 2;
 
 /** Text that reads as itself in Markdown (a page title with `*` or `[` in it). */
 const literal = (text: string) => text.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`);
+
+const isList = (block: object): block is ListQuote => 'paragraphs' in block;
 
 /** What introduces a quoted block: the page's own line before it (`Install the CLI:`), else its section's heading, else the page's title. */
 function leadInOf(block: { leadIn: string | undefined; heading: string | undefined }, title: string): string {
@@ -49,13 +52,14 @@ export function extractiveAnswerer(): Answerer {
           const relevant = sentences.filter((s) => s.shared > 0);
           // The best page's command or snippet, when it meets the question at least as well as its prose does.
           const best = relevant.reduce<(typeof relevant)[number] | undefined>((a, s) => (a && a.shared >= s.shared ? a : s), undefined);
-          // Or the rows of its tables that say what was asked (a limit, a default), when they meet it better than its code.
-          const code = i === 0 ? bestCodeBlock(text, terms, best) : undefined;
-          const rows = i === 0 ? bestTableRows(text, terms, best) : undefined;
-          const block = rows && rows.shared > (code?.shared ?? 0) ? rows : code;
+          // Or the rows of its tables that say what was asked (a limit, a default), or a short list under its lead-in,
+          // when they meet it better than its code: the first of the three that meets it most.
+          const candidates = i === 0 ? [bestCodeBlock(text, terms, best), bestTableRows(text, terms, best), bestList(text, terms, best)] : [];
+          const block = candidates.reduce<(typeof candidates)[number]>((a, b) => (b && b.shared > (a?.shared ?? 0) ? b : a), undefined);
           matched ||= relevant.length > 0 || block !== undefined || sharedTerms(c.title, terms) > 0;
-          // A page's first sentences stand in for relevant ones only on the best page, and only without its block.
-          const quoted = relevant.length > 0 || (i === 0 && !block) ? sentences : [];
+          // A page's first sentences stand in for relevant ones only on the best page, and only without its block; a quoted list's items are not quoted twice.
+          const listed = block && isList(block) ? block.paragraphs : undefined;
+          const quoted = (relevant.length > 0 || (i === 0 && !block) ? sentences : []).filter((s) => !listed?.has(s.paragraph));
           if (quoted.length > 0) quotes.push(`${quoteOf(quoted)} ${cite}\n\n`);
           if (block) quotes.push(`${leadInOf(block, c.title)} ${cite}\n\n${block.markdown}\n\n`);
           if (quoted.length === 0 && !block) named.push(`**${literal(c.title)}** ${cite}`);

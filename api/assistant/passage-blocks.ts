@@ -8,7 +8,7 @@
 export type PassageBlock =
   | { kind: 'heading'; text: string }
   /** Prose with HTML and JSX tags, images and relative links (they point nowhere from an answer) taken out. */
-  | { kind: 'paragraph'; text: string }
+  | { kind: 'paragraph'; text: string; item?: true }
   /** `complete`: its closing fence is in the passage (a chunk may cut a block off). */
   | { kind: 'code'; fence: string; language: string; body: string[]; complete: boolean }
   /** A pipe table: its header row, delimiter row and body rows as written (trimmed). */
@@ -53,9 +53,12 @@ export function passageBlocks(markdown: string): PassageBlock[] {
   const blocks: PassageBlock[] = [];
   const lines = markdown.split('\n');
   let paragraph: string[] = [];
+  /** The paragraph under way is a list item (`item` on its block). */
+  let item = false;
   const flush = () => {
-    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ').replace(/\s+/g, ' ').trim() });
+    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', text: paragraph.join(' ').replace(/\s+/g, ' ').trim(), ...(item ? { item: true as const } : {}) });
     paragraph = [];
+    item = false;
   };
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -96,7 +99,10 @@ export function passageBlocks(markdown: string): PassageBlock[] {
       flush();
       continue;
     }
-    if (LIST_ITEM.test(line)) flush();
+    if (LIST_ITEM.test(line)) {
+      flush();
+      item = true;
+    }
     const prose = proseOf(line.replace(LIST_ITEM, ''));
     if (prose) paragraph.push(prose);
     else flush();

@@ -95,6 +95,26 @@ describe('extractive answers', () => {
     assert.doesNotMatch(german, /Archiv/, 'the sentence that shares nothing is not quoted beside it');
   });
 
+  it('quotes a short list whole under its lead-in when it meets the question better than a sentence, and none of its items twice', async () => {
+    const exportPage = [
+      'Depuis **Comptabilité → Exporter**, choisissez une période et un format :',
+      '',
+      '- **CSV** : une ligne par facture ou par paiement ;',
+      "- **FEC** : le fichier des écritures comptables exigé par l'administration fiscale ;",
+      '- **PDF** : une archive ZIP de toutes les factures de la période.',
+      '',
+      "Les exports peuvent être envoyés automatiquement chaque mois à l'adresse de votre comptable.",
+    ].join('\n');
+    const text = await answerText('Dans quels formats exporter les écritures pour mon comptable ?', [page('/export', 'Export comptable', exportPage)], 'fr');
+    assert.match(
+      text,
+      /Depuis \*\*Comptabilité → Exporter\*\*, choisissez une période et un format : \[1\]\n\n- \*\*CSV\*\* : une ligne par facture ou par paiement ;\n- \*\*FEC\*\* : .*\n- \*\*PDF\*\* : une archive ZIP de toutes les factures de la période\.\n\n/,
+    );
+    assert.equal(text.match(/\*\*FEC\*\*/g)?.length, 1, 'an item is not quoted again as a sentence');
+    const long = Array.from({ length: 9 }, (_, i) => `- Format ${i + 1} exports the invoices of a period`).join('\n');
+    assert.doesNotMatch(await answerText('Which formats export invoices?', [page('/export', 'Export', `Choose a format:\n\n${long}`)]), /Format 9/, 'a list of more than eight items is left to the page');
+  });
+
   it('quotes a list item that ends in a semicolon or a comma with a full stop instead', () => {
     assert.deepEqual(sentencesOf('- **CSV** : une ligne par facture ou par paiement ;\n- **FEC** : le fichier des écritures comptables exigé,\n- **PDF** : une archive ZIP de toutes les factures.'), [
       '**CSV** : une ligne par facture ou par paiement.',
