@@ -1,6 +1,6 @@
 import type { Usage } from './answer-writer.js';
 import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
-import { bestCodeBlock } from './passage-code.js';
+import { bestCodeBlock, betterBlock } from './passage-code.js';
 import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
 import { bestSentences, quoteOf, sharedTerms, termsOf } from './passage-sentences.js';
@@ -53,9 +53,9 @@ export function extractiveAnswerer(): Answerer {
           // The best page's command or snippet, when it meets the question at least as well as its prose does.
           const best = relevant.reduce<(typeof relevant)[number] | undefined>((a, s) => (a && a.shared >= s.shared ? a : s), undefined);
           // Or the rows of its tables that say what was asked (a limit, a default), or a short list under its lead-in,
-          // when they meet it better than its code: the first of the three that meets it most.
+          // when they meet it better than its code: the first of the three that meets it most (see betterBlock).
           const candidates = i === 0 ? [bestCodeBlock(text, terms, best), bestTableRows(text, terms, best), bestList(text, terms, best)] : [];
-          const block = candidates.reduce<(typeof candidates)[number]>((a, b) => (b && b.shared > (a?.shared ?? 0) ? b : a), undefined);
+          const block = candidates.reduce<(typeof candidates)[number]>((a, b) => (betterBlock(a, b) ? b : a), undefined);
           matched ||= relevant.length > 0 || block !== undefined || sharedTerms(c.title, terms) > 0;
           // A page's first sentences stand in for relevant ones only on the best page, and only without its block; a quoted list's items are not quoted twice.
           const listed = block && isList(block) ? block.paragraphs : undefined;

@@ -55,6 +55,17 @@ export function leadInOf(before: PassageBlock | undefined): string | undefined {
   return last && /[:：]$/.test(last) ? last : undefined;
 }
 
+/**
+ * Whether block `b` meets the question better than `a` (none yet): more of its terms, or as many
+ * and more of them in what introduces it (a table under "Key types" before a `curl` call whose
+ * `Content-Type` header happens to say "type").
+ */
+export function betterBlock<T extends QuotableBlock>(a: T | undefined, b: T | undefined): boolean {
+  if (!b) return false;
+  if (!a) return true;
+  return b.shared > a.shared || (b.shared === a.shared && b.sharedInProse > a.sharedInProse);
+}
+
 /** What a quoted block (code, or a table's rows) is weighed by against the passage's best sentence. */
 export interface QuotableBlock {
   heading: string | undefined;
@@ -89,7 +100,7 @@ export function bestCodeBlock(
 ): CodeBlock | undefined {
   let chosen: CodeBlock | undefined;
   for (const block of codeBlocksOf(passages, question)) {
-    if (meetsQuestion(block, question, best) && block.shared > (chosen?.shared ?? 0)) chosen = block;
+    if (meetsQuestion(block, question, best) && betterBlock(chosen, block)) chosen = block;
   }
   return chosen;
 }

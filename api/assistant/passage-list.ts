@@ -4,7 +4,7 @@
  * cannot hold.
  */
 import type { PassageBlock } from './passage-blocks.js';
-import { leadInOf, meetsQuestion, type QuotableBlock } from './passage-code.js';
+import { betterBlock, leadInOf, meetsQuestion, type QuotableBlock } from './passage-code.js';
 import { sectionBlocks, sharedTerms, type Passages, type QuestionTerms } from './passage-sentences.js';
 
 /** Longer lists, or lists of longer items, are the page's to show. */
@@ -59,6 +59,6 @@ export function listsOf(passages: Passages, question: QuestionTerms): ListQuote[
 /** The list to quote beside the passage's best sentence (`best`): the one that meets the question best (see `meetsQuestion`), the first among equals. */
 export function bestList(passages: Passages, question: QuestionTerms, best: Parameters<typeof meetsQuestion>[2]): ListQuote | undefined {
   let chosen: ListQuote | undefined;
-  for (const list of listsOf(passages, question)) if (meetsQuestion(list, question, best) && list.shared > (chosen?.shared ?? 0)) chosen = list;
+  for (const list of listsOf(passages, question)) if (meetsQuestion(list, question, best) && betterBlock(chosen, list)) chosen = list;
   return chosen;
 }

@@ -4,7 +4,7 @@
  * 3,000 requests per minute") and no sentence says it.
  */
 import type { PassageBlock } from './passage-blocks.js';
-import { leadInOf, meetsQuestion, type QuotableBlock } from './passage-code.js';
+import { betterBlock, leadInOf, meetsQuestion, type QuotableBlock } from './passage-code.js';
 import { sectionBlocks, sharedTerms, type Passages, type QuestionTerms } from './passage-sentences.js';
 
 /** Rows quoted at most: the table is the page's to show; an answer quotes the lines asked about. */
@@ -51,6 +51,6 @@ export function tableRowsOf(passages: Passages, question: QuestionTerms): TableR
 /** The table rows to quote beside the passage's best sentence (`best`): those that meet the question best (see `meetsQuestion`), the first among equals. */
 export function bestTableRows(passages: Passages, question: QuestionTerms, best: Parameters<typeof meetsQuestion>[2]): TableRows | undefined {
   let chosen: TableRows | undefined;
-  for (const rows of tableRowsOf(passages, question)) if (meetsQuestion(rows, question, best) && rows.shared > (chosen?.shared ?? 0)) chosen = rows;
+  for (const rows of tableRowsOf(passages, question)) if (meetsQuestion(rows, question, best) && betterBlock(chosen, rows)) chosen = rows;
   return chosen;
 }

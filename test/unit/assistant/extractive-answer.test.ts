@@ -272,6 +272,15 @@ describe('extractive answers', () => {
     assert.doesNotMatch(text, /600 requests|100 requests/, 'only the rows that meet the question best');
   });
 
+  it('prefers, of a table and a code block that share as many of the question terms, the one whose heading or lead-in shares more', async () => {
+    const path = '/api-reference/authentication';
+    const opening = ['Send your project key as a bearer token on every request:', '', '```bash', 'curl https://api.skylark.dev/v2/jobs \\', '  -H "Authorization: Bearer $SKYLARK_API_KEY" \\', '  -H "Content-Type: application/json"', '```'].join('\n');
+    const types = ['## Key types', '', '| Prefix | Type | Can |', '|---|---|---|', '| `sk_live_` | project key | push jobs |', '| `sk_read_` | read-only key | read jobs |'].join('\n');
+    const text = await answerText('What are the key types?', [page(path, 'Authentication', types), page(path, 'Authentication', opening)]);
+    assert.match(text, /\*\*Key types\*\*: \[1\]\n\n\| Prefix \| Type \| Can \|\n\|---\|---\|---\|\n\| `sk_live_` \| project key \| push jobs \|\n\| `sk_read_` \| read-only key \| read jobs \|/);
+    assert.doesNotMatch(text, /curl/);
+  });
+
   it("leaves out a table whose header the passage cut off, and a table that meets the question less than the page's sentence", async () => {
     const cut = ['| Per organization, all tokens | 3,000 requests per minute |', '| Per IP address | 100 requests per minute |'].join('\n');
     assert.doesNotMatch(await answerText('limit per organization for all tokens', [page('/limits', 'Rate limits', cut)]), /3,000/);
