@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { ApiServices } from '../../../api/services.js';
 import { browser } from '../../support/browser.js';
-import { seedOrg, testServices } from '../../support/services.js';
+import type { seedOrg } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
+import { acmeServices, answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
 
 
 /** A recorded answer of acme-docs a minute ago, answered but rated down: the period's one gap. */
@@ -25,9 +24,7 @@ describe('the console of an organisation starting out, in a real browser', funct
   let acme: Awaited<ReturnType<typeof seedOrg>>;
 
   before(async () => {
-    services = await testServices({ taskQueue: `console-first-steps-${randomUUID()}` });
-    acme = await seedOrg(services, 'acme');
-    for (const id of ['acme-docs', 'quiet-docs']) await services.tenants.putDomain({ id, orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+    ({ services, acme } = await acmeServices('console-first-steps', ['acme-docs', 'quiet-docs']));
     await services.analytics.store.write([{ kind: 'answer', record: ANSWER }]);
     url = await serveWithConsole(services);
   });

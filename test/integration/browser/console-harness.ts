@@ -75,6 +75,18 @@ export function answerRecord(fields: Pick<AnswerRecord, 'id'> & Partial<AnswerRe
 }
 
 /** The whole API over `services`, serving a console built for the test; resolves with its URL. */
+/**
+ * The API's services without a worker (their own task queue, named after `suite`), with
+ * organisation `acme` and its `domains` (acme-docs unless named) over no docs: what the console's
+ * browser suites that store their records themselves start from.
+ */
+export async function acmeServices(suite: string, domains: readonly string[] = ['acme-docs']): Promise<{ services: ApiServices; acme: Awaited<ReturnType<typeof seedOrg>> }> {
+  const services = await testServices({ taskQueue: `${suite}-${randomUUID()}` });
+  const acme = await seedOrg(services, 'acme');
+  for (const id of domains) await services.tenants.putDomain({ id, orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+  return { services, acme };
+}
+
 export async function serveWithConsole(services: ApiServices): Promise<string> {
   const consoleDir = await tempDir('quire-console-');
   await buildConsole(consoleDir, REPO_ROOT);

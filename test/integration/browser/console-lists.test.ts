@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { ApiServices } from '../../../api/services.js';
 import type { AnswerRecord } from '../../../core/analytics/index.js';
 import { newJobRecord } from '../../../core/jobs/index.js';
 import { watchedPage } from '../../support/browser.js';
-import { seedOrg, testServices } from '../../support/services.js';
+import type { seedOrg } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { screenshot } from './artifacts.js';
-import { answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
+import { acmeServices, answerRecord, seriousViolations, serveWithConsole } from './console-harness.js';
 
 const MINUTE = 60_000;
 const JOBS = 60;
@@ -43,9 +42,7 @@ describe('the console’s long lists in a real browser', function () {
   let acme: Awaited<ReturnType<typeof seedOrg>>;
 
   before(async () => {
-    services = await testServices({ taskQueue: `console-lists-${randomUUID()}` });
-    acme = await seedOrg(services, 'acme');
-    await services.tenants.putDomain({ id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+    ({ services, acme } = await acmeServices('console-lists'));
     for (const id of ['handbook', 'api-ref']) await services.tenants.putProject({ id, orgId: 'acme', repository: `/srv/${id}.git`, branch: 'main', docsPath: '', forge: 'local', allowedModels: [] });
     const job = (projectId: string, minutes: number) => ({ ...newJobRecord({ projectId, repository: `/srv/${projectId}.git`, ref: 'main', model: 'test-model' }, new Date(Date.now() - minutes * MINUTE)), status: 'completed' as const });
     // handbook: a job a minute for an hour, more than a page (50); api-ref: one job among its first page, one among its second.

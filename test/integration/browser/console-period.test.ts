@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { ApiServices } from '../../../api/services.js';
 import { watchedPage } from '../../support/browser.js';
-import { seedOrg, testServices } from '../../support/services.js';
+import type { seedOrg } from '../../support/services.js';
 import { onSuiteEnd } from '../../support/teardown.js';
-import { answerRecord, serveWithConsole } from './console-harness.js';
+import { acmeServices, answerRecord, serveWithConsole } from './console-harness.js';
 
 const DAY = 86_400_000;
 
@@ -30,9 +29,7 @@ describe('the console’s period and domain across its pages in a real browser',
   let acme: Awaited<ReturnType<typeof seedOrg>>;
 
   before(async () => {
-    services = await testServices({ taskQueue: `console-period-${randomUUID()}` });
-    acme = await seedOrg(services, 'acme');
-    await services.tenants.putDomain({ id: 'acme-docs', orgId: 'acme', source: '/src', docsPath: '', baseUrl: 'https://acme.test', includeHidden: false });
+    ({ services, acme } = await acmeServices('console-period'));
     const records = ASKED.map(({ days, question }, i) => answerRecord({ id: `msg_period_${i}`, threadId: `thr_period_${i}`, at: Date.now() - days * DAY, question }));
     await services.analytics.store.write(records.map((record) => ({ kind: 'answer' as const, record })));
     url = await serveWithConsole(services);
