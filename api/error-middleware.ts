@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { engineClassifier, type Classify } from '../core/engine-errors.js';
 import { InvalidRequestError, NotFoundError, QuireError } from '../core/errors.js';
-import type { LimitState, Limiter, Spent } from '../core/limits/index.js';
+import type { LimitCheck, LimitState, Limiter, Spent } from '../core/limits/index.js';
 import type { Logger } from '../core/logger.js';
 import { HttpError } from './http-error.js';
 
@@ -31,6 +31,24 @@ export async function giveBackLimit(ctx: Context, limiter: Pick<Limiter, 'giveBa
   ctx.remove('RateLimit-Remaining');
   ctx.remove('RateLimit-Reset');
   await limiter.giveBack(spent);
+}
+
+/**
+ * Spends one unit of each check (setting the `RateLimit-*` headers), then does the work it pays
+ * for. When the work is refused (it throws: an unknown thread, a missing page, an engine down, any
+ * 4xx or 5xx), the unit is given back and the headers taken off before the error is answered, so
+ * only a request Quire accepts spends (see README, Rate limits). Everything that can be checked
+ * before counting (the key, the domain, the body) is checked by the caller first.
+ */
+export async function spendLimit<T>(ctx: Context, limiter: Pick<Limiter, 'consume' | 'giveBack'>, checks: LimitCheck[], work: () => Promise<T>): Promise<T> {
+  const spent = await limiter.consume(checks);
+  setRateLimitHeaders(ctx, spent);
+  try {
+    return await work();
+  } catch (err) {
+    await giveBackLimit(ctx, limiter, spent);
+    throw err;
+  }
 }
 
 /** The body of an error response, built from the classified error. */

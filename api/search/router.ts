@@ -5,14 +5,13 @@ import { callerKind } from '../analytics/caller-kind.js';
 import { recordAiView } from '../analytics/ai-views.js';
 import { recorderOf } from '../analytics/recorder-of.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
-import { giveBackLimit, setRateLimitHeaders } from '../error-middleware.js';
+import { spendLimit } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import { readIndexRun, startIndexRun } from '../index-run.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
 import type * as v from 'valibot';
-import type { Spent } from '../../core/limits/index.js';
-import type { PageContent, SearchHit } from '../../core/retrieval/index.js';
+import type { LimitCheck } from '../../core/limits/index.js';
 import { IndexRunStatusSchema, PageBody, PageView, SearchBody } from './schema.js';
 import { searchDomain } from './search-domain.js';
 
@@ -28,17 +27,12 @@ export function searchRouter(services: SearchRouterDeps): Router {
   const router = new Router();
   const recorder = recorderOf(services);
 
-  /**
-   * One counter with the assistant: the same name, subject and points. Returns what it spent, for
-   * `giveBackLimit` when the request is refused after all.
-   */
-  const consumeOrgLimit = async (ctx: Context): Promise<Spent> => {
+  /** One counter with the assistant: the same name, subject and points. */
+  const orgLimit = async (ctx: Context): Promise<LimitCheck[]> => {
     const { orgId } = authOf(ctx);
     const org = await tenants.getOrg(orgId);
     const points = org?.limits?.assistantPerOrgPerHour ?? 10000;
-    const spent = await limiter.consume([{ name: 'assistant-org', subject: orgId, points, window: 'hour' }]);
-    setRateLimitHeaders(ctx, spent);
-    return spent;
+    return [{ name: 'assistant-org', subject: orgId, points, window: 'hour' }];
   };
 
   const assistantKey = requireKey(tenants, 'assistant');
@@ -47,16 +41,9 @@ export function searchRouter(services: SearchRouterDeps): Router {
   router.post('/discovery/v1/search/:domain', assistantKey, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(SearchBody, ctx.request.body ?? {});
-    const spent = await consumeOrgLimit(ctx);
-    let hits: SearchHit[];
-    try {
-      hits = await searchDomain(docIndex, domain, body);
-    } catch (err) {
-      // Refused after counting (the search engine down, the domain's collection gone, …): the
-      // search spends nothing. A search that finds nothing is answered, and spent.
-      await giveBackLimit(ctx, limiter, spent);
-      throw err;
-    }
+    // Refused after counting (the search engine down, the domain's collection gone, …): the search
+    // spends nothing. A search that finds nothing is answered, and spent.
+    const hits = await spendLimit(ctx, limiter, await orgLimit(ctx), () => searchDomain(docIndex, domain, body));
     // The id a front-end reports a click with (`POST …/search/{domain}/click`), for the search analytics' click-through rate.
     const searchId = `srch_${randomUUID()}`;
     const caller = callerKind(ctx, domain);
@@ -70,20 +57,13 @@ export function searchRouter(services: SearchRouterDeps): Router {
   router.post('/discovery/v1/page/:domain', assistantKey, async (ctx) => {
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(PageBody, ctx.request.body ?? {});
-    const spent = await consumeOrgLimit(ctx);
-    let page: PageContent | undefined;
-    try {
-      page = await docIndex.getPage(domain.id, body.path, body.groups);
-    } catch (err) {
-      // The search engine down: refused after counting, the request spends nothing.
-      await giveBackLimit(ctx, limiter, spent);
-      throw err;
-    }
-    if (!page) {
-      // No such page (or one hidden from the caller's groups): a 404 found after counting spends nothing either.
-      await giveBackLimit(ctx, limiter, spent);
-      throw notFound(`page '${body.path}'`);
-    }
+    // The search engine down, or no such page (or one hidden from the caller's groups): refused
+    // after counting, the request spends nothing.
+    const page = await spendLimit(ctx, limiter, await orgLimit(ctx), async () => {
+      const found = await docIndex.getPage(domain.id, body.path, body.groups);
+      if (!found) throw notFound(`page '${body.path}'`);
+      return found;
+    });
     if (callerKind(ctx, domain) !== 'browser') recordAiView(services, ctx, domain.id, page.path);
     const view: v.InferOutput<typeof PageView> = { path: page.path, content: page.content };
     ctx.body = view;
