@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { threadKeyMatches, type ThreadStore } from '../../core/threads/index.js';
 import { assistantLimits } from '../assistant/index.js';
 import { authOf, ownDomain, requireKey } from '../auth.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { spendLimit } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { parseInput } from '../validation.js';
@@ -27,18 +27,20 @@ export function feedbackRoutes(router: Router, services: FeedbackRoutesDeps, thr
     const domain = await ownDomain(tenants, ctx);
     const body = parseInput(FeedbackBody, ctx.request.body ?? {});
     const org = await tenants.getOrg(orgId);
-    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
-    const thread = await threads.load(orgId, body.threadId);
-    // Not the holder, not this domain's thread, or no such answer in it: all the same 404, as for the assistant.
-    const holder = thread && thread.domainId === domain.id && threadKeyMatches(thread.keyHash, body.threadKey);
-    if (!holder || !thread.exchanges.some((e) => e.messageId === body.messageId)) throw notFound(`message '${body.messageId}' in thread '${body.threadId}'`);
-    await recorder.store.putFeedback({
-      domainId: domain.id,
-      messageId: body.messageId,
-      threadId: body.threadId,
-      helpful: body.helpful,
-      comment: body.comment ?? null,
-      at: recorder.now(),
+    // Refused after counting (an unknown thread or answer, the database down): the rating spends nothing.
+    await spendLimit(ctx, limiter, assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits), async () => {
+      const thread = await threads.load(orgId, body.threadId);
+      // Not the holder, not this domain's thread, or no such answer in it: all the same 404, as for the assistant.
+      const holder = thread && thread.domainId === domain.id && threadKeyMatches(thread.keyHash, body.threadKey);
+      if (!holder || !thread.exchanges.some((e) => e.messageId === body.messageId)) throw notFound(`message '${body.messageId}' in thread '${body.threadId}'`);
+      await recorder.store.putFeedback({
+        domainId: domain.id,
+        messageId: body.messageId,
+        threadId: body.threadId,
+        helpful: body.helpful,
+        comment: body.comment ?? null,
+        at: recorder.now(),
+      });
     });
     ctx.status = 204;
   });
@@ -48,12 +50,16 @@ export function feedbackRoutes(router: Router, services: FeedbackRoutesDeps, thr
     const { key, orgId } = authOf(ctx);
     const domain = await ownDomain(tenants, ctx);
     const threadId = String(ctx.params.threadId ?? '');
+    // No thread has an id that long: refused before counting.
+    if (threadId.length > 128) throw notFound(`thread '${threadId.slice(0, 128)}'`);
     const org = await tenants.getOrg(orgId);
-    setRateLimitHeaders(ctx, await limiter.consume(assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits)));
-    const thread = threadId.length <= 128 ? await threads.load(orgId, threadId) : undefined;
-    // Not the holder, or not this domain's thread: the same 404 as an unknown one.
-    if (!thread || thread.domainId !== domain.id || !threadKeyMatches(thread.keyHash, ctx.get('X-Thread-Key'))) throw notFound(`thread '${threadId.slice(0, 128)}'`);
-    await threads.erase({ orgId, domainId: domain.id, threadId });
+    // Refused after counting (an unknown thread, the database down): the erasure spends nothing.
+    await spendLimit(ctx, limiter, assistantLimits({ keyId: key.id, orgId, ip: ctx.ip }, org?.limits), async () => {
+      const thread = await threads.load(orgId, threadId);
+      // Not the holder, or not this domain's thread: the same 404 as an unknown one.
+      if (!thread || thread.domainId !== domain.id || !threadKeyMatches(thread.keyHash, ctx.get('X-Thread-Key'))) throw notFound(`thread '${threadId}'`);
+      await threads.erase({ orgId, domainId: domain.id, threadId });
+    });
     ctx.status = 204;
   });
 
@@ -64,8 +70,10 @@ export function feedbackRoutes(router: Router, services: FeedbackRoutesDeps, thr
     const org = await tenants.getOrg(orgId);
     // The search endpoints' counter: a click costs what a search costs.
     const points = org?.limits?.assistantPerOrgPerHour ?? 10000;
-    setRateLimitHeaders(ctx, await limiter.consume([{ name: 'assistant-org', subject: orgId, points, window: 'hour' }]));
-    recorder.record({ kind: 'click', record: { domainId: domain.id, searchId: body.searchId, path: body.path, at: recorder.now() } });
+    // Recording never waits on the database; should it fail all the same, the click spends nothing.
+    await spendLimit(ctx, limiter, [{ name: 'assistant-org', subject: orgId, points, window: 'hour' }], async () => {
+      recorder.record({ kind: 'click', record: { domainId: domain.id, searchId: body.searchId, path: body.path, at: recorder.now() } });
+    });
     ctx.status = 204;
   });
 }

@@ -138,7 +138,7 @@ export const analyticsOperations: OperationSpec[] = [
     path: '/discovery/v1/assistant/{domain}/feedback',
     operationId: 'assistantFeedback',
     summary: 'Rate an answer (thumbs up or down)',
-    description: 'Only the thread’s holder (its `threadKey`) may rate; one rating per message, a new one replaces it. Counts against the assistant’s limits.',
+    description: 'Only the thread’s holder (its `threadKey`) may rate; one rating per message, a new one replaces it. Spends a unit of the assistant’s limits only when stored (204): a rating refused with any 4xx or 5xx (an unknown thread or answer, the database down) spends nothing and carries no `RateLimit-*` headers.',
     tags: ['analytics', 'browser'],
     security: 'assistant',
     params: { path: DomainParams, header: OriginHeader },
@@ -152,7 +152,7 @@ export const analyticsOperations: OperationSpec[] = [
     operationId: 'assistantEraseThread',
     summary: 'Erase the reader’s own thread now (its holder, by its key)',
     description:
-      'The thread and its exchanges, and the answers and ratings analytics recorded of it, are deleted at once rather than at their retention. Only the holder of the thread (its key, in `X-Thread-Key`) may; a wrong key is 404, like an unknown thread. Counts against the assistant’s limits.',
+      'The thread and its exchanges, and the answers and ratings analytics recorded of it, are deleted at once rather than at their retention. Only the holder of the thread (its key, in `X-Thread-Key`) may; a wrong key is 404, like an unknown thread. Spends a unit of the assistant’s limits only when erased (204): an erasure refused with any 4xx or 5xx spends nothing and carries no `RateLimit-*` headers.',
     tags: ['analytics', 'browser'],
     security: 'assistant',
     params: {
@@ -167,7 +167,7 @@ export const analyticsOperations: OperationSpec[] = [
     path: '/discovery/v1/search/{domain}/click',
     operationId: 'searchClick',
     summary: 'Report a click on a search result',
-    description: 'For the search analytics’ click-through rate. `searchId` is the `X-Search-Id` of the search response; a click on an unknown or expired search is ignored.',
+    description: 'For the search analytics’ click-through rate. `searchId` is the `X-Search-Id` of the search response; a click on an unknown or expired search is ignored. Spends a unit of the organisation’s hourly assistant limit, as a search does, only when answered 204: a refused click spends nothing and carries no `RateLimit-*` headers.',
     tags: ['analytics', 'browser'],
     security: 'assistant',
     params: { path: DomainParams, header: OriginHeader },
