@@ -14,8 +14,9 @@ const file = (path: string, operationId: string, summary: string, description: s
   summary,
   description:
     `${description} Public like a site's own llms.txt: no key; only pages without access groups; derived from what the ` +
-    "domain's index holds, so the indexer's searchable-page rules apply; rendered once per re-index. Counted against the " +
-    "owning organisation's per-IP assistant limit.",
+    "domain's index holds, so the indexer's searchable-page rules apply; rendered once per re-index. Spends a unit of the " +
+    "owning organisation's per-IP assistant limit only when served (200 or 304): a request refused with any 4xx or 5xx " +
+    'spends nothing and carries no `RateLimit-*` headers.',
   tags: ['ai-tools'],
   // Public: no key at all (the document has no default security to override).
   security: [],
@@ -34,7 +35,7 @@ const file = (path: string, operationId: string, summary: string, description: s
     404: { description: 'Unknown domain.', content: ERROR_CONTENT },
     429: { description: 'The per-IP limit is spent.', content: ERROR_CONTENT, headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
     500: { description: 'Internal error.', content: ERROR_CONTENT },
-    503: { description: 'The tenant or rate-limit store cannot be reached.', content: ERROR_CONTENT },
+    503: { description: 'The tenant store, the rate-limit store or the search engine cannot be reached.', content: ERROR_CONTENT },
   },
 });
 

@@ -4,7 +4,7 @@ import type { PageListing } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import { recordAiView } from '../analytics/ai-views.js';
 import { assistantLimits } from '../assistant/index.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { spendLimit } from '../error-middleware.js';
 import { notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
 import { LlmsCache } from './llms-cache.js';
@@ -53,12 +53,13 @@ export function llmsRouter(services: LlmsRouterDeps): Router {
     const org = await tenants.getOrg(domain.orgId);
     // No key, so no key or organisation budget to spend: only the caller's address is counted.
     const perIp = assistantLimits({ keyId: '', orgId: domain.orgId, ip: ctx.ip }, org?.limits).filter((c) => c.name === 'assistant-ip');
-    setRateLimitHeaders(ctx, await limiter.consume(perIp));
+    // Refused after counting (the search engine down): the request spends nothing, and is no AI view.
+    const file = await spendLimit(ctx, limiter, perIp, async () => {
+      const generation = await docIndex.generation(domain.id);
+      const key = `${domain.id}\0${variant}\0${domain.baseUrl}`;
+      return cache.get(key, generation, () => render(domain, variant));
+    });
     recordAiView(services, ctx, domain.id, variant === 'llms' ? '/llms.txt' : '/llms-full.txt');
-
-    const generation = await docIndex.generation(domain.id);
-    const key = `${domain.id}\0${variant}\0${domain.baseUrl}`;
-    const file = await cache.get(key, generation, () => render(domain, variant));
     ctx.set('ETag', file.etag);
     ctx.set('Cache-Control', 'public, max-age=300');
     if (notModified(ctx.get('If-None-Match'), file.etag)) {

@@ -1,11 +1,12 @@
 /**
- * The search and page endpoints, the OpenAI-compatible endpoint and the MCP server's tools spend
+ * The search and page endpoints, llms.txt, the OpenAI-compatible endpoint and the MCP server's tools spend
  * the assistant limits only for what Quire answers: a request refused after it counted (a page
  * that is not there, the search engine down, the model failing before the answer) gives its unit
  * back and carries no `RateLimit-*` headers. Over real HTTP, with the limits counted in memory and
  * in a real redis-server.
  */
 import assert from 'node:assert/strict';
+import { llmsRouter } from '../../../api/llms/index.js';
 import { mcpRouter } from '../../../api/mcp/index.js';
 import { openAiCompatRouter } from '../../../api/openai-compat/index.js';
 import { searchRouter } from '../../../api/search/index.js';
@@ -22,7 +23,7 @@ const down = () => Promise.reject(new UnavailableError('search engine'));
 const QUESTION = 'How do I verify webhook signatures?';
 
 for (const store of ['memory', 'redis'] as const) {
-  describe(`search, OpenAI and MCP requests refused after counting spend nothing (limits in ${store})`, function () {
+  describe(`search, llms.txt, OpenAI and MCP requests refused after counting spend nothing (limits in ${store})`, function () {
     this.timeout(60_000);
 
     /** The example docs' world, its limits in memory or in a redis-server of its own. */
@@ -66,6 +67,28 @@ for (const store of ['memory', 'redis'] as const) {
       w.index.getPage = getPage;
       assert.deepEqual(await search('zzzzqqq nothing matches this'), { status: 200, remaining: '2' }, 'an empty result is an answer');
       assert.deepEqual(await search(), { status: 200, remaining: '1' });
+    });
+
+    it('llms.txt and llms-full.txt with the search engine down (503) give the unit back; a 304 is served, and spent', async () => {
+      const w = await world([llmsRouter], { assistantPerIpPerDay: 5 });
+      const get = async (file: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${w.url}/discovery/v1/llms/skylark/${file}`, { headers });
+        const told = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].some((h) => res.headers.has(h));
+        return { ...(await answered(res)), told, etag: res.headers.get('etag') };
+      };
+      const first = await get('llms.txt');
+      assert.deepEqual({ status: first.status, remaining: first.remaining }, { status: 200, remaining: '4' });
+
+      const { generation, listPages } = w.index;
+      w.index.generation = down;
+      for (let i = 0; i < 3; i++) assert.deepEqual(await get('llms.txt'), { status: 503, remaining: null, told: false, etag: null }, 'the index down');
+      w.index.generation = generation;
+      w.index.listPages = down;
+      for (let i = 0; i < 3; i++) assert.deepEqual(await get('llms-full.txt'), { status: 503, remaining: null, told: false, etag: null }, 'the pages cannot be listed');
+      w.index.listPages = listPages;
+
+      assert.deepEqual(await get('llms-full.txt').then((r) => [r.status, r.remaining]), [200, '3']);
+      assert.deepEqual(await get('llms.txt', { 'if-none-match': first.etag ?? '' }).then((r) => [r.status, r.remaining]), [304, '2']);
     });
 
     it('a completion refused before its answer (the model failing or rate limited, retrieval down) gives the unit back; a stream that began spends', async () => {
