@@ -181,7 +181,7 @@ export const analyticsOperations: OperationSpec[] = [
     operationId: 'pageViewBeacon',
     summary: 'Report a page view (the widget’s beacon)',
     description:
-      'One per page view, sent with `navigator.sendBeacon`: the body is JSON, as `text/plain` or `application/json`; the public assistant key rides in it since a beacon sets no headers. No cookie is read or set; the address and user agent only make the day’s visitor hash. Counted against the per-address limit.',
+      'One per page view, sent with `navigator.sendBeacon`: the body is JSON, as `text/plain` or `application/json`; the public assistant key rides in it since a beacon sets no headers. No cookie is read or set; the address and user agent only make the day’s visitor hash. Spends a unit of the per-address limit only when answered 204: a refused beacon spends nothing and carries no `RateLimit-*` headers.',
     tags: ['analytics', 'browser'],
     security: 'none',
     params: { path: DomainParams, header: v.object({ Origin: v.pipe(v.string(), v.description('The page’s origin; required, and one the domain allows.')) }) },

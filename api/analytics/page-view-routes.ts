@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { assistantLimits } from '../assistant/index.js';
-import { setRateLimitHeaders } from '../error-middleware.js';
+import { spendLimit } from '../error-middleware.js';
 import { refuseUnlistedOrigin } from '../cors.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import type { ApiServices } from '../services.js';
@@ -62,8 +62,10 @@ export function pageViewRoutes(router: Router, services: PageViewRoutesDeps): vo
     const org = await tenants.getOrg(key.orgId);
     // Counted against the reader's address, like llms.txt: a page view spends no key or organisation budget.
     const perIp = assistantLimits({ keyId: key.id, orgId: key.orgId, ip: ctx.ip }, org?.limits).filter((c) => c.name === 'assistant-ip');
-    setRateLimitHeaders(ctx, await limiter.consume(perIp));
-    recorder.recordView({ domainId: domain.id, path: body.path, traffic: 'human', ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+    // Everything is checked before counting; recording never waits or throws, yet should it fail the view spends nothing.
+    await spendLimit(ctx, limiter, perIp, async () => {
+      recorder.recordView({ domainId: domain.id, path: body.path, traffic: 'human', ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+    });
     ctx.status = 204;
   });
 }

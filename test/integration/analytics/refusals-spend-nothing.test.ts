@@ -1,7 +1,7 @@
 /**
- * A rating, a reader's erasure of their thread and a search click spend the assistant limits only
- * when Quire accepts them: one refused after it counted (an unknown thread or answer, the database
- * down) gives its unit back and carries no `RateLimit-*` headers. Over real HTTP, the assistant's
+ * A rating, a reader's erasure of their thread, a search click and a page view spend the assistant
+ * limits only when Quire accepts them: one refused after it counted (an unknown thread or answer,
+ * the database down, a recorder that fails) gives its unit back and carries no `RateLimit-*` headers. Over real HTTP, the assistant's
  * threads on files, the limits counted in memory and in a real redis-server.
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ async function answered(res: Response) {
 }
 
 for (const store of ['memory', 'redis'] as const) {
-  describe(`feedback, thread erasure and search clicks refused after counting spend nothing (limits in ${store})`, function () {
+  describe(`feedback, thread erasure, search clicks and page views refused after counting spend nothing (limits in ${store})`, function () {
     this.timeout(60_000);
     let world: AssistantWorld;
     before(async () => {
@@ -116,6 +116,29 @@ for (const store of ['memory', 'redis'] as const) {
         recorder.record = record;
       }
       assert.deepEqual(await click(), { status: 204, remaining: String(left - 1), told: true });
+    });
+
+    it('a page view that cannot be recorded (500) gives the address its unit back', async () => {
+      const view = () =>
+        fetch(`${world.url}/discovery/v1/analytics/docs/page-view`, {
+          method: 'POST',
+          headers: { origin: 'https://docs.example.com', 'content-type': 'text/plain' },
+          body: JSON.stringify({ key: world.org.assistantKey, path: '/intro' }),
+        }).then(answered);
+      const first = await view();
+      assert.equal(first.status, 204);
+      const left = Number(first.remaining);
+      const recorder = world.services.analytics;
+      const recordView = recorder.recordView.bind(recorder);
+      recorder.recordView = () => {
+        throw new Error('the recorder failed');
+      };
+      try {
+        for (let i = 0; i < 3; i++) assert.deepEqual(await view(), { status: 500, remaining: null, told: false });
+      } finally {
+        recorder.recordView = recordView;
+      }
+      assert.deepEqual(await view(), { status: 204, remaining: String(left - 1), told: true });
     });
   });
 }
