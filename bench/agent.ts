@@ -17,7 +17,8 @@
  * (default 8), each side starting first in half of them; the figures are the medians over pairs of
  * rounds of each pair's ratios (BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_ROUNDS change the load).
  *
- * BENCH_API_CPU_PROF=DIR: every API process writes a CPU profile of its life there (sampled every
+ * BENCH_API_CPU_PROF=DIR: every API process (with `--telemetry`, each side's server, as
+ * `agent-on.cpuprofile` and `agent-off.cpuprofile`) writes a CPU profile of its life there (sampled every
  * 100 µs) when it stops, to read in Chrome DevTools where a create's time goes; the profiler's own
  * cost makes that run's figures slower, so read them from a run without it.
  */

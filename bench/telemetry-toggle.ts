@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import type { QuireMetrics } from '../core/telemetry/index.js';
@@ -38,7 +39,10 @@ export async function startTelemetryServer(kind: 'assistant' | 'agent', mode: 'o
   const { PATH, HOME, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } = process.env;
   const tracing = mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG } : {};
   const env = Object.fromEntries(Object.entries({ PATH, HOME, ...tracing }).filter((e): e is [string, string] => e[1] !== undefined));
-  const child = spawn(process.execPath, [...compiledScript('telemetry-server'), kind, mode, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_API_CPU_PROF=DIR: each server writes a CPU profile of its life there (sampled every 100 µs), named by its side.
+  const dir = process.env.BENCH_API_CPU_PROF;
+  const profile = dir ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.resolve(dir)}`, `--cpu-prof-name=${kind}-${mode}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, ...compiledScript('telemetry-server'), kind, mode, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
