@@ -34,13 +34,26 @@ function headingText(line: string): string {
     .trim();
 }
 
-/** A prose line as a renderer shows its text: tags out (their children stay), images out, relative links as their text, quote marks off. */
+/** An inline code span (`` `…` ``, or fenced by a longer run of backticks): what it holds is text, whatever it looks like. */
+const INLINE_CODE = /(`+)(?:(?!\1).)+?\1/g;
+/** Stands for the n-th inline code span while markup is taken out (a private-use character, not in prose). */
+const HELD = /\uE000(\d+)\uE000/g;
+
+/**
+ * A prose line as a renderer shows its text: tags out (their children stay), images out, relative
+ * links as their text, quote marks off; inline code as written (`<queue>.dlq` is a name to type,
+ * not a tag).
+ */
 function proseOf(line: string): string {
+  const code: string[] = [];
   return line
-    .replace(/<\/?[A-Za-z][\w.:-]*(\s[^<>]*)?\/?>/g, ' ')
+    .replace(INLINE_CODE, (span) => `\uE000${code.push(span) - 1}\uE000`)
+    // A tag is a word break, except before punctuation (`<Note>its text</Note>.`).
+    .replace(/<\/?[A-Za-z][\w.:-]*(\s[^<>]*)?\/?>/g, (tag: string, _attributes: unknown, at: number, all: string) => (/^[.,;:!?)]/.test(all.slice(at + tag.length)) ? '' : ' '))
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/\[([^\]]+)\]\((?!https?:)[^)]*\)/g, '$1')
     .replace(/^\s*(?:>\s*)+/, '')
+    .replace(HELD, (_, n: string) => code[Number(n)] ?? '')
     .trim();
 }
 

@@ -48,6 +48,17 @@ describe('extractive answers', () => {
     ]);
   });
 
+  it('keeps inline code as written: what looks like a tag in it is text, and a relative link with code as its text becomes that code', () => {
+    const passage = [
+      "A job that exhausts its attempts moves to the queue's dead-letter queue,",
+      '`<queue>.dlq`. Set ``retry: { at: `<time>` }`` on a push, or see [`<Steps>`](/components/steps) and <Note>the `<Tabs>` tag</Note>.',
+    ].join('\n');
+    assert.deepEqual(sentencesOf(passage), [
+      "A job that exhausts its attempts moves to the queue's dead-letter queue, `<queue>.dlq`.",
+      'Set ``retry: { at: `<time>` }`` on a push, or see `<Steps>` and the `<Tabs>` tag.',
+    ]);
+  });
+
   it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
     const text = await answerText('How do I verify a webhook signature?', [
       page('/guides/webhooks', 'Webhooks', MDX),
