@@ -11,6 +11,16 @@ const MARKUP = /[`*|]+/g;
 const UNDERSCORE_EMPHASIS = /(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu;
 const ARROW = /\s*(?:->|=>|→)\s*/g;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/**
+ * Scripts whose words are not set apart by spaces (Chinese, Japanese) or take their particles glued
+ * on (Korean): next to one of their letters a phrase starts or ends cleanly (`5回` in `は5回です`).
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Whether a phrase edge and the character beside it in the text join into one word. */
+function joins(edge: string, beside: string | undefined): boolean {
+  return beside !== undefined && WORD_CHAR.test(edge) && WORD_CHAR.test(beside) && !UNSPACED.test(edge) && !UNSPACED.test(beside);
+}
 
 /** The text as compared: lower case, Markdown marks dropped, whitespace collapsed, arrows written one way. */
 export function comparableText(text: string): string {
@@ -25,15 +35,11 @@ export function comparableText(text: string): string {
     .toLowerCase();
 }
 
-/** Whether `phrase` occurs in `text` (both comparable) without cutting a word: `443` is not in `4430`. */
+/** Whether `phrase` occurs in `text` (both comparable) without cutting a word: `443` is not in `4430`, `24時間` is in `最大24時間まで`. */
 function occurs(text: string, phrase: string): boolean {
   if (!phrase) return false;
   for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + phrase.length];
-    const startsClean = !WORD_CHAR.test(phrase[0]!) || before === undefined || !WORD_CHAR.test(before);
-    const endsClean = !WORD_CHAR.test(phrase.at(-1)!) || after === undefined || !WORD_CHAR.test(after);
-    if (startsClean && endsClean) return true;
+    if (!joins(phrase[0]!, text[at - 1]) && !joins(phrase.at(-1)!, text[at + phrase.length])) return true;
   }
   return false;
 }

@@ -26,6 +26,14 @@ describe('answer eval: does an answer state the fact', () => {
     assert.equal(statesFact('check http://localhost:8030/status', ['/status']), true);
   });
 
+  it('finds a phrase beside Chinese, Japanese or Korean letters, which set no spaces between words', () => {
+    assert.equal(statesFact('配信は最大24時間まで再送されます。', ['24時間']), true);
+    assert.equal(statesFact('默认为 5 次。', ['5 次']), true);
+    assert.equal(statesFact('기본값은 5회입니다.', ['5회']), true);
+    assert.equal(statesFact('既定値は15回です。', ['5回']), false);
+    assert.equal(statesFact('Port 4430 ist offen.', ['443']), false);
+  });
+
   it('needs every phrase of an alternative, and any one alternative', () => {
     const fact = [['Frankfurt', 'Dublin'], 'two EU sites'];
     assert.equal(statesFact('Hosted in Frankfurt and Dublin.', fact), true);
