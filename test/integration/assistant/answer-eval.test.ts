@@ -1,6 +1,7 @@
 /**
- * The answer eval in CI: every default answer set (English, German, French) asked through the
- * API's answer service over keyword retrieval, as `npm run eval:answers` does, against the figures
+ * The answer eval in CI: every default answer set (English, German, French, and a site in eight
+ * languages) asked through the API's answer service over keyword retrieval, as `npm run
+ * eval:answers` does, against the figures
  * `npm run eval:answers -- --record` last wrote to eval/answer-figures.json. A share of answers
  * stating the fact or citing an expected page that falls below its record fails, as does a share
  * of refusals that rises above it.
@@ -10,7 +11,7 @@ import { answerFiguresOf, answerRegressions, DEFAULT_ANSWER_SETS, evaluateAnswer
 import { tempDir } from '../../support/services.js';
 
 describe('answer eval on the default sets, against the recorded figures', function () {
-  // Keyword retrieval and no model: the three sets take a few seconds.
+  // Keyword retrieval and no model: the four sets take a few seconds.
   this.timeout(120_000);
 
   it('no set states the fact or cites a page less often, or refuses more often, than recorded, on either split', async () => {
