@@ -3,7 +3,8 @@ import type { AnswerInput, AnswerRun, Answerer } from './answerer.js';
 import { bestCodeBlock, betterBlock } from './passage-code.js';
 import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
-import { bestSentences, quoteOf, sharedTerms, termsOf } from './passage-sentences.js';
+import { stemmingLanguage } from '../../core/retrieval/index.js';
+import { bestSentences, quoteOf, sharedTerms, termsOf, type QuestionTerms } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
@@ -38,15 +39,24 @@ export function extractiveAnswerer(): Answerer {
       const contact = domain.supportContact ? ` Please contact ${literal(domain.supportContact)}.` : '';
       const blocks: string[] = [];
       let matched = false;
+      // The question read as each page is: a page in its own language (its front matter's or navigation's), else the domain's, with that language's stemmer.
+      const byLanguage = new Map<string | undefined, QuestionTerms>();
+      const questionTerms = (tag: string | undefined): QuestionTerms => {
+        const language = stemmingLanguage(tag);
+        let terms = byLanguage.get(language);
+        if (!terms) byLanguage.set(language, (terms = { terms: termsOf(question, language), language }));
+        return terms;
+      };
       if (citations.length === 0) {
         blocks.push(`The documentation does not cover this question.${contact}`);
       } else {
-        const terms = { terms: termsOf(question, domain.language), language: domain.language };
         const quotes: string[] = [];
         const named: string[] = [];
         citations.slice(0, PAGES_QUOTED).forEach((c, i) => {
           // The page's passages, each a section of its own: another passage's heading does not carry into the next.
-          const text = prompt.passages.filter((hit) => hit.path === c.path).map((hit) => hit.content);
+          const hits = prompt.passages.filter((hit) => hit.path === c.path);
+          const text = hits.map((hit) => hit.content);
+          const terms = questionTerms(hits[0]?.metadata.language ?? domain.language);
           const cite = `[${i + 1}]`;
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);
           const relevant = sentences.filter((s) => s.shared > 0);

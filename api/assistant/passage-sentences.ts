@@ -99,7 +99,7 @@ export function termsOf(text: string, language?: string): Set<string> {
   return new Set(tokenise(text, language));
 }
 
-/** A question's terms, and the language (the domain's) its passages' terms are cut in too. */
+/** A question's terms, and the stemming language (see `stemmingLanguage`; undefined: English) they and a page's passages are cut in: the page's own, else the domain's. */
 export interface QuestionTerms {
   terms: Set<string>;
   language: string | undefined;

@@ -59,6 +59,18 @@ describe('extractive answers', () => {
     ]);
   });
 
+  it('reads the question as each page is written: a German page with its stemmer on a site of no language, any BCP 47 tag of a domain', async () => {
+    const de: SearchHit = {
+      path: '/de/backups',
+      content: 'Backups laufen jede Nacht um 2 Uhr. Eine neue Sicherung erstellen Sie im Dashboard unter Speicher.',
+      metadata: { title: 'Backups', anchor: '', breadcrumb: ['Backups'], score: 1, language: 'de' },
+    };
+    assert.match(await answerText('Wie erstelle ich Sicherungen?', [de]), /Eine neue Sicherung erstellen Sie im Dashboard unter Speicher\. \[1\]/);
+    // Tags whose language has no stemmer of its own, or with a region, are read as their language (English here), not refused.
+    const en = page('/guides/install', 'Installation', 'Install the CLI with npm. It needs Node 20 or later. Run quire --help to see the commands.');
+    for (const tag of ['en', 'pt-BR', 'de-CH']) assert.match(await answerText('Which Node version does the CLI need?', [en], tag), /It needs Node 20 or later\. \[1\]/);
+  });
+
   it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
     const text = await answerText('How do I verify a webhook signature?', [
       page('/guides/webhooks', 'Webhooks', MDX),
