@@ -103,7 +103,24 @@ export function termsOf(text: string, language?: string): Set<string> {
 export interface QuestionTerms {
   terms: Set<string>;
   language: string | undefined;
+  /** It asks for a quantity (how many, how long, how often): of sentences that share as many of its terms, one stating a number answers it. */
+  quantity?: boolean;
 }
+
+/**
+ * The words that ask for a quantity, in the languages Quire stems and in Chinese, Japanese, Korean
+ * and Arabic: `how many`, `wie oft`, `combien`, `cuántos`, `сколько`, `何回`, `多少`, `몇`, `كم`.
+ */
+const ASKS_QUANTITY =
+  /(?<!\p{L})(?:how (?:many|much|long|often)|wie (?:viele?|oft|lange)|wieviele?|combien|cu[aá]nt[oa]s?|quant[oaie]s?|hoeveel|hoe (?:lang|vaak)|hur (?:många|mycket|länge|ofta)|hvor (?:mange|mye|meget|længe|lenge|ofte)|kuinka (?:monta|paljon|kauan|usein)|montako|câ(?:t|te|ți)|сколько|как (?:долго|часто))(?!\p{L})|何[回度日秒分件個人]|何時間|いくつ|どのくらい|どれくらい|多少|几|多久|多长|몇|얼마|(?:^|\s)كم(?:\s|$)/iu;
+
+/** Whether a question asks for a quantity (see `QuestionTerms.quantity`). */
+export function asksQuantity(question: string): boolean {
+  return ASKS_QUANTITY.test(question);
+}
+
+/** Whether a sentence states a number (digits of any script). */
+const STATES_NUMBER = /\p{N}/u;
 
 /** A sentence chosen to quote: where it is, its place among the passage's sentences, and the number of the question's terms it shares. */
 export interface ScoredSentence extends PassageSentence {
@@ -137,8 +154,10 @@ export function bestSentences(passages: Passages, question: QuestionTerms, max: 
     withHeading: s.heading ? sharedTerms(`${s.heading}\n${s.sentence}`, question) : undefined,
   }));
   const sharing = sentences.filter((s) => s.shared > 0);
+  // A question that asks how many is answered by a number: of sentences that share as many terms, one that states a number comes first.
+  const answers = (s: PassageSentence) => (question.quantity && STATES_NUMBER.test(s.sentence) ? 1 : 0);
   return (sharing.length > 0 ? sharing : sentences)
-    .sort((a, b) => b.shared - a.shared || a.index - b.index)
+    .sort((a, b) => b.shared - a.shared || answers(b) - answers(a) || a.index - b.index)
     .slice(0, max)
     .sort((a, b) => a.index - b.index);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { citationsFor } from '../../../api/assistant/citations.js';
 import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
-import { sentencesOf } from '../../../api/assistant/passage-sentences.js';
+import { asksQuantity, bestSentences, sentencesOf, termsOf } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
 
@@ -69,6 +69,17 @@ describe('extractive answers', () => {
     // Tags whose language has no stemmer of its own, or with a region, are read as their language (English here), not refused.
     const en = page('/guides/install', 'Installation', 'Install the CLI with npm. It needs Node 20 or later. Run quire --help to see the commands.');
     for (const tag of ['en', 'pt-BR', 'de-CH']) assert.match(await answerText('Which Node version does the CLI need?', [en], tag), /It needs Node 20 or later\. \[1\]/);
+  });
+
+  it('answers a question that asks how many with the sentence that states a number, of those that share as many of its terms', () => {
+    const passage = 'Each attempt is logged with its output. The default is 5 attempts per job.';
+    const question = (q: string) => ({ terms: termsOf(q, undefined), language: undefined, quantity: asksQuantity(q) });
+    assert.deepEqual(bestSentences(passage, question('How many attempts?'), 1).map((s) => s.sentence), ['The default is 5 attempts per job.']);
+    assert.deepEqual(bestSentences(passage, question('Where are attempts shown?'), 1).map((s) => s.sentence), ['Each attempt is logged with its output.']);
+    for (const q of ['how long is a job kept', 'Wie oft wird ein Job versucht?', 'Combien de tentatives ?', '¿Cuántos intentos hace?', 'сколько попыток', '失敗したジョブは何回試される？', '重试多少次', '몇 번 재시도하나요', 'كم مرة يعاد التشغيل']) {
+      assert.equal(asksQuantity(q), true, q);
+    }
+    for (const q of ['How do I install it?', 'Wie installiere ich das SDK?', 'Comment vérifier une signature ?', 'CLIのインストール方法']) assert.equal(asksQuantity(q), false, q);
   });
 
   it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
