@@ -22,17 +22,74 @@ export function primaryLanguage(tag: string): string {
   return tag.trim().split(/[-_]/)[0]!.toLowerCase();
 }
 
+/** The scripts a question's letters are counted in; a language not listed in SCRIPT_OF is written in Latin letters. */
+type Script = 'latin' | 'cyrillic' | 'greek' | 'arabic' | 'hebrew' | 'hangul' | 'kana' | 'han' | 'thai' | 'devanagari';
+
+const LETTERS: ReadonlyArray<[Script, RegExp]> = [
+  ['latin', /\p{Script=Latin}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+  ['hangul', /\p{Script=Hangul}/u],
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['han', /\p{Script=Han}/u],
+  ['thai', /\p{Script=Thai}/u],
+  ['devanagari', /\p{Script=Devanagari}/u],
+];
+
+/** The scripts languages other than Latin-written ones are written in (Japanese in kana and kanji, Chinese in hanzi). */
+const SCRIPT_OF: Readonly<Record<string, readonly Script[]>> = {
+  ja: ['kana', 'han'],
+  zh: ['han'],
+  ko: ['hangul', 'han'],
+  ...Object.fromEntries(['ru', 'uk', 'be', 'bg', 'sr', 'mk', 'kk', 'ky', 'mn', 'tg'].map((l) => [l, ['cyrillic']])),
+  ...Object.fromEntries(['ar', 'fa', 'ur', 'ps'].map((l) => [l, ['arabic']])),
+  he: ['hebrew'],
+  yi: ['hebrew'],
+  el: ['greek'],
+  th: ['thai'],
+  ...Object.fromEntries(['hi', 'mr', 'ne', 'sa'].map((l) => [l, ['devanagari']])),
+};
+
 /**
- * The one of `candidates` (primary subtags) whose function words the question uses most, when it
- * uses more of one's than of any other's; undefined when it uses none, when two tie, or when a
- * candidate's function words are not known here (that language could be the question's).
+ * The script a question is written in: kana whenever it has any (Japanese mixes kanji, kana and
+ * Latin names), else the script most of its letters are in (`API` in a Russian question is not
+ * what it is written in).
+ */
+function questionScript(question: string): Script | undefined {
+  const counts = new Map<Script, number>();
+  for (const letter of question.match(/\p{L}/gu) ?? []) {
+    const script = LETTERS.find(([, test]) => test.test(letter))?.[0];
+    if (script) counts.set(script, (counts.get(script) ?? 0) + 1);
+  }
+  if (counts.has('kana')) return 'kana';
+  let best: Script | undefined;
+  for (const [script, count] of counts) if (!best || count > counts.get(best)!) best = script;
+  return best;
+}
+
+/**
+ * The one of `candidates` (primary subtags) the question is written in: the only one written in
+ * its script (a Japanese, Korean, Chinese, Russian or Arabic question on a site in several
+ * languages; a question in kanji alone is Chinese when Chinese is one of them), else, among those written in its script, the one whose function words it uses most,
+ * when it uses more of one's than of any other's. Undefined when no candidate is written in its
+ * script, when it uses no function word, when two tie, or when a candidate of its script is one
+ * whose function words are not known here (that language could be the question's).
  */
 export function questionLanguage(question: string, candidates: Iterable<string>): string | undefined {
+  const script = questionScript(question);
+  if (!script) return undefined;
+  const scripts = (language: string) => SCRIPT_OF[language] ?? ['latin'];
+  // Kanji alone are Chinese on a site with Chinese pages (a Japanese question has kana), else Japanese.
+  const written = [...candidates].filter((language) => scripts(language)[0] === script);
+  const inScript = written.length > 0 ? written : [...candidates].filter((language) => scripts(language).includes(script));
+  if (inScript.length <= 1) return inScript[0];
   const words = question.toLowerCase().match(/\p{L}+/gu) ?? [];
   let best: string | undefined;
   let bestCount = 0;
   let tied = false;
-  for (const language of candidates) {
+  for (const language of inScript) {
     const known = FUNCTION_WORDS[language];
     if (!known) return undefined;
     let count = 0;

@@ -20,11 +20,24 @@ describe('the language a question is written in', () => {
     assert.equal(questionLanguage('¿Cómo instalo el SDK?', ['en', 'es']), 'es');
   });
 
-  it('says nothing when the question has no function word, when two languages tie, or when a candidate is one it knows no words of', () => {
+  it('says nothing when the question has no function word, when two languages tie, or when a candidate of its script is one it knows no words of', () => {
     assert.equal(questionLanguage('webhook signature', ['en', 'fr']), undefined);
     assert.equal(questionLanguage('SSO', ['en', 'fr']), undefined);
     assert.equal(questionLanguage('webhooks on retry', ['en', 'fr']), undefined, '`on` is a function word of both');
-    assert.equal(questionLanguage('How do I install it?', ['en', 'ja']), undefined, 'a Japanese question has no function word known here');
+    assert.equal(questionLanguage('How do I install it?', ['en', 'pl']), undefined, 'Polish is written in Latin letters too, and its function words are not known here');
+    assert.equal(questionLanguage('Как установить CLI?', ['en', 'fr']), undefined, 'no candidate is written in Cyrillic');
+  });
+
+  it('tells a question by its script when one of the languages is written in it, whatever words it uses', () => {
+    const site = ['ja', 'zh', 'ko', 'ru', 'ar', 'de', 'fr', 'es'];
+    assert.equal(questionLanguage('CLIを入れるコマンドを教えて', site), 'ja', 'kana beside a Latin name and kanji');
+    assert.equal(questionLanguage('如何安装命令行工具', site), 'zh', 'kanji alone, and Chinese is one of the languages');
+    assert.equal(questionLanguage('最大試行回数', ['ja', 'en']), 'ja', 'kanji alone, and Japanese is the one language written in them');
+    assert.equal(questionLanguage('CLI 설치 방법', site), 'ko');
+    assert.equal(questionLanguage('Как настроить API ключ?', site), 'ru', 'most of its letters are Cyrillic');
+    assert.equal(questionLanguage('كيف اثبت اداة سطر الاوامر', site), 'ar');
+    assert.equal(questionLanguage('Wie installiere ich das SDK?', site), 'de', 'among the Latin-written languages, by function words');
+    assert.equal(questionLanguage('How do I install it?', ['en', 'ja']), 'en', 'the one language of the site written in Latin letters');
   });
 
   it('keeps the hits in the question language and those of no language, only when the hits are in several languages', () => {
