@@ -4,7 +4,7 @@ import { bestCodeBlock, betterBlock } from './passage-code.js';
 import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
 import { stemmingLanguage } from '../../core/retrieval/index.js';
-import { asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, type QuestionTerms } from './passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, type QuestionTerms } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
@@ -42,10 +42,11 @@ export function extractiveAnswerer(): Answerer {
       // The question read as each page is: a page in its own language (its front matter's or navigation's), else the domain's, with that language's stemmer.
       const byLanguage = new Map<string | undefined, QuestionTerms>();
       const quantity = asksQuantity(question);
+      const command = asksCommand(question);
       const questionTerms = (tag: string | undefined): QuestionTerms => {
         const language = stemmingLanguage(tag);
         let terms = byLanguage.get(language);
-        if (!terms) byLanguage.set(language, (terms = { terms: termsOf(question, language), language, quantity }));
+        if (!terms) byLanguage.set(language, (terms = { terms: termsOf(question, language), language, quantity, command }));
         return terms;
       };
       if (citations.length === 0) {

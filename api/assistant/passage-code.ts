@@ -80,7 +80,7 @@ export interface QuotableBlock {
  * does read with its heading (as the block is). With no such sentence, a block stands alone only
  * when what introduces it shares a term too, or it holds more than half of the question's: a word
  * met only in the code (`invoices.fifo` for a question about paying by invoice) does not make it the
- * answer.
+ * answer. A question that asks for a command takes any block whose heading or lead-in shares one of its terms.
  */
 export function meetsQuestion(
   block: QuotableBlock,
@@ -88,6 +88,8 @@ export function meetsQuestion(
   best: { shared: number; withHeading: number | undefined; heading: string | undefined } | undefined,
 ): boolean {
   if (!best && block.sharedInProse === 0 && block.shared * 2 <= question.terms.size) return false;
+  // A question that asks for a command is answered by the code its heading or lead-in introduces, beside the best sentence however well that meets it.
+  if (question.command && block.sharedInProse > 0) return true;
   const needed = !best ? 1 : block.heading === best.heading ? Math.max(1, best.shared) : (best.withHeading ?? best.shared) + 1;
   return block.shared >= needed;
 }

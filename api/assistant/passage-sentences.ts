@@ -105,6 +105,19 @@ export interface QuestionTerms {
   language: string | undefined;
   /** It asks for a quantity (how many, how long, how often): of sentences that share as many of its terms, one stating a number answers it. */
   quantity?: boolean;
+  /** It asks for a command (`which command`, `Befehl`, `コマンド`): a code block whose heading or lead-in meets it answers it. */
+  command?: boolean;
+}
+
+/** "Command line" in the languages of ASKS_COMMAND: it names the tool, it does not ask for a command. */
+const COMMAND_LINE =
+  /command[- ]line|ligne de commandes?|l[ií]nea de comandos?|linha de comandos?|riga di comando|kommandozeile|befehlszeile|opdrachtregel|командн\p{L}* строк\p{L}*|コマンドライン|命令行|명령줄|سطر الأوامر|سطر الاوامر/giu;
+/** The words that ask for a command: `command`, `Befehl`, `commande`, `comando`, `команда`, `コマンド`, `命令`, `명령`. */
+const ASKS_COMMAND = /(?<!\p{L})(?:commands?|befehle?|kommandos?|commandes?|comandos?|commando'?s?|команд\p{L}*)(?!\p{L})|コマンド|命令|명령/iu;
+
+/** Whether a question asks for a command to run (see `QuestionTerms.command`), not only names the command line. */
+export function asksCommand(question: string): boolean {
+  return ASKS_COMMAND.test(question.replace(COMMAND_LINE, ' '));
 }
 
 /**

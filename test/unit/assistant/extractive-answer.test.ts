@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { citationsFor } from '../../../api/assistant/citations.js';
 import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
-import { asksQuantity, bestSentences, sentencesOf, termsOf } from '../../../api/assistant/passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, sentencesOf, termsOf } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
 
@@ -80,6 +80,29 @@ describe('extractive answers', () => {
       assert.equal(asksQuantity(q), true, q);
     }
     for (const q of ['How do I install it?', 'Wie installiere ich das SDK?', 'Comment vérifier une signature ?', 'CLIのインストール方法']) assert.equal(asksQuantity(q), false, q);
+  });
+
+  it('quotes the command a question asks for under its heading, beside a sentence that shares more of its words', async () => {
+    const quickstart = page(
+      '/fr/quickstart',
+      'Démarrage rapide',
+      [
+        "Cette page vous guide de l'installation de l'outil en ligne de commande jusqu'à votre première tâche.",
+        '',
+        '## Installer la CLI',
+        '',
+        'Installez la CLI avec npm :',
+        '',
+        '```bash',
+        'npm install -g @tessera/cli',
+        '```',
+      ].join('\n'),
+    );
+    const asked = await answerText("Quelle commande pour installer l'outil en ligne de commande ?", [quickstart], 'fr');
+    assert.match(asked, /Installez la CLI avec npm : \[1\]\n\n```bash\nnpm install -g @tessera\/cli\n```/);
+    assert.doesNotMatch(await answerText("Comment installer l'outil en ligne de commande ?", [quickstart], 'fr'), /npm install/, 'the command line named, no command asked for: the sentence that shares more');
+    for (const q of ['Which command rotates a key?', 'Welcher Befehl startet den Worker?', 'comando para instalar la CLI', 'CLIを入れるコマンドを教えて', 'какая команда']) assert.equal(asksCommand(q), true, q);
+    for (const q of ['How do I use the command line?', "l'outil en ligne de commande", '用 npm 怎么装命令行工具', 'コマンドラインツール']) assert.equal(asksCommand(q), false, q);
   });
 
   it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
