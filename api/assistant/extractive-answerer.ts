@@ -4,7 +4,7 @@ import { bestCodeBlock, betterBlock } from './passage-code.js';
 import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
 import { stemmingLanguage } from '../../core/retrieval/index.js';
-import { asksCommand, asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, type QuestionTerms } from './passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, termsOnPage, type QuestionTerms } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
@@ -58,7 +58,7 @@ export function extractiveAnswerer(): Answerer {
           // The page's passages, each a section of its own: another passage's heading does not carry into the next.
           const hits = prompt.passages.filter((hit) => hit.path === c.path);
           const text = hits.map((hit) => hit.content);
-          const terms = questionTerms(hits[0]?.metadata.language ?? domain.language);
+          const terms = termsOnPage(questionTerms(hits[0]?.metadata.language ?? domain.language), c.title, text);
           const cite = `[${i + 1}]`;
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);
           const relevant = sentences.filter((s) => s.shared > 0);

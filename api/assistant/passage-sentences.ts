@@ -4,7 +4,7 @@
  * JSX tags go (their text stays where a component wraps prose), relative
  * links become their text, and inline code keeps balanced backticks.
  */
-import { tokenise } from '../../core/retrieval/index.js';
+import { tokenise, withinOneEdit } from '../../core/retrieval/index.js';
 import { passageBlocks, type PassageBlock } from './passage-blocks.js';
 
 /**
@@ -126,6 +126,30 @@ export function asksCommand(question: string): boolean {
  */
 const ASKS_QUANTITY =
   /(?<!\p{L})(?:how (?:many|much|long|often)|wie (?:viele?|oft|lange)|wieviele?|combien|cu[aá]nt[oa]s?|quant[oaie]s?|hoeveel|hoe (?:lang|vaak)|hur (?:många|mycket|länge|ofta)|hvor (?:mange|mye|meget|længe|lenge|ofte)|kuinka (?:monta|paljon|kauan|usein)|montako|câ(?:t|te|ți)|сколько|как (?:долго|часто))(?!\p{L})|何[回度日秒分件個人]|何時間|いくつ|どのくらい|どれくらい|多少|几|多久|多长|몇|얼마|(?:^|\s)كم(?:\s|$)/iu;
+
+/** Shorter words are left as written: one edit turns too many of them into another word (`flag`, `flat`). */
+const MIN_CORRECTED_LENGTH = 5;
+
+/**
+ * The question's terms as a page writes them: a term the page does not hold, one edit away from
+ * one it does (`signture`, `retrys`), becomes that term, as retrieval corrected it against the
+ * index; the title is read too. The question itself when every term is on the page or none is that
+ * near (the same object, so callers can tell).
+ */
+export function termsOnPage(question: QuestionTerms, title: string, passages: Passages): QuestionTerms {
+  const page = termsOf([title, ...(typeof passages === 'string' ? [passages] : passages)].join('\n'), question.language);
+  let corrected: Set<string> | undefined;
+  for (const term of question.terms) {
+    if (page.has(term) || term.length < MIN_CORRECTED_LENGTH || /\d/.test(term)) continue;
+    let near: string | undefined;
+    for (const word of page) if (withinOneEdit(term, word) && (!near || word < near)) near = word;
+    if (!near) continue;
+    corrected ??= new Set(question.terms);
+    corrected.delete(term);
+    corrected.add(near);
+  }
+  return corrected ? { ...question, terms: corrected } : question;
+}
 
 /** Whether a question asks for a quantity (see `QuestionTerms.quantity`). */
 export function asksQuantity(question: string): boolean {

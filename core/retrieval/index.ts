@@ -11,6 +11,7 @@ export { pageEmbeddingText } from './page-embedding.js';
 export { createVectorCache, type VectorCache } from './vector-cache.js';
 export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
+export { withinOneEdit } from './query-terms.js';
 export { stemmingLanguage, STEMMED_LANGUAGES } from './stemmers.js';
 export { hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from './hit-scope.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { citationsFor } from '../../../api/assistant/citations.js';
 import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
-import { asksCommand, asksQuantity, bestSentences, sentencesOf, termsOf } from '../../../api/assistant/passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, sentencesOf, termsOf, termsOnPage } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import type { SearchHit } from '../../../core/retrieval/index.js';
 
@@ -103,6 +103,14 @@ describe('extractive answers', () => {
     assert.doesNotMatch(await answerText("Comment installer l'outil en ligne de commande ?", [quickstart], 'fr'), /npm install/, 'the command line named, no command asked for: the sentence that shares more');
     for (const q of ['Which command rotates a key?', 'Welcher Befehl startet den Worker?', 'comando para instalar la CLI', 'CLIを入れるコマンドを教えて', 'какая команда']) assert.equal(asksCommand(q), true, q);
     for (const q of ['How do I use the command line?', "l'outil en ligne de commande", '用 npm 怎么装命令行工具', 'コマンドラインツール']) assert.equal(asksCommand(q), false, q);
+  });
+
+  it("reads a question's misspelt word as the page's word one edit away, as retrieval does, and leaves short words as written", async () => {
+    const webhooks = page('/guides/webhooks', 'Webhooks', 'Webhooks are retried for three days. The signature is sent in the X-Signature header.');
+    assert.match(await answerText('where is the signture?', [webhooks]), /The signature is sent in the X-Signature header\. \[1\]/);
+    const question = { terms: termsOf('signture dyas', undefined), language: undefined };
+    assert.deepEqual([...termsOnPage(question, 'Webhooks', webhooks.content).terms].sort(), ['dya', 'signatur'], '`dyas` (`dya`) is too short to correct');
+    assert.equal(termsOnPage({ terms: termsOf('signature', undefined), language: undefined }, 'Webhooks', webhooks.content).terms.has('signatur'), true);
   });
 
   it('answers with the sentences closest to the question, cited per page, in valid Markdown with no component', async () => {
