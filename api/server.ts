@@ -6,7 +6,7 @@ import { temporalTarget } from '../core/temporal/connection.js';
 import { runMain } from '../core/run-main.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { syncDomainPollSchedules } from '../core/index-runs/index.js';
+import { followSeed } from '../core/index-runs/index.js';
 import { createApp } from './app.js';
 import { openPlatform } from '../core/platform/index.js';
 import { apiServices } from './build-services.js';
@@ -23,10 +23,13 @@ async function main(): Promise<void> {
   platform.analytics.start();
   platform.jobRetention.start();
   const services = apiServices(platform);
-  const seeded = config.seedFile ? await applySeedFile(config.seedFile, services.tenants, services.webhooks) : [];
-  // In the background, as the API starts without Temporal: a seeded domain's polling follows once it answers, or on the next start.
-  void syncDomainPollSchedules(platform.temporal, config.temporal.taskQueue, seeded).catch((err: unknown) =>
-    logger.warn({ err: rootReason(err) }, "the seed file's poll schedules could not be set in Temporal: they are set at the next start"),
+  const seeded = config.seedFile ? await applySeedFile(config.seedFile, services.tenants, services.webhooks) : { domains: [], languageChanges: [] };
+  // In the background, as the API starts without Temporal: a seeded domain's polling, and the index run of one whose language changed, follow once it answers, or on the next start.
+  void followSeed(platform.temporal, config.temporal.taskQueue, services.tenants, seeded).catch((err: unknown) =>
+    logger.warn(
+      { err: rootReason(err) },
+      "the seed file's poll schedules or language changes could not be followed in Temporal: they are at the next start (a domain keeps its former language until then)",
+    ),
   );
   const server = createHttpServer(createApp(services), config.http);
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ import { openPlatform } from '../core/platform/index.js';
 import { runMain } from '../core/run-main.js';
 import { createMetrics } from '../core/telemetry/index.js';
 import { applySeedFile } from '../core/tenants/seed-file.js';
-import { syncDomainPollSchedules } from '../core/index-runs/index.js';
+import { followSeed } from '../core/index-runs/index.js';
 import { DEV_SERVER, devServerChild } from './dev-server.js';
 import { localEmbedderChild, localEmbedderFiles } from './embedder.js';
 import { EXAMPLE, ensureExample, type CreatedExample } from './example.js';
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     // The stack's own configuration: the dev server's address, the embedder it runs.
     const platform = await openPlatform(loadConfig(env), { logger: createLogger('silent', 'quire-start'), metrics: createMetrics({ orgLabel: false }), env, temporal: 'client' });
     try {
-      if (config.seedFile) await step(syncDomainPollSchedules(platform.temporal, config.temporal.taskQueue, await applySeedFile(config.seedFile, platform.tenants, platform.webhooks)));
+      if (config.seedFile) await step(followSeed(platform.temporal, config.temporal.taskQueue, platform.tenants, await applySeedFile(config.seedFile, platform.tenants, platform.webhooks)));
       created = config.seedFile ? undefined : await ensureExample(platform.tenants, config.dataDir);
       // The assistant answers from the index: build the example domain's now, in the background.
       if (created) await step(platform.temporal.workflow.signalWithStart<IndexDomainWorkflow>(INDEX_DOMAIN_WORKFLOW, indexDomainStartOptions(EXAMPLE.domain, config.temporal.taskQueue)));

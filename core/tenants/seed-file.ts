@@ -105,13 +105,21 @@ export async function readSeedFile(file: string): Promise<v.InferOutput<typeof S
   return parsed.output;
 }
 
+/** What applying a seed file wrote: every domain it declares, and those whose language it changed, each with the language it had. */
+export interface SeedOutcome {
+  domains: Domain[];
+  languageChanges: Array<{ domain: Domain; before: string | undefined }>;
+}
+
 /**
  * Creates or updates every organisation, project and domain of the file, and the projects' webhooks
- * when given their store. Answers the domains it wrote, whose poll schedules the caller then sets.
+ * when given their store. Answers the domains it wrote, whose poll schedules the caller then sets,
+ * and those whose language it changed, which the caller indexes again (see `followSeed`).
  */
-export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<Domain[]> {
+export async function applySeedFile(file: string, tenants: TenantStore, webhooks?: WebhookStore): Promise<SeedOutcome> {
   const seed = await readSeedFile(file);
   const domains: Domain[] = [];
+  const languageChanges: SeedOutcome['languageChanges'] = [];
   for (const org of seed.organisations) {
     try {
       await tenants.addOrg(org.id, org.limits);
@@ -137,6 +145,8 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
       }
     }
     for (const d of org.domains) {
+      // A domain indexed before: its pages keep the stems of the language they were read in.
+      const previous = await tenants.getDomain(d.id);
       const domain = await tenants.putDomain({
         id: d.id,
         orgId: org.id,
@@ -152,7 +162,8 @@ export async function applySeedFile(file: string, tenants: TenantStore, webhooks
         ...(d.language ? { language: d.language } : {}),
       });
       domains.push(domain);
+      if (previous && previous.language !== domain.language) languageChanges.push({ domain, before: previous.language });
     }
   }
-  return domains;
+  return { domains, languageChanges };
 }

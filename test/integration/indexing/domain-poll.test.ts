@@ -5,11 +5,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { ScheduleNotFoundError } from '@temporalio/client';
+import { ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { DOMAIN_POLL_WORKFLOW, domainPollScheduleId, indexWorkflowId, type DomainPollResult, type IndexDomainResult } from '../../../core/contracts/index.js';
-import { syncDomainPollSchedules } from '../../../core/index-runs/index.js';
+import { followSeed } from '../../../core/index-runs/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
@@ -178,7 +178,7 @@ describe('polling a domain’s docs branch', function () {
     const seedWith = (pollLine: string) =>
       fs.writeFile(file, ['organisations:', '  - id: acme', '    domains:', `      - id: ${domainId}`, `        source: ${repo.bareDir}`, '        baseUrl: https://docs.acme.test', pollLine].join('\n'));
     // What the API (in the background) and `npm start` do with QUIRE_SEED_FILE at start.
-    const applySeed = async () => syncDomainPollSchedules((await temporalEnv()).client, taskQueue, await applySeedFile(file, services.tenants, services.webhooks));
+    const applySeed = async () => followSeed((await temporalEnv()).client, taskQueue, services.tenants, await applySeedFile(file, services.tenants, services.webhooks));
 
     await seedWith('        pollMinutes: 30');
     await applySeed();
@@ -196,6 +196,38 @@ describe('polling a domain’s docs branch', function () {
     await applySeed();
     assert.equal((await services.tenants.getDomain(domainId))?.pollMinutes, undefined);
     await assert.rejects((await scheduleOf(domainId)).describe(), ScheduleNotFoundError);
+  });
+
+  it('indexes a seed file’s domain again when the file changes its language; with Temporal out of reach, puts the language back for the next start to retry', async () => {
+    const domainId = `seed-lang-${randomUUID().slice(0, 8)}`;
+    const file = path.join(await tempDir('quire-seed-language-'), 'seed.yaml');
+    const seedWith = (language: string) =>
+      fs.writeFile(file, ['organisations:', '  - id: acme', '    domains:', `      - id: ${domainId}`, `        source: ${repo.bareDir}`, '        baseUrl: https://docs.acme.test', `        language: ${language}`].join('\n'));
+    const { client } = await temporalEnv();
+    const runOf = () => client.workflow.getHandle(indexWorkflowId(domainId)).describe().then((d) => d.runId, (err: unknown) => (err instanceof WorkflowNotFoundError ? undefined : Promise.reject(err)));
+
+    // A new domain has nothing indexed: its language is for its first run.
+    await seedWith('de');
+    const created = await applySeedFile(file, services.tenants, services.webhooks);
+    assert.deepEqual(created.languageChanges, []);
+    await followSeed(client, taskQueue, services.tenants, created);
+    assert.equal(await runOf(), undefined);
+
+    await seedWith('fr');
+    const changed = await applySeedFile(file, services.tenants, services.webhooks);
+    assert.deepEqual(changed.languageChanges.map((c) => [c.domain.id, c.before, c.domain.language]), [[domainId, 'de', 'fr']]);
+    await followSeed(client, taskQueue, services.tenants, changed);
+    assert.ok(await runOf(), 'the language change started an index run');
+    assert.equal((await services.tenants.getDomain(domainId))?.language, 'fr');
+
+    // The same change with Temporal out of reach: the language is put back, and the next application of the file finds it to change again.
+    const offline = await testServices({ withTemporal: false });
+    await seedWith('de');
+    await applySeedFile(file, offline.tenants, offline.webhooks);
+    await seedWith('fr');
+    await assert.rejects(followSeed(offline.temporal, taskQueue, offline.tenants, await applySeedFile(file, offline.tenants, offline.webhooks)));
+    assert.equal((await offline.tenants.getDomain(domainId))?.language, 'de');
+    assert.equal((await applySeedFile(file, offline.tenants, offline.webhooks)).languageChanges.length, 1);
   });
 
   it('deletes the schedule when pollMinutes is cleared with null', async () => {
