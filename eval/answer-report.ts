@@ -1,4 +1,5 @@
 import { EXTRACTIVE_LABEL } from '../api/assistant/extractive-answerer.js';
+import { retrievalLabel, type AnswerEmbedder } from './answer-options.js';
 import type { AnswerOutcome } from './answer-run.js';
 import type { Split } from './questions.js';
 
@@ -39,10 +40,21 @@ export function scoreAnswers(outcomes: AnswerOutcome[]): Array<{ split: Split; s
 const shownAnswer = (text: string) => text.replace(EXTRACTIVE_LABEL, '').replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS);
 const expectedOf = (o: AnswerOutcome) => o.question.expect.map((a) => (typeof a === 'string' ? `"${a}"` : a.map((p) => `"${p}"`).join(' + '))).join(' or ');
 
-/** The set's table per split, then the dev questions whose answer misses the fact (never the test split's). */
-export function formatAnswerRun(name: string, outcomes: AnswerOutcome[]): string {
+/** How many answers' searches ranked each way (`none`: the search found nothing), e.g. `hybrid 63`. */
+export function retrievalCounts(outcomes: AnswerOutcome[]): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o.retrieval ?? 'none', (counts.get(o.retrieval ?? 'none') ?? 0) + 1);
+  return [...counts].map(([mode, n]) => `${mode} ${n}`).join(', ');
+}
+
+/**
+ * The set's table per split, then the dev questions whose answer misses the fact (never the test
+ * split's). `embedder` names the retrieval the run used, whose modes per answer are counted.
+ */
+export function formatAnswerRun(name: string, outcomes: AnswerOutcome[], embedder: AnswerEmbedder = 'none'): string {
   const lines = [
-    `${name}: extractive answers over keyword retrieval`,
+    `${name}: extractive answers over ${retrievalLabel(embedder)}`,
+    `answers' retrieval: ${retrievalCounts(outcomes)}`,
     '',
     '| split | questions | states the fact | cites an expected page | refuses | baseline states the fact | expected page retrieved |',
     '| --- | --- | --- | --- | --- | --- | --- |',

@@ -33,8 +33,12 @@ export const DEFAULT_SETS: CorpusSet[] = [
 /** Vectors survive between runs, so a second eval embeds nothing. */
 const VECTOR_CACHE = path.join(os.tmpdir(), 'quire-eval-vector-cache.db');
 
-/** The bundled local embedder on a free port, when setup.sh installed it. */
-export async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: LocalEmbedder } | undefined> {
+/**
+ * The bundled local embedder on a free port, when setup.sh installed it: the server (its `port`, for
+ * a platform configured with `QUIRE_EMBEDDER_PORT`) and page vectors through it, kept in the eval's
+ * vector cache.
+ */
+export async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; server: LocalEmbedder; port: number } | undefined> {
   const files = localEmbedderFiles(ROOT);
   if (!(await fs.stat(files.binary).then(() => true, () => false))) {
     console.log('No local embedder in .tools/embedder (run bash infra/setup.sh): keyword and BM25 only.\n');
@@ -55,5 +59,5 @@ export async function localEmbedding(): Promise<{ embedding: ChunkEmbedding; ser
     base64Vectors: true,
   } as const;
   const embedder = modelEmbedder(settings, createModelPort(settings));
-  return { embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: VECTOR_CACHE })), batchSize: 16 }, server };
+  return { embedding: { embedder, cache: createVectorCache(await openMigratedDatabase({ dialect: 'sqlite', file: VECTOR_CACHE })), batchSize: 16 }, server, port };
 }

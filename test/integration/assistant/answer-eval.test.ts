@@ -21,6 +21,8 @@ describe('answer eval on the default sets, against the recorded figures', functi
       const before = recorded[set.name];
       assert.ok(before?.dev && before.test, `eval/answer-figures.json records ${set.name} on both splits`);
       const outcomes = await evaluateAnswers(set.docs, await readAnswerQuestions(set.questions), await tempDir(), set.language);
+      // The recorded figures are keyword retrieval's: no answer's search may have ranked any other way.
+      assert.deepEqual([...new Set(outcomes.map((o) => o.retrieval))], ['keyword'], `${set.name}: every answer's search ranks by keyword`);
       // Exact: keyword retrieval and the extractive answer do not depend on the machine.
       problems.push(...answerRegressions(before, answerFiguresOf(outcomes)).map((p) => `${set.name}: ${p}`));
     }
