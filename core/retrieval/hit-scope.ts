@@ -23,12 +23,13 @@ export function primaryLanguage(tag: string): string {
 }
 
 /** The scripts a question's letters are counted in; a language not listed in SCRIPT_OF is written in Latin letters. */
-type Script = 'latin' | 'cyrillic' | 'greek' | 'arabic' | 'hebrew' | 'hangul' | 'kana' | 'han' | 'thai' | 'devanagari';
+type Script = 'latin' | 'cyrillic' | 'greek' | 'armenian' | 'arabic' | 'hebrew' | 'hangul' | 'kana' | 'han' | 'thai' | 'devanagari' | 'tamil';
 
 const LETTERS: ReadonlyArray<[Script, RegExp]> = [
   ['latin', /\p{Script=Latin}/u],
   ['cyrillic', /\p{Script=Cyrillic}/u],
   ['greek', /\p{Script=Greek}/u],
+  ['armenian', /\p{Script=Armenian}/u],
   ['arabic', /\p{Script=Arabic}/u],
   ['hebrew', /\p{Script=Hebrew}/u],
   ['hangul', /\p{Script=Hangul}/u],
@@ -36,6 +37,7 @@ const LETTERS: ReadonlyArray<[Script, RegExp]> = [
   ['han', /\p{Script=Han}/u],
   ['thai', /\p{Script=Thai}/u],
   ['devanagari', /\p{Script=Devanagari}/u],
+  ['tamil', /\p{Script=Tamil}/u],
 ];
 
 /** The scripts languages other than Latin-written ones are written in (Japanese in kana and kanji, Chinese in hanzi). */
@@ -43,11 +45,15 @@ const SCRIPT_OF: Readonly<Record<string, readonly Script[]>> = {
   ja: ['kana', 'han'],
   zh: ['han'],
   ko: ['hangul', 'han'],
-  ...Object.fromEntries(['ru', 'uk', 'be', 'bg', 'sr', 'mk', 'kk', 'ky', 'mn', 'tg'].map((l) => [l, ['cyrillic']])),
+  ...Object.fromEntries(['ru', 'uk', 'be', 'bg', 'mk', 'kk', 'ky', 'mn', 'tg'].map((l) => [l, ['cyrillic']])),
+  // Serbian is written in both alphabets.
+  sr: ['cyrillic', 'latin'],
   ...Object.fromEntries(['ar', 'fa', 'ur', 'ps'].map((l) => [l, ['arabic']])),
   he: ['hebrew'],
   yi: ['hebrew'],
   el: ['greek'],
+  hy: ['armenian'],
+  ta: ['tamil'],
   th: ['thai'],
   ...Object.fromEntries(['hi', 'mr', 'ne', 'sa'].map((l) => [l, ['devanagari']])),
 };

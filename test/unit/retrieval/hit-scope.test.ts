@@ -38,6 +38,10 @@ describe('the language a question is written in', () => {
     assert.equal(questionLanguage('كيف اثبت اداة سطر الاوامر', site), 'ar');
     assert.equal(questionLanguage('Wie installiere ich das SDK?', site), 'de', 'among the Latin-written languages, by function words');
     assert.equal(questionLanguage('How do I install it?', ['en', 'ja']), 'en', 'the one language of the site written in Latin letters');
+    assert.equal(questionLanguage('Ինչպես տեղադրել CLI-ը', ['en', 'hy']), 'hy');
+    assert.equal(questionLanguage('CLI ஐ எப்படி நிறுவுவது', ['en', 'ta']), 'ta');
+    assert.equal(questionLanguage('Kako da instaliram alat?', ['sr', 'ru']), 'sr', 'Serbian in Latin letters');
+    assert.equal(questionLanguage('CLI nasıl kurulur ve nasıl güncellenir?', ['en', 'tr']), 'tr', 'by function words, now that Turkish has them');
   });
 
   it('keeps the hits in the question language and those of no language, only when the hits are in several languages', () => {

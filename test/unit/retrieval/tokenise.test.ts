@@ -125,6 +125,19 @@ describe('tokenise in a language with a stemmer of its own', () => {
     assert.ok(STEMMED_LANGUAGES.includes('it') && STEMMED_LANGUAGES.includes('nl'));
   });
 
+  it('stems the languages @orama/stemmers adds beyond Snowball\'s twelve, each in its own script', () => {
+    // Two forms of a word meet on a term (each may also give its form without accents).
+    const meet = (language: string, a: string, b: string) => assert.ok(tokenise(a, language).some((t) => tokenise(b, language).includes(t)), `${language}: ${a} / ${b}`);
+    meet('tr', 'kuyrukları', 'kuyruk');
+    meet('uk', 'інструментів', 'інструмент');
+    meet('bg', 'инструментите', 'инструмент');
+    meet('el', 'εργαλείων', 'εργαλεία');
+    meet('hu', 'eszközök', 'eszköz');
+    meet('ar', 'المهمة', 'مهمة');
+    meet('sr', 'алата', 'alata');
+    for (const tag of ['ar', 'bg', 'el', 'ga', 'hu', 'hy', 'id', 'lt', 'ne', 'sr', 'ta', 'tr', 'uk-UA']) assert.ok(stemmingLanguage(tag), tag);
+  });
+
   it('caches per language: a word cut as German is cut again as French, not looked up', () => {
     assert.deepEqual(tokenise('installation', 'de'), ['installation']);
     assert.deepEqual(tokenise('installation', 'fr'), ['install']);
