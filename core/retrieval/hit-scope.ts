@@ -87,9 +87,10 @@ export function questionLanguage(question: string, candidates: Iterable<string>)
   const script = questionScript(question);
   if (!script) return undefined;
   const scripts = (language: string) => SCRIPT_OF[language] ?? ['latin'];
+  const writtenIn = [...candidates].filter((language) => scripts(language).includes(script));
   // Kanji alone are Chinese on a site with Chinese pages (a Japanese question has kana), else Japanese.
-  const written = [...candidates].filter((language) => scripts(language)[0] === script);
-  const inScript = written.length > 0 ? written : [...candidates].filter((language) => scripts(language).includes(script));
+  const chinese = writtenIn.filter((language) => scripts(language)[0] === 'han');
+  const inScript = script === 'han' && chinese.length > 0 ? chinese : writtenIn;
   if (inScript.length <= 1) return inScript[0];
   const words = question.toLowerCase().match(/\p{L}+/gu) ?? [];
   let best: string | undefined;

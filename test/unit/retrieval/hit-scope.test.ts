@@ -41,6 +41,8 @@ describe('the language a question is written in', () => {
     assert.equal(questionLanguage('Ինչպես տեղադրել CLI-ը', ['en', 'hy']), 'hy');
     assert.equal(questionLanguage('CLI ஐ எப்படி நிறுவுவது', ['en', 'ta']), 'ta');
     assert.equal(questionLanguage('Kako da instaliram alat?', ['sr', 'ru']), 'sr', 'Serbian in Latin letters');
+    assert.equal(questionLanguage('Kako da instaliram alat?', ['en', 'sr']), 'sr', 'beside English, by function words');
+    assert.equal(questionLanguage('How do I install the tool?', ['en', 'sr']), 'en');
     assert.equal(questionLanguage('CLI nasıl kurulur ve nasıl güncellenir?', ['en', 'tr']), 'tr', 'by function words, now that Turkish has them');
   });
 
