@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_ANSWER_SETS, type AnswerSet } from './answer-sets.js';
+import { evalArgs, type EvalEmbedder } from './cli-options.js';
 
 /** What the answer eval retrieves with: keyword only (`none`, what CI runs and records) or hybrid through the bundled local embedder. */
-export type AnswerEmbedder = 'none' | 'local';
+export type AnswerEmbedder = EvalEmbedder;
 
 export interface AnswerEvalOptions {
   sets: AnswerSet[];
@@ -11,27 +11,14 @@ export interface AnswerEvalOptions {
   embedder: AnswerEmbedder;
 }
 
-/** `npm run eval:answers`'s arguments. */
+/** `npm run eval:answers`'s arguments (see `evalArgs`; `--english` is the retrieval eval's alone). */
 export function answerEvalOptions(argv: string[]): AnswerEvalOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      corpus: { type: 'string' },
-      questions: { type: 'string' },
-      language: { type: 'string' },
-      embedder: { type: 'string', default: 'none' },
-      record: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  const embedder = values.embedder;
-  if (embedder !== 'none' && embedder !== 'local') throw new Error('--embedder must be none or local');
+  const { embedder, record, english, single } = evalArgs(argv, 'none');
+  if (english) throw new Error('--english is the retrieval eval\'s (npm run eval): the answer eval asks each set in its own language');
   // The recorded figures are keyword retrieval's, which CI measures again; it cannot run the embedder.
-  if (values.record && embedder === 'local') throw new Error('--record records keyword retrieval\'s figures, which CI checks: it does not go with --embedder local');
-  if (values.corpus === undefined && values.questions === undefined) return { sets: DEFAULT_ANSWER_SETS, record: values.record, embedder };
-  if (values.corpus === undefined || values.questions === undefined) throw new Error('give both --corpus DIR and --questions FILE');
-  const set = { name: path.basename(values.questions, '.json'), docs: path.resolve(values.corpus), questions: path.resolve(values.questions), language: values.language };
-  return { sets: [set], record: values.record, embedder };
+  if (record && embedder === 'local') throw new Error('--record records keyword retrieval\'s figures, which CI checks: it does not go with --embedder local');
+  if (!single) return { sets: DEFAULT_ANSWER_SETS, record, embedder };
+  return { sets: [{ name: path.basename(single.questions, '.json'), ...single }], record, embedder };
 }
 
 /** What a report says the answers were retrieved with. */

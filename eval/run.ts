@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { evalArgs } from './cli-options.js';
 import { evaluateCorpus } from './evaluate.js';
 import { figuresOf, recordFigures, type Figures } from './figures.js';
 import { readQuestions } from './questions.js';
@@ -20,23 +20,10 @@ import { formatRun } from './report.js';
 import { DEFAULT_SETS, localEmbedding } from './sets.js';
 
 function options(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      corpus: { type: 'string' },
-      questions: { type: 'string' },
-      language: { type: 'string' },
-      english: { type: 'boolean', default: false },
-      embedder: { type: 'string', default: 'local' },
-      record: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  if (values.embedder !== 'local' && values.embedder !== 'none') throw new Error('--embedder must be local or none');
-  if (values.corpus === undefined && values.questions === undefined) return { ...values, sets: DEFAULT_SETS };
-  if (values.corpus === undefined || values.questions === undefined) throw new Error('give both --corpus DIR and --questions FILE');
-  const docs = path.resolve(values.corpus);
-  return { ...values, sets: [{ docs, questions: { [path.basename(docs)]: path.resolve(values.questions) }, ...(values.language ? { language: values.language } : {}) }] };
+  const { embedder, record, english, single } = evalArgs(argv, 'local');
+  const base = { embedder, record, english };
+  if (!single) return { ...base, sets: DEFAULT_SETS };
+  return { ...base, sets: [{ docs: single.docs, questions: { [path.basename(single.docs)]: single.questions }, ...(single.language ? { language: single.language } : {}) }] };
 }
 
 async function main(): Promise<void> {

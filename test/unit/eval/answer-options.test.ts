@@ -17,6 +17,9 @@ describe('answer eval: --embedder', () => {
     assert.throws(() => answerEvalOptions(['--embedder', 'openai']), /--embedder must be none or local/);
     assert.throws(() => answerEvalOptions(['--embedder', 'local', '--record']), /does not go with --embedder local/);
     assert.throws(() => answerEvalOptions(['--embedder', 'local', '--record', '--corpus', 'docs', '--questions', 'q.json']), /does not go with --embedder local/);
+    assert.throws(() => answerEvalOptions(['--english']), /--english is the retrieval eval's/);
+    assert.throws(() => answerEvalOptions(['--corpus', 'docs']), /give both --corpus DIR and --questions FILE/);
+    assert.deepEqual(answerEvalOptions(['--corpus', 'docs', '--questions', 'sets/q.json', '--language', 'de']).sets.map((s) => [s.name, s.language]), [['q', 'de']]);
   });
 
   it('labels the report with the retrieval, and counts how each answer\'s search ranked', () => {
