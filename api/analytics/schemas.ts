@@ -267,8 +267,11 @@ export const GapSchema = v.object({
     v.maxLength(10),
     v.description('`questions`, in the same order, each with its thread.'),
   ),
-  pages: v.array(v.object({ title: v.string(), url: v.string(), path: v.string() })),
-  suggestion: v.string(),
+  pages: v.pipe(
+    v.array(v.object({ title: v.string(), url: v.string(), path: v.string() })),
+    v.description('The pages its answers cited most, at most three; none from answers that share no word with the pages they found (`no_match`).'),
+  ),
+  suggestion: v.pipe(v.string(), v.description('Extend the nearest page, or, with none, add a page about the topic.')),
   lastAskedAt: dateTime,
   jobs: v.array(v.object({ jobId: v.string(), projectId: v.string(), status: v.string(), prLink: v.nullable(v.string()) })),
 });

@@ -85,6 +85,15 @@ function suggestionFor(topic: string[], pages: AnswerSource[]): string {
     : `Add a page about ${subject} that answers the readers' questions.`;
 }
 
+/**
+ * The pages an answer's question is near: the pages it cited, unless it shares no word with them
+ * (an extractive answer's `no_match`: the search named the closest pages whatever was asked). A
+ * gap of only such questions is a page to add, not an unrelated page to extend.
+ */
+function nearestSources(record: AnswerRecord): AnswerSource[] {
+  return record.unansweredReason === 'no_match' ? [] : record.sources;
+}
+
 /** A gap's distinct questions from its answers newest first, each with the newest thread that asked it. */
 function examplesOf(newestFirst: AnswerRecord[]): GapExample[] {
   const threadOf = new Map<string, string | null>();
@@ -118,7 +127,7 @@ export function coverageGaps(input: GapQuestion[]): CoverageGap[] {
         stemCount.set(t.stem, (stemCount.get(t.stem) ?? 0) + 1);
         if (!wordOf.has(t.stem)) wordOf.set(t.stem, t.word);
       }
-      for (const source of questions[i]!.record.sources) {
+      for (const source of nearestSources(questions[i]!.record)) {
         const seen = pageCount.get(source.path);
         pageCount.set(source.path, { source: seen?.source ?? { title: source.title, url: source.url.split('#')[0] ?? source.url, path: source.path }, n: (seen?.n ?? 0) + 1 });
       }

@@ -46,6 +46,20 @@ describe('coverage gaps', () => {
     assert.match(sla?.suggestion ?? '', /^Add a page about /);
   });
 
+  it('does not suggest extending a page a question shares no word with: the extractive answer found none that meets it', () => {
+    const asked = (id: string, question: string, unansweredReason: 'no_match' | 'no_citation'): GapQuestion => ({
+      record: answer(id, Date.UTC(2026, 0, 3) + Number(id.slice(1)) * 1000, { question, sources: [INSTALL], resolution: 'unanswered', unansweredReason }),
+      notHelpful: false,
+    });
+    const [unmatched] = coverageGaps([asked('m1', 'Can I pay with PayPal?', 'no_match'), asked('m2', 'paying by paypal', 'no_match')]);
+    assert.equal(unmatched?.count, 2);
+    assert.deepEqual(unmatched?.pages, []);
+    assert.match(unmatched?.suggestion ?? '', /^Add a page about /);
+    // A model that cited none of the passages it was given was still given the nearest pages the search found.
+    const [uncited] = coverageGaps([asked('m3', 'Can I pay with PayPal?', 'no_citation')]);
+    assert.deepEqual(uncited?.pages.map((p) => p.path), ['/guides/install']);
+  });
+
   it('gives each example question the newest thread that asked it, null when only a door without threads did', () => {
     const at = (minute: number) => Date.UTC(2026, 0, 2) + minute * 60_000;
     const asked = (id: string, minute: number, question: string, threadId: string | null): GapQuestion => ({
