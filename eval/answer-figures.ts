@@ -9,10 +9,14 @@ import type { Split } from './questions.js';
 export const ANSWER_FIGURES_FILE = path.join(__dirname, 'answer-figures.json');
 
 export interface AnswerFigure {
+  /** Answerable questions, over which the next three are shares (`refused`: false refusals). */
   questions: number;
   statesFact: number;
   citesPage: number;
   refused: number;
+  /** Questions the docs do not answer, and the share of them the answer declines. */
+  unanswerable: number;
+  declines: number;
 }
 
 export type AnswerSetFigures = Partial<Record<Split, AnswerFigure>>;
@@ -24,12 +28,27 @@ const round = (n: number) => Math.round(n * 1e4) / 1e4;
 export function answerFiguresOf(outcomes: AnswerOutcome[]): AnswerSetFigures {
   const figures: AnswerSetFigures = {};
   for (const { split, scores: s } of scoreAnswers(outcomes)) {
-    figures[split] = { questions: s.questions, statesFact: round(s.statesFact), citesPage: round(s.citesPage), refused: round(s.refused) };
+    figures[split] = {
+      questions: s.questions,
+      statesFact: round(s.statesFact),
+      citesPage: round(s.citesPage),
+      refused: round(s.refused),
+      unanswerable: s.unanswerable,
+      declines: round(s.declines),
+    };
   }
   return figures;
 }
 
-const AnswerFigureSchema = v.object({ questions: v.number(), statesFact: v.number(), citesPage: v.number(), refused: v.number() });
+/** A record from before the question files held unanswerable questions reads as holding none. */
+const AnswerFigureSchema = v.object({
+  questions: v.number(),
+  statesFact: v.number(),
+  citesPage: v.number(),
+  refused: v.number(),
+  unanswerable: v.optional(v.number(), 0),
+  declines: v.optional(v.number(), 0),
+});
 const AnswerSetFiguresSchema = v.partial(v.object({ dev: AnswerFigureSchema, test: AnswerFigureSchema }));
 
 export function readAnswerFigures(file = ANSWER_FIGURES_FILE): Promise<AnswerFigures> {
@@ -42,8 +61,9 @@ export function recordAnswerFigures(sets: AnswerFigures, file = ANSWER_FIGURES_F
 }
 
 /**
- * What is worse than the recorded figures: one line per split and figure. Stating the fact and citing
- * a page must not fall, refusing must not rise. No slack: keyword retrieval and the extractive answer are exact.
+ * What is worse than the recorded figures: one line per split and figure. Stating the fact, citing
+ * a page and declining what the docs do not answer must not fall, refusing what they do answer must
+ * not rise. No slack: keyword retrieval and the extractive answer are exact.
  */
 export function answerRegressions(recorded: AnswerSetFigures, current: AnswerSetFigures): string[] {
   const found: string[] = [];
@@ -52,7 +72,8 @@ export function answerRegressions(recorded: AnswerSetFigures, current: AnswerSet
     const now = current[split];
     if (!before || !now) continue;
     if (now.questions !== before.questions) found.push(`${split}: ${now.questions} questions, recorded over ${before.questions} (record again)`);
-    for (const metric of ['statesFact', 'citesPage'] as const) {
+    if (now.unanswerable !== before.unanswerable) found.push(`${split}: ${now.unanswerable} unanswerable questions, recorded over ${before.unanswerable} (record again)`);
+    for (const metric of ['statesFact', 'citesPage', 'declines'] as const) {
       if (now[metric] + 1e-9 < before[metric]) found.push(`${split} ${metric}: ${now[metric]} < recorded ${before[metric]}`);
     }
     if (now.refused > before.refused + 1e-9) found.push(`${split} refused: ${now.refused} > recorded ${before.refused}`);

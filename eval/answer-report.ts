@@ -7,21 +7,28 @@ const SPLITS: Split[] = ['dev', 'test'];
 const SHOWN_CHARS = 200;
 
 export interface AnswerScores {
+  /** The split's answerable questions. */
   questions: number;
-  /** Shares of the split's questions. */
+  /** Shares of the split's answerable questions; `refused` is a false refusal. */
   statesFact: number;
   citesPage: number;
   refused: number;
   baselineStatesFact: number;
   retrievedPage: number;
+  /** The split's questions the docs do not answer. */
+  unanswerable: number;
+  /** Shares of those: the answer says the docs do not cover it; the baseline declines only when the search found no page. */
+  declines: number;
+  baselineDeclines: number;
 }
 
 const share = (outcomes: AnswerOutcome[], test: (o: AnswerOutcome) => boolean) => (outcomes.length === 0 ? 0 : outcomes.filter(test).length / outcomes.length);
 
-/** Each split's shares. */
+/** Each split's shares: of its answerable questions, and apart, of those the docs do not answer. */
 export function scoreAnswers(outcomes: AnswerOutcome[]): Array<{ split: Split; scores: AnswerScores }> {
   return SPLITS.map((split) => {
-    const mine = outcomes.filter((o) => o.question.split === split);
+    const mine = outcomes.filter((o) => o.question.split === split && !o.question.unanswerable);
+    const unanswerable = outcomes.filter((o) => o.question.split === split && o.question.unanswerable);
     return {
       split,
       scores: {
@@ -31,6 +38,9 @@ export function scoreAnswers(outcomes: AnswerOutcome[]): Array<{ split: Split; s
         refused: share(mine, (o) => o.refused),
         baselineStatesFact: share(mine, (o) => o.baselineStatesFact),
         retrievedPage: share(mine, (o) => o.retrievedPage),
+        unanswerable: unanswerable.length,
+        declines: share(unanswerable, (o) => o.refused),
+        baselineDeclines: share(unanswerable, (o) => o.baselineDeclines),
       },
     };
   });
@@ -48,24 +58,29 @@ export function retrievalCounts(outcomes: AnswerOutcome[]): string {
 }
 
 /**
- * The set's table per split, then the dev questions whose answer misses the fact (never the test
- * split's). `embedder` names the retrieval the run used, whose modes per answer are counted.
+ * The set's table per split, then the dev questions whose answer misses the fact and the dev
+ * questions the docs do not answer that were answered anyway (never the test split's). `embedder` names the retrieval the run used, whose modes per answer are counted.
  */
 export function formatAnswerRun(name: string, outcomes: AnswerOutcome[], embedder: AnswerEmbedder = 'none'): string {
   const lines = [
     `${name}: extractive answers over ${retrievalLabel(embedder)}`,
     `answers' retrieval: ${retrievalCounts(outcomes)}`,
     '',
-    '| split | questions | states the fact | cites an expected page | refuses | baseline states the fact | expected page retrieved |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| split | questions | states the fact | cites an expected page | refuses | baseline states the fact | expected page retrieved | unanswerable | declines | baseline declines |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const { split, scores: s } of scoreAnswers(outcomes)) {
-    lines.push(`| ${split} | ${s.questions} | ${s.statesFact.toFixed(3)} | ${s.citesPage.toFixed(3)} | ${s.refused.toFixed(3)} | ${s.baselineStatesFact.toFixed(3)} | ${s.retrievedPage.toFixed(3)} |`);
+    const answerable = [s.statesFact, s.citesPage, s.refused, s.baselineStatesFact, s.retrievedPage].map((n) => n.toFixed(3));
+    lines.push(`| ${split} | ${s.questions} | ${answerable.join(' | ')} | ${s.unanswerable} | ${s.declines.toFixed(3)} | ${s.baselineDeclines.toFixed(3)} |`);
   }
-  const misses = outcomes.filter((o) => o.question.split === 'dev' && !o.statesFact);
+  const dev = outcomes.filter((o) => o.question.split === 'dev');
+  const misses = dev.filter((o) => !o.question.unanswerable && !o.statesFact);
   lines.push('', `dev answers without the expected fact (${misses.length}; each answer's first ${SHOWN_CHARS} characters after its label):`);
   for (const o of misses) {
     lines.push(`- ${o.question.q}`, `  expected: ${expectedOf(o)} (pages ${o.question.pages.join(', ')})`, `  answer: ${shownAnswer(o.answer)}`);
   }
+  const answered = dev.filter((o) => o.question.unanswerable && !o.refused);
+  lines.push('', `dev questions the docs do not answer, answered anyway (${answered.length}):`);
+  for (const o of answered) lines.push(`- ${o.question.q}`, `  answer: ${shownAnswer(o.answer)}`);
   return lines.join('\n');
 }

@@ -43,10 +43,13 @@ export interface AnswerOutcome {
   citesPage: boolean;
   /** An expected page was among those retrieved for the answer. */
   retrievedPage: boolean;
+  /** The answer says the docs do not cover the question: a false refusal when it is answerable, a decline when it is not. */
   refused: boolean;
   /** The naive baseline: the first two sentences of the top-ranked page's passage. */
   baseline: string;
   baselineStatesFact: boolean;
+  /** The naive baseline's decline: the search behind the answer found no page at all. */
+  baselineDeclines: boolean;
   /** How the search behind the answer ranked (`SearchHit.metadata.retrieval`); undefined when it found nothing. */
   retrieval: RetrievalMode | undefined;
 }
@@ -124,6 +127,7 @@ function outcomeOf(question: AnswerQuestion, prepared: PreparedAnswer, answer: s
     refused: REFUSAL.test(answer),
     baseline,
     baselineStatesFact: statesFact(baseline, question.expect),
+    baselineDeclines: prepared.citations.length === 0,
     retrieval,
   };
 }

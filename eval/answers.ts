@@ -1,9 +1,10 @@
 /**
- * Answer eval: does the extractive answer a reader gets state the fact asked for? Each question is
+ * Answer eval: does the extractive answer a reader gets state the fact asked for, and decline a
+ * question the docs do not answer? Each question is
  * asked through the API's answer service over keyword retrieval (or, with `--embedder local`, over
  * hybrid retrieval through the bundled local embedder, as `npm start` ranks by default), and the
- * answer is checked for the question's expected phrases, beside a naive baseline computed in the
- * same run. A report, not a test: it exits 0 whatever the scores (1 when a hybrid run's query
+ * answer is checked for the question's expected phrases (or, for an unanswerable one, for saying
+ * the docs do not cover it), beside naive baselines computed in the same run. A report, not a test: it exits 0 whatever the scores (1 when a hybrid run's query
  * embedder did not answer in time). With `--record` it rewrites eval/answer-figures.json, the
  * keyword figures the CI test must not fall below; it refuses `--embedder local`.
  * Usage:

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { answerEvalOptions, DEFAULT_ANSWER_SETS, formatAnswerRun, type AnswerOutcome } from '../../../eval/index.js';
 
 function outcome(split: 'dev' | 'test', retrieval: AnswerOutcome['retrieval']): AnswerOutcome {
-  const question = { q: 'Which port?', pages: ['/ports'], expect: ['443'], tags: [], split };
-  return { question, answer: 'Port 443 [1]', statesFact: true, citesPage: true, retrievedPage: true, refused: false, baseline: '', baselineStatesFact: false, retrieval };
+  const question = { q: 'Which port?', pages: ['/ports'], expect: ['443'], unanswerable: false, tags: [], split };
+  return { question, answer: 'Port 443 [1]', statesFact: true, citesPage: true, retrievedPage: true, refused: false, baseline: '', baselineStatesFact: false, baselineDeclines: false, retrieval };
 }
 
 describe('answer eval: --embedder', () => {
