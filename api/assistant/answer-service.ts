@@ -4,7 +4,7 @@ import type { ChatModel } from '../../core/platform/index.js';
 import type { Logger } from '../../core/logger.js';
 import type { Config } from '../../core/config.js';
 import { UnavailableError } from '../../core/errors.js';
-import { hitsInBestVersion, hitsInQuestionLanguage, type DocIndex, type PageContent, type SearchFilter } from '../../core/retrieval/index.js';
+import { hitsInBestVersion, hitsInQuestionLanguage, type DocIndex, type PageContent, type SearchFilter, type Vocabulary } from '../../core/retrieval/index.js';
 import { secondsSince, type AssistantMetrics } from '../../core/telemetry/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { ThreadRef, ThreadStore, ThreadTranscript } from '../../core/threads/index.js';
@@ -75,6 +75,8 @@ export interface PreparedAnswer {
    * append the pages they find, numbered on, while the answer streams.
    */
   citations: Citation[];
+  /** The domain's vocabulary, for the extractive mode (see `AnswerInput.vocabulary`). */
+  vocabulary?: Vocabulary | undefined;
 }
 
 export interface AnswerOptions {
@@ -199,7 +201,10 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         context: question.context,
         budget: deps.promptTokens,
       });
-      return { question: scope === filter ? question : { ...question, filter: scope }, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages) };
+      // Only the extractive mode reads the vocabulary: a model judges for itself what the pages do not say.
+      const vocabulary = answerer.mode === 'extractive' ? await docIndex.vocabulary?.(domain.id) : undefined;
+      const scoped = scope === filter ? question : { ...question, filter: scope };
+      return { question: scoped, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages), ...(vocabulary ? { vocabulary } : {}) };
     },
 
     searchCall(prepared, toolCallId) {
@@ -224,7 +229,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         onSearch: options.onSearch,
       });
       const started = performance.now();
-      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, signal, orgId: options.trace.orgId, search });
+      const run = answerer.answer({ question: question.conversation.question, prompt, citations, domain: question.domain, vocabulary: prepared.vocabulary, signal, orgId: options.trace.orgId, search });
       const linker = citationLinker(citations);
       // One generator over the answerer's text: it links, meters and records (a layer per concern cost a promise hop per delta).
       async function* deltas(): AsyncGenerator<string> {

@@ -1,4 +1,5 @@
 import type { AnswerTrace } from '../../core/completions/index.js';
+import type { Vocabulary } from '../../core/retrieval/index.js';
 import type { Domain } from '../../core/tenants/index.js';
 import type { Citation, Usage } from './answer-writer.js';
 import type { AssistantPrompt } from './prompt.js';
@@ -19,6 +20,11 @@ export interface AnswerInput {
   /** One per page, in the order of the prompt's page numbers. */
   citations: Citation[];
   domain: Pick<Domain, 'supportContact' | 'language'>;
+  /**
+   * The words of every page of the domain (see `DocIndex.vocabulary`), when the index keeps them at hand: the
+   * extractive mode declines a question that asks about a word no page holds.
+   */
+  vocabulary?: Vocabulary | undefined;
   signal: AbortSignal;
   /** The asking organisation: a metric label only when the operator turns it on. */
   orgId?: string;

@@ -24,7 +24,7 @@ import {
   type SnapshotChange,
   type StoredChunk,
 } from './snapshot-file.js';
-import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
+import type { PageContent, PageListing, SearchHit, SearchQuery, Vocabulary } from './types.js';
 
 /** How many candidates each ranking contributes before fusion. */
 const CANDIDATES = 50;
@@ -164,6 +164,13 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     const snapshot = loaded.snapshot;
     const { vector, mode } = await vectorOf;
     return searchLoaded(snapshot, keyword, query, vector, mode);
+  }
+
+  /** The pages' keyword index, as a search builds it (and keeps for the next), read as a vocabulary. */
+  async vocabulary(domainId: string): Promise<Vocabulary> {
+    const loaded = await this.domain(domainId);
+    const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
+    return { documentFrequency: (term) => keyword.pages.documentFrequency(term), nearest: (term) => keyword.typos.correct(term) };
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {

@@ -17,6 +17,13 @@ const FUNCTION_WORDS: Readonly<Record<string, ReadonlySet<string>>> = Object.fro
   Object.entries(LANGUAGES).map(([tag, { functionWords }]) => [tag, new Set(functionWords.filter(Boolean))]),
 );
 
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** A language's function words, lower case (`wie`, `le`, `how`): a stemming language (see `stemmingLanguage`), undefined for English; none for a language without a list. */
+export function functionWordsOf(language: string | undefined): ReadonlySet<string> {
+  return FUNCTION_WORDS[language === undefined ? 'en' : primaryLanguage(language)] ?? NO_WORDS;
+}
+
 /** The primary subtag of a BCP 47 tag, lower case (`pt-BR` and `pt_br` give `pt`). */
 export function primaryLanguage(tag: string): string {
   return tag.trim().split(/[-_]/)[0]!.toLowerCase();

@@ -1,4 +1,4 @@
-export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, SearchQuery } from './types.js';
+export type { DocIndex, PageContent, PageListing, SearchFilter, SearchHit, SearchQuery, Vocabulary } from './types.js';
 export type { DocIndexWriter, IndexedChunk, IndexedPage, PageChanges, PageMarkers, WritableDocIndex } from './indexed.js';
 export { normalisePagePath } from './indexed.js';
 export { openDocIndex } from './open-doc-index.js';
@@ -13,7 +13,7 @@ export { EmbeddedDocIndex } from './embedded-store.js';
 export { tokenise, termId } from './tokenise.js';
 export { withinOneEdit } from './query-terms.js';
 export { stemmingLanguage, STEMMED_LANGUAGES } from './stemmers.js';
-export { hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from './hit-scope.js';
+export { functionWordsOf, hitsInBestVersion, hitsInQuestionLanguage, questionLanguage } from './hit-scope.js';
 export { indexDocs, indexFiles, removeDeletedPages, type BatchSummary, type BrokenPage, type IndexSummary, type IndexFilesOptions } from './index-docs.js';
 export { checkedOutCommit, checkoutDocs, remoteHead, SourceFolderMissingError } from './docs-source.js';
 export { listPageFiles, readNavigation, type SiteNavigation, type NavEntry } from '../docs/index.js';

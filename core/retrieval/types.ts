@@ -75,8 +75,25 @@ export interface PageListing {
   content?: string;
 }
 
+/**
+ * The words a domain's pages hold, as its keyword index knows them (terms as `tokenise` cuts them, each
+ * page's in its language): what tells that no page says a word, so a question about it is not answered
+ * from pages that share only its other words.
+ */
+export interface Vocabulary {
+  /** How many pages hold the term; 0 when none does. */
+  documentFrequency(term: string): number;
+  /** The term pages hold one edit away from it (`enviroment`: `environment`), as the search reads a typo; undefined when none is. */
+  nearest(term: string): string | undefined;
+}
+
 export interface DocIndex {
   search(domainId: string, query: SearchQuery): Promise<SearchHit[]>;
+  /**
+   * The domain's vocabulary, from the keyword index its searches use: undefined when the store keeps
+   * none at hand (Qdrant's sparse vectors answer searches, not look-ups of a word).
+   */
+  vocabulary?(domainId: string): Promise<Vocabulary | undefined>;
   getPage(domainId: string, path: string, groups?: string[]): Promise<PageContent | undefined>;
   /** Every page the index holds for the domain, in path order; with `content`, their Markdown too. */
   listPages(domainId: string, options?: { content?: boolean }): Promise<PageListing[]>;
