@@ -6,6 +6,7 @@ import { bestTableRows } from './passage-table.js';
 import { stemmingLanguage } from '../../core/retrieval/index.js';
 import { asksCommand, asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, termsOnPage, type QuestionTerms } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
+import { wordNoPageHolds } from './uncovered-words.js';
 
 export const EXTRACTIVE_LABEL = '_No language model is configured for this assistant, so this answer quotes the documentation:_';
 
@@ -30,12 +31,13 @@ function leadInOf(block: { leadIn: string | undefined; heading: string | undefin
  * sentences (the command a reader asked for) is quoted whole with what introduces it, or, when they
  * meet it better, the rows of its tables that do (with the table's header: a limit, a default, a
  * prefix); the rest of a table, MDX components and longer code are left to the page. A page with nothing that meets the question is
- * named with its citation.
+ * named with its citation. When no page meets the question, or it asks about a word no page of the
+ * site holds (see `wordNoPageHolds`), the answer says the documentation does not seem to cover it.
  */
 export function extractiveAnswerer(): Answerer {
   return {
     mode: 'extractive',
-    answer({ question, prompt, citations, domain }: AnswerInput): AnswerRun {
+    answer({ question, prompt, citations, domain, vocabulary }: AnswerInput): AnswerRun {
       const contact = domain.supportContact ? ` Please contact ${literal(domain.supportContact)}.` : '';
       const blocks: string[] = [];
       let matched = false;
@@ -76,7 +78,9 @@ export function extractiveAnswerer(): Answerer {
           if (block) quotes.push(`${leadInOf(block, c.title)} ${cite}\n\n${block.markdown}\n\n`);
           if (quoted.length === 0 && !block) named.push(`**${literal(c.title)}** ${cite}`);
         });
-        if (matched) {
+        // A question about a word no page of the site holds is not answered by the pages that share its other words.
+        const unheard = vocabulary && wordNoPageHolds(question, questionTerms(prompt.passages.find((p) => p.path === citations[0]!.path)?.metadata.language ?? domain.language).language, vocabulary);
+        if (matched && !unheard) {
           blocks.push(`${EXTRACTIVE_LABEL}\n\n`, ...quotes);
           if (named.length > 0) blocks.push(`See also ${named.join(', ')}.\n\n`);
         } else {

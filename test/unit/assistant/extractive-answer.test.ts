@@ -4,7 +4,8 @@ import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
 import { asksCommand, asksQuantity, bestSentences, sentencesOf, termsOf, termsOnPage } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
-import type { SearchHit } from '../../../core/retrieval/index.js';
+import { wordNoPageHolds } from '../../../api/assistant/uncovered-words.js';
+import { tokenise, withinOneEdit, type SearchHit, type Vocabulary } from '../../../core/retrieval/index.js';
 
 const page = (path: string, title: string, content: string): SearchHit => ({ path, content, metadata: { title, anchor: 'start', breadcrumb: [title], score: 1 } });
 
@@ -30,10 +31,20 @@ const MDX = [
   'curl -X POST https://example.com',
 ].join('\n');
 
-async function answerText(question: string, hits: SearchHit[], language?: string): Promise<string> {
+/** The vocabulary of a site whose pages are `texts`, each cut as `language`'s, with the one-edit typo reading. */
+function vocabularyOf(texts: string[], language?: string): Vocabulary {
+  const pages = texts.map((text) => new Set(tokenise(text, language)));
+  const all = new Set(pages.flatMap((terms) => [...terms]));
+  return {
+    documentFrequency: (term) => pages.filter((terms) => terms.has(term)).length,
+    nearest: (term) => (term.length < 5 ? undefined : [...all].find((word) => withinOneEdit(term, word))),
+  };
+}
+
+async function answerText(question: string, hits: SearchHit[], language?: string, vocabulary?: Vocabulary): Promise<string> {
   const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question, earlier: [] }, hits, budget: 4000 });
   const citations = citationsFor('https://docs.example.com', prompt.passages);
-  const run = extractiveAnswerer().answer({ question, prompt, citations, domain: language ? { language } : {}, signal: new AbortController().signal });
+  const run = extractiveAnswerer().answer({ question, prompt, citations, domain: language ? { language } : {}, vocabulary, signal: new AbortController().signal });
   let text = '';
   for await (const delta of run.deltas) text += delta;
   return text;
@@ -379,5 +390,38 @@ describe('extractive answers', () => {
   it('names a page it cannot quote', async () => {
     const text = await answerText('billing', [page('/plans', 'Plans and *billing*', '| Plan | Price |\n| --- | --- |\n| Free | 0 |')]);
     assert.match(text, /See also \*\*Plans and \\\*billing\\\*\*\* \[1\]\./);
+  });
+
+  describe('a question about a name no page of the site holds', () => {
+    const SITE = [
+      'Skylark streams flag changes to your servers. Subscriptions to a project notify you of every change.',
+      'The REST API supports pagination with cursors. Webhooks notify your server of changes.',
+      'Die Zwei-Faktor-Anmeldung schützt das Konto. Die Sicherung läuft jede Nacht.',
+    ];
+    const vocabulary = vocabularyOf(SITE);
+    const hits = [page('/streaming', 'Streaming', SITE[0]!), page('/api', 'REST API', SITE[1]!)];
+
+    it('declines it, though the pages found share its other words, and names the closest pages', async () => {
+      const text = await answerText('Does Skylark support GraphQL subscriptions?', hits, undefined, vocabulary);
+      assert.match(text, /^The documentation does not seem to cover this question\. The closest pages: \*\*Streaming\*\* \[1\]/);
+    });
+
+    it('quotes the pages as before when the name is on a page, is misspelt from one, or no vocabulary is at hand', async () => {
+      assert.match(await answerText('Does Skylark support GraphQL subscriptions?', hits, undefined, vocabularyOf([...SITE, 'GraphQL is not offered.'])), /^_No language model/);
+      assert.match(await answerText('Does the REST API support PagiNation?', hits, undefined, vocabulary), /^_No language model/);
+      assert.match(await answerText('Does the REST API support PagiNaton?', hits, undefined, vocabulary), /^_No language model/);
+      assert.match(await answerText('Does Skylark support GraphQL subscriptions?', hits), /^_No language model/);
+    });
+
+    it('judges only names of five letters or more, written with a capital after their first letter, and a joined word by its parts', () => {
+      assert.equal(wordNoPageHolds('Does Skylark support GraphQL subscriptions?', undefined, vocabulary), 'graphql');
+      assert.equal(wordNoPageHolds('Can I pay with PayPal?', undefined, vocabulary), 'paypal');
+      // Words no page holds, but plain ones (a paraphrase's), short, or numbers: the pages may say them otherwise.
+      assert.equal(wordNoPageHolds('How do I avoid downtime together with the RSS feed in v12345?', undefined, vocabulary), undefined);
+      assert.equal(wordNoPageHolds('Is the Zwei-Faktor-Anmeldung available?', undefined, vocabulary), undefined, 'its parts are on a page');
+      assert.equal(wordNoPageHolds('Gibt es den Agenten für FreeBSD?', 'de', vocabularyOf(SITE, 'de')), 'freebsd');
+      // Chinese and Japanese are cut into character pairs, which cross words: they are not judged.
+      assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary), undefined);
+    });
   });
 });

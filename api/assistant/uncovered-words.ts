@@ -1,0 +1,44 @@
+/**
+ * What tells that the docs do not answer a question even though pages share some of its words: a
+ * word the question turns on that no page of the whole site holds. Pages found for "Does Skylark
+ * support GraphQL subscriptions?" share `Skylark` and `support` with it; when no page anywhere
+ * says `GraphQL`, quoting them answers another question.
+ */
+import { functionWordsOf, tokenise, type Vocabulary } from '../../core/retrieval/index.js';
+
+/**
+ * Shorter terms are left out: abbreviations and short words (`SLA`, `vue`, `ldap`) are written too
+ * many ways for one page's absence to say much, as a typo reading leaves them alone too.
+ */
+const MIN_DISTINCTIVE_LENGTH = 5;
+/** A word as the tokeniser takes one: letters and digits, joined by `_ - . : /` into one identifier. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[_\-.:/][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu;
+const JOINED = /[_\-.:/]/;
+/** A name as products and standards are written: a capital after the first letter (`GraphQL`, `PayPal`, `HIPAA`, `iPhone`). */
+const NAMED = /^.+\p{Lu}/u;
+/** Chinese, Japanese and Korean: cut into character pairs, of which a pair no page holds may only straddle two words. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** A term no page holds, nor one a typo away from it. */
+function unheard(term: string, vocabulary: Vocabulary): boolean {
+  return term.length >= MIN_DISTINCTIVE_LENGTH && !/\d/.test(term) && vocabulary.documentFrequency(term) === 0 && vocabulary.nearest(term) === undefined;
+}
+
+/**
+ * The question's first content word (not one of `language`'s function words) of five letters or
+ * more that no page of the site holds, even read as a typo of one that a page holds; undefined when
+ * every such word is on some page. `language` is the stemming language the pages are cut in
+ * (see `stemmingLanguage`). A word written whole (`GraphQL`, `PayPal`) is judged as itself; one
+ * joined of several (`two-factor`, `Node.js`) by its parts, as a page may write them apart.
+ */
+export function wordNoPageHolds(question: string, language: string | undefined, vocabulary: Vocabulary): string | undefined {
+  const functionWords = functionWordsOf(language);
+  for (const word of question.match(WORD) ?? []) {
+    if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !NAMED.test(word)) continue;
+    const terms = tokenise(word, language);
+    const judged = JOINED.test(word) ? terms.slice(1) : terms.slice(0, 1);
+    const found = judged.find((term) => unheard(term, vocabulary));
+    if (found) return found;
+  }
+  return undefined;
+}
