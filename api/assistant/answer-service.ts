@@ -202,7 +202,7 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         budget: deps.promptTokens,
       });
       // Only the extractive mode reads the vocabulary: a model judges for itself what the pages do not say.
-      const vocabulary = answerer.mode === 'extractive' ? await docIndex.vocabulary?.(domain.id) : undefined;
+      const vocabulary = answerer.mode === 'extractive' ? await docIndex.vocabulary(domain.id) : undefined;
       const scoped = scope === filter ? question : { ...question, filter: scope };
       return { question: scoped, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages), ...(vocabulary ? { vocabulary } : {}) };
     },

@@ -10,7 +10,7 @@ import { byPath, generationOf, listingOf } from './page-listing.js';
 import { qdrantFilter } from './qdrant-filter.js';
 import { queryTokens } from './query-terms.js';
 import { termId } from './tokenise.js';
-import type { PageContent, PageListing, SearchHit, SearchQuery } from './types.js';
+import type { PageContent, PageListing, SearchHit, SearchQuery, Vocabulary } from './types.js';
 
 /** Names of the collection's vectors. */
 export const SPARSE = 'text';
@@ -148,6 +148,11 @@ export class QdrantDocIndex implements WritableDocIndex {
       .filter(({ score }) => query.scoreThreshold === undefined || score >= query.scoreThreshold)
       .slice(0, query.pageSize)
       .flatMap(({ hits, score }) => hits.map((p) => hitOf(p.payload ?? {}, score, mode)));
+  }
+
+  /** None: Qdrant's sparse vectors answer searches, not look-ups of a word, so the extractive mode does not decline on a word's absence here. */
+  async vocabulary(): Promise<Vocabulary | undefined> {
+    return undefined;
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {

@@ -93,7 +93,7 @@ export interface DocIndex {
    * The domain's vocabulary, from the keyword index its searches use: undefined when the store keeps
    * none at hand (Qdrant's sparse vectors answer searches, not look-ups of a word).
    */
-  vocabulary?(domainId: string): Promise<Vocabulary | undefined>;
+  vocabulary(domainId: string): Promise<Vocabulary | undefined>;
   getPage(domainId: string, path: string, groups?: string[]): Promise<PageContent | undefined>;
   /** Every page the index holds for the domain, in path order; with `content`, their Markdown too. */
   listPages(domainId: string, options?: { content?: boolean }): Promise<PageListing[]>;
