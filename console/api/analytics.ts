@@ -2,6 +2,7 @@ import type { CallerStats, Conversation, ConversationsResponse, Feedback, Feedba
 import { normalizeThread } from '../data/conversations.js';
 import { periodQuery, type Period } from '../data/period.js';
 import { ApiError, request } from './client.js';
+import type { RequestOf, ResponseOf } from './responses.js';
 
 export type { Period };
 
@@ -83,6 +84,6 @@ export function gaps(domain: string, period: Period, cursor?: string): Promise<G
 }
 
 /** Starts an agent job on `projectId` prefilled from the gap (found in `period`, as listed); answers its id. */
-export function fixGap(domain: string, gapId: string, period: Period, body: { projectId: string; asDraft?: boolean }): Promise<{ gapId: string; projectId: string; jobId: string }> {
+export function fixGap(domain: string, gapId: string, period: Period, body: Pick<RequestOf<'analyticsGapJob'>, 'projectId' | 'asDraft'>): Promise<ResponseOf<'analyticsGapJob'>> {
   return request(`${base(domain)}/gaps/${encodeURIComponent(gapId)}/job`, { method: 'POST', body: { ...body, ...periodQuery(period) } });
 }

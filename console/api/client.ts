@@ -5,10 +5,10 @@
  * server named for a 400.
  */
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import type { components } from './openapi.gen.js';
+
+/** One broken rule of a 400 (`details` of the API's Error): the field, and what is wrong with it. */
+export type FieldError = NonNullable<components['schemas']['Error']['details']>[number];
 
 export class ApiError extends Error {
   constructor(

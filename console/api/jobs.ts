@@ -1,21 +1,9 @@
 import { request } from './client.js';
+import type { ResponseOf } from './responses.js';
 
-export type JobStatus = 'active' | 'completed' | 'failed' | 'archived';
-
-/** The job object of `GET /v2/agent/{projectId}/job/{id}`, as far as the console shows it. */
-export interface Job {
-  id: string;
-  status: JobStatus;
-  prLink: string | null;
-  createdAt: string;
-  updatedAt: string;
-  branch: string;
-  title: string | null;
-  summary: string | null;
-  turns: number;
-  filesChanged: string[];
-  error?: { code: string; message: string };
-}
+/** The job object of `GET /v2/agent/{projectId}/job/{id}`. */
+export type Job = ResponseOf<'getAgentJob'>;
+export type JobStatus = Job['status'];
 
 /** One event of the job event stream (`GET …/job/{id}/events`). */
 export interface JobEvent {
@@ -28,10 +16,7 @@ export interface JobEvent {
 const jobPath = (projectId: string, jobId?: string) => `/v2/agent/${encodeURIComponent(projectId)}/job${jobId ? `/${encodeURIComponent(jobId)}` : ''}`;
 
 /** One page of a project's jobs, newest first, and where the next (older) one starts. */
-export interface JobsPage {
-  jobs: Job[];
-  nextCursor: string | null;
-}
+export type JobsPage = ResponseOf<'listAgentJobs'>;
 
 /** A project's newest jobs, or the page after `cursor` (the `nextCursor` of the page before). */
 export function listJobs(projectId: string, cursor?: string): Promise<JobsPage> {

@@ -1,15 +1,11 @@
 import { ApiError, request, setCsrfToken, setPublicUrl } from './client.js';
+import type { ResponseOf } from './responses.js';
 
 /**
  * What `/console/session` answers: the organisation signed in, the CSRF token for this session, and
  * the deployment's public URL (null: the server has none set).
  */
-export interface Session {
-  organisation: { id: string; name: string };
-  csrfToken: string;
-  expiresAt: string;
-  publicUrl: string | null;
-}
+export type Session = ResponseOf<'getConsoleSession'>;
 
 /** The session the browser's cookie holds now, or null when it holds none; takes the public URL it names. */
 async function readSession(): Promise<Session | null> {

@@ -61,10 +61,10 @@ export function questionsPerDay(conversations: Conversation[], days: string[]): 
 
 /**
  * Questions, and answered against unanswered, per day: from the server's
- * daily counts when it sends them (every answer of the period), else counted
+ * daily counts when there are any (every answer of the period), else counted
  * from the conversations read.
  */
-export function answersByDay(conversations: Conversation[], stats: CallerStats | null, days: string[]): { questions: ChartData; answered: ChartData } {
+export function answersByDay(conversations: Conversation[], stats: Pick<CallerStats, 'days'> | null, days: string[]): { questions: ChartData; answered: ChartData } {
   if (!stats?.days) return { questions: questionsPerDay(conversations, days), answered: answeredPerDay(conversations, days) };
   const byDay = new Map(stats.days.map((d) => [d.date, d]));
   const pick = (key: 'total' | 'answered' | 'unanswered') => days.map((d) => byDay.get(d)?.[key] ?? 0);
@@ -74,19 +74,15 @@ export function answersByDay(conversations: Conversation[], stats: CallerStats |
   };
 }
 
-/** Answered and unanswered questions per day; an answer without a resolution counts as answered when it cites a source. */
+/** Answered and unanswered questions per day, as the API resolved each. */
 export function answeredPerDay(conversations: Conversation[], days: string[]): ChartData {
   return countByDay(conversations, days, (c) => dayOfIso(c.timestamp), [
-    { name: 'Answered', keep: (c) => resolutionOf(c) === 'answered' },
-    { name: 'Unanswered', keep: (c) => resolutionOf(c) === 'unanswered' },
+    { name: 'Answered', keep: (c) => c.resolutionStatus === 'answered' },
+    { name: 'Unanswered', keep: (c) => c.resolutionStatus === 'unanswered' },
   ]);
 }
 
-export function resolutionOf(c: Conversation): 'answered' | 'unanswered' {
-  return c.resolutionStatus ?? (c.sources.length > 0 ? 'answered' : 'unanswered');
-}
-
-/** Thumbs up and down per day; ratings without `helpful` (Mintlify's contextual feedback) are left out. */
+/** Thumbs up and down per day. */
 export function feedbackPerDay(feedback: Feedback[], days: string[]): ChartData {
   return countByDay(feedback, days, (f) => dayOfIso(f.createdAt), [
     { name: 'Thumbs up', keep: (f) => f.helpful === true },
@@ -94,13 +90,10 @@ export function feedbackPerDay(feedback: Feedback[], days: string[]): ChartData 
   ]);
 }
 
-/** How often a term was searched, in either shape (see `SearchStat`). */
-export const timesSearched = (s: SearchStat): number => s.searches ?? s.hits;
-
 /** The most searched queries, most first. */
 export function topSearches(searches: SearchStat[], limit = 10): ChartData {
-  const top = [...searches].sort((a, b) => timesSearched(b) - timesSearched(a) || a.searchQuery.localeCompare(b.searchQuery)).slice(0, limit);
-  return { labels: top.map((s) => s.searchQuery), series: [{ name: 'Searches', values: top.map(timesSearched) }] };
+  const top = [...searches].sort((a, b) => b.hits - a.hits || a.searchQuery.localeCompare(b.searchQuery)).slice(0, limit);
+  return { labels: top.map((s) => s.searchQuery), series: [{ name: 'Searches', values: top.map((s) => s.hits) }] };
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Conversation, Feedback, Source, ThreadResponse } from './shapes.js';
-import { resolutionOf } from './charts.js';
 
 export type Rating = 'up' | 'down';
 export type FeedbackFilter = 'all' | 'up' | 'down' | 'none';
@@ -7,7 +6,7 @@ export type FeedbackFilter = 'all' | 'up' | 'down' | 'none';
 export interface ConversationRow extends Conversation {
   rating: Rating | null;
   comment: string | null;
-  resolution: 'answered' | 'unanswered';
+  resolution: Conversation['resolutionStatus'];
 }
 
 /**
@@ -29,8 +28,7 @@ export function citedSources(content: string, sources: Source[]): Source[] {
 export function ratingsById(feedback: Feedback[]): Map<string, { rating: Rating; comment: string | null }> {
   const out = new Map<string, { rating: Rating; comment: string | null }>();
   for (const f of feedback) {
-    if (f.helpful === undefined) continue;
-    out.set(f.messageId ?? f.id, { rating: f.helpful ? 'up' : 'down', comment: f.comment });
+    out.set(f.messageId, { rating: f.helpful ? 'up' : 'down', comment: f.comment });
   }
   return out;
 }
@@ -41,7 +39,7 @@ export function conversationRows(conversations: Conversation[], feedback: Feedba
   return conversations
     .map((c) => {
       const r = ratings.get(c.id);
-      return { ...c, sources: citedSources(c.response, c.sources), rating: r?.rating ?? null, comment: r?.comment ?? null, resolution: resolutionOf(c) };
+      return { ...c, sources: citedSources(c.response, c.sources), rating: r?.rating ?? null, comment: r?.comment ?? null, resolution: c.resolutionStatus };
     })
     .filter((row) => filter === 'all' || (filter === 'none' ? row.rating === null : row.rating === filter))
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
@@ -63,11 +61,10 @@ export function normalizeThread(raw: unknown): ThreadResponse {
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ThreadResponse> & { exchanges?: LegacyExchange[] };
   const threadId = String(body.threadId ?? '');
   const createdAt = String(body.createdAt ?? '');
-  const conversations = Array.isArray(body.conversations) ? body.conversations : undefined;
-  if (Array.isArray(body.messages)) return { threadId, createdAt, messages: body.messages, ...(conversations ? { conversations } : {}) };
+  if (Array.isArray(body.messages)) return { threadId, createdAt, messages: body.messages };
   const messages = (body.exchanges ?? []).flatMap((e) => [
     { id: `${e.messageId}:question`, role: 'user' as const, content: e.question, createdAt: e.startedAt },
     { id: e.messageId, role: 'assistant' as const, content: e.answer, createdAt: e.finishedAt },
   ]);
-  return { threadId, createdAt, messages, ...(conversations ? { conversations } : {}) };
+  return { threadId, createdAt, messages };
 }

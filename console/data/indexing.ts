@@ -1,16 +1,7 @@
-/** Why an indexing run did not complete, as the index status reports it (`errorCode`; core/contracts/index-domain.ts). */
-export type IndexErrorCode =
-  | 'unknown_domain'
-  | 'checkout_failed'
-  | 'docs_folder_missing'
-  | 'docs_folder_outside'
-  | 'model_credentials'
-  | 'model_failed'
-  | 'model_unavailable'
-  | 'timed_out'
-  | 'terminated'
-  | 'canceled'
-  | 'internal';
+import type { ResponseOf } from '../api/responses.js';
+
+/** Why an indexing run did not complete, as the index status reports it (`errorCode`). */
+export type IndexErrorCode = NonNullable<ResponseOf<'adminIndexStatus'>['errorCode']>;
 
 /**
  * What went wrong with a domain's indexing, and what to do, in a sentence for

@@ -5,7 +5,6 @@
  */
 import { answerRenderer } from '../../core/markdown/answer.js';
 import { AnswerSources } from '../../core/markdown/answer-sources.js';
-import { resolutionOf } from './charts.js';
 import { NEW_TAB_NOTE, ratingsById, type Rating } from './conversations.js';
 import type { Conversation, Feedback, Source, ThreadResponse } from './shapes.js';
 
@@ -36,7 +35,7 @@ export function shownAnswer(markdown: string, passages: Source[], site: string |
 
 export interface ThreadTurn {
   id: string;
-  role: 'user' | 'assistant';
+  role: ThreadResponse['messages'][number]['role'];
   /** A question as the reader typed it (shown as text); an answer's Markdown as stored. */
   content: string;
   /** An answer as the reader saw it, rendered (see `shownAnswer`); null for a question. */
@@ -44,7 +43,7 @@ export interface ThreadTurn {
   createdAt: string;
   /** The pages an answer cites, in the order its citations number them. */
   sources: Source[];
-  resolution: 'answered' | 'unanswered' | null;
+  resolution: Conversation['resolutionStatus'] | null;
   rating: Rating | null;
   comment: string | null;
 }
@@ -53,12 +52,11 @@ export interface ThreadTurn {
  * A thread as the console shows it: Mintlify's messages, each answer rendered
  * as the reader saw it (links on the domain's docs site, `site`) with the
  * sources it cited and its rating. Sources and rating come from the message
- * itself when the server puts them there, else from the thread's
- * `conversations` or the listing's answers of that thread (`known`) and the
- * feedback listing.
+ * itself when the server puts them there, else from the listing's answers of
+ * that thread (`known`) and the feedback listing.
  */
 export function threadTurns(thread: ThreadResponse, feedback: Feedback[], known: Conversation[] = [], site?: string): ThreadTurn[] {
-  const answers = new Map([...known, ...(thread.conversations ?? [])].map((c) => [c.id, c]));
+  const answers = new Map(known.map((c) => [c.id, c]));
   const ratings = ratingsById(feedback.filter((f) => !f.threadId || f.threadId === thread.threadId));
   return thread.messages.map((m) => {
     const { sources: own, feedback: ownRating, ...message } = m;
@@ -71,7 +69,7 @@ export function threadTurns(thread: ThreadResponse, feedback: Feedback[], known:
       ...message,
       html: shown.html,
       sources: shown.cited,
-      resolution: answer ? resolutionOf(answer) : null,
+      resolution: answer ? answer.resolutionStatus : null,
       rating: rating?.rating ?? null,
       comment: rating?.comment ?? null,
     };

@@ -18,8 +18,7 @@ export function ThreadPage({ domain, site, threadId = '' }: { path?: string; dom
     // The renderer (markdown-it) is read with the thread, not on the console's first load.
     const [thread, feedback, { threadTurns }] = await Promise.all([analytics.thread(domain, threadId), analytics.feedback(domain, period), import('../data/thread-turns.js')]);
     // The listing's answers carry what the thread's messages may not: their sources, and whether each was answered.
-    const bare = !thread.conversations;
-    const known = bare ? (await analytics.conversations(domain, period, 1000)).items.filter((c) => c.threadId === threadId) : [];
+    const known = (await analytics.conversations(domain, period, 1000)).items.filter((c) => c.threadId === threadId);
     return threadTurns(thread, feedback.items, known, site);
   }, [domain, threadId, site]);
 

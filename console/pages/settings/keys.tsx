@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { keys, type Key } from '../../api/settings.js';
+import { keys, type Key, type KeyCreated } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { formatTime } from '../conversations.js';
 import { ConfirmButton, CopyButton, Field, FormError, useFocusOnAppear, useSubmission } from './form.js';
@@ -7,7 +7,7 @@ import { ConfirmButton, CopyButton, Field, FormError, useFocusOnAppear, useSubmi
 /** Keys: a new key's secret shown once, the list (masked), and revoking. */
 export function KeysSection() {
   const [loaded, reload] = useLoad(() => keys.list(), []);
-  const [created, setCreated] = useState<(Key & { secret: string }) | null>(null);
+  const [created, setCreated] = useState<(KeyCreated) | null>(null);
   return (
     <>
       <NewKey
@@ -43,7 +43,7 @@ export function KeysSection() {
   );
 }
 
-function NewSecret({ created, onDone }: { created: Key & { secret: string }; onDone: () => void }) {
+function NewSecret({ created, onDone }: { created: KeyCreated; onDone: () => void }) {
   const heading = useFocusOnAppear<HTMLHeadingElement>();
   return (
     <section class="card secret" aria-labelledby="new-secret-heading" role="region">
@@ -114,14 +114,15 @@ export function expiryHint(typed: string, zone = Intl.DateTimeFormat().resolvedO
   return typed && !Number.isNaN(at) ? `${read} That is ${formatTime(new Date(at).toISOString())}, as the list shows it.` : read;
 }
 
-function NewKey({ onCreated }: { onCreated: (key: Key & { secret: string }) => void }) {
+function NewKey({ onCreated }: { onCreated: (key: KeyCreated) => void }) {
   const submission = useSubmission(['kind', 'expiresAt']);
   const [expiry, setExpiry] = useState('');
   const create = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const kind = String(data.get('kind') ?? '');
+    // One of the select's two options; anything else the API refuses beside the field.
+    const kind = String(data.get('kind') ?? '') as Key['kind'];
     const expires = String(data.get('expiresAt') ?? '').trim();
     // The browser's local date and time, as the instant the API takes; what it cannot read is left to the API to name.
     const instant = expires && !Number.isNaN(Date.parse(expires)) ? new Date(expires).toISOString() : expires;

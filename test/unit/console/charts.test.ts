@@ -9,7 +9,15 @@ const conversation = (id: string, timestamp: string, extra: Partial<Conversation
   query: `question ${id}`,
   response: 'answer',
   sources: [{ title: 'Quickstart', url: 'https://docs.example.com/quickstart' }],
+  resolutionStatus: 'answered',
   queryCategory: null,
+  responseType: 'model',
+  unansweredReason: null,
+  pageUrl: null,
+  threadId: null,
+  surface: 'assistant',
+  callerKind: 'browser',
+  fp: null,
   ...extra,
 });
 
@@ -35,12 +43,12 @@ describe('console data layer: chart series from the analytics API', () => {
     assert.deepEqual(chart, { labels: days, series: [{ name: 'Questions', values: [2, 0, 1] }] });
   });
 
-  it('splits answered from unanswered by resolutionStatus, or by cited sources when the server sends none', () => {
+  it('splits answered from unanswered by resolutionStatus', () => {
     const chart = answeredPerDay(
       [
         conversation('a', '2026-11-21T10:00:00Z', { resolutionStatus: 'answered' }),
         conversation('b', '2026-11-21T11:00:00Z', { resolutionStatus: 'unanswered' }),
-        conversation('c', '2026-11-21T12:00:00Z', { sources: [] }),
+        conversation('c', '2026-11-21T12:00:00Z', { resolutionStatus: 'unanswered' }),
         conversation('d', '2026-11-22T12:00:00Z'),
       ],
       days,
@@ -51,30 +59,39 @@ describe('console data layer: chart series from the analytics API', () => {
     ]);
   });
 
-  it('counts thumbs up and down per day; ratings without helpful are not thumbs', () => {
-    const rating = (id: string, createdAt: string | null, helpful?: boolean): Feedback => ({ id, path: '/x', comment: null, createdAt, ...(helpful === undefined ? {} : { helpful }) });
-    const chart = feedbackPerDay([rating('1', '2026-11-20T01:00:00Z', true), rating('2', '2026-11-20T02:00:00Z', false), rating('3', '2026-11-22T02:00:00Z', false), rating('4', '2026-11-21T02:00:00Z'), rating('5', null, true)], days);
+  it('counts thumbs up and down per day', () => {
+    const rating = (id: string, createdAt: string | null, helpful: boolean): Feedback => ({
+      id,
+      path: '/x',
+      comment: null,
+      createdAt,
+      source: 'contextual',
+      status: 'pending',
+      helpful,
+      contact: null,
+      threadId: 'thr_1',
+      messageId: id,
+      query: null,
+    });
+    const chart = feedbackPerDay([rating('1', '2026-11-20T01:00:00Z', true), rating('2', '2026-11-20T02:00:00Z', false), rating('3', '2026-11-22T02:00:00Z', false), rating('5', null, true)], days);
     assert.deepEqual(chart.series, [
       { name: 'Thumbs up', values: [1, 0, 0] },
       { name: 'Thumbs down', values: [1, 0, 1] },
     ]);
   });
 
-  it('takes the daily counts of caller-stats when the server sends them, over counting the listing', () => {
+  it('takes the daily counts of caller-stats when there are any, over counting the listing', () => {
     const listed = [conversation('a', '2026-11-21T10:00:00Z')];
-    const stats = { total: 9, days: [{ date: '2026-11-20', total: 4, answered: 3, unanswered: 1 }, { date: '2026-11-22', total: 5, answered: 5, unanswered: 0 }] };
+    const stats = { days: [{ date: '2026-11-20', total: 4, answered: 3, unanswered: 1 }, { date: '2026-11-22', total: 5, answered: 5, unanswered: 0 }] };
     const fromStats = answersByDay(listed, stats, days);
     assert.deepEqual(fromStats.questions.series, [{ name: 'Questions', values: [4, 0, 5] }]);
     assert.deepEqual(fromStats.answered.series, [{ name: 'Answered', values: [3, 0, 5] }, { name: 'Unanswered', values: [1, 0, 0] }]);
-    assert.deepEqual(answersByDay(listed, { total: 1 }, days).questions.series, [{ name: 'Questions', values: [0, 1, 0] }]);
+    assert.deepEqual(answersByDay(listed, null, days).questions.series, [{ name: 'Questions', values: [0, 1, 0] }]);
   });
 
-  it("orders top searches by count, then by query, reading Mintlify's hits or Quire's earlier searches", () => {
-    const mintlify = (searchQuery: string, hits: number) => ({ searchQuery, hits, ctr: 0, topClickedPage: null });
-    assert.deepEqual(topSearches([mintlify('b', 3), mintlify('a', 3), mintlify('c', 9), mintlify('d', 1)], 3), { labels: ['c', 'a', 'b'], series: [{ name: 'Searches', values: [9, 3, 3] }] });
-    // Before, `hits` was the average number of results and `searches` the count.
-    const earlier = (searchQuery: string, searches: number, hits: number) => ({ searchQuery, searches, hits, ctr: 0, topClickedPage: null });
-    assert.deepEqual(topSearches([earlier('x', 1, 8), earlier('y', 4, 0.5)]).series, [{ name: 'Searches', values: [4, 1] }]);
+  it("orders top searches by count (Mintlify's hits), then by query", () => {
+    const term = (searchQuery: string, hits: number) => ({ searchQuery, hits, ctr: 0, topClickedPage: null, lastSearchedAt: '2026-11-21T00:00:00Z', averageResults: 2 });
+    assert.deepEqual(topSearches([term('b', 3), term('a', 3), term('c', 9), term('d', 1)], 3), { labels: ['c', 'a', 'b'], series: [{ name: 'Searches', values: [9, 3, 3] }] });
   });
 
   it("charts Mintlify's views and visitors human and AI: per day when the server sends days, else per page", () => {

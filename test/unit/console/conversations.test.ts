@@ -9,11 +9,30 @@ const conversation = (id: string, timestamp: string, extra: Partial<Conversation
   query: `question ${id}`,
   response: `answer ${id}`,
   sources: [],
+  resolutionStatus: 'unanswered',
   queryCategory: null,
+  responseType: 'model',
+  unansweredReason: 'no_passages',
+  pageUrl: null,
   threadId: 'thr_1',
+  surface: 'assistant',
+  callerKind: 'browser',
+  fp: null,
   ...extra,
 });
-const rating = (messageId: string, helpful: boolean, comment: string | null = null): Feedback => ({ id: messageId, messageId, path: '/x', comment, createdAt: '2026-11-21T00:00:00Z', helpful, threadId: 'thr_1' });
+const rating = (messageId: string, helpful: boolean, comment: string | null = null): Feedback => ({
+  id: messageId,
+  messageId,
+  path: '/x',
+  comment,
+  createdAt: '2026-11-21T00:00:00Z',
+  source: 'contextual',
+  status: 'pending',
+  helpful,
+  contact: null,
+  threadId: 'thr_1',
+  query: null,
+});
 
 describe('console data layer: conversations and threads', () => {
   const list = [conversation('msg_a', '2026-11-21T10:00:00Z'), conversation('msg_b', '2026-11-21T12:00:00Z', { resolutionStatus: 'unanswered' }), conversation('msg_c', '2026-11-21T11:00:00Z')];
@@ -75,13 +94,12 @@ describe('console data layer: conversations and threads', () => {
     assert.ok(turns.every((t) => !('feedback' in t)));
   });
 
-  it('reads the older thread shape (exchanges) as messages, its status from the thread; an answer that found nothing cites none of the pages searched', () => {
+  it("reads the older thread shape (exchanges) as messages, its status from the listing's answer; an answer that found nothing cites none of the pages searched", () => {
     const sources = [{ title: 'Keys', url: 'https://docs.example.com/keys' }];
     const thread = normalizeThread({
       threadId: 'thr_1',
       createdAt: '2026-11-21T10:00:00Z',
       exchanges: [{ messageId: 'msg_b', question: 'Rotate keys?', answer: 'I could not find that.', startedAt: '2026-11-21T12:00:00Z', finishedAt: '2026-11-21T12:00:02Z' }],
-      conversations: [conversation('msg_b', '2026-11-21T12:00:00Z', { sources, resolutionStatus: 'unanswered' })],
     });
     assert.deepEqual(
       thread.messages.map((m) => [m.role, m.content, m.createdAt]),
@@ -90,7 +108,7 @@ describe('console data layer: conversations and threads', () => {
         ['assistant', 'I could not find that.', '2026-11-21T12:00:02Z'],
       ],
     );
-    const answer = threadTurns(thread, ratings)[1];
+    const answer = threadTurns(thread, ratings, [conversation('msg_b', '2026-11-21T12:00:00Z', { sources, resolutionStatus: 'unanswered' })])[1];
     assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [[], 'unanswered', 'down', 'wrong page']);
   });
 
