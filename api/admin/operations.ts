@@ -3,6 +3,7 @@ import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, ERROR_CONTENT } fr
 import type { OperationSpec, ResponseSpec } from '../openapi/operation.js';
 import {
   DomainCreateBody,
+  DomainLanguages,
   DomainPatchBody,
   DomainView,
   IndexStatus,
@@ -186,6 +187,15 @@ export const adminOperations: OperationSpec[] = [
     security,
     params: { path: DomainParams },
     responses: { 200: { description: 'The indexing run', body: IndexStatus } },
+    errors: AUTHENTICATED_GET_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v2/admin/languages',
+    operationId: 'adminListLanguages',
+    summary: 'The languages a domain’s `language` may be in (those Quire stems, and English)',
+    security,
+    responses: { 200: { description: 'The languages', body: DomainLanguages } },
     errors: AUTHENTICATED_GET_ERRORS,
   },
   {

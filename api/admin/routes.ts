@@ -7,6 +7,7 @@ import {
   createDomain,
   createOrgKey,
   createProject,
+  DOMAIN_LANGUAGES,
   getOrgDomain,
   getOrgProject,
   listOrgDomains,
@@ -160,6 +161,10 @@ export function adminRouter(services: AdminRouterDeps): Router {
   router.get('/domains/:domainId/index', async (ctx) => {
     const domain = await getOrgDomain(tenants, org(ctx), ctx.params.domainId!);
     ctx.body = await indexStatus(services.temporal, domain);
+  });
+
+  router.get('/languages', (ctx) => {
+    ctx.body = { languages: DOMAIN_LANGUAGES };
   });
 
   router.get('/keys', async (ctx) => {

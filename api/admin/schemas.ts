@@ -164,6 +164,11 @@ export const DomainView = v.object({
   updatedAt: instant,
 });
 
+/** The languages a domain's `language` may name (its primary subtag), for a form to offer. */
+export const DomainLanguages = v.object({
+  languages: v.pipe(v.array(v.picklist(DOMAIN_LANGUAGES)), v.description('Primary subtags (`de`), sorted; a domain may add a region (`pt-BR`).')),
+});
+
 export const KeyView = v.object({
   id: v.pipe(v.string(), v.description('`key_` and 16 hex digits.')),
   kind: v.picklist(['admin', 'assistant']),

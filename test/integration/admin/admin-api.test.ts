@@ -302,6 +302,20 @@ describe('admin API', function () {
     });
   });
 
+  describe('languages', () => {
+    it("lists the languages a domain's language may be in, each accepted as one, to an admin key only", async () => {
+      const res = await call('GET', '/v2/admin/languages', acme.adminKey);
+      assert.equal(res.status, 200);
+      await conforms('/v2/admin/languages', 'get', res.clone());
+      const { languages } = (await res.json()) as { languages: string[] };
+      assert.ok(languages.includes('en') && languages.includes('de'));
+      assert.deepEqual(languages, [...languages].sort());
+      await call('POST', '/v2/admin/domains', acme.adminKey, { ...domain, id: 'multilingual' });
+      for (const language of languages) assert.equal((await call('PATCH', '/v2/admin/domains/multilingual', acme.adminKey, { language })).status, 200, language);
+      await expectError(await call('GET', '/v2/admin/languages', acme.assistantKey), 403, 'forbidden');
+    });
+  });
+
   describe('keys', () => {
     it('creates a key shown once, lists it masked with its use, and revokes it', async () => {
       let res = await call('POST', '/v2/admin/keys', acme.adminKey, { kind: 'assistant' });
