@@ -8,6 +8,8 @@ import type { RequestOf, ResponseOf } from './responses.js';
 
 /** A domain as `GET /v2/admin/domains/{domainId}` answers it. */
 export type Domain = ResponseOf<'adminGetDomain'>;
+/** A language a domain's pages may be stemmed in (a primary subtag: `de`). */
+export type DomainLanguage = ResponseOf<'adminListLanguages'>['languages'][number];
 /** A domain's latest indexing run. */
 export type IndexStatus = ResponseOf<'adminIndexStatus'>;
 /** A key as listed: never its secret, which only its creation answers (`KeyCreated`). */
@@ -36,6 +38,8 @@ export const domains = {
     }
   },
   reindex: (domainId: string) => request<IndexStatus>(`/v2/admin/domains/${id(domainId)}/index`, { method: 'POST' }),
+  /** The languages the API stems, for the language a domain's form offers. */
+  languages: async () => (await request<ResponseOf<'adminListLanguages'>>('/v2/admin/languages')).languages,
 };
 
 export const keys = {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiUrl } from '../../api/client.js';
-import { domains, type Domain, type IndexStatus } from '../../api/settings.js';
+import { domains, type Domain, type DomainLanguage, type IndexStatus } from '../../api/settings.js';
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { indexFailure } from '../../data/indexing.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, FormError, formValues, lines, TextField, useSubmission } from './form.js';
+import { CopyButton, Field, FormError, formValues, lines, TextField, useSubmission, type Submission } from './form.js';
 import { PushHook } from './push-hook.js';
 
 /** How often the status of a running re-index is read again. */
@@ -13,6 +13,9 @@ const INDEX_POLL_MS = 1500;
 /** Domains: their allowed origins and settings, their indexing, their push hook, and the widget tag for each. */
 export function DomainsSection() {
   const [loaded, reload] = useLoad(() => domains.list(), []);
+  const [languages] = useLoad(() => domains.languages(), []);
+  // Until the list is read (or if it cannot be), each form offers only the language its domain has.
+  const offered = languages.state === 'ready' ? languages.value : [];
   return (
     <>
       <Show loaded={loaded}>
@@ -22,7 +25,7 @@ export function DomainsSection() {
           ) : (
             <ul class="list">
               {list.map((d) => (
-                <DomainCard key={d.id} domain={d} />
+                <DomainCard key={d.id} domain={d} languages={offered} />
               ))}
             </ul>
           )
@@ -42,9 +45,44 @@ function pollMinutesOf(text: string | undefined): number | string | null {
   return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
 }
 
-function DomainCard({ domain: loaded }: { domain: Domain }) {
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** A language tag as a docs team reads it: `German (de)`, `Portuguese (Brazil) (pt-BR)`. */
+function languageLabel(tag: string): string {
+  try {
+    return `${languageNames.of(tag) ?? tag} (${tag})`;
+  } catch {
+    return tag;
+  }
+}
+
+/**
+ * The language a domain's pages and questions are stemmed in: the API's languages, and the domain's
+ * own tag when it names a region (`pt-BR`) the list does not. Empty is the API's default, English.
+ */
+function LanguageField({ id, value, languages, submission }: { id: string; value: string; languages: readonly DomainLanguage[]; submission: Submission }) {
+  const tags = value && !(languages as readonly string[]).includes(value) ? [value, ...languages] : languages;
+  return (
+    <Field id={id} label="Language" error={submission.fieldError('language')} hint="The language of the docs, whose stemmer cuts the words of pages and questions. A change re-indexes the domain.">
+      {(describedBy, invalid) => (
+        <select id={id} name="language" aria-describedby={describedBy} aria-invalid={invalid ? 'true' : undefined}>
+          <option value="" selected={!value}>
+            English (not set)
+          </option>
+          {tags.map((tag) => (
+            <option key={tag} value={tag} selected={tag === value}>
+              {languageLabel(tag)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function DomainCard({ domain: loaded, languages }: { domain: Domain; languages: readonly DomainLanguage[] }) {
   const [domain, setDomain] = useState(loaded);
-  const submission = useSubmission(['baseUrl', 'allowedOrigins', 'supportContact', 'pushSecretEnv', 'pollMinutes']);
+  const submission = useSubmission(['baseUrl', 'branch', 'docsPath', 'allowedOrigins', 'supportContact', 'pushSecretEnv', 'pollMinutes', 'language']);
   const [saved, setSaved] = useState(false);
   const prefix = `domain-${domain.id}`;
   const save = (e: Event) => {
@@ -52,10 +90,14 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
     const values = formValues(e.currentTarget as HTMLFormElement);
     const origins = lines(values.allowedOrigins);
     const pollMinutes = pollMinutesOf(values.pollMinutes);
+    const language = values.language ?? null;
     setSaved(false);
     void submission.run(async () => {
       const updated = await domains.update(domain.id, {
         baseUrl: values.baseUrl ?? '',
+        // Empty: the repository's default branch; the root of the repository.
+        branch: values.branch ?? null,
+        docsPath: values.docsPath ?? '',
         // An empty list is "any origin": the API says so with null.
         allowedOrigins: origins.length > 0 ? origins : null,
         supportContact: values.supportContact ?? null,
@@ -63,6 +105,8 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
         pushSecretEnv: values.pushSecretEnv ?? null,
         // Sent only when changed: a change sets the domain's schedule in Temporal, which other edits need not wait for.
         ...(pollMinutes !== (domain.pollMinutes ?? null) ? { pollMinutes } : {}),
+        // Sent only when changed: a change re-indexes the domain.
+        ...(language !== (domain.language ?? null) ? { language } : {}),
       });
       setDomain(updated);
       setSaved(true);
@@ -80,6 +124,9 @@ function DomainCard({ domain: loaded }: { domain: Domain }) {
       </p>
       <form class="domain-form" onSubmit={save} noValidate aria-label={`Settings of ${domain.id}`}>
         <TextField id={`${prefix}-base-url`} name="baseUrl" label="Docs site URL" value={domain.baseUrl} submission={submission} hint="Where the citations link to." />
+        <TextField id={`${prefix}-branch`} name="branch" label="Branch" value={domain.branch ?? ''} submission={submission} hint="The branch of the docs. Empty: the repository's default branch. Re-index to read a new one." />
+        <TextField id={`${prefix}-docs-path`} name="docsPath" label="Docs folder" value={domain.docsPath} submission={submission} hint="The folder of the docs in the repository. Empty: its root. Re-index to read a new one." />
+        <LanguageField id={`${prefix}-language`} value={domain.language ?? ''} languages={languages} submission={submission} />
         <TextField
           id={`${prefix}-origins`}
           name="allowedOrigins"

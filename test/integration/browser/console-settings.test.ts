@@ -338,6 +338,49 @@ describe('console Settings in a real browser', function () {
     assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
   });
 
+  it("sets a domain's language from the API's list, shows it, and clears it back to English", async () => {
+    const page = await signIn();
+    const card = page.locator('li.domain', { hasText: 'acme-docs' });
+    const field = card.locator('select[name=language]');
+    const save = () => card.locator('button', { hasText: 'Save' }).click();
+    const readBack = async () => {
+      const res = await fetch(`${url}/v2/admin/domains/acme-docs`, { headers: { Authorization: `Bearer ${acme.adminKey}` } });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { language?: string }).language;
+    };
+    // Its branch and docs folder are shown to change too.
+    assert.equal(await card.locator('input[name=docsPath]').inputValue(), (await services.tenants.getDomain('acme-docs'))?.docsPath);
+
+    // Not set at first: English; the choices are the API's languages.
+    await card.locator('select[name=language] option', { hasText: 'German (de)' }).waitFor({ state: 'attached' });
+    assert.equal(await field.inputValue(), '');
+    const offered = (await field.locator('option').evaluateAll((options) => options.map((o) => (o as { value: string }).value))) as string[];
+    const { languages } = (await (await fetch(`${url}/v2/admin/languages`, { headers: { Authorization: `Bearer ${acme.adminKey}` } })).json()) as { languages: string[] };
+    assert.deepEqual(offered, ['', ...languages]);
+
+    await field.selectOption('de');
+    await save();
+    await card.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+    assert.equal(await readBack(), 'de');
+    await page.reload();
+    await loaded(page);
+    await card.locator('select[name=language] option', { hasText: 'German (de)' }).waitFor({ state: 'attached' });
+    assert.equal(await field.inputValue(), 'de');
+
+    // A region the API kept (`pt-BR`, set elsewhere) is shown as it is.
+    await services.tenants.putDomain({ ...(await services.tenants.getDomain('acme-docs'))!, language: 'pt-BR' });
+    await page.reload();
+    await loaded(page);
+    await card.locator('select[name=language] option', { hasText: 'German (de)' }).waitFor({ state: 'attached' });
+    assert.equal(await field.inputValue(), 'pt-BR');
+
+    await field.selectOption('');
+    await save();
+    await card.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+    assert.equal(await readBack(), undefined);
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
   it('shows projects, automations and webhooks without serious accessibility violations, on a phone and a desktop', async () => {
     // A delivery with a long receiver URL and error: on a phone its table stacks each row, so no word is cut letter by letter.
     // A delivery is logged while its webhook exists; the webhook is removed at the end (its log stays) for the tests after.
