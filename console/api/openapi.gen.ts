@@ -12015,11 +12015,13 @@ export interface operations {
                                 /** @description The newest assistant thread that asked it (`GET …/assistant/threads/{threadId}`); null when only the OpenAI-compatible or MCP doors, which keep no thread, asked it. */
                                 threadId: string | null;
                             }[];
+                            /** @description The pages its answers cited most, at most three; none from answers that share no word with the pages they found (`no_match`). */
                             pages: {
                                 title: string;
                                 url: string;
                                 path: string;
                             }[];
+                            /** @description Extend the nearest page, or, with none, add a page about the topic. */
                             suggestion: string;
                             /** Format: date-time */
                             lastAskedAt: string;
