@@ -23,12 +23,15 @@ export interface ReconcileJobsResult {
   cutShort: boolean;
 }
 
+/** What every reconcile schedule's id begins with: how a worker finds the other deployments' ones. */
+export const RECONCILE_JOBS_SCHEDULE_PREFIX = 'quire-reconcile-jobs-';
+
 /**
  * One schedule per task queue (so per deployment: deployments sharing a namespace each poll their
  * own queue and keep their own database), its id readable in the Temporal UI.
  */
 export function reconcileJobsScheduleId(taskQueue: string): string {
-  return `quire-reconcile-jobs-${taskQueue}`;
+  return `${RECONCILE_JOBS_SCHEDULE_PREFIX}${taskQueue}`;
 }
 
 /** The id of the reconcile workflows the schedule starts (Temporal appends the firing time). */

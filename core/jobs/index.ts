@@ -27,3 +27,4 @@ export {
   type StrandedJobsOptions,
 } from './stranded-jobs.js';
 export { ensureReconcileJobsSchedule, reconcileJobsScheduleOptions, RECONCILE_EVERY } from './reconcile-schedule.js';
+export { pruneReconcileSchedules, POLLED_WITHIN_MS, TOUCHED_WITHIN_MS, type ReconcileScheduleVerdict } from './reconcile-prune.js';

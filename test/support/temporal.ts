@@ -34,12 +34,20 @@ export function temporalEnv(): Promise<TestWorkflowEnvironment> {
  * A dev server of its own that suggests continue-as-new once a run's history holds `events` events
  * (Temporal's default is thousands), so a test reaches that point in a few seconds.
  */
-export async function earlyContinueAsNewEnv(events = 40): Promise<TestWorkflowEnvironment> {
+export function earlyContinueAsNewEnv(events = 40): Promise<TestWorkflowEnvironment> {
+  return separateTemporalEnv(['--dynamic-config-value', `limit.historyCount.suggestContinueAsNew=${events}`]);
+}
+
+/**
+ * A dev server of its own (`extraArgs` added to its command line): for a test that acts on the whole
+ * namespace, which other suites' leftovers on the shared server would disturb.
+ */
+export async function separateTemporalEnv(extraArgs: string[] = []): Promise<TestWorkflowEnvironment> {
   const e = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: TEMPORAL_BIN },
       searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: ['--log-level', 'error', '--dynamic-config-value', `limit.historyCount.suggestContinueAsNew=${events}`],
+      extraArgs: ['--log-level', 'error', ...extraArgs],
     },
   });
   onSuiteEnd(() => e.teardown());
