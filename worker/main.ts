@@ -7,14 +7,12 @@ import { loadConfig } from '../core/config.js';
 import { createLogger, secretValuesOf } from '../core/logger.js';
 import { createMetrics, serveMetrics } from '../core/telemetry/index.js';
 import { openPlatform } from '../core/platform/index.js';
-import { reconcileJobsScheduleId } from '../core/contracts/index.js';
-import { ensureReconcileJobsSchedule } from '../core/jobs/index.js';
-import { rootReason } from '../core/errors.js';
 import { checkReadiness, type Readiness } from '../core/platform/readiness.js';
 import { temporalTarget } from '../core/temporal/connection.js';
 import { registerSearchAttributes, SEARCH_ATTRIBUTE_SPECS } from '../core/temporal/search-attributes.js';
 import { announceReady, runMain } from '../core/run-main.js';
 import { createWorker } from './create-worker.js';
+import { tendReconcileSchedules } from './reconcile-schedules.js';
 import { temporalLogger } from './runtime-logger.js';
 
 /** A free loopback port for the SDK runtime's own Prometheus endpoint, which only this process scrapes. */
@@ -92,13 +90,9 @@ async function main(): Promise<void> {
     tracing,
   });
   // The schedule whose workflow fails the jobs whose run was stopped from outside (terminated in the
-  // Temporal UI, timed out): each worker makes sure it is there, in the background.
-  void ensureReconcileJobsSchedule(platform.temporal, config.temporal.taskQueue).catch((err: unknown) =>
-    logger.error(
-      { reason: rootReason(err), schedule: reconcileJobsScheduleId(config.temporal.taskQueue) },
-      'cannot create the job-reconcile schedule: a job whose run is terminated in Temporal stays active until a worker creates it at its start',
-    ),
-  );
+  // Temporal UI, timed out): each worker makes sure it is there, and deletes those of queues no
+  // worker polls any more (their runs would only time out), in the background.
+  const stopTending = tendReconcileSchedules(platform.temporal, config.temporal.taskQueue, logger);
   const polling = async () => {
     const state = worker.getState();
     if (state !== 'RUNNING') throw new Error(`worker ${state.toLowerCase()}`);
@@ -108,6 +102,7 @@ async function main(): Promise<void> {
   announceReady();
   // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown; run() resolves once drained.
   await worker.run();
+  stopTending();
   await platform.close();
   await metricsListener.close();
   await tracing.shutdown();

@@ -9,14 +9,21 @@ import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { reconcileJobsScheduleId } from '../../../core/contracts/index.js';
 import { pruneReconcileSchedules, reconcileJobsScheduleOptions, type ReconcileScheduleVerdict } from '../../../core/jobs/index.js';
-import { testServices } from '../../support/services.js';
+import { tempDir, testServices } from '../../support/services.js';
 import { separateTemporalEnv, startWorker } from '../../support/temporal.js';
+import { spawnWorker } from '../../support/worker-process.js';
 
 const MINUTE = 60_000;
 
 async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) if (await probe()) return;
   throw new Error(`${what} did not happen`);
+}
+
+async function listed(client: Client, scheduleIds: string[]): Promise<boolean> {
+  const seen = new Set<string>();
+  for await (const s of client.schedule.list()) seen.add(s.scheduleId);
+  return scheduleIds.every((id) => seen.has(id));
 }
 
 async function polled(client: Client, taskQueue: string): Promise<boolean> {
@@ -45,8 +52,10 @@ function outcomes(verdicts: ReconcileScheduleVerdict[]): Record<string, string> 
 describe('pruning the reconcile schedules of task queues no worker polls', function () {
   this.timeout(120_000);
 
+  let env: Awaited<ReturnType<typeof separateTemporalEnv>>;
+  before(async () => (env = await separateTemporalEnv()));
+
   it('deletes only the reconcile schedules of other queues with no poller for 5 minutes that no worker made or changed lately', async () => {
-    const env = await separateTemporalEnv();
     const client = env.client;
     const tag = randomUUID().slice(0, 8);
     const [own, gone, live, stopped, paused] = ['own', 'gone', 'live', 'stopped', 'paused'].map((q) => `${q}-${tag}`) as [string, string, string, string, string];
@@ -63,11 +72,8 @@ describe('pruning the reconcile schedules of task queues no worker polls', funct
     const once = await startWorker(services, { env, taskQueue: stopped });
     await until('polls of both queues', async () => (await polled(client, live)) && (await polled(client, stopped)));
     await once.stop();
-    await until('all seven schedules listed', async () => {
-      let listed = 0;
-      for await (const s of client.schedule.list()) if (s.scheduleId.endsWith(tag)) listed++;
-      return listed === 7;
-    });
+    const queues = [own, gone, live, stopped, paused].map(reconcileJobsScheduleId);
+    await until('all seven schedules listed', () => listed(client, [...queues, otherWorkflow.scheduleId, otherQueue.scheduleId]));
 
     const now = Date.now();
     assert.deepEqual(outcomes(await pruneReconcileSchedules(client, own, () => now)), {
@@ -85,5 +91,21 @@ describe('pruning the reconcile schedules of task queues no worker polls', funct
     const left = await Promise.all([own, gone, live, stopped, paused].map((q) => exists(client, reconcileJobsScheduleId(q))));
     assert.deepEqual(left, [true, false, false, false, true]);
     assert.deepEqual(await Promise.all([otherWorkflow, otherQueue].map((o) => exists(client, o.scheduleId))), [true, true]);
+  });
+
+  it('is done by the worker at its start, after making its own schedule, and logged', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const quiet = reconcileJobsScheduleId(`quiet-${tag}`);
+    await env.client.schedule.create(reconcileJobsScheduleOptions(`quiet-${tag}`));
+    await until('the quiet queue\'s schedule listed', () => listed(env.client, [quiet]));
+    const worker = spawnWorker({ TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: `own-${tag}`, QUIRE_DATA_DIR: await tempDir(), QUIRE_EMBEDDER: 'none', LOG_LEVEL: 'info' });
+    const lineOf = () => worker.stdout().split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as Record<string, unknown>] : [])).find((l) => l.schedule === quiet);
+    await until('a look at the quiet queue\'s schedule', async () => lineOf() !== undefined).catch((err: unknown) => {
+      throw new Error(`${String(err)}; worker output:\n${worker.output()}`);
+    });
+    // Made a moment ago, so left for now; a later look deletes it (the test above judges from later on).
+    assert.match(String(lineOf()?.msg), /left another task queue's job-reconcile schedule for now/);
+    assert.match(String(lineOf()?.why), new RegExp(`no worker has polled task queue quiet-${tag} in the last 5 minutes`));
+    assert.equal(await exists(env.client, reconcileJobsScheduleId(`own-${tag}`)), true);
   });
 });
