@@ -4,7 +4,8 @@ import { domains, type Domain, type DomainLanguage, type IndexStatus } from '../
 import { messageOf, Show, useLoad } from '../../components/async.js';
 import { indexFailure } from '../../data/indexing.js';
 import { formatTime } from '../conversations.js';
-import { CopyButton, Field, FormError, formValues, lines, TextField, useSubmission, type Submission } from './form.js';
+import { DomainForm } from './domain-form.js';
+import { CopyButton } from './form.js';
 import { PushHook } from './push-hook.js';
 
 /** How often the status of a running re-index is read again. */
@@ -31,139 +32,21 @@ export function DomainsSection() {
           )
         }
       </Show>
-      <NewDomain onCreated={reload} />
+      <DomainForm languages={offered} onSaved={reload} />
     </>
-  );
-}
-
-/**
- * The poll interval as typed, as the API takes it: empty (or "off") stops polling; a number is sent
- * as one, in range or not; anything else is sent as typed, so the API's refusal shows beside the field.
- */
-function pollMinutesOf(text: string | undefined): number | string | null {
-  if (!text || text.toLowerCase() === 'off') return null;
-  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-}
-
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
-
-/** A language tag as a docs team reads it: `German (de)`, `Portuguese (Brazil) (pt-BR)`. */
-function languageLabel(tag: string): string {
-  try {
-    return `${languageNames.of(tag) ?? tag} (${tag})`;
-  } catch {
-    return tag;
-  }
-}
-
-/**
- * The language a domain's pages and questions are stemmed in: the API's languages, and the domain's
- * own tag when it names a region (`pt-BR`) the list does not. Empty is the API's default, English.
- */
-function LanguageField({ id, value, languages, submission }: { id: string; value: string; languages: readonly DomainLanguage[]; submission: Submission }) {
-  const tags = value && !(languages as readonly string[]).includes(value) ? [value, ...languages] : languages;
-  return (
-    <Field id={id} label="Language" error={submission.fieldError('language')} hint="The language of the docs, whose stemmer cuts the words of pages and questions. A change re-indexes the domain.">
-      {(describedBy, invalid) => (
-        <select id={id} name="language" aria-describedby={describedBy} aria-invalid={invalid ? 'true' : undefined}>
-          <option value="" selected={!value}>
-            English (not set)
-          </option>
-          {tags.map((tag) => (
-            <option key={tag} value={tag} selected={tag === value}>
-              {languageLabel(tag)}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
   );
 }
 
 function DomainCard({ domain: loaded, languages }: { domain: Domain; languages: readonly DomainLanguage[] }) {
   const [domain, setDomain] = useState(loaded);
-  const submission = useSubmission(['baseUrl', 'branch', 'docsPath', 'allowedOrigins', 'supportContact', 'pushSecretEnv', 'pollMinutes', 'language']);
-  const [saved, setSaved] = useState(false);
   const prefix = `domain-${domain.id}`;
-  const save = (e: Event) => {
-    e.preventDefault();
-    const values = formValues(e.currentTarget as HTMLFormElement);
-    const origins = lines(values.allowedOrigins);
-    const pollMinutes = pollMinutesOf(values.pollMinutes);
-    const language = values.language ?? null;
-    setSaved(false);
-    void submission.run(async () => {
-      const updated = await domains.update(domain.id, {
-        baseUrl: values.baseUrl ?? '',
-        // Empty: the repository's default branch; the root of the repository.
-        branch: values.branch ?? null,
-        docsPath: values.docsPath ?? '',
-        // An empty list is "any origin": the API says so with null.
-        allowedOrigins: origins.length > 0 ? origins : null,
-        supportContact: values.supportContact ?? null,
-        // Empty: the domain takes no pushes.
-        pushSecretEnv: values.pushSecretEnv ?? null,
-        // Sent only when changed: a change sets the domain's schedule in Temporal, which other edits need not wait for.
-        ...(pollMinutes !== (domain.pollMinutes ?? null) ? { pollMinutes } : {}),
-        // Sent only when changed: a change re-indexes the domain.
-        ...(language !== (domain.language ?? null) ? { language } : {}),
-      });
-      setDomain(updated);
-      setSaved(true);
-    });
-  };
   return (
     <li class="card domain" aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{domain.id}</h2>
       <p class="meta">
-        <span>
-          Source <code>{domain.source}</code>
-          {domain.branch ? ` (${domain.branch})` : ''}
-        </span>
         <span>Updated {formatTime(domain.updatedAt)}</span>
       </p>
-      <form class="domain-form" onSubmit={save} noValidate aria-label={`Settings of ${domain.id}`}>
-        <TextField id={`${prefix}-base-url`} name="baseUrl" label="Docs site URL" value={domain.baseUrl} submission={submission} hint="Where the citations link to." />
-        <TextField id={`${prefix}-branch`} name="branch" label="Branch" value={domain.branch ?? ''} submission={submission} hint="The branch of the docs. Empty: the repository's default branch. Re-index to read a new one." />
-        <TextField id={`${prefix}-docs-path`} name="docsPath" label="Docs folder" value={domain.docsPath} submission={submission} hint="The folder of the docs in the repository. Empty: its root. Re-index to read a new one." />
-        <LanguageField id={`${prefix}-language`} value={domain.language ?? ''} languages={languages} submission={submission} />
-        <TextField
-          id={`${prefix}-origins`}
-          name="allowedOrigins"
-          label="Allowed origins"
-          multiline
-          value={(domain.allowedOrigins ?? []).join('\n')}
-          placeholder="https://docs.example.com"
-          submission={submission}
-          hint="One origin a line: only pages there may use the widget and the browser endpoints. Empty: any origin."
-        />
-        <TextField id={`${prefix}-support`} name="supportContact" label="Support contact" value={domain.supportContact ?? ''} submission={submission} hint="Offered when the docs have no answer (optional)." />
-        <TextField
-          id={`${prefix}-push-secret-env`}
-          name="pushSecretEnv"
-          label="Push secret variable"
-          value={domain.pushSecretEnv ?? ''}
-          placeholder="ACME_DOCS_PUSH_SECRET"
-          submission={submission}
-          hint="The name of the API's environment variable that holds the push hook's secret, never the secret itself. Empty: the domain takes no pushes."
-        />
-        <TextField
-          id={`${prefix}-poll-minutes`}
-          name="pollMinutes"
-          label="Poll every (minutes)"
-          value={domain.pollMinutes === undefined ? '' : String(domain.pollMinutes)}
-          placeholder="off"
-          submission={submission}
-          hint="For a repository whose pushes cannot reach the hook: every this many minutes (5 to 1440), Quire checks the branch and re-indexes when it has a new commit. Empty: not polled."
-        />
-        <FormError submission={submission} />
-        <div class="actions">
-          <button type="submit" disabled={submission.busy}>
-            {submission.busy ? 'Saving…' : 'Save'}
-          </button>
-          {saved ? <span role="status">Saved.</span> : null}
-        </div>
-      </form>
+      <DomainForm domain={domain} languages={languages} onSaved={setDomain} />
       <Indexing domain={domain} />
       <PushHook domain={domain} />
       <WidgetSnippet domainId={domain.id} />
@@ -293,34 +176,5 @@ function WidgetSnippet({ domainId }: { domainId: string }) {
       </pre>
       <CopyButton text={tag} label="Copy the tag" />
     </section>
-  );
-}
-
-function NewDomain({ onCreated }: { onCreated: () => void }) {
-  const submission = useSubmission(['id', 'source', 'branch', 'docsPath', 'baseUrl', 'allowedOrigins']);
-  const create = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const { allowedOrigins, ...values } = formValues(form);
-    void submission.run(async () => {
-      await domains.create({ ...values, ...(allowedOrigins ? { allowedOrigins: lines(allowedOrigins) } : {}) });
-      form.reset();
-      onCreated();
-    });
-  };
-  return (
-    <form class="card" onSubmit={create} noValidate aria-labelledby="new-domain-heading">
-      <h2 id="new-domain-heading">Add a domain</h2>
-      <TextField id="new-domain-id" name="id" label="Id" submission={submission} hint="Lower-case letters, digits and dashes." />
-      <TextField id="new-domain-source" name="source" label="Source" submission={submission} hint="Git URL of the docs (a folder on the server only where the operator allows it)." />
-      <TextField id="new-domain-branch" name="branch" label="Branch" submission={submission} hint="Optional: the default branch when empty." />
-      <TextField id="new-domain-path" name="docsPath" label="Docs folder" submission={submission} hint="Optional: the folder of the docs in the repository." />
-      <TextField id="new-domain-base-url" name="baseUrl" label="Docs site URL" submission={submission} />
-      <TextField id="new-domain-origins" name="allowedOrigins" label="Allowed origins" multiline submission={submission} hint="One a line; empty: any origin." />
-      <FormError submission={submission} />
-      <button type="submit" disabled={submission.busy}>
-        Add the domain
-      </button>
-    </form>
   );
 }

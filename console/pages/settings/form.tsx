@@ -106,7 +106,7 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
 }
 
 /** One entry a line (origins, models): the list the API takes. */
-export const lines = (text: string | undefined): string[] => (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+export { lines } from '../../data/form-text.js';
 
 /** Copies text to the clipboard and says so, for a snippet or a secret. */
 export function CopyButton({ text, label }: { text: string; label: string }) {

@@ -381,6 +381,67 @@ describe('console Settings in a real browser', function () {
     assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
   });
 
+  it('adds a domain with the settings its edit form has: language, support contact, push secret variable, hidden pages', async () => {
+    const page = await signIn();
+    const form = page.locator('form', { has: page.locator('#new-domain-heading') });
+    await form.locator('select[name=language] option', { hasText: 'German (de)' }).waitFor({ state: 'attached' });
+    await form.getByLabel('Id', { exact: true }).fill('acme-handbook');
+    await form.getByLabel('Source').fill('/srv/acme-handbook');
+    await form.getByLabel('Docs site URL').fill('https://handbook.acme.example');
+    await form.getByLabel('Language').selectOption('de');
+    await form.getByLabel('Support contact').fill('docs@acme.example');
+    await form.getByLabel('Push secret variable').fill('ACME_DOCS_PUSH_SECRET');
+    await form.getByLabel('Index hidden pages').check();
+    await form.getByRole('button', { name: 'Add the domain' }).click();
+    const card = page.locator('li.domain', { hasText: 'acme-handbook' });
+    await card.locator('form[aria-label="Settings of acme-handbook"]').waitFor();
+
+    const res = await fetch(`${url}/v2/admin/domains/acme-handbook`, { headers: { Authorization: `Bearer ${acme.adminKey}` } });
+    assert.equal(res.status, 200);
+    const { language, supportContact, pushSecretEnv, includeHidden, pollMinutes, allowedOrigins } = (await res.json()) as Record<string, unknown>;
+    assert.deepEqual({ language, supportContact, pushSecretEnv, includeHidden, pollMinutes, allowedOrigins }, {
+      language: 'de',
+      supportContact: 'docs@acme.example',
+      pushSecretEnv: 'ACME_DOCS_PUSH_SECRET',
+      includeHidden: true,
+      pollMinutes: undefined,
+      allowedOrigins: undefined,
+    });
+    // Its card shows what was set, in the same fields; the form to add one is empty again.
+    assert.equal(await card.locator('select[name=language]').inputValue(), 'de');
+    assert.equal(await card.locator('input[name=supportContact]').inputValue(), 'docs@acme.example');
+    assert.equal(await card.locator('input[name=includeHidden]').isChecked(), true);
+    assert.equal(await form.getByLabel('Id', { exact: true }).inputValue(), '');
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
+  it("edits a domain's source and hidden pages, keeping the credentials its URL shows as ***", async () => {
+    const stored = 'https://x-access-token:s3cret@git.acme.example/acme/private-docs.git';
+    await services.tenants.putDomain({ id: 'acme-private', orgId: 'acme', source: stored, docsPath: '', baseUrl: 'https://private.acme.example', includeHidden: false });
+    const page = await signIn();
+    const card = page.locator('li.domain', { hasText: 'acme-private' });
+    const save = async () => {
+      await card.locator('button', { hasText: 'Save' }).click();
+      await card.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+    };
+    const source = card.getByLabel('Source');
+    assert.equal(await source.inputValue(), 'https://***@git.acme.example/acme/private-docs.git', 'the token is never shown');
+
+    // Saved as shown, with hidden pages ticked: the stored token stays.
+    await card.getByLabel('Index hidden pages').check();
+    await save();
+    let domain = await services.tenants.getDomain('acme-private');
+    assert.deepEqual([domain?.source, domain?.includeHidden], [stored, true]);
+
+    // Another repository, hidden pages unticked.
+    await source.fill('https://***@git.acme.example/acme/moved-docs.git');
+    await card.getByLabel('Index hidden pages').uncheck();
+    await save();
+    domain = await services.tenants.getDomain('acme-private');
+    assert.deepEqual([domain?.source, domain?.includeHidden], ['https://x-access-token:s3cret@git.acme.example/acme/moved-docs.git', false]);
+    assert.deepEqual(tab.errors.filter((e) => !EXPECTED_REFUSALS.test(e)), []);
+  });
+
   it('shows projects, automations and webhooks without serious accessibility violations, on a phone and a desktop', async () => {
     // A delivery with a long receiver URL and error: on a phone its table stacks each row, so no word is cut letter by letter.
     // A delivery is logged while its webhook exists; the webhook is removed at the end (its log stays) for the tests after.
@@ -502,7 +563,7 @@ describe('console Settings in a real browser', function () {
     const page = await signIn();
     await openSection(page, 'Projects');
     const form = page.locator('form', { has: page.locator('#new-project-heading') });
-    await form.getByLabel('Id').fill('on-github');
+    await form.getByLabel('Id', { exact: true }).fill('on-github');
     await form.getByLabel('Repository').fill('https://github.com/acme/docs.git');
     await form.getByLabel('Forge', { exact: true }).selectOption('github');
     await form.getByLabel('Forge token variable').fill('ACME_GITHUB_TOKEN');
