@@ -1,5 +1,4 @@
 import type { CallerStats, Conversation, ConversationsResponse, Feedback, FeedbackResponse, DayTraffic, GapsResponse, PathTraffic, SearchesResponse, ThreadResponse, ViewsResponse, VisitorsResponse } from '../data/shapes.js';
-import { normalizeThread } from '../data/conversations.js';
 import { periodQuery, type Period } from '../data/period.js';
 import { ApiError, request } from './client.js';
 import type { RequestOf, ResponseOf } from './responses.js';
@@ -74,8 +73,8 @@ export function callerStats(domain: string, period: Period): Promise<CallerStats
   return request<CallerStats>(`${base(domain)}/assistant/caller-stats`, { query: { ...periodQuery(period) } });
 }
 
-export async function thread(domain: string, threadId: string): Promise<ThreadResponse> {
-  return normalizeThread(await request<unknown>(`${base(domain)}/assistant/threads/${encodeURIComponent(threadId)}`));
+export function thread(domain: string, threadId: string): Promise<ThreadResponse> {
+  return request<ThreadResponse>(`${base(domain)}/assistant/threads/${encodeURIComponent(threadId)}`);
 }
 
 /** A page of the period's gaps, largest first; `cursor` is the `nextCursor` of the page before. */

@@ -1,4 +1,4 @@
-import type { Conversation, Feedback, Source, ThreadResponse } from './shapes.js';
+import type { Conversation, Feedback, Source } from './shapes.js';
 
 export type Rating = 'up' | 'down';
 export type FeedbackFilter = 'all' | 'up' | 'down' | 'none';
@@ -43,28 +43,4 @@ export function conversationRows(conversations: Conversation[], feedback: Feedba
     })
     .filter((row) => filter === 'all' || (filter === 'none' ? row.rating === null : row.rating === filter))
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
-}
-
-interface LegacyExchange {
-  messageId: string;
-  question: string;
-  answer: string;
-  startedAt: string;
-  finishedAt: string;
-}
-
-/**
- * Reads a thread in Mintlify's shape (`messages`), or in the shape Quire
- * answered before it (`exchanges`: one question and answer each).
- */
-export function normalizeThread(raw: unknown): ThreadResponse {
-  const body = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ThreadResponse> & { exchanges?: LegacyExchange[] };
-  const threadId = String(body.threadId ?? '');
-  const createdAt = String(body.createdAt ?? '');
-  if (Array.isArray(body.messages)) return { threadId, createdAt, messages: body.messages };
-  const messages = (body.exchanges ?? []).flatMap((e) => [
-    { id: `${e.messageId}:question`, role: 'user' as const, content: e.question, createdAt: e.startedAt },
-    { id: e.messageId, role: 'assistant' as const, content: e.answer, createdAt: e.finishedAt },
-  ]);
-  return { threadId, createdAt, messages };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { citedSources, conversationRows, normalizeThread } from '../../../console/data/conversations.js';
+import { citedSources, conversationRows } from '../../../console/data/conversations.js';
 import { shownAnswer, threadTurns } from '../../../console/data/thread-turns.js';
-import type { Conversation, Feedback } from '../../../console/data/shapes.js';
+import type { Conversation, Feedback, ThreadResponse } from '../../../console/data/shapes.js';
 
 const conversation = (id: string, timestamp: string, extra: Partial<Conversation> = {}): Conversation => ({
   id,
@@ -54,14 +54,14 @@ describe('console data layer: conversations and threads', () => {
   });
 
   it("reads Mintlify's thread (messages) and gives each answer its sources and rating", () => {
-    const thread = normalizeThread({
+    const thread: ThreadResponse = {
       threadId: 'thr_1',
       createdAt: '2026-11-21T10:00:00Z',
       messages: [
         { id: 'msg_a:q', role: 'user', content: 'How do I deploy?', createdAt: '2026-11-21T10:00:00Z' },
         { id: 'msg_a', role: 'assistant', content: 'Run deploy [1].', createdAt: '2026-11-21T10:00:01Z' },
       ],
-    });
+    };
     const sources = [{ title: 'Deploy', url: 'https://docs.example.com/deploy' }];
     const turns = threadTurns(thread, [...ratings, { ...rating('msg_a', false), threadId: 'thr_other' }], [conversation('msg_a', '2026-11-21T10:00:01Z', { sources, resolutionStatus: 'answered' })]);
     assert.deepEqual(
@@ -75,7 +75,7 @@ describe('console data layer: conversations and threads', () => {
 
   it('prefers the sources and rating a message carries itself (null: not rated)', () => {
     const sources = [{ title: 'Webhooks', url: 'https://docs.example.com/webhooks' }];
-    const thread = normalizeThread({
+    const thread: ThreadResponse = {
       threadId: 'thr_1',
       createdAt: '2026-11-21T10:00:00Z',
       messages: [
@@ -83,7 +83,7 @@ describe('console data layer: conversations and threads', () => {
         { id: 'msg_a', role: 'assistant', content: 'a [1]', createdAt: '2026-11-21T10:00:01Z', sources, feedback: { helpful: false, comment: 'old', createdAt: '2026-11-21T10:01:00Z' } },
         { id: 'msg_b', role: 'assistant', content: 'b', createdAt: '2026-11-21T10:00:02Z', sources: [], feedback: null },
       ],
-    });
+    };
     // The listing says otherwise; the message's own word wins.
     const turns = threadTurns(thread, ratings, [conversation('msg_a', '2026-11-21T10:00:01Z', { sources: [] })]);
     assert.deepEqual(turns.map((t) => [t.id, t.sources, t.rating, t.comment]), [
@@ -94,20 +94,16 @@ describe('console data layer: conversations and threads', () => {
     assert.ok(turns.every((t) => !('feedback' in t)));
   });
 
-  it("reads the older thread shape (exchanges) as messages, its status from the listing's answer; an answer that found nothing cites none of the pages searched", () => {
+  it("takes an answer's status from the listing's answer; an answer that found nothing cites none of the pages searched", () => {
     const sources = [{ title: 'Keys', url: 'https://docs.example.com/keys' }];
-    const thread = normalizeThread({
+    const thread: ThreadResponse = {
       threadId: 'thr_1',
       createdAt: '2026-11-21T10:00:00Z',
-      exchanges: [{ messageId: 'msg_b', question: 'Rotate keys?', answer: 'I could not find that.', startedAt: '2026-11-21T12:00:00Z', finishedAt: '2026-11-21T12:00:02Z' }],
-    });
-    assert.deepEqual(
-      thread.messages.map((m) => [m.role, m.content, m.createdAt]),
-      [
-        ['user', 'Rotate keys?', '2026-11-21T12:00:00Z'],
-        ['assistant', 'I could not find that.', '2026-11-21T12:00:02Z'],
+      messages: [
+        { id: 'msg_b:user', role: 'user', content: 'Rotate keys?', createdAt: '2026-11-21T12:00:00Z' },
+        { id: 'msg_b', role: 'assistant', content: 'I could not find that.', createdAt: '2026-11-21T12:00:02Z' },
       ],
-    );
+    };
     const answer = threadTurns(thread, ratings, [conversation('msg_b', '2026-11-21T12:00:00Z', { sources, resolutionStatus: 'unanswered' })])[1];
     assert.deepEqual([answer?.sources, answer?.resolution, answer?.rating, answer?.comment], [[], 'unanswered', 'down', 'wrong page']);
   });
