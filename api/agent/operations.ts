@@ -3,11 +3,24 @@ import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
 import { JobEventSchema } from '../../core/jobs/job-event-schema.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
 import { jsonSchemaOf, type OperationSpec } from '../openapi/operation.js';
+import type { Schema } from '../openapi/types.js';
 import { CreateJobBody, CreateJobHeaders, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
 
 const security = 'admin';
 /** A whole number up to 2147483647, the largest sequence number the database keeps. */
 const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,10}\s*$/));
+
+/**
+ * The named schemas of the agent's operations (`#/components/schemas/…`): a job event is a
+ * component, not only the content of a stream's string, so clients generating types from the
+ * document (the console's openapi.gen.ts) get it by name.
+ */
+export const agentSchemas: Record<string, Schema> = {
+  JobEvent: {
+    ...jsonSchemaOf(JobEventSchema),
+    description: 'One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it.',
+  },
+};
 
 /** One server-sent event (OpenAPI 3.1 reads a stream's `schema` per event): the sequence, the type and the event as JSON. */
 const jobEventFrame = {
@@ -16,7 +29,7 @@ const jobEventFrame = {
   properties: {
     id: { type: 'string', pattern: '^\\d+$' },
     event: { enum: [...JOB_EVENT_TYPES] },
-    data: { type: 'string', contentMediaType: 'application/json', contentSchema: jsonSchemaOf(JobEventSchema) },
+    data: { type: 'string', description: 'A `JobEvent` as JSON.', contentMediaType: 'application/json', contentSchema: { $ref: '#/components/schemas/JobEvent' } },
   },
 };
 
@@ -60,7 +73,7 @@ export const agentOperations: OperationSpec[] = [
       query: v.object({ lastEventId: v.optional(v.pipe(lastEventId, v.description('The same, for clients that cannot set headers; the header wins.'))) }),
     },
     responses: {
-      200: { description: 'Frames of `id: <seq>`, `event: <type>`, `data: <job event JSON>`.', content: { 'text/event-stream': { schema: jobEventFrame } } },
+      200: { description: 'Frames of `id: <seq>`, `event: <type>` and `data:`, whose line is one `JobEvent` (`#/components/schemas/JobEvent`) as JSON.', content: { 'text/event-stream': { schema: jobEventFrame } } },
     },
     errors: AUTHENTICATED_GET_ERRORS,
   },

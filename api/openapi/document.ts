@@ -1,5 +1,5 @@
 import { components } from './components.js';
-import { PATHS } from './paths/index.js';
+import { PATHS, SCHEMAS } from './paths/index.js';
 import type { Operation, PathItems } from './types.js';
 
 const acceptsAdminKey = (security: unknown): security is object[] =>
@@ -26,6 +26,6 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
     info: { title: 'Quire', version: '0.1.0', description: 'Documentation agent jobs and assistant. README.md and this document are the contract of record.' },
     servers: [{ url: publicUrl }],
     paths,
-    components,
+    components: { ...components, schemas: { ...components.schemas, ...SCHEMAS } },
   };
 }

@@ -1,17 +1,12 @@
 import { request } from './client.js';
-import type { ResponseOf } from './responses.js';
+import type { ResponseOf, SchemaOf } from './responses.js';
 
 /** The job object of `GET /v2/agent/{projectId}/job/{id}`. */
 export type Job = ResponseOf<'getAgentJob'>;
 export type JobStatus = Job['status'];
 
-/** One event of the job event stream (`GET …/job/{id}/events`). */
-export interface JobEvent {
-  seq: number;
-  type: string;
-  time: string;
-  data: Record<string, unknown>;
-}
+/** One event of the job event stream (`GET …/job/{id}/events`): the JSON of each frame's `data:`. */
+export type JobEvent = SchemaOf<'JobEvent'>;
 
 const jobPath = (projectId: string, jobId?: string) => `/v2/agent/${encodeURIComponent(projectId)}/job${jobId ? `/${encodeURIComponent(jobId)}` : ''}`;
 
@@ -31,6 +26,19 @@ export const sendMessage = (projectId: string, jobId: string, prompt: string, id
 
 export const startJob = (projectId: string, prompt: string) => request<Job>(jobPath(projectId), { method: 'POST', body: { prompt } });
 
+/** Each frame names its event's type (`event:`); every type the document lists, so one added there and not here fails the build. */
+const EVENT_TYPES: Record<JobEvent['type'], true> = {
+  'turn.started': true,
+  'tool.step': true,
+  'todos.changed': true,
+  'turn.finished': true,
+  'pull_request.opened': true,
+  'pull_request.updated': true,
+  'job.completed': true,
+  'job.failed': true,
+  'job.archived': true,
+};
+
 /**
  * Follows a job's events after the one numbered `after` (0: from the start)
  * with the browser's EventSource: the session cookie goes with it, and a
@@ -42,19 +50,18 @@ export function followEvents(projectId: string, jobId: string, after: number, on
   const source = new EventSource(`${jobPath(projectId, jobId)}/events${after > 0 ? `?lastEventId=${after}` : ''}`);
   const seen = new Set<number>();
   const handle = (message: MessageEvent<string>) => {
-    const seq = Number(message.lastEventId);
-    if (seen.has(seq)) return;
-    seen.add(seq);
-    let parsed: { type?: string; time?: string; data?: Record<string, unknown> } = {};
+    let event: JobEvent;
     try {
-      parsed = JSON.parse(message.data) as typeof parsed;
+      event = JSON.parse(message.data) as JobEvent;
     } catch {
       return;
     }
-    onEvent({ seq, type: parsed.type ?? message.type, time: parsed.time ?? '', data: parsed.data ?? {} });
+    // Its seq is the frame's id: an event seen before a reconnect is not shown twice.
+    if (seen.has(event.seq)) return;
+    seen.add(event.seq);
+    onEvent(event);
   };
-  const types = ['turn.started', 'tool.step', 'todos.changed', 'turn.finished', 'pull_request.opened', 'pull_request.updated', 'job.completed', 'job.failed', 'job.archived', 'message'];
-  for (const t of types) source.addEventListener(t, handle as EventListener);
+  for (const t of Object.keys(EVENT_TYPES)) source.addEventListener(t, handle as EventListener);
   source.onerror = () => {
     // The server ends the stream once the job has closed; anything else EventSource retries by itself.
     if (source.readyState === EventSource.CLOSED) onEnd();

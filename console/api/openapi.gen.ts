@@ -1343,6 +1343,21 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it. */
+        JobEvent: {
+            /** @description Per job, 1, 2, 3…; the SSE `id`. */
+            seq: number;
+            /** @enum {string} */
+            type: "turn.started" | "tool.step" | "todos.changed" | "turn.finished" | "pull_request.opened" | "pull_request.updated" | "job.completed" | "job.failed" | "job.archived";
+            /** @description ISO 8601. */
+            time: string;
+            jobId: string;
+            projectId: string;
+            /** @description Summaries by type (README, “Job events”); never file contents. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -1869,7 +1884,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Frames of `id: <seq>`, `event: <type>`, `data: <job event JSON>`. */
+            /** @description Frames of `id: <seq>`, `event: <type>` and `data:`, whose line is one `JobEvent` (`#/components/schemas/JobEvent`) as JSON. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1880,6 +1895,7 @@ export interface operations {
                         id: string;
                         /** @enum {unknown} */
                         event: "turn.started" | "tool.step" | "todos.changed" | "turn.finished" | "pull_request.opened" | "pull_request.updated" | "job.completed" | "job.failed" | "job.archived";
+                        /** @description A `JobEvent` as JSON. */
                         data: string;
                     };
                 };

@@ -1,4 +1,4 @@
-import type { operations } from './openapi.gen.js';
+import type { components, operations } from './openapi.gen.js';
 
 /**
  * The API's shapes as the console reads them, named by the operation that answers them: taken from
@@ -17,3 +17,6 @@ export type ResponseOf<Op extends Operation, Status extends keyof operations[Op]
 
 /** The JSON body `op` takes. */
 export type RequestOf<Op extends Operation> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** A schema the document names (`#/components/schemas/…`): a shape no JSON body carries, such as a stream's event. */
+export type SchemaOf<Name extends keyof components['schemas']> = components['schemas'][Name];

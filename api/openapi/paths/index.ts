@@ -1,5 +1,5 @@
-import type { PathItems } from '../types.js';
-import { agentOperations } from '../../agent/operations.js';
+import type { PathItems, Schema } from '../types.js';
+import { agentOperations, agentSchemas } from '../../agent/operations.js';
 import { pathItems, type OperationSpec } from '../operation.js';
 import { adminOperations } from '../../admin/operations.js';
 import { analyticsOperations } from '../../analytics/operations.js';
@@ -43,3 +43,6 @@ export const OPERATIONS: OperationSpec[] = [
 
 /** The document's paths, from the declared operations. */
 export const PATHS: PathItems[] = [pathItems(OPERATIONS)];
+
+/** The named schemas operations refer to (`#/components/schemas/…`); a feature that names one adds it here. */
+export const SCHEMAS: Record<string, Schema> = { ...agentSchemas };

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import * as v from 'valibot';
+import { sseFrame } from '../../../api/agent/index.js';
 import { CreateJobBody, JobViewSchema } from '../../../api/agent/schemas.js';
 import { openApiDocument, type PathItems } from '../../../api/openapi/index.js';
 import { jsonSchemaOf, operation, sameType } from '../../../api/openapi/operation.js';
 import { OPERATIONS } from '../../../api/openapi/paths/index.js';
 import { newJobRecord, toJobView } from '../../../core/jobs/index.js';
+import { JobEventSchema, parseJobEventJson } from '../../../core/jobs/job-event-schema.js';
 
 const doc = openApiDocument('http://localhost');
 const paths = doc.paths as PathItems;
@@ -73,6 +75,18 @@ describe('the OpenAPI document built from declared operations', () => {
     assert.ok(result.valid, result.errorMessage);
     assert.deepEqual(v.parse(JobViewSchema, view), view);
     assert.equal(check(created['201']!.content['application/json'].schema, { ...view, status: 'paused' }).valid, false);
+  });
+
+  it("names the job event the stream's data lines carry, from the schema the event log parses with, and a frame's event conforms to it", () => {
+    const stream = paths['/v2/agent/{projectId}/job/{id}/events']?.get?.responses as Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }>;
+    assert.deepEqual(stream['200']!.content['text/event-stream']!.schema.properties.data.contentSchema, { $ref: '#/components/schemas/JobEvent' });
+    const { description, ...named } = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas.JobEvent!;
+    assert.deepEqual(named, jsonSchemaOf(JobEventSchema));
+    assert.match(String(description), /each `data:` line of the job event stream/);
+    const event = parseJobEventJson(sseFrame({ seq: 3, type: 'tool.step', time: '2026-11-28T12:00:00.000Z', jobId: 'job_1', projectId: 'docs', data: { tool: 'edit', path: 'a.md' } }).split('\ndata: ')[1]!);
+    const job = { $ref: '#/components/schemas/JobEvent' };
+    assert.ok(event && check(job, event).valid);
+    assert.equal(check(job, { ...event, type: 'job.paused' }).valid, false);
   });
 
   it('each operation answers its declared errors with the shared error shape and, for 503, Retry-After', () => {
