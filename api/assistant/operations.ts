@@ -54,7 +54,7 @@ const uiStreamEvent: Schema = {
   type: 'object',
   required: ['data'],
   properties: {
-    data: { type: 'string', if: { const: '[DONE]' }, then: true, else: { contentMediaType: 'application/json', contentSchema: uiChunk } },
+    data: { type: 'string', anyOf: [{ const: '[DONE]' }, { contentMediaType: 'application/json', contentSchema: uiChunk }] },
   },
 };
 

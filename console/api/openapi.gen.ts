@@ -4521,7 +4521,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
-                        data: string;
+                        data: string | "[DONE]" | unknown;
                     };
                 };
             };
