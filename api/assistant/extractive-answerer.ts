@@ -79,7 +79,9 @@ export function extractiveAnswerer(): Answerer {
           if (quoted.length === 0 && !block) named.push(`**${literal(c.title)}** ${cite}`);
         });
         // A question about a word no page of the site holds is not answered by the pages that share its other words.
-        const unheard = vocabulary && wordNoPageHolds(question, questionTerms(prompt.passages.find((p) => p.path === citations[0]!.path)?.metadata.language ?? domain.language).language, vocabulary);
+        // It is read in its best page's language, and looked up as the index cut that page (as English on a site of no language).
+        const language = questionTerms(prompt.passages.find((p) => p.path === citations[0]!.path)?.metadata.language ?? domain.language).language;
+        const unheard = vocabulary && wordNoPageHolds(question, language, vocabulary, domain.language ? language : undefined);
         if (matched && !unheard) {
           blocks.push(`${EXTRACTIVE_LABEL}\n\n`, ...quotes);
           if (named.length > 0) blocks.push(`See also ${named.join(', ')}.\n\n`);

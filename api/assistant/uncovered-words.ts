@@ -27,15 +27,18 @@ function unheard(term: string, vocabulary: Vocabulary): boolean {
 /**
  * The question's first content word (not one of `language`'s function words) of five letters or
  * more that no page of the site holds, even read as a typo of one that a page holds; undefined when
- * every such word is on some page. `language` is the stemming language the pages are cut in
- * (see `stemmingLanguage`). A word written whole (`GraphQL`, `PayPal`) is judged as itself; one
- * joined of several (`two-factor`, `Node.js`) by its parts, as a page may write them apart.
+ * every such word is on some page. `language` is the stemming language the question is written in
+ * (see `stemmingLanguage`: its best page's), and `stemming` the one the index cut that page's words
+ * in, which the question's are cut in to be looked up: the same, except on a site of no language,
+ * whose pages are all cut as English whatever language they are in. A word written whole
+ * (`GraphQL`, `PayPal`) is judged as itself; one joined of several (`two-factor`, `Node.js`) by its
+ * parts, as a page may write them apart.
  */
-export function wordNoPageHolds(question: string, language: string | undefined, vocabulary: Vocabulary): string | undefined {
+export function wordNoPageHolds(question: string, language: string | undefined, vocabulary: Vocabulary, stemming: string | undefined): string | undefined {
   const functionWords = functionWordsOf(language);
   for (const word of question.match(WORD) ?? []) {
     if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !NAMED.test(word)) continue;
-    const terms = tokenise(word, language);
+    const terms = tokenise(word, stemming);
     const judged = JOINED.test(word) ? terms.slice(1) : terms.slice(0, 1);
     const found = judged.find((term) => unheard(term, vocabulary));
     if (found) return found;

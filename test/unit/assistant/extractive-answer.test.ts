@@ -413,15 +413,23 @@ describe('extractive answers', () => {
       assert.match(await answerText('Does Skylark support GraphQL subscriptions?', hits), /^_No language model/);
     });
 
+    it('looks a word up as the index cut the pages: as English on a site of no language, whatever language its best page is in', async () => {
+      const french = 'NOVATIONS exécute vos tâches en arrière-plan. Installez NOVATIONS avec npm.';
+      const hit: SearchHit = { path: '/fr/quickstart', content: french, metadata: { title: 'Démarrage', anchor: '', breadcrumb: ['Démarrage'], score: 1, language: 'fr' } };
+      // The French stemmer cuts `NOVATIONS` to `novat`, which the English-cut index does not hold.
+      assert.match(await answerText('Comment installer NOVATIONS ?', [hit], undefined, vocabularyOf([french])), /^_No language model/);
+      assert.match(await answerText('Comment installer NOVATIONS ?', [hit], 'fr', vocabularyOf([french], 'fr')), /^_No language model/);
+    });
+
     it('judges only names of five letters or more, written with a capital after their first letter, and a joined word by its parts', () => {
-      assert.equal(wordNoPageHolds('Does Skylark support GraphQL subscriptions?', undefined, vocabulary), 'graphql');
-      assert.equal(wordNoPageHolds('Can I pay with PayPal?', undefined, vocabulary), 'paypal');
+      assert.equal(wordNoPageHolds('Does Skylark support GraphQL subscriptions?', undefined, vocabulary, undefined), 'graphql');
+      assert.equal(wordNoPageHolds('Can I pay with PayPal?', undefined, vocabulary, undefined), 'paypal');
       // Words no page holds, but plain ones (a paraphrase's), short, or numbers: the pages may say them otherwise.
-      assert.equal(wordNoPageHolds('How do I avoid downtime together with the RSS feed in v12345?', undefined, vocabulary), undefined);
-      assert.equal(wordNoPageHolds('Is the Zwei-Faktor-Anmeldung available?', undefined, vocabulary), undefined, 'its parts are on a page');
-      assert.equal(wordNoPageHolds('Gibt es den Agenten für FreeBSD?', 'de', vocabularyOf(SITE, 'de')), 'freebsd');
+      assert.equal(wordNoPageHolds('How do I avoid downtime together with the RSS feed in v12345?', undefined, vocabulary, undefined), undefined);
+      assert.equal(wordNoPageHolds('Is the Zwei-Faktor-Anmeldung available?', undefined, vocabulary, undefined), undefined, 'its parts are on a page');
+      assert.equal(wordNoPageHolds('Gibt es den Agenten für FreeBSD?', 'de', vocabularyOf(SITE, 'de'), 'de'), 'freebsd');
       // Chinese and Japanese are cut into character pairs, which cross words: they are not judged.
-      assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary), undefined);
+      assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary, undefined), undefined);
     });
   });
 });
