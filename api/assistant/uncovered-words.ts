@@ -16,6 +16,24 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[_\-.:/][\p{L}\p{N}][\p{L}\p{M}\p
 const JOINED = /[_\-.:/]/;
 /** A name as products and standards are written: a capital after the first letter (`GraphQL`, `PayPal`, `HIPAA`, `iPhone`). */
 const NAMED = /^.+\p{Lu}/u;
+/** A word written with a capital first: inside a sentence, a name (`Heroku`, `Slack`), in a language that writes its nouns in lower case. */
+const CAPITALISED = /^\p{Lu}/u;
+/** Languages (stemming languages) that write every noun with a capital, where one says nothing of a name (`Englisch`, `Statuscode`). */
+const NOUNS_CAPITALISED: ReadonlySet<string | undefined> = new Set(['de']);
+/**
+ * Words English writes with a capital that are no names of products or places the docs would hold: of
+ * peoples and languages (`European`, `English`, `Japanese`), days and months.
+ */
+const ENGLISH_CAPITALISED = /^(?:\p{L}+(?:an|ish|ese)|\p{L}+day|january|february|march|april|may|june|july|august|september|october|november|december)$/iu;
+/** What ends a sentence, or opens one (a colon's, a Spanish `¿`), and what may stand before its first word. */
+const SENTENCE_START = /(?:^|[.!?:;¿¡؟。！？])[\s"'“‘«(*_`¿¡]*$/u;
+
+/** Whether a word of the question is a name: written as one (`GraphQL`), or with a capital inside a sentence of a language whose nouns take none. */
+function named(word: string, before: string, language: string | undefined): boolean {
+  if (NAMED.test(word)) return true;
+  if (!CAPITALISED.test(word) || SENTENCE_START.test(before) || NOUNS_CAPITALISED.has(language)) return false;
+  return !(language === undefined && ENGLISH_CAPITALISED.test(word));
+}
 /** Chinese, Japanese and Korean: cut into character pairs, of which a pair no page holds may only straddle two words. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -25,8 +43,8 @@ function unheard(term: string, vocabulary: Vocabulary): boolean {
 }
 
 /**
- * The question's first content word (not one of `language`'s function words) of five letters or
- * more that no page of the site holds, even read as a typo of one that a page holds; undefined when
+ * The question's first name (see `named`: `GraphQL`, or `Heroku` inside a sentence), not one of
+ * `language`'s function words, of five letters or more that no page of the site holds, even read as a typo of one that a page holds; undefined when
  * every such word is on some page. `language` is the stemming language the question is written in
  * (see `stemmingLanguage`: its best page's), and `stemming` the one the index cut that page's words
  * in, which the question's are cut in to be looked up: the same, except on a site of no language,
@@ -36,8 +54,9 @@ function unheard(term: string, vocabulary: Vocabulary): boolean {
  */
 export function wordNoPageHolds(question: string, language: string | undefined, vocabulary: Vocabulary, stemming: string | undefined): string | undefined {
   const functionWords = functionWordsOf(language);
-  for (const word of question.match(WORD) ?? []) {
-    if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !NAMED.test(word)) continue;
+  for (const match of question.matchAll(WORD)) {
+    const word = match[0];
+    if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !named(word, question.slice(0, match.index), language)) continue;
     const terms = tokenise(word, stemming);
     const judged = JOINED.test(word) ? terms.slice(1) : terms.slice(0, 1);
     const found = judged.find((term) => unheard(term, vocabulary));

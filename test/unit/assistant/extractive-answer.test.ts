@@ -431,5 +431,14 @@ describe('extractive answers', () => {
       // Chinese and Japanese are cut into character pairs, which cross words: they are not judged.
       assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary, undefined), undefined);
     });
+
+    it('judges a word with a capital inside a sentence as a name, but not in German, nor an English word of a people, a language, a day or a month', () => {
+      assert.equal(wordNoPageHolds('How do I stream flag changes to Heroku?', undefined, vocabulary, undefined), 'heroku');
+      assert.equal(wordNoPageHolds('Skylark and webhooks. Slack too?', undefined, vocabulary, undefined), undefined, 'it opens a sentence');
+      assert.equal(wordNoPageHolds('¿Skylark funciona con Heroku?', 'es', vocabularyOf(SITE, 'es'), 'es'), 'heroku');
+      assert.equal(wordNoPageHolds('Comment synchroniser Skylark avec Pennylane ?', 'fr', vocabularyOf(SITE, 'fr'), 'fr'), 'pennylan');
+      assert.equal(wordNoPageHolds('Kann ich die Sicherung auf Englisch umstellen?', 'de', vocabularyOf(SITE, 'de'), 'de'), undefined);
+      assert.equal(wordNoPageHolds('Do Skylark webhooks reach the European region every Monday in January?', undefined, vocabulary, undefined), undefined);
+    });
   });
 });
