@@ -28,9 +28,27 @@ const ENGLISH_CAPITALISED = /^(?:\p{L}+(?:an|ish|ese)|\p{L}+day|january|february
 /** What ends a sentence, or opens one (a colon's, a Spanish `¿`), and what may stand before its first word. */
 const SENTENCE_START = /(?:^|[.!?:;¿¡؟。！？])[\s"'“‘«(*_`¿¡]*$/u;
 
-/** Whether a word of the question is a name: written as one (`GraphQL`), or with a capital inside a sentence of a language whose nouns take none. */
-function named(word: string, before: string, language: string | undefined): boolean {
-  if (NAMED.test(word)) return true;
+/** Latin letters, and a word of them inside a word of another script (`Python` in `Python用のSDK`, `Slack` in `Slack으로`). */
+const LATIN = /\p{Script=Latin}/gu;
+const LATIN_WORD = /\p{Script=Latin}[\p{Script=Latin}\p{N}]*/gu;
+const IN_LATIN = /^\p{Script=Latin}/u;
+
+/**
+ * Whether a question is written in another script than Latin: it holds Chinese, Japanese or Korean
+ * (whose few letters a name's outnumber: `Python用のSDKはありますか`), or most of its letters are of
+ * another script. Then a word in Latin letters is a name (`Python`, `Slack`, `Docker`).
+ */
+function foreignScript(question: string): boolean {
+  const letters = question.match(/\p{L}/gu)?.length ?? 0;
+  return CJK.test(question) || (question.match(LATIN)?.length ?? 0) * 2 < letters;
+}
+
+/**
+ * Whether a word of the question is a name: written as one (`GraphQL`), in Latin letters in a
+ * question of another script, or with a capital inside a sentence of a language whose nouns take none.
+ */
+function named(word: string, before: string, language: string | undefined, foreign: boolean): boolean {
+  if (NAMED.test(word) || (foreign && IN_LATIN.test(word))) return true;
   if (!CAPITALISED.test(word) || SENTENCE_START.test(before) || NOUNS_CAPITALISED.has(language)) return false;
   return !(language === undefined && ENGLISH_CAPITALISED.test(word));
 }
@@ -40,6 +58,14 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 /** A term no page holds, nor one a typo away from it. */
 function unheard(term: string, vocabulary: Vocabulary): boolean {
   return term.length >= MIN_DISTINCTIVE_LENGTH && !/\d/.test(term) && vocabulary.documentFrequency(term) === 0 && vocabulary.nearest(term) === undefined;
+}
+
+/** The question's words, and the Latin words inside its Chinese, Japanese and Korean ones, which run on into the letters about them. */
+function* wordsOf(question: string): Generator<{ word: string; index: number }> {
+  for (const match of question.matchAll(WORD)) {
+    if (!CJK.test(match[0])) yield { word: match[0], index: match.index };
+    else for (const latin of match[0].matchAll(LATIN_WORD)) yield { word: latin[0], index: match.index + latin.index };
+  }
 }
 
 /**
@@ -54,9 +80,9 @@ function unheard(term: string, vocabulary: Vocabulary): boolean {
  */
 export function wordNoPageHolds(question: string, language: string | undefined, vocabulary: Vocabulary, stemming: string | undefined): string | undefined {
   const functionWords = functionWordsOf(language);
-  for (const match of question.matchAll(WORD)) {
-    const word = match[0];
-    if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !named(word, question.slice(0, match.index), language)) continue;
+  const foreign = foreignScript(question);
+  for (const { word, index } of wordsOf(question)) {
+    if (CJK.test(word) || functionWords.has(word.toLowerCase()) || !named(word, question.slice(0, index), language, foreign)) continue;
     const terms = tokenise(word, stemming);
     const judged = JOINED.test(word) ? terms.slice(1) : terms.slice(0, 1);
     const found = judged.find((term) => unheard(term, vocabulary));

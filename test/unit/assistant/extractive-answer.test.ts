@@ -429,7 +429,16 @@ describe('extractive answers', () => {
       assert.equal(wordNoPageHolds('Is the Zwei-Faktor-Anmeldung available?', undefined, vocabulary, undefined), undefined, 'its parts are on a page');
       assert.equal(wordNoPageHolds('Gibt es den Agenten für FreeBSD?', 'de', vocabularyOf(SITE, 'de'), 'de'), 'freebsd');
       // Chinese and Japanese are cut into character pairs, which cross words: they are not judged.
-      assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary, undefined), undefined);
+      assert.equal(wordNoPageHolds('料金プランはいくらですか', undefined, vocabulary, undefined), undefined);
+    });
+
+    it('judges a word in Latin letters in a question of another script as a name, though it runs on into that script or opens the question', () => {
+      assert.equal(wordNoPageHolds('GraphQLの料金はいくらですか', undefined, vocabulary, undefined), 'graphql');
+      assert.equal(wordNoPageHolds('Python用のSDKはありますか？', undefined, vocabulary, undefined), 'python');
+      assert.equal(wordNoPageHolds('Slack으로 실패 알림을 받을 수 있나요?', undefined, vocabulary, undefined), 'slack');
+      assert.equal(wordNoPageHolds('Можно ли запускать задачи в docker?', 'ru', vocabularyOf(SITE, 'ru'), 'ru'), 'docker');
+      assert.equal(wordNoPageHolds('Skylark으로 알림을 받을 수 있나요?', undefined, vocabulary, undefined), undefined, 'a page holds it');
+      assert.equal(wordNoPageHolds('python sdk where', undefined, vocabulary, undefined), undefined, 'a question in Latin letters');
     });
 
     it('judges a word with a capital inside a sentence as a name, but not in German, nor an English word of a people, a language, a day or a month', () => {
