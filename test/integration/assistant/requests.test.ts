@@ -250,6 +250,16 @@ describe('assistant without a model (extractive mode)', () => {
     assert.doesNotMatch(v2.text, /npm install -g quire-cli/);
   });
 
+  it('declines a question about a product no page holds, named with a capital inside the sentence', async () => {
+    const v2 = await readV2('ai5', {
+      url: `${world.url}/discovery/v2/assistant/docs/message`,
+      key: world.org.assistantKey,
+      body: { fp: 'a' },
+      text: 'Can I install the CLI on Heroku?',
+    });
+    assert.match(v2.text, /^The documentation does not seem to cover this question\. Please contact help@example\.com\. The closest pages: /);
+  });
+
   it('says plainly that the docs do not cover a question nothing matches, with the support contact', async () => {
     const v1 = await readV1(await world.post('v1', { fp: 'a', messages: [userMessageV1('zebra xylophone quantum')] }));
     assert.match(v1.text, /documentation does not cover this question\. Please contact help@example\.com/);
