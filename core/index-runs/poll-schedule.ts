@@ -64,3 +64,40 @@ export async function deleteDomainPollSchedule(temporal: Client, domainId: strin
 export async function syncDomainPollSchedules(temporal: Client, taskQueue: string, domains: Array<Pick<Domain, 'id' | 'pollMinutes'>>): Promise<void> {
   for (const domain of domains) await syncDomainPollSchedule(temporal, taskQueue, domain);
 }
+
+/** What became of one domain's poll schedule when a worker looked at it: see `followTaskQueue`. */
+export interface PollScheduleMove {
+  domainId: string;
+  /** The queue its firings went to; undefined when it was missing (and was made). */
+  from: string | undefined;
+}
+
+/**
+ * Brings the poll schedules of `domains` (those with a `pollMinutes`) to `taskQueue`: a schedule that
+ * fires on another queue (the deployment moved to this one, whose workers alone poll it) is moved,
+ * keeping its interval and an operator's pause; a missing one (its creation failed while Temporal
+ * was down) is made. One that fires here already is left alone, so workers starting together change
+ * nothing twice. Returns the schedules moved or made.
+ */
+export async function followTaskQueue(temporal: Client, taskQueue: string, domains: Array<Pick<Domain, 'id' | 'pollMinutes'>>): Promise<PollScheduleMove[]> {
+  const moves: PollScheduleMove[] = [];
+  for (const domain of domains) {
+    if (!domain.pollMinutes) continue;
+    const from = await firingQueue(temporal, domain.id);
+    if (from === taskQueue) continue;
+    await syncDomainPollSchedule(temporal, taskQueue, domain);
+    moves.push({ domainId: domain.id, from });
+  }
+  return moves;
+}
+
+/** The task queue a domain's poll schedule starts its polls on; undefined when there is no schedule. */
+async function firingQueue(temporal: Client, domainId: string): Promise<string | undefined> {
+  try {
+    const { action } = await temporal.schedule.getHandle(domainPollScheduleId(domainId)).describe();
+    return action.type === 'startWorkflow' ? action.taskQueue : undefined;
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return undefined;
+    throw err;
+  }
+}
