@@ -12,6 +12,7 @@ import { temporalTarget } from '../core/temporal/connection.js';
 import { registerSearchAttributes, SEARCH_ATTRIBUTE_SPECS } from '../core/temporal/search-attributes.js';
 import { announceReady, runMain } from '../core/run-main.js';
 import { createWorker } from './create-worker.js';
+import { followPollSchedules } from './poll-schedules.js';
 import { tendReconcileSchedules } from './reconcile-schedules.js';
 import { temporalLogger } from './runtime-logger.js';
 
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
   // Temporal UI, timed out): each worker makes sure it is there, and deletes those of queues no
   // worker polls any more (their runs would only time out), in the background.
   const stopTending = tendReconcileSchedules(platform.temporal, config.temporal.taskQueue, logger);
+  // The domains' poll schedules fire on the queue they were made for: after a move to this one, they follow.
+  void followPollSchedules(platform.temporal, platform.tenants, config.temporal.taskQueue, logger);
   const polling = async () => {
     const state = worker.getState();
     if (state !== 'RUNNING') throw new Error(`worker ${state.toLowerCase()}`);

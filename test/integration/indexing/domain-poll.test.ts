@@ -4,17 +4,18 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { createApp } from '../../../api/app.js';
 import type { ApiServices } from '../../../api/services.js';
 import { DOMAIN_POLL_WORKFLOW, domainPollScheduleId, indexWorkflowId, type DomainPollResult, type IndexDomainResult } from '../../../core/contracts/index.js';
-import { followSeed } from '../../../core/index-runs/index.js';
+import { followSeed, followTaskQueue, syncDomainPollSchedule } from '../../../core/index-runs/index.js';
 import { applySeedFile } from '../../../core/tenants/seed-file.js';
 import { conforms } from '../../support/openapi-conforms.js';
 import { bearerCaller, expectError } from '../../support/json-calls.js';
 import { seedOrg, serve, tempDir, testServices, type SeededOrg } from '../../support/services.js';
 import { startWorker, temporalEnv } from '../../support/temporal.js';
+import { spawnWorker } from '../../support/worker-process.js';
 import { exampleDocsRepo, type GitDocs } from './git-docs.js';
 
 const run = promisify(execFile);
@@ -73,6 +74,26 @@ describe('polling a domain’s docs branch', function () {
   async function indexRun(domainId: string, runId: string): Promise<IndexDomainResult> {
     const { client } = await temporalEnv();
     return client.workflow.getHandle<() => Promise<IndexDomainResult>>(indexWorkflowId(domainId), runId).result();
+  }
+
+  /** The queue a domain's schedule fires on and whether it is paused; undefined when there is no schedule. */
+  async function firing(domainId: string): Promise<{ queue: string | undefined; paused: boolean } | undefined> {
+    try {
+      const { action, state } = await (await scheduleOf(domainId)).describe();
+      return { queue: action.type === 'startWorkflow' ? action.taskQueue : undefined, paused: state.paused };
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  /** Waits (10 s at most) until the domain's schedule reads as `expected`: its scheduler takes a change a moment after it is asked. */
+  async function readsAs(domainId: string, expected: Awaited<ReturnType<typeof firing>>): Promise<void> {
+    let seen = await firing(domainId);
+    for (const deadline = Date.now() + 10_000; !isDeepStrictEqual(seen, expected); seen = await firing(domainId)) {
+      if (Date.now() > deadline) assert.deepEqual(seen, expected, `the schedule of ${domainId}`);
+      await sleep(100);
+    }
   }
 
   const latestIndexRunId = async (domainId: string) => (await (await temporalEnv()).client.workflow.getHandle(indexWorkflowId(domainId)).describe()).runId;
@@ -228,6 +249,54 @@ describe('polling a domain’s docs branch', function () {
     await assert.rejects(followSeed(offline.temporal, taskQueue, offline.tenants, await applySeedFile(file, offline.tenants, offline.webhooks)));
     assert.equal((await offline.tenants.getDomain(domainId))?.language, 'de');
     assert.equal((await applySeedFile(file, offline.tenants, offline.webhooks)).languageChanges.length, 1);
+  });
+
+  it('follows a move to another task queue: a schedule firing on the old queue moves, keeping its pause, and a missing one is made', async () => {
+    const { client } = await temporalEnv();
+    const [moved, missing, here] = [await polledDomain(7), await polledDomain(), await polledDomain()];
+    // As a deployment on another queue left them: one fires there (and its operator paused it), one was never made.
+    const oldQueue = `old-${randomUUID()}`;
+    await syncDomainPollSchedule(client, oldQueue, { id: moved, pollMinutes: 7 });
+    await (await scheduleOf(moved)).pause('paused by the operator');
+    await (await scheduleOf(missing)).delete();
+    // A schedule's scheduler takes a change a moment after it is asked: looked at once it has.
+    await readsAs(moved, { queue: oldQueue, paused: true });
+    await readsAs(missing, undefined);
+    const unpolled = { id: `unpolled-${randomUUID().slice(0, 8)}`, pollMinutes: undefined };
+    const moves = await followTaskQueue(client, taskQueue, [{ id: moved, pollMinutes: 7 }, { id: missing, pollMinutes: 5 }, { id: here, pollMinutes: 5 }, unpolled]);
+    assert.deepEqual(moves, [
+      { domainId: moved, from: oldQueue },
+      { domainId: missing, from: undefined },
+    ]);
+    await readsAs(moved, { queue: taskQueue, paused: true });
+    await readsAs(missing, { queue: taskQueue, paused: false });
+    await readsAs(here, { queue: taskQueue, paused: false });
+    const every = (await (await scheduleOf(moved)).describe()).spec.intervals?.[0]?.every;
+    assert.equal(typeof every === 'number' ? every : Number(every), 7 * 60_000);
+    await assert.rejects((await scheduleOf(unpolled.id)).describe(), ScheduleNotFoundError);
+    // A second look changes nothing: workers starting together do not move a schedule twice.
+    assert.deepEqual(await followTaskQueue(client, taskQueue, [{ id: moved, pollMinutes: 7 }, { id: missing, pollMinutes: 5 }]), []);
+  });
+
+  it('is followed by a worker at its start: a domain’s schedule left on another queue is moved to its own, and logged', async () => {
+    const { client, address } = await temporalEnv();
+    const domainId = await polledDomain();
+    const oldQueue = `old-${randomUUID()}`;
+    await syncDomainPollSchedule(client, oldQueue, { id: domainId, pollMinutes: 5 });
+    await readsAs(domainId, { queue: oldQueue, paused: false });
+    // A worker of this deployment (its database, its queue) starting after the move.
+    const worker = spawnWorker({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue, QUIRE_DATA_DIR: services.config.dataDir, QUIRE_EMBEDDER: 'none', LOG_LEVEL: 'info' });
+    try {
+      const lineOf = () => worker.stdout().split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as Record<string, unknown>] : [])).find((l) => l.domainId === domainId);
+      for (const deadline = Date.now() + 60_000; !lineOf(); await sleep(200)) {
+        if (Date.now() > deadline) throw new Error(`the worker did not move the schedule; its output:\n${worker.output()}`);
+      }
+      assert.deepEqual([lineOf()?.msg, lineOf()?.from, lineOf()?.taskQueue], ["moved a domain's poll schedule to this worker's task queue", oldQueue, taskQueue]);
+      await readsAs(domainId, { queue: taskQueue, paused: false });
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 
   it('deletes the schedule when pollMinutes is cleared with null', async () => {
