@@ -239,26 +239,14 @@ describe('assistant without a model (extractive mode)', () => {
     assert.ok(v1.sources.length > 0);
   });
 
-  it('declines a question about a name no page holds, though pages share its other words, and names the closest pages', async () => {
-    const v2 = await readV2('ai5', {
-      url: `${world.url}/discovery/v2/assistant/docs/message`,
-      key: world.org.assistantKey,
-      body: { fp: 'a' },
-      text: 'Can I install the CLI with WinGet?',
+  // Names no page holds, though pages share the questions' other words (`install`, `CLI`): written as one (`WinGet`), or capitalised inside the sentence (`Heroku`).
+  for (const question of ['Can I install the CLI with WinGet?', 'Can I install the CLI on Heroku?']) {
+    it(`declines "${question}", naming the closest pages instead of quoting the install page`, async () => {
+      const v2 = await readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp: 'a' }, text: question });
+      assert.match(v2.text, /^The documentation does not seem to cover this question\. Please contact help@example\.com\. The closest pages: /);
+      assert.doesNotMatch(v2.text, /npm install -g quire-cli/);
     });
-    assert.match(v2.text, /^The documentation does not seem to cover this question\. Please contact help@example\.com\. The closest pages: /);
-    assert.doesNotMatch(v2.text, /npm install -g quire-cli/);
-  });
-
-  it('declines a question about a product no page holds, named with a capital inside the sentence', async () => {
-    const v2 = await readV2('ai5', {
-      url: `${world.url}/discovery/v2/assistant/docs/message`,
-      key: world.org.assistantKey,
-      body: { fp: 'a' },
-      text: 'Can I install the CLI on Heroku?',
-    });
-    assert.match(v2.text, /^The documentation does not seem to cover this question\. Please contact help@example\.com\. The closest pages: /);
-  });
+  }
 
   it('says plainly that the docs do not cover a question nothing matches, with the support contact', async () => {
     const v1 = await readV1(await world.post('v1', { fp: 'a', messages: [userMessageV1('zebra xylophone quantum')] }));
