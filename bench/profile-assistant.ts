@@ -1,5 +1,5 @@
 /**
- * Where the assistant's time goes: drives the bench's assistant (or its relay route) with the
+ * Where the assistant's time goes: drives the bench's assistant (or its relay route, alone or behind the API's stack) with the
  * bench's load (50 clients, the scripted model streaming 200 tokens from its own process) and,
  * after a warm-up, records a CPU profile of the measured requests only (and, with HEAP_OUT, a
  * sampling heap profile that counts collected objects too). Open the files in Chrome DevTools.
@@ -10,7 +10,7 @@
  * Run it compiled, as production runs (under tsx every function pays a naming helper):
  *
  *   npx tsc -p tsconfig.bench.json
- *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] node dist/benches/bench/profile-assistant.js [assistant|relay] [requests]
+ *   PROFILE_OUT=assistant.cpuprofile [HEAP_OUT=assistant.heapprofile] node dist/benches/bench/profile-assistant.js [assistant|stacked|relay] [requests]
  */
 // First, as in the API's entry point: tracing (off unless OTEL_* configure it) starts before the app's modules load.
 import '../api/instrumentation.js';
@@ -44,8 +44,9 @@ function post(port: number, key: string): Promise<void> {
 
 async function main() {
   const model = await startModelProcess([200, 0]);
-  const { app, key, cleanup } = await benchAssistant(model.baseUrl);
-  const server = http.createServer(which === 'relay' ? relayApp(portPath(model.baseUrl)).callback() : app.callback());
+  const { app, stackedRelay, key, cleanup } = await benchAssistant(model.baseUrl);
+  const served = which === 'relay' ? relayApp(portPath(model.baseUrl)) : which === 'stacked' ? stackedRelay : app;
+  const server = http.createServer(served.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const run = async (n: number) => {
