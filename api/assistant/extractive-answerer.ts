@@ -59,7 +59,9 @@ export function extractiveAnswerer(): Answerer {
         citations.slice(0, PAGES_QUOTED).forEach((c, i) => {
           // The page's passages, each a section of its own: another passage's heading does not carry into the next.
           const hits = prompt.passages.filter((hit) => hit.path === c.path);
-          const text = hits.map((hit) => hit.content);
+          // The page's opening (the passage before its first heading) is read under the page's title, as a section under its heading:
+          // the command that opens an Authentication page answers "How does authentication work?".
+          const text = hits.map((hit) => (hit.metadata.anchor === '' && !/^\s*#/.test(hit.content) ? `# ${c.title}\n\n${hit.content}` : hit.content));
           const terms = termsOnPage(questionTerms(hits[0]?.metadata.language ?? domain.language), c.title, text);
           const cite = `[${i + 1}]`;
           const sentences = bestSentences(text, terms, SENTENCES_PER_PAGE);

@@ -371,6 +371,19 @@ describe('extractive answers', () => {
     assert.match(text, /\*\*Calling the \\\*API\\\*\*\*: \[1\]\n\n```bash\ncurl https:\/\/api\.example\.com\n```/);
   });
 
+  it('reads the opening of a page (before its first heading) under the page’s title: “how does authentication work” quotes the Authentication page’s first command', async () => {
+    const opening = ['Send your project key as a bearer token on every request:', '', '```bash', 'curl https://api.example.com/v2/jobs -H "Authorization: Bearer $KEY"', '```'].join('\n');
+    const hits: SearchHit[] = [
+      { path: '/api/authentication', content: opening, metadata: { title: 'Authentication', anchor: '', breadcrumb: ['Authentication'], score: 1 } },
+      page('/guides/metrics', 'Metrics', 'Each project exposes a metrics endpoint (authenticate with a read-only key).'),
+    ];
+    const text = await answerText('How does authentication work?', hits);
+    assert.match(text, /Send your project key as a bearer token on every request: \[1\]\n\n```bash\ncurl /);
+    // A passage from further down the page is not its opening: its section's heading is its own.
+    const further = { ...hits[0]!, metadata: { ...hits[0]!.metadata, anchor: 'keys' } };
+    assert.doesNotMatch(await answerText('How does authentication work?', [further, hits[1]!]), /```bash/);
+  });
+
   it('says the docs do not seem to cover a question nothing in its pages meets, names the closest pages, and counts it unanswered', async () => {
     const hits = [page('/queues', 'Queues', 'A queue holds jobs until a worker takes them.'), page('/workers', 'Workers', 'Workers poll their queues for new jobs.')];
     const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question: 'Can I pay by invoice?', earlier: [] }, hits, budget: 4000 });
