@@ -130,6 +130,19 @@ const ASKS_QUANTITY =
 /** Shorter words are left as written: one edit turns too many of them into another word (`flag`, `flat`). */
 const MIN_CORRECTED_LENGTH = 5;
 
+/** Stems this long or longer are read as one word with a short ending added (`authenticat`, `authentication`). */
+const MIN_DERIVED_STEM = 6;
+const MAX_DERIVED_ENDING = 5;
+
+/**
+ * Whether one of two terms is the other with a short ending (a derived word the stemmer keeps apart:
+ * `authenticat`/`authentication`, `configur`/`configuration`, `deploy`/`deployment`).
+ */
+function derived(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= MIN_DERIVED_STEM && long.length > short.length && long.length - short.length <= MAX_DERIVED_ENDING && long.startsWith(short);
+}
+
 /**
  * The question's terms as a page writes them: a term the page does not hold, one edit away from
  * one it does (`signture`, `retrys`), becomes that term, as retrieval corrected it against the
@@ -142,7 +155,7 @@ export function termsOnPage(question: QuestionTerms, title: string, passages: Pa
   for (const term of question.terms) {
     if (page.has(term) || term.length < MIN_CORRECTED_LENGTH || /\d/.test(term)) continue;
     let near: string | undefined;
-    for (const word of page) if (withinOneEdit(term, word) && (!near || word < near)) near = word;
+    for (const word of page) if ((withinOneEdit(term, word) || derived(term, word)) && (!near || word < near)) near = word;
     if (!near) continue;
     corrected ??= new Set(question.terms);
     corrected.delete(term);

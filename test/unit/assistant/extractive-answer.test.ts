@@ -384,6 +384,14 @@ describe('extractive answers', () => {
     assert.doesNotMatch(await answerText('How does authentication work?', [further, hits[1]!]), /```bash/);
   });
 
+  it('meets a word of the question in its derived form on the page (`authenticate`, `Authentication`), but not a short word in a longer one (`count`, `country`)', async () => {
+    const opening = ['Send your project key as a bearer token on every request:', '', '```bash', 'curl https://api.example.com/v2/jobs', '```'].join('\n');
+    const hits: SearchHit[] = [{ path: '/api/authentication', content: opening, metadata: { title: 'Authentication', anchor: '', breadcrumb: ['Authentication'], score: 1 } }];
+    assert.match(await answerText('how do i authenticate', hits), /on every request: \[1\]\n\n```bash/);
+    const question = { terms: termsOf('How do I count the invoices?', undefined), language: undefined };
+    assert.equal(termsOnPage(question, 'Billing', 'Choose the country on your invoices.').terms.has('count'), true);
+  });
+
   it('says the docs do not seem to cover a question nothing in its pages meets, names the closest pages, and counts it unanswered', async () => {
     const hits = [page('/queues', 'Queues', 'A queue holds jobs until a worker takes them.'), page('/workers', 'Workers', 'Workers poll their queues for new jobs.')];
     const prompt = buildPrompt({ domain: { id: 'docs', baseUrl: 'https://docs.example.com', supportContact: undefined }, conversation: { question: 'Can I pay by invoice?', earlier: [] }, hits, budget: 4000 });
