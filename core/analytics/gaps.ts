@@ -78,11 +78,13 @@ function connectedGroups(sets: Array<Set<string>>, weights: Map<string, number>)
 
 /** What to change, from the topic's terms and the nearest page only: a reader's words never become a sentence of it. */
 function suggestionFor(topic: string[], pages: AnswerSource[]): string {
-  const subject = topic.length > 0 ? topic.join(', ') : 'these questions';
+  // "csv and export", "rotate, key and sla": the topic's words as a list in a sentence.
+  const subject = topic.length > 1 ? `${topic.slice(0, -1).join(', ')} and ${topic.at(-1)}` : topic[0];
+  const about = subject ? ` about ${subject}` : '';
   const nearest = pages[0];
   return nearest
-    ? `Extend "${nearest.title}" (${nearest.path}) to answer the readers' questions about ${subject}.`
-    : `Add a page about ${subject} that answers the readers' questions.`;
+    ? `Extend "${nearest.title}" (${nearest.path}) to answer the readers' questions${about}.`
+    : `Add a page that answers the readers' questions${about}.`;
 }
 
 /**

@@ -40,7 +40,7 @@ describe('quire analytics DOMAIN', () => {
     assert.match(text, /feedback {4}2 ratings: 1 helpful \(50%\), 1 not helpful/);
     assert.match(text, /top categories:\n\s+2 {2}\(no source\) {2}\(2 unanswered\)\n\s+1 {2}api/);
     // The two rotation questions make one gap; the answer rated not helpful ('question a2') another.
-    assert.match(text, /top gaps:\n\s+2 {2}[^\n]*rotat[^\n]*\[gap_[0-9a-f]+\]\n {10}Add a page about[^\n]*\n\s+1 {2}question/);
+    assert.match(text, /top gaps:\n\s+2 {2}[^\n]*rotat[^\n]*\[gap_[0-9a-f]+\]\n {10}Add a page that answers the readers' questions about[^\n]*\n\s+1 {2}question/);
     assert.doesNotMatch(text, /ancient/);
     await assert.rejects(analyticsCommand(['nope'], { ...platform, out }), /unknown domain 'nope'/);
   });

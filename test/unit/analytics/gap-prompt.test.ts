@@ -35,6 +35,6 @@ describe('the prompt of a gap’s job', () => {
   it('keeps the questions’ own words out of the suggested change', () => {
     assert.ok(gap?.questions.includes(INJECTED));
     const suggested = gapPrompt(gap!, DOMAIN).split('\n').find((line) => line.startsWith('Suggested change: '));
-    assert.equal(suggested, `Suggested change: Extend "API keys" (/keys) to answer the readers' questions about ${gap?.topic.join(', ')}.`);
+    assert.equal(suggested, `Suggested change: Extend "API keys" (/keys) to answer the readers' questions about ${gap?.topic.slice(0, -1).join(', ')} and ${gap?.topic.at(-1)}.`);
   });
 });

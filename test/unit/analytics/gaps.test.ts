@@ -43,7 +43,7 @@ describe('coverage gaps', () => {
     assert.deepEqual(widget?.pages.map((p) => p.path), ['/widget']);
     assert.deepEqual(sla?.questions, ['What is the SLA for enterprise plans?']);
     assert.deepEqual(sla?.pages, []);
-    assert.match(sla?.suggestion ?? '', /^Add a page about /);
+    assert.equal(sla?.suggestion, `Add a page that answers the readers' questions about ${sla?.topic.slice(0, -1).join(', ')} and ${sla?.topic.at(-1)}.`);
   });
 
   it('does not suggest extending a page a question shares no word with: the extractive answer found none that meets it', () => {
@@ -54,7 +54,7 @@ describe('coverage gaps', () => {
     const [unmatched] = coverageGaps([asked('m1', 'Can I pay with PayPal?', 'no_match'), asked('m2', 'paying by paypal', 'no_match')]);
     assert.equal(unmatched?.count, 2);
     assert.deepEqual(unmatched?.pages, []);
-    assert.match(unmatched?.suggestion ?? '', /^Add a page about /);
+    assert.match(unmatched?.suggestion ?? '', /^Add a page that answers the readers' questions about /);
     // A model that cited none of the passages it was given was still given the nearest pages the search found.
     const [uncited] = coverageGaps([asked('m3', 'Can I pay with PayPal?', 'no_citation')]);
     assert.deepEqual(uncited?.pages.map((p) => p.path), ['/guides/install']);
