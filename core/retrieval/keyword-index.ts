@@ -133,9 +133,18 @@ export class KeywordIndex {
     return this.norms.length;
   }
 
-  /** How many documents hold the term (0 when none does). */
-  documentFrequency(term: string): number {
-    return this.postings.get(term)?.ids.length ?? 0;
+  /**
+   * How many documents hold the term (0 when none does), leaving out the `hidden` ones (ids in
+   * ascending order): each id of the shorter list is looked up in the longer.
+   */
+  documentFrequency(term: string, hidden?: Uint32Array): number {
+    const ids = this.postings.get(term)?.ids;
+    if (!ids) return 0;
+    if (!hidden?.length) return ids.length;
+    const [few, many] = hidden.length < ids.length ? [hidden, ids] : [ids, hidden];
+    let count = ids.length;
+    for (const id of few) if (binarySearch(many, id) >= 0) count--;
+    return count;
   }
 
   /** Every term of the index, for typo correction. */

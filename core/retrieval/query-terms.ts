@@ -31,8 +31,11 @@ export class TypoCorrector {
 
   constructor(private readonly index: KeywordIndex) {}
 
-  /** The indexed word one edit away from `word` that most documents hold, if any. */
-  correct(word: string): string | undefined {
+  /**
+   * The indexed word one edit away from `word` that most documents hold, if any. Documents in
+   * `hidden` (ids in ascending order) are left out: a word only they hold is no candidate.
+   */
+  correct(word: string, hidden?: Uint32Array): string | undefined {
     if (word.length < MIN_CORRECTED_LENGTH || /\d/.test(word)) return undefined;
     const byLength = (this.byLength ??= groupByLength(this.index.terms()));
     let best: string | undefined;
@@ -40,7 +43,7 @@ export class TypoCorrector {
     for (let length = word.length - 1; length <= word.length + 1; length++) {
       for (const candidate of byLength.get(length) ?? []) {
         if (!withinOneEdit(word, candidate)) continue;
-        const df = this.index.documentFrequency(candidate);
+        const df = this.index.documentFrequency(candidate, hidden);
         if (df > bestDf || (df === bestDf && best !== undefined && candidate < best)) {
           best = candidate;
           bestDf = df;

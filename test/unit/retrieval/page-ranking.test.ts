@@ -4,7 +4,7 @@ import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
 import { KeywordIndex } from '../../../core/retrieval/keyword-index.js';
-import { withinOneEdit } from '../../../core/retrieval/query-terms.js';
+import { TypoCorrector, withinOneEdit } from '../../../core/retrieval/query-terms.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import type { DocIndex } from '../../../core/retrieval/types.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
@@ -122,5 +122,18 @@ describe('keyword index of pages built from chunk postings', () => {
       }
     }
     assert.equal(grouped.documentFrequency('backoff'), 2);
+  });
+
+  it('counts and corrects typos against only the documents not hidden, whichever list is the shorter', () => {
+    const index = KeywordIndex.of([[['backoff', 1]], [['backoff', 1], ['zeppelin', 1]], [['backoff', 1]], [['queue', 1]]]);
+    assert.equal(index.documentFrequency('backoff', Uint32Array.from([])), 3);
+    assert.equal(index.documentFrequency('backoff', Uint32Array.from([1])), 2);
+    assert.equal(index.documentFrequency('backoff', Uint32Array.from([0, 1, 2, 3])), 0);
+    assert.equal(index.documentFrequency('zeppelin', Uint32Array.from([0, 2, 3])), 1);
+    assert.equal(index.documentFrequency('zeppelin', Uint32Array.from([1, 3])), 0);
+    const typos = new TypoCorrector(index);
+    assert.equal(typos.correct('zepelin'), 'zeppelin');
+    assert.equal(typos.correct('zepelin', Uint32Array.from([0, 2])), 'zeppelin');
+    assert.equal(typos.correct('zepelin', Uint32Array.from([1])), undefined);
   });
 });
