@@ -75,7 +75,7 @@ export interface PreparedAnswer {
    * append the pages they find, numbered on, while the answer streams.
    */
   citations: Citation[];
-  /** The domain's vocabulary, for the extractive mode (see `AnswerInput.vocabulary`). */
+  /** The domain's vocabulary of the pages the reader may see, for the extractive mode (see `AnswerInput.vocabulary`). */
   vocabulary?: Vocabulary | undefined;
 }
 
@@ -202,7 +202,8 @@ export function createAnswerService(deps: AnswerServiceDeps): AnswerService {
         budget: deps.promptTokens,
       });
       // Only the extractive mode reads the vocabulary: a model judges for itself what the pages do not say.
-      const vocabulary = answerer.mode === 'extractive' ? await docIndex.vocabulary(domain.id) : undefined;
+      // Only the pages the reader may see count: a word only hidden pages hold is declined as one no page holds.
+      const vocabulary = answerer.mode === 'extractive' ? await docIndex.vocabulary(domain.id, filter?.groups) : undefined;
       const scoped = scope === filter ? question : { ...question, filter: scope };
       return { question: scoped, query, rewrite: status, prompt, citations: citationsFor(domain.baseUrl, prompt.passages), ...(vocabulary ? { vocabulary } : {}) };
     },

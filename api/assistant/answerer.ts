@@ -21,8 +21,8 @@ export interface AnswerInput {
   citations: Citation[];
   domain: Pick<Domain, 'supportContact' | 'language'>;
   /**
-   * The words of every page of the domain (see `DocIndex.vocabulary`), when the index keeps them at hand: the
-   * extractive mode declines a question that asks about a word no page holds.
+   * The words of every page of the domain the reader may see (see `DocIndex.vocabulary`), when the index keeps
+   * them at hand: the extractive mode declines a question that asks about a word no such page holds.
    */
   vocabulary?: Vocabulary | undefined;
   signal: AbortSignal;

@@ -2,7 +2,8 @@
  * What tells that the docs do not answer a question even though pages share some of its words: a
  * word the question turns on that no page of the whole site holds. Pages found for "Does Skylark
  * support GraphQL subscriptions?" share `Skylark` and `support` with it; when no page anywhere
- * says `GraphQL`, quoting them answers another question.
+ * says `GraphQL`, quoting them answers another question. The site is the pages the reader may see:
+ * a word only pages of access groups not theirs hold is on no page (the vocabulary holds no other).
  */
 import { functionWordsOf, tokenise, type Vocabulary } from '../../core/retrieval/index.js';
 

@@ -10,7 +10,7 @@ import { normalisePagePath, type PageChanges, type WritableDocIndex } from './in
 import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, type RankedDoc } from './keyword-index.js';
 import { queryLanguages } from './query-terms.js';
-import { buildKeywordIndexes, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
+import { buildKeywordIndexes, hiddenPages, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
   applyChange,
@@ -166,11 +166,15 @@ export class EmbeddedDocIndex implements WritableDocIndex {
     return searchLoaded(snapshot, keyword, query, vector, mode);
   }
 
-  /** The pages' keyword index, as a search builds it (and keeps for the next), read as a vocabulary. */
-  async vocabulary(domainId: string): Promise<Vocabulary> {
+  /**
+   * The pages' keyword index, as a search builds it (and keeps for the next), read as a vocabulary
+   * of the pages a reader of `groups` may see: the pages hidden from them are left out of each look-up.
+   */
+  async vocabulary(domainId: string, groups?: string[]): Promise<Vocabulary> {
     const loaded = await this.domain(domainId);
     const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
-    return { documentFrequency: (term) => keyword.pages.documentFrequency(term), nearest: (term) => keyword.typos.correct(term) };
+    const hidden = hiddenPages(keyword, groups);
+    return { documentFrequency: (term) => keyword.pages.documentFrequency(term, hidden), nearest: (term) => keyword.typos.correct(term, hidden) };
   }
 
   async getPage(domainId: string, pagePath: string, groups?: string[]): Promise<PageContent | undefined> {

@@ -1,3 +1,4 @@
+import { visibleTo } from './filter.js';
 import { KeywordIndex, type RankedDoc } from './keyword-index.js';
 import { pageDocuments, type PageDocuments } from './page-terms.js';
 import { resolveQuery, TypoCorrector } from './query-terms.js';
@@ -14,6 +15,18 @@ export interface KeywordIndexes {
   typos: TypoCorrector;
   /** Pages by their title's words (`titleKey`): a query that is a page's title names that page. */
   titled: Map<string, number[]>;
+  /** The pages with access groups, in ascending order, and each one's groups: empty on a site of none. */
+  restricted: { pages: Uint32Array; groups: string[][] };
+}
+
+/**
+ * The pages a reader of `groups` may not see (see `visibleTo`), in ascending order: empty on a site
+ * without restricted pages, every restricted page for a reader of no groups.
+ */
+export function hiddenPages(indexes: KeywordIndexes, groups: string[] | undefined): Uint32Array {
+  const { pages, groups: pageGroups } = indexes.restricted;
+  if (pages.length === 0 || !groups?.length) return pages;
+  return pages.filter((_, i) => !visibleTo(pageGroups[i]!, groups));
 }
 
 /**
@@ -33,7 +46,16 @@ export function buildKeywordIndexes(chunks: readonly StoredChunk[]): KeywordInde
     const key = titleKey(chunks[chunk]!.title);
     if (key) titled.set(key, [...(titled.get(key) ?? []), page]);
   });
-  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages), titled };
+  const restrictedPages: number[] = [];
+  const restrictedGroups: string[][] = [];
+  pageDocs.firstChunk.forEach((chunk, page) => {
+    const { groups } = chunks[chunk]!;
+    if (groups.length === 0) return;
+    restrictedPages.push(page);
+    restrictedGroups.push(groups);
+  });
+  const restricted = { pages: Uint32Array.from(restrictedPages), groups: restrictedGroups };
+  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages), titled, restricted };
 }
 
 /**

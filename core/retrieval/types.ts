@@ -90,10 +90,12 @@ export interface Vocabulary {
 export interface DocIndex {
   search(domainId: string, query: SearchQuery): Promise<SearchHit[]>;
   /**
-   * The domain's vocabulary, from the keyword index its searches use: undefined when the store keeps
-   * none at hand (Qdrant's sparse vectors answer searches, not look-ups of a word).
+   * The domain's vocabulary, from the keyword index its searches use, of only the pages a reader of
+   * `groups` may see (as a search's `filter.groups`): a word only hidden pages hold is on no page.
+   * Undefined when the store keeps none at hand (Qdrant's sparse vectors answer searches, not
+   * look-ups of a word).
    */
-  vocabulary(domainId: string): Promise<Vocabulary | undefined>;
+  vocabulary(domainId: string, groups?: string[]): Promise<Vocabulary | undefined>;
   getPage(domainId: string, path: string, groups?: string[]): Promise<PageContent | undefined>;
   /** Every page the index holds for the domain, in path order; with `content`, their Markdown too. */
   listPages(domainId: string, options?: { content?: boolean }): Promise<PageListing[]>;

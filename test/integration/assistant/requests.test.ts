@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EXTRACTIVE_LABEL } from '../../../api/assistant/extractive-answerer.js';
 import { readV1, readV2 } from './clients.js';
-import { assistantWorld, userMessage, userMessageV1, type AssistantWorld } from './harness.js';
+import { assistantWorld, docsPage, userMessage, userMessageV1, type AssistantWorld } from './harness.js';
 
 interface ErrorBody {
   error: string;
@@ -247,6 +247,26 @@ describe('assistant without a model (extractive mode)', () => {
       assert.doesNotMatch(v2.text, /npm install -g quire-cli/);
     });
   }
+
+  it('declines a name only a page of another access group holds exactly as one no page holds; a reader of that group is answered', async () => {
+    // Only readers of `staff` see the page; no other test of this world asks as one.
+    await world.docIndex.applyChanges(world.domainId, {
+      upserts: [docsPage('/internal/packaging', 'Packaging', [{ heading: 'Chocolatey', anchor: 'chocolatey', text: 'Staff install the CLI with Chocolatey on build machines.' }], ['staff'])],
+      removals: [],
+    });
+    const ask = (text: string, groups?: string[]) =>
+      readV2('ai5', { url: `${world.url}/discovery/v2/assistant/docs/message`, key: world.org.assistantKey, body: { fp: 'a', ...(groups ? { filter: { groups } } : {}) }, text });
+    const onNoPage = await ask('Can I install the CLI with Scoop?');
+    assert.match(onNoPage.text, /^The documentation does not seem to cover this question\./);
+    for (const groups of [undefined, ['partners']]) {
+      const hidden = await ask('Can I install the CLI with Chocolatey?', groups);
+      assert.equal(hidden.text, onNoPage.text, `groups ${String(groups)}`);
+      assert.deepEqual(hidden.sources, onNoPage.sources, `groups ${String(groups)}`);
+    }
+    const member = await ask('Can I install the CLI with Chocolatey?', ['staff']);
+    assert.ok(member.text.startsWith(EXTRACTIVE_LABEL), member.text);
+    assert.match(member.text, /Staff install the CLI with Chocolatey on build machines\./);
+  });
 
   it('says plainly that the docs do not cover a question nothing matches, with the support contact', async () => {
     const v1 = await readV1(await world.post('v1', { fp: 'a', messages: [userMessageV1('zebra xylophone quantum')] }));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { QueryEmbedder } from '../../../core/retrieval/query-embedder.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
+import { tokenise } from '../../../core/retrieval/tokenise.js';
 import { startFakeModel } from '../../fakes/chat-completions-server.js';
 import { onSuiteEnd } from '../../support/teardown.js';
 import { tempDir, testConfig, chunkEmbeddingOf } from '../../support/services.js';
@@ -124,6 +125,37 @@ describe('embedded store', () => {
     const plain = await paths({});
     const strict = await ix.search('acme', { query: 'backoff retries', pageSize: 10, scoreThreshold: 0.99 });
     assert.ok(strict.length < plain.length);
+  });
+
+  it('a vocabulary holds only the words of the pages the reader\'s groups may see, and follows a re-index', async () => {
+    const site = {
+      'index.mdx': '---\ntitle: Welcome\n---\n\nAcme moves crates. The console lists every crate.\n',
+      'staff/deploy.mdx': '---\ntitle: Deploys\ngroups: [staff]\n---\n\nStaff deploy with Zeppelin. The console lists staff crates.\n',
+      'partners/sso.mdx': '---\ntitle: Partner sign-in\ngroups: [partners, staff]\n---\n\nPartners sign in through Keycloak.\n',
+    };
+    const docs = await docsFolder(site);
+    const ix = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(ix, 'acme', docs, { includeHidden: false });
+    const term = (word: string) => tokenise(word)[0]!;
+    const seen = async (groups?: string[]) => {
+      const vocabulary = await ix.vocabulary('acme', groups);
+      return {
+        zeppelin: vocabulary.documentFrequency(term('Zeppelin')),
+        typo: vocabulary.nearest(term('Zepelin')),
+        keycloak: vocabulary.documentFrequency(term('Keycloak')),
+        console: vocabulary.documentFrequency(term('console')),
+      };
+    };
+    const publicOnly = { zeppelin: 0, typo: undefined, keycloak: 0, console: 1 };
+    assert.deepEqual(await seen(), publicOnly);
+    assert.deepEqual(await seen([]), publicOnly);
+    assert.deepEqual(await seen(['others']), publicOnly);
+    assert.deepEqual(await seen(['partners']), { ...publicOnly, keycloak: 1 });
+    assert.deepEqual(await seen(['others', 'staff']), { zeppelin: 1, typo: term('Zeppelin'), keycloak: 1, console: 2 });
+    // The deploy page made public: the next look-up holds its words for every reader.
+    await fs.writeFile(path.join(docs, 'staff/deploy.mdx'), site['staff/deploy.mdx'].replace('groups: [staff]\n', ''));
+    await indexDocs(ix, 'acme', docs, { includeHidden: false });
+    assert.deepEqual(await seen(), { zeppelin: 1, typo: term('Zeppelin'), keycloak: 0, console: 2 });
   });
 
   it('serves pages by path with group checks, and survives a reopen', async () => {
