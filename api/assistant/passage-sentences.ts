@@ -204,10 +204,11 @@ export function bestSentences(passages: Passages, question: QuestionTerms, max: 
     withHeading: s.heading ? sharedTerms(`${s.heading}\n${s.sentence}`, question) : undefined,
   }));
   const sharing = sentences.filter((s) => s.shared > 0);
-  // A question that asks how many is answered by a number: of sentences that share as many terms, one that states a number comes first.
+  // A question that asks how many is answered by a number: a sentence that states one counts it as one more of the
+  // question's terms, and of sentences that meet it as well, one that states a number comes first.
   const answers = (s: PassageSentence) => (question.quantity && STATES_NUMBER.test(s.sentence) ? 1 : 0);
   return (sharing.length > 0 ? sharing : sentences)
-    .sort((a, b) => b.shared - a.shared || answers(b) - answers(a) || a.index - b.index)
+    .sort((a, b) => b.shared + answers(b) - a.shared - answers(a) || answers(b) - answers(a) || a.index - b.index)
     .slice(0, max)
     .sort((a, b) => a.index - b.index);
 }

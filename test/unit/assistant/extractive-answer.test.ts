@@ -82,11 +82,14 @@ describe('extractive answers', () => {
     for (const tag of ['en', 'pt-BR', 'de-CH']) assert.match(await answerText('Which Node version does the CLI need?', [en], tag), /It needs Node 20 or later\. \[1\]/);
   });
 
-  it('answers a question that asks how many with the sentence that states a number, of those that share as many of its terms', () => {
+  it('answers a question that asks how many with the sentence that states a number, of those that share as many of its terms or one more', () => {
     const passage = 'Each attempt is logged with its output. The default is 5 attempts per job.';
     const question = (q: string) => ({ terms: termsOf(q, undefined), language: undefined, quantity: asksQuantity(q) });
     assert.deepEqual(bestSentences(passage, question('How many attempts?'), 1).map((s) => s.sentence), ['The default is 5 attempts per job.']);
     assert.deepEqual(bestSentences(passage, question('Where are attempts shown?'), 1).map((s) => s.sentence), ['Each attempt is logged with its output.']);
+    // The number answers the "how long" itself: it counts as one more of the question's terms.
+    const kept = 'Idempotency keys are stored with each request. Each key expires after 24 hours.';
+    assert.deepEqual(bestSentences(kept, question('How long are idempotency keys kept?'), 1).map((s) => s.sentence), ['Each key expires after 24 hours.']);
     for (const q of ['how long is a job kept', 'Wie oft wird ein Job versucht?', 'Combien de tentatives ?', '¿Cuántos intentos hace?', 'сколько попыток', '失敗したジョブは何回試される？', '重试多少次', '몇 번 재시도하나요', 'كم مرة يعاد التشغيل']) {
       assert.equal(asksQuantity(q), true, q);
     }
