@@ -103,7 +103,7 @@ export function termsOf(text: string, language?: string): Set<string> {
 export interface QuestionTerms {
   terms: Set<string>;
   language: string | undefined;
-  /** It asks for a quantity (how many, how long, how often): of sentences that share as many of its terms, one stating a number answers it. */
+  /** It asks for a quantity (how many, how long, how often): a sentence stating a number meets it by one more term, and of equals comes first. */
   quantity?: boolean;
   /** It asks for a command (`which command`, `Befehl`, `コマンド`): a code block whose heading or lead-in meets it answers it. */
   command?: boolean;
