@@ -96,8 +96,13 @@ function wordsOf(sentence: string): number {
  * sentence about `installing` meets a question about `install` as the search that found it did.
  */
 export function termsOf(text: string, language?: string): Set<string> {
-  return new Set(tokenise(text, language));
+  const terms = new Set(tokenise(text, language));
+  for (const term of terms) if (KANA_ONLY.test(term)) terms.delete(term);
+  return terms;
 }
+
+/** A pair of hiragana: Japanese grammar (`した`, `って`, `まで`, `です`), which nearly every sentence holds. */
+const KANA_ONLY = /^\p{Script=Hiragana}+$/u;
 
 /** A question's terms, and the stemming language (see `stemmingLanguage`; undefined: English) they and a page's passages are cut in: the page's own, else the domain's. */
 export interface QuestionTerms {

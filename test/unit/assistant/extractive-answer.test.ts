@@ -241,6 +241,12 @@ describe('extractive answers', () => {
     assert.doesNotMatch(ko, /발급/);
   });
 
+  it('does not count pairs of hiragana (Japanese grammar: です, ます, した) as words a Japanese sentence shares with the question', async () => {
+    assert.deepEqual([...termsOf('料金はいくらですか？', undefined)], ['料金', '金は']);
+    const answer = await answerText('料金はいくらですか？', [page('/ja/retries', 'リトライ', 'ジョブは7日間保存されます。ダッシュボードから再実行できます。')]);
+    assert.match(answer, /^The documentation does not seem to cover this question\./);
+  });
+
   it('quotes the command a reader asks for, under its heading, rather than sentences that do not meet the question', async () => {
     const quickstart = [
       '## Set up the client',
