@@ -4,7 +4,7 @@ import { bestCodeBlock, betterBlock } from './passage-code.js';
 import { bestList, type ListQuote } from './passage-list.js';
 import { bestTableRows } from './passage-table.js';
 import { stemmingLanguage } from '../../core/retrieval/index.js';
-import { asksCommand, asksQuantity, bestSentences, quoteOf, sharedTerms, termsOf, termsOnPage, type QuestionTerms } from './passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, countedTerm, quoteOf, sharedTerms, termsOf, termsOnPage, type QuestionTerms } from './passage-sentences.js';
 import { estimateTokens } from './token-budget.js';
 import { wordNoPageHolds } from './uncovered-words.js';
 
@@ -48,7 +48,7 @@ export function extractiveAnswerer(): Answerer {
       const questionTerms = (tag: string | undefined): QuestionTerms => {
         const language = stemmingLanguage(tag);
         let terms = byLanguage.get(language);
-        if (!terms) byLanguage.set(language, (terms = { terms: termsOf(question, language), language, quantity, command }));
+        if (!terms) byLanguage.set(language, (terms = { terms: termsOf(question, language), language, quantity, counted: quantity ? countedTerm(question, language) : undefined, command }));
         return terms;
       };
       if (citations.length === 0) {

@@ -110,6 +110,8 @@ export interface QuestionTerms {
   language: string | undefined;
   /** It asks for a quantity (how many, how long, how often): a sentence stating a number meets it by one more term, and of equals comes first. */
   quantity?: boolean;
+  /** What it counts, as a term (`time` for `how many times`, `回` for `何回`): a sentence that states a number of it answers best. */
+  counted?: string | undefined;
   /** It asks for a command (`which command`, `Befehl`, `コマンド`): a code block whose heading or lead-in meets it answers it. */
   command?: boolean;
 }
@@ -169,6 +171,30 @@ export function termsOnPage(question: QuestionTerms, title: string, passages: Pa
   return corrected ? { ...question, terms: corrected } : question;
 }
 
+/**
+ * What a question counts: the word after `how many`, `wie viele`, `combien de`, `cuántos`, `сколько`;
+ * in Chinese and Japanese, the counter after 何, 多少 or 几 (`回`, `日`, `次`).
+ */
+const COUNTED = /(?<!\p{L})(?:how many|wie ?viele?|combien d(?:e\s+|['’])|cu[aá]nt[oa]s|quant[oaie]s|сколько)\s*(\p{L}+)|(?:何|多少|几)(\p{Script=Han})/iu;
+
+/** The term a question counts (see `COUNTED`), as `language` cuts it; a counter as it is. Undefined when it counts nothing named. */
+export function countedTerm(question: string, language: string | undefined): string | undefined {
+  const found = COUNTED.exec(question);
+  if (!found) return undefined;
+  return found[2] ?? tokenise(found[1]!, language)[0];
+}
+
+/** A number and the word after it: `8 times`, `5 tentatives`, `5回`. */
+const NUMBER_AND_WORD = /\p{N}[\p{N}.,]*\s*(\p{L}+)/gu;
+
+/** Whether a sentence states a number of the `counted` thing (`8 times` for `how many times`, `5回` for `何回`). */
+function countsIn(sentence: string, counted: string, language: string | undefined): boolean {
+  for (const [, word] of sentence.matchAll(NUMBER_AND_WORD)) {
+    if (word!.startsWith(counted) || tokenise(word!, language)[0] === counted) return true;
+  }
+  return false;
+}
+
 /** Whether a question asks for a quantity (see `QuestionTerms.quantity`). */
 export function asksQuantity(question: string): boolean {
   return ASKS_QUANTITY.test(question);
@@ -211,7 +237,7 @@ export function bestSentences(passages: Passages, question: QuestionTerms, max: 
   const sharing = sentences.filter((s) => s.shared > 0);
   // A question that asks how many is answered by a number: a sentence that states one counts it as one more of the
   // question's terms, and of sentences that meet it as well, one that states a number comes first.
-  const answers = (s: PassageSentence) => (question.quantity && STATES_NUMBER.test(s.sentence) ? 1 : 0);
+  const answers = (s: PassageSentence) => (!question.quantity || !STATES_NUMBER.test(s.sentence) ? 0 : question.counted && countsIn(s.sentence, question.counted, question.language) ? 2 : 1);
   return (sharing.length > 0 ? sharing : sentences)
     .sort((a, b) => b.shared + answers(b) - a.shared - answers(a) || answers(b) - answers(a) || a.index - b.index)
     .slice(0, max)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { citationsFor } from '../../../api/assistant/citations.js';
 import { unansweredReason } from '../../../api/assistant/completion-record.js';
 import { extractiveAnswerer } from '../../../api/assistant/extractive-answerer.js';
-import { asksCommand, asksQuantity, bestSentences, sentencesOf, termsOf, termsOnPage } from '../../../api/assistant/passage-sentences.js';
+import { asksCommand, asksQuantity, bestSentences, countedTerm, sentencesOf, termsOf, termsOnPage } from '../../../api/assistant/passage-sentences.js';
 import { buildPrompt } from '../../../api/assistant/prompt.js';
 import { wordNoPageHolds } from '../../../api/assistant/uncovered-words.js';
 import { tokenise, withinOneEdit, type SearchHit, type Vocabulary } from '../../../core/retrieval/index.js';
@@ -90,6 +90,16 @@ describe('extractive answers', () => {
     // The number answers the "how long" itself: it counts as one more of the question's terms.
     const kept = 'Idempotency keys are stored with each request. Each key expires after 24 hours.';
     assert.deepEqual(bestSentences(kept, question('How long are idempotency keys kept?'), 1).map((s) => s.sentence), ['Each key expires after 24 hours.']);
+    // "How many times": a sentence that states a number of times answers it, before one that shares more of the question's other words.
+    const retried = 'A webhook that fails every delivery for 3 days is turned off. Otherwise Orrery retries up to 8 times over 24 hours.';
+    const times = termsOnPage(question('How many times is a failed webhook delivery retried?'), 'Webhooks', retried);
+    assert.deepEqual(bestSentences(retried, { ...times, counted: countedTerm('How many times is a failed webhook delivery retried?', undefined) }, 1).map((s) => s.sentence), [
+      'Otherwise Orrery retries up to 8 times over 24 hours.',
+    ]);
+    assert.deepEqual(bestSentences(retried, times, 1).map((s) => s.sentence), ['A webhook that fails every delivery for 3 days is turned off.']);
+    assert.equal(countedTerm('Combien de tentatives ?', 'fr'), termsOf('tentatives', 'fr').values().next().value);
+    assert.equal(countedTerm('失敗したジョブは何回試される？', undefined), '回');
+    assert.equal(countedTerm('How long is a job kept?', undefined), undefined);
     for (const q of ['how long is a job kept', 'Wie oft wird ein Job versucht?', 'Combien de tentatives ?', '¿Cuántos intentos hace?', 'сколько попыток', '失敗したジョブは何回試される？', '重试多少次', '몇 번 재시도하나요', 'كم مرة يعاد التشغيل']) {
       assert.equal(asksQuantity(q), true, q);
     }
