@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
 import { JobEventSchema } from '../../core/jobs/job-event-schema.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
-import { jsonSchemaOf, type OperationSpec } from '../openapi/operation.js';
-import type { Schema } from '../openapi/types.js';
+import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
 import { CreateJobBody, CreateJobHeaders, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
 
 const security = 'admin';
@@ -11,15 +10,16 @@ const security = 'admin';
 const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,10}\s*$/));
 
 /**
- * The named schemas of the agent's operations (`#/components/schemas/…`): a job event is a
- * component, not only the content of a stream's string, so clients generating types from the
- * document (the console's openapi.gen.ts) get it by name.
+ * The named schemas of the agent's operations (`#/components/schemas/…`): the job every job route
+ * answers with, and the job event, a component rather than only the content of a stream's string, so
+ * clients generating types from the document (the console's openapi.gen.ts) get it by name.
  */
-export const agentSchemas: Record<string, Schema> = {
-  JobEvent: {
-    ...jsonSchemaOf(JobEventSchema),
-    description: 'One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it.',
-  },
+export const agentSchemas: NamedSchemas = {
+  Job: JobViewSchema,
+  JobEvent: v.pipe(
+    JobEventSchema,
+    v.description('One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it.'),
+  ),
 };
 
 /** One server-sent event (OpenAPI 3.1 reads a stream's `schema` per event): the sequence, the type and the event as JSON. */

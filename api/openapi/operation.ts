@@ -1,4 +1,4 @@
-import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { COMMON_HEADERS, errorResponses, type ErrorStatus } from './components.js';
 import type { Operation, PathItems, Schema } from './types.js';
@@ -53,10 +53,52 @@ export interface OperationSpec {
 const REQUEST: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
 const RESPONSE: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' };
 
-/** The JSON Schema of a valibot schema; the `$schema` marker stays out of the document. */
-export function jsonSchemaOf(schema: AnySchema, mode: 'request' | 'response' = 'response'): Schema {
-  const { $schema: _, ...rest } = toJsonSchema(schema, mode === 'request' ? REQUEST : RESPONSE) as Schema;
-  return rest;
+/**
+ * The schemas the document names, by name (`#/components/schemas/<Name>`): each is written out once
+ * there, and wherever an operation's schema uses the very same valibot schema, the document refers to it.
+ * A feature names the shapes its operations share in its `operations.ts`; paths/index.ts collects them.
+ */
+export type NamedSchemas = Record<string, AnySchema>;
+
+const componentRef = (name: string): string => `#/components/schemas/${name}`;
+
+/** The conversion that refers to `named` by `$ref` (valibot's `definitions`, pointed at the document's components). */
+function referring(config: ConversionConfig, named: NamedSchemas): ConversionConfig {
+  return { ...config, definitions: named, overrideRef: ({ referenceId }) => (referenceId in named ? componentRef(referenceId) : undefined) };
+}
+
+const requestable = new WeakMap<NamedSchemas, NamedSchemas>();
+
+/**
+ * The named schemas a request may refer to: those a client sends as the server writes them. A component
+ * is written as the server answers (output); one whose input differs (a transform, a default) is spelt
+ * out in a request body instead.
+ */
+function requestNames(named: NamedSchemas): NamedSchemas {
+  let names = requestable.get(named);
+  if (!names) {
+    names = Object.fromEntries(Object.entries(named).filter(([, schema]) => JSON.stringify(toJsonSchema(schema, REQUEST)) === JSON.stringify(toJsonSchema(schema, RESPONSE))));
+    requestable.set(named, names);
+  }
+  return names;
+}
+
+/**
+ * The JSON Schema of a valibot schema, referring to the `named` schemas it uses; the `$schema`
+ * marker and the named definitions (the document's components) stay out of it.
+ */
+export function jsonSchemaOf(schema: AnySchema, mode: 'request' | 'response' = 'response', named: NamedSchemas = {}): Schema {
+  const names = mode === 'request' ? requestNames(named) : named;
+  const config = mode === 'request' ? REQUEST : RESPONSE;
+  const { $schema: _, $defs, ...rest } = toJsonSchema(schema, Object.keys(names).length > 0 ? referring(config, names) : config) as Schema;
+  // Definitions valibot made itself (a recursive `lazy` schema) stay with the schema that refers to them.
+  const own = Object.entries(($defs ?? {}) as Schema).filter(([name]) => !(name in names));
+  return own.length > 0 ? { ...rest, $defs: Object.fromEntries(own) } : rest;
+}
+
+/** The document's component schemas of the named ones, each referring to the others it uses. */
+export function componentSchemas(named: NamedSchemas): Record<string, Schema> {
+  return toJsonSchemaDefs(named, referring(RESPONSE, named)) as Record<string, Schema>;
 }
 
 const isOptional = (schema: AnySchema): boolean => schema.type === 'optional' || schema.type === 'exact_optional' || schema.type === 'nullish';
@@ -105,8 +147,8 @@ function parameters(where: 'path' | 'query' | 'header', schema: ParameterSchema 
 
 const SECURITY = { admin: [{ adminKey: [] }], assistant: [{ assistantKey: [] }], operator: [{ operatorToken: [] }], none: undefined };
 
-function response(spec: ResponseSpec): Schema {
-  const content = { ...(spec.body ? { 'application/json': { schema: jsonSchemaOf(spec.body) } } : {}), ...spec.content };
+function response(spec: ResponseSpec, named: NamedSchemas): Schema {
+  const content = { ...(spec.body ? { 'application/json': { schema: jsonSchemaOf(spec.body, 'response', named) } } : {}), ...spec.content };
   return {
     description: spec.description,
     headers: { ...COMMON_HEADERS, ...spec.headers },
@@ -121,8 +163,8 @@ function sharedErrors(spec: OperationSpec): Record<string, Schema> {
   return Object.fromEntries(Object.entries(shared).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Schema), ...spec.errorHeaders } }]));
 }
 
-/** The OpenAPI operation object of one declared operation. */
-export function operation(spec: OperationSpec): Operation {
+/** The OpenAPI operation object of one declared operation; its bodies refer to the `named` schemas they use. */
+export function operation(spec: OperationSpec, named: NamedSchemas = {}): Operation {
   const params = [...parameters('path', spec.params?.path), ...parameters('query', spec.params?.query), ...parameters('header', spec.params?.header)];
   const security = Array.isArray(spec.security) ? spec.security : SECURITY[spec.security ?? 'none'];
   return {
@@ -134,21 +176,21 @@ export function operation(spec: OperationSpec): Operation {
     ...(security ? { security } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(spec.body
-      ? { requestBody: { required: spec.bodyRequired ?? true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'request') } } } }
+      ? { requestBody: { required: spec.bodyRequired ?? true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'request', named) } } } }
       : {}),
     // An operation's own response for a status wins over the shared one (integer keys keep numeric order).
     responses: {
       ...sharedErrors(spec),
-      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, response(r)])),
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, response(r, named)])),
     },
     ...spec.extensions,
   };
 }
 
-/** A feature's operations as OpenAPI path items, for the document. */
-export function pathItems(specs: OperationSpec[]): PathItems {
+/** A feature's operations as OpenAPI path items, for the document, referring to the `named` schemas. */
+export function pathItems(specs: OperationSpec[], named: NamedSchemas = {}): PathItems {
   const items: PathItems = {};
-  for (const spec of specs) items[spec.path] = { ...items[spec.path], [spec.method]: operation(spec) };
+  for (const spec of specs) items[spec.path] = { ...items[spec.path], [spec.method]: operation(spec, named) };
   return items;
 }
 

@@ -1343,6 +1343,49 @@ export interface components {
                 message: string;
             }[];
         };
+        Job: {
+            id: string;
+            /** @enum {string} */
+            status: "active" | "completed" | "failed" | "archived";
+            source: {
+                /** @description Never with credentials. */
+                repository: string;
+                ref: string;
+            };
+            /** @description Empty when no model is configured. */
+            model: string;
+            /** @description The pull request; null while a turn runs or when nothing changed. */
+            prLink: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            archivedAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The branch the agent pushes to (`quire/<id>`). */
+            branch: string;
+            /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
+            title: string | null;
+            /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
+            summary: string | null;
+            /** @description Turns that have ended (finished or failed); a running one is not counted. */
+            turns: number;
+            /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
+            filesChanged: string[];
+            /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
+            stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
+            /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
+            todos: {
+                id: string;
+                content: string;
+                /** @enum {string} */
+                status: "pending" | "in_progress" | "completed";
+            }[];
+            /** @description Only when `failed`. */
+            error?: {
+                code: string;
+                message: string;
+            };
+        };
         /** @description One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it. */
         JobEvent: {
             /** @description Per job, 1, 2, 3…; the SSE `id`. */
@@ -1561,49 +1604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "completed" | "failed" | "archived";
-                        source: {
-                            /** @description Never with credentials. */
-                            repository: string;
-                            ref: string;
-                        };
-                        /** @description Empty when no model is configured. */
-                        model: string;
-                        /** @description The pull request; null while a turn runs or when nothing changed. */
-                        prLink: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        archivedAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The branch the agent pushes to (`quire/<id>`). */
-                        branch: string;
-                        /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                        title: string | null;
-                        /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                        summary: string | null;
-                        /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                        turns: number;
-                        /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                        filesChanged: string[];
-                        /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                        stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                        /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                        todos: {
-                            id: string;
-                            content: string;
-                            /** @enum {string} */
-                            status: "pending" | "in_progress" | "completed";
-                        }[];
-                        /** @description Only when `failed`. */
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -1755,49 +1756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "completed" | "failed" | "archived";
-                        source: {
-                            /** @description Never with credentials. */
-                            repository: string;
-                            ref: string;
-                        };
-                        /** @description Empty when no model is configured. */
-                        model: string;
-                        /** @description The pull request; null while a turn runs or when nothing changed. */
-                        prLink: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        archivedAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The branch the agent pushes to (`quire/<id>`). */
-                        branch: string;
-                        /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                        title: string | null;
-                        /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                        summary: string | null;
-                        /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                        turns: number;
-                        /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                        filesChanged: string[];
-                        /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                        stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                        /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                        todos: {
-                            id: string;
-                            content: string;
-                            /** @enum {string} */
-                            status: "pending" | "in_progress" | "completed";
-                        }[];
-                        /** @description Only when `failed`. */
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -1998,49 +1957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "completed" | "failed" | "archived";
-                        source: {
-                            /** @description Never with credentials. */
-                            repository: string;
-                            ref: string;
-                        };
-                        /** @description Empty when no model is configured. */
-                        model: string;
-                        /** @description The pull request; null while a turn runs or when nothing changed. */
-                        prLink: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        archivedAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The branch the agent pushes to (`quire/<id>`). */
-                        branch: string;
-                        /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                        title: string | null;
-                        /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                        summary: string | null;
-                        /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                        turns: number;
-                        /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                        filesChanged: string[];
-                        /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                        stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                        /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                        todos: {
-                            id: string;
-                            content: string;
-                            /** @enum {string} */
-                            status: "pending" | "in_progress" | "completed";
-                        }[];
-                        /** @description Only when `failed`. */
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -2192,49 +2109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "completed" | "failed" | "archived";
-                        source: {
-                            /** @description Never with credentials. */
-                            repository: string;
-                            ref: string;
-                        };
-                        /** @description Empty when no model is configured. */
-                        model: string;
-                        /** @description The pull request; null while a turn runs or when nothing changed. */
-                        prLink: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        archivedAt: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The branch the agent pushes to (`quire/<id>`). */
-                        branch: string;
-                        /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                        title: string | null;
-                        /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                        summary: string | null;
-                        /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                        turns: number;
-                        /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                        filesChanged: string[];
-                        /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                        stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                        /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                        todos: {
-                            id: string;
-                            content: string;
-                            /** @enum {string} */
-                            status: "pending" | "in_progress" | "completed";
-                        }[];
-                        /** @description Only when `failed`. */
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -2357,49 +2232,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        jobs: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "active" | "completed" | "failed" | "archived";
-                            source: {
-                                /** @description Never with credentials. */
-                                repository: string;
-                                ref: string;
-                            };
-                            /** @description Empty when no model is configured. */
-                            model: string;
-                            /** @description The pull request; null while a turn runs or when nothing changed. */
-                            prLink: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            archivedAt: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description The branch the agent pushes to (`quire/<id>`). */
-                            branch: string;
-                            /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                            title: string | null;
-                            /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                            summary: string | null;
-                            /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                            turns: number;
-                            /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                            filesChanged: string[];
-                            /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                            stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                            /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                            todos: {
-                                id: string;
-                                content: string;
-                                /** @enum {string} */
-                                status: "pending" | "in_progress" | "completed";
-                            }[];
-                            /** @description Only when `failed`. */
-                            error?: {
-                                code: string;
-                                message: string;
-                            };
-                        }[];
+                        jobs: components["schemas"]["Job"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3974,49 +3807,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         jobId: string;
-                        job: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "active" | "completed" | "failed" | "archived";
-                            source: {
-                                /** @description Never with credentials. */
-                                repository: string;
-                                ref: string;
-                            };
-                            /** @description Empty when no model is configured. */
-                            model: string;
-                            /** @description The pull request; null while a turn runs or when nothing changed. */
-                            prLink: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            archivedAt: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description The branch the agent pushes to (`quire/<id>`). */
-                            branch: string;
-                            /** @description The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends. */
-                            title: string | null;
-                            /** @description The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends. */
-                            summary: string | null;
-                            /** @description Turns that have ended (finished or failed); a running one is not counted. */
-                            turns: number;
-                            /** @description Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file). */
-                            filesChanged: string[];
-                            /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
-                            stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
-                            /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-                            todos: {
-                                id: string;
-                                content: string;
-                                /** @enum {string} */
-                                status: "pending" | "in_progress" | "completed";
-                            }[];
-                            /** @description Only when `failed`. */
-                            error?: {
-                                code: string;
-                                message: string;
-                            };
-                        };
+                        job: components["schemas"]["Job"];
                     };
                 };
             };

@@ -1,6 +1,6 @@
-import type { PathItems, Schema } from '../types.js';
+import type { PathItems } from '../types.js';
 import { agentOperations, agentSchemas } from '../../agent/operations.js';
-import { pathItems, type OperationSpec } from '../operation.js';
+import { pathItems, type NamedSchemas, type OperationSpec } from '../operation.js';
 import { adminOperations } from '../../admin/operations.js';
 import { analyticsOperations } from '../../analytics/operations.js';
 import { agentV1Operations } from '../../agent/v1/operations.js';
@@ -41,8 +41,11 @@ export const OPERATIONS: OperationSpec[] = [
   ...consoleOperations,
 ];
 
-/** The document's paths, from the declared operations. */
-export const PATHS: PathItems[] = [pathItems(OPERATIONS)];
+/**
+ * The named schemas (`#/components/schemas/…`): the shapes operations share, each written out once;
+ * a feature that names one adds it here.
+ */
+export const SCHEMAS: NamedSchemas = { ...agentSchemas };
 
-/** The named schemas operations refer to (`#/components/schemas/…`); a feature that names one adds it here. */
-export const SCHEMAS: Record<string, Schema> = { ...agentSchemas };
+/** The document's paths, from the declared operations, referring to the named schemas they use. */
+export const PATHS: PathItems[] = [pathItems(OPERATIONS, SCHEMAS)];

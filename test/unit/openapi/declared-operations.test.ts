@@ -77,6 +77,18 @@ describe('the OpenAPI document built from declared operations', () => {
     assert.equal(check(created['201']!.content['application/json'].schema, { ...view, status: 'paused' }).valid, false);
   });
 
+  it('writes a named schema out once, as a component, and refers to it wherever an operation answers with it', () => {
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    assert.deepEqual(schemas.Job, jsonSchemaOf(JobViewSchema));
+    const job = { $ref: '#/components/schemas/Job' };
+    const body = (path: string, method: string, status: string) =>
+      (paths[path]?.[method]?.responses as Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }>)[status]!.content['application/json'].schema;
+    assert.deepEqual(body('/v2/agent/{projectId}/job', 'post', '201'), job);
+    assert.deepEqual(body('/v2/agent/{projectId}/job/{id}', 'get', '200'), job);
+    assert.deepEqual((body('/v2/agent/{projectId}/jobs', 'get', '200').properties as Record<string, Record<string, unknown>>).jobs!.items, job);
+    assert.ok(!JSON.stringify(paths['/v2/agent/{projectId}/job/{id}']).includes('"todos"'), "the job's fields are written in its component only");
+  });
+
   it("names the job event the stream's data lines carry, from the schema the event log parses with, and a frame's event conforms to it", () => {
     const stream = paths['/v2/agent/{projectId}/job/{id}/events']?.get?.responses as Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }>;
     assert.deepEqual(stream['200']!.content['text/event-stream']!.schema.properties.data.contentSchema, { $ref: '#/components/schemas/JobEvent' });
