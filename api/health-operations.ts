@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationSpec } from './openapi/operation.js';
+import type { NamedSchemas, OperationSpec } from './openapi/operation.js';
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const AnalyticsStats = v.pipe(
@@ -7,6 +7,9 @@ const AnalyticsStats = v.pipe(
   v.description('The analytics recorder since the process started: events waiting, lost (queue full or store failing) and written.'),
 );
 const Checks = v.pipe(v.record(v.string(), v.string()), v.description('Each engine: `ok`, or `down: <reason>`.'));
+
+/** What /readyz answers ready or not, named in the document (`#/components/schemas/…`). */
+export const healthSchemas: NamedSchemas = { EngineChecks: Checks, AnalyticsStats };
 
 /** /healthz and /readyz (health.ts). */
 export const healthOperations: OperationSpec[] = [

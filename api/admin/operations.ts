@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, ERROR_CONTENT } from '../openapi/components.js';
-import type { OperationSpec, ResponseSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
 import {
   DomainCreateBody,
   DomainLanguages,
@@ -10,6 +10,7 @@ import {
   KeyCreateBody,
   KeyCreated,
   KeyView,
+  Limits,
   OrgCreateBody,
   OrgDeleted,
   OrgView,
@@ -33,6 +34,9 @@ const taken: ResponseSpec = {
     "organisation or another, or another organisation's deleted one (its id stays theirs). The organisation's own deleted id is not taken: it may create it again.",
   content: ERROR_CONTENT,
 };
+
+/** The shapes the admin and operator operations share, named in the document (`#/components/schemas/…`). */
+export const adminSchemas: NamedSchemas = { Project: ProjectView, Domain: DomainView, IndexRun: IndexStatus, Org: OrgView, OrgLimits: Limits };
 
 /** The admin API (routes.ts) and the operator's organisations (operator.ts), from the schemas the routes validate and answer with. */
 export const adminOperations: OperationSpec[] = [

@@ -111,7 +111,7 @@ export const KeyCreateBody = v.strictObject({
 });
 
 const limit = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(1_000_000_000));
-const Limits = v.strictObject({
+export const Limits = v.strictObject({
   agentCreatesPerHour: v.optional(limit),
   agentMessagesPerHour: v.optional(limit),
   assistantPerKeyPerMonth: v.optional(limit),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS, type ErrorStatus } from '../openapi/components.js';
-import type { OperationSpec, ResponseSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
 import { CORS_RESPONSE_HEADERS } from '../openapi/parameters.js';
 import type { Schema } from '../openapi/types.js';
 import {
@@ -16,6 +16,7 @@ import {
   FeedbackSchema,
   GapJobBody,
   GapJobHeaders,
+  AnswerSource,
   GapJobSchema,
   GapParams,
   GapsQuery,
@@ -73,6 +74,9 @@ const get = (path: string, operationId: string, summary: string, query: Operatio
 const feedbackErrors = browserErrors('A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header).');
 const clickErrors = browserErrors('A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header).');
 const beaconErrors = browserErrors('No `Origin` (not a page), an `Origin` the domain does not allow (no CORS header), or an admin key (`forbidden`).');
+
+/** The gap's job (answered whether it started one or found one) and a cited page (of a conversation and of a thread), named in the document (`#/components/schemas/…`). */
+export const analyticsSchemas: NamedSchemas = { GapJob: GapJobSchema, AnswerSource };
 
 /** The analytics API and the front-end endpoints that feed it, from the schemas the routes validate and answer with. */
 export const analyticsOperations: OperationSpec[] = [

@@ -146,14 +146,15 @@ export const GapJobBody = v.object({
 const dateTime = v.pipe(v.string(), v.isoTimestamp());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const page = { nextCursor: v.pipe(v.nullable(v.string()), v.description('Cursor of the next page; null when there is none.')), hasMore: v.boolean() };
-const source_ = v.object({ title: v.string(), url: v.string() });
+/** A page an answer cited. */
+export const AnswerSource = v.object({ title: v.string(), url: v.string() });
 
 export const ConversationSchema = v.object({
   id: v.pipe(v.string(), v.description('The answer’s id; the thread endpoint takes it too.')),
   timestamp: dateTime,
   query: v.string(),
   response: v.pipe(v.string(), v.description('The answer as far as it streamed (with the closing suggestions block).')),
-  sources: v.array(source_),
+  sources: v.array(AnswerSource),
   resolutionStatus: v.picklist(['answered', 'unanswered']),
   queryCategory: v.pipe(v.nullable(v.string()), v.description('The first path segment of the best source (`/guides/deploy` → `guides`).')),
   responseType: v.pipe(v.picklist(['model', 'extractive']), v.description(QUIRE)),
@@ -174,7 +175,7 @@ export const ThreadMessageSchema = v.object({
   role: v.picklist(['user', 'assistant']),
   content: v.string(),
   createdAt: dateTime,
-  sources: v.pipe(v.optional(v.array(source_)), v.description(`${QUIRE} On assistant messages: the pages the answer cited.`)),
+  sources: v.pipe(v.optional(v.array(AnswerSource)), v.description(`${QUIRE} On assistant messages: the pages the answer cited.`)),
   feedback: v.pipe(
     v.optional(v.nullable(v.object({ helpful: v.boolean(), comment: v.nullable(v.string()), createdAt: dateTime }))),
     v.description(`${QUIRE} On assistant messages: the reader’s rating, or null.`),

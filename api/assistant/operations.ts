@@ -1,8 +1,8 @@
 import { AUTHENTICATED_POST_ERRORS, ERROR_CONTENT, RATE_LIMIT_HEADERS } from '../openapi/components.js';
-import type { OperationSpec, ResponseSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
 import { CORS_RESPONSE_HEADERS, KeyDomainParams, OriginHeader } from '../openapi/parameters.js';
 import type { Schema } from '../openapi/types.js';
-import { V1Body, V2Body } from './schema.js';
+import { ContextItem, MessagePart, SearchFilter, V1Body, V2Body } from './schema.js';
 
 const stringHeader = (description: string): Schema => ({ description, schema: { type: 'string' } });
 
@@ -75,6 +75,9 @@ const common: Pick<OperationSpec, 'method' | 'security' | 'params' | 'errors' | 
   errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
   errorHeaders: CORS_RESPONSE_HEADERS,
 };
+
+/** The parts the v1 and v2 assistant bodies share, named in the document (`#/components/schemas/…`). */
+export const assistantSchemas: NamedSchemas = { MessagePart, SearchFilter, AssistantContextItem: ContextItem };
 
 /** The assistant's message endpoints (router.ts), from the schemas the routes validate with; the answers are streams. */
 export const assistantOperations: OperationSpec[] = [

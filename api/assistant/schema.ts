@@ -8,13 +8,14 @@ import * as v from 'valibot';
 
 const MAX_MESSAGES = 200;
 
-const part = v.pipe(
+/** A part of a message: its text, or a tool step sent back. */
+export const MessagePart = v.pipe(
   v.looseObject({ type: v.string('must be a string'), text: v.optional(v.pipe(v.string('must be a string'), v.description('Required on `text` parts.'))) }),
   v.check((p) => p.type !== 'text' || typeof p.text === 'string', 'a text part needs a string `text`'),
   v.description('Tool parts a client sends back (the `search` step) are accepted and not read.'),
 );
 
-const parts = v.array(part, 'must be an array of parts');
+const parts = v.array(MessagePart, 'must be an array of parts');
 
 const messageId = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
 
@@ -54,11 +55,31 @@ const endsWithUserText = (msgs: Array<V2Message | V1Message>) => {
   return last?.role === 'user' && messageText(last).trim().length > 0;
 };
 
-const contextItem = v.strictObject({
+/** A piece of the page the reader asks about (a code block, a selection). */
+export const ContextItem = v.strictObject({
   type: v.picklist(['code', 'textSelection'], 'must be code or textSelection'),
   value: v.pipe(v.string('must be a string'), v.maxLength(20_000, 'must be at most 20000 characters')),
   path: v.optional(v.string('must be a string')),
   elementId: v.optional(v.string('must be a string')),
+});
+
+/** What the search of an answer keeps to; the v1 and v2 bodies take the same. */
+export const SearchFilter = v.strictObject({
+  version: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.description('Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them.'),
+    ),
+  ),
+  language: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.description(
+        "A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell.",
+      ),
+    ),
+  ),
+  groups: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
 });
 
 const common = {
@@ -91,28 +112,8 @@ const common = {
     v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(50, 'must be at most 50')),
     5,
   ),
-  filter: v.optional(
-    v.nullable(
-      v.strictObject({
-        version: v.optional(
-          v.pipe(
-            v.string('must be a string'),
-            v.description('Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them.'),
-          ),
-        ),
-        language: v.optional(
-          v.pipe(
-            v.string('must be a string'),
-            v.description(
-              "A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell.",
-            ),
-          ),
-        ),
-        groups: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
-      }),
-    ),
-  ),
-  context: v.optional(v.pipe(v.array(contextItem, 'must be an array'), v.maxLength(20, 'must have at most 20 items'))),
+  filter: v.optional(v.nullable(SearchFilter)),
+  context: v.optional(v.pipe(v.array(ContextItem, 'must be an array'), v.maxLength(20, 'must have at most 20 items'))),
   currentPath: v.optional(
     v.pipe(
       v.string('must be a string'),
@@ -154,4 +155,4 @@ export const V1Body = v.pipe(
 
 export type V2Request = v.InferOutput<typeof V2Body>;
 export type V1Request = v.InferOutput<typeof V1Body>;
-export type ContextItem = v.InferOutput<typeof contextItem>;
+export type ContextItem = v.InferOutput<typeof ContextItem>;

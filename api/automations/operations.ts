@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { automationInputSchema } from '../../core/automations/index.js';
 import { ProjectParams } from '../agent/schemas.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
-import type { OperationSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
 import { AutomationListSchema, AutomationParams, AutomationViewSchema, PauseBody, TriggeredSchema } from './schema.js';
 
 const security = 'admin';
@@ -12,6 +12,9 @@ const CreateBody = v.pipe(
   v.description('Exactly one of `cron` (five fields, or `@hourly`…`@yearly`) and `interval` (`90s`, `15m`, `2h`, `1d`; at least `QUIRE_AUTOMATION_MIN_INTERVAL_SECONDS`).'),
   v.examples([{ cron: '0 9 * * MON', prompt: 'Fix broken links and typos across the docs' }]),
 );
+
+/** The automation every automation route answers with, and the body of a pause and a resume, named in the document (`#/components/schemas/…`). */
+export const automationsSchemas: NamedSchemas = { Automation: AutomationViewSchema, AutomationPauseRequest: PauseBody };
 
 /** Automations (routes.ts), from the schemas the routes validate and answer with. */
 export const automationsOperations: OperationSpec[] = [

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
 import type { Schema } from '../openapi/types.js';
 import { SessionView, SignInBody } from './schemas.js';
 
@@ -21,6 +21,9 @@ const consoleHeaders: Record<string, Schema> = {
 };
 const notBuilt = { description: 'The console is not built (`console_not_built`): run `npm run build`.', body: error('console_not_built') };
 const html = { 'text/html': { schema: { type: 'string' } } };
+
+/** The console session both session routes answer with, and the error of each page while the console is not built, named in the document (`#/components/schemas/…`). */
+export const consoleSchemas: NamedSchemas = { ConsoleSession: SessionView, ConsoleNotBuilt: notBuilt.body };
 
 /** The console: its session API (session-routes.ts) and its pages (static-routes.ts). */
 export const consoleOperations: OperationSpec[] = [

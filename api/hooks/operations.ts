@@ -1,9 +1,12 @@
 import * as v from 'valibot';
 import { ERROR_CONTENT } from '../openapi/components.js';
-import type { OperationSpec } from '../openapi/operation.js';
+import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
 import { PushBody, PushHookAnswer, PushHookParams } from './schemas.js';
 
 const optionalHeader = (description: string) => v.pipe(v.optional(v.string()), v.description(description));
+
+/** What a push hook's delivery answers, whether it starts a run or not, named in the document (`#/components/schemas/…`). */
+export const hooksSchemas: NamedSchemas = { PushHookResult: PushHookAnswer };
 
 /** The push hook (push-router.ts), from the schemas the route validates and answers with. */
 export const hooksOperations: OperationSpec[] = [

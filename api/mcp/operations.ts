@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ERROR_CONTENT, RATE_LIMIT_HEADERS } from '../openapi/components.js';
-import { jsonSchemaOf, type OperationSpec, type ResponseSpec } from '../openapi/operation.js';
+import { schemaRef, type NamedSchemas, type OperationSpec, type ResponseSpec } from '../openapi/operation.js';
 import { DomainIdParams } from '../openapi/parameters.js';
 
 const requestId = v.union([v.string(), v.pipe(v.number(), v.integer()), v.null()]);
@@ -20,10 +20,13 @@ const JsonRpcError = v.looseObject({
   error: v.looseObject({ code: v.pipe(v.number(), v.integer()), message: v.string() }),
 });
 
+/** The JSON-RPC shapes of the MCP operations, named in the document (`#/components/schemas/…`). */
+export const mcpSchemas: NamedSchemas = { JsonRpcMessage: JsonRpcBody, JsonRpcError };
+
 /** The transport refuses some requests with a JSON-RPC error; the API's own checks answer with its Error shape. */
 const transportOrApiError = (description: string): ResponseSpec => ({
   description,
-  content: { 'application/json': { schema: { anyOf: [jsonSchemaOf(JsonRpcError), { $ref: '#/components/schemas/Error' }] } } },
+  content: { 'application/json': { schema: { anyOf: [schemaRef('JsonRpcError'), schemaRef('Error')] } } },
 });
 const apiError = (description: string): ResponseSpec => ({ description, content: ERROR_CONTENT });
 

@@ -1,12 +1,15 @@
 import * as v from 'valibot';
 import { RATE_LIMIT_HEADERS } from '../openapi/components.js';
-import { jsonSchemaOf, type OperationSpec, type ResponseSpec } from '../openapi/operation.js';
+import { schemaRef, type NamedSchemas, type OperationSpec, type ResponseSpec } from '../openapi/operation.js';
 import { DomainIdParams } from '../openapi/parameters.js';
 import type { Schema } from '../openapi/types.js';
 import { ChatCompletionBody, ChatCompletionSchema, ModelListSchema, ModelSchema, OpenAiErrorSchema } from './schema.js';
 
+/** The shapes the OpenAI-compatible operations share, named in the document (`#/components/schemas/…`). */
+export const openAiCompatSchemas: NamedSchemas = { OpenAiModel: ModelSchema, OpenAiError: OpenAiErrorSchema };
+
 /** Errors found by the route are in OpenAI's shape; a body the API cannot parse is refused earlier, in Quire's. */
-const errorContent: Record<string, Schema> = { 'application/json': { schema: { anyOf: [jsonSchemaOf(OpenAiErrorSchema), { $ref: '#/components/schemas/Error' }] } } };
+const errorContent: Record<string, Schema> = { 'application/json': { schema: { anyOf: [schemaRef('OpenAiError'), schemaRef('Error')] } } };
 const error = (description: string, headers?: Record<string, Schema>): ResponseSpec => ({ description, content: errorContent, ...(headers ? { headers } : {}) });
 
 const common: Pick<OperationSpec, 'tags' | 'security'> = { tags: ['ai-tools'], security: 'assistant' };

@@ -62,6 +62,9 @@ export type NamedSchemas = Record<string, AnySchema>;
 
 const componentRef = (name: string): string => `#/components/schemas/${name}`;
 
+/** A `$ref` to a named schema, for the content an operation writes as JSON Schema itself (a stream's frame, an error of another shape). */
+export const schemaRef = (name: string): Schema => ({ $ref: componentRef(name) });
+
 /** The conversion that refers to `named` by `$ref` (valibot's `definitions`, pointed at the document's components). */
 function referring(config: ConversionConfig, named: NamedSchemas): ConversionConfig {
   return { ...config, definitions: named, overrideRef: ({ referenceId }) => (referenceId in named ? componentRef(referenceId) : undefined) };

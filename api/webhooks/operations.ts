@@ -1,9 +1,12 @@
 import { ProjectParams } from '../agent/schemas.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS } from '../openapi/components.js';
-import type { OperationSpec } from '../openapi/operation.js';
-import { WebhookCreateBody, WebhookCreated, WebhookList, WebhookParams } from './schemas.js';
+import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
+import { WebhookCreateBody, WebhookCreated, WebhookList, WebhookParams, WebhookView } from './schemas.js';
 
 const security = 'admin';
+
+/** The webhook as the routes show it, named in the document (`#/components/schemas/…`). */
+export const webhooksSchemas: NamedSchemas = { Webhook: WebhookView };
 
 /** A project's webhooks (routes.ts), from the schemas the routes validate and answer with. */
 export const webhooksOperations: OperationSpec[] = [

@@ -1343,6 +1343,16 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description Each engine: `ok`, or `down: <reason>`. */
+        EngineChecks: {
+            [key: string]: string;
+        };
+        /** @description The analytics recorder since the process started: events waiting, lost (queue full or store failing) and written. */
+        AnalyticsStats: {
+            queued: number;
+            dropped: number;
+            written: number;
+        };
         Job: {
             id: string;
             /** @enum {string} */
@@ -1400,6 +1410,305 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        AgentSessionV1: {
+            /** @description The job id (`job_…`). */
+            sessionId: string;
+            /** @description The project id. */
+            subdomain: string;
+            /** @description The branch the agent pushes to. */
+            branch: string | null;
+            /** @description The session stopped running: the job is completed, failed or archived. */
+            haulted: boolean;
+            /**
+             * @description Only once `haulted`: `completed` (finished, bounded turns and archived jobs included), `github_missconfigured` (the repository or forge is set up wrong), `error` (any other failure).
+             * @enum {string}
+             */
+            haultReason?: "completed" | "github_missconfigured" | "error";
+            /** @description The pull request, once a turn changed something; kept while a follow-up runs. */
+            pullRequestLink?: string;
+            /** @description The model’s message for the last turn (or why nothing changed); for a failed job, why it failed. */
+            messageToUser?: string;
+            todos: {
+                id: string;
+                content: string;
+                /** @enum {string} */
+                status: "pending" | "in_progress" | "completed";
+            }[];
+            /** @description Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended. */
+            title?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "branch": "docs/quickstart-troubleshooting",
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "Add a troubleshooting section to the quickstart"
+         *         }
+         *       ]
+         *     }
+         */
+        AgentSessionV1Request: {
+            /** @description `system` messages are added to the agent’s system prompt for every turn; the `user` messages after the last `assistant` one are the request; earlier ones are shown to the model first. Must end with a `user` message that is not only whitespace; at most 200000 characters in all. */
+            messages: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant";
+                content: string;
+            }[];
+            /** @description The branch to push to, created from the project’s branch when missing; not the project’s branch itself. Default `quire/<sessionId>`. */
+            branch?: string;
+            /** @description Open the pull request as a draft. */
+            asDraft?: boolean;
+            /** @description One the project allows; default the configured model. */
+            model?: string;
+        };
+        Automation: {
+            /** @description `aut_` and 12 characters. */
+            id: string;
+            projectId: string;
+            /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
+            scheduleId: string;
+            /** @description Set when the automation fires by a cron expression. */
+            cron: string | null;
+            /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
+            interval: string | null;
+            /** @description The IANA zone the cron expression is read in (`UTC` by default). */
+            timezone: string;
+            prompt: string;
+            /** @description null: the project’s default model when it fires. */
+            model: string | null;
+            asDraft: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
+            paused: boolean;
+            /** @description The schedule’s note (why it is paused). */
+            note: string | null;
+            /** @description The schedule’s next firings (empty while paused). */
+            nextRunTimes: string[];
+            /** @description What the latest firing or trigger did; null before the first. */
+            lastRun: {
+                /** Format: date-time */
+                at: string;
+                /** @description The job it started; after a skip, the previous job. */
+                jobId: string | null;
+                skipped: {
+                    /** @enum {string} */
+                    code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
+                    reason: string;
+                } | null;
+            } | null;
+        };
+        /** @default {} */
+        AutomationPauseRequest: {
+            note?: string;
+        };
+        Webhook: {
+            id: string;
+            projectId: string;
+            url: string;
+            events: ("turn.started" | "tool.step" | "todos.changed" | "turn.finished" | "pull_request.opened" | "pull_request.updated" | "job.completed" | "job.failed" | "job.archived")[];
+            /** @description `stored` (generated, kept by Quire) or `env:<VARIABLE>`; never the secret itself. */
+            secret: string;
+            createdAt: string;
+        };
+        /** @description Tool parts a client sends back (the `search` step) are accepted and not read. */
+        MessagePart: {
+            type: string;
+            /** @description Required on `text` parts. */
+            text?: string;
+        };
+        SearchFilter: {
+            /** @description Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them. */
+            version?: string;
+            /** @description A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell. */
+            language?: string;
+            groups?: string[];
+        };
+        AssistantContextItem: {
+            /** @enum {string} */
+            type: "code" | "textSelection";
+            value: string;
+            path?: string;
+            elementId?: string;
+        };
+        PushHookResult: {
+            /**
+             * @description `indexing`: a run was started, or the one under way joined; `ignored`: nothing to index (`reason` says why); `pong`: a GitHub `ping`, its signature checked.
+             * @enum {string}
+             */
+            outcome: "indexing" | "ignored" | "pong";
+            domainId: string;
+            /** @description The branch pushed to, when the delivery was a push to a branch. */
+            branch?: string;
+            /** @description Why the delivery was ignored. */
+            reason?: string;
+            /** @description The indexing run started or joined (`GET /v2/admin/domains/{domainId}/index` follows it). */
+            runId?: string;
+        };
+        JsonRpcMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number | null;
+            method?: string;
+        } | Record<string, never>[];
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number | null;
+            error: {
+                code: number;
+                message: string;
+            };
+        };
+        OpenAiModel: {
+            /** @constant */
+            id: "quire";
+            /** @constant */
+            object: "model";
+            created: number;
+            /** @description The organisation. */
+            owned_by: string;
+        };
+        OpenAiError: {
+            error: {
+                message: string;
+                /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
+                type: string;
+                /** @description The first broken field of a 400. */
+                param: string | null;
+                /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
+                code: string;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        Project: {
+            id: string;
+            orgId: string;
+            /** @description Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
+            repository: string;
+            branch: string;
+            /** @description Folder of the docs inside the repository, empty for the root. */
+            docsPath: string;
+            /** @enum {string} */
+            forge: "local" | "github" | "gitlab";
+            /** @description Name of the variable holding the forge token; never the token. */
+            forgeTokenEnv?: string;
+            allowedModels: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Domain: {
+            id: string;
+            orgId: string;
+            /** @description Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
+            source: string;
+            branch?: string;
+            docsPath: string;
+            /** @description Public site the citations link to. */
+            baseUrl: string;
+            includeHidden: boolean;
+            supportContact?: string;
+            /** @description Absent: any origin. */
+            allowedOrigins?: string[];
+            /** @description Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes. */
+            pushSecretEnv?: string;
+            /** @description Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled. */
+            pollMinutes?: number;
+            /** @description BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English. */
+            language?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        IndexRun: {
+            domainId: string;
+            workflowId: string;
+            runId: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new" | "unknown";
+            /** Format: date-time */
+            startedAt: string;
+            closedAt: string | null;
+            /** @description While running: page files of finished batches out of the total; null otherwise, or when no worker answered. */
+            progress: {
+                /** @enum {string} */
+                phase: "checkout" | "indexing" | "cleanup" | "done";
+                done: number;
+                total: number;
+                embedded: number;
+            } | null;
+            /** @description The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git. */
+            commit: string | null;
+            /** @description The pages a completed run indexed; null otherwise. */
+            pages: number | null;
+            /** @description Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise. It names the source as configured (credentials masked) and the docs folder inside it, never a path of the server: a folder source is called a folder on the server, and any other absolute path or `file://` URL reads `[server path]`. */
+            error: string | null;
+            /** @description What kind of failure `error` is, to act on without reading it: `checkout_failed` (the source could not be fetched), `docs_folder_missing` (the docs folder is not in the source), `docs_folder_outside` (it leads outside the repository), `unknown_domain`, the embedding model's `model_credentials`, `model_failed` or `model_unavailable`, how Temporal ended the run (`timed_out`, `terminated`, `canceled`), or `internal`; null when `error` is. */
+            errorCode: ("unknown_domain" | "checkout_failed" | "docs_folder_missing" | "docs_folder_outside" | "model_credentials" | "model_failed" | "model_unavailable" | "timed_out" | "terminated" | "canceled" | "internal") | null;
+            /** @description For a polled domain whose latest run a poll started and that failed or timed out: the branch head it was for, how many runs of that head failed in a row, and when a poll tries that head again (the wait doubles from pollMinutes with each failure, at most 24 hours; a new head is tried at the next poll). Null otherwise. */
+            pollBackoff: {
+                head: string;
+                failures: number;
+                /** Format: date-time */
+                retryAt: string;
+            } | null;
+        };
+        Org: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            limits?: components["schemas"]["OrgLimits"];
+            /**
+             * Format: date-time
+             * @description Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.
+             */
+            deletingSince?: string;
+        };
+        OrgLimits: {
+            agentCreatesPerHour?: number;
+            agentMessagesPerHour?: number;
+            assistantPerKeyPerMonth?: number;
+            assistantPerOrgPerHour?: number;
+            assistantPerIpPerDay?: number;
+        };
+        GapJob: {
+            gapId: string;
+            projectId: string;
+            jobId: string;
+        };
+        AnswerSource: {
+            title: string;
+            url: string;
+        };
+        ConsoleSession: {
+            organisation: {
+                id: string;
+                name: string;
+            };
+            /** @description Send it back as `X-CSRF-Token` with every state-changing request made with the cookie. */
+            csrfToken: string;
+            /**
+             * Format: date-time
+             * @description When the session ends (never after the admin key expires).
+             */
+            expiresAt: string;
+            /** @description `QUIRE_PUBLIC_URL`, without a trailing slash: the start of every URL the console shows for copying (the widget tag, the push hook). `null` when unset: the console uses the page’s origin. */
+            publicUrl: string | null;
+        };
+        ConsoleNotBuilt: {
+            error: string;
+            /** @constant */
+            code: "console_not_built";
         };
     };
     responses: never;
@@ -1483,16 +1792,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "degraded";
                         degraded?: string[];
-                        /** @description Each engine: `ok`, or `down: <reason>`. */
-                        checks: {
-                            [key: string]: string;
-                        };
-                        /** @description The analytics recorder since the process started: events waiting, lost (queue full or store failing) and written. */
-                        analytics?: {
-                            queued: number;
-                            dropped: number;
-                            written: number;
-                        };
+                        checks: components["schemas"]["EngineChecks"];
+                        analytics?: components["schemas"]["AnalyticsStats"];
                     };
                 };
             };
@@ -1517,16 +1818,8 @@ export interface operations {
                         error: string;
                         /** @constant */
                         code: "unavailable";
-                        /** @description Each engine: `ok`, or `down: <reason>`. */
-                        checks: {
-                            [key: string]: string;
-                        };
-                        /** @description The analytics recorder since the process started: events waiting, lost (queue full or store failing) and written. */
-                        analytics?: {
-                            queued: number;
-                            dropped: number;
-                            written: number;
-                        };
+                        checks: components["schemas"]["EngineChecks"];
+                        analytics?: components["schemas"]["AnalyticsStats"];
                     };
                 };
             };
@@ -2425,20 +2718,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description `system` messages are added to the agent’s system prompt for every turn; the `user` messages after the last `assistant` one are the request; earlier ones are shown to the model first. Must end with a `user` message that is not only whitespace; at most 200000 characters in all. */
-                    messages: {
-                        /** @enum {string} */
-                        role: "system" | "user" | "assistant";
-                        content: string;
-                    }[];
-                    /** @description The branch to push to, created from the project’s branch when missing; not the project’s branch itself. Default `quire/<sessionId>`. */
-                    branch?: string;
-                    /** @description Open the pull request as a draft. */
-                    asDraft?: boolean;
-                    /** @description One the project allows; default the configured model. */
-                    model?: string;
-                };
+                "application/json": components["schemas"]["AgentSessionV1Request"];
             };
         };
         responses: {
@@ -2596,20 +2876,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description `system` messages are added to the agent’s system prompt for every turn; the `user` messages after the last `assistant` one are the request; earlier ones are shown to the model first. Must end with a `user` message that is not only whitespace; at most 200000 characters in all. */
-                    messages: {
-                        /** @enum {string} */
-                        role: "system" | "user" | "assistant";
-                        content: string;
-                    }[];
-                    /** @description The branch to push to, created from the project’s branch when missing; not the project’s branch itself. Default `quire/<sessionId>`. */
-                    branch?: string;
-                    /** @description Open the pull request as a draft. */
-                    asDraft?: boolean;
-                    /** @description One the project allows; default the configured model. */
-                    model?: string;
-                };
+                "application/json": components["schemas"]["AgentSessionV1Request"];
             };
         };
         responses: {
@@ -2776,35 +3043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job id (`job_…`). */
-                        sessionId: string;
-                        /** @description The project id. */
-                        subdomain: string;
-                        /** @description The branch the agent pushes to. */
-                        branch: string | null;
-                        /** @description The session stopped running: the job is completed, failed or archived. */
-                        haulted: boolean;
-                        /**
-                         * @description Only once `haulted`: `completed` (finished, bounded turns and archived jobs included), `github_missconfigured` (the repository or forge is set up wrong), `error` (any other failure).
-                         * @enum {string}
-                         */
-                        haultReason?: "completed" | "github_missconfigured" | "error";
-                        /** @description The pull request, once a turn changed something; kept while a follow-up runs. */
-                        pullRequestLink?: string;
-                        /** @description The model’s message for the last turn (or why nothing changed); for a failed job, why it failed. */
-                        messageToUser?: string;
-                        todos: {
-                            id: string;
-                            content: string;
-                            /** @enum {string} */
-                            status: "pending" | "in_progress" | "completed";
-                        }[];
-                        /** @description Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended. */
-                        title?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["AgentSessionV1"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -2896,35 +3135,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        allSessions: {
-                            /** @description The job id (`job_…`). */
-                            sessionId: string;
-                            /** @description The project id. */
-                            subdomain: string;
-                            /** @description The branch the agent pushes to. */
-                            branch: string | null;
-                            /** @description The session stopped running: the job is completed, failed or archived. */
-                            haulted: boolean;
-                            /**
-                             * @description Only once `haulted`: `completed` (finished, bounded turns and archived jobs included), `github_missconfigured` (the repository or forge is set up wrong), `error` (any other failure).
-                             * @enum {string}
-                             */
-                            haultReason?: "completed" | "github_missconfigured" | "error";
-                            /** @description The pull request, once a turn changed something; kept while a follow-up runs. */
-                            pullRequestLink?: string;
-                            /** @description The model’s message for the last turn (or why nothing changed); for a failed job, why it failed. */
-                            messageToUser?: string;
-                            todos: {
-                                id: string;
-                                content: string;
-                                /** @enum {string} */
-                                status: "pending" | "in_progress" | "completed";
-                            }[];
-                            /** @description Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended. */
-                            title?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        allSessions: components["schemas"]["AgentSessionV1"][];
                     };
                 };
             };
@@ -3012,43 +3223,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        automations: {
-                            /** @description `aut_` and 12 characters. */
-                            id: string;
-                            projectId: string;
-                            /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
-                            scheduleId: string;
-                            /** @description Set when the automation fires by a cron expression. */
-                            cron: string | null;
-                            /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
-                            interval: string | null;
-                            /** @description The IANA zone the cron expression is read in (`UTC` by default). */
-                            timezone: string;
-                            prompt: string;
-                            /** @description null: the project’s default model when it fires. */
-                            model: string | null;
-                            asDraft: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
-                            paused: boolean;
-                            /** @description The schedule’s note (why it is paused). */
-                            note: string | null;
-                            /** @description The schedule’s next firings (empty while paused). */
-                            nextRunTimes: string[];
-                            /** @description What the latest firing or trigger did; null before the first. */
-                            lastRun: {
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The job it started; after a skip, the previous job. */
-                                jobId: string | null;
-                                skipped: {
-                                    /** @enum {string} */
-                                    code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
-                                    reason: string;
-                                } | null;
-                            } | null;
-                        }[];
+                        automations: components["schemas"]["Automation"][];
                     };
                 };
             };
@@ -3148,43 +3323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `aut_` and 12 characters. */
-                        id: string;
-                        projectId: string;
-                        /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
-                        scheduleId: string;
-                        /** @description Set when the automation fires by a cron expression. */
-                        cron: string | null;
-                        /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
-                        interval: string | null;
-                        /** @description The IANA zone the cron expression is read in (`UTC` by default). */
-                        timezone: string;
-                        prompt: string;
-                        /** @description null: the project’s default model when it fires. */
-                        model: string | null;
-                        asDraft: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
-                        paused: boolean;
-                        /** @description The schedule’s note (why it is paused). */
-                        note: string | null;
-                        /** @description The schedule’s next firings (empty while paused). */
-                        nextRunTimes: string[];
-                        /** @description What the latest firing or trigger did; null before the first. */
-                        lastRun: {
-                            /** Format: date-time */
-                            at: string;
-                            /** @description The job it started; after a skip, the previous job. */
-                            jobId: string | null;
-                            skipped: {
-                                /** @enum {string} */
-                                code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
-                                reason: string;
-                            } | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Automation"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -3292,43 +3431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `aut_` and 12 characters. */
-                        id: string;
-                        projectId: string;
-                        /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
-                        scheduleId: string;
-                        /** @description Set when the automation fires by a cron expression. */
-                        cron: string | null;
-                        /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
-                        interval: string | null;
-                        /** @description The IANA zone the cron expression is read in (`UTC` by default). */
-                        timezone: string;
-                        prompt: string;
-                        /** @description null: the project’s default model when it fires. */
-                        model: string | null;
-                        asDraft: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
-                        paused: boolean;
-                        /** @description The schedule’s note (why it is paused). */
-                        note: string | null;
-                        /** @description The schedule’s next firings (empty while paused). */
-                        nextRunTimes: string[];
-                        /** @description What the latest firing or trigger did; null before the first. */
-                        lastRun: {
-                            /** Format: date-time */
-                            at: string;
-                            /** @description The job it started; after a skip, the previous job. */
-                            jobId: string | null;
-                            skipped: {
-                                /** @enum {string} */
-                                code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
-                                reason: string;
-                            } | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Automation"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -3495,9 +3598,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    note?: string;
-                };
+                "application/json": components["schemas"]["AutomationPauseRequest"];
             };
         };
         responses: {
@@ -3508,43 +3609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `aut_` and 12 characters. */
-                        id: string;
-                        projectId: string;
-                        /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
-                        scheduleId: string;
-                        /** @description Set when the automation fires by a cron expression. */
-                        cron: string | null;
-                        /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
-                        interval: string | null;
-                        /** @description The IANA zone the cron expression is read in (`UTC` by default). */
-                        timezone: string;
-                        prompt: string;
-                        /** @description null: the project’s default model when it fires. */
-                        model: string | null;
-                        asDraft: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
-                        paused: boolean;
-                        /** @description The schedule’s note (why it is paused). */
-                        note: string | null;
-                        /** @description The schedule’s next firings (empty while paused). */
-                        nextRunTimes: string[];
-                        /** @description What the latest firing or trigger did; null before the first. */
-                        lastRun: {
-                            /** Format: date-time */
-                            at: string;
-                            /** @description The job it started; after a skip, the previous job. */
-                            jobId: string | null;
-                            skipped: {
-                                /** @enum {string} */
-                                code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
-                                reason: string;
-                            } | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Automation"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -3645,9 +3710,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    note?: string;
-                };
+                "application/json": components["schemas"]["AutomationPauseRequest"];
             };
         };
         responses: {
@@ -3658,43 +3721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `aut_` and 12 characters. */
-                        id: string;
-                        projectId: string;
-                        /** @description The Temporal Schedule’s id: `quire-automation-<project>-<id>`. */
-                        scheduleId: string;
-                        /** @description Set when the automation fires by a cron expression. */
-                        cron: string | null;
-                        /** @description Set when it fires every interval (`90s`, `15m`, `2h`, `1d`). */
-                        interval: string | null;
-                        /** @description The IANA zone the cron expression is read in (`UTC` by default). */
-                        timezone: string;
-                        prompt: string;
-                        /** @description null: the project’s default model when it fires. */
-                        model: string | null;
-                        asDraft: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description From the schedule; true also when its schedule was deleted outside Quire (the note says so). */
-                        paused: boolean;
-                        /** @description The schedule’s note (why it is paused). */
-                        note: string | null;
-                        /** @description The schedule’s next firings (empty while paused). */
-                        nextRunTimes: string[];
-                        /** @description What the latest firing or trigger did; null before the first. */
-                        lastRun: {
-                            /** Format: date-time */
-                            at: string;
-                            /** @description The job it started; after a skip, the previous job. */
-                            jobId: string | null;
-                            skipped: {
-                                /** @enum {string} */
-                                code: "overlap" | "rate_limited" | "model_not_allowed" | "not_found" | "project_deleted" | "start_failed";
-                                reason: string;
-                            } | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["Automation"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -3939,15 +3966,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhooks: {
-                            id: string;
-                            projectId: string;
-                            url: string;
-                            events: ("turn.started" | "tool.step" | "todos.changed" | "turn.finished" | "pull_request.opened" | "pull_request.updated" | "job.completed" | "job.failed" | "job.archived")[];
-                            /** @description `stored` (generated, kept by Quire) or `env:<VARIABLE>`; never the secret itself. */
-                            secret: string;
-                            createdAt: string;
-                        }[];
+                        webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -4255,20 +4274,8 @@ export interface operations {
                     threadKey?: string | null;
                     /** @default 5 */
                     retrievalPageSize?: number;
-                    filter?: {
-                        /** @description Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them. */
-                        version?: string;
-                        /** @description A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell. */
-                        language?: string;
-                        groups?: string[];
-                    } | null;
-                    context?: {
-                        /** @enum {string} */
-                        type: "code" | "textSelection";
-                        value: string;
-                        path?: string;
-                        elementId?: string;
-                    }[];
+                    filter?: components["schemas"]["SearchFilter"] | null;
+                    context?: components["schemas"]["AssistantContextItem"][];
                     /** @description The path of the page the reader is on: its text joins the prompt, and its language scopes the search unless `filter.language` names one. */
                     currentPath?: string;
                     /** @description The conversation; the last message must be a user message with text (not only whitespace). */
@@ -4276,11 +4283,7 @@ export interface operations {
                         id: string;
                         /** @enum {string} */
                         role: "user" | "assistant" | "system";
-                        parts: {
-                            type: string;
-                            /** @description Required on `text` parts. */
-                            text?: string;
-                        }[];
+                        parts: components["schemas"]["MessagePart"][];
                         content?: unknown;
                     }[];
                     /** @description AI SDK 5 and later: `regenerate-message` answers a thread's exchange again (the one `messageId` names, else the last): the new answer replaces it, and the exchanges after it, in the thread. */
@@ -4540,20 +4543,8 @@ export interface operations {
                     threadKey?: string | null;
                     /** @default 5 */
                     retrievalPageSize?: number;
-                    filter?: {
-                        /** @description Only pages of that version and pages of no version are searched. Without it, when the pages found are of several versions, the answer keeps to the version of the best of them. */
-                        version?: string;
-                        /** @description A BCP 47 tag: only pages in that language and pages of no language are searched. Without it, a question is scoped to the language of the `currentPath` page when it has one; else, when the pages found are in several languages, to the one the question's function words tell. */
-                        language?: string;
-                        groups?: string[];
-                    } | null;
-                    context?: {
-                        /** @enum {string} */
-                        type: "code" | "textSelection";
-                        value: string;
-                        path?: string;
-                        elementId?: string;
-                    }[];
+                    filter?: components["schemas"]["SearchFilter"] | null;
+                    context?: components["schemas"]["AssistantContextItem"][];
                     /** @description The path of the page the reader is on: its text joins the prompt, and its language scopes the search unless `filter.language` names one. */
                     currentPath?: string;
                     /** @description The conversation; the last message must be a user message with text (not only whitespace). */
@@ -4562,11 +4553,7 @@ export interface operations {
                         /** @enum {string} */
                         role: "user" | "assistant" | "system" | "data";
                         content: string;
-                        parts?: {
-                            type: string;
-                            /** @description Required on `text` parts. */
-                            text?: string;
-                        }[];
+                        parts?: components["schemas"]["MessagePart"][];
                     }[];
                 };
             };
@@ -6155,12 +6142,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    jsonrpc: "2.0";
-                    id?: string | number | null;
-                    method?: string;
-                } | Record<string, never>[];
+                "application/json": components["schemas"]["JsonRpcMessage"];
             };
         };
         responses: {
@@ -6174,12 +6156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        jsonrpc: "2.0";
-                        id?: string | number | null;
-                        method?: string;
-                    } | Record<string, never>[];
+                    "application/json": components["schemas"]["JsonRpcMessage"];
                 };
             };
             /** @description The body held only notifications or responses: nothing to answer. */
@@ -6197,15 +6174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        jsonrpc: "2.0";
-                        id?: string | number | null;
-                        error: {
-                            code: number;
-                            message: string;
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["Error"];
                 };
             };
             /** @description No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`). */
@@ -6235,15 +6204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        jsonrpc: "2.0";
-                        id?: string | number | null;
-                        error: {
-                            code: number;
-                            message: string;
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Body over the configured limit. */
@@ -6263,15 +6224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        jsonrpc: "2.0";
-                        id?: string | number | null;
-                        error: {
-                            code: number;
-                            message: string;
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Internal error. */
@@ -6490,21 +6443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description No, unknown or revoked assistant key (`WWW-Authenticate: Bearer`). */
@@ -6514,21 +6453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description An admin key: this endpoint takes an assistant key. */
@@ -6538,21 +6463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unknown domain, or another organisation's. */
@@ -6562,21 +6473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Body over the configured limit. */
@@ -6586,21 +6483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description The body is not `application/json`. */
@@ -6610,21 +6493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description An assistant limit is spent. */
@@ -6638,21 +6507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Internal error. */
@@ -6662,21 +6517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description The language model failed before answering (non-streamed requests). */
@@ -6686,21 +6527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key or rate-limit store cannot be reached, or the language model is rate limiting Quire (`Retry-After` says when to retry). */
@@ -6711,21 +6538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -6808,15 +6621,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         object: "list";
-                        data: {
-                            /** @constant */
-                            id: "quire";
-                            /** @constant */
-                            object: "model";
-                            created: number;
-                            /** @description The organisation. */
-                            owned_by: string;
-                        }[];
+                        data: components["schemas"]["OpenAiModel"][];
                     };
                 };
             };
@@ -6837,21 +6642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description An admin key: this endpoint takes an assistant key. */
@@ -6861,21 +6652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unknown domain, or another organisation's. */
@@ -6885,21 +6662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Internal error. */
@@ -6909,21 +6672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key or rate-limit store cannot be reached. */
@@ -6933,21 +6682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -7028,15 +6763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        id: "quire";
-                        /** @constant */
-                        object: "model";
-                        created: number;
-                        /** @description The organisation. */
-                        owned_by: string;
-                    };
+                    "application/json": components["schemas"]["OpenAiModel"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -7056,21 +6783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description An admin key: this endpoint takes an assistant key. */
@@ -7080,21 +6793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unknown domain or another organisation's, or a model other than `quire`. */
@@ -7104,21 +6803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Internal error. */
@@ -7128,21 +6813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key or rate-limit store cannot be reached. */
@@ -7152,21 +6823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            message: string;
-                            /** @description invalid_request_error, authentication_error, permission_error, not_found_error, rate_limit_error or server_error. */
-                            type: string;
-                            /** @description The first broken field of a 400. */
-                            param: string | null;
-                            /** @description Quire's machine code: invalid_request, unauthorized, not_found, rate_limited, model_failed, … */
-                            code: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    } | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                 };
             };
         };
@@ -8072,20 +7729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description `indexing`: a run was started, or the one under way joined; `ignored`: nothing to index (`reason` says why); `pong`: a GitHub `ping`, its signature checked.
-                         * @enum {string}
-                         */
-                        outcome: "indexing" | "ignored" | "pong";
-                        domainId: string;
-                        /** @description The branch pushed to, when the delivery was a push to a branch. */
-                        branch?: string;
-                        /** @description Why the delivery was ignored. */
-                        reason?: string;
-                        /** @description The indexing run started or joined (`GET /v2/admin/domains/{domainId}/index` follows it). */
-                        runId?: string;
-                    };
+                    "application/json": components["schemas"]["PushHookResult"];
                 };
             };
             /** @description Indexing started or joined (`indexing`, with `runId`), or nothing to index (`ignored`, with `reason`). */
@@ -8095,20 +7739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description `indexing`: a run was started, or the one under way joined; `ignored`: nothing to index (`reason` says why); `pong`: a GitHub `ping`, its signature checked.
-                         * @enum {string}
-                         */
-                        outcome: "indexing" | "ignored" | "pong";
-                        domainId: string;
-                        /** @description The branch pushed to, when the delivery was a push to a branch. */
-                        branch?: string;
-                        /** @description Why the delivery was ignored. */
-                        reason?: string;
-                        /** @description The indexing run started or joined (`GET /v2/admin/domains/{domainId}/index` follows it). */
-                        runId?: string;
-                    };
+                    "application/json": components["schemas"]["PushHookResult"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -8434,24 +8065,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        projects: {
-                            id: string;
-                            orgId: string;
-                            /** @description Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                            repository: string;
-                            branch: string;
-                            /** @description Folder of the docs inside the repository, empty for the root. */
-                            docsPath: string;
-                            /** @enum {string} */
-                            forge: "local" | "github" | "gitlab";
-                            /** @description Name of the variable holding the forge token; never the token. */
-                            forgeTokenEnv?: string;
-                            allowedModels: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        projects: components["schemas"]["Project"][];
                     };
                 };
             };
@@ -8560,24 +8174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        repository: string;
-                        branch: string;
-                        /** @description Folder of the docs inside the repository, empty for the root. */
-                        docsPath: string;
-                        /** @enum {string} */
-                        forge: "local" | "github" | "gitlab";
-                        /** @description Name of the variable holding the forge token; never the token. */
-                        forgeTokenEnv?: string;
-                        allowedModels: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -8693,24 +8290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        repository: string;
-                        branch: string;
-                        /** @description Folder of the docs inside the repository, empty for the root. */
-                        docsPath: string;
-                        /** @enum {string} */
-                        forge: "local" | "github" | "gitlab";
-                        /** @description Name of the variable holding the forge token; never the token. */
-                        forgeTokenEnv?: string;
-                        allowedModels: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -8892,24 +8472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Clone URL (https://, ssh://, git@host:path) of the docs repository, or a path on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        repository: string;
-                        branch: string;
-                        /** @description Folder of the docs inside the repository, empty for the root. */
-                        docsPath: string;
-                        /** @enum {string} */
-                        forge: "local" | "github" | "gitlab";
-                        /** @description Name of the variable holding the forge token; never the token. */
-                        forgeTokenEnv?: string;
-                        allowedModels: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -9013,30 +8576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        domains: {
-                            id: string;
-                            orgId: string;
-                            /** @description Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                            source: string;
-                            branch?: string;
-                            docsPath: string;
-                            /** @description Public site the citations link to. */
-                            baseUrl: string;
-                            includeHidden: boolean;
-                            supportContact?: string;
-                            /** @description Absent: any origin. */
-                            allowedOrigins?: string[];
-                            /** @description Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes. */
-                            pushSecretEnv?: string;
-                            /** @description Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled. */
-                            pollMinutes?: number;
-                            /** @description BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English. */
-                            language?: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        domains: components["schemas"]["Domain"][];
                     };
                 };
             };
@@ -9145,30 +8685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        source: string;
-                        branch?: string;
-                        docsPath: string;
-                        /** @description Public site the citations link to. */
-                        baseUrl: string;
-                        includeHidden: boolean;
-                        supportContact?: string;
-                        /** @description Absent: any origin. */
-                        allowedOrigins?: string[];
-                        /** @description Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes. */
-                        pushSecretEnv?: string;
-                        /** @description Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled. */
-                        pollMinutes?: number;
-                        /** @description BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English. */
-                        language?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -9284,30 +8801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        source: string;
-                        branch?: string;
-                        docsPath: string;
-                        /** @description Public site the citations link to. */
-                        baseUrl: string;
-                        includeHidden: boolean;
-                        supportContact?: string;
-                        /** @description Absent: any origin. */
-                        allowedOrigins?: string[];
-                        /** @description Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes. */
-                        pushSecretEnv?: string;
-                        /** @description Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled. */
-                        pollMinutes?: number;
-                        /** @description BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English. */
-                        language?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -9496,30 +8990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        orgId: string;
-                        /** @description Git URL of the docs, or a folder on the server that the operator set or that lies under a folder of `QUIRE_ADMIN_LOCAL_PATHS` and is no other organisation’s (others are refused, 400). A URL’s credentials show as `***` (`https://***@host/path`); sent back so in a change, they keep the stored ones. */
-                        source: string;
-                        branch?: string;
-                        docsPath: string;
-                        /** @description Public site the citations link to. */
-                        baseUrl: string;
-                        includeHidden: boolean;
-                        supportContact?: string;
-                        /** @description Absent: any origin. */
-                        allowedOrigins?: string[];
-                        /** @description Name of the API's variable holding the push-hook secret; never the secret. Absent: the domain takes no pushes. */
-                        pushSecretEnv?: string;
-                        /** @description Minutes between polls of the docs branch (a new head re-indexes the domain). Absent: not polled. */
-                        pollMinutes?: number;
-                        /** @description BCP 47 tag of the docs' language, whose stemmer cuts pages and questions. Absent: English. */
-                        language?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -9625,39 +9096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domainId: string;
-                        workflowId: string;
-                        runId: string;
-                        /** @enum {string} */
-                        status: "running" | "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new" | "unknown";
-                        /** Format: date-time */
-                        startedAt: string;
-                        closedAt: string | null;
-                        /** @description While running: page files of finished batches out of the total; null otherwise, or when no worker answered. */
-                        progress: {
-                            /** @enum {string} */
-                            phase: "checkout" | "indexing" | "cleanup" | "done";
-                            done: number;
-                            total: number;
-                            embedded: number;
-                        } | null;
-                        /** @description The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git. */
-                        commit: string | null;
-                        /** @description The pages a completed run indexed; null otherwise. */
-                        pages: number | null;
-                        /** @description Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise. It names the source as configured (credentials masked) and the docs folder inside it, never a path of the server: a folder source is called a folder on the server, and any other absolute path or `file://` URL reads `[server path]`. */
-                        error: string | null;
-                        /** @description What kind of failure `error` is, to act on without reading it: `checkout_failed` (the source could not be fetched), `docs_folder_missing` (the docs folder is not in the source), `docs_folder_outside` (it leads outside the repository), `unknown_domain`, the embedding model's `model_credentials`, `model_failed` or `model_unavailable`, how Temporal ended the run (`timed_out`, `terminated`, `canceled`), or `internal`; null when `error` is. */
-                        errorCode: ("unknown_domain" | "checkout_failed" | "docs_folder_missing" | "docs_folder_outside" | "model_credentials" | "model_failed" | "model_unavailable" | "timed_out" | "terminated" | "canceled" | "internal") | null;
-                        /** @description For a polled domain whose latest run a poll started and that failed or timed out: the branch head it was for, how many runs of that head failed in a row, and when a poll tries that head again (the wait doubles from pollMinutes with each failure, at most 24 hours; a new head is tried at the next poll). Null otherwise. */
-                        pollBackoff: {
-                            head: string;
-                            failures: number;
-                            /** Format: date-time */
-                            retryAt: string;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["IndexRun"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -9743,39 +9182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        domainId: string;
-                        workflowId: string;
-                        runId: string;
-                        /** @enum {string} */
-                        status: "running" | "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new" | "unknown";
-                        /** Format: date-time */
-                        startedAt: string;
-                        closedAt: string | null;
-                        /** @description While running: page files of finished batches out of the total; null otherwise, or when no worker answered. */
-                        progress: {
-                            /** @enum {string} */
-                            phase: "checkout" | "indexing" | "cleanup" | "done";
-                            done: number;
-                            total: number;
-                            embedded: number;
-                        } | null;
-                        /** @description The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git. */
-                        commit: string | null;
-                        /** @description The pages a completed run indexed; null otherwise. */
-                        pages: number | null;
-                        /** @description Why a run that did not complete ended (failed, terminated, timed out, canceled), in one line; null otherwise. It names the source as configured (credentials masked) and the docs folder inside it, never a path of the server: a folder source is called a folder on the server, and any other absolute path or `file://` URL reads `[server path]`. */
-                        error: string | null;
-                        /** @description What kind of failure `error` is, to act on without reading it: `checkout_failed` (the source could not be fetched), `docs_folder_missing` (the docs folder is not in the source), `docs_folder_outside` (it leads outside the repository), `unknown_domain`, the embedding model's `model_credentials`, `model_failed` or `model_unavailable`, how Temporal ended the run (`timed_out`, `terminated`, `canceled`), or `internal`; null when `error` is. */
-                        errorCode: ("unknown_domain" | "checkout_failed" | "docs_folder_missing" | "docs_folder_outside" | "model_credentials" | "model_failed" | "model_unavailable" | "timed_out" | "terminated" | "canceled" | "internal") | null;
-                        /** @description For a polled domain whose latest run a poll started and that failed or timed out: the branch head it was for, how many runs of that head failed in a row, and when a poll tries that head again (the wait doubles from pollMinutes with each failure, at most 24 hours; a new head is tried at the next poll). Null otherwise. */
-                        pollBackoff: {
-                            head: string;
-                            failures: number;
-                            /** Format: date-time */
-                            retryAt: string;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["IndexRun"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -10407,23 +9814,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        orgs: {
-                            id: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            limits?: {
-                                agentCreatesPerHour?: number;
-                                agentMessagesPerHour?: number;
-                                assistantPerKeyPerMonth?: number;
-                                assistantPerOrgPerHour?: number;
-                                assistantPerIpPerDay?: number;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.
-                             */
-                            deletingSince?: string;
-                        }[];
+                        orgs: components["schemas"]["Org"][];
                     };
                 };
             };
@@ -10492,13 +9883,7 @@ export interface operations {
             content: {
                 "application/json": {
                     id: string;
-                    limits?: {
-                        agentCreatesPerHour?: number;
-                        agentMessagesPerHour?: number;
-                        assistantPerKeyPerMonth?: number;
-                        assistantPerOrgPerHour?: number;
-                        assistantPerIpPerDay?: number;
-                    };
+                    limits?: components["schemas"]["OrgLimits"];
                 };
             };
         };
@@ -10510,23 +9895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        limits?: {
-                            agentCreatesPerHour?: number;
-                            agentMessagesPerHour?: number;
-                            assistantPerKeyPerMonth?: number;
-                            assistantPerOrgPerHour?: number;
-                            assistantPerIpPerDay?: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.
-                         */
-                        deletingSince?: string;
-                    };
+                    "application/json": components["schemas"]["Org"];
                 };
             };
             /** @description The organisation, created */
@@ -10536,23 +9905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        limits?: {
-                            agentCreatesPerHour?: number;
-                            agentMessagesPerHour?: number;
-                            assistantPerKeyPerMonth?: number;
-                            assistantPerOrgPerHour?: number;
-                            assistantPerIpPerDay?: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description Set while a deletion is unfinished: its keys are revoked and its sessions ended; delete it again to finish.
-                         */
-                        deletingSince?: string;
-                    };
+                    "application/json": components["schemas"]["Org"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -10752,10 +10105,7 @@ export interface operations {
                             query: string;
                             /** @description The answer as far as it streamed (with the closing suggestions block). */
                             response: string;
-                            sources: {
-                                title: string;
-                                url: string;
-                            }[];
+                            sources: components["schemas"]["AnswerSource"][];
                             /** @enum {string} */
                             resolutionStatus: "answered" | "unanswered";
                             /** @description The first path segment of the best source (`/guides/deploy` → `guides`). */
@@ -10887,10 +10237,7 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             /** @description Quire’s own (not in Mintlify’s API). On assistant messages: the pages the answer cited. */
-                            sources?: {
-                                title: string;
-                                url: string;
-                            }[];
+                            sources?: components["schemas"]["AnswerSource"][];
                             /** @description Quire’s own (not in Mintlify’s API). On assistant messages: the reader’s rating, or null. */
                             feedback?: {
                                 helpful: boolean;
@@ -11950,11 +11297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        gapId: string;
-                        projectId: string;
-                        jobId: string;
-                    };
+                    "application/json": components["schemas"]["GapJob"];
                 };
             };
             /** @description The job started (with an `Idempotency-Key` seen before: the job it started) */
@@ -11967,11 +11310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        gapId: string;
-                        projectId: string;
-                        jobId: string;
-                    };
+                    "application/json": components["schemas"]["GapJob"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -12108,21 +11447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organisation: {
-                            id: string;
-                            name: string;
-                        };
-                        /** @description Send it back as `X-CSRF-Token` with every state-changing request made with the cookie. */
-                        csrfToken: string;
-                        /**
-                         * Format: date-time
-                         * @description When the session ends (never after the admin key expires).
-                         */
-                        expiresAt: string;
-                        /** @description `QUIRE_PUBLIC_URL`, without a trailing slash: the start of every URL the console shows for copying (the widget tag, the push hook). `null` when unset: the console uses the page’s origin. */
-                        publicUrl: string | null;
-                    };
+                    "application/json": components["schemas"]["ConsoleSession"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -12197,21 +11522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organisation: {
-                            id: string;
-                            name: string;
-                        };
-                        /** @description Send it back as `X-CSRF-Token` with every state-changing request made with the cookie. */
-                        csrfToken: string;
-                        /**
-                         * Format: date-time
-                         * @description When the session ends (never after the admin key expires).
-                         */
-                        expiresAt: string;
-                        /** @description `QUIRE_PUBLIC_URL`, without a trailing slash: the start of every URL the console shows for copying (the widget tag, the push hook). `null` when unset: the console uses the page’s origin. */
-                        publicUrl: string | null;
-                    };
+                    "application/json": components["schemas"]["ConsoleSession"];
                 };
             };
             /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
@@ -12420,11 +11731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @constant */
-                        code: "console_not_built";
-                    };
+                    "application/json": components["schemas"]["ConsoleNotBuilt"];
                 };
             };
         };
@@ -12474,11 +11781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @constant */
-                        code: "console_not_built";
-                    };
+                    "application/json": components["schemas"]["ConsoleNotBuilt"];
                 };
             };
         };
@@ -12543,11 +11846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @constant */
-                        code: "console_not_built";
-                    };
+                    "application/json": components["schemas"]["ConsoleNotBuilt"];
                 };
             };
         };

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../../core/jobs/index.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../../openapi/components.js';
-import type { OperationSpec } from '../../openapi/operation.js';
+import type { NamedSchemas, OperationSpec } from '../../openapi/operation.js';
 import type { Schema } from '../../openapi/types.js';
 import { CreateSessionBody, ListSessionsQuery, MAX_TAKE } from './schemas.js';
 import { SessionSchema } from './session.js';
@@ -66,6 +66,9 @@ const create = (path: string, operationId: string, summary: string): OperationSp
   // 409: the project's delete has begun.
   errors: [...AUTHENTICATED_POST_ERRORS, 409, 429, 502],
 });
+
+/** The v1 session and its create request, each used by two routes, named in the document (`#/components/schemas/…`). */
+export const agentV1Schemas: NamedSchemas = { AgentSessionV1: SessionSchema, AgentSessionV1Request: CreateSessionBody };
 
 /** Mintlify's v1 agent endpoints (routes.ts), from the schemas the routes validate and answer with. */
 export const agentV1Operations: OperationSpec[] = [

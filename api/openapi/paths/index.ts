@@ -1,23 +1,23 @@
 import type { PathItems } from '../types.js';
 import { agentOperations, agentSchemas } from '../../agent/operations.js';
 import { pathItems, type NamedSchemas, type OperationSpec } from '../operation.js';
-import { adminOperations } from '../../admin/operations.js';
-import { analyticsOperations } from '../../analytics/operations.js';
-import { agentV1Operations } from '../../agent/v1/operations.js';
-import { assistantOperations } from '../../assistant/operations.js';
-import { automationsOperations } from '../../automations/operations.js';
+import { adminOperations, adminSchemas } from '../../admin/operations.js';
+import { analyticsOperations, analyticsSchemas } from '../../analytics/operations.js';
+import { agentV1Operations, agentV1Schemas } from '../../agent/v1/operations.js';
+import { assistantOperations, assistantSchemas } from '../../assistant/operations.js';
+import { automationsOperations, automationsSchemas } from '../../automations/operations.js';
 import { browserOperations } from '../../browser-operations.js';
 import { widgetOperations } from '../../widget/operations.js';
-import { consoleOperations } from '../../console/operations.js';
-import { healthOperations } from '../../health-operations.js';
-import { hooksOperations } from '../../hooks/operations.js';
+import { consoleOperations, consoleSchemas } from '../../console/operations.js';
+import { healthOperations, healthSchemas } from '../../health-operations.js';
+import { hooksOperations, hooksSchemas } from '../../hooks/operations.js';
 import { llmsOperations } from '../../llms/operations.js';
-import { mcpOperations } from '../../mcp/operations.js';
-import { openAiCompatOperations } from '../../openai-compat/operations.js';
+import { mcpOperations, mcpSchemas } from '../../mcp/operations.js';
+import { openAiCompatOperations, openAiCompatSchemas } from '../../openai-compat/operations.js';
 import { pullsOperations } from '../../pulls/operations.js';
 import { searchOperations } from '../../search/operations.js';
 import { threadsOperations } from '../../threads/operations.js';
-import { webhooksOperations } from '../../webhooks/operations.js';
+import { webhooksOperations, webhooksSchemas } from '../../webhooks/operations.js';
 
 /** Every operation declared beside its route; each feature adds its list here. */
 export const OPERATIONS: OperationSpec[] = [
@@ -45,7 +45,20 @@ export const OPERATIONS: OperationSpec[] = [
  * The named schemas (`#/components/schemas/…`): the shapes operations share, each written out once;
  * a feature that names one adds it here.
  */
-export const SCHEMAS: NamedSchemas = { ...agentSchemas };
+export const SCHEMAS: NamedSchemas = {
+  ...healthSchemas,
+  ...agentSchemas,
+  ...agentV1Schemas,
+  ...automationsSchemas,
+  ...webhooksSchemas,
+  ...assistantSchemas,
+  ...hooksSchemas,
+  ...mcpSchemas,
+  ...openAiCompatSchemas,
+  ...adminSchemas,
+  ...analyticsSchemas,
+  ...consoleSchemas,
+};
 
 /** The document's paths, from the declared operations, referring to the named schemas they use. */
 export const PATHS: PathItems[] = [pathItems(OPERATIONS, SCHEMAS)];
