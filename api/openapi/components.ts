@@ -108,9 +108,40 @@ const ERRORS: Record<ErrorStatus, () => Schema> = {
     }),
 };
 
-/** The error responses an operation can give, by status. */
-export function errorResponses(...statuses: ErrorStatus[]): Record<string, Schema> {
-  return Object.fromEntries(statuses.map((s) => [String(s), ERRORS[s]()]));
+/** The name of each shared error response in the document (`#/components/responses/<Name>`). */
+const ERROR_NAMES: Record<ErrorStatus, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'IdempotencyKeyReused',
+  429: 'RateLimited',
+  500: 'Internal',
+  502: 'EngineRefused',
+  503: 'Unavailable',
+};
+
+/** The shared error responses, written once in the document's components and referred to by each operation. */
+export function errorResponseComponents(): Record<string, Schema> {
+  return Object.fromEntries(Object.entries(ERROR_NAMES).map(([status, name]) => [name, ERRORS[Number(status) as ErrorStatus]()]));
+}
+
+/**
+ * The error responses an operation can give, by status: `$ref`s to the shared ones, or, when the
+ * operation's errors carry headers of their own (`extraHeaders`), the shared responses written out with them.
+ */
+export function errorResponses(statuses: ErrorStatus[], extraHeaders?: Record<string, Schema>): Record<string, Schema> {
+  return Object.fromEntries(
+    statuses.map((s) => {
+      if (!extraHeaders) return [String(s), { $ref: `#/components/responses/${ERROR_NAMES[s]}` }];
+      const r = ERRORS[s]();
+      return [String(s), { ...r, headers: { ...(r.headers as Schema), ...extraHeaders } }];
+    }),
+  );
 }
 
 /** What every authenticated JSON POST can answer besides its own statuses. */

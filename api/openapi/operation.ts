@@ -161,9 +161,7 @@ function response(spec: ResponseSpec, named: NamedSchemas): Schema {
 
 function sharedErrors(spec: OperationSpec): Record<string, Schema> {
   // Every request can be refused with 400: a NUL character (%00) in its URL is, whatever the route.
-  const shared = errorResponses(...new Set<ErrorStatus>([400, ...(spec.errors ?? [])]));
-  if (!spec.errorHeaders) return shared;
-  return Object.fromEntries(Object.entries(shared).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Schema), ...spec.errorHeaders } }]));
+  return errorResponses([...new Set<ErrorStatus>([400, ...(spec.errors ?? [])])], spec.errorHeaders);
 }
 
 /** The OpenAPI operation object of one declared operation; its bodies refer to the `named` schemas they use. */

@@ -6,6 +6,9 @@ const doc = openApiDocument('http://localhost');
 const paths = doc.paths as PathItems;
 const validator = new AjvJsonSchemaValidator();
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+/** A response object, or the shared one its `$ref` names (`#/components/responses/…`). */
+const resolved = (response: unknown): unknown =>
+  isRecord(response) && typeof response.$ref === 'string' ? (doc.components as Record<string, Record<string, unknown>>).responses?.[response.$ref.split('/').pop() ?? ''] : response;
 
 /**
  * Checks a real response against the document: its status is documented for
@@ -17,7 +20,7 @@ export async function conforms(template: string, method: string, res: Response):
   const operation: Schema | undefined = paths[template]?.[method];
   assert.ok(operation, `${method} ${template} is documented`);
   const responses = operation.responses;
-  const response = isRecord(responses) ? responses[String(res.status)] : undefined;
+  const response = isRecord(responses) ? resolved(responses[String(res.status)]) : undefined;
   assert.ok(isRecord(response), `${method} ${template} documents ${res.status}`);
   const type = (res.headers.get('content-type') ?? '').split(';')[0] ?? '';
   const content = isRecord(response.content) ? response.content : {};

@@ -102,14 +102,28 @@ describe('the OpenAPI document built from declared operations', () => {
   });
 
   it('each operation answers its declared errors with the shared error shape and, for 503, Retry-After', () => {
+    type Response = { headers: Record<string, unknown>; content: Record<string, { schema: unknown }> };
+    const shared = (doc.components as { responses: Record<string, Response> }).responses;
     for (const spec of OPERATIONS) {
-      const responses = operation(spec).responses as Record<string, { headers: Record<string, unknown>; content: Record<string, { schema: unknown }> }>;
+      const responses = operation(spec).responses as Record<string, Response | { $ref: string }>;
       for (const status of spec.errors ?? []) {
-        const r = responses[String(status)];
+        const at = responses[String(status)];
+        const r = at && '$ref' in at ? shared[at.$ref.replace('#/components/responses/', '')] : at;
         assert.deepEqual(r?.content['application/json']?.schema, { $ref: '#/components/schemas/Error' }, `${spec.operationId} ${status}`);
         if (status === 503) assert.ok(r?.headers['Retry-After'], `${spec.operationId}: 503 has Retry-After`);
       }
     }
+  });
+
+  it('writes each shared error response once, as a component, and refers to it unless the operation adds headers to its errors', () => {
+    const responses = (doc.components as { responses: Record<string, Record<string, unknown>> }).responses;
+    assert.deepEqual((responses.NotFound?.content as Record<string, unknown>)['application/json'], { schema: { $ref: '#/components/schemas/Error' } });
+    const job = paths['/v2/agent/{projectId}/job/{id}']?.get?.responses as Record<string, unknown>;
+    assert.deepEqual(job['404'], { $ref: '#/components/responses/NotFound' });
+    assert.deepEqual(job['503'], { $ref: '#/components/responses/Unavailable' });
+    // The assistant's errors carry the CORS headers too, so they are written out with them.
+    const ask = paths['/discovery/v2/assistant/{domain}/message']?.post?.responses as Record<string, { headers: Record<string, unknown> }>;
+    assert.ok(ask['404']?.headers['Access-Control-Allow-Origin']);
   });
 
   it('sameType tells types apart at compile time', () => {
