@@ -89,6 +89,15 @@ describe('the OpenAPI document built from declared operations', () => {
     assert.ok(!JSON.stringify(paths['/v2/agent/{projectId}/job/{id}']).includes('"todos"'), "the job's fields are written in its component only");
   });
 
+  it('a request refers to a named schema only where the client sends it as the server writes it', () => {
+    const Count = v.pipe(v.string(), v.transform(Number), v.number());
+    const Plain = v.object({ a: v.string() });
+    const Body = v.object({ count: Count, plain: Plain });
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    assert.deepEqual(jsonSchemaOf(Body, 'response', { Count, Plain }).properties, { count: ref('Count'), plain: ref('Plain') });
+    assert.deepEqual(jsonSchemaOf(Body, 'request', { Count, Plain }).properties, { count: { type: 'string' }, plain: ref('Plain') });
+  });
+
   it("names the job event the stream's data lines carry, from the schema the event log parses with, and a frame's event conforms to it", () => {
     const stream = paths['/v2/agent/{projectId}/job/{id}/events']?.get?.responses as Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }>;
     assert.deepEqual(stream['200']!.content['text/event-stream']!.schema.properties.data.contentSchema, { $ref: '#/components/schemas/JobEvent' });
