@@ -122,9 +122,12 @@ const COMMAND_LINE =
 /** The words that ask for a command: `command`, `Befehl`, `commande`, `comando`, `команда`, `コマンド`, `命令`, `명령`. */
 const ASKS_COMMAND = /(?<!\p{L})(?:commands?|befehle?|kommandos?|commandes?|comandos?|commando'?s?|команд\p{L}*)(?!\p{L})|コマンド|命令|명령/iu;
 
+/** Something to do on the command line (`from the command line`, `über die Kommandozeile`): the command does it. */
+const DONE_ON_COMMAND_LINE = /(?<!\p{L})(?:(?:from|on|in|via|with|using|through) the (?:command[- ]line|terminal|shell)|(?:über|auf|mit|in) der (?:Kommandozeile|Befehlszeile)|(?:über|auf|mit) die (?:Kommandozeile|Befehlszeile)|(?:im|mit dem|über das) Terminal)(?!\p{L})/iu;
+
 /** Whether a question asks for a command to run (see `QuestionTerms.command`), not only names the command line. */
 export function asksCommand(question: string): boolean {
-  return ASKS_COMMAND.test(question.replace(COMMAND_LINE, ' '));
+  return DONE_ON_COMMAND_LINE.test(question) || ASKS_COMMAND.test(question.replace(COMMAND_LINE, ' '));
 }
 
 /**

@@ -126,6 +126,8 @@ describe('extractive answers', () => {
     assert.match(asked, /Installez la CLI avec npm : \[1\]\n\n```bash\nnpm install -g @tessera\/cli\n```/);
     assert.doesNotMatch(await answerText("Comment installer l'outil en ligne de commande ?", [quickstart], 'fr'), /npm install/, 'the command line named, no command asked for: the sentence that shares more');
     for (const q of ['Which command rotates a key?', 'Welcher Befehl startet den Worker?', 'comando para instalar la CLI', 'CLIを入れるコマンドを教えて', 'какая команда']) assert.equal(asksCommand(q), true, q);
+    // Something to do from the command line is done by a command.
+    for (const q of ['restore a folder from the command line', 'Einen Ordner über die Kommandozeile zurückholen', 'Status im Terminal ansehen']) assert.equal(asksCommand(q), true, q);
     for (const q of ['How do I use the command line?', "l'outil en ligne de commande", '用 npm 怎么装命令行工具', 'コマンドラインツール']) assert.equal(asksCommand(q), false, q);
   });
 
