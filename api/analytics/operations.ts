@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS, type ErrorStatus } from '../openapi/components.js';
+import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
 import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
-import { CORS_RESPONSE_HEADERS } from '../openapi/parameters.js';
+import { CORS_ERRORS, CORS_RESPONSE_HEADERS } from '../openapi/parameters.js';
 import type { Schema } from '../openapi/types.js';
 import {
   CallerStatsSchema,
@@ -41,20 +41,10 @@ const error = (description: string, headers: Record<string, Schema> = {}): Respo
 });
 const OriginHeader = v.object({ Origin: v.optional(v.pipe(v.string(), v.description('The calling page’s origin, sent by browsers. A domain with `allowedOrigins` refuses others with 403.'))) });
 /** A front-end's POST: its errors carry the CORS headers too (so a page can read them), but a refused origin's 403. */
-const browserErrors = (forbidden: string): Pick<OperationSpec, 'errors'> & { responses: Record<number, ResponseSpec> } => ({
-  errors: [],
-  responses: {
-    ...Object.fromEntries(
-      ([400, 401, 404, 413, 415, 429, 500, 503] satisfies ErrorStatus[]).map((status) => [
-        status,
-        error(status === 429 ? 'A limit is spent (`rate_limited`).' : 'See the shared error responses; `code` names the case.', {
-          ...CORS_RESPONSE_HEADERS,
-          ...(status === 429 ? RATE_LIMIT_HEADERS : {}),
-        }),
-      ]),
-    ),
-    403: error(forbidden),
-  },
+const browserErrors = (forbidden: string): Pick<OperationSpec, 'errors' | 'errorHeaders'> & { responses: Record<number, ResponseSpec> } => ({
+  errors: [400, 401, 404, 413, 415, 429, 500, 503],
+  errorHeaders: CORS_ERRORS,
+  responses: { 403: error(forbidden) },
 });
 
 const get = (path: string, operationId: string, summary: string, query: OperationSpec['params'], body: v.GenericSchema, extra: Partial<OperationSpec> = {}): OperationSpec => ({

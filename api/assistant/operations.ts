@@ -1,6 +1,6 @@
 import { AUTHENTICATED_POST_ERRORS, ERROR_CONTENT, RATE_LIMIT_HEADERS } from '../openapi/components.js';
 import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
-import { CORS_RESPONSE_HEADERS, KeyDomainParams, OriginHeader } from '../openapi/parameters.js';
+import { CORS_ERRORS, CORS_RESPONSE_HEADERS, KeyDomainParams, OriginHeader } from '../openapi/parameters.js';
 import type { Schema } from '../openapi/types.js';
 import { ContextItem, MessagePart, SearchFilter, V1Body, V2Body } from './schema.js';
 
@@ -73,7 +73,7 @@ const common: Pick<OperationSpec, 'method' | 'security' | 'params' | 'errors' | 
   security: 'assistant',
   params: { path: KeyDomainParams, header: OriginHeader },
   errors: [...AUTHENTICATED_POST_ERRORS, 429, 502],
-  errorHeaders: CORS_RESPONSE_HEADERS,
+  errorHeaders: CORS_ERRORS,
 };
 
 /** The parts the v1 and v2 assistant bodies share, named in the document (`#/components/schemas/…`). */

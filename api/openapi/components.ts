@@ -1,3 +1,4 @@
+import { CORS_EXPOSE_HEADERS } from '../cors.js';
 import type { Schema } from './types.js';
 
 const integerHeader = (description: string): Schema => ({ description, schema: { type: 'integer', minimum: 0 } });
@@ -34,6 +35,12 @@ export const components: Record<string, Record<string, Schema>> = {
     'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
     'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string', const: 'Bearer' } },
     Allow: { description: 'The methods this path serves.', schema: { type: 'string' } },
+    // The CORS headers of the endpoints browsers call, on their answers and errors alike (see CORS_RESPONSE_HEADERS).
+    'Access-Control-Allow-Origin': {
+      description: "The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header.",
+      schema: { type: 'string' },
+    },
+    'Access-Control-Expose-Headers': { description: `Always \`${CORS_EXPOSE_HEADERS.join(', ')}\`.`, schema: { type: 'string' } },
     Deprecation: { description: 'The v1 assistant is deprecated: `true`.', schema: { type: 'string' } },
     Link: { description: 'The successor endpoint, `rel="successor-version"`.', schema: { type: 'string' } },
   },
@@ -125,23 +132,34 @@ const ERROR_NAMES: Record<ErrorStatus, string> = {
   503: 'Unavailable',
 };
 
-/** The shared error responses, written once in the document's components and referred to by each operation. */
-export function errorResponseComponents(): Record<string, Schema> {
-  return Object.fromEntries(Object.entries(ERROR_NAMES).map(([status, name]) => [name, ERRORS[Number(status) as ErrorStatus]()]));
+/**
+ * Headers some operations' errors carry besides the shared ones (the CORS headers of the endpoints
+ * browsers call), named: the shared error responses with them are components too, under the
+ * set's name before theirs (`Cors` gives `CorsBadRequest`).
+ */
+export interface ErrorHeaderSet {
+  name: string;
+  headers: Record<string, Schema>;
 }
 
 /**
- * The error responses an operation can give, by status: `$ref`s to the shared ones, or, when the
- * operation's errors carry headers of their own (`extraHeaders`), the shared responses written out with them.
+ * The shared error responses, written once in the document's components and referred to by each
+ * operation: as they are, and with each of the header `sets` the operations use.
  */
-export function errorResponses(statuses: ErrorStatus[], extraHeaders?: Record<string, Schema>): Record<string, Schema> {
+export function errorResponseComponents(sets: ErrorHeaderSet[] = []): Record<string, Schema> {
   return Object.fromEntries(
-    statuses.map((s) => {
-      if (!extraHeaders) return [String(s), { $ref: `#/components/responses/${ERROR_NAMES[s]}` }];
-      const r = ERRORS[s]();
-      return [String(s), { ...r, headers: { ...(r.headers as Schema), ...extraHeaders } }];
-    }),
+    [undefined, ...sets].flatMap((set) =>
+      Object.entries(ERROR_NAMES).map(([status, name]) => {
+        const r = ERRORS[Number(status) as ErrorStatus]();
+        return [`${set?.name ?? ''}${name}`, set ? { ...r, headers: { ...(r.headers as Schema), ...set.headers } } : r];
+      }),
+    ),
   );
+}
+
+/** The error responses an operation can give, by status: `$ref`s to the shared ones, with the header set its errors carry (`extra`) if any. */
+export function errorResponses(statuses: ErrorStatus[], extra?: ErrorHeaderSet): Record<string, Schema> {
+  return Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/${extra?.name ?? ''}${ERROR_NAMES[s]}` }]));
 }
 
 /** What every authenticated JSON POST can answer besides its own statuses. */

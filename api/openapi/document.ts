@@ -1,4 +1,5 @@
 import { components, errorResponseComponents } from './components.js';
+import { CORS_ERRORS } from './parameters.js';
 import { componentSchemas } from './operation.js';
 import { PATHS, SCHEMAS } from './paths/index.js';
 import type { Operation, PathItems } from './types.js';
@@ -27,6 +28,6 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
     info: { title: 'Quire', version: '0.1.0', description: 'Documentation agent jobs and assistant. README.md and this document are the contract of record.' },
     servers: [{ url: publicUrl }],
     paths,
-    components: { ...components, schemas: { ...components.schemas, ...componentSchemas(SCHEMAS) }, responses: { ...components.responses, ...errorResponseComponents() } },
+    components: { ...components, schemas: { ...components.schemas, ...componentSchemas(SCHEMAS) }, responses: { ...components.responses, ...errorResponseComponents([CORS_ERRORS]) } },
   };
 }

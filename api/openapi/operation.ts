@@ -1,6 +1,6 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { COMMON_HEADERS, errorResponses, type ErrorStatus } from './components.js';
+import { COMMON_HEADERS, errorResponses, type ErrorHeaderSet, type ErrorStatus } from './components.js';
 import type { Operation, PathItems, Schema } from './types.js';
 
 type AnySchema = v.GenericSchema;
@@ -43,8 +43,8 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** The shared error responses it can answer (components.ts). */
   errors?: ErrorStatus[];
-  /** Headers those shared error responses carry too (the CORS headers of the browser endpoints). */
-  errorHeaders?: Record<string, Schema>;
+  /** Headers those shared error responses carry too (`CORS_ERRORS`, on the endpoints browsers call). */
+  errorHeaders?: ErrorHeaderSet;
   /** Vendor extensions (`x-mintlify-compatible`). */
   extensions?: Record<`x-${string}`, unknown>;
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { TENANT_ID } from '../../core/tenants/index.js';
-import { CORS_EXPOSE_HEADERS } from '../cors.js';
+import type { ErrorHeaderSet } from './components.js';
 import type { Schema } from './types.js';
 
 /** The `{domain}` of the public endpoints (llms.txt, MCP, OpenAI-compatible): a domain id. */
@@ -18,9 +18,9 @@ export const OriginHeader = v.object({
 
 /** `Access-Control-Allow-Origin` and what a page may read, on every answer to a request with an allowed `Origin`. */
 export const CORS_RESPONSE_HEADERS: Record<string, Schema> = {
-  'Access-Control-Allow-Origin': {
-    description: "The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header.",
-    schema: { type: 'string' },
-  },
-  'Access-Control-Expose-Headers': { description: `Always \`${CORS_EXPOSE_HEADERS.join(', ')}\`.`, schema: { type: 'string' } },
+  'Access-Control-Allow-Origin': { $ref: '#/components/headers/Access-Control-Allow-Origin' },
+  'Access-Control-Expose-Headers': { $ref: '#/components/headers/Access-Control-Expose-Headers' },
 };
+
+/** The errors of the endpoints browsers call carry the CORS headers too, so a page can read them (`CorsBadRequest`…). */
+export const CORS_ERRORS: ErrorHeaderSet = { name: 'Cors', headers: CORS_RESPONSE_HEADERS };

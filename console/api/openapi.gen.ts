@@ -1849,6 +1849,169 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
+        CorsBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`). */
+        CorsUnauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A valid key of the other kind (`forbidden`), or a request signed in with the console cookie whose `X-CSRF-Token` is missing or wrong (`csrf_failed`). */
+        CorsForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown, or another organisation’s (`not_found`). */
+        CorsNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A method this path does not serve (`method_not_allowed`). */
+        CorsMethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: components["headers"]["Allow"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The job is archived or has ended, or its project is being deleted (`conflict`). */
+        CorsConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`). */
+        CorsPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`). */
+        CorsUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An `Idempotency-Key` used before with another prompt (`idempotency_key_reused`): choose a new key for a new request. */
+        CorsIdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A limit is spent (`rate_limited`). */
+        CorsRateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A defect (`internal`); the message never shows internals. */
+        CorsInternal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An engine answered with a failure: Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; Qdrant refused it (`search_engine_refused`), for example a domain’s collection deleted or an API key it does not accept; or the model provider did (`model_failed`). The reason is in the service’s log, not the message. */
+        CorsEngineRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`). */
+        CorsUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -1867,6 +2030,10 @@ export interface components {
         "WWW-Authenticate": "Bearer";
         /** @description The methods this path serves. */
         Allow: string;
+        /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
+        "Access-Control-Allow-Origin": string;
+        /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
+        "Access-Control-Expose-Headers": string;
         /** @description The v1 assistant is deprecated: `true`. */
         Deprecation: string;
         /** @description The successor endpoint, `rel="successor-version"`. */
@@ -2887,10 +3054,8 @@ export interface operations {
                     "X-Thread-Id"?: string;
                     /** @description Only when the request created the thread: the secret that continues it (shown once; only its hash is stored). */
                     "X-Thread-Key"?: string;
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description `v1` */
                     "x-vercel-ai-ui-message-stream"?: string;
                     [name: string]: unknown;
@@ -2901,35 +3066,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header). */
             403: {
                 headers: {
@@ -2944,105 +3082,20 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A defect (`internal`); the message never shows internals. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An engine answered with a failure: Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; Qdrant refused it (`search_engine_refused`), for example a domain’s collection deleted or an API key it does not accept; or the model provider did (`model_failed`). The reason is in the service’s log, not the message. */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`). */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            502: components["responses"]["CorsEngineRefused"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv2assistantdomainmessage: {
@@ -3077,8 +3130,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -3143,10 +3195,8 @@ export interface operations {
                     "X-Thread-Id"?: string;
                     /** @description Only when the request created the thread: the secret that continues it (shown once; only its hash is stored). */
                     "X-Thread-Key"?: string;
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description `v1` */
                     "x-vercel-ai-data-stream"?: string;
                     Deprecation: components["headers"]["Deprecation"];
@@ -3157,35 +3207,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description A parameter or the body breaks a rule (`invalid_request`; `details` names each field), two Authorization headers, a NUL character (`%00` in the URL, `\u0000` in the body), or a body that cannot be decoded. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No `Authorization: Bearer` header, or an unknown or revoked key (`unauthorized`). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header). */
             403: {
                 headers: {
@@ -3200,105 +3223,20 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body over the configured limit, `QUIRE_BODY_LIMIT` (`payload_too_large`). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not `application/json`, or an unknown `Content-Encoding` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A defect (`internal`); the message never shows internals. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An engine answered with a failure: Temporal refused the request (`workflow_engine_refused`), for example a namespace without Quire’s search attributes, which the worker adds when it starts; Qdrant refused it (`search_engine_refused`), for example a domain’s collection deleted or an API key it does not accept; or the model provider did (`model_failed`). The reason is in the service’s log, not the message. */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An engine it needs (Temporal, the database, Redis, Qdrant, the model) is down or busy (`unavailable`), or an agent job was asked for and no model is configured (`model_not_configured`). */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            502: components["responses"]["CorsEngineRefused"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv1assistantdomainmessage: {
@@ -3333,8 +3271,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -3380,42 +3317,14 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description See the shared error responses; `code` names the case. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header). */
             403: {
                 headers: {
@@ -3426,93 +3335,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description See the shared error responses; `code` names the case. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["CorsNotFound"];
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv1assistantdomainfeedback: {
@@ -3547,8 +3375,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -3588,42 +3415,14 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description See the shared error responses; `code` names the case. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header). */
             403: {
                 headers: {
@@ -3634,93 +3433,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description See the shared error responses; `code` names the case. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["CorsNotFound"];
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv1assistantdomainthreadsthreadId: {
@@ -3756,8 +3474,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `DELETE, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id, X-Thread-Key`. */
@@ -3880,8 +3597,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -3924,42 +3640,14 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description See the shared error responses; `code` names the case. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header). */
             403: {
                 headers: {
@@ -3970,93 +3658,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description See the shared error responses; `code` names the case. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["CorsNotFound"];
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv1searchdomainclick: {
@@ -4091,8 +3698,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -4137,42 +3743,14 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description See the shared error responses; `code` names the case. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["CorsBadRequest"];
+            401: components["responses"]["CorsUnauthorized"];
             /** @description No `Origin` (not a page), an `Origin` the domain does not allow (no CORS header), or an admin key (`forbidden`). */
             403: {
                 headers: {
@@ -4183,93 +3761,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description See the shared error responses; `code` names the case. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A limit is spent (`rate_limited`). */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description See the shared error responses; `code` names the case. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Always `X-Thread-Id, X-Thread-Key, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id`. */
-                    "Access-Control-Expose-Headers"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["CorsNotFound"];
+            413: components["responses"]["CorsPayloadTooLarge"];
+            415: components["responses"]["CorsUnsupportedMediaType"];
+            429: components["responses"]["CorsRateLimited"];
+            500: components["responses"]["CorsInternal"];
+            503: components["responses"]["CorsUnavailable"];
         };
     };
     preflightdiscoveryv1analyticsdomainpageview: {
@@ -4304,8 +3801,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -4398,8 +3894,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */
@@ -4616,8 +4111,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, GET, DELETE, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`. */
@@ -4866,8 +4360,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `POST, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description `Authorization, Content-Type, X-Request-Id` and whatever `Access-Control-Request-Headers` asks for (the `openai` client's `x-stainless-*` headers change between versions). */
@@ -4992,8 +4485,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description `Authorization, Content-Type, X-Request-Id` and whatever `Access-Control-Request-Headers` asks for (the `openai` client's `x-stainless-*` headers change between versions). */
@@ -5116,8 +4608,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description `Authorization, Content-Type, X-Request-Id` and whatever `Access-Control-Request-Headers` asks for (the `openai` client's `x-stainless-*` headers change between versions). */
@@ -5252,8 +4743,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id, If-None-Match`. */
@@ -5388,8 +4878,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id, If-None-Match`. */
@@ -5524,8 +5013,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id, If-None-Match`. */
@@ -5601,8 +5089,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The request's `Origin`, when the domain allows it (or lists no origins). Absent without an `Origin` header. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     /** @description Always `GET, OPTIONS`. */
                     "Access-Control-Allow-Methods"?: string;
                     /** @description Always `Authorization, Content-Type, X-Request-Id`. */

@@ -124,15 +124,20 @@ describe('the OpenAPI document built from declared operations', () => {
     }
   });
 
-  it('writes each shared error response once, as a component, and refers to it unless the operation adds headers to its errors', () => {
+  it('writes each shared error response once, as a component, and refers to it; with the CORS headers, as the Cors… component, on the endpoints browsers call', () => {
     const responses = (doc.components as { responses: Record<string, Record<string, unknown>> }).responses;
     assert.deepEqual((responses.NotFound?.content as Record<string, unknown>)['application/json'], { schema: { $ref: '#/components/schemas/Error' } });
     const job = paths['/v2/agent/{projectId}/job/{id}']?.get?.responses as Record<string, unknown>;
     assert.deepEqual(job['404'], { $ref: '#/components/responses/NotFound' });
     assert.deepEqual(job['503'], { $ref: '#/components/responses/Unavailable' });
-    // The assistant's errors carry the CORS headers too, so they are written out with them.
-    const ask = paths['/discovery/v2/assistant/{domain}/message']?.post?.responses as Record<string, { headers: Record<string, unknown> }>;
-    assert.ok(ask['404']?.headers['Access-Control-Allow-Origin']);
+    // The errors of the endpoints browsers call carry the CORS headers too: the shared responses with them, once each.
+    const cors = { $ref: '#/components/headers/Access-Control-Allow-Origin' };
+    assert.deepEqual((responses.CorsUnavailable?.headers as Record<string, unknown>)['Access-Control-Allow-Origin'], cors);
+    assert.ok((responses.CorsUnavailable?.headers as Record<string, unknown>)['Retry-After']);
+    for (const path of ['/discovery/v2/assistant/{domain}/message', '/discovery/v1/assistant/{domain}/feedback']) {
+      const post = paths[path]?.post?.responses as Record<string, unknown>;
+      assert.deepEqual(post['503'], { $ref: '#/components/responses/CorsUnavailable' }, path);
+    }
   });
 
   it('sameType tells types apart at compile time', () => {
