@@ -34,6 +34,20 @@ export interface PreparedQuery {
   weights: number[];
   /** The best score a document can reach: the divisor that puts scores in [0, 1]. */
   ceiling: number;
+  /** The average document length of the documents left when some are hidden (see `HiddenDocs`); else the index's own. */
+  avgLength?: number;
+}
+
+/**
+ * Documents a reader may not see, with what the index counts without them: a query prepared with
+ * them (see `KeywordIndex.prepare`) scores the other documents as an index that never held them would.
+ */
+export interface HiddenDocs {
+  /** Ids in ascending order, never none. */
+  ids: Uint32Array;
+  /** How many documents are left, and their average length. */
+  count: number;
+  avgLength: number;
 }
 
 /**
@@ -48,15 +62,17 @@ export class KeywordIndex {
   /** BM25's length normalisation per document, computed once: K1 · (1 − B + B · length / average). */
   private readonly norms: Float32Array;
   private readonly scores: Float64Array;
+  private readonly totalLength: number;
 
   private constructor(private readonly postings: Map<string, Postings>, readonly lengths: Float64Array) {
     const n = lengths.length;
     this.scores = new Float64Array(n);
     let total = 0;
     for (const length of lengths) total += length;
+    this.totalLength = total;
     const avgLength = n > 0 ? total / n : 1;
     this.norms = new Float32Array(n);
-    for (let id = 0; id < n; id++) this.norms[id] = K1 * (1 - B + (B * lengths[id]!) / avgLength);
+    for (let id = 0; id < n; id++) this.norms[id] = lengthNorm(lengths[id]!, avgLength);
   }
 
   /** An index of documents given as weighted term frequencies. */
@@ -147,19 +163,38 @@ export class KeywordIndex {
     return count;
   }
 
+  /**
+   * The index as a reader who may not see the `hidden` documents (ids in ascending order) counts it;
+   * undefined when none is hidden. Costs a pass over them: lengths are sums of whole weighted counts,
+   * so taking the hidden ones from the total gives exactly the sum of the others.
+   */
+  without(hidden: Uint32Array): HiddenDocs | undefined {
+    if (hidden.length === 0) return undefined;
+    let total = this.totalLength;
+    for (const id of hidden) total -= this.lengths[id]!;
+    const count = this.size - hidden.length;
+    return { ids: hidden, count, avgLength: count > 0 ? total / count : 1 };
+  }
+
   /** Every term of the index, for typo correction. */
   terms(): IterableIterator<string> {
     return this.postings.keys();
   }
 
-  /** Looks a query's terms up once, for `search` and any number of `score` calls. */
-  prepare(terms: readonly string[]): PreparedQuery {
-    const n = this.norms.length;
-    const query: PreparedQuery = { lists: [], weights: [], ceiling: 0 };
+  /**
+   * Looks a query's terms up once, for `search` and any number of `score` calls. With `hidden`, the
+   * document frequencies, the count of documents and their average length leave the hidden ones out,
+   * and a term only they hold is no term of the query: the scores of the others are what an index
+   * without them gives. (The hidden documents still get scores; the caller's filter drops them.)
+   */
+  prepare(terms: readonly string[], hidden?: HiddenDocs): PreparedQuery {
+    const n = hidden ? hidden.count : this.norms.length;
+    const query: PreparedQuery = { lists: [], weights: [], ceiling: 0, ...(hidden ? { avgLength: hidden.avgLength } : {}) };
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const df = list.ids.length;
+      const df = hidden ? this.documentFrequency(term, hidden.ids) : list.ids.length;
+      if (df === 0) continue;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
       query.lists.push(list);
       query.weights.push(weight);
@@ -182,14 +217,18 @@ export class KeywordIndex {
   ): RankedDoc[] {
     const scores = this.scores;
     const norms = this.norms;
+    const lengths = this.lengths;
+    const avgLength = query.avgLength;
     const touched: number[] = [];
     query.lists.forEach(({ ids, tfs }, t) => {
       const weight = query.weights[t]!;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
         const tf = tfs[i]!;
+        // With hidden documents the norms follow their average length, computed for the documents touched only.
+        const norm = avgLength === undefined ? norms[id]! : lengthNorm(lengths[id]!, avgLength);
         if (scores[id] === 0) touched.push(id);
-        scores[id]! += (weight * tf) / (tf + norms[id]!);
+        scores[id]! += (weight * tf) / (tf + norm);
       }
     });
     const top: RankedDoc[] = [];
@@ -214,10 +253,16 @@ export class KeywordIndex {
       const at = binarySearch(ids, id);
       if (at < 0) return;
       const tf = tfs[at]!;
-      score += (query.weights[t]! * tf) / (tf + this.norms[id]!);
+      const norm = query.avgLength === undefined ? this.norms[id]! : lengthNorm(this.lengths[id]!, query.avgLength);
+      score += (query.weights[t]! * tf) / (tf + norm);
     });
     return query.ceiling > 0 ? score / query.ceiling : 0;
   }
+}
+
+/** BM25's length normalisation of a document, rounded as the norms are kept (single precision), so either way scores alike. */
+function lengthNorm(length: number, avgLength: number): number {
+  return Math.fround(K1 * (1 - B + (B * length) / avgLength));
 }
 
 /** Postings whose groups came out of order (a page's chunks not side by side): sorted, repeats summed. */

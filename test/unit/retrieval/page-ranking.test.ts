@@ -136,4 +136,26 @@ describe('keyword index of pages built from chunk postings', () => {
     assert.equal(typos.correct('zepelin', Uint32Array.from([0, 2])), 'zeppelin');
     assert.equal(typos.correct('zepelin', Uint32Array.from([1])), undefined);
   });
+
+  it('scores documents with others hidden exactly as an index that never held those', () => {
+    const docs: Array<Array<[string, number]>> = [
+      [['backoff', 2], ['queue', 1]],
+      [['backoff', 1], ['zeppelin', 9], ['crate', 5]],
+      [['queue', 3]],
+      [['backoff', 1], ['crate', 1]],
+      [['zeppelin', 2], ['queue', 4], ['crate', 7]],
+    ];
+    const index = KeywordIndex.of(docs);
+    const hidden = index.without(Uint32Array.from([1, 4]))!;
+    const kept = [0, 2, 3];
+    const alone = KeywordIndex.of(kept.map((id) => docs[id]!));
+    assert.equal(index.without(Uint32Array.from([])), undefined);
+    for (const terms of [['backoff'], ['queue', 'crate'], ['zeppelin'], ['zeppelin', 'queue'], ['backoff', 'queue', 'crate']]) {
+      const query = index.prepare(terms, hidden);
+      const aloneQuery = alone.prepare(terms);
+      kept.forEach((id, at) => assert.equal(index.score(query, id), alone.score(aloneQuery, at), `${terms.join(' ')} on ${id}`));
+      const found = index.search(query, 5, (id) => kept.includes(id)).map(({ index: id, score }) => [kept.indexOf(id), score]);
+      assert.deepEqual(found, alone.search(aloneQuery, 5, () => true).map(({ index: id, score }) => [id, score]), terms.join(' '));
+    }
+  });
 });
