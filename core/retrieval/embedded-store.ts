@@ -10,7 +10,7 @@ import { normalisePagePath, type PageChanges, type WritableDocIndex } from './in
 import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, type RankedDoc } from './keyword-index.js';
 import { queryLanguages } from './query-terms.js';
-import { buildKeywordIndexes, hiddenPages, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
+import { buildKeywordIndexes, hiddenFrom, hiddenPages, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
   applyChange,
@@ -281,9 +281,13 @@ export function searchLoaded(
   const acceptChunk = (i: number) => matchesFilter(chunks[i]!, filter);
   const current = query.currentPath ? normalisePagePath(query.currentPath) : undefined;
   const boostChunk = current ? (i: number) => (chunks[i]!.path === current ? CURRENT_PAGE_BOOST : 1) : undefined;
-  const terms = queryTermsFor(indexes, query.query, queryLanguages(query));
+  // The pages hidden from the reader are read as absent, not only filtered out: counted, they would
+  // shift the reader's scores and let typo correction tell which words restricted pages hold.
+  const hidden = hiddenFrom(indexes, filter?.groups);
+  const terms = queryTermsFor(indexes, query.query, queryLanguages(query), hidden);
   let ranked = rankPages(indexes, terms, vector ? CANDIDATES : query.pageSize, {
     acceptChunk,
+    ...(hidden ? { hidden } : {}),
     ...(boostChunk ? { boostChunk, maxBoost: CURRENT_PAGE_BOOST } : {}),
   });
   if (vector) ranked = fuseDense(indexes, chunks, ranked, vector, acceptChunk, boostChunk, fusion);

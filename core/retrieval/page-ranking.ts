@@ -1,11 +1,13 @@
 import { visibleTo } from './filter.js';
-import { KeywordIndex, type RankedDoc } from './keyword-index.js';
+import { KeywordIndex, type HiddenDocs, type RankedDoc } from './keyword-index.js';
 import { pageDocuments, type PageDocuments } from './page-terms.js';
 import { resolveQuery, TypoCorrector } from './query-terms.js';
 import type { StoredChunk } from './snapshot-file.js';
 
 /** Pages ranked on their own, per page asked for, before their chunks refine the order. */
 const RERANKED_PER_PAGE = 2;
+/** Sets of hidden pages whose counts are kept (see `hiddenFrom`): a domain's readers come in few sets of groups. */
+const HIDDEN_SETS_KEPT = 32;
 
 /** The keyword structures of one domain's snapshot: one index over chunks, one over whole pages. */
 export interface KeywordIndexes {
@@ -17,6 +19,14 @@ export interface KeywordIndexes {
   titled: Map<string, number[]>;
   /** The pages with access groups, in ascending order, and each one's groups: empty on a site of none. */
   restricted: { pages: Uint32Array; groups: string[][] };
+  /** What each set of hidden pages leaves of the indexes, by the pages' ids (see `hiddenFrom`), made on a first search that hides them. */
+  hiddenSets: Map<string, HiddenFromReader>;
+}
+
+/** The pages and chunks a reader may not see, with the indexes' counts without them. */
+export interface HiddenFromReader {
+  pages: HiddenDocs;
+  chunks: HiddenDocs;
 }
 
 /**
@@ -27,6 +37,26 @@ export function hiddenPages(indexes: KeywordIndexes, groups: string[] | undefine
   const { pages, groups: pageGroups } = indexes.restricted;
   if (pages.length === 0 || !groups?.length) return pages;
   return pages.filter((_, i) => !visibleTo(pageGroups[i]!, groups));
+}
+
+/**
+ * What a reader of `groups` may not see, for a search that reads the indexes as if it were not there
+ * (see `queryTermsFor`, `rankPages`); undefined when they may see every page, so such a search does
+ * as it always did. Kept per set of hidden pages: the indexes go when the snapshot changes, and the
+ * counts with them.
+ */
+export function hiddenFrom(indexes: KeywordIndexes, groups: string[] | undefined): HiddenFromReader | undefined {
+  const pages = hiddenPages(indexes, groups);
+  if (pages.length === 0) return undefined;
+  const key = pages.join(',');
+  const kept = indexes.hiddenSets.get(key);
+  if (kept) return kept;
+  const chunks = Uint32Array.from(Array.from(pages, (page) => indexes.pageDocs.chunksOf[page]!).flat()).sort();
+  const hidden = { pages: indexes.pages.without(pages)!, chunks: indexes.chunks.without(chunks)! };
+  // The oldest set goes first: readers who pass ever new groups cannot make the map grow.
+  if (indexes.hiddenSets.size >= HIDDEN_SETS_KEPT) indexes.hiddenSets.delete(indexes.hiddenSets.keys().next().value!);
+  indexes.hiddenSets.set(key, hidden);
+  return hidden;
 }
 
 /**
@@ -55,7 +85,7 @@ export function buildKeywordIndexes(chunks: readonly StoredChunk[]): KeywordInde
     restrictedGroups.push(groups);
   });
   const restricted = { pages: Uint32Array.from(restrictedPages), groups: restrictedGroups };
-  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages), titled, restricted };
+  return { chunks: chunkIndex, pages, pageDocs, typos: new TypoCorrector(pages), titled, restricted, hiddenSets: new Map() };
 }
 
 /**
@@ -97,11 +127,16 @@ export interface PageRankingOptions {
   /** A factor for a page's score (the reader's current page), at most `maxBoost`. */
   boostChunk?: (chunk: number) => number;
   maxBoost?: number;
+  /** The pages the reader may not see (see `hiddenFrom`): scores are those of a domain without them. */
+  hidden?: HiddenFromReader;
 }
 
-/** A query's terms as the domain's index knows them (typos corrected against its words), in each of its languages (see `queryLanguages`). */
-export function queryTermsFor(indexes: KeywordIndexes, query: string, languages?: ReadonlyArray<string | undefined>): string[] {
-  return resolveQuery(query, indexes.pages, indexes.typos, languages);
+/**
+ * A query's terms as the domain's index knows them (typos corrected against its words), in each of its languages (see
+ * `queryLanguages`); with `hidden`, as it would know them without the pages hidden from the reader.
+ */
+export function queryTermsFor(indexes: KeywordIndexes, query: string, languages?: ReadonlyArray<string | undefined>, hidden?: HiddenFromReader): string[] {
+  return resolveQuery(query, indexes.pages, indexes.typos, languages, hidden?.pages.ids);
 }
 
 /**
@@ -115,9 +150,9 @@ export function rankPages(indexes: KeywordIndexes, terms: readonly string[], lim
   const { pageDocs } = indexes;
   const first = (page: number) => pageDocs.firstChunk[page]!;
   const boost = options.boostChunk;
-  const chunkQuery = indexes.chunks.prepare(terms);
+  const chunkQuery = indexes.chunks.prepare(terms, options.hidden?.chunks);
   const candidates = indexes.pages.search(
-    indexes.pages.prepare(terms),
+    indexes.pages.prepare(terms, options.hidden?.pages),
     limit * RERANKED_PER_PAGE,
     (page) => options.acceptChunk(first(page)),
     boost ? (page) => boost(first(page)) : undefined,

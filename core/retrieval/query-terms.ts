@@ -68,15 +68,23 @@ function groupByLength(terms: Iterable<string>): Map<number, string[]> {
  * A query's distinct terms as the index knows them: a word the index lacks
  * becomes the indexed word one typo away from it (`enviroment` finds
  * `environment`); a word with no such neighbour is kept and simply matches
- * nothing.
+ * nothing. Documents in `hidden` (ids in ascending order) are read as absent:
+ * a word only they hold is corrected like a word none holds, and no word is
+ * corrected to one of theirs, so what a reader finds tells nothing of them.
  */
-export function resolveQuery(text: string, index: KeywordIndex, typos: TypoCorrector, languages: ReadonlyArray<string | undefined> = [undefined]): string[] {
+export function resolveQuery(
+  text: string,
+  index: KeywordIndex,
+  typos: TypoCorrector,
+  languages: ReadonlyArray<string | undefined> = [undefined],
+  hidden?: Uint32Array,
+): string[] {
   const seen = new Set<string>();
   const terms = new Set<string>();
   for (const term of languages.flatMap((language) => tokenise(text, language))) {
     if (seen.has(term)) continue;
     seen.add(term);
-    terms.add(index.documentFrequency(term) > 0 ? term : (typos.correct(term) ?? term));
+    terms.add(index.documentFrequency(term, hidden) > 0 ? term : (typos.correct(term, hidden) ?? term));
   }
   return [...terms];
 }

@@ -158,6 +158,33 @@ describe('embedded store', () => {
     assert.deepEqual(await seen(), { zeppelin: 1, typo: term('Zeppelin'), keycloak: 0, console: 2 });
   });
 
+  it('searches for a reader outside a page’s groups as a domain without the page: same pages, order, scores and typo corrections', async () => {
+    const open = {
+      ...SITE,
+      'guides/graph.mdx': '---\ntitle: Delivery graph\n---\n\nEach vertex is a depot; the kestral route joins them.\n',
+    };
+    const restricted = {
+      'staff/vortex.mdx': `---\ntitle: Vortex queue\ngroups: [staff]\n---\n\n${'Staff retry parcels from the vortex queue with kestrel backoff. '.repeat(5)}\n`,
+      'staff/kestrels.mdx': '---\ntitle: Kestrels\ngroups: [staff]\n---\n\nThe kestrel route, the kestrel depot, kestrel backoff.\n',
+    };
+    const { 'admin.md': _admin, ...publicOnly } = open;
+    const withHidden = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(withHidden, 'acme', await docsFolder({ ...open, ...restricted }), { includeHidden: false });
+    const without = new EmbeddedDocIndex(await tempDir());
+    await indexDocs(without, 'acme', await docsFolder(publicOnly), { includeHidden: false });
+    const queries = ['backoff', 'retries backoff', 'dead letters', 'vortex', 'vertix', 'kestril route', 'kestrel', 'Retries', 'Vortex queue', 'parcel queue'];
+    for (const query of queries) {
+      const found = await withHidden.search('acme', { query, pageSize: 10, chunksPerPage: 2 });
+      assert.deepEqual(found, await without.search('acme', { query, pageSize: 10, chunksPerPage: 2 }), query);
+    }
+    // A word only staff pages hold is corrected to a public one, as a word on no page is.
+    assert.equal((await withHidden.search('acme', { query: 'vortex', pageSize: 1 }))[0]?.path, '/guides/graph');
+    assert.equal((await withHidden.search('acme', { query: 'kestril', pageSize: 1 }))[0]?.path, '/guides/graph');
+    // Staff see their pages, found by their own words.
+    assert.equal((await withHidden.search('acme', { query: 'vortex', pageSize: 1, filter: { groups: ['staff'] } }))[0]?.path, '/staff/vortex');
+    assert.equal((await withHidden.search('acme', { query: 'kestril', pageSize: 1, filter: { groups: ['staff'] } }))[0]?.path, '/staff/kestrels');
+  });
+
   it('serves pages by path with group checks, and survives a reopen', async () => {
     const dir = await tempDir();
     const docs = await docsFolder(SITE);

@@ -3,8 +3,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EmbeddedDocIndex } from '../../../core/retrieval/embedded-store.js';
 import { indexDocs } from '../../../core/retrieval/index-docs.js';
-import { KeywordIndex } from '../../../core/retrieval/keyword-index.js';
+import { matchesFilter } from '../../../core/retrieval/filter.js';
+import { chunkTerms, KeywordIndex } from '../../../core/retrieval/keyword-index.js';
+import { buildKeywordIndexes, hiddenFrom, queryTermsFor, rankPages } from '../../../core/retrieval/page-ranking.js';
 import { TypoCorrector, withinOneEdit } from '../../../core/retrieval/query-terms.js';
+import type { StoredChunk } from '../../../core/retrieval/snapshot-file.js';
+import { tokenise } from '../../../core/retrieval/tokenise.js';
 import { QdrantDocIndex } from '../../../core/retrieval/qdrant-store.js';
 import type { DocIndex } from '../../../core/retrieval/types.js';
 import { startFakeQdrant } from '../../fakes/qdrant-server.js';
@@ -157,5 +161,114 @@ describe('keyword index of pages built from chunk postings', () => {
       const found = index.search(query, 5, (id) => kept.includes(id)).map(({ index: id, score }) => [kept.indexOf(id), score]);
       assert.deepEqual(found, alone.search(aloneQuery, 5, () => true).map(({ index: id, score }) => [id, score]), terms.join(' '));
     }
+  });
+});
+
+/** Pages as a title, access groups and sections (heading, text): one chunk a section, as indexing cuts them. */
+interface TestPage {
+  path: string;
+  title: string;
+  groups?: string[];
+  sections: Array<[string, string]>;
+}
+
+const PUBLIC_PAGES: TestPage[] = [
+  { path: '/guides/retries', title: 'Retries', sections: [['', 'Failed deliveries retry with backoff.'], ['Backoff', 'Exponential backoff doubles the delay between attempts.'], ['Vertex', 'A vertex joins two routes of the delivery graph.']] },
+  { path: '/concepts/delivery', title: 'Delivery', sections: [['', 'Each parcel is delivered once; a failure is retried with backoff along the kestral route.']] },
+  { path: '/reference/limits', title: 'Limits', sections: [['', 'A crate holds forty parcels. Backoff applies to rate-limited calls.'], ['Crates', 'Crates stack four high.']] },
+  { path: '/guides/webhooks', title: 'Webhooks', sections: [['', 'Webhook calls that fail use backoff too, with a delay.']] },
+];
+
+/** Restricted pages that share the public pages' words, hold words of their own, and are long (the average length moves). */
+const RESTRICTED_PAGES: TestPage[] = [
+  {
+    path: '/staff/operations',
+    title: 'Operations backoff',
+    groups: ['staff'],
+    sections: [
+      ['', 'Staff tune backoff, retries and the delay of every parcel and crate here. '.repeat(6)],
+      ['Vortex', 'The vortex queue holds parcels the zeppelin carries. Kestrel kestrel kestrel.'],
+    ],
+  },
+  { path: '/staff/kestrels', title: 'Kestrels', groups: ['staff'], sections: [['', 'A kestrel route for webhooks, with backoff.']] },
+  { path: '/partners/sso', title: 'Partner sign-in', groups: ['partners', 'staff'], sections: [['', 'Partners sign in through Keycloak; webhook retries use backoff.']] },
+];
+
+function storedChunks(pages: TestPage[]): StoredChunk[] {
+  return pages.flatMap((page) =>
+    page.sections.map(([heading, content]) => {
+      const chunk = { path: page.path, anchor: heading.toLowerCase(), title: page.title, breadcrumb: [page.title, ...(heading ? [heading] : [])], headings: heading, content, groups: page.groups ?? [] };
+      return { ...chunk, terms: [...chunkTerms(chunk)] };
+    }),
+  );
+}
+
+/** What a reader of `groups` is shown for `query` on a domain of `pages`: the resolved terms, and pages with their chunks and exact scores. */
+function ranking(pages: TestPage[], query: string, groups?: string[]) {
+  const chunks = storedChunks(pages);
+  const indexes = buildKeywordIndexes(chunks);
+  const hidden = hiddenFrom(indexes, groups);
+  const terms = queryTermsFor(indexes, query, undefined, hidden);
+  const ranked = rankPages(indexes, terms, 10, { acceptChunk: (i) => matchesFilter(chunks[i]!, { groups }), ...(hidden ? { hidden } : {}) });
+  return {
+    terms,
+    pages: ranked.map(({ page, score, chunks: best }) => ({
+      path: chunks[indexes.pageDocs.firstChunk[page]!]!.path,
+      score,
+      chunks: best.map(({ index, score: chunkScore }) => [chunks[index]!.anchor, chunkScore]),
+    })),
+  };
+}
+
+const QUERIES = ['backoff', 'backoff retries', 'crate parcels delay', 'webhooks backoff', 'vortex', 'kestril route', 'zeppelin', 'keycloak backoff', 'deliveries'];
+
+describe('keyword search of a reader who may not see every page', () => {
+  it('ranks and scores as if the pages hidden from the reader were not in the domain', () => {
+    const sites: Array<[string[] | undefined, TestPage[]]> = [
+      [undefined, PUBLIC_PAGES],
+      [[], PUBLIC_PAGES],
+      [['others'], PUBLIC_PAGES],
+      [['partners'], [...PUBLIC_PAGES, RESTRICTED_PAGES[2]!]],
+    ];
+    for (const [groups, visible] of sites) {
+      for (const query of QUERIES) {
+        assert.deepEqual(ranking([...PUBLIC_PAGES, ...RESTRICTED_PAGES], query, groups), ranking(visible, query, groups), `${query} for ${JSON.stringify(groups)}`);
+      }
+    }
+  });
+
+  it('reads a word only restricted pages hold as a word on no page, and corrects no typo to one of theirs', () => {
+    const term = (word: string) => tokenise(word)[0]!;
+    const all = [...PUBLIC_PAGES, ...RESTRICTED_PAGES];
+    // `vortex` is on a staff page only: corrected to the public `vertex`, as `vertix`, a word on no page, is.
+    assert.deepEqual(ranking(all, 'vortex').terms, [term('vertex')]);
+    assert.deepEqual(ranking(all, 'vortex').pages, ranking(all, 'vertix').pages);
+    assert.equal(ranking(all, 'vortex').pages[0]?.path, '/guides/retries');
+    // More pages hold `kestrel`, but only staff pages: the reader's typo finds the public `kestral`.
+    assert.deepEqual(ranking(all, 'kestril').terms, [term('kestral')]);
+    assert.deepEqual(ranking(all, 'kestril').pages.map((p) => p.path), ['/concepts/delivery']);
+    // A word with no public neighbour finds nothing, held by a hidden page or by none.
+    assert.deepEqual(ranking(all, 'zeppelin').pages, []);
+    assert.deepEqual(ranking(all, 'zeppelin backoff'), { ...ranking(all, 'zyxwvut backoff'), terms: [term('zeppelin'), term('backoff')] });
+  });
+
+  it('gives a reader of the groups what a domain whose pages were all public gives', () => {
+    const open = RESTRICTED_PAGES.map(({ groups: _groups, ...page }) => page);
+    for (const query of QUERIES) {
+      assert.deepEqual(ranking([...PUBLIC_PAGES, ...RESTRICTED_PAGES], query, ['staff']), ranking([...PUBLIC_PAGES, ...open], query), query);
+    }
+    assert.equal(ranking([...PUBLIC_PAGES, ...RESTRICTED_PAGES], 'kestril', ['staff']).terms[0], tokenise('kestrel')[0]);
+  });
+
+  it('keeps the counts of each set of hidden pages once, apart from the next set’s', () => {
+    const indexes = buildKeywordIndexes(storedChunks([...PUBLIC_PAGES, ...RESTRICTED_PAGES]));
+    assert.equal(hiddenFrom(indexes, ['staff']), undefined, 'nothing hidden: the plain path');
+    const none = hiddenFrom(indexes, undefined);
+    assert.equal(hiddenFrom(indexes, ['others']), none);
+    const partners = hiddenFrom(indexes, ['partners']);
+    assert.notEqual(partners, none);
+    assert.equal(none?.pages.count, PUBLIC_PAGES.length);
+    assert.equal(partners?.pages.count, PUBLIC_PAGES.length + 1);
+    assert.deepEqual([...(none?.chunks.ids ?? [])], [7, 8, 9, 10]);
   });
 });
