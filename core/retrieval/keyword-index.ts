@@ -45,6 +45,10 @@ export interface PreparedQuery {
 export interface HiddenDocs {
   /** Ids in ascending order, never none. */
   ids: Uint32Array;
+  /** 1 at each hidden id, 0 elsewhere: counts a term's documents in one pass over them (see `documentFrequency`). */
+  mask: Uint8Array;
+  /** Terms' document frequencies without the hidden documents, as queries look them up: a frequent word is counted once. */
+  frequencies: Map<string, number>;
   /** How many documents are left, and their average length. */
   count: number;
   avgLength: number;
@@ -151,29 +155,46 @@ export class KeywordIndex {
 
   /**
    * How many documents hold the term (0 when none does), leaving out the `hidden` ones (ids in
-   * ascending order): each id of the shorter list is looked up in the longer.
+   * ascending order, or as `without` gives them): each id of the shorter list is looked up in the
+   * longer, or, given the hidden ones' mask, each of the term's documents in it, whichever is cheaper.
    */
-  documentFrequency(term: string, hidden?: Uint32Array): number {
+  documentFrequency(term: string, hidden?: Uint32Array | HiddenDocs): number {
     const ids = this.postings.get(term)?.ids;
     if (!ids) return 0;
-    if (!hidden?.length) return ids.length;
-    const [few, many] = hidden.length < ids.length ? [hidden, ids] : [ids, hidden];
+    const hiddenIds = hidden instanceof Uint32Array ? hidden : hidden?.ids;
+    if (!hiddenIds?.length) return ids.length;
     let count = ids.length;
-    for (const id of few) if (binarySearch(many, id) >= 0) count--;
+    const kept = hidden instanceof Uint32Array ? undefined : hidden?.frequencies.get(term);
+    if (kept !== undefined) return kept;
+    const mask = hidden instanceof Uint32Array ? undefined : hidden?.mask;
+    // Many hidden documents (a reader of no groups on a site of many restricted pages) would cost a
+    // binary search each for every word of every query: the mask costs one look per document of the term.
+    if (mask && ids.length <= hiddenIds.length * Math.log2(ids.length + 1)) {
+      for (const id of ids) count -= mask[id]!;
+    } else {
+      const [few, many] = hiddenIds.length < ids.length ? [hiddenIds, ids] : [ids, hiddenIds];
+      for (const id of few) if (binarySearch(many, id) >= 0) count--;
+    }
+    if (!(hidden instanceof Uint32Array)) hidden?.frequencies.set(term, count);
     return count;
   }
 
   /**
    * The index as a reader who may not see the `hidden` documents (ids in ascending order) counts it;
-   * undefined when none is hidden. Costs a pass over them: lengths are sums of whole weighted counts,
-   * so taking the hidden ones from the total gives exactly the sum of the others.
+   * undefined when none is hidden. Costs a pass over them and a mask of every document, so it is
+   * meant to be kept (see `hiddenFrom`). Lengths are sums of whole weighted counts, so taking the
+   * hidden ones from the total gives exactly the sum of the others.
    */
   without(hidden: Uint32Array): HiddenDocs | undefined {
     if (hidden.length === 0) return undefined;
     let total = this.totalLength;
-    for (const id of hidden) total -= this.lengths[id]!;
+    const mask = new Uint8Array(this.size);
+    for (const id of hidden) {
+      total -= this.lengths[id]!;
+      mask[id] = 1;
+    }
     const count = this.size - hidden.length;
-    return { ids: hidden, count, avgLength: count > 0 ? total / count : 1 };
+    return { ids: hidden, mask, frequencies: new Map(), count, avgLength: count > 0 ? total / count : 1 };
   }
 
   /** Every term of the index, for typo correction. */
@@ -193,7 +214,7 @@ export class KeywordIndex {
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const df = hidden ? this.documentFrequency(term, hidden.ids) : list.ids.length;
+      const df = hidden ? this.documentFrequency(term, hidden) : list.ids.length;
       if (df === 0) continue;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1);
       query.lists.push(list);

@@ -36,7 +36,9 @@ export interface HiddenFromReader {
 export function hiddenPages(indexes: KeywordIndexes, groups: string[] | undefined): Uint32Array {
   const { pages, groups: pageGroups } = indexes.restricted;
   if (pages.length === 0 || !groups?.length) return pages;
-  return pages.filter((_, i) => !visibleTo(pageGroups[i]!, groups));
+  const hidden = pages.filter((_, i) => !visibleTo(pageGroups[i]!, groups));
+  // Every restricted page hidden is the list itself, as for a reader of no groups (see `hiddenFrom`).
+  return hidden.length === pages.length ? pages : hidden;
 }
 
 /**
@@ -48,7 +50,8 @@ export function hiddenPages(indexes: KeywordIndexes, groups: string[] | undefine
 export function hiddenFrom(indexes: KeywordIndexes, groups: string[] | undefined): HiddenFromReader | undefined {
   const pages = hiddenPages(indexes, groups);
   if (pages.length === 0) return undefined;
-  const key = pages.join(',');
+  // The set of a reader who may see no restricted page is the list of them itself: named without a pass over it.
+  const key = pages === indexes.restricted.pages ? 'all' : pages.join(',');
   const kept = indexes.hiddenSets.get(key);
   if (kept) return kept;
   const chunks = Uint32Array.from(Array.from(pages, (page) => indexes.pageDocs.chunksOf[page]!).flat()).sort();
@@ -136,7 +139,7 @@ export interface PageRankingOptions {
  * `queryLanguages`); with `hidden`, as it would know them without the pages hidden from the reader.
  */
 export function queryTermsFor(indexes: KeywordIndexes, query: string, languages?: ReadonlyArray<string | undefined>, hidden?: HiddenFromReader): string[] {
-  return resolveQuery(query, indexes.pages, indexes.typos, languages, hidden?.pages.ids);
+  return resolveQuery(query, indexes.pages, indexes.typos, languages, hidden?.pages);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { KeywordIndex } from './keyword-index.js';
+import type { HiddenDocs, KeywordIndex } from './keyword-index.js';
 import { stemmingLanguage } from './stemmers.js';
 import { tokenise } from './tokenise.js';
 import type { SearchQuery } from './types.js';
@@ -33,9 +33,10 @@ export class TypoCorrector {
 
   /**
    * The indexed word one edit away from `word` that most documents hold, if any. Documents in
-   * `hidden` (ids in ascending order) are left out: a word only they hold is no candidate.
+   * `hidden` (ids in ascending order, or as `KeywordIndex.without` gives them) are left out: a word
+   * only they hold is no candidate.
    */
-  correct(word: string, hidden?: Uint32Array): string | undefined {
+  correct(word: string, hidden?: Uint32Array | HiddenDocs): string | undefined {
     if (word.length < MIN_CORRECTED_LENGTH || /\d/.test(word)) return undefined;
     const byLength = (this.byLength ??= groupByLength(this.index.terms()));
     let best: string | undefined;
@@ -68,7 +69,7 @@ function groupByLength(terms: Iterable<string>): Map<number, string[]> {
  * A query's distinct terms as the index knows them: a word the index lacks
  * becomes the indexed word one typo away from it (`enviroment` finds
  * `environment`); a word with no such neighbour is kept and simply matches
- * nothing. Documents in `hidden` (ids in ascending order) are read as absent:
+ * nothing. Documents in `hidden` (see `TypoCorrector.correct`) are read as absent:
  * a word only they hold is corrected like a word none holds, and no word is
  * corrected to one of theirs, so what a reader finds tells nothing of them.
  */
@@ -77,7 +78,7 @@ export function resolveQuery(
   index: KeywordIndex,
   typos: TypoCorrector,
   languages: ReadonlyArray<string | undefined> = [undefined],
-  hidden?: Uint32Array,
+  hidden?: Uint32Array | HiddenDocs,
 ): string[] {
   const seen = new Set<string>();
   const terms = new Set<string>();

@@ -150,16 +150,22 @@ describe('keyword index of pages built from chunk postings', () => {
       [['zeppelin', 2], ['queue', 4], ['crate', 7]],
     ];
     const index = KeywordIndex.of(docs);
-    const hidden = index.without(Uint32Array.from([1, 4]))!;
-    const kept = [0, 2, 3];
-    const alone = KeywordIndex.of(kept.map((id) => docs[id]!));
     assert.equal(index.without(Uint32Array.from([])), undefined);
-    for (const terms of [['backoff'], ['queue', 'crate'], ['zeppelin'], ['zeppelin', 'queue'], ['backoff', 'queue', 'crate']]) {
-      const query = index.prepare(terms, hidden);
-      const aloneQuery = alone.prepare(terms);
-      kept.forEach((id, at) => assert.equal(index.score(query, id), alone.score(aloneQuery, at), `${terms.join(' ')} on ${id}`));
-      const found = index.search(query, 5, (id) => kept.includes(id)).map(({ index: id, score }) => [kept.indexOf(id), score]);
-      assert.deepEqual(found, alone.search(aloneQuery, 5, () => true).map(({ index: id, score }) => [id, score]), terms.join(' '));
+    // Two hidden documents, then one: frequencies are counted through the mask, then by binary search.
+    for (const hiddenIds of [[1, 4], [4]]) {
+      const hidden = index.without(Uint32Array.from(hiddenIds))!;
+      const kept = [0, 1, 2, 3, 4].filter((id) => !hiddenIds.includes(id));
+      const alone = KeywordIndex.of(kept.map((id) => docs[id]!));
+      for (const terms of [['backoff'], ['queue', 'crate'], ['zeppelin'], ['zeppelin', 'queue'], ['backoff', 'queue', 'crate']]) {
+        const query = index.prepare(terms, hidden);
+        const aloneQuery = alone.prepare(terms);
+        kept.forEach((id, at) => assert.equal(index.score(query, id), alone.score(aloneQuery, at), `${terms.join(' ')} on ${id}`));
+        const found = index.search(query, 5, (id) => kept.includes(id)).map(({ index: id, score }) => [kept.indexOf(id), score]);
+        assert.deepEqual(found, alone.search(aloneQuery, 5, () => true).map(({ index: id, score }) => [id, score]), terms.join(' '));
+      }
+      for (const term of ['backoff', 'queue', 'crate', 'zeppelin', 'backoff']) {
+        assert.equal(index.documentFrequency(term, hidden), alone.documentFrequency(term), `${term} without ${hiddenIds.join(' ')}`);
+      }
     }
   });
 });
