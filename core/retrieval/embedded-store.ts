@@ -10,7 +10,7 @@ import { normalisePagePath, type PageChanges, type WritableDocIndex } from './in
 import { byPath, listingOf } from './page-listing.js';
 import { chunkTerms, type RankedDoc } from './keyword-index.js';
 import { queryLanguages } from './query-terms.js';
-import { buildKeywordIndexes, hiddenFrom, hiddenPages, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
+import { buildKeywordIndexes, hiddenFrom, queryTermsFor, rankPages, titlesFirst, type KeywordIndexes, type RankedPage } from './page-ranking.js';
 import {
   appendChange,
   applyChange,
@@ -173,7 +173,8 @@ export class EmbeddedDocIndex implements WritableDocIndex {
   async vocabulary(domainId: string, groups?: string[]): Promise<Vocabulary> {
     const loaded = await this.domain(domainId);
     const keyword = (loaded.keyword ??= buildKeywordIndex(loaded.snapshot));
-    const hidden = hiddenPages(keyword, groups);
+    // The same set a search of this reader reads the index without (kept per set of hidden pages).
+    const hidden = hiddenFrom(keyword, groups)?.pages;
     return { documentFrequency: (term) => keyword.pages.documentFrequency(term, hidden), nearest: (term) => keyword.typos.correct(term, hidden) };
   }
 
