@@ -1,14 +1,5 @@
 import * as v from 'valibot';
-import {
-  JOB_EVENT_TYPES,
-  JOB_STATUSES,
-  JOB_STOP_REASONS,
-  MAX_SUMMARY_CHARS,
-  MAX_TODO_CHARS,
-  MAX_TODOS,
-  TODO_STATUSES,
-  type JobView,
-} from '../../core/jobs/index.js';
+import { JOB_EVENT_TYPES, JOB_STATUSES, JobViewShape } from '../../core/jobs/index.js';
 import { DELIVERY_STATUSES, MAX_DELIVERIES, type WebhookDelivery } from '../../core/webhooks/index.js';
 import { sameType } from '../openapi/operation.js';
 
@@ -93,43 +84,39 @@ export const JobParams = v.object({ ...ProjectParams.entries, id: segment('The j
 
 const dateTime = v.pipe(v.string(), v.isoTimestamp());
 
-/** The job object of API.md, as `toJobView` writes it. */
+const job = JobViewShape.entries;
+
+/**
+ * The job object of API.md, as `toJobView` writes it: the job's shape as core declares it
+ * (core/jobs/job-schema.ts), with the document's wording added to its entries.
+ */
 export const JobViewSchema = v.object({
-  id: v.string(),
-  status: v.picklist(JOB_STATUSES),
-  source: v.object({ repository: v.pipe(v.string(), v.description('Never with credentials.')), ref: v.string() }),
-  model: v.pipe(v.string(), v.description('Empty when no model is configured.')),
-  prLink: v.pipe(v.nullable(v.string()), v.description('The pull request; null while a turn runs or when nothing changed.')),
-  createdAt: dateTime,
-  archivedAt: v.nullable(dateTime),
-  updatedAt: dateTime,
-  branch: v.pipe(v.string(), v.description('The branch the agent pushes to (`quire/<id>`).')),
-  title: v.pipe(
-    v.nullable(v.string()),
-    v.description('The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends.'),
-  ),
+  ...job,
+  source: v.object({ ...job.source.entries, repository: v.pipe(job.source.entries.repository, v.description('Never with credentials.')) }),
+  model: v.pipe(job.model, v.description('Empty when no model is configured.')),
+  prLink: v.pipe(job.prLink, v.description('The pull request; null while a turn runs or when nothing changed.')),
+  branch: v.pipe(job.branch, v.description('The branch the agent pushes to (`quire/<id>`).')),
+  title: v.pipe(job.title, v.description('The pull request’s title once a turn changed something, else the latest turn’s; null before the first turn ends.')),
   summary: v.pipe(
-    v.nullable(v.pipe(v.string(), v.maxLength(MAX_SUMMARY_CHARS))),
+    job.summary,
     v.description(
       'The model’s message to the user for the last finished turn, or why nothing changed (then it starts “No files were changed.”); null before the first turn ends.',
     ),
   ),
-  turns: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Turns that have ended (finished or failed); a running one is not counted.')),
-  filesChanged: v.pipe(v.array(v.string()), v.description('Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file).')),
+  turns: v.pipe(job.turns, v.description('Turns that have ended (finished or failed); a running one is not counted.')),
+  filesChanged: v.pipe(
+    job.filesChanged,
+    v.description('Docs-relative paths changed across the job’s turns, in the order first changed: the first 1,000 (the pull request shows every file).'),
+  ),
   stopReason: v.pipe(
-    v.nullable(v.picklist(JOB_STOP_REASONS)),
+    job.stopReason,
     v.description(
       'The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own.',
     ),
   ),
-  todos: v.pipe(
-    v.array(v.object({ id: v.string(), content: v.pipe(v.string(), v.maxLength(MAX_TODO_CHARS)), status: v.picklist(TODO_STATUSES) })),
-    v.maxLength(MAX_TODOS),
-    v.description('The agent’s plan as it last wrote it; updated when a turn ends.'),
-  ),
-  error: v.pipe(v.optional(v.object({ code: v.string(), message: v.string() })), v.description('Only when `failed`.')),
+  todos: v.pipe(job.todos, v.description('The agent’s plan as it last wrote it; updated when a turn ends.')),
+  error: v.pipe(job.error, v.description('Only when `failed`.')),
 });
-sameType<v.InferOutput<typeof JobViewSchema>, JobView>(true);
 
 export const JobPageSchema = v.object({ jobs: v.array(JobViewSchema), nextCursor: v.nullable(v.string()) });
 

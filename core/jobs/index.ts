@@ -4,7 +4,7 @@ export { newJobId, isJobId, jobIdForKey } from './job-id.js';
 export { InvalidCursorError, type JobStore, type JobListQuery, type JobPage, type JobRef } from './job-store.js';
 export { createJobStore, putJobRecord, deleteJob } from './database-job-store.js';
 export { isClosedProject, ProjectDeletedError, ProjectDeletingError } from './closed-project.js';
-export { parseJobRecord } from './job-schema.js';
+export { parseJobRecord, JobViewShape } from './job-schema.js';
 export { putJobPreamble, readJobPreamble, type JobPreamble, type EarlierMessage } from './job-preamble.js';
 export { createJob, neverStarted, newJobRecord, type CreatedJob, type JobRequest } from './create-job.js';
 export { archiveJobRun, jobRunOptions, jobSettings, runInput, sendJobMessage, type JobRunDeps } from './job-runs.js';

@@ -4,66 +4,20 @@
  * a run stopped from outside the job-reconcile workflow). Pure types and
  * functions only: the workflow sandbox imports this file.
  */
+import type { InferOutput } from 'valibot';
 import { publicSource } from '../git/public-source.js';
-import type { JobStopReason, Todo } from './job-report.js';
+// Types only (erased): the schemas are values of a valibot module the sandbox must not bundle.
+import type { JobErrorSchema, JobRecordSchema, JobSourceSchema, JobViewShape } from './job-schema.js';
 
 export const JOB_STATUSES = ['active', 'completed', 'failed', 'archived'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export interface JobError {
-  code: string;
-  message: string;
-}
-
-export interface JobSource {
-  /** Never carries credentials: see `publicRepository`. */
-  repository: string;
-  ref: string;
-}
-
-/** What the API shows and Quire keeps alike. */
-interface JobFields {
-  id: string;
-  status: JobStatus;
-  source: JobSource;
-  model: string;
-  /** The pull request of the job's branch, kept even while a follow-up turn runs. */
-  prLink: string | null;
-  createdAt: string;
-  archivedAt: string | null;
-  updatedAt: string;
-  /** The branch the agent pushes to (`quire/<id>`). */
-  branch: string;
-  /** The pull request's title once a turn changed something; null before. */
-  title: string | null;
-  /** The model's message to the user for the last turn, or why nothing changed; null before the first turn ends. */
-  summary: string | null;
-  /** Turns begun, the running one included. */
-  turns: number;
-  /** Docs-relative paths changed across the job's turns, in the order first changed. */
-  filesChanged: string[];
-  /** The bound that stopped the last turn before the model finished; null when it finished on its own. */
-  stopReason: JobStopReason | null;
-  /** The agent's plan as it last wrote it. */
-  todos: Todo[];
-}
-
-export interface JobRecord extends JobFields {
-  projectId: string;
-  error: JobError | null;
-  /** Pull requests open as drafts (chosen at create time; every run of the job reads it). */
-  draft: boolean;
-  /**
-   * Grows with every state change; the store keeps the highest one, so a write of an activity
-   * attempt that timed out but still commits late never replaces a newer state.
-   */
-  revision: number;
-}
-
+// The job's shape is declared once, as valibot entries in job-schema.ts; these are its types.
+export type JobError = InferOutput<typeof JobErrorSchema>;
+export type JobSource = InferOutput<typeof JobSourceSchema>;
+export type JobRecord = InferOutput<typeof JobRecordSchema>;
 /** The job object of API.md. */
-export interface JobView extends JobFields {
-  error?: JobError;
-}
+export type JobView = InferOutput<typeof JobViewShape>;
 
 /** The public job object; the seed says `prLink` is null while the job is active. */
 export function toJobView(record: JobRecord): JobView {

@@ -4,17 +4,16 @@
  * history and the memo, so each is bounded here, once, for every writer.
  * Pure types and functions only: the workflow sandbox imports this file.
  */
+import type { InferOutput } from 'valibot';
 import { withoutCutSurrogate } from '../unicode.js';
+// Types only (erased): the schema is a value of a valibot module the sandbox must not bundle.
+import type { TodoSchema } from './job-schema.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
 
-/** One item of the agent's plan, as the model wrote it with its todo tool. */
-export interface Todo {
-  id: string;
-  content: string;
-  status: TodoStatus;
-}
+/** One item of the agent's plan, as the model wrote it with its todo tool (declared in job-schema.ts). */
+export type Todo = InferOutput<typeof TodoSchema>;
 
 /** Items in the plan: enough for a docs change, small enough for workflow history. */
 export const MAX_TODOS = 20;

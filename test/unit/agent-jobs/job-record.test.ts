@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import * as v from 'valibot';
 import { agentJobWorkflowId } from '../../../core/contracts/index.js';
 import { LONE_SURROGATE } from '../../../core/unicode.js';
 import { boundSummary, boundTodos, isJobId, MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, newJobId, parseJobRecord, publicRepository, toJobView, type JobRecord } from '../../../core/jobs/index.js';
 import { chooseModel } from '../../../api/agent/choose-model.js';
+import { JobViewSchema } from '../../../api/agent/schemas.js';
 import { loadConfig } from '../../../core/config.js';
 import type { Project } from '../../../core/tenants/index.js';
 import { ModelNotConfiguredError, QuireError } from '../../../core/errors.js';
@@ -72,6 +74,28 @@ describe('agent job record', () => {
     assert.equal(read.branch, 'quire/job_aaaaaaaaaaaaaaaaaaaa');
     assert.deepEqual([read.title, read.summary, read.turns, read.filesChanged, read.stopReason, read.todos], [null, null, 0, [], null, []]);
     assert.equal(parseJobRecord({ ...base, todos: [{ id: '1', content: 'x', status: 'doing' }] }), undefined, 'an unknown todo status is not a record');
+  });
+
+  it('reads a stored record back as it was written, and gives each old record lists of its own', () => {
+    assert.deepEqual(parseJobRecord(JSON.parse(JSON.stringify(base))), base);
+    const { filesChanged: _f, todos: _d, ...old } = base;
+    const first = parseJobRecord(old);
+    const second = parseJobRecord(old);
+    assert.ok(first && second);
+    first.filesChanged.push('page-1.mdx');
+    first.todos.push({ id: '2', content: 'More', status: 'pending' });
+    assert.deepEqual([second.filesChanged, second.todos], [[], []]);
+  });
+
+  it('answers a job view the API schema (the served document’s Job) accepts as it is', () => {
+    const failed: JobRecord = { ...base, status: 'failed' };
+    for (const record of [base, failed, { ...base, status: 'active' as const }, { ...base, title: null, summary: null, stopReason: null, archivedAt: base.updatedAt }]) {
+      const view = toJobView(record);
+      const parsed = v.safeParse(JobViewSchema, view);
+      assert.ok(parsed.success, JSON.stringify(parsed.issues));
+      assert.deepEqual(parsed.output, view, 'nothing the view says is dropped or changed');
+    }
+    assert.deepEqual(Object.keys(JobViewSchema.entries).sort(), Object.keys(toJobView(failed)).sort(), 'the schema names every field the view has');
   });
 
   it('bounds the summary and the todo list that travel through workflow history', () => {
