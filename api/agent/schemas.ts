@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { JOB_EVENT_TYPES, JOB_STATUSES, JobViewShape } from '../../core/jobs/index.js';
-import { DELIVERY_STATUSES, MAX_DELIVERIES, type WebhookDelivery } from '../../core/webhooks/index.js';
-import { sameType } from '../openapi/operation.js';
+import { JOB_STATUSES, JobViewShape } from '../../core/jobs/index.js';
+import { DeliverySchema, MAX_DELIVERIES } from '../../core/webhooks/index.js';
 
 const prompt = v.pipe(
   v.string('prompt is required and must be a string'),
@@ -82,8 +81,6 @@ const segment = (description: string) => v.pipe(v.string(), v.minLength(1), v.de
 export const ProjectParams = v.object({ projectId: segment('A project of the key’s organisation.') });
 export const JobParams = v.object({ ...ProjectParams.entries, id: segment('The job id (`job_…`).') });
 
-const dateTime = v.pipe(v.string(), v.isoTimestamp());
-
 const job = JobViewShape.entries;
 
 /**
@@ -120,20 +117,14 @@ export const JobViewSchema = v.object({
 
 export const JobPageSchema = v.object({ jobs: v.array(JobViewSchema), nextCursor: v.nullable(v.string()) });
 
-const DeliverySchema = v.object({
-  deliveryId: v.pipe(v.string(), v.description('The `X-Quire-Delivery` header; the same on every attempt.')),
-  projectId: v.string(),
-  webhookId: v.string(),
-  url: v.string(),
-  event: v.picklist(JOB_EVENT_TYPES),
-  jobId: v.string(),
-  seq: v.pipe(v.number(), v.integer()),
-  status: v.pipe(v.picklist(DELIVERY_STATUSES), v.description('`failed`: the last attempt failed and another follows; `abandoned`: retries gave up.')),
-  statusCode: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The receiver’s answer; null when none came.')),
-  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  lastError: v.nullable(v.string()),
-  updatedAt: dateTime,
-});
-sameType<v.InferOutput<typeof DeliverySchema>, WebhookDelivery>(true);
+const delivery = DeliverySchema.entries;
 
-export const DeliveryListSchema = v.object({ deliveries: v.array(DeliverySchema) });
+/** A webhook delivery as core declares it (core/webhooks/webhook-schema.ts), with the document's wording added. */
+const DeliveryViewSchema = v.object({
+  ...delivery,
+  deliveryId: v.pipe(delivery.deliveryId, v.description('The `X-Quire-Delivery` header; the same on every attempt.')),
+  status: v.pipe(delivery.status, v.description('`failed`: the last attempt failed and another follows; `abandoned`: retries gave up.')),
+  statusCode: v.pipe(delivery.statusCode, v.description('The receiver’s answer; null when none came.')),
+});
+
+export const DeliveryListSchema = v.object({ deliveries: v.array(DeliveryViewSchema) });

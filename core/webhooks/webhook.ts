@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { InferOutput } from 'valibot';
 import type { JobEventType } from '../jobs/job-events.js';
+import type { DeliverySchema } from './webhook-schema.js';
 
 /** A URL a project's operator registered to receive its job events. */
 export interface Webhook {
@@ -50,21 +52,5 @@ export function wantsEvent(hook: Pick<Webhook, 'events'>, type: JobEventType): b
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'abandoned'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** One event's delivery to one webhook, as its last attempt left it. */
-export interface WebhookDelivery {
-  /** Stable across retries: the `X-Quire-Delivery` header. */
-  deliveryId: string;
-  projectId: string;
-  webhookId: string;
-  url: string;
-  event: JobEventType;
-  jobId: string;
-  seq: number;
-  /** `failed`: the last attempt failed and another follows; `abandoned`: retries gave up. */
-  status: DeliveryStatus;
-  /** The receiver's HTTP status; null when no answer came (refused, timed out). */
-  statusCode: number | null;
-  attempts: number;
-  lastError: string | null;
-  updatedAt: string;
-}
+/** One event's delivery to one webhook, as its last attempt left it (declared once, in webhook-schema.ts). */
+export type WebhookDelivery = InferOutput<typeof DeliverySchema>;
