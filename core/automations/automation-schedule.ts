@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import type { ScheduleDescription, ScheduleOptions, ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import {
   AUTOMATION_RUN_WORKFLOW,
@@ -54,11 +55,13 @@ export function automationScheduleOptions(
 }
 
 /** What the schedule says of an automation: paused or not, why, and the next firings. */
-export interface ScheduleState {
-  paused: boolean;
-  note: string | null;
-  nextRunTimes: string[];
-}
+export const ScheduleStateSchema = v.object({
+  paused: v.boolean(),
+  /** The schedule's note (why it is paused). */
+  note: v.nullable(v.string()),
+  nextRunTimes: v.array(v.pipe(v.string(), v.isoTimestamp())),
+});
+export type ScheduleState = v.InferOutput<typeof ScheduleStateSchema>;
 
 export function scheduleStateOf(description: ScheduleDescription): ScheduleState {
   return {

@@ -1,17 +1,26 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { automationScheduleId } from '../contracts/automation-run.js';
 import type { AutomationInput } from './automation-input.js';
-import { newAutomationId, type AutomationRecord, type AutomationRun } from './automation-record.js';
-import { automationScheduleOptions, scheduleStateOf, type ScheduleState } from './automation-schedule.js';
+import * as v from 'valibot';
+import { AutomationRecordSchema, AutomationRunSchema, newAutomationId, type AutomationRecord } from './automation-record.js';
+import { automationScheduleOptions, scheduleStateOf, ScheduleStateSchema, type ScheduleState } from './automation-schedule.js';
 import type { StoredAutomation } from './automation-store.js';
 import type { AutomationDeps } from './start-automation-job.js';
 import { canonicalTimeZone } from './timing.js';
 
-/** An automation as the API and the CLI show it: the stored definition and the schedule's live state. */
-export interface AutomationView extends AutomationRecord, ScheduleState {
-  scheduleId: string;
-  lastRun: AutomationRun | null;
-}
+/**
+ * An automation as the API and the CLI show it: the stored definition and the schedule's live state.
+ * Declared once here; `AutomationView` is its type, and the API's automation object adds its wording.
+ */
+export const AutomationViewShape = v.object({
+  ...v.pick(AutomationRecordSchema, ['id', 'projectId']).entries,
+  /** The Temporal Schedule's id (`automationScheduleId`). */
+  scheduleId: v.string(),
+  ...v.omit(AutomationRecordSchema, ['id', 'projectId']).entries,
+  ...ScheduleStateSchema.entries,
+  lastRun: v.nullable(AutomationRunSchema),
+});
+export type AutomationView = v.InferOutput<typeof AutomationViewShape>;
 
 /** Said of an automation whose schedule was deleted behind Quire's back (in the Temporal UI). */
 const MISSING: ScheduleState = { paused: true, note: 'the Temporal schedule is missing; delete this automation and add it again', nextRunTimes: [] };
