@@ -3,38 +3,14 @@
  * addressed by (orgId, threadId), so the same id sent with another org's key
  * names a different, empty thread and nothing leaks across organisations.
  */
+import type { InferOutput } from 'valibot';
+import type { ThreadExchangeSchema, ThreadSourceSchema, ThreadTranscriptSchema } from './thread-schema.js';
 
-export interface ThreadSource {
-  url: string;
-  title: string;
-  path: string;
-}
-
+// The thread's shape is declared once, as valibot schemas in thread-schema.ts; these are its types.
+export type ThreadSource = InferOutput<typeof ThreadSourceSchema>;
 /** One question and its answer, as streamed (a failed or cut answer is kept as far as it got). */
-export interface ThreadExchange {
-  messageId: string;
-  question: string;
-  answer: string;
-  sources: ThreadSource[];
-  fp: string;
-  /** 'model' when a language model answered, 'extractive' when quoted passages did. */
-  mode: 'model' | 'extractive';
-  outcome: 'complete' | 'error' | 'aborted';
-  error?: string;
-  startedAt: string;
-  finishedAt: string;
-}
-
-export interface ThreadTranscript {
-  threadId: string;
-  orgId: string;
-  domainId: string;
-  /** SHA-256 of the thread key handed out at creation; continuing the thread needs the key. */
-  keyHash?: string;
-  createdAt: string;
-  updatedAt: string;
-  exchanges: ThreadExchange[];
-}
+export type ThreadExchange = InferOutput<typeof ThreadExchangeSchema>;
+export type ThreadTranscript = InferOutput<typeof ThreadTranscriptSchema>;
 
 export interface ThreadRef {
   orgId: string;
