@@ -1,28 +1,12 @@
 import * as v from 'valibot';
-import type { PullRecord } from '../../core/forge/index.js';
+import { PullRecordSchema } from '../../core/forge/index.js';
 import { AUTHENTICATED_GET_ERRORS } from '../openapi/components.js';
-import { sameType, type OperationSpec } from '../openapi/operation.js';
+import type { OperationSpec } from '../openapi/operation.js';
 import type { Schema } from '../openapi/types.js';
 
-/** A pull request as GET answers it in JSON: the record without its token hash, and the diff computed when read. */
-export const PullView = v.object({
-  number: v.pipe(v.number(), v.integer()),
-  projectId: v.string(),
-  jobId: v.string(),
-  branch: v.string(),
-  base: v.string(),
-  title: v.string(),
-  body: v.string(),
-  draft: v.boolean(),
-  state: v.picklist(['open', 'closed']),
-  comments: v.array(v.object({ body: v.string(), createdAt: v.string() })),
-  createdAt: v.string(),
-  updatedAt: v.string(),
-  diff: v.string(),
-});
+/** A pull request as GET answers it in JSON: the record (core/forge/pull-store.ts) without its token hash, and the diff computed when read. */
+export const PullView = v.object({ ...v.omit(PullRecordSchema, ['viewTokenHash']).entries, diff: v.string() });
 export type PullView = v.InferOutput<typeof PullView>;
-type Flat<T> = { [K in keyof T]: T[K] };
-sameType<PullView, Flat<Omit<PullRecord, 'viewTokenHash'> & { diff: string }>>(true);
 
 const PullParams = v.object({
   projectId: v.pipe(v.string(), v.minLength(1), v.description('A project of the key’s organisation.')),

@@ -1,4 +1,4 @@
-export { PullStore, canViewWithToken, type PullRecord, type NewPull } from './pull-store.js';
+export { PullStore, PullRecordSchema, canViewWithToken, type PullRecord, type NewPull } from './pull-store.js';
 export { branchDiff } from './branch-diff.js';
 export { linkSecret, viewToken } from './view-token.js';
 

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { bool, fromBool, json, parseJson, type Database, type Queries } from '../db/index.js';
 import type { PullsTable } from '../db/schema.js';
 import { hashSecret, sameHash } from '../tenants/keys.js';
@@ -5,24 +6,28 @@ import { hashSecret, sameHash } from '../tenants/keys.js';
 /** The largest pull request number the table holds (a 32-bit integer column). */
 const MAX_PULL_NUMBER = 2_147_483_647;
 
-/** A pull request of the embedded local forge: the branch lives in the local repository, the record here. */
-export interface PullRecord {
-  number: number;
-  projectId: string;
-  jobId: string;
+/**
+ * A pull request of the embedded local forge: the branch lives in the local repository, the record here.
+ * Declared once: `PullRecord` is its type, and the API's JSON view (api/pulls/operations.ts) is built from it.
+ */
+export const PullRecordSchema = v.object({
+  number: v.pipe(v.number(), v.integer()),
+  projectId: v.string(),
+  jobId: v.string(),
   /** Job branch (head) and the project's base branch. */
-  branch: string;
-  base: string;
-  title: string;
-  body: string;
-  draft: boolean;
-  state: 'open' | 'closed';
-  comments: Array<{ body: string; createdAt: string }>;
+  branch: v.string(),
+  base: v.string(),
+  title: v.string(),
+  body: v.string(),
+  draft: v.boolean(),
+  state: v.picklist(['open', 'closed']),
+  comments: v.array(v.object({ body: v.string(), createdAt: v.string() })),
   /** SHA-256 of the view token in this pull request's link (see view-token.ts). */
-  viewTokenHash?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+  viewTokenHash: v.optional(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type PullRecord = v.InferOutput<typeof PullRecordSchema>;
 
 /** Whether `token` is the one in this pull request's link (constant-time). */
 export function canViewWithToken(pull: PullRecord, token: string): boolean {
