@@ -22,12 +22,16 @@ import {
   GapsQuery,
   GapsSchema,
   PageViewBody,
+  PathTrafficSchema,
   PeriodQuery,
+  QuestionsDaySchema,
   SearchesQuery,
   SearchesSchema,
   ThreadParams,
   ThreadSchema,
+  TrafficDaySchema,
   TrafficQuery,
+  TrafficSchema,
   ViewsSchema,
   VisitorsSchema,
 } from './schemas.js';
@@ -65,8 +69,19 @@ const feedbackErrors = browserErrors('A valid key of the other kind, or an `Orig
 const clickErrors = browserErrors('A valid key of the other kind, or an `Origin` the domain does not allow (`forbidden`; no CORS header).');
 const beaconErrors = browserErrors('No `Origin` (not a page), an `Origin` the domain does not allow (no CORS header), or an admin key (`forbidden`).');
 
-/** The gap's job (answered whether it started one or found one) and a cited page (of a conversation and of a thread), named in the document (`#/components/schemas/…`). */
-export const analyticsSchemas: NamedSchemas = { GapJob: GapJobSchema, AnswerSource };
+/**
+ * Named in the document (`#/components/schemas/…`): the gap's job (answered whether it started one or found one),
+ * a cited page (of a conversation and of a thread), the views and visitors reports' counts (site-wide, per path
+ * and per day) and the caller stats' day.
+ */
+export const analyticsSchemas: NamedSchemas = {
+  GapJob: GapJobSchema,
+  AnswerSource,
+  Traffic: TrafficSchema,
+  PathTraffic: PathTrafficSchema,
+  TrafficDay: TrafficDaySchema,
+  QuestionsDay: QuestionsDaySchema,
+};
 
 /** The analytics API and the front-end endpoints that feed it, from the schemas the routes validate and answer with. */
 export const analyticsOperations: OperationSpec[] = [

@@ -184,8 +184,12 @@ export const ThreadMessageSchema = v.object({
 /** Mintlify's `AssistantThreadResponse`: the messages in order, the reader's and the assistant's. */
 export const ThreadSchema = v.object({ threadId: v.string(), createdAt: dateTime, messages: v.array(ThreadMessageSchema) });
 
-const perDay = <T extends v.ObjectEntries>(entries: T) =>
-  v.pipe(v.array(v.object({ date: v.pipe(v.string(), v.isoDate(), v.description('The UTC day, YYYY-MM-DD.')), ...entries })), v.description(`${QUIRE} One entry per UTC day of the period that has any, oldest first.`));
+const day = v.pipe(v.string(), v.isoDate(), v.description('The UTC day, YYYY-MM-DD.'));
+/** The days of a report, each shaped as `item` (one named schema, referred to from each report that has days). */
+const perDay = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.description(`${QUIRE} One entry per UTC day of the period that has any, oldest first.`));
+
+/** A day's assistant questions, answered or not (`days` of the caller stats). */
+export const QuestionsDaySchema = v.object({ date: day, total: count, answered: count, unanswered: count });
 
 export const CallerStatsSchema = v.object({
   web: v.pipe(count, v.description('Questions from the documentation site: pages on an origin the domain lists.')),
@@ -200,7 +204,7 @@ export const CallerStatsSchema = v.object({
     v.array(v.object({ callerKind: v.picklist(['browser', 'server', 'other']), surface: v.picklist(['assistant', 'openai', 'mcp']), total: count, answered: count, unanswered: count })),
     v.description(`${QUIRE} Per caller kind and door, most first.`),
   ),
-  days: perDay({ total: count, answered: count, unanswered: count }),
+  days: perDay(QuestionsDaySchema),
 });
 
 export const SearchesSchema = v.object({
@@ -238,12 +242,21 @@ export const FeedbackByPageSchema = v.object({
   hasMore: v.boolean(),
 });
 
-const traffic = { human: count, ai: count, total: count };
-const pathTraffic = (what: string) => v.pipe(v.array(v.object({ path: v.string(), ...traffic })), v.description(`${what} per path, most first.`));
-const totals = (what: string) => v.pipe(v.object(traffic), v.description(`Site-wide ${what} of the period.`));
-export const ViewsSchema = v.object({ totals: totals('page views'), views: pathTraffic('Page views'), hasMore: v.boolean(), days: perDay(traffic) });
+/** Page views or visitors, human and AI: the views and visitors reports' one shape, named (`Traffic`, `PathTraffic`, `TrafficDay`). */
+export const TrafficSchema = v.object({ human: count, ai: count, total: count });
+export const PathTrafficSchema = v.object({ path: v.string(), ...TrafficSchema.entries });
+export const TrafficDaySchema = v.object({ date: day, ...TrafficSchema.entries });
+const pathTraffic = (what: string) => v.pipe(v.array(PathTrafficSchema), v.description(`${what} per path, most first.`));
+// `totals` is a `$ref`, which takes no description of its own here: the report's description says what it counts.
+export const ViewsSchema = v.pipe(
+  v.object({ totals: TrafficSchema, views: pathTraffic('Page views'), hasMore: v.boolean(), days: perDay(TrafficDaySchema) }),
+  v.description('`totals`: site-wide page views of the period.'),
+);
 /** Visitors are distinct per UTC day (hashes rotate daily); `total` counts a visitor seen as both human and AI once. */
-export const VisitorsSchema = v.object({ totals: totals('visitors'), visitors: pathTraffic('Visitors'), hasMore: v.boolean(), days: perDay(traffic) });
+export const VisitorsSchema = v.pipe(
+  v.object({ totals: TrafficSchema, visitors: pathTraffic('Visitors'), hasMore: v.boolean(), days: perDay(TrafficDaySchema) }),
+  v.description('`totals`: site-wide visitors of the period.'),
+);
 
 export const GapSchema = v.object({
   id: v.pipe(

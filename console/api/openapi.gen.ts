@@ -1690,6 +1690,37 @@ export interface components {
             title: string;
             url: string;
         };
+        Traffic: {
+            human: number;
+            ai: number;
+            total: number;
+        };
+        PathTraffic: {
+            path: string;
+            human: number;
+            ai: number;
+            total: number;
+        };
+        TrafficDay: {
+            /**
+             * Format: date
+             * @description The UTC day, YYYY-MM-DD.
+             */
+            date: string;
+            human: number;
+            ai: number;
+            total: number;
+        };
+        QuestionsDay: {
+            /**
+             * Format: date
+             * @description The UTC day, YYYY-MM-DD.
+             */
+            date: string;
+            total: number;
+            answered: number;
+            unanswered: number;
+        };
         ConsoleSession: {
             organisation: {
                 id: string;
@@ -6464,16 +6495,7 @@ export interface operations {
                             unanswered: number;
                         }[];
                         /** @description Quire’s own (not in Mintlify’s API). One entry per UTC day of the period that has any, oldest first. */
-                        days: {
-                            /**
-                             * Format: date
-                             * @description The UTC day, YYYY-MM-DD.
-                             */
-                            date: string;
-                            total: number;
-                            answered: number;
-                            unanswered: number;
-                        }[];
+                        days: components["schemas"]["QuestionsDay"][];
                     };
                 };
             };
@@ -6696,31 +6718,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Site-wide page views of the period. */
-                        totals: {
-                            human: number;
-                            ai: number;
-                            total: number;
-                        };
+                        totals: components["schemas"]["Traffic"];
                         /** @description Page views per path, most first. */
-                        views: {
-                            path: string;
-                            human: number;
-                            ai: number;
-                            total: number;
-                        }[];
+                        views: components["schemas"]["PathTraffic"][];
                         hasMore: boolean;
                         /** @description Quire’s own (not in Mintlify’s API). One entry per UTC day of the period that has any, oldest first. */
-                        days: {
-                            /**
-                             * Format: date
-                             * @description The UTC day, YYYY-MM-DD.
-                             */
-                            date: string;
-                            human: number;
-                            ai: number;
-                            total: number;
-                        }[];
+                        days: components["schemas"]["TrafficDay"][];
                     };
                 };
             };
@@ -6761,31 +6764,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Site-wide visitors of the period. */
-                        totals: {
-                            human: number;
-                            ai: number;
-                            total: number;
-                        };
+                        totals: components["schemas"]["Traffic"];
                         /** @description Visitors per path, most first. */
-                        visitors: {
-                            path: string;
-                            human: number;
-                            ai: number;
-                            total: number;
-                        }[];
+                        visitors: components["schemas"]["PathTraffic"][];
                         hasMore: boolean;
                         /** @description Quire’s own (not in Mintlify’s API). One entry per UTC day of the period that has any, oldest first. */
-                        days: {
-                            /**
-                             * Format: date
-                             * @description The UTC day, YYYY-MM-DD.
-                             */
-                            date: string;
-                            human: number;
-                            ai: number;
-                            total: number;
-                        }[];
+                        days: components["schemas"]["TrafficDay"][];
                     };
                 };
             };

@@ -89,6 +89,32 @@ describe('the OpenAPI document built from declared operations', () => {
     assert.ok(!JSON.stringify(paths['/v2/agent/{projectId}/job/{id}']).includes('"todos"'), "the job's fields are written in its component only");
   });
 
+  it('the views, visitors and caller-stats reports refer to the named Traffic, PathTraffic, TrafficDay and QuestionsDay, written once as components', () => {
+    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const report = (path: string) =>
+      (paths[path]?.get?.responses as Record<string, { content: { 'application/json': { schema: { description?: string; properties: Record<string, Record<string, unknown>> } } } }>)['200']!.content['application/json']
+        .schema;
+    const views = report('/v1/analytics/{domain}/views');
+    const visitors = report('/v1/analytics/{domain}/visitors');
+    for (const [body, rows] of [
+      [views, 'views'],
+      [visitors, 'visitors'],
+    ] as const) {
+      assert.deepEqual(body.properties.totals, ref('Traffic'));
+      assert.deepEqual(body.properties[rows]!.items, ref('PathTraffic'));
+      assert.deepEqual(body.properties.days!.items, ref('TrafficDay'));
+    }
+    // The totals' wording, which a $ref here takes none of, is the report's.
+    assert.match(views.description ?? '', /site-wide page views of the period/);
+    assert.match(visitors.description ?? '', /site-wide visitors of the period/);
+    assert.deepEqual(report('/v1/analytics/{domain}/assistant/caller-stats').properties.days!.items, ref('QuestionsDay'));
+    assert.deepEqual(Object.keys(schemas.TrafficDay!.properties as object), ['date', 'human', 'ai', 'total']);
+    assert.deepEqual(Object.keys(schemas.QuestionsDay!.properties as object), ['date', 'total', 'answered', 'unanswered']);
+    for (const path of ['/v1/analytics/{domain}/views', '/v1/analytics/{domain}/visitors', '/v1/analytics/{domain}/assistant/caller-stats'])
+      assert.ok(!JSON.stringify(paths[path]).includes('"human"') && !JSON.stringify(paths[path]).includes('"The UTC day, YYYY-MM-DD."'), `${path}: the counts are written in their components only`);
+  });
+
   it('a request refers to a named schema only where the client sends it as the server writes it', () => {
     const Count = v.pipe(v.string(), v.transform(Number), v.number());
     const Plain = v.object({ a: v.string() });
