@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../core/jobs/index.js';
 import { JobEventSchema } from '../../core/jobs/job-event-schema.js';
+import { TodoSchema } from '../../core/jobs/job-schema.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../openapi/components.js';
 import type { NamedSchemas, OperationSpec } from '../openapi/operation.js';
 import { CreateJobBody, CreateJobHeaders, DeliveriesQuery, DeliveryListSchema, JobPageSchema, JobParams, JobViewSchema, ListJobsQuery, MessageBody, MessageHeaders, ProjectParams } from './schemas.js';
@@ -11,11 +12,13 @@ const lastEventId = v.pipe(v.string(), v.regex(/^\s*\d{1,10}\s*$/));
 
 /**
  * The named schemas of the agent's operations (`#/components/schemas/…`): the job every job route
- * answers with, and the job event, a component rather than only the content of a stream's string, so
- * clients generating types from the document (the console's openapi.gen.ts) get it by name.
+ * answers with, an item of its plan (the v1 session's too), and the job event, a component rather
+ * than only the content of a stream's string, so clients generating types from the document (the
+ * console's openapi.gen.ts) get it by name.
  */
 export const agentSchemas: NamedSchemas = {
   Job: JobViewSchema,
+  Todo: TodoSchema,
   JobEvent: v.pipe(
     JobEventSchema,
     v.description('One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it.'),

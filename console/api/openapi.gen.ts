@@ -1384,17 +1384,18 @@ export interface components {
             /** @description The bound that stopped the last finished turn before the model finished (`QUIRE_AGENT_MAX_STEPS`, `…_MAX_TOKENS`, `…_MAX_SECONDS`); null when it finished on its own. */
             stopReason: ("max_steps" | "max_tokens" | "max_time") | null;
             /** @description The agent’s plan as it last wrote it; updated when a turn ends. */
-            todos: {
-                id: string;
-                content: string;
-                /** @enum {string} */
-                status: "pending" | "in_progress" | "completed";
-            }[];
+            todos: components["schemas"]["Todo"][];
             /** @description Only when `failed`. */
             error?: {
                 code: string;
                 message: string;
             };
+        };
+        Todo: {
+            id: string;
+            content: string;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "completed";
         };
         /** @description One job event: the JSON of each `data:` line of the job event stream (`GET /v2/agent/{projectId}/job/{id}/events`), as the job event log keeps it. */
         JobEvent: {
@@ -1429,12 +1430,7 @@ export interface components {
             pullRequestLink?: string;
             /** @description The model’s message for the last turn (or why nothing changed); for a failed job, why it failed. */
             messageToUser?: string;
-            todos: {
-                id: string;
-                content: string;
-                /** @enum {string} */
-                status: "pending" | "in_progress" | "completed";
-            }[];
+            todos: components["schemas"]["Todo"][];
             /** @description Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended. */
             title?: string;
             /** Format: date-time */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { MAX_SUMMARY_CHARS, MAX_TODO_CHARS, MAX_TODOS, TODO_STATUSES, type JobRecord } from '../../../core/jobs/index.js';
+import { MAX_SUMMARY_CHARS, MAX_TODOS, type JobRecord } from '../../../core/jobs/index.js';
+import { TodoSchema } from '../../../core/jobs/job-schema.js';
 
 /** `haultReason`, spelled as Mintlify's admin API spells it. */
 export const HAULT_REASONS = ['completed', 'github_missconfigured', 'error'] as const;
@@ -27,10 +28,7 @@ export const SessionSchema = v.object({
     v.optional(v.pipe(v.string(), v.maxLength(MAX_SUMMARY_CHARS))),
     v.description('The model’s message for the last turn (or why nothing changed); for a failed job, why it failed.'),
   ),
-  todos: v.pipe(
-    v.array(v.object({ id: v.string(), content: v.pipe(v.string(), v.maxLength(MAX_TODO_CHARS)), status: v.picklist(TODO_STATUSES) })),
-    v.maxLength(MAX_TODOS),
-  ),
+  todos: v.pipe(v.array(TodoSchema), v.maxLength(MAX_TODOS)),
   title: v.pipe(v.optional(v.string()), v.description('Beyond Mintlify’s published schema: the pull request’s title, once a turn has ended.')),
   createdAt: dateTime,
 });

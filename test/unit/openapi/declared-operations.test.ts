@@ -3,6 +3,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import * as v from 'valibot';
 import { sseFrame } from '../../../api/agent/index.js';
 import { CreateJobBody, JobViewSchema } from '../../../api/agent/schemas.js';
+import { TodoSchema } from '../../../core/jobs/job-schema.js';
 import { openApiDocument, type PathItems } from '../../../api/openapi/index.js';
 import { jsonSchemaOf, operation, sameType } from '../../../api/openapi/operation.js';
 import { OPERATIONS } from '../../../api/openapi/paths/index.js';
@@ -79,7 +80,10 @@ describe('the OpenAPI document built from declared operations', () => {
 
   it('writes a named schema out once, as a component, and refers to it wherever an operation answers with it', () => {
     const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
-    assert.deepEqual(schemas.Job, jsonSchemaOf(JobViewSchema));
+    // The job's plan items are a named schema of their own (a v1 session has them too), which the job refers to.
+    assert.deepEqual(schemas.Job, jsonSchemaOf(JobViewSchema, 'response', { Todo: TodoSchema }));
+    assert.deepEqual(schemas.Todo, jsonSchemaOf(TodoSchema));
+    assert.deepEqual((schemas.AgentSessionV1!.properties as Record<string, Record<string, unknown>>).todos!.items, { $ref: '#/components/schemas/Todo' });
     const job = { $ref: '#/components/schemas/Job' };
     const body = (path: string, method: string, status: string) =>
       (paths[path]?.[method]?.responses as Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }>)[status]!.content['application/json'].schema;
