@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { IndexProgressSchema } from '../../core/contracts/index-progress-schema.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, ERROR_CONTENT } from '../openapi/components.js';
 import type { NamedSchemas, OperationSpec, ResponseSpec } from '../openapi/operation.js';
 import {
@@ -35,8 +36,11 @@ const taken: ResponseSpec = {
   content: ERROR_CONTENT,
 };
 
-/** The shapes the admin and operator operations share, named in the document (`#/components/schemas/…`). */
-export const adminSchemas: NamedSchemas = { Project: ProjectView, Domain: DomainView, IndexRun: IndexStatus, Org: OrgView, OrgLimits: Limits };
+/**
+ * The shapes the admin and operator operations share, named in the document (`#/components/schemas/…`);
+ * an index run's progress is the search feature's run status's too (`GET /v1/admin/domains/{domain}/index`).
+ */
+export const adminSchemas: NamedSchemas = { Project: ProjectView, Domain: DomainView, IndexRun: IndexStatus, IndexProgress: IndexProgressSchema, Org: OrgView, OrgLimits: Limits };
 
 /** The admin API (routes.ts) and the operator's organisations (operator.ts), from the schemas the routes validate and answer with. */
 export const adminOperations: OperationSpec[] = [

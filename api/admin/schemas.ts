@@ -1,6 +1,7 @@
 import { isOwnSetting } from '../../core/config.js';
 import * as v from 'valibot';
 import { INDEX_ERROR_CODES } from '../../core/contracts/index.js';
+import { IndexProgressSchema } from '../../core/contracts/index-progress-schema.js';
 import { docsPathProblem } from '../../core/git/index.js';
 import { DOMAIN_LANGUAGES, domainLanguageSchema, pollMinutesSchema, POLL_MINUTES, secretVariableName, TENANT_ID } from '../../core/tenants/index.js';
 
@@ -220,7 +221,7 @@ export const IndexStatus = v.object({
   startedAt: instant,
   closedAt: nullableInstant,
   progress: v.pipe(
-    v.nullable(v.object({ phase: v.picklist(['checkout', 'indexing', 'cleanup', 'done']), done: count, total: count, embedded: count })),
+    v.nullable(IndexProgressSchema),
     v.description('While running: page files of finished batches out of the total; null otherwise, or when no worker answered.'),
   ),
   commit: v.pipe(v.nullable(v.string()), v.description('The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git.')),

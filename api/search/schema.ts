@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { IndexProgressSchema } from '../../core/contracts/index-progress-schema.js';
 import type { SearchHit } from '../../core/retrieval/index.js';
 import { sameType } from '../openapi/operation.js';
 
@@ -54,8 +55,6 @@ sameType<v.InferOutput<typeof SearchHitSchema>, SearchHit>(true);
 
 export const PageView = v.object({ path: v.string(), content: v.string() });
 
-const IndexPhase = v.picklist(['checkout', 'indexing', 'cleanup', 'done']);
-
 /** `POST /v1/admin/domains/{domain}/index`. */
 export const IndexRunSchema = v.object({ workflowId: v.string(), runId: v.string() });
 
@@ -63,6 +62,6 @@ export const IndexRunSchema = v.object({ workflowId: v.string(), runId: v.string
 export const IndexRunStatusSchema = v.object({
   ...IndexRunSchema.entries,
   status: v.pipe(v.string(), v.description('running, completed, failed, terminated, …')),
-  progress: v.optional(v.object({ phase: IndexPhase, done: v.pipe(v.number(), v.integer()), total: v.pipe(v.number(), v.integer()), embedded: v.pipe(v.number(), v.integer()) })),
+  progress: v.optional(IndexProgressSchema),
   result: v.pipe(v.optional(v.looseObject({})), v.description('Pages and chunks added, updated, removed, unchanged; seconds.')),
 });

@@ -1636,13 +1636,7 @@ export interface components {
             startedAt: string;
             closedAt: string | null;
             /** @description While running: page files of finished batches out of the total; null otherwise, or when no worker answered. */
-            progress: {
-                /** @enum {string} */
-                phase: "checkout" | "indexing" | "cleanup" | "done";
-                done: number;
-                total: number;
-                embedded: number;
-            } | null;
+            progress: components["schemas"]["IndexProgress"] | null;
             /** @description The commit of the docs a completed run indexed; null while running, after a failure, or for a folder outside git. */
             commit: string | null;
             /** @description The pages a completed run indexed; null otherwise. */
@@ -1658,6 +1652,13 @@ export interface components {
                 /** Format: date-time */
                 retryAt: string;
             } | null;
+        };
+        IndexProgress: {
+            /** @enum {string} */
+            phase: "checkout" | "indexing" | "cleanup" | "done";
+            done: number;
+            total: number;
+            embedded: number;
         };
         Org: {
             id: string;
@@ -5176,13 +5177,7 @@ export interface operations {
                         runId: string;
                         /** @description running, completed, failed, terminated, … */
                         status: string;
-                        progress?: {
-                            /** @enum {string} */
-                            phase: "checkout" | "indexing" | "cleanup" | "done";
-                            done: number;
-                            total: number;
-                            embedded: number;
-                        };
+                        progress?: components["schemas"]["IndexProgress"];
                         /** @description Pages and chunks added, updated, removed, unchanged; seconds. */
                         result?: Record<string, never>;
                     };

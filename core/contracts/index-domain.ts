@@ -4,8 +4,11 @@
  * `@temporalio/common` (through `define.ts`) and types.
  */
 import type { WithWorkflowArgs, WorkflowSignalWithStartOptions } from '@temporalio/client';
+import type { InferOutput } from 'valibot';
 import type { BrokenPage } from '../retrieval/index-docs.js';
 import { defineQuery, defineSignal } from './define.js';
+// Types only (erased): the schema is a value of a valibot module the sandbox must not bundle.
+import type { IndexProgressSchema } from './index-progress-schema.js';
 import { DOMAIN_ID } from './search-attributes.js';
 
 export const INDEX_DOMAIN_WORKFLOW = 'indexDomainWorkflow';
@@ -15,14 +18,8 @@ export interface IndexDomainWorkflowInput {
   domainId: string;
 }
 
-export interface IndexProgress {
-  phase: 'checkout' | 'indexing' | 'cleanup' | 'done';
-  /** Page files of finished batches. */
-  done: number;
-  total: number;
-  /** Chunks of finished batches that got a vector (0 when keyword only); the running batch heartbeats its own. */
-  embedded: number;
-}
+/** A run's progress, as its query answers it; declared once, as valibot entries in index-progress-schema.ts. */
+export type IndexProgress = InferOutput<typeof IndexProgressSchema>;
 
 /** What a running page batch heartbeats (and `quire index` shows): how far it got. */
 export interface IndexBatchHeartbeat {
