@@ -20,10 +20,14 @@ const consoleHeaders: Record<string, Schema> = {
   'Referrer-Policy': { description: '`same-origin`.', schema: { type: 'string' } },
 };
 const notBuilt = { description: 'The console is not built (`console_not_built`): run `npm run build`.', body: error('console_not_built') };
+const notSignedIn = { description: 'No live session (`not_signed_in`)', body: error('not_signed_in') };
 const html = { 'text/html': { schema: { type: 'string' } } };
 
-/** The console session both session routes answer with, and the error of each page while the console is not built, named in the document (`#/components/schemas/…`). */
-export const consoleSchemas: NamedSchemas = { ConsoleSession: SessionView, ConsoleNotBuilt: notBuilt.body };
+/**
+ * The console session both session routes answer with, the error of reading or ending a session without one, and the
+ * error of each page while the console is not built, named in the document (`#/components/schemas/…`).
+ */
+export const consoleSchemas: NamedSchemas = { ConsoleSession: SessionView, ConsoleNotSignedIn: notSignedIn.body, ConsoleNotBuilt: notBuilt.body };
 
 /** The console: its session API (session-routes.ts) and its pages (static-routes.ts). */
 export const consoleOperations: OperationSpec[] = [
@@ -51,7 +55,7 @@ export const consoleOperations: OperationSpec[] = [
     tags: ['console'],
     responses: {
       200: { description: 'Signed in', body: SessionView },
-      401: { description: 'No live session (`not_signed_in`)', body: error('not_signed_in') },
+      401: notSignedIn,
     },
     errors: [500, 503],
   },
@@ -64,7 +68,7 @@ export const consoleOperations: OperationSpec[] = [
     params: { header: csrfHeader },
     responses: {
       204: { description: 'Signed out', headers: setCookie },
-      401: { description: 'No live session (`not_signed_in`)', body: error('not_signed_in') },
+      401: notSignedIn,
       403: { description: 'Missing or wrong `X-CSRF-Token` (`csrf_failed`)', body: error('csrf_failed') },
     },
     errors: [500, 503],

@@ -1733,6 +1733,11 @@ export interface components {
             /** @description `QUIRE_PUBLIC_URL`, without a trailing slash: the start of every URL the console shows for copying (the widget tag, the push hook). `null` when unset: the console uses the page’s origin. */
             publicUrl: string | null;
         };
+        ConsoleNotSignedIn: {
+            error: string;
+            /** @constant */
+            code: "not_signed_in";
+        };
         ConsoleNotBuilt: {
             error: string;
             /** @constant */
@@ -6944,11 +6949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @constant */
-                        code: "not_signed_in";
-                    };
+                    "application/json": components["schemas"]["ConsoleNotSignedIn"];
                 };
             };
             500: components["responses"]["Internal"];
@@ -7048,11 +7049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        /** @constant */
-                        code: "not_signed_in";
-                    };
+                    "application/json": components["schemas"]["ConsoleNotSignedIn"];
                 };
             };
             /** @description Missing or wrong `X-CSRF-Token` (`csrf_failed`) */
