@@ -1,7 +1,7 @@
 import { components, errorResponseComponents } from './components.js';
 import { CORS_ERRORS } from './parameters.js';
 import { componentSchemas } from './operation.js';
-import { PATHS, SCHEMAS } from './paths/index.js';
+import { JSON_SCHEMAS, PATHS, SCHEMAS } from './paths/index.js';
 import type { Operation, PathItems } from './types.js';
 
 const acceptsAdminKey = (security: unknown): security is object[] =>
@@ -28,6 +28,6 @@ export function openApiDocument(publicUrl: string): Record<string, unknown> {
     info: { title: 'Quire', version: '0.1.0', description: 'Documentation agent jobs and assistant. README.md and this document are the contract of record.' },
     servers: [{ url: publicUrl }],
     paths,
-    components: { ...components, schemas: { ...components.schemas, ...componentSchemas(SCHEMAS) }, responses: { ...components.responses, ...errorResponseComponents([CORS_ERRORS]) } },
+    components: { ...components, schemas: { ...components.schemas, ...JSON_SCHEMAS, ...componentSchemas(SCHEMAS) }, responses: { ...components.responses, ...errorResponseComponents([CORS_ERRORS]) } },
   };
 }

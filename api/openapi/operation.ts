@@ -60,6 +60,13 @@ const RESPONSE: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output'
  */
 export type NamedSchemas = Record<string, AnySchema>;
 
+/**
+ * The schemas a feature writes as JSON Schema itself (a stream's event, whose `data` is a string of
+ * JSON, which valibot cannot say), named in the document all the same: each written out once in
+ * `#/components/schemas/` and referred to with `schemaRef`. paths/index.ts collects them.
+ */
+export type NamedJsonSchemas = Record<string, Schema>;
+
 const componentRef = (name: string): string => `#/components/schemas/${name}`;
 
 /** A `$ref` to a named schema, for the content an operation writes as JSON Schema itself (a stream's frame, an error of another shape). */

@@ -1343,6 +1343,13 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description One event: `id` its sequence number, `data` a JSON object. */
+        AgentRunEventV1: {
+            id?: string;
+            /** @enum {unknown} */
+            event?: "message";
+            data: string;
+        };
         /** @description Each engine: `ok`, or `down: <reason>`. */
         EngineChecks: {
             [key: string]: string;
@@ -2514,12 +2521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
-                        id?: string;
-                        /** @enum {unknown} */
-                        event?: "message";
-                        data: string;
-                    };
+                    "text/event-stream": components["schemas"]["AgentRunEventV1"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2567,12 +2569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
-                        id?: string;
-                        /** @enum {unknown} */
-                        event?: "message";
-                        data: string;
-                    };
+                    "text/event-stream": components["schemas"]["AgentRunEventV1"];
                 };
             };
             400: components["responses"]["BadRequest"];

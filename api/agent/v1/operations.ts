@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { JOB_EVENT_TYPES } from '../../../core/jobs/index.js';
 import { AUTHENTICATED_GET_ERRORS, AUTHENTICATED_POST_ERRORS, RATE_LIMIT_HEADERS } from '../../openapi/components.js';
-import type { NamedSchemas, OperationSpec } from '../../openapi/operation.js';
+import { schemaRef, type NamedJsonSchemas, type NamedSchemas, type OperationSpec } from '../../openapi/operation.js';
 import type { Schema } from '../../openapi/types.js';
 import { CreateSessionBody, ListSessionsQuery, MAX_TAKE } from './schemas.js';
 import { SessionSchema } from './session.js';
@@ -60,7 +60,7 @@ const create = (path: string, operationId: string, summary: string): OperationSp
         'X-Message-Id': stringHeader('The id of the job’s first message.'),
       },
       // Before OpenAPI 3.2's `itemSchema`, an event stream's `schema` describes each event (as schemathesis reads it).
-      content: { 'text/event-stream': { schema: runEvent } },
+      content: { 'text/event-stream': { schema: schemaRef('AgentRunEventV1') } },
     },
   },
   // 409: the project's delete has begun.
@@ -69,6 +69,9 @@ const create = (path: string, operationId: string, summary: string): OperationSp
 
 /** The v1 session and its create request, each used by two routes, named in the document (`#/components/schemas/…`). */
 export const agentV1Schemas: NamedSchemas = { AgentSessionV1: SessionSchema, AgentSessionV1Request: CreateSessionBody };
+
+/** The run stream's event, which both create routes stream, named in the document too (written as JSON Schema: its `data` is a string of JSON). */
+export const agentV1JsonSchemas: NamedJsonSchemas = { AgentRunEventV1: runEvent };
 
 /** Mintlify's v1 agent endpoints (routes.ts), from the schemas the routes validate and answer with. */
 export const agentV1Operations: OperationSpec[] = [

@@ -1,9 +1,9 @@
 import type { PathItems } from '../types.js';
 import { agentOperations, agentSchemas } from '../../agent/operations.js';
-import { pathItems, type NamedSchemas, type OperationSpec } from '../operation.js';
+import { pathItems, type NamedJsonSchemas, type NamedSchemas, type OperationSpec } from '../operation.js';
 import { adminOperations, adminSchemas } from '../../admin/operations.js';
 import { analyticsOperations, analyticsSchemas } from '../../analytics/operations.js';
-import { agentV1Operations, agentV1Schemas } from '../../agent/v1/operations.js';
+import { agentV1JsonSchemas, agentV1Operations, agentV1Schemas } from '../../agent/v1/operations.js';
 import { assistantOperations, assistantSchemas } from '../../assistant/operations.js';
 import { automationsOperations, automationsSchemas } from '../../automations/operations.js';
 import { browserOperations } from '../../browser-operations.js';
@@ -59,6 +59,9 @@ export const SCHEMAS: NamedSchemas = {
   ...analyticsSchemas,
   ...consoleSchemas,
 };
+
+/** The named schemas written as JSON Schema by hand (`#/components/schemas/…`, referred to with `schemaRef`); a feature that names one adds it here. */
+export const JSON_SCHEMAS: NamedJsonSchemas = { ...agentV1JsonSchemas };
 
 /** The document's paths, from the declared operations, referring to the named schemas they use. */
 export const PATHS: PathItems[] = [pathItems(OPERATIONS, SCHEMAS)];
